@@ -1,0 +1,44 @@
+package sizing
+
+import (
+	"errors"
+	"strconv"
+)
+
+// Sentinel errors. Every error from this package wraps one of them; test with
+// errors.Is.
+var (
+	// ErrInvalid reports an input that makes no sense: a negative or zero size,
+	// heads that do not divide the hidden size, a ZeRO stage out of range, a value
+	// that overflows.
+	ErrInvalid = errors.New("sizing: invalid input")
+	// ErrNotFound reports an unknown preset or name.
+	ErrNotFound = errors.New("sizing: not found")
+	// ErrDoesNotFit reports that not even the smallest value of a search fits the
+	// capacity (MaxContext, MaxBatch).
+	ErrDoesNotFit = errors.New("sizing: does not fit")
+)
+
+// ParseError reports a string that could not be parsed, in the shape of
+// strconv.NumError: the function, the input quoted, and the reason, whose sentinel
+// Unwrap returns.
+type ParseError struct {
+	Func  string // the function that failed ("ParseBytes")
+	Input string // the input, as given
+	Err   error  // the reason; wraps ErrInvalid
+}
+
+func (e *ParseError) Error() string {
+	return "sizing: " + e.Func + " " + quote(e.Input) + ": " + e.Err.Error()
+}
+
+// Unwrap returns the reason, so that errors.Is(err, ErrInvalid) holds.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+func quote(s string) string {
+	const max = 64
+	if len(s) > max {
+		s = s[:max] + "..."
+	}
+	return strconv.Quote(s)
+}

@@ -1,0 +1,175 @@
+package sizing
+
+import (
+	"fmt"
+
+	"github.com/gpuplan/gpuplan/internal/checked"
+)
+
+// Model describes a transformer by its architecture. Only Params is needed for a rough
+// answer; the architecture fields make every term exact. The field names follow the
+// Hugging Face config.json keys they come from (num_hidden_layers, hidden_size,
+// num_attention_heads, num_key_value_heads, head_dim, intermediate_size, vocab_size,
+// tie_word_embeddings, num_local_experts, num_experts_per_tok).
+type Model struct {
+	Name    string `json:"name"`
+	Params  int64  `json:"params"` // total parameters; derived from the architecture when zero
+	Layers  int    `json:"layers"`
+	Hidden  int    `json:"hidden"`
+	Heads   int    `json:"heads"`
+	KVHeads int    `json:"kv_heads"` // KVHeads < Heads: GQA; 1: MQA; zero: same as Heads
+	HeadDim int    `json:"head_dim"` // zero: Hidden/Heads
+	FFN     int    `json:"ffn"`      // intermediate size of one FFN (one expert for MoE)
+	Vocab   int    `json:"vocab"`
+
+	GatedFFN       bool `json:"gated_ffn"` // SwiGLU-style: gate, up and down matrices
+	TiedEmbeddings bool `json:"tied_embeddings"`
+
+	Experts         int `json:"experts"`           // MoE experts per layer; zero: dense
+	ExpertsPerToken int `json:"experts_per_token"` // experts routed per token
+
+	// LinearBias: every linear layer has a bias and the norms are LayerNorm with a
+	// bias (GPT-2, GPT-3, OPT). QKVBias: only the query, key and value projections
+	// have biases (Qwen2). Positions: size of a learned absolute position table
+	// (GPT-3: 2048); zero for rotary embeddings, which have no parameters.
+	LinearBias bool `json:"linear_bias"`
+	QKVBias    bool `json:"qkv_bias"`
+	Positions  int  `json:"positions"`
+}
+
+// HasArchitecture reports whether the fields every architecture-dependent term needs
+// (layers, hidden size, heads, vocabulary) are set. Without them an estimate falls
+// back to approximations from Params alone.
+func (m Model) HasArchitecture() bool {
+	return m.Layers > 0 && m.Hidden > 0 && m.Heads > 0 && m.Vocab > 0
+}
+
+// kvHeads returns the number of key/value heads, defaulting to Heads.
+func (m Model) kvHeads() int {
+	if m.KVHeads == 0 {
+		return m.Heads
+	}
+	return m.KVHeads
+}
+
+// headDim returns the per-head dimension, defaulting to Hidden/Heads.
+func (m Model) headDim() int {
+	if m.HeadDim == 0 && m.Heads > 0 {
+		return m.Hidden / m.Heads
+	}
+	return m.HeadDim
+}
+
+// ParamCount returns Params when set, and otherwise the count derived from the
+// architecture. It returns 0 when neither is usable (Validate says why).
+//
+// The derivation counts, for a decoder-only transformer:
+//   - embeddings V·h, plus V·h for an untied output head, plus Positions·h for
+//     learned position embeddings;
+//   - per layer, attention: h·(a·d) for the query, 2·h·(k·d) for keys and values
+//     (k key/value heads of dimension d, so GQA and MQA shrink them) and (a·d)·h for
+//     the output projection;
+//   - per layer, FFN: 3·h·f when gated (SwiGLU: gate, up, down), 2·h·f otherwise;
+//     for MoE, each of E experts holds one FFN and the router adds h·E;
+//   - norms: two per layer and one final, h each (RMSNorm), 2h with LayerNorm biases;
+//   - biases when LinearBias (all linear layers) or QKVBias (query, key, value only).
+//
+// For Llama-2-7B this gives 6,738,415,616, the count its checkpoint holds.
+func (m Model) ParamCount() int64 {
+	if m.Params > 0 {
+		return m.Params
+	}
+	n, err := m.archParams(false)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// ActiveParams returns the parameters used per token: for a mixture of experts only
+// ExpertsPerToken of the Experts FFNs (the router and everything else in full). For
+// a dense model it equals ParamCount. With only Params known for an MoE model it
+// scales the total by ExpertsPerToken/Experts, which understates the active count
+// (attention and embeddings are shared); give the architecture for an exact count.
+func (m Model) ActiveParams() int64 {
+	if m.Experts <= 1 || m.ExpertsPerToken <= 0 || m.ExpertsPerToken >= m.Experts {
+		return m.ParamCount()
+	}
+	if m.HasArchitecture() && m.FFN > 0 {
+		if n, err := m.archParams(true); err == nil {
+			return n
+		}
+	}
+	total := m.ParamCount()
+	return total / int64(m.Experts) * int64(m.ExpertsPerToken)
+}
+
+// archParams derives the parameter count from the architecture; active counts only
+// the routed experts of an MoE layer.
+func (m Model) archParams(active bool) (int64, error) {
+	if !m.HasArchitecture() || m.FFN <= 0 {
+		return 0, fmt.Errorf("%w: architecture incomplete (layers, hidden, heads, ffn and vocab are needed)", ErrInvalid)
+	}
+	h, V, L := int64(m.Hidden), int64(m.Vocab), int64(m.Layers)
+	a, k, d, f := int64(m.Heads), int64(m.kvHeads()), int64(m.headDim()), int64(m.FFN)
+	var sum int64
+	ok := true
+	add := func(fs ...int64) {
+		if !ok {
+			return
+		}
+		p, o := checked.MulAll(fs...)
+		if !o {
+			ok = false
+			return
+		}
+		sum, ok = checked.Add(sum, p)
+	}
+
+	// One layer, accumulated into sum, then scaled by L.
+	add(h, a*d)     // query
+	add(2, h, k*d)  // key, value
+	add(a*d, h)     // output
+	mats := int64(2) // up, down
+	if m.GatedFFN {
+		mats = 3
+	}
+	experts := int64(1)
+	if m.Experts > 1 {
+		experts = int64(m.Experts)
+		if active && m.ExpertsPerToken > 0 && m.ExpertsPerToken < m.Experts {
+			experts = int64(m.ExpertsPerToken)
+		}
+		add(h, int64(m.Experts)) // router
+	}
+	add(experts, mats, h, f)
+	norm := int64(1)
+	if m.LinearBias {
+		norm = 2 // LayerNorm weight and bias
+	}
+	add(2, norm, h)
+	if m.LinearBias {
+		add(a*d + 2*k*d) // q, k, v biases
+		add(h)           // output bias
+		add(experts, mats-1, f) // FFN biases on up (and gate)
+		add(experts, h)         // down bias
+	} else if m.QKVBias {
+		add(a*d + 2*k*d)
+	}
+	perLayer := sum
+	if !ok {
+		return 0, fmt.Errorf("%w: parameter count overflows int64", ErrInvalid)
+	}
+	sum = 0
+	add(perLayer, L)
+	add(norm, h) // final norm
+	add(V, h)    // input embeddings
+	if !m.TiedEmbeddings {
+		add(V, h) // output head
+	}
+	add(int64(m.Positions), h)
+	if !ok {
+		return 0, fmt.Errorf("%w: parameter count overflows int64", ErrInvalid)
+	}
+	return sum, nil
+}

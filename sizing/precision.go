@@ -1,0 +1,170 @@
+package sizing
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Precision is a number format for weights, gradients, the KV cache or compute. Each
+// named value has an exact storage cost in bits per parameter (Bits), including the
+// scales and constants that quantized formats store beside the values. The zero value
+// is unset, which Estimate reports as an error where a precision is required.
+//
+// Custom formats (a GGUF mix measured on a particular file, say) are made with
+// CustomBits; they compare equal when their bits per parameter agree to 1/1000 bit.
+type Precision uint32
+
+// Named precisions. Bits gives each one's storage cost with its source.
+const (
+	FP64 Precision = iota + 1
+	FP32
+	TF32 // a compute mode of FP32 tensor cores; stored as FP32
+	FP16
+	BF16
+	FP8
+	INT8
+	INT4
+	NF4   // QLoRA 4-bit NormalFloat with double-quantized constants
+	GPTQ4 // GPTQ 4-bit, group size 128
+	AWQ4  // AWQ 4-bit, group size 128
+	Q2_K  // GGUF file types, as llama.cpp's quantize names them
+	Q3_K_M
+	Q4_0
+	Q4_K_S
+	Q4_K_M
+	Q5_K_M
+	Q6_K
+	Q8_0
+	numPrecisions
+)
+
+// customBase marks precisions made by CustomBits: the value minus customBase is the
+// bits per parameter in thousandths.
+const customBase Precision = 1 << 20
+
+// maxCustomBits bounds CustomBits; nothing stores a parameter in more than FP64.
+const maxCustomBits = 64.0
+
+var precisionInfo = [numPrecisions]struct {
+	name string
+	bits float64
+}{
+	FP64: {"FP64", 64},
+	FP32: {"FP32", 32},
+	TF32: {"TF32", 32},
+	FP16: {"FP16", 16},
+	BF16: {"BF16", 16},
+	FP8:  {"FP8", 8},
+	INT8: {"INT8", 8},
+	INT4: {"INT4", 4},
+	// QLoRA (Dettmers et al. 2023, §3): 4-bit values, one FP8 constant per 64 weights
+	// and one FP32 constant per 256 of those: 4 + 8/64 + 32/(64·256) = 4.127 bits.
+	NF4: {"NF4", 4 + 8.0/64 + 32.0/(64*256)},
+	// GPTQ and AWQ with group size 128: 4-bit values plus an FP16 scale and a 4-bit
+	// zero point per group of 128 weights: 4 + 20/128 = 4.156 bits. GPTQ's act-order
+	// index (32 bits per input row) adds under 0.01 bit for hidden sizes over 4096.
+	GPTQ4: {"GPTQ4", 4 + 20.0/128},
+	AWQ4:  {"AWQ4", 4 + 20.0/128},
+	// GGUF file types mix block formats across tensors; the figures are the bits per
+	// weight llama.cpp's quantize tool reports for Llama-2-7B (tools/quantize README).
+	// Q4_0 and Q8_0 are single block formats: 18 bytes per 32 weights and 34 bytes per
+	// 32 (ggml-common.h), 4.5 and 8.5 bits.
+	Q2_K:   {"Q2_K", 3.35},
+	Q3_K_M: {"Q3_K_M", 3.91},
+	Q4_0:   {"Q4_0", 18.0 * 8 / 32},
+	Q4_K_S: {"Q4_K_S", 4.58},
+	Q4_K_M: {"Q4_K_M", 4.84},
+	Q5_K_M: {"Q5_K_M", 5.68},
+	Q6_K:   {"Q6_K", 6.56},
+	Q8_0:   {"Q8_0", 34.0 * 8 / 32},
+}
+
+// CustomBits returns a precision that stores bits bits per parameter, rounded to the
+// nearest 1/1000 bit. bits must be finite, positive and at most 64.
+func CustomBits(bits float64) (Precision, error) {
+	if math.IsNaN(bits) || bits <= 0 || bits > maxCustomBits {
+		return 0, fmt.Errorf("%w: custom precision of %v bits per parameter (want 0 < bits <= 64)", ErrInvalid, bits)
+	}
+	milli := math.Round(bits * 1000)
+	if milli < 1 {
+		milli = 1
+	}
+	return customBase + Precision(milli), nil
+}
+
+// Bits returns the storage cost in bits per parameter, scales and constants included.
+// It returns 0 for the zero value and for values that are not precisions.
+func (p Precision) Bits() float64 {
+	if p > customBase && p <= customBase+Precision(maxCustomBits*1000) {
+		return float64(p-customBase) / 1000
+	}
+	if p > 0 && p < numPrecisions {
+		return precisionInfo[p].bits
+	}
+	return 0
+}
+
+// Valid reports whether p is a named precision or one made by CustomBits.
+func (p Precision) Valid() bool { return p.Bits() > 0 }
+
+// String returns the precision's name ("BF16", "Q4_K_M"), "custom(4.650b)" for custom
+// formats, and "unset" for the zero value.
+func (p Precision) String() string {
+	switch {
+	case p == 0:
+		return "unset"
+	case p > 0 && p < numPrecisions:
+		return precisionInfo[p].name
+	case p.Valid():
+		return "custom(" + strconv.FormatFloat(p.Bits(), 'f', 3, 64) + "b)"
+	}
+	return "Precision(" + strconv.FormatUint(uint64(p), 10) + ")"
+}
+
+// ParsePrecision reads a precision name, case-insensitively and ignoring '-' and '_'
+// ("bf16", "Q4_K_M", "q4km", "fp8"). It also accepts "float32", "float16",
+// "bfloat16", "half", "int4-gptq" style aliases and a custom "4.65b" or "4.65bpw".
+func ParsePrecision(s string) (Precision, error) {
+	key := strings.Map(func(r rune) rune {
+		switch r {
+		case '-', '_', ' ':
+			return -1
+		}
+		return r
+	}, strings.ToLower(strings.TrimSpace(s)))
+	for p := FP64; p < numPrecisions; p++ {
+		if key == strings.ToLower(strings.ReplaceAll(precisionInfo[p].name, "_", "")) {
+			return p, nil
+		}
+	}
+	switch key {
+	case "float64", "double":
+		return FP64, nil
+	case "float32", "float", "single":
+		return FP32, nil
+	case "float16", "half":
+		return FP16, nil
+	case "bfloat16":
+		return BF16, nil
+	case "fp8e4m3", "fp8e5m2", "float8":
+		return FP8, nil
+	case "gptq", "int4gptq":
+		return GPTQ4, nil
+	case "awq", "int4awq":
+		return AWQ4, nil
+	case "nf4dq", "bnb4bit":
+		return NF4, nil
+	}
+	for _, suf := range []string{"bpw", "bits", "bit", "b"} {
+		if num, ok := strings.CutSuffix(key, suf); ok && num != "" {
+			f, err := strconv.ParseFloat(num, 64)
+			if err != nil {
+				break
+			}
+			return CustomBits(f)
+		}
+	}
+	return 0, &ParseError{Func: "ParsePrecision", Input: s, Err: ErrInvalid}
+}

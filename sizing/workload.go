@@ -1,0 +1,115 @@
+package sizing
+
+// Workload describes the job run on the model: what it does, in which formats, at
+// what batch and length, on how many devices.
+//
+// Zero values: an unset Task or Precision is an error; an unset Optimizer means AdamW
+// for training; unset GradPrecision and KVPrecision follow Precision; Batch and SeqLen
+// must be at least 1; a zero Parallel is one device; a zero Overhead is
+// DefaultOverhead.
+type Workload struct {
+	Task Task `json:"task"`
+	// Precision of the weights; for training, the compute precision (BF16 for mixed
+	// precision, FP32 for pure FP32 training). QLoRA stores its base in NF4 whatever
+	// this says; Precision is then the compute and adapter precision.
+	Precision Precision `json:"precision"`
+	// GradPrecision: zero follows Precision (the ZeRO paper's convention, 2 bytes per
+	// parameter under mixed precision); FP32 for Megatron-style FP32 accumulation
+	// (the Hugging Face docs' 18 bytes per parameter).
+	GradPrecision Precision `json:"grad_precision"`
+	KVPrecision   Precision `json:"kv_precision"` // zero: Precision (FP16/BF16 for quantized weights)
+	Optimizer     Optimizer `json:"optimizer"`
+	Batch         int       `json:"batch"`   // micro-batch per device (inference: concurrent sequences)
+	SeqLen        int       `json:"seq_len"` // tokens per sequence; for inference the context length
+	Recompute     Recompute `json:"recompute"`
+	// FlashAttention never materialises the a·s² score matrix, dropping
+	// Korthikanti's 5·a·s/h term as selective recomputation does.
+	FlashAttention bool     `json:"flash_attention"`
+	LoRARank       int      `json:"lora_rank"` // zero: DefaultLoRARank for LoRA and QLoRA
+	Parallel       Parallel `json:"parallel"`
+	Overhead       Bytes    `json:"overhead_bytes"` // CUDA context and framework; zero: DefaultOverhead
+}
+
+// Parallel is the multi-GPU layout. Degrees of zero mean 1; the device count is
+// Data × Tensor × Pipeline.
+type Parallel struct {
+	Data     int `json:"data"`
+	Tensor   int `json:"tensor"`
+	Pipeline int `json:"pipeline"`
+	// ZeRO stage over the data-parallel degree (Rajbhandari et al. 2020): 1 shards
+	// optimizer state, 2 also gradients, 3 also weights. 0 is plain data parallel.
+	ZeRO int `json:"zero"`
+	// SequenceParallel splits the activations that tensor parallelism replicates
+	// (layer norms, dropout) along the sequence (Korthikanti et al. 2022).
+	SequenceParallel bool `json:"sequence_parallel"`
+	// OffloadOptimizer keeps optimizer state (and the FP32 master copy) in host
+	// memory, as ZeRO-Offload does; Breakdown.Host reports it.
+	OffloadOptimizer bool `json:"offload_optimizer"`
+}
+
+// Devices returns the number of devices the layout uses, Data × Tensor × Pipeline,
+// each zero counted as 1.
+func (p Parallel) Devices() int { return one(p.Data) * one(p.Tensor) * one(p.Pipeline) }
+
+func one(n int) int {
+	if n == 0 {
+		return 1
+	}
+	return n
+}
+
+// Breakdown is GPU memory per device, split into its parts. Under mixed precision the
+// FP32 master copy counts in Optimizer, so mixed-precision Adam is Weights 2 +
+// Gradients 2 + Optimizer 12 bytes per parameter (ZeRO's 16). Host is CPU memory for
+// offloaded state; it is not part of Total. Approx lists the terms that were
+// approximated because the model's architecture was not given.
+type Breakdown struct {
+	Weights     Bytes `json:"weights_bytes"`
+	Gradients   Bytes `json:"gradients_bytes"`
+	Optimizer   Bytes `json:"optimizer_bytes"`
+	Activations Bytes `json:"activations_bytes"`
+	KVCache     Bytes `json:"kv_cache_bytes"`
+	Overhead    Bytes `json:"overhead_bytes"`
+	Host        Bytes `json:"host_bytes"`
+	Approx      Terms `json:"approximated"`
+}
+
+// Total returns the GPU memory per device: every field but Host.
+func (b Breakdown) Total() Bytes {
+	return b.Weights + b.Gradients + b.Optimizer + b.Activations + b.KVCache + b.Overhead
+}
+
+// Terms is a set of Breakdown terms, used to say which ones were approximated.
+type Terms uint8
+
+// Terms of a Breakdown.
+const (
+	TermWeights Terms = 1 << iota
+	TermGradients
+	TermOptimizer
+	TermActivations
+	TermKVCache
+	TermOverhead
+)
+
+var termNames = []string{"weights", "gradients", "optimizer", "activations", "kv_cache", "overhead"}
+
+// Has reports whether every term in u is in t.
+func (t Terms) Has(u Terms) bool { return t&u == u }
+
+// String lists the terms joined by "+", "none" for the empty set.
+func (t Terms) String() string {
+	if t == 0 {
+		return "none"
+	}
+	s := ""
+	for i, n := range termNames {
+		if t&(1<<i) != 0 {
+			if s != "" {
+				s += "+"
+			}
+			s += n
+		}
+	}
+	return s
+}
