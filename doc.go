@@ -1,0 +1,27 @@
+// Package gpuplan is the root of a library that answers the question people ask before
+// they rent GPUs: which card, how many, for how long, and at what price, for this
+// model and this job. This package holds documentation only; the work is done by four
+// packages, each importing only those before it:
+//
+//   - sizing: GPU memory for a model and a job, per device, split into weights,
+//     gradients, optimizer state, activations, KV cache and overhead; precisions and
+//     quantized formats; LoRA and QLoRA; multi-GPU sharding; the inverse questions
+//     (the largest context or batch that fits).
+//   - compute: floating-point work to duration and back (the rate a deadline needs,
+//     the number of cards), utilization, multi-GPU scaling limited by the
+//     interconnect, inference speed.
+//   - catalog: GPU cards from datasheets, with sources; lookup by any common name;
+//     checking what a provider delivered (nvidia-smi output) against what was ordered.
+//   - pricing: exact money, tariffs and the cheapest way to cover a usage,
+//     break-even, comparison across offers, and a planner that joins the four
+//     packages and ranks rental options for a job.
+//
+// A walk-through: take a model from sizing.Preset("llama-3-8b"), describe the job as
+// a sizing.Workload and call sizing.Estimate for the memory per GPU; look the card up
+// with catalog.Default().Lookup("RTX 4090") and compare its Memory; give the planner
+// a pricing.Request and a list of pricing.Offer values, and pricing.Planner.Plan
+// returns the options that fit, cheapest first, each explaining itself.
+//
+// Every value is immutable and safe for concurrent use. There is no global state, no
+// logging and no network access; money is exact (decimal, never float).
+package gpuplan
