@@ -1,0 +1,194 @@
+package compute
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/gpuplan/gpuplan/sizing"
+)
+
+// Link is the interconnect between the devices of a job, as each device sees it.
+//
+// Bandwidth is per direction: the bytes per second one device can send while it
+// receives as much (NVIDIA's NVLink totals count both directions, so an A100's
+// "600 GB/s" is 300 GB/s here; NVLink converts). Latency is the fixed cost of one
+// step of a ring collective (a ring all-reduce over n devices takes 2·(n−1) steps);
+// zero ignores it, which is fair for large gradient buckets and optimistic for the
+// small activation all-reduces of tensor parallelism.
+//
+// The constructors give raw figures; what collectives reach is lower (NCCL's bus
+// bandwidth on NVLink is commonly 75–85% of the per-direction figure, and PCIe loses
+// a further 10–20% to packet headers), so scale Bandwidth down for a measured figure.
+type Link struct {
+	Bandwidth Bandwidth     `json:"bandwidth_bytes_per_second"`
+	Latency   time.Duration `json:"latency_ns"`
+}
+
+// NVLink returns the link of a device whose NVLink bandwidth, totalled over both
+// directions as NVIDIA's datasheets print it, is total: Bandwidth = total / 2. The
+// A100 SXM4's 600 GB/s is 300 GB/s per direction, the H100 SXM's 900 GB/s is 450,
+// the H800's 400 GB/s is 200.
+func NVLink(total Bandwidth) Link { return Link{Bandwidth: total / 2} }
+
+// PCIe returns the per-direction bandwidth of an x16 PCI Express link of the given
+// generation after line encoding, from the PCI-SIG base specifications' transfer
+// rates: Gen1 2.5 GT/s and Gen2 5 GT/s with 8b/10b encoding (4 and 8 GB/s), Gen3
+// 8 GT/s, Gen4 16 GT/s and Gen5 32 GT/s with 128b/130b encoding (15.75, 31.5 and
+// 63 GB/s, the "16, 32, 64 GB/s" usually quoted). Transaction-layer overhead leaves
+// roughly 80–90% of that for data. Other generations return ErrInvalid.
+func PCIe(gen int) (Bandwidth, error) {
+	const lanes = 16
+	var gts, enc float64
+	switch gen {
+	case 1:
+		gts, enc = 2.5e9, 8.0/10
+	case 2:
+		gts, enc = 5e9, 8.0/10
+	case 3:
+		gts, enc = 8e9, 128.0/130
+	case 4:
+		gts, enc = 16e9, 128.0/130
+	case 5:
+		gts, enc = 32e9, 128.0/130
+	default:
+		return 0, fmt.Errorf("%w: PCIe generation %d (want 1 to 5)", ErrInvalid, gen)
+	}
+	return Bandwidth(gts * enc * lanes / 8), nil
+}
+
+// PCIeLink returns Link{Bandwidth: PCIe(gen)}: devices talking over PCIe x16, as
+// GeForce cards without NVLink do.
+func PCIeLink(gen int) (Link, error) {
+	b, err := PCIe(gen)
+	return Link{Bandwidth: b}, err
+}
+
+// Validate reports a link whose bandwidth is not positive and finite or whose
+// latency is negative, wrapping ErrInvalid.
+func (l Link) Validate() error {
+	if err := positive("link bandwidth", float64(l.Bandwidth)); err != nil {
+		return err
+	}
+	if l.Latency < 0 {
+		return fmt.Errorf("%w: link latency %v is negative", ErrInvalid, l.Latency)
+	}
+	return nil
+}
+
+// AllReduce returns the time of a ring all-reduce of size bytes over n devices on
+// this link: 2·(n−1)·Latency + 2·(n−1)/n · size / Bandwidth. In a ring each device
+// sends and receives 2·(n−1) chunks of size/n, half in the reduce-scatter and half
+// in the all-gather (Patarasuk and Yuan 2009; Thakur et al. 2005). One device takes
+// no time. size must be non-negative and n at least 1 (ErrInvalid); ErrRange past
+// time.Duration's range.
+func (l Link) AllReduce(size sizing.Bytes, n int) (time.Duration, error) {
+	if err := l.Validate(); err != nil {
+		return 0, err
+	}
+	if size < 0 {
+		return 0, fmt.Errorf("%w: all-reduce of %d bytes", ErrInvalid, size)
+	}
+	if n < 1 {
+		return 0, fmt.Errorf("%w: all-reduce over %d devices", ErrInvalid, n)
+	}
+	return seconds(l.allReduce(float64(size), n))
+}
+
+// allReduce is AllReduce in seconds, for valid inputs.
+func (l Link) allReduce(size float64, n int) float64 {
+	if n <= 1 {
+		return 0
+	}
+	steps := 2 * float64(n-1)
+	return steps*l.Latency.Seconds() + steps/float64(n)*size/float64(l.Bandwidth)
+}
+
+// AllReduceTime returns the time of a ring all-reduce of size bytes over n devices
+// joined by a link of per-direction bandwidth link, without latency:
+// 2·(n−1)/n · size / link. See Link.AllReduce for the latency term and the errors.
+func AllReduceTime(size sizing.Bytes, n int, link Bandwidth) (time.Duration, error) {
+	return Link{Bandwidth: link}.AllReduce(size, n)
+}
+
+// Exposed returns the part of comm that compute does not hide: comm − min(overlap ·
+// comm, compute). overlap is the fraction of the communication that can run
+// concurrently with compute (0: none, as a plain all-reduce after the backward pass;
+// PyTorch DDP's bucketed all-reduce during the backward pass hides much of it), and
+// no more communication hides than there is compute to hide it behind. overlap
+// outside [0, 1], NaN or negative durations give ErrInvalid.
+func Exposed(comm, compute time.Duration, overlap float64) (time.Duration, error) {
+	if !(overlap >= 0 && overlap <= 1) {
+		return 0, fmt.Errorf("%w: overlap %v outside [0, 1]", ErrInvalid, overlap)
+	}
+	if comm < 0 || compute < 0 {
+		return 0, fmt.Errorf("%w: negative duration (comm %v, compute %v)", ErrInvalid, comm, compute)
+	}
+	return seconds(exposed(comm.Seconds(), compute.Seconds(), overlap))
+}
+
+func exposed(comm, compute, overlap float64) float64 {
+	return comm - math.Min(overlap*comm, compute)
+}
+
+// Efficiency returns the scaling efficiency compute / (compute + exposed): the
+// fraction of each step a device spends computing. With no exposed communication it
+// is 1; with nothing to compute, 0.
+func Efficiency(compute, exposed time.Duration) float64 {
+	return efficiency(compute.Seconds(), exposed.Seconds())
+}
+
+func efficiency(compute, exposed float64) float64 {
+	if compute <= 0 {
+		return 0
+	}
+	if exposed <= 0 {
+		return 1
+	}
+	return compute / (compute + exposed)
+}
+
+// tpAllReduces returns the activation all-reduces per layer for one micro-batch,
+// forward and backward (Shoeybi et al. 2019, §3: two in the forward pass, after the
+// attention and the MLP blocks, and two in the backward pass); full recomputation
+// repeats the forward pair.
+func tpAllReduces(r sizing.Recompute) float64 {
+	if r == sizing.FullRecompute {
+		return 6
+	}
+	return 4
+}
+
+// TensorParallelComm returns the communication time of one training step (forward
+// and backward of one micro-batch) under tensor parallelism of degree tensor: per
+// layer, 4 all-reduces (6 under full recomputation) of the s·b·h activations at
+// precision p over the tensor-parallel group (Shoeybi et al. 2019, §3). It is not
+// overlapped with compute: each all-reduce sits on the critical path. One-way tensor
+// parallelism takes no time. The model needs layers and hidden size.
+func TensorParallelComm(m sizing.Model, batch, seqLen, tensor int, p sizing.Precision, r sizing.Recompute, link Link) (time.Duration, error) {
+	s, err := tpComm(m, batch, seqLen, tensor, p, r, link)
+	if err != nil {
+		return 0, err
+	}
+	return seconds(s)
+}
+
+func tpComm(m sizing.Model, batch, seqLen, tensor int, p sizing.Precision, r sizing.Recompute, link Link) (float64, error) {
+	if tensor < 1 || batch < 1 || seqLen < 1 {
+		return 0, fmt.Errorf("%w: tensor %d, batch %d and sequence length %d must be at least 1", ErrInvalid, tensor, batch, seqLen)
+	}
+	if tensor == 1 {
+		return 0, nil
+	}
+	if !m.HasArchitecture() {
+		return 0, fmt.Errorf("%w: tensor-parallel communication needs layers and hidden size", ErrInvalid)
+	}
+	if !p.Valid() {
+		return 0, fmt.Errorf("%w: activation precision %v", ErrInvalid, p)
+	}
+	if err := link.Validate(); err != nil {
+		return 0, err
+	}
+	size := float64(seqLen) * float64(batch) * float64(m.Hidden) * p.Bits() / 8
+	return tpAllReduces(r) * float64(m.Layers) * link.allReduce(size, tensor), nil
+}

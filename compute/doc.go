@@ -1,0 +1,41 @@
+// Package compute turns work into time and back: how many FLOPs a job is, how long it
+// takes on a set of devices at an honest utilization, what a deadline needs, what the
+// interconnect costs a multi-GPU job, and how fast a model decodes.
+//
+// The units are FLOPs (an amount of work), FLOPRate (work per second) and Bandwidth
+// (bytes per second), all float64 since training runs exceed int64, with decimal
+// constants (TFLOPS, GBps) and parsers (ParseFLOPRate("312 TFLOPS"),
+// ParseBandwidth("2039GBps")). Durations are time.Duration; a result past its range
+// (about 292 years) is an error wrapping ErrRange, never a wrapped-around value.
+//
+// The main pieces:
+//
+//   - Work: SampleFLOPs (samples × FLOPs per sample, as the first seed article
+//     counts), TrainingFLOPs (6·N·D plus Kaplan's attention term),
+//     TrainingFLOPsRecompute (8·N·D under full recomputation), InferenceFLOPs (2·N
+//     per token), MegatronFLOPs and MegatronTime (Narayanan et al. 2021).
+//   - Solver: TimeFor, RateFor, PeakFor, DevicesFor and TimeBand, with utilization as
+//     an input: SeedUtilization (the seed article's 60–80%), PublishedMFU (38–52%, what
+//     large runs report) and DefaultUtilization (0.45).
+//   - Multi-GPU: Link (per-direction bandwidth and per-step latency), NVLink and PCIe
+//     links, ring AllReduceTime, Exposed communication under overlap, Efficiency, and
+//     TensorParallelComm.
+//   - Job.Time: the planner's entry point. A training job on Devices devices split
+//     into tensor- and data-parallel groups gives a Timing with the duration, its
+//     low/high band, and the scaling efficiency. It does not allocate.
+//   - Decode.Speed and Decode.Prefill: memory-bound decode tokens/s capped by
+//     compute, and compute-bound prefill.
+//
+// Card figures (peaks, memory and link bandwidth) come from package catalog; this
+// package takes them as plain values, so it imports only sizing.
+//
+// A short use:
+//
+//	work, _ := compute.TrainingFLOPs(sizing.Model{Params: 7e9}, 1e9, 0) // 4.2e19 FLOP
+//	d, _ := compute.TimeFor(work, 312*compute.TFLOPS*compute.DefaultUtilization)
+//	fmt.Println(d.Round(time.Minute)) // 5m0s
+//
+// Bad input (negative, zero where a positive value is needed, NaN, Inf, unknown
+// units) returns an error wrapping ErrInvalid; parse failures are *ParseError. Every
+// value is immutable and every function is safe for concurrent use.
+package compute

@@ -1,0 +1,194 @@
+package compute
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gpuplan/gpuplan/sizing"
+)
+
+// Job is a training job on a set of identical devices, the input of the planner's
+// duration estimate. Devices are split into Tensor-way tensor-parallel groups
+// (Shoeybi et al. 2019), and the Devices/Tensor groups train as data-parallel
+// replicas that all-reduce their gradients once per step.
+//
+// Work and Utilization are both in model FLOPs: give Work from TrainingFLOPs and
+// Utilization as model FLOPs utilization (MFU), which already absorbs the cost of
+// recomputation. The per-step compute is derived from the model, so only Work's
+// total, not its formula, has to agree with Model.
+//
+// One Link joins every device; a job spread over several machines should give the
+// slowest link on the ring (the network between the machines).
+type Job struct {
+	Model sizing.Model `json:"model"`
+	Work  FLOPs        `json:"work_flop"` // total work of the job; zero takes no time
+
+	// Precision of the gradients and activations sent between devices; zero: BF16.
+	Precision sizing.Precision `json:"precision"`
+	Recompute sizing.Recompute `json:"recompute"` // full recompute repeats the forward all-reduces
+
+	Batch  int `json:"batch"`   // micro-batch per data-parallel replica, in sequences; at least 1
+	SeqLen int `json:"seq_len"` // tokens per sequence; at least 1
+
+	Devices int `json:"devices"` // at least 1
+	Tensor  int `json:"tensor"`  // tensor-parallel degree; zero: 1; must divide Devices
+
+	PeakPerDevice FLOPRate `json:"peak_per_device_flops"` // dense peak at the compute precision
+	Link          Link     `json:"link"`                  // needed when Devices > 1
+
+	Utilization Band    `json:"utilization"` // zero: PublishedMFU
+	Overlap     float64 `json:"overlap"`     // fraction of the gradient all-reduce hidden behind compute, in [0, 1]
+}
+
+// Timing is the answer to Job.Time. Duration, Step, Steps, Compute, Comm and
+// Efficiency are at the middle of the utilization band; Low and High are the
+// durations at its high and low ends.
+type Timing struct {
+	Duration time.Duration `json:"duration_ns"`
+	Low      time.Duration `json:"low_ns"`  // at Utilization.High
+	High     time.Duration `json:"high_ns"` // at Utilization.Low
+
+	Step  time.Duration `json:"step_ns"` // one step: compute plus exposed communication
+	Steps float64       `json:"steps"`   // steps the work takes (fractional)
+
+	Compute time.Duration `json:"compute_ns"` // the job's time computing
+	Comm    time.Duration `json:"comm_ns"`    // the job's exposed communication
+	// Efficiency is the scaling efficiency Compute / (Compute + Comm): 1 for one
+	// device or a free link.
+	Efficiency float64 `json:"efficiency"`
+
+	Data   int `json:"data"`   // data-parallel degree, Devices / Tensor
+	Tensor int `json:"tensor"` // tensor-parallel degree
+}
+
+// defaulted returns the tensor degree, the precision and the band with zero values
+// resolved.
+func (j Job) defaulted() (int, sizing.Precision, Band) {
+	t := j.Tensor
+	if t == 0 {
+		t = 1
+	}
+	p := j.Precision
+	if p == 0 {
+		p = sizing.BF16
+	}
+	return t, p, j.Utilization.orDefault()
+}
+
+// Validate reports every problem with the job's fields, joined with errors.Join; each
+// wraps ErrInvalid.
+func (j Job) Validate() error {
+	t, p, band := j.defaulted()
+	var errs []error
+	if j.Model.ParamCount() <= 0 {
+		errs = append(errs, fmt.Errorf("%w: model %q has no parameter count", ErrInvalid, j.Model.Name))
+	}
+	if err := nonNegative("work", float64(j.Work)); err != nil {
+		errs = append(errs, err)
+	}
+	if !p.Valid() {
+		errs = append(errs, fmt.Errorf("%w: precision %v", ErrInvalid, p))
+	}
+	if j.Recompute > sizing.FullRecompute {
+		errs = append(errs, fmt.Errorf("%w: recompute strategy %v", ErrInvalid, j.Recompute))
+	}
+	if j.Batch < 1 || j.SeqLen < 1 {
+		errs = append(errs, fmt.Errorf("%w: batch %d and sequence length %d must be at least 1", ErrInvalid, j.Batch, j.SeqLen))
+	}
+	if j.Devices < 1 {
+		errs = append(errs, fmt.Errorf("%w: %d devices", ErrInvalid, j.Devices))
+	}
+	if t < 1 || (j.Devices >= 1 && j.Devices%t != 0) {
+		errs = append(errs, fmt.Errorf("%w: tensor-parallel degree %d does not divide %d devices", ErrInvalid, j.Tensor, j.Devices))
+	}
+	if t > 1 && !j.Model.HasArchitecture() {
+		errs = append(errs, fmt.Errorf("%w: tensor parallelism needs the model's layers and hidden size", ErrInvalid))
+	}
+	if err := positive("peak per device", float64(j.PeakPerDevice)); err != nil {
+		errs = append(errs, err)
+	}
+	if j.Devices > 1 {
+		if err := j.Link.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := band.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if !(j.Overlap >= 0 && j.Overlap <= 1) {
+		errs = append(errs, fmt.Errorf("%w: overlap %v outside [0, 1]", ErrInvalid, j.Overlap))
+	}
+	return errors.Join(errs...)
+}
+
+// Time estimates how long the job takes. Per step, each device computes its share of
+// one micro-batch's model FLOPs, (6·N + 6·l·s·d_attn)·Batch·SeqLen / Tensor
+// (TrainingFLOPs' count), at PeakPerDevice × utilization; the replicas then
+// all-reduce their gradients (ParamCount / Tensor parameters at Precision) over the
+// Data devices, of which Overlap may hide behind compute (Exposed), and each
+// tensor-parallel group all-reduces activations on the critical path
+// (TensorParallelComm). The step time is compute plus exposed communication, and the
+// job takes Work / (step work × Data) steps.
+//
+// It allocates nothing unless it fails, so a planner may call it for every layout of
+// every offer. Errors: ErrInvalid for bad fields (see Validate), ErrRange for a
+// duration past time.Duration's range.
+func (j Job) Time() (Timing, error) {
+	t, p, band := j.defaulted()
+	if err := j.Validate(); err != nil {
+		return Timing{}, err
+	}
+	n, err := MatmulParams(j.Model)
+	if err != nil {
+		return Timing{}, err
+	}
+	tokens := float64(j.Batch) * float64(j.SeqLen)
+	perToken := 6 * float64(n)
+	if j.Model.HasArchitecture() {
+		perToken += 6 * float64(j.Model.Layers) * float64(j.SeqLen) * float64(attnDim(j.Model))
+	}
+	replicaWork := perToken * tokens // one micro-batch on one replica
+	data := j.Devices / t
+
+	var dp, tp float64
+	if j.Devices > 1 {
+		grad := float64(j.Model.ParamCount()) / float64(t) * p.Bits() / 8
+		dp = j.Link.allReduce(grad, data)
+		if tp, err = tpComm(j.Model, j.Batch, j.SeqLen, t, p, j.Recompute, j.Link); err != nil {
+			return Timing{}, err
+		}
+	}
+	steps := float64(j.Work) / (replicaWork * float64(data))
+
+	at := func(u float64) (step, comp, exp float64) {
+		comp = replicaWork / float64(t) / (float64(j.PeakPerDevice) * u)
+		exp = exposed(dp, comp, j.Overlap) + tp
+		return comp + exp, comp, exp
+	}
+	step, comp, exp := at(band.Mid())
+	var tm Timing
+	tm.Data, tm.Tensor, tm.Steps = data, t, steps
+	tm.Efficiency = efficiency(comp, exp)
+	if tm.Step, err = seconds(step); err != nil {
+		return Timing{}, err
+	}
+	if tm.Duration, err = seconds(steps * step); err != nil {
+		return Timing{}, err
+	}
+	if tm.Compute, err = seconds(steps * comp); err != nil {
+		return Timing{}, err
+	}
+	if tm.Comm, err = seconds(steps * exp); err != nil {
+		return Timing{}, err
+	}
+	lo, _, _ := at(band.High)
+	if tm.Low, err = seconds(steps * lo); err != nil {
+		return Timing{}, err
+	}
+	hi, _, _ := at(band.Low)
+	if tm.High, err = seconds(steps * hi); err != nil {
+		return Timing{}, err
+	}
+	return tm, nil
+}
