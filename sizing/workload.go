@@ -1,5 +1,11 @@
 package sizing
 
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
 // Workload describes the job run on the model: what it does, in which formats, at
 // what batch and length, on how many devices.
 //
@@ -26,6 +32,9 @@ type Workload struct {
 	// Korthikanti's 5·a·s/h term as selective recomputation does.
 	FlashAttention bool     `json:"flash_attention"`
 	LoRARank       int      `json:"lora_rank"` // zero: DefaultLoRARank for LoRA and QLoRA
+	// LoRATargets selects the adapted matrices; zero: the task's default (see
+	// LoRATargets). Ignored, like LoRARank, for Inference and Training.
+	LoRATargets LoRATargets `json:"lora_targets"`
 	Parallel       Parallel `json:"parallel"`
 	Overhead       Bytes    `json:"overhead_bytes"` // CUDA context and framework; zero: DefaultOverhead
 }
@@ -112,4 +121,97 @@ func (t Terms) String() string {
 		}
 	}
 	return s
+}
+
+// MarshalText writes the set as String does ("activations+kv_cache", "none"), so
+// that Breakdown reads well in JSON.
+func (t Terms) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
+// UnmarshalText reads what MarshalText writes. Unknown names wrap ErrInvalid.
+func (t *Terms) UnmarshalText(b []byte) error {
+	s := string(b)
+	var u Terms
+	if s != "none" && s != "" {
+		for _, part := range strings.Split(s, "+") {
+			found := false
+			for i, n := range termNames {
+				if part == n {
+					u |= 1 << i
+					found = true
+				}
+			}
+			if !found {
+				return &ParseError{Func: "Terms.UnmarshalText", Input: s, Err: ErrInvalid}
+			}
+		}
+	}
+	*t = u
+	return nil
+}
+
+// isFloat reports whether p is one of the floating-point formats that training can
+// keep weights and gradients in (FP64, FP32, TF32, FP16, BF16, FP8), as opposed to
+// the storage-only quantized formats.
+func isFloat(p Precision) bool { return p >= FP64 && p <= FP8 }
+
+// Validate reports every problem with w on its own, joined with errors.Join; each
+// wraps ErrInvalid. It returns nil for a workload Estimate accepts with any model
+// (Estimate also checks the parallel layout against the model's heads and layers).
+//
+// Rules: Task and Precision must be set and known; GradPrecision and KVPrecision,
+// when set, must be valid; Optimizer and Recompute must be known values; Batch and
+// SeqLen at least 1; LoRARank, Overhead and the parallel degrees not negative;
+// LoRATargets only known bits; ZeRO 0 to 3. Full Training needs a floating-point
+// Precision (FP64 to FP8): quantized formats store frozen weights, so train
+// adapters on them with LoRA or QLoRA instead. A ZeRO stage with a data-parallel
+// degree of 1 is allowed and shards nothing (DeepSpeed accepts it, commonly to
+// use optimizer offload on one device).
+func (w Workload) Validate() error {
+	var errs []error
+	bad := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...))
+	}
+	if w.Task == 0 || w.Task >= numTasks {
+		bad("task %v is not set to a known task", w.Task)
+	}
+	if !w.Precision.Valid() {
+		bad("precision %v is not set to a valid precision", w.Precision)
+	} else if w.Task == Training && !isFloat(w.Precision) {
+		bad("full training needs a floating-point precision, not %v (use LoRA or QLoRA on quantized weights)", w.Precision)
+	}
+	if w.GradPrecision != 0 && !w.GradPrecision.Valid() {
+		bad("gradient precision %v is not a precision", w.GradPrecision)
+	}
+	if w.KVPrecision != 0 && !w.KVPrecision.Valid() {
+		bad("KV cache precision %v is not a precision", w.KVPrecision)
+	}
+	if w.Optimizer >= numOptimizers {
+		bad("unknown optimizer %v", w.Optimizer)
+	}
+	if w.Recompute >= numRecomputes {
+		bad("unknown recomputation strategy %v", w.Recompute)
+	}
+	if w.Batch < 1 {
+		bad("batch %d is below 1", w.Batch)
+	}
+	if w.SeqLen < 1 {
+		bad("sequence length %d is below 1", w.SeqLen)
+	}
+	if w.LoRARank < 0 {
+		bad("negative LoRA rank %d", w.LoRARank)
+	}
+	if w.LoRATargets&^TargetAllLinear != 0 {
+		bad("unknown LoRA targets %v", w.LoRATargets)
+	}
+	if w.Overhead < 0 {
+		bad("negative overhead %d bytes", int64(w.Overhead))
+	}
+	p := w.Parallel
+	if p.Data < 0 || p.Tensor < 0 || p.Pipeline < 0 {
+		bad("negative parallel degree (data %d, tensor %d, pipeline %d)", p.Data, p.Tensor, p.Pipeline)
+	}
+	if p.ZeRO < 0 || p.ZeRO > 3 {
+		bad("ZeRO stage %d is outside 0..3", p.ZeRO)
+	}
+	return errors.Join(errs...)
 }

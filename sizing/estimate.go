@@ -1,0 +1,311 @@
+package sizing
+
+import (
+	"fmt"
+	"math"
+)
+
+// DefaultOverhead is the per-device memory Estimate adds for the CUDA context, the
+// kernels' workspaces and the framework when Workload.Overhead is zero: 1 GiB. It
+// sits inside the range memory calculators assume (457 MiB to about 1.3 GB); the
+// Hugging Face "model memory anatomy" guide measured 1343 MiB for loading the CUDA
+// kernels alone on a V100. Calibrate replaces it with a measured figure.
+const DefaultOverhead = 1 * GiB
+
+// Assumptions for a model known only by its parameter count (see Estimate).
+const (
+	approxAspect  = 128   // hidden size per layer, h/L: Llama-2-7B has 4096/32
+	approxHeadDim = 128   // head dimension of Llama, Mistral and Qwen2 models
+	approxVocab   = 32000 // Llama-2's and Mistral's vocabulary
+)
+
+// arch is the model's architecture as float64 numbers, with MoE and defaults
+// resolved: L layers, h hidden, a query heads, k KV heads, d head dimension, f FFN
+// width, V vocabulary, experts (1 when dense) and ept experts per token.
+type arch struct {
+	L, h, a, k, d, f, V float64
+	experts, ept        float64
+	gated               bool
+}
+
+// resolveArch returns the architecture of m and the terms it had to approximate.
+//
+// With only Params known it assumes the shape of a dense Llama-style model without
+// GQA: N ≈ 12·L·h² (Kaplan et al. 2020, §2.1: 12·n_layer·d_model² non-embedding
+// parameters, FFN four times the hidden size) with h = 128·L as in Llama-2-7B, so
+// L = ∛(N / (12·128²)) rounded to a whole layer and h = √(N / (12·L)); heads of
+// dimension 128, every head its own KV head, FFN 4h, not gated, vocabulary 32000.
+// Llama-2-7B's 6.74e9 parameters give 32 layers of hidden 4188 (true 4096). The
+// terms that depend on this shape (activations, KV cache, LoRA adapters, Adafactor's
+// state) are then flagged in Breakdown.Approx.
+func resolveArch(m Model, n int64) (arch, bool) {
+	if m.HasArchitecture() {
+		ar := arch{
+			L: float64(m.Layers), h: float64(m.Hidden), a: float64(m.Heads),
+			k: float64(m.kvHeads()), d: float64(m.headDim()), f: float64(m.FFN),
+			V: float64(m.Vocab), experts: 1, ept: 1, gated: m.GatedFFN,
+		}
+		approx := false
+		if m.FFN == 0 {
+			ar.f, approx = 4*ar.h, true
+		}
+		if m.Experts > 1 {
+			ar.experts = float64(m.Experts)
+			ar.ept = ar.experts
+			if m.ExpertsPerToken > 0 {
+				ar.ept = float64(m.ExpertsPerToken)
+			}
+		}
+		return ar, approx
+	}
+	N := float64(n)
+	L := math.Max(1, math.Round(math.Cbrt(N/(12*approxAspect*approxAspect))))
+	h := math.Sqrt(N / (12 * L))
+	a := h / approxHeadDim
+	return arch{L: L, h: h, a: a, k: a, d: approxHeadDim, f: 4 * h, V: approxVocab, experts: 1, ept: 1}, true
+}
+
+// checkModel validates what Estimate needs from m and returns its parameter count.
+func checkModel(m Model) (int64, error) {
+	if m.Params < 0 || m.Layers < 0 || m.Hidden < 0 || m.Heads < 0 || m.KVHeads < 0 || m.HeadDim < 0 ||
+		m.FFN < 0 || m.Vocab < 0 || m.Experts < 0 || m.ExpertsPerToken < 0 || m.Positions < 0 {
+		return 0, fmt.Errorf("%w: model %q has a negative size", ErrInvalid, m.Name)
+	}
+	if m.HasArchitecture() {
+		if m.HeadDim == 0 && m.Hidden%m.Heads != 0 {
+			return 0, fmt.Errorf("%w: model %q: %d heads do not divide hidden size %d", ErrInvalid, m.Name, m.Heads, m.Hidden)
+		}
+		if m.KVHeads > m.Heads || m.Heads%m.kvHeads() != 0 {
+			return 0, fmt.Errorf("%w: model %q: %d KV heads do not divide %d heads", ErrInvalid, m.Name, m.KVHeads, m.Heads)
+		}
+	}
+	if m.ExpertsPerToken > 0 && m.ExpertsPerToken > m.Experts {
+		return 0, fmt.Errorf("%w: model %q routes %d experts per token of %d", ErrInvalid, m.Name, m.ExpertsPerToken, m.Experts)
+	}
+	n := m.ParamCount()
+	if n <= 0 {
+		return 0, fmt.Errorf("%w: model %q has no parameter count (set Params, or the architecture with FFN; or it overflows)", ErrInvalid, m.Name)
+	}
+	return n, nil
+}
+
+// checkParallel validates the layout against the model. Tensor parallelism splits
+// attention by heads (Shoeybi et al. 2019, Megatron-LM §3), so its degree must
+// divide the query heads; KV heads are split when the degree divides them and
+// replicated when they divide the degree (as vLLM does for GQA models with fewer KV
+// heads than devices), and any other combination is an error. Pipeline stages need
+// at least one layer each. Without the architecture only the degrees are checked.
+func checkParallel(m Model, p Parallel) error {
+	if !m.HasArchitecture() {
+		return nil
+	}
+	t := one(p.Tensor)
+	if m.Heads%t != 0 {
+		return fmt.Errorf("%w: tensor-parallel degree %d does not divide %d heads", ErrInvalid, t, m.Heads)
+	}
+	if k := m.kvHeads(); k%t != 0 && t%k != 0 {
+		return fmt.Errorf("%w: tensor-parallel degree %d neither divides nor is a multiple of %d KV heads", ErrInvalid, t, k)
+	}
+	if one(p.Pipeline) > m.Layers {
+		return fmt.Errorf("%w: pipeline degree %d exceeds %d layers", ErrInvalid, one(p.Pipeline), m.Layers)
+	}
+	return nil
+}
+
+// computeBytes returns the width of activations and of the default KV cache for a
+// weight precision: the precision's own width for FP16 and wider, and 2 bytes
+// (FP16/BF16) for anything narrower, since FP8 and quantized weights are
+// dequantized into 16-bit kernels (LLM.int8, GPTQ, AWQ, llama.cpp, bitsandbytes,
+// and vLLM's "auto" KV cache dtype, which follows the 16-bit model dtype).
+func computeBytes(p Precision) float64 { return math.Max(2, p.Bits()/8) }
+
+// Estimate returns the GPU memory per device for running w on m, split into its
+// parts, or an error wrapping ErrInvalid for a workload or model Validate or the
+// checks below reject, or whose sizes overflow int64. It never panics; every term
+// is non-negative and Total does not overflow.
+//
+// Terms, per device, with P the parameter count (every expert of a mixture of
+// experts, all of which are resident) and T the trainable parameters (P for
+// Training, the adapters for LoRA and QLoRA, none for Inference):
+//
+//   - Weights: P × Precision.Bits()/8, the base in NF4 for QLoRA, plus the adapters
+//     at the compute width for LoRA and QLoRA.
+//   - Gradients: T × GradPrecision bits/8, GradPrecision following Precision
+//     (the compute width for adapters) when unset: the ZeRO paper's 2 bytes under
+//     mixed precision (Rajbhandari et al. 2020, §3.1); FP32 gives Megatron's FP32
+//     accumulation and the Hugging Face guide's 18 bytes per parameter.
+//   - Optimizer, per trainable parameter (PyTorch keeps state in the parameter's
+//     dtype, at least FP32 here, w the state width: 4 bytes, 8 for FP64): SGD 0,
+//     Momentum w, Adam and AdamW 2w (two moments; Kingma & Ba 2015), Adam8bit 2
+//     (two 8-bit moments; Dettmers et al. 2022), Lion w (one momentum; Chen et al.
+//     2023), Adafactor w per value of its factored second moment, r+c values for an
+//     r×c matrix and no first moment (Shazeer & Stern 2018, the β1 = 0 default);
+//     full training counts every parameter as part of an h×h matrix, 2P/h values.
+//     Below FP32, mixed precision adds the 4-byte FP32 master copy (Micikevicius et
+//     al. 2018), so mixed-precision AdamW is 2 + 2 + 12 = 16 bytes per parameter.
+//   - Activations: see activations.go (Korthikanti et al. 2022 for training; a
+//     one-layer working set for inference).
+//   - KV cache, Inference only: 2 × layers × KV heads × head dimension × SeqLen ×
+//     Batch × KVPrecision bits/8 (Kwon et al. 2023). Unset KVPrecision follows
+//     Precision for FP16 and wider and is FP16 for narrower formats (FP8 and
+//     quantized weights), as computeBytes says.
+//   - Overhead: Workload.Overhead, or DefaultOverhead when zero.
+//
+// Parallel layouts (per device): data parallelism replicates everything, so it saves
+// nothing. ZeRO over the data-parallel degree N divides the optimizer state (stage
+// 1), also the gradients (2), also the weights (3) by N (Rajbhandari et al. 2020,
+// §5: 7.5B parameters on 64 devices need 120, 31.4, 16.6 and 1.9 GB of model
+// state). Tensor degree t and pipeline degree p divide weights, gradients and
+// optimizer state by t·p (norms and biases, a fraction of a percent, are divided
+// too); pipeline stages hold ⌈L/p⌉ layers of KV cache. OffloadOptimizer moves the
+// optimizer term, master copy included, to Host (Ren et al. 2021, ZeRO-Offload);
+// Host is this device's share.
+//
+// A model given by Params alone is answered with the shape resolveArch assumes,
+// and the terms that depend on it are listed in Breakdown.Approx; a model with the
+// architecture but no FFN width assumes 4·Hidden and flags the same terms. A model
+// with both Params and the architecture takes the weights from Params and every
+// other term from the architecture.
+//
+// Estimate does not allocate when it succeeds and is safe for concurrent use.
+func Estimate(m Model, w Workload) (Breakdown, error) {
+	if err := w.Validate(); err != nil {
+		return Breakdown{}, err
+	}
+	n, err := checkModel(m)
+	if err != nil {
+		return Breakdown{}, err
+	}
+	if err := checkParallel(m, w.Parallel); err != nil {
+		return Breakdown{}, err
+	}
+	ar, approx := resolveArch(m, n)
+	return estimate(&ar, approx, float64(n), w)
+}
+
+// estimate computes the breakdown for a validated workload.
+func estimate(ar *arch, approx bool, N float64, w Workload) (Breakdown, error) {
+	p := w.Parallel
+	t, pp, dp := float64(one(p.Tensor)), float64(one(p.Pipeline)), float64(one(p.Data))
+	wShard, gShard, oShard := t*pp, t*pp, t*pp
+	if p.ZeRO >= 1 {
+		oShard *= dp
+	}
+	if p.ZeRO >= 2 {
+		gShard *= dp
+	}
+	if p.ZeRO >= 3 {
+		wShard *= dp
+	}
+	s, b := float64(w.SeqLen), float64(w.Batch)
+	e := computeBytes(w.Precision)
+
+	var weights, grads, opt, act, kv float64
+	var terms Terms
+	if w.Task == Inference {
+		weights = N * w.Precision.Bits() / 8
+		kvBits := 8 * e
+		if w.KVPrecision != 0 {
+			kvBits = w.KVPrecision.Bits()
+		}
+		kdev := ar.k / t
+		if kdev < 1 && ar.k >= 1 {
+			kdev = 1 // KV heads replicated across the tensor-parallel group
+		}
+		kv = 2 * math.Ceil(ar.L/pp) * kdev * ar.d * s * b * kvBits / 8
+		act = inferenceActivations(ar, s, b, t, e, w.FlashAttention)
+		terms = TermActivations | TermKVCache
+	} else {
+		optimizer := w.Optimizer
+		if optimizer == 0 {
+			optimizer = AdamW
+		}
+		var trainable, factored, trainBits float64
+		if w.Task == Training {
+			weights = N * w.Precision.Bits() / 8
+			trainable, trainBits = N, w.Precision.Bits()
+			factored = 2 * N / ar.h
+			if optimizer == Adafactor {
+				terms = TermOptimizer
+			}
+		} else {
+			rank := float64(w.LoRARank)
+			if rank == 0 {
+				rank = DefaultLoRARank
+			}
+			trainable, factored = adapterShape(ar, w.LoRATargets.resolve(w.Task), rank)
+			trainBits = 8 * e // adapters at the compute width, at least 16 bits
+			base := w.Precision
+			if w.Task == QLoRA {
+				base = NF4
+			}
+			weights = N*base.Bits()/8 + trainable*trainBits/8
+			terms = TermWeights | TermGradients | TermOptimizer
+		}
+		gradBits := trainBits
+		if w.GradPrecision != 0 {
+			gradBits = w.GradPrecision.Bits()
+		}
+		grads = trainable * gradBits / 8
+		opt = optimizerBytes(optimizer, trainable, factored, trainBits)
+		act = trainingActivations(ar, s, b, t, pp, e, w.FlashAttention, w.Recompute, p.SequenceParallel)
+		terms |= TermActivations
+	}
+
+	var br Breakdown
+	var ok [6]bool
+	br.Weights, ok[0] = toBytes(weights / wShard)
+	br.Gradients, ok[1] = toBytes(grads / gShard)
+	br.Optimizer, ok[2] = toBytes(opt / oShard)
+	br.Activations, ok[3] = toBytes(act)
+	br.KVCache, ok[4] = toBytes(kv)
+	br.Overhead = w.Overhead
+	if br.Overhead == 0 {
+		br.Overhead = DefaultOverhead
+	}
+	if p.OffloadOptimizer {
+		br.Host, br.Optimizer = br.Optimizer, 0
+	}
+	// The total and the host term must fit too, so that Total never wraps.
+	sum := float64(br.Weights) + float64(br.Gradients) + float64(br.Optimizer) + float64(br.Activations) +
+		float64(br.KVCache) + float64(br.Overhead)
+	ok[5] = sum < 9e18
+	if !(ok[0] && ok[1] && ok[2] && ok[3] && ok[4] && ok[5]) {
+		return Breakdown{}, fmt.Errorf("%w: memory estimate overflows int64 bytes", ErrInvalid)
+	}
+	if approx {
+		br.Approx = terms
+	}
+	return br, nil
+}
+
+// optimizerBytes returns the optimizer state for params trainable parameters kept
+// at paramBits, factored being the values of Adafactor's factored second moment;
+// see Estimate for the sources.
+func optimizerBytes(o Optimizer, params, factored, paramBits float64) float64 {
+	state := math.Max(4, paramBits/8)
+	var v float64
+	switch o {
+	case Momentum, Lion:
+		v = params * state
+	case Adam, AdamW:
+		v = 2 * params * state
+	case Adam8bit:
+		v = 2 * params
+	case Adafactor:
+		v = factored * state
+	}
+	if paramBits < 32 {
+		v += 4 * params // FP32 master copy
+	}
+	return v
+}
+
+// toBytes rounds a non-negative size up to whole bytes, reporting values that are
+// NaN or do not fit in int64 (with margin for the total).
+func toBytes(x float64) (Bytes, bool) {
+	if !(x >= 0) || x >= 9e18 {
+		return 0, false
+	}
+	return Bytes(math.Ceil(x)), true
+}

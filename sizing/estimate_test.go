@@ -1,0 +1,262 @@
+package sizing
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+// Literal models (the presets may change independently; these are fixed shapes).
+var (
+	// Llama-2-7B config.json: 32 layers, hidden 4096, 32 heads, FFN 11008, vocab
+	// 32000, SwiGLU, untied embeddings.
+	llama2_7b = Model{Name: "llama-2-7b", Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008, Vocab: 32000, GatedFFN: true}
+	// Llama-2-70B config.json: 80 layers, hidden 8192, 64 heads, 8 KV heads, FFN 28672.
+	llama2_70b = Model{Name: "llama-2-70b", Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, FFN: 28672, Vocab: 32000, GatedFFN: true}
+	// OPT-13B config.json: 40 layers, hidden 5120, 40 heads, FFN 20480, vocab 50272.
+	opt13b = Model{Name: "opt-13b", Layers: 40, Hidden: 5120, Heads: 40, FFN: 20480, Vocab: 50272, LinearBias: true, TiedEmbeddings: true, Positions: 2050}
+	// GPT-3 175B (Brown et al. 2020, Table 2.1): 96 layers, hidden 12288, 96 heads.
+	gpt3 = Model{Name: "gpt-3", Layers: 96, Hidden: 12288, Heads: 96, FFN: 4 * 12288, Vocab: 50257, TiedEmbeddings: true, LinearBias: true, Positions: 2048}
+)
+
+func modelStates(b Breakdown) Bytes { return b.Weights + b.Gradients + b.Optimizer }
+
+func TestEstimateZeRO(t *testing.T) {
+	// Rajbhandari et al. 2020 (ZeRO), §3.1 and §5, Figure 1: mixed-precision Adam
+	// keeps 16 bytes per parameter; 7.5B parameters on 64 devices need, per device,
+	// 120 GB plain, 31.4 GB (stage 1), 16.6 GB (stage 2), 1.9 GB (stage 3).
+	m := Model{Name: "7.5b", Params: 7_500_000_000}
+	tests := []struct {
+		name string
+		zero int
+		want Bytes
+	}{
+		{"data parallel 16Ψ", 0, 120 * GB},
+		{"stage 1 4Ψ+12Ψ/N", 1, 30*GB + 1_406_250_000},
+		{"stage 2 2Ψ+14Ψ/N", 2, 15*GB + 1_640_625_000},
+		{"stage 3 16Ψ/N", 3, 1_875_000_000},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := Workload{Task: Training, Precision: FP16, Optimizer: Adam, Batch: 1, SeqLen: 1,
+				Parallel: Parallel{Data: 64, ZeRO: tc.zero}}
+			b, err := Estimate(m, w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := modelStates(b); got != tc.want {
+				t.Errorf("model states = %d, want %d", got, tc.want)
+			}
+			// The paper's rounded figures, in decimal GB.
+			paper := map[int]float64{0: 120, 1: 31.4, 2: 16.6, 3: 1.9}[tc.zero]
+			if got := modelStates(b).GB(); math.Abs(got-paper) > 0.06 {
+				t.Errorf("model states = %.2f GB, paper %.1f GB", got, paper)
+			}
+		})
+	}
+}
+
+func TestEstimateBytesPerParam(t *testing.T) {
+	m := Model{Name: "1.5b", Params: 1_500_000_000}
+	tests := []struct {
+		name string
+		w    Workload
+		want Bytes // per parameter
+	}{
+		// ZeRO §3.1: GPT-2 1.5B with mixed-precision Adam needs at least 24 GB.
+		{"ZeRO mixed-precision Adam 2+2+12", Workload{Task: Training, Precision: FP16, Optimizer: Adam}, 16},
+		// Hugging Face "model memory anatomy": 18 bytes per parameter with FP32 gradients.
+		{"HF mixed-precision AdamW with FP32 grads", Workload{Task: Training, Precision: BF16, GradPrecision: FP32}, 18},
+		// FP32 training: 4 weights + 4 gradients + 8 moments, no master copy.
+		{"FP32 AdamW", Workload{Task: Training, Precision: FP32, Optimizer: AdamW}, 16},
+		// HF guide: 8-bit AdamW 2 bytes of state, plus weights, grads, master.
+		{"mixed Adam8bit 2+2+4+2", Workload{Task: Training, Precision: BF16, Optimizer: Adam8bit}, 10},
+		// HF guide: SGD with momentum 4 bytes of state.
+		{"mixed momentum 2+2+4+4", Workload{Task: Training, Precision: BF16, Optimizer: Momentum}, 12},
+		{"mixed SGD 2+2+4", Workload{Task: Training, Precision: BF16, Optimizer: SGD}, 8},
+		{"mixed Lion 2+2+4+4", Workload{Task: Training, Precision: BF16, Optimizer: Lion}, 12},
+		{"FP32 SGD", Workload{Task: Training, Precision: FP32, Optimizer: SGD}, 8},
+		{"FP16 inference", Workload{Task: Inference, Precision: FP16}, 2},
+		{"INT8 inference", Workload{Task: Inference, Precision: INT8}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.w.Batch, tc.w.SeqLen = 1, 1
+			b, err := Estimate(m, tc.w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := modelStates(b), tc.want*1_500_000_000; got != want {
+				t.Errorf("model states = %d, want %d", got, want)
+			}
+		})
+	}
+	// GPT-2 1.5B: 24 GB of model states.
+	b, err := Estimate(m, Workload{Task: Training, Precision: FP16, Optimizer: Adam, Batch: 1, SeqLen: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := modelStates(b); got != 24*GB {
+		t.Errorf("GPT-2 1.5B model states = %v bytes, want 24 GB", int64(got))
+	}
+}
+
+func TestKVCacheVLLM(t *testing.T) {
+	// Kwon et al. 2023 (vLLM) §3: OPT-13B keeps 2 × 5120 × 40 × 2 B = 819,200 bytes
+	// per token; Llama-2-70B with 8 KV heads of 128 keeps 327,680.
+	tests := []struct {
+		name string
+		m    Model
+		want Bytes
+	}{
+		{"OPT-13B", opt13b, 819_200},
+		{"Llama-2-70B GQA", llama2_70b, 327_680},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := Estimate(tc.m, Workload{Task: Inference, Precision: FP16, Batch: 1, SeqLen: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := b.KVCache; got != 1000*tc.want {
+				t.Errorf("KV cache for 1000 tokens = %d, want %d", got, 1000*tc.want)
+			}
+			kv, err := KVCacheBytes(tc.m, 1, 1, FP16)
+			if err != nil || kv != tc.want {
+				t.Errorf("KVCacheBytes = %d, %v, want %d", kv, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestKorthikanti(t *testing.T) {
+	// Korthikanti et al. 2022, Table 2: per layer, bytes, FP16 activations.
+	ar, _ := resolveArch(gpt3, 0)
+	s, b, h, a := 2048.0, 1.0, 12288.0, 96.0
+	if got := 5 * a * s / h; got != 80 {
+		t.Fatalf("GPT-3 5as/h = %v, want 80", got)
+	}
+	tests := []struct {
+		name     string
+		t        float64
+		scores   bool
+		sp       bool
+		wantCoef float64 // of s·b·h
+	}{
+		{"no parallelism", 1, true, false, 34 + 5*a*s/h},
+		{"selective recompute", 1, false, false, 34},
+		{"tensor parallel 8", 8, true, false, 10 + 24.0/8 + 5*a*s/(h*8)},
+		{"tensor+sequence parallel 8", 8, true, true, 34.0/8 + 5*a*s/(h*8)},
+		{"tensor+sequence parallel 8 selective", 8, false, true, 34.0 / 8},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := s * b * layerActivations(&ar, s, tc.t, 2, tc.scores, tc.sp)
+			if want := s * b * h * tc.wantCoef; got != want {
+				t.Errorf("layer activations = %v, want %v", got, want)
+			}
+		})
+	}
+	// Selective recomputation saves 80/114 = 70% of activation memory for GPT-3.
+	full := layerActivations(&ar, s, 1, 2, true, false)
+	sel := layerActivations(&ar, s, 1, 2, false, false)
+	if saved := 1 - sel/full; math.Round(saved*100) != 70 {
+		t.Errorf("selective recompute saves %.3f, want 0.70", saved)
+	}
+	// Full recomputation keeps 2sbh per layer (plus one layer's set).
+	w := Workload{Task: Training, Precision: FP16, Batch: 1, SeqLen: 2048, Recompute: FullRecompute}
+	br, err := Estimate(gpt3, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := s*b*(96*2*h+h*(34+80)) + s*b*50257*4
+	if got := float64(br.Activations); got != want {
+		t.Errorf("full recompute activations = %v, want %v", got, want)
+	}
+}
+
+func TestQLoRAPrecision(t *testing.T) {
+	// Dettmers et al. 2023 (QLoRA) §3: double quantization costs 8/64 + 32/(64·256)
+	// = 0.127 bits per parameter on top of the 4-bit values.
+	if got := NF4.Bits() - 4; math.Abs(got-0.127) > 0.0005 {
+		t.Errorf("NF4 constants = %.4f bits, want 0.127", got)
+	}
+	b, err := Estimate(llama2_7b, Workload{Task: QLoRA, Precision: BF16, Batch: 1, SeqLen: 512, FlashAttention: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := llama2_7b.ParamCount()
+	// Adapters on every linear layer at rank 16: per layer 16·(4·(4096+4096) +
+	// 3·(4096+11008)) = 1,249,280; 32 layers: 39,976,960.
+	const adapters = 39_976_960
+	base := math.Ceil(float64(n) * NF4.Bits() / 8)
+	if got, want := float64(b.Weights), math.Ceil(base+adapters*2); got != want {
+		t.Errorf("QLoRA weights = %v, want %v", got, want)
+	}
+	if got, want := b.Gradients, Bytes(adapters*2); got != want {
+		t.Errorf("QLoRA gradients = %d, want %d", got, want)
+	}
+	if got, want := b.Optimizer, Bytes(adapters*12); got != want {
+		t.Errorf("QLoRA optimizer = %d, want %d", got, want)
+	}
+}
+
+func TestEstimateInvalid(t *testing.T) {
+	ok := Workload{Task: Inference, Precision: FP16, Batch: 1, SeqLen: 1}
+	huge := Model{Name: "huge", Params: math.MaxInt64}
+	tests := []struct {
+		name string
+		m    Model
+		w    func(w *Workload)
+	}{
+		{"unset task", llama2_7b, func(w *Workload) { w.Task = 0 }},
+		{"unknown task", llama2_7b, func(w *Workload) { w.Task = 99 }},
+		{"unset precision", llama2_7b, func(w *Workload) { w.Precision = 0 }},
+		{"bad precision", llama2_7b, func(w *Workload) { w.Precision = 12345 }},
+		{"bad grad precision", llama2_7b, func(w *Workload) { w.GradPrecision = 12345 }},
+		{"bad KV precision", llama2_7b, func(w *Workload) { w.KVPrecision = 12345 }},
+		{"training a quantized format", llama2_7b, func(w *Workload) { w.Task = Training; w.Precision = NF4 }},
+		{"zero batch", llama2_7b, func(w *Workload) { w.Batch = 0 }},
+		{"negative batch", llama2_7b, func(w *Workload) { w.Batch = -4 }},
+		{"zero seq", llama2_7b, func(w *Workload) { w.SeqLen = 0 }},
+		{"negative rank", llama2_7b, func(w *Workload) { w.LoRARank = -1 }},
+		{"unknown targets", llama2_7b, func(w *Workload) { w.LoRATargets = 1 << 7 }},
+		{"unknown optimizer", llama2_7b, func(w *Workload) { w.Optimizer = 42 }},
+		{"unknown recompute", llama2_7b, func(w *Workload) { w.Recompute = 9 }},
+		{"negative overhead", llama2_7b, func(w *Workload) { w.Overhead = -1 }},
+		{"negative data degree", llama2_7b, func(w *Workload) { w.Parallel.Data = -1 }},
+		{"negative tensor degree", llama2_7b, func(w *Workload) { w.Parallel.Tensor = -2 }},
+		{"ZeRO 4", llama2_7b, func(w *Workload) { w.Parallel.ZeRO = 4 }},
+		{"ZeRO -1", llama2_7b, func(w *Workload) { w.Parallel.ZeRO = -1 }},
+		{"tensor not dividing heads", llama2_7b, func(w *Workload) { w.Parallel.Tensor = 3 }},
+		{"tensor vs KV heads", Model{Layers: 2, Hidden: 768, Heads: 12, KVHeads: 4, FFN: 3072, Vocab: 100}, func(w *Workload) { w.Parallel.Tensor = 6 }},
+		{"pipeline over layers", llama2_7b, func(w *Workload) { w.Parallel.Pipeline = 33 }},
+		{"heads not dividing hidden", Model{Layers: 2, Hidden: 100, Heads: 3, FFN: 400, Vocab: 10}, nil},
+		{"KV heads over heads", Model{Layers: 2, Hidden: 64, Heads: 4, KVHeads: 8, FFN: 256, Vocab: 10}, nil},
+		{"KV heads not dividing heads", Model{Layers: 2, Hidden: 96, Heads: 6, KVHeads: 4, FFN: 256, Vocab: 10}, nil},
+		{"negative params", Model{Params: -7}, nil},
+		{"negative layers", Model{Params: 7, Layers: -1}, nil},
+		{"no size", Model{Name: "empty"}, nil},
+		{"no FFN and no params", Model{Layers: 2, Hidden: 64, Heads: 4, Vocab: 10}, nil},
+		{"experts per token over experts", Model{Params: 1e9, Experts: 2, ExpertsPerToken: 3}, nil},
+		{"overflowing params", huge, nil},
+		{"overflowing KV cache", llama2_70b, func(w *Workload) { w.Batch = math.MaxInt32; w.SeqLen = math.MaxInt }},
+		{"overflowing activations", llama2_7b, func(w *Workload) { w.Task = Training; w.Batch = math.MaxInt; w.SeqLen = math.MaxInt }},
+		{"overflowing architecture", Model{Layers: math.MaxInt32, Hidden: math.MaxInt32, Heads: 1, FFN: math.MaxInt32, Vocab: math.MaxInt32}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := ok
+			if tc.w != nil {
+				tc.w(&w)
+			}
+			b, err := Estimate(tc.m, w)
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("Estimate() = %+v, %v; want an error wrapping ErrInvalid", b, err)
+			}
+			if b != (Breakdown{}) {
+				t.Errorf("Estimate() returned %+v with its error, want the zero Breakdown", b)
+			}
+		})
+	}
+}
