@@ -17,13 +17,13 @@ type LoRATargets uint8
 
 // Adaptable matrices.
 const (
-	TargetQuery LoRATargets = 1 << iota // q_proj
-	TargetKey                           // k_proj
-	TargetValue                         // v_proj
-	TargetOutput                        // o_proj
-	TargetGate                          // gate_proj (gated FFNs only; ignored otherwise)
-	TargetUp                            // up_proj (the first FFN matrix of a plain FFN)
-	TargetDown                          // down_proj
+	TargetQuery  LoRATargets = 1 << iota // q_proj
+	TargetKey                            // k_proj
+	TargetValue                          // v_proj
+	TargetOutput                         // o_proj
+	TargetGate                           // gate_proj (gated FFNs only; ignored otherwise)
+	TargetUp                             // up_proj (the first FFN matrix of a plain FFN)
+	TargetDown                           // down_proj
 
 	// TargetAttention is every attention projection.
 	TargetAttention = TargetQuery | TargetKey | TargetValue | TargetOutput

@@ -30,13 +30,13 @@ type Workload struct {
 	Recompute     Recompute `json:"recompute"`
 	// FlashAttention never materialises the a·s² score matrix, dropping
 	// Korthikanti's 5·a·s/h term as selective recomputation does.
-	FlashAttention bool     `json:"flash_attention"`
-	LoRARank       int      `json:"lora_rank"` // zero: DefaultLoRARank for LoRA and QLoRA
+	FlashAttention bool `json:"flash_attention"`
+	LoRARank       int  `json:"lora_rank"` // zero: DefaultLoRARank for LoRA and QLoRA
 	// LoRATargets selects the adapted matrices; zero: the task's default (see
 	// LoRATargets). Ignored, like LoRARank, for Inference and Training.
 	LoRATargets LoRATargets `json:"lora_targets"`
-	Parallel       Parallel `json:"parallel"`
-	Overhead       Bytes    `json:"overhead_bytes"` // CUDA context and framework; zero: DefaultOverhead
+	Parallel    Parallel    `json:"parallel"`
+	Overhead    Bytes       `json:"overhead_bytes"` // CUDA context and framework; zero: DefaultOverhead
 }
 
 // Parallel is the multi-GPU layout. Degrees of zero mean 1; the device count is
