@@ -1,5 +1,13 @@
 package sizing
 
+import (
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/internal/unitscan"
+)
+
 // Bytes is an amount of memory in bytes. It is signed so that headroom (capacity
 // minus need) can go negative; every size an estimate produces is non-negative.
 // The largest representable amount is about 8 EiB.
@@ -7,6 +15,9 @@ package sizing
 // Build values from the typed constants, so that 80*GiB is a Bytes: KB, MB, GB, TB and
 // PB are powers of 1000 as vendors print them; KiB, MiB, GiB, TiB and PiB are powers of
 // 1024 as nvidia-smi and most tools print them (and often call "GB").
+//
+// String gives a lossless, canonical form ("80GiB", "24564MiB", "80GB", "1234B") that
+// ParseBytes reads back exactly; Human gives a rounded form for reports ("12.6 GiB").
 type Bytes int64
 
 // Units of memory. The decimal units are powers of 1000, the binary ones powers of
@@ -31,3 +42,167 @@ func (b Bytes) GiB() float64 { return float64(b) / float64(GiB) }
 
 // GB returns b in gigabytes (10^9), for display only.
 func (b Bytes) GB() float64 { return float64(b) / float64(GB) }
+
+// byteUnit is one row of the unit table ParseBytes and String share.
+type byteUnit struct {
+	name string // canonical spelling, as String writes it
+	size Bytes
+}
+
+// byteUnits is the one unit table, largest first within each family. It is never
+// written.
+var byteUnits = [...]byteUnit{
+	{"PiB", PiB}, {"TiB", TiB}, {"GiB", GiB}, {"MiB", MiB}, {"KiB", KiB},
+	{"PB", PB}, {"TB", TB}, {"GB", GB}, {"MB", MB}, {"KB", KB},
+	{"B", Byte},
+}
+
+// lookupUnit returns the size of a unit suffix under ParseBytes's case rules.
+func lookupUnit(u string) (Bytes, bool) {
+	switch strings.ToLower(u) {
+	case "", "b", "byte", "bytes":
+		return Byte, true
+	case "kb":
+		return KB, true
+	case "mb":
+		return MB, true
+	case "gb":
+		return GB, true
+	case "tb":
+		return TB, true
+	case "pb":
+		return PB, true
+	case "kib", "ki":
+		return KiB, true
+	case "mib", "mi":
+		return MiB, true
+	case "gib", "gi":
+		return GiB, true
+	case "tib", "ti":
+		return TiB, true
+	case "pib", "pi":
+		return PiB, true
+	}
+	return 0, false
+}
+
+// maxParseLen bounds the input ParseBytes accepts, so that a hostile string cannot make
+// it do big-number work.
+const maxParseLen = 64
+
+// Reasons a string is not a size, each wrapping ErrInvalid.
+var (
+	errBytesSyntax   = reason("not a number followed by a unit")
+	errBytesNegative = reason("negative size")
+	errBytesUnit     = reason("unknown unit (want B, KB, MB, GB, TB, PB, KiB, MiB, GiB, TiB or PiB)")
+	errBytesRange    = reason("size overflows int64 bytes")
+	errBytesLong     = reason("input longer than 64 characters")
+)
+
+// ParseBytes reads a memory size. The grammar is
+//
+//	size   = [spaces] number [spaces] [unit] [spaces]
+//	number = digits ["." [digits]] [exponent] | "." digits [exponent]
+//	exponent = ("e" | "E") ["+" | "-"] digits
+//	unit   = "B" | "KB" | "MB" | "GB" | "TB" | "PB"           (powers of 1000)
+//	       | "KiB" | "MiB" | "GiB" | "TiB" | "PiB"            (powers of 1024)
+//	       | "Ki" | "Mi" | "Gi" | "Ti" | "Pi"                 (Kubernetes spelling of the same)
+//	       | "byte" | "bytes"
+//
+// Units match case-insensitively: "gb", "Gb" and "GB" all mean 10^9 bytes (memory is
+// never sized in bits here) and "gib" means 2^30. A bare number is bytes. The one-letter
+// forms "K", "M", "G", "T" are refused as ambiguous: Kubernetes reads "G" as 10^9, ls
+// and free read it as 2^30. Signs: a leading '-' is refused (sizes are not negative;
+// "-0" too) and so is '+'.
+//
+// The value is computed exactly, without floating point: "1.5GiB" is 1610612736 and
+// "0.1GB" is 100000000. A value that is not a whole number of bytes is rounded to the
+// nearest byte, halves up ("12.6GiB" is 13529146982, "0.5B" is 1), so that the rounded
+// figures of reports can be read back.
+//
+// Errors are *ParseError values whose Err wraps ErrInvalid: for an empty or malformed
+// string (which includes "NaN" and "Inf"), a negative value, an unknown unit, a value
+// past the int64 range, and input over 64 characters.
+func ParseBytes(s string) (Bytes, error) {
+	fail := func(err error) (Bytes, error) {
+		return 0, &ParseError{Func: "ParseBytes", Input: s, Err: err}
+	}
+	if len(s) > maxParseLen {
+		return fail(errBytesLong)
+	}
+	num, unit, err := unitscan.Split(s)
+	if err != nil {
+		return fail(errBytesSyntax)
+	}
+	switch num[0] {
+	case '-':
+		return fail(errBytesNegative)
+	case '+':
+		return fail(errBytesSyntax)
+	}
+	size, ok := lookupUnit(unit)
+	if !ok {
+		return fail(errBytesUnit)
+	}
+	v, err := exactBytes(num, size)
+	if err != nil {
+		return fail(err)
+	}
+	return v, nil
+}
+
+// exactBytes evaluates an unsigned decimal number (as unitscan.Split returns it) times
+// size, rounded to the nearest integer, halves up, in exact integer arithmetic.
+func exactBytes(num string, size Bytes) (Bytes, error) {
+	mant, exp := num, ""
+	if i := strings.IndexAny(num, "eE"); i >= 0 {
+		mant, exp = num[:i], num[i+1:]
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := strings.TrimLeft(intPart+frac, "0")
+	if digits == "" {
+		return 0, nil // zero, whatever the exponent
+	}
+	// value = digits × 10^k × size
+	k := -len(frac)
+	if exp != "" {
+		e, err := strconv.Atoi(exp)
+		if err != nil {
+			// Only digits reach here, so the exponent is out of int range: a huge
+			// positive one overflows; a huge negative one rounds to zero.
+			if exp[0] == '-' {
+				return 0, nil
+			}
+			return 0, errBytesRange
+		}
+		k += e
+	}
+	// digits ≥ 1 and size ≥ 1: 10^19 already overflows int64.
+	if len(digits)+k > 19 {
+		return 0, errBytesRange
+	}
+	// digits × size < 10^len(digits) × 10^16: below 1/2 once -k exceeds len+17.
+	if -k > len(digits)+17 {
+		return 0, nil
+	}
+	n, ok := new(big.Int).SetString(digits, 10)
+	if !ok {
+		return 0, errBytesSyntax
+	}
+	n.Mul(n, big.NewInt(int64(size)))
+	ten := big.NewInt(10)
+	if k >= 0 {
+		n.Mul(n, new(big.Int).Exp(ten, big.NewInt(int64(k)), nil))
+	} else {
+		den := new(big.Int).Exp(ten, big.NewInt(int64(-k)), nil)
+		var r big.Int
+		n.QuoRem(n, den, &r)
+		if r.Lsh(&r, 1).Cmp(den) >= 0 {
+			n.Add(n, big.NewInt(1))
+		}
+	}
+	if !n.IsInt64() {
+		return 0, errBytesRange
+	}
+	return Bytes(n.Int64()), nil
+}

@@ -42,3 +42,15 @@ func quote(s string) string {
 	}
 	return strconv.Quote(s)
 }
+
+// invalidReason is the reason inside a *ParseError or a field problem: its own message,
+// wrapping ErrInvalid.
+type invalidReason struct{ msg string }
+
+func (e *invalidReason) Error() string { return e.msg }
+
+// Unwrap returns ErrInvalid.
+func (e *invalidReason) Unwrap() error { return ErrInvalid }
+
+// reason returns an error with message msg that wraps ErrInvalid.
+func reason(msg string) error { return &invalidReason{msg} }

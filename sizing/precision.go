@@ -125,7 +125,9 @@ func (p Precision) String() string {
 
 // ParsePrecision reads a precision name, case-insensitively and ignoring '-' and '_'
 // ("bf16", "Q4_K_M", "q4km", "fp8"). It also accepts "float32", "float16",
-// "bfloat16", "half", "int4-gptq" style aliases and a custom "4.65b" or "4.65bpw".
+// "bfloat16", "half", "int4-gptq" style aliases and a custom "4.65b", "4.65bpw" or
+// "custom(4.650b)" (String's form), which it passes to CustomBits. Names it does not
+// know are a *ParseError wrapping ErrInvalid.
 func ParsePrecision(s string) (Precision, error) {
 	key := strings.Map(func(r rune) rune {
 		switch r {
@@ -157,8 +159,14 @@ func ParsePrecision(s string) (Precision, error) {
 	case "nf4dq", "bnb4bit":
 		return NF4, nil
 	}
+	// String's form for custom precisions, "custom(4.650b)", reads back.
+	if inner, ok := strings.CutPrefix(key, "custom("); ok {
+		if inner, ok = strings.CutSuffix(inner, ")"); ok {
+			key = inner
+		}
+	}
 	for _, suf := range []string{"bpw", "bits", "bit", "b"} {
-		if num, ok := strings.CutSuffix(key, suf); ok && num != "" {
+		if num, ok := strings.CutSuffix(key, suf); ok && num != "" && isPlainDecimal(num) && !strings.HasPrefix(strings.TrimSpace(s), "-") {
 			f, err := strconv.ParseFloat(num, 64)
 			if err != nil {
 				break
@@ -167,4 +175,78 @@ func ParsePrecision(s string) (Precision, error) {
 		}
 	}
 	return 0, &ParseError{Func: "ParsePrecision", Input: s, Err: ErrInvalid}
+}
+
+// isPlainDecimal reports whether s is digits with at most one point: no sign,
+// exponent, hexadecimal, "inf" or "nan".
+func isPlainDecimal(s string) bool {
+	digits, dots := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.':
+			dots++
+		default:
+			return false
+		}
+	}
+	return digits > 0 && dots <= 1
+}
+
+// GGUFBlock is one of llama.cpp's GGUF block formats: a fixed number of bytes that
+// store a block of weights with their scales. A GGUF file type such as Q4_K_M mixes
+// several block formats across tensors, which is why its Precision has a measured
+// bits-per-weight figure rather than a block's exact one.
+type GGUFBlock struct {
+	Type    string `json:"type"`          // the ggml type name: "Q4_K"
+	Bytes   int    `json:"block_bytes"`   // bytes per block
+	Weights int    `json:"block_weights"` // weights per block
+}
+
+// Bits returns the block's exact storage cost in bits per weight, 8·Bytes/Weights.
+func (b GGUFBlock) Bits() float64 { return float64(8*b.Bytes) / float64(b.Weights) }
+
+// ggufBlocks are the block layouts of llama.cpp's ggml-common.h, counted field by
+// field (FP16 scales are 2 bytes):
+//   - Q4_0: one FP16 scale and 16 bytes of 4-bit values per 32 weights, 18 bytes;
+//   - Q8_0: one FP16 scale and 32 one-byte values per 32 weights, 34 bytes;
+//   - Q2_K: 16 bytes of 4-bit scales and mins, 64 bytes of 2-bit values, FP16 d and
+//     dmin per 256 weights, 84 bytes;
+//   - Q3_K: 32 bytes of high bits, 64 bytes of low 2 bits, 12 bytes of 6-bit scales
+//     and an FP16 d, 110 bytes;
+//   - Q4_K: FP16 d and dmin, 12 bytes of 6-bit scales and mins, 128 bytes of 4-bit
+//     values, 144 bytes;
+//   - Q5_K: Q4_K plus 32 bytes of fifth bits, 176 bytes;
+//   - Q6_K: 128 bytes of low 4 bits, 64 of high 2 bits, 16 one-byte scales and an FP16
+//     d, 210 bytes.
+//
+// It is never written.
+var ggufBlocks = [...]GGUFBlock{
+	{"Q2_K", 2*2 + 16 + 64, 256},
+	{"Q3_K", 32 + 64 + 12 + 2, 256},
+	{"Q4_0", 2 + 16, 32},
+	{"Q4_K", 2*2 + 12 + 128, 256},
+	{"Q5_K", 2*2 + 12 + 32 + 128, 256},
+	{"Q6_K", 128 + 64 + 16 + 2, 256},
+	{"Q8_0", 2 + 32, 32},
+}
+
+// GGUFBlocks returns the GGUF block formats this package knows, sorted by type name.
+// The slice is new on every call.
+func GGUFBlocks() []GGUFBlock {
+	out := make([]GGUFBlock, len(ggufBlocks))
+	copy(out[:], ggufBlocks[:])
+	return out
+}
+
+// LookupGGUFBlock returns the block format named typ ("Q4_K", case-insensitive), or
+// an error wrapping ErrNotFound.
+func LookupGGUFBlock(typ string) (GGUFBlock, error) {
+	for _, b := range ggufBlocks {
+		if strings.EqualFold(strings.TrimSpace(typ), b.Type) {
+			return b, nil
+		}
+	}
+	return GGUFBlock{}, fmt.Errorf("%w: GGUF block type %q (known: Q2_K, Q3_K, Q4_0, Q4_K, Q5_K, Q6_K, Q8_0)", ErrNotFound, typ)
 }
