@@ -1,0 +1,299 @@
+package catalog
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+)
+
+// Catalog is a read-only set of cards with a name index built once when the
+// catalog is made. It is safe for concurrent use; the Cards it returns are copies.
+// The zero value and a nil *Catalog hold no cards.
+type Catalog struct {
+	cards []Card
+	index map[string]entry // normalised name → the cards it names
+	names []name           // every name, for suggestions, in catalog order
+}
+
+// entry lists the cards (by position) one normalised name covers. own is true for
+// a card's ID, name or alias, which name that card alone; false for a family name.
+type entry struct {
+	cards []int
+	own   bool
+}
+
+type name struct {
+	key, display string
+}
+
+//go:embed cards.json
+var cardsJSON []byte
+
+// defaultCatalog parses the embedded cards.json on first use.
+var defaultCatalog = sync.OnceValue(func() *Catalog {
+	c, err := Load(bytes.NewReader(cardsJSON))
+	if err != nil {
+		// The embedded data is part of the source; TestDefault keeps it valid.
+		panic("catalog: embedded cards.json is invalid: " + err.Error())
+	}
+	return c
+})
+
+// Default returns the built-in catalog: the cards of the embedded cards.json,
+// parsed on first use and shared. It is read-only and safe for concurrent use.
+func Default() *Catalog { return defaultCatalog() }
+
+// New builds a catalog from cards, in the order given. It validates each card
+// (Card.Validate) and the set: IDs, names and aliases must be unique across cards
+// after normalisation (case, spaces, dashes, underscores and vendor words such as
+// "NVIDIA", "GeForce" and "Tesla" are ignored), and a family name may not equal any
+// card's own name. Problems are joined with errors.Join, each wrapping ErrInvalid.
+// The catalog keeps its own copies of the cards.
+func New(cards ...Card) (*Catalog, error) {
+	c := &Catalog{cards: make([]Card, len(cards)), index: make(map[string]entry)}
+	var errs []error
+	for i, card := range cards {
+		c.cards[i] = card.clone()
+		if err := card.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	dup := func(key, display string, i int) {
+		errs = append(errs, fmt.Errorf("catalog: card %q: name %q also names card %q: %w",
+			cards[i].ID, display, cards[c.index[key].cards[0]].ID, ErrInvalid))
+	}
+	for i, card := range c.cards {
+		for _, n := range append([]string{card.ID, card.Name}, card.Aliases...) {
+			key := normalize(n)
+			if key == "" {
+				continue // reported by Validate
+			}
+			e, seen := c.index[key]
+			switch {
+			case !seen:
+				c.index[key] = entry{cards: []int{i}, own: true}
+				c.names = append(c.names, name{key, n})
+			case e.cards[0] != i:
+				dup(key, n, i)
+			}
+		}
+	}
+	for i, card := range c.cards {
+		for _, n := range card.Families {
+			key := normalize(n)
+			if key == "" {
+				continue
+			}
+			e, seen := c.index[key]
+			switch {
+			case seen && e.own:
+				errs = append(errs, fmt.Errorf("catalog: card %q: family name %q is also the name of card %q: %w",
+					card.ID, n, cards[e.cards[0]].ID, ErrInvalid))
+			case !seen:
+				c.index[key] = entry{cards: []int{i}}
+				c.names = append(c.names, name{key, n})
+			case e.cards[len(e.cards)-1] != i:
+				e.cards = append(e.cards, i)
+				c.index[key] = e
+			}
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// maxLoad bounds the JSON Load reads: far beyond any real card list.
+const maxLoad = 16 << 20
+
+// Load reads a JSON list of cards in the form of the built-in cards.json (a
+// provider's own list, say) and builds a catalog with New. It is strict: unknown
+// fields, trailing data, memory that is negative or beyond 16 TiB, and every
+// problem New finds are errors wrapping ErrInvalid.
+func Load(r io.Reader) (*Catalog, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxLoad+1))
+	if err != nil {
+		return nil, fmt.Errorf("catalog: Load: %v: %w", err, ErrInvalid)
+	}
+	if len(data) > maxLoad {
+		return nil, fmt.Errorf("catalog: Load: input over %d bytes: %w", maxLoad, ErrInvalid)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var list []cardJSON
+	if err := dec.Decode(&list); err != nil {
+		return nil, fmt.Errorf("catalog: Load: %v: %w", err, ErrInvalid)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("catalog: Load: data after the list: %w", ErrInvalid)
+	}
+	if list == nil {
+		return nil, fmt.Errorf("catalog: Load: want a JSON list of cards: %w", ErrInvalid)
+	}
+	cards := make([]Card, 0, len(list))
+	var errs []error
+	for _, j := range list {
+		card, err := j.card()
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		cards = append(cards, card)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return New(cards...)
+}
+
+// Cards returns copies of every card, in the catalog's order (for the built-in
+// catalog, the order of cards.json).
+func (c *Catalog) Cards() []Card {
+	if c == nil {
+		return nil
+	}
+	out := make([]Card, len(c.cards))
+	for i, card := range c.cards {
+		out[i] = card.clone()
+	}
+	return out
+}
+
+// Lookup finds the card a name stands for. Names are compared ignoring case,
+// spaces, dashes, underscores and other punctuation, and leading vendor words
+// ("NVIDIA", "GeForce", "Tesla", "AMD", "Instinct"), so "RTX 4090", "GeForce RTX
+// 4090", "rtx4090", "4090" and nvidia-smi's "NVIDIA GeForce RTX 4090" all find the
+// rtx-4090. A card answers to its ID, its name and its aliases, which include the
+// names nvidia-smi prints ("NVIDIA A100-SXM4-80GB", "NVIDIA H100 80GB HBM3") and
+// SkyPilot's accelerator names ("A100-80GB", "V100-32GB", with SkyPilot's meaning:
+// the SXM boards). Matching is whole-name, so the most specific name wins: "L4",
+// "L40" and "L40S" are three cards, and "4090 D" is not the "4090".
+//
+// A family name that covers several cards ("A100", "H100", "V100") returns an
+// *AmbiguousError (errors.Is ErrAmbiguous) listing the candidate IDs. An unknown
+// name returns a *NotFoundError (errors.Is ErrNotFound) with the closest names by
+// edit distance. The returned Card is a copy.
+func (c *Catalog) Lookup(name string) (Card, error) {
+	var buf [64]byte
+	key := appendKey(buf[:0], name)
+	if c != nil {
+		if e, ok := c.index[string(key)]; ok {
+			if len(e.cards) == 1 {
+				return c.cards[e.cards[0]].clone(), nil
+			}
+			ids := make([]string, len(e.cards))
+			for i, k := range e.cards {
+				ids[i] = c.cards[k].ID
+			}
+			return Card{}, &AmbiguousError{Name: name, Candidates: ids}
+		}
+	}
+	return Card{}, &NotFoundError{Name: name, Suggestions: c.suggest(string(key))}
+}
+
+// suggest returns up to three names whose keys are closest to key, within an edit
+// distance of half the key's length (at least 2).
+func (c *Catalog) suggest(key string) []string {
+	if c == nil || key == "" {
+		return nil
+	}
+	const maxKey = 64
+	if len(key) > maxKey {
+		key = key[:maxKey]
+	}
+	limit := max(2, len(key)/2)
+	type cand struct{ d, pos int }
+	var cands []cand
+	seen := make(map[string]bool)
+	for pos, n := range c.names {
+		d := editDistance(key, n.key, limit)
+		if d > limit {
+			continue
+		}
+		cands = append(cands, cand{d, pos})
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].d < cands[j].d })
+	var out []string
+	for _, cd := range cands {
+		disp := c.names[cd.pos].display
+		if seen[disp] {
+			continue
+		}
+		seen[disp] = true
+		out = append(out, disp)
+		if len(out) == 3 {
+			break
+		}
+	}
+	return out
+}
+
+// editDistance returns the Levenshtein distance between a and b, or limit+1 once
+// it is sure to exceed limit.
+func editDistance(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// normalize returns the index key of a name; see appendKey.
+func normalize(s string) string { return string(appendKey(nil, s)) }
+
+// appendKey appends the key of name s to dst: ASCII letters lowered and digits
+// kept, everything else dropped, then leading vendor words removed while something
+// remains ("NVIDIA GeForce RTX 4090" → "rtx4090").
+func appendKey(dst []byte, s string) []byte {
+	start := len(dst)
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		switch {
+		case b >= 'a' && b <= 'z', b >= '0' && b <= '9':
+			dst = append(dst, b)
+		case b >= 'A' && b <= 'Z':
+			dst = append(dst, b+('a'-'A'))
+		}
+	}
+	key := dst[start:]
+	for {
+		cut := false
+		for _, p := range [...]string{"nvidia", "geforce", "tesla", "amd", "instinct"} {
+			if len(key) > len(p) && string(key[:len(p)]) == p {
+				key = key[len(p):]
+				cut = true
+			}
+		}
+		if !cut {
+			break
+		}
+	}
+	n := copy(dst[start:], key)
+	return dst[:start+n]
+}

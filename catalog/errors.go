@@ -1,0 +1,95 @@
+package catalog
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// Sentinel errors. Every error from this package wraps one of them; test with
+// errors.Is.
+var (
+	// ErrInvalid reports bad input: a card that fails validation, a malformed JSON
+	// list, garbage or impossible figures in nvidia-smi output, a GPU count below one.
+	ErrInvalid = errors.New("catalog: invalid input")
+	// ErrNotFound reports a name that matches no card. The error is a *NotFoundError
+	// that carries the closest names.
+	ErrNotFound = errors.New("catalog: card not found")
+	// ErrAmbiguous reports a family name that covers several cards ("A100" is 40 or
+	// 80 GB, PCIe or SXM4). The error is an *AmbiguousError that carries the
+	// candidate IDs.
+	ErrAmbiguous = errors.New("catalog: ambiguous card name")
+)
+
+// NotFoundError is returned by Lookup for a name no card answers to. Suggestions
+// holds up to three of the catalog's names closest to it by edit distance.
+type NotFoundError struct {
+	Name        string   // the name as given
+	Suggestions []string // closest known names, best first; may be empty
+}
+
+func (e *NotFoundError) Error() string {
+	var b strings.Builder
+	b.WriteString("catalog: no card named ")
+	b.WriteString(quote(e.Name))
+	if len(e.Suggestions) > 0 {
+		b.WriteString(" (did you mean ")
+		for i, s := range e.Suggestions {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(strconv.Quote(s))
+		}
+		b.WriteString("?)")
+	}
+	b.WriteString(": ")
+	b.WriteString(ErrNotFound.Error())
+	return b.String()
+}
+
+// Unwrap returns ErrNotFound.
+func (e *NotFoundError) Unwrap() error { return ErrNotFound }
+
+// AmbiguousError is returned by Lookup for a family name that covers several
+// cards. Candidates lists their IDs in catalog order.
+type AmbiguousError struct {
+	Name       string   // the name as given
+	Candidates []string // IDs of the cards the name covers
+}
+
+func (e *AmbiguousError) Error() string {
+	return "catalog: " + quote(e.Name) + " could be any of " + strings.Join(e.Candidates, ", ") +
+		"; name the variant: " + ErrAmbiguous.Error()
+}
+
+// Unwrap returns ErrAmbiguous.
+func (e *AmbiguousError) Unwrap() error { return ErrAmbiguous }
+
+// ParseError reports a line of nvidia-smi output that could not be read, in the
+// shape of strconv.NumError: the function, the line number (from 1), the line
+// quoted, and the reason, whose sentinel Unwrap returns.
+type ParseError struct {
+	Func  string // "ParseSMI" or "ParseTopology"
+	Line  int    // 1-based line number; 0 when the problem is the input as a whole
+	Input string // the offending line, as read
+	Err   error  // the reason; wraps ErrInvalid
+}
+
+func (e *ParseError) Error() string {
+	s := "catalog: " + e.Func
+	if e.Line > 0 {
+		s += " line " + strconv.Itoa(e.Line) + " " + quote(e.Input)
+	}
+	return s + ": " + e.Err.Error()
+}
+
+// Unwrap returns the reason, so that errors.Is(err, ErrInvalid) holds.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+func quote(s string) string {
+	const max = 80
+	if len(s) > max {
+		s = s[:max] + "..."
+	}
+	return strconv.Quote(s)
+}

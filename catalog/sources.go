@@ -1,0 +1,60 @@
+package catalog
+
+// Source is a reference a card's figures come from, named in Card.Sources by
+// its key.
+type Source struct {
+	Key   string `json:"key"`   // as in Card.Sources: "NV-A100"
+	Title string `json:"title"` // what the source is
+	Kind  string `json:"kind"`  // "datasheet", "whitepaper", "measured" or "secondary"
+}
+
+// Sources returns the table of source keys used by the built-in catalog, sorted
+// by key. The keys come from the reference card table the catalog was built from;
+// where that table names a secondary source only by its key, the title says so
+// rather than guess one. A fresh slice is returned on every call.
+func Sources() []Source {
+	return []Source{
+		{"4090D-2", "Secondary sources for the GeForce RTX 4090 D (China variant); no vendor datasheet", "secondary"},
+		{"A800-2", "Secondary sources for the A800 (China variant of the A100); no public vendor datasheet", "secondary"},
+		{"AMD-MI300X", "AMD Instinct MI300X accelerator data sheet", "datasheet"},
+		{"ARCH-FP64", "FP64 derived from the architecture's FP64:FP32 ratio (1/64 on GA10x, AD10x and GB20x chips, 1/32 on TU104), not printed in the datasheet", "secondary"},
+		{"CMP", "Secondary comparison table (key CMP in the reference table; title not recorded there)", "secondary"},
+		{"GDS", "Secondary source (key GDS in the reference table; title not recorded there)", "secondary"},
+		{"GS", "Secondary comparison table (key GS in the reference table; title not recorded there)", "secondary"},
+		{"H20-2", "Secondary sources for the H20 (China variant); no public vendor datasheet", "secondary"},
+		{"H800-2", "Secondary sources for the H800 (China variant of the H100); no public vendor datasheet", "secondary"},
+		{"HF-A30", "Secondary source for the A30 (key HF-A30 in the reference table; title not recorded there)", "secondary"},
+		{"HFT", "Secondary source for the RTX 3090 (key HFT in the reference table; title not recorded there)", "secondary"},
+		{"L20-2", "Secondary sources for the L20 (China variant); no public vendor datasheet", "secondary"},
+		{"MLE", "Secondary accelerator comparison table (key MLE in the reference table; title not recorded there)", "secondary"},
+		{"NV-6000ADA", "NVIDIA RTX 6000 Ada Generation datasheet", "datasheet"},
+		{"NV-A10", "NVIDIA A10 Tensor Core GPU datasheet", "datasheet"},
+		{"NV-A100", "NVIDIA A100 Tensor Core GPU datasheet", "datasheet"},
+		{"NV-A30", "NVIDIA A30 Tensor Core GPU datasheet", "datasheet"},
+		{"NV-A6000", "NVIDIA RTX A6000 datasheet", "datasheet"},
+		{"NV-ADA", "NVIDIA Ada Lovelace GPU architecture whitepaper (GeForce RTX 4090)", "whitepaper"},
+		{"NV-GA102", "NVIDIA Ampere GA102 GPU architecture whitepaper (GeForce RTX 3090)", "whitepaper"},
+		{"NV-H100", "NVIDIA H100 Tensor Core GPU datasheet", "datasheet"},
+		{"NV-H200", "NVIDIA H200 Tensor Core GPU datasheet", "datasheet"},
+		{"NV-HGX", "NVIDIA HGX platform specifications (HGX B200)", "datasheet"},
+		{"NV-L4", "NVIDIA L4 Tensor Core GPU datasheet", "datasheet"},
+		{"NV-L40", "NVIDIA L40 GPU datasheet", "datasheet"},
+		{"NV-L40S", "NVIDIA L40S GPU datasheet", "datasheet"},
+		{"NV-RTXBW", "NVIDIA RTX Blackwell GPU architecture whitepaper (GeForce RTX 5090)", "whitepaper"},
+		{"NV-T4", "NVIDIA T4 Tensor Core GPU datasheet", "datasheet"},
+		{"NV-V100", "NVIDIA Tesla V100 GPU datasheet", "datasheet"},
+		{"SMI", "memory.total as nvidia-smi prints it, in public logs and test fixtures (see Card.MemoryNote)", "measured"},
+		{"WL", "Wikipedia lists of NVIDIA and AMD graphics processing units", "secondary"},
+		{"XF", "Secondary comparison table (key XF in the reference table; title not recorded there)", "secondary"},
+	}
+}
+
+// SourceByKey returns the source with the given key, and false if there is none.
+func SourceByKey(key string) (Source, bool) {
+	for _, s := range Sources() {
+		if s.Key == key {
+			return s, true
+		}
+	}
+	return Source{}, false
+}
