@@ -1,6 +1,7 @@
 package sizing
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/gpuplan/gpuplan/internal/checked"
@@ -44,6 +45,68 @@ func (m Model) HasArchitecture() bool {
 	return m.Layers > 0 && m.Hidden > 0 && m.Heads > 0 && m.Vocab > 0
 }
 
+// Validate reports every problem with m's fields, joined with errors.Join; each
+// problem wraps ErrInvalid. It checks that:
+//   - no size is negative;
+//   - there is a parameter count: Params, or an architecture complete enough to
+//     derive one (layers, hidden size, heads, vocabulary and FFN size);
+//   - heads divide the hidden size when HeadDim is zero;
+//   - KV heads do not exceed the heads and divide them (GQA groups are equal);
+//   - ExpertsPerToken is set only with Experts, and does not exceed it;
+//   - the derived parameter count fits int64.
+//
+// Params and the architecture may both be set and disagree (a checkpoint with extra
+// buffers, a count rounded in a model card): that is not an error; Params wins for
+// the parameter count and the architecture serves the terms that need it.
+func (m Model) Validate() error {
+	var errs []error
+	bad := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("sizing: model %q: "+format+": %w", append([]any{m.Name}, append(args, ErrInvalid)...)...))
+	}
+	if m.Params < 0 {
+		bad("negative Params %d", m.Params)
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{
+		{"Layers", m.Layers}, {"Hidden", m.Hidden}, {"Heads", m.Heads}, {"KVHeads", m.KVHeads},
+		{"HeadDim", m.HeadDim}, {"FFN", m.FFN}, {"Vocab", m.Vocab}, {"Experts", m.Experts},
+		{"ExpertsPerToken", m.ExpertsPerToken}, {"Positions", m.Positions},
+	} {
+		if f.v < 0 {
+			bad("negative %s %d", f.name, f.v)
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...) // the checks below assume non-negative fields
+	}
+	if m.Params == 0 && (!m.HasArchitecture() || m.FFN == 0) {
+		bad("no parameter count: set Params, or Layers, Hidden, Heads, Vocab and FFN")
+	}
+	if m.Heads > 0 && m.HeadDim == 0 && m.Hidden%m.Heads != 0 {
+		bad("%d heads do not divide hidden size %d (set HeadDim)", m.Heads, m.Hidden)
+	}
+	if m.KVHeads > 0 {
+		if m.Heads == 0 {
+			bad("KVHeads %d set without Heads", m.KVHeads)
+		} else if m.KVHeads > m.Heads || m.Heads%m.KVHeads != 0 {
+			bad("%d KV heads do not divide %d heads", m.KVHeads, m.Heads)
+		}
+	}
+	if m.ExpertsPerToken > 0 && m.Experts == 0 {
+		bad("ExpertsPerToken %d set without Experts", m.ExpertsPerToken)
+	} else if m.ExpertsPerToken > m.Experts {
+		bad("%d experts per token of %d experts", m.ExpertsPerToken, m.Experts)
+	}
+	if m.HasArchitecture() && m.FFN > 0 {
+		if _, err := m.archParams(false); err != nil {
+			bad("parameter count overflows int64")
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // kvHeads returns the number of key/value heads, defaulting to Heads.
 func (m Model) kvHeads() int {
 	if m.KVHeads == 0 {
@@ -74,7 +137,10 @@ func (m Model) headDim() int {
 //   - norms: two per layer and one final, h each (RMSNorm), 2h with LayerNorm biases;
 //   - biases when LinearBias (all linear layers) or QKVBias (query, key, value only).
 //
-// For Llama-2-7B this gives 6,738,415,616, the count its checkpoint holds.
+// For Llama-2-7B this gives 6,738,415,616, the count its checkpoint holds; presets_test.go
+// pins the count of every preset. Params, when set, wins even if the architecture
+// disagrees. Without Params, and with an architecture that is incomplete, has no FFN
+// size, or overflows int64, it returns 0.
 func (m Model) ParamCount() int64 {
 	if m.Params > 0 {
 		return m.Params
@@ -127,9 +193,9 @@ func (m Model) archParams(active bool) (int64, error) {
 	}
 
 	// One layer, accumulated into sum, then scaled by L.
-	add(h, a*d)     // query
-	add(2, h, k*d)  // key, value
-	add(a*d, h)     // output
+	add(h, a*d)      // query
+	add(2, h, k*d)   // key, value
+	add(a*d, h)      // output
 	mats := int64(2) // up, down
 	if m.GatedFFN {
 		mats = 3
@@ -149,8 +215,8 @@ func (m Model) archParams(active bool) (int64, error) {
 	}
 	add(2, norm, h)
 	if m.LinearBias {
-		add(a*d + 2*k*d) // q, k, v biases
-		add(h)           // output bias
+		add(a*d + 2*k*d)        // q, k, v biases
+		add(h)                  // output bias
 		add(experts, mats-1, f) // FFN biases on up (and gate)
 		add(experts, h)         // down bias
 	} else if m.QKVBias {

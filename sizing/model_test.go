@@ -1,0 +1,153 @@
+package sizing
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+func TestModelValidate(t *testing.T) {
+	llama7b := Model{Name: "l", Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008, Vocab: 32000, GatedFFN: true}
+	tests := []struct {
+		name string
+		m    Model
+		want []string // one fragment per expected problem; none: valid
+	}{
+		{"architecture only", llama7b, nil},
+		{"params only", Model{Params: 7e9}, nil},
+		{"params and disagreeing architecture is fine", func() Model { m := llama7b; m.Params = 7e9; return m }(), nil},
+		{"MoE", Model{Params: 1, Experts: 8, ExpertsPerToken: 2}, nil},
+		{"GQA", func() Model { m := llama7b; m.KVHeads = 8; return m }(), nil},
+		{"MQA", func() Model { m := llama7b; m.KVHeads = 1; return m }(), nil},
+		{"HeadDim lets heads not divide hidden", func() Model { m := llama7b; m.Heads, m.HeadDim = 24, 128; return m }(), nil},
+		{"empty", Model{}, []string{"no parameter count"}},
+		{"no FFN and no Params", func() Model { m := llama7b; m.FFN = 0; return m }(), []string{"no parameter count"}},
+		{"negative fields", Model{Params: -1, Layers: -2, Vocab: -3}, []string{"negative Params", "negative Layers", "negative Vocab"}},
+		{"heads do not divide hidden", func() Model { m := llama7b; m.Heads = 30; return m }(), []string{"30 heads do not divide hidden size 4096"}},
+		{"KV heads over heads", func() Model { m := llama7b; m.KVHeads = 64; return m }(), []string{"64 KV heads do not divide 32 heads"}},
+		{"KV heads not dividing", func() Model { m := llama7b; m.KVHeads = 5; return m }(), []string{"5 KV heads"}},
+		{"KV heads without heads", Model{Params: 1, KVHeads: 8}, []string{"without Heads"}},
+		{"experts per token without experts", Model{Params: 1, ExpertsPerToken: 2}, []string{"without Experts"}},
+		{"experts per token over experts", Model{Params: 1, Experts: 2, ExpertsPerToken: 3}, []string{"3 experts per token of 2"}},
+		{"overflow", Model{Layers: math.MaxInt32, Hidden: math.MaxInt32, Heads: 1, FFN: math.MaxInt32, Vocab: 1}, []string{"overflows"}},
+		{"several problems at once", func() Model { m := llama7b; m.Heads, m.ExpertsPerToken = 30, 1; return m }(),
+			[]string{"do not divide hidden", "without Experts"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.m.Validate()
+			if len(tt.want) == 0 {
+				if err != nil {
+					t.Fatalf("Validate() = %v, want nil", err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("Validate() = %v, want an error wrapping ErrInvalid", err)
+			}
+			if n := len(strings.Split(err.Error(), "\n")); n != len(tt.want) {
+				t.Errorf("Validate() gave %d problems (%v), want %d", n, err, len(tt.want))
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("Validate() = %q, want it to mention %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestParamCountFallbacks(t *testing.T) {
+	if got := (Model{Params: 123}).ParamCount(); got != 123 {
+		t.Errorf("Params-only ParamCount = %d, want 123", got)
+	}
+	m, _ := Preset("llama-2-7b")
+	m.Params = 7e9
+	if got := m.ParamCount(); got != 7e9 {
+		t.Errorf("Params with architecture: ParamCount = %d, want Params 7e9", got)
+	}
+	if got := (Model{Layers: 1, Hidden: 8, Heads: 2, Vocab: 10}).ParamCount(); got != 0 {
+		t.Errorf("no FFN: ParamCount = %d, want 0", got)
+	}
+	huge := Model{Layers: math.MaxInt32, Hidden: math.MaxInt32, Heads: 1, FFN: math.MaxInt32, Vocab: 1}
+	if got := huge.ParamCount(); got != 0 {
+		t.Errorf("overflowing architecture: ParamCount = %d, want 0", got)
+	}
+	// MoE with only Params: scale by the routed share.
+	moe := Model{Params: 800, Experts: 8, ExpertsPerToken: 2}
+	if got := moe.ActiveParams(); got != 200 {
+		t.Errorf("Params-only MoE ActiveParams = %d, want 200", got)
+	}
+}
+
+// TestParamCountComponents checks the derivation term by term on a small model whose
+// count is easy to do by hand.
+func TestParamCountComponents(t *testing.T) {
+	// h 8, 2 heads of 4, 1 KV head, f 16, V 10, 1 layer.
+	base := Model{Layers: 1, Hidden: 8, Heads: 2, KVHeads: 1, FFN: 16, Vocab: 10}
+	// attention 8·8 + 2·8·4 + 8·8 = 192; FFN 2·8·16 = 256; norms 2·8 + 8 = 24;
+	// embeddings 2·10·8 = 160.
+	tests := []struct {
+		name string
+		edit func(*Model)
+		want int64
+	}{
+		{"plain", func(*Model) {}, 192 + 256 + 24 + 160},
+		{"gated adds a third FFN matrix", func(m *Model) { m.GatedFFN = true }, 192 + 384 + 24 + 160},
+		{"tied drops the head", func(m *Model) { m.TiedEmbeddings = true }, 192 + 256 + 24 + 80},
+		{"QKV bias", func(m *Model) { m.QKVBias = true }, 192 + 256 + 24 + 160 + 16},
+		// LayerNorm bias doubles the norms; biases q,k,v 16, out 8, FFN up 16, down 8.
+		{"linear bias", func(m *Model) { m.LinearBias = true }, 192 + 256 + 48 + 160 + 16 + 8 + 16 + 8},
+		{"learned positions", func(m *Model) { m.Positions = 4 }, 192 + 256 + 24 + 160 + 32},
+		// Two experts: two FFNs and a router of 8·2.
+		{"experts", func(m *Model) { m.Experts, m.ExpertsPerToken = 2, 1 }, 192 + 512 + 16 + 24 + 160},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := base
+			tt.edit(&m)
+			if got := m.ParamCount(); got != tt.want {
+				t.Errorf("ParamCount() = %d, want %d", got, tt.want)
+			}
+		})
+	}
+	m := base
+	m.Experts, m.ExpertsPerToken = 2, 1
+	if got, want := m.ActiveParams(), int64(192+256+16+24+160); got != want {
+		t.Errorf("ActiveParams() = %d, want %d", got, want)
+	}
+}
+
+func TestParamCountMonotone(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		heads := rapid.IntRange(1, 64).Draw(t, "heads")
+		m := Model{
+			Layers: rapid.IntRange(1, 128).Draw(t, "layers"),
+			Hidden: heads * rapid.IntRange(1, 256).Draw(t, "head_dim"),
+			Heads:  heads,
+			FFN:    rapid.IntRange(1, 60000).Draw(t, "ffn"),
+			Vocab:  rapid.IntRange(1, 300000).Draw(t, "vocab"),
+		}
+		m.GatedFFN = rapid.Bool().Draw(t, "gated")
+		n := m.ParamCount()
+		if n <= 0 || m.Validate() != nil {
+			t.Fatalf("ParamCount() = %d, Validate() = %v", n, m.Validate())
+		}
+		more := m
+		more.Layers++
+		if more.ParamCount() <= n {
+			t.Fatalf("one more layer: %d <= %d", more.ParamCount(), n)
+		}
+		more = m
+		more.FFN++
+		if more.ParamCount() <= n {
+			t.Fatalf("wider FFN: %d <= %d", more.ParamCount(), n)
+		}
+		if m.ActiveParams() != n {
+			t.Fatalf("dense ActiveParams() = %d, want ParamCount %d", m.ActiveParams(), n)
+		}
+	})
+}

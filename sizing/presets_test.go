@@ -1,0 +1,173 @@
+package sizing
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestPresetParamCounts(t *testing.T) {
+	tests := []struct {
+		name   string // with the source of the published count
+		preset string
+		want   int64
+		active int64 // zero: same as want
+	}{
+		{"Llama-2-7B, checkpoint (REFERENCES.md)", "llama-2-7b", 6_738_415_616, 0},
+		{"Llama-2-13B, checkpoint", "llama-2-13b", 13_015_864_320, 0},
+		{"Llama-2-70B, checkpoint", "llama-2-70b", 68_976_648_192, 0},
+		{"Llama-3-8B, checkpoint (REFERENCES.md)", "llama-3-8b", 8_030_261_248, 0},
+		{"Llama-3-70B, checkpoint", "llama-3-70b", 70_553_706_496, 0},
+		{"Llama-3.1-8B, same shape as Llama 3", "llama-3.1-8b", 8_030_261_248, 0},
+		{"Llama-3.1-70B, same shape as Llama 3", "llama-3.1-70b", 70_553_706_496, 0},
+		{"Llama-3.1-405B, checkpoint", "llama-3.1-405b", 405_853_388_800, 0},
+		{"Mistral-7B-v0.1, checkpoint", "mistral-7b", 7_241_732_096, 0},
+		// Mixtral: 46.7B total, 12.9B active (Mistral AI's announcement).
+		{"Mixtral-8x7B, checkpoint", "mixtral-8x7b", 46_702_792_704, 12_879_925_248},
+		{"Qwen2-7B, checkpoint (7.6B)", "qwen2-7b", 7_615_616_512, 0},
+		{"Qwen2-72B, checkpoint (72.7B)", "qwen2-72b", 72_706_203_648, 0},
+		// GPT-3 paper: 175.0B; the exact layout gives 174.6e9.
+		{"GPT-3 175B, Brown et al. 2020 Table 2.1", "gpt-3-175b", 174_604_259_328, 0},
+		{"GPT-2 XL 1.5B, checkpoint", "gpt2-xl", 1_557_611_200, 0},
+		{"OPT-13B (12.85B), derived from config.json", "opt-13b", 12_853_473_280, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := Preset(tt.preset)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := m.Validate(); err != nil {
+				t.Errorf("Validate() = %v", err)
+			}
+			if m.Params != 0 {
+				t.Errorf("Params = %d, want 0 so that ParamCount derives", m.Params)
+			}
+			if got := m.ParamCount(); got != tt.want {
+				t.Errorf("ParamCount() = %d, want %d", got, tt.want)
+			}
+			active := tt.active
+			if active == 0 {
+				active = tt.want
+			}
+			if got := m.ActiveParams(); got != active {
+				t.Errorf("ActiveParams() = %d, want %d", got, active)
+			}
+		})
+	}
+	if got, want := len(tests), len(Presets()); got != want {
+		t.Errorf("table pins %d presets, Presets() lists %d", got, want)
+	}
+}
+
+// TestPresetKVBytesPerToken pins the vLLM paper's figures (Kwon et al. 2023, §2):
+// OPT-13B keeps 800 KiB per token in FP16, Llama-2-70B (GQA) 320 KiB.
+func TestPresetKVBytesPerToken(t *testing.T) {
+	for _, tt := range []struct {
+		preset string
+		want   Bytes
+	}{{"opt-13b", 819_200}, {"llama-2-70b", 327_680}} {
+		t.Run(tt.preset, func(t *testing.T) {
+			m, _ := Preset(tt.preset)
+			got := Bytes(2 * m.Layers * m.kvHeads() * m.headDim() * 2)
+			if got != tt.want {
+				t.Errorf("KV bytes per token = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPresetNames(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"llama-2-7b", "llama-2-7b"},
+		{"Llama-2-7b-hf", "llama-2-7b"},
+		{"meta-llama/Llama-2-7b-hf", "llama-2-7b"},
+		{"meta-llama/Llama-2-7b-chat-hf", "llama-2-7b"},
+		{"llama2-7b", "llama-2-7b"},
+		{"LLAMA 2 7B", "llama-2-7b"},
+		{"meta-llama/Meta-Llama-3-8B-Instruct", "llama-3-8b"},
+		{"meta-llama/Llama-3.1-405B", "llama-3.1-405b"},
+		{"Qwen/Qwen2-72B-Instruct", "qwen2-72b"},
+		{"mistralai/Mistral-7B-v0.1", "mistral-7b"},
+		{"mistralai/Mixtral-8x7B-Instruct-v0.1", "mixtral-8x7b"},
+		{"facebook/opt-13b", "opt-13b"},
+		{"openai-community/gpt2-xl", "gpt2-xl"},
+		{"GPT-3", "gpt-3-175b"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			m, err := Preset(tt.in)
+			if err != nil || m.Name != tt.want {
+				t.Errorf("Preset(%q) = %q, %v; want %q", tt.in, m.Name, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestPresetNotFound(t *testing.T) {
+	tests := []struct {
+		in      string
+		suggest []string
+	}{
+		{"llama-2-8b", []string{"llama-2-7b"}},
+		{"qwen2-70b", []string{"qwen2-72b"}},
+		{"falcon-180b", nil},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			_, err := Preset(tt.in)
+			if !errors.Is(err, ErrNotFound) {
+				t.Fatalf("Preset(%q) error = %v, want ErrNotFound", tt.in, err)
+			}
+			for _, s := range tt.suggest {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("Preset(%q) error %q, want it to suggest %q", tt.in, err, s)
+				}
+			}
+			if len(tt.suggest) == 0 && strings.Contains(err.Error(), "did you mean") {
+				t.Errorf("Preset(%q) error %q suggests names", tt.in, err)
+			}
+		})
+	}
+}
+
+func TestPresetsList(t *testing.T) {
+	names := Presets()
+	if !slices.IsSorted(names) {
+		t.Errorf("Presets() = %v, not sorted", names)
+	}
+	for _, want := range []string{"llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3-8b", "llama-3-70b",
+		"llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "qwen2-7b", "qwen2-72b", "mistral-7b",
+		"mixtral-8x7b", "gpt-3-175b"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("Presets() lacks %q", want)
+		}
+	}
+	// Every canonical name and alias resolves to one preset only.
+	seen := map[string]string{}
+	for _, p := range presetTable() {
+		for _, n := range append([]string{p.model.Name}, p.aliases...) {
+			k := presetKey(n)
+			if other, ok := seen[k]; ok && other != p.model.Name {
+				t.Errorf("key %q of %q also names %q", k, p.model.Name, other)
+			}
+			seen[k] = p.model.Name
+		}
+	}
+	// A caller's change to a returned model does not reach the next caller.
+	names[0] = "changed"
+	if Presets()[0] == "changed" {
+		t.Error("Presets shares its slice")
+	}
+}
+
+func BenchmarkPreset(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Preset("meta-llama/Llama-2-70b-hf"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
