@@ -33,11 +33,12 @@ type arch struct {
 // With only Params known it assumes the shape of a dense Llama-style model without
 // GQA: N ≈ 12·L·h² (Kaplan et al. 2020, §2.1: 12·n_layer·d_model² non-embedding
 // parameters, FFN four times the hidden size) with h = 128·L as in Llama-2-7B, so
-// L = ∛(N / (12·128²)) rounded to a whole layer and h = √(N / (12·L)); heads of
-// dimension 128, every head its own KV head, FFN 4h, not gated, vocabulary 32000.
-// Llama-2-7B's 6.74e9 parameters give 32 layers of hidden 4188 (true 4096). The
-// terms that depend on this shape (activations, KV cache, LoRA adapters, Adafactor's
-// state) are then flagged in Breakdown.Approx.
+// L = ∛(N / (12·128²)) and h = 128·L; below one layer (N < 196,608) L = 1 and
+// h = √(N/12). L is not rounded to a whole layer, so every term grows smoothly with
+// N. Heads have dimension 128, every head is its own KV head, the FFN is 4h and not
+// gated, the vocabulary 32000. Llama-2-7B's 6.74e9 parameters give 32.5 layers of
+// hidden 4157 (true: 32 of 4096). The terms that depend on this shape (activations,
+// KV cache, LoRA adapters, Adafactor's state) are then flagged in Breakdown.Approx.
 func resolveArch(m Model, n int64) (arch, bool) {
 	if m.HasArchitecture() {
 		ar := arch{
@@ -59,8 +60,11 @@ func resolveArch(m Model, n int64) (arch, bool) {
 		return ar, approx
 	}
 	N := float64(n)
-	L := math.Max(1, math.Round(math.Cbrt(N/(12*approxAspect*approxAspect))))
-	h := math.Sqrt(N / (12 * L))
+	L := math.Cbrt(N / (12 * approxAspect * approxAspect))
+	h := approxAspect * L
+	if L < 1 {
+		L, h = 1, math.Sqrt(N/12)
+	}
 	a := h / approxHeadDim
 	return arch{L: L, h: h, a: a, k: a, d: approxHeadDim, f: 4 * h, V: approxVocab, experts: 1, ept: 1}, true
 }

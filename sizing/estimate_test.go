@@ -10,13 +10,13 @@ import (
 var (
 	// Llama-2-7B config.json: 32 layers, hidden 4096, 32 heads, FFN 11008, vocab
 	// 32000, SwiGLU, untied embeddings.
-	llama2_7b = Model{Name: "llama-2-7b", Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008, Vocab: 32000, GatedFFN: true}
+	estLlama2_7B = Model{Name: "llama-2-7b", Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008, Vocab: 32000, GatedFFN: true}
 	// Llama-2-70B config.json: 80 layers, hidden 8192, 64 heads, 8 KV heads, FFN 28672.
-	llama2_70b = Model{Name: "llama-2-70b", Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, FFN: 28672, Vocab: 32000, GatedFFN: true}
+	estLlama2_70B = Model{Name: "llama-2-70b", Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, FFN: 28672, Vocab: 32000, GatedFFN: true}
 	// OPT-13B config.json: 40 layers, hidden 5120, 40 heads, FFN 20480, vocab 50272.
-	opt13b = Model{Name: "opt-13b", Layers: 40, Hidden: 5120, Heads: 40, FFN: 20480, Vocab: 50272, LinearBias: true, TiedEmbeddings: true, Positions: 2050}
+	estOPT13B = Model{Name: "opt-13b", Layers: 40, Hidden: 5120, Heads: 40, FFN: 20480, Vocab: 50272, LinearBias: true, TiedEmbeddings: true, Positions: 2050}
 	// GPT-3 175B (Brown et al. 2020, Table 2.1): 96 layers, hidden 12288, 96 heads.
-	gpt3 = Model{Name: "gpt-3", Layers: 96, Hidden: 12288, Heads: 96, FFN: 4 * 12288, Vocab: 50257, TiedEmbeddings: true, LinearBias: true, Positions: 2048}
+	estGPT3 = Model{Name: "gpt-3", Layers: 96, Hidden: 12288, Heads: 96, FFN: 4 * 12288, Vocab: 50257, TiedEmbeddings: true, LinearBias: true, Positions: 2048}
 )
 
 func modelStates(b Breakdown) Bytes { return b.Weights + b.Gradients + b.Optimizer }
@@ -109,8 +109,8 @@ func TestKVCacheVLLM(t *testing.T) {
 		m    Model
 		want Bytes
 	}{
-		{"OPT-13B", opt13b, 819_200},
-		{"Llama-2-70B GQA", llama2_70b, 327_680},
+		{"OPT-13B", estOPT13B, 819_200},
+		{"Llama-2-70B GQA", estLlama2_70B, 327_680},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -131,7 +131,7 @@ func TestKVCacheVLLM(t *testing.T) {
 
 func TestKorthikanti(t *testing.T) {
 	// Korthikanti et al. 2022, Table 2: per layer, bytes, FP16 activations.
-	ar, _ := resolveArch(gpt3, 0)
+	ar, _ := resolveArch(estGPT3, 0)
 	s, b, h, a := 2048.0, 1.0, 12288.0, 96.0
 	if got := 5 * a * s / h; got != 80 {
 		t.Fatalf("GPT-3 5as/h = %v, want 80", got)
@@ -165,7 +165,7 @@ func TestKorthikanti(t *testing.T) {
 	}
 	// Full recomputation keeps 2sbh per layer (plus one layer's set).
 	w := Workload{Task: Training, Precision: FP16, Batch: 1, SeqLen: 2048, Recompute: FullRecompute}
-	br, err := Estimate(gpt3, w)
+	br, err := Estimate(estGPT3, w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,11 +181,11 @@ func TestQLoRAPrecision(t *testing.T) {
 	if got := NF4.Bits() - 4; math.Abs(got-0.127) > 0.0005 {
 		t.Errorf("NF4 constants = %.4f bits, want 0.127", got)
 	}
-	b, err := Estimate(llama2_7b, Workload{Task: QLoRA, Precision: BF16, Batch: 1, SeqLen: 512, FlashAttention: true})
+	b, err := Estimate(estLlama2_7B, Workload{Task: QLoRA, Precision: BF16, Batch: 1, SeqLen: 512, FlashAttention: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := llama2_7b.ParamCount()
+	n := estLlama2_7B.ParamCount()
 	// Adapters on every linear layer at rank 16: per layer 16·(4·(4096+4096) +
 	// 3·(4096+11008)) = 1,249,280; 32 layers: 39,976,960.
 	const adapters = 39_976_960
@@ -209,28 +209,28 @@ func TestEstimateInvalid(t *testing.T) {
 		m    Model
 		w    func(w *Workload)
 	}{
-		{"unset task", llama2_7b, func(w *Workload) { w.Task = 0 }},
-		{"unknown task", llama2_7b, func(w *Workload) { w.Task = 99 }},
-		{"unset precision", llama2_7b, func(w *Workload) { w.Precision = 0 }},
-		{"bad precision", llama2_7b, func(w *Workload) { w.Precision = 12345 }},
-		{"bad grad precision", llama2_7b, func(w *Workload) { w.GradPrecision = 12345 }},
-		{"bad KV precision", llama2_7b, func(w *Workload) { w.KVPrecision = 12345 }},
-		{"training a quantized format", llama2_7b, func(w *Workload) { w.Task = Training; w.Precision = NF4 }},
-		{"zero batch", llama2_7b, func(w *Workload) { w.Batch = 0 }},
-		{"negative batch", llama2_7b, func(w *Workload) { w.Batch = -4 }},
-		{"zero seq", llama2_7b, func(w *Workload) { w.SeqLen = 0 }},
-		{"negative rank", llama2_7b, func(w *Workload) { w.LoRARank = -1 }},
-		{"unknown targets", llama2_7b, func(w *Workload) { w.LoRATargets = 1 << 7 }},
-		{"unknown optimizer", llama2_7b, func(w *Workload) { w.Optimizer = 42 }},
-		{"unknown recompute", llama2_7b, func(w *Workload) { w.Recompute = 9 }},
-		{"negative overhead", llama2_7b, func(w *Workload) { w.Overhead = -1 }},
-		{"negative data degree", llama2_7b, func(w *Workload) { w.Parallel.Data = -1 }},
-		{"negative tensor degree", llama2_7b, func(w *Workload) { w.Parallel.Tensor = -2 }},
-		{"ZeRO 4", llama2_7b, func(w *Workload) { w.Parallel.ZeRO = 4 }},
-		{"ZeRO -1", llama2_7b, func(w *Workload) { w.Parallel.ZeRO = -1 }},
-		{"tensor not dividing heads", llama2_7b, func(w *Workload) { w.Parallel.Tensor = 3 }},
+		{"unset task", estLlama2_7B, func(w *Workload) { w.Task = 0 }},
+		{"unknown task", estLlama2_7B, func(w *Workload) { w.Task = 99 }},
+		{"unset precision", estLlama2_7B, func(w *Workload) { w.Precision = 0 }},
+		{"bad precision", estLlama2_7B, func(w *Workload) { w.Precision = 12345 }},
+		{"bad grad precision", estLlama2_7B, func(w *Workload) { w.GradPrecision = 12345 }},
+		{"bad KV precision", estLlama2_7B, func(w *Workload) { w.KVPrecision = 12345 }},
+		{"training a quantized format", estLlama2_7B, func(w *Workload) { w.Task = Training; w.Precision = NF4 }},
+		{"zero batch", estLlama2_7B, func(w *Workload) { w.Batch = 0 }},
+		{"negative batch", estLlama2_7B, func(w *Workload) { w.Batch = -4 }},
+		{"zero seq", estLlama2_7B, func(w *Workload) { w.SeqLen = 0 }},
+		{"negative rank", estLlama2_7B, func(w *Workload) { w.LoRARank = -1 }},
+		{"unknown targets", estLlama2_7B, func(w *Workload) { w.LoRATargets = 1 << 7 }},
+		{"unknown optimizer", estLlama2_7B, func(w *Workload) { w.Optimizer = 42 }},
+		{"unknown recompute", estLlama2_7B, func(w *Workload) { w.Recompute = 9 }},
+		{"negative overhead", estLlama2_7B, func(w *Workload) { w.Overhead = -1 }},
+		{"negative data degree", estLlama2_7B, func(w *Workload) { w.Parallel.Data = -1 }},
+		{"negative tensor degree", estLlama2_7B, func(w *Workload) { w.Parallel.Tensor = -2 }},
+		{"ZeRO 4", estLlama2_7B, func(w *Workload) { w.Parallel.ZeRO = 4 }},
+		{"ZeRO -1", estLlama2_7B, func(w *Workload) { w.Parallel.ZeRO = -1 }},
+		{"tensor not dividing heads", estLlama2_7B, func(w *Workload) { w.Parallel.Tensor = 3 }},
 		{"tensor vs KV heads", Model{Layers: 2, Hidden: 768, Heads: 12, KVHeads: 4, FFN: 3072, Vocab: 100}, func(w *Workload) { w.Parallel.Tensor = 6 }},
-		{"pipeline over layers", llama2_7b, func(w *Workload) { w.Parallel.Pipeline = 33 }},
+		{"pipeline over layers", estLlama2_7B, func(w *Workload) { w.Parallel.Pipeline = 33 }},
 		{"heads not dividing hidden", Model{Layers: 2, Hidden: 100, Heads: 3, FFN: 400, Vocab: 10}, nil},
 		{"KV heads over heads", Model{Layers: 2, Hidden: 64, Heads: 4, KVHeads: 8, FFN: 256, Vocab: 10}, nil},
 		{"KV heads not dividing heads", Model{Layers: 2, Hidden: 96, Heads: 6, KVHeads: 4, FFN: 256, Vocab: 10}, nil},
@@ -240,8 +240,8 @@ func TestEstimateInvalid(t *testing.T) {
 		{"no FFN and no params", Model{Layers: 2, Hidden: 64, Heads: 4, Vocab: 10}, nil},
 		{"experts per token over experts", Model{Params: 1e9, Experts: 2, ExpertsPerToken: 3}, nil},
 		{"overflowing params", huge, nil},
-		{"overflowing KV cache", llama2_70b, func(w *Workload) { w.Batch = math.MaxInt32; w.SeqLen = math.MaxInt }},
-		{"overflowing activations", llama2_7b, func(w *Workload) { w.Task = Training; w.Batch = math.MaxInt; w.SeqLen = math.MaxInt }},
+		{"overflowing KV cache", estLlama2_70B, func(w *Workload) { w.Batch = math.MaxInt32; w.SeqLen = math.MaxInt }},
+		{"overflowing activations", estLlama2_7B, func(w *Workload) { w.Task = Training; w.Batch = math.MaxInt; w.SeqLen = math.MaxInt }},
 		{"overflowing architecture", Model{Layers: math.MaxInt32, Hidden: math.MaxInt32, Heads: 1, FFN: math.MaxInt32, Vocab: math.MaxInt32}, nil},
 	}
 	for _, tc := range tests {

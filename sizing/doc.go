@@ -1,0 +1,37 @@
+// Package sizing estimates how much GPU memory a transformer needs for a job, per
+// device, split into weights, gradients, optimizer state, activations, KV cache and
+// overhead, with the published source of every formula in its doc comment.
+//
+// The main types:
+//   - Bytes, an amount of memory, with decimal (GB) and binary (GiB) constants;
+//   - Model, a transformer's architecture or just its parameter count;
+//   - Precision, a number format with its exact bits per parameter;
+//   - Workload, the job: Task (Inference, Training, LoRA, QLoRA), precisions,
+//     Optimizer, batch, sequence length, Recompute, and the Parallel layout;
+//   - Breakdown, the answer of Estimate, whose Total is the GPU memory per device;
+//   - Calibration, a measured peak carried into other estimates as overhead.
+//
+// MaxContext and MaxBatch answer the inverse questions: the largest context or
+// batch that fits a capacity.
+//
+// Zero values: an unset Task or Precision is an error; an unset Optimizer means
+// AdamW; unset GradPrecision and KVPrecision follow Precision; zero parallel degrees
+// mean 1; a zero Overhead means DefaultOverhead; zero LoRARank and LoRATargets mean
+// DefaultLoRARank and the task's default targets. Batch and SeqLen must be at least 1.
+//
+// Conventions: sizes are per device and in bytes, rounded up. Under mixed precision
+// the FP32 master copy counts under Optimizer, so mixed-precision AdamW costs 2 + 2 +
+// 12 = 16 bytes per parameter (the ZeRO paper's figure). Bad input returns an error
+// wrapping ErrInvalid (or ErrNotFound, ErrDoesNotFit), never a panic, a NaN or a
+// wrapped-around number. A model given only by Params is still answered; the terms
+// that needed the architecture are listed in Breakdown.Approx.
+//
+// Every function is a pure calculation on values, safe for concurrent use; the
+// package holds no mutable state.
+//
+// A three-line use:
+//
+//	m := sizing.Model{Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008, Vocab: 32000, GatedFFN: true}
+//	b, err := sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 4096})
+//	fmt.Println(b.Total().GiB(), err)
+package sizing

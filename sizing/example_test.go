@@ -1,0 +1,97 @@
+package sizing_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gpuplan/gpuplan/sizing"
+)
+
+// exampleLlama2_7B is Llama-2-7B's architecture from its config.json.
+var exampleLlama2_7B = sizing.Model{Name: "llama-2-7b", Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008, Vocab: 32000, GatedFFN: true}
+
+func printBreakdown(b sizing.Breakdown) {
+	fmt.Printf("weights     %6.2f GiB\n", b.Weights.GiB())
+	fmt.Printf("gradients   %6.2f GiB\n", b.Gradients.GiB())
+	fmt.Printf("optimizer   %6.2f GiB\n", b.Optimizer.GiB())
+	fmt.Printf("activations %6.2f GiB\n", b.Activations.GiB())
+	fmt.Printf("kv cache    %6.2f GiB\n", b.KVCache.GiB())
+	fmt.Printf("overhead    %6.2f GiB\n", b.Overhead.GiB())
+	fmt.Printf("total       %6.2f GiB\n", b.Total().GiB())
+}
+
+// Full fine-tuning of a 7B model in BF16 with AdamW: 16 bytes per parameter of
+// model state before activations, far beyond one 80 GB card.
+func ExampleEstimate() {
+	w := sizing.Workload{Task: sizing.Training, Precision: sizing.BF16, Optimizer: sizing.AdamW,
+		Batch: 1, SeqLen: 4096, FlashAttention: true}
+	b, err := sizing.Estimate(exampleLlama2_7B, w)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	printBreakdown(b)
+	// Output:
+	// weights      12.55 GiB
+	// gradients    12.55 GiB
+	// optimizer    75.31 GiB
+	// activations  20.24 GiB
+	// kv cache      0.00 GiB
+	// overhead      1.00 GiB
+	// total       121.65 GiB
+}
+
+// Serving a 7B model in BF16 with 8 concurrent sequences of 4096 tokens.
+func ExampleEstimate_inference() {
+	w := sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 8, SeqLen: 4096, FlashAttention: true}
+	b, err := sizing.Estimate(exampleLlama2_7B, w)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	printBreakdown(b)
+	// Output:
+	// weights      12.55 GiB
+	// gradients     0.00 GiB
+	// optimizer     0.00 GiB
+	// activations   2.52 GiB
+	// kv cache     16.00 GiB
+	// overhead      1.00 GiB
+	// total        32.07 GiB
+}
+
+// QLoRA on a 24 GB card, and ZeRO-3 over 8 devices, for the same model.
+func ExampleEstimate_qloraAndZeRO() {
+	q := sizing.Workload{Task: sizing.QLoRA, Precision: sizing.BF16, Batch: 4, SeqLen: 2048,
+		FlashAttention: true, Recompute: sizing.FullRecompute}
+	b, _ := sizing.Estimate(exampleLlama2_7B, q)
+	fmt.Printf("QLoRA: %.1f GiB\n", b.Total().GiB())
+	z := sizing.Workload{Task: sizing.Training, Precision: sizing.BF16, Batch: 1, SeqLen: 4096,
+		FlashAttention: true, Recompute: sizing.SelectiveRecompute, Parallel: sizing.Parallel{Data: 8, ZeRO: 3}}
+	b, _ = sizing.Estimate(exampleLlama2_7B, z)
+	fmt.Printf("ZeRO-3 on 8: %.1f GiB per device\n", b.Total().GiB())
+	// A model known only by its size: the architecture terms are approximated.
+	b, _ = sizing.Estimate(sizing.Model{Params: 7e9}, sizing.Workload{Task: sizing.Inference, Precision: sizing.FP16, Batch: 1, SeqLen: 4096})
+	fmt.Printf("7e9 params, FP16: %.1f GiB, approximated: %v\n", b.Total().GiB(), b.Approx)
+	// Output:
+	// QLoRA: 9.0 GiB
+	// ZeRO-3 on 8: 33.8 GiB per device
+	// 7e9 params, FP16: 18.4 GiB, approximated: activations+kv_cache
+}
+
+// The longest context a 7B model serves on a 24 GB card (24564 MiB as nvidia-smi
+// reports an RTX 4090), and the most concurrent 4096-token sequences on an 80 GB one.
+func ExampleMaxContext() {
+	w := sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, FlashAttention: true}
+	n, err := sizing.MaxContext(exampleLlama2_7B, w, 24564*sizing.MiB)
+	fmt.Println(n, err)
+	w.SeqLen = 4096
+	n, err = sizing.MaxBatch(exampleLlama2_7B, w, 81920*sizing.MiB)
+	fmt.Println(n, err)
+	_, err = sizing.MaxContext(exampleLlama2_7B, w, 8*sizing.GiB)
+	fmt.Println(errors.Is(err, sizing.ErrDoesNotFit))
+	// Output:
+	// 18470 <nil>
+	// 28 <nil>
+	// true
+}
