@@ -1,0 +1,154 @@
+package sizing
+
+import (
+	"fmt"
+	"strings"
+)
+
+// RenderKind is a rendering or image-generation job whose memory comes from a table
+// of published figures rather than from a model of its parts. The zero value is
+// unset.
+type RenderKind uint8
+
+// Render kinds.
+const (
+	Cycles            RenderKind = iota + 1 // Blender Cycles path tracing on the GPU
+	StableDiffusion15                       // Stable Diffusion 1.5 text-to-image, FP16
+	SDXL                                    // Stable Diffusion XL 1.0 base, FP16
+	numRenderKinds
+)
+
+var renderKindNames = [numRenderKinds]string{Cycles: "cycles", StableDiffusion15: "sd15", SDXL: "sdxl"}
+
+// String returns "cycles", "sd15" or "sdxl", and "unset" for the zero value.
+func (k RenderKind) String() string { return enumString(renderKindNames[:], int(k), "RenderKind") }
+
+// ParseRenderKind reads a render kind, case-insensitively, ignoring '-', '_', '.'
+// and spaces: "cycles" or "blender"; "sd15", "sd1.5" or "stable-diffusion-1.5"; "sdxl"
+// or "stable-diffusion-xl".
+func ParseRenderKind(s string) (RenderKind, error) {
+	switch strings.ReplaceAll(normKey(s), ".", "") {
+	case "cycles", "blender", "blendercycles":
+		return Cycles, nil
+	case "sd15", "stablediffusion15", "sdv15":
+		return StableDiffusion15, nil
+	case "sdxl", "stablediffusionxl", "sdxl10", "sdxlbase":
+		return SDXL, nil
+	}
+	return 0, &ParseError{Func: "ParseRenderKind", Input: s, Err: ErrInvalid}
+}
+
+// RenderJob is a rendering or image-generation job.
+type RenderJob struct {
+	Kind RenderKind `json:"kind"`
+	// Width and Height in pixels; both zero means the kind's reference size: 3840×2160
+	// (4K UHD) for Cycles, 512×512 for SD 1.5, 1024×1024 for SDXL.
+	Width  int `json:"width"`
+	Height int `json:"height"`
+	// Complex marks a heavy Cycles scene (many high-resolution textures, dense
+	// geometry, volumes). Ignored for image generation.
+	Complex bool `json:"complex"`
+}
+
+// RenderEstimate is the GPU memory a render job needs, from a table of published
+// figures. It is always approximate: the memory of a render depends on the scene or
+// pipeline far more than on resolution, so measure a real job (nvidia-smi) where it
+// matters.
+type RenderEstimate struct {
+	// Memory is the figure to size a card by: the high end of Range.
+	Memory Bytes     `json:"memory_bytes"`
+	Range  ByteRange `json:"range"`
+	// AtLeast means the source gives a floor ("24 GB and up"): bigger scenes need
+	// more, with no upper figure.
+	AtLeast     bool   `json:"at_least"`
+	Approximate bool   `json:"approximate"` // always true
+	Source      string `json:"source"`
+}
+
+// renderRow is one line of the render table: jobs of kind whose longer side is at
+// most maxSide pixels (and, for complex, complex scenes) need mem.
+type renderRow struct {
+	kind    RenderKind
+	maxSide int
+	complex bool
+	mem     ByteRange
+	atLeast bool
+	source  string
+}
+
+// renderTable returns the render table, built on every call. Its figures are in
+// decimal GB as the sources print them: a "24 GB" card such as the RTX 4090 holds
+// 24564 MiB (25.8e9 bytes), so a 24e9-byte need fits it, as the seed articles say it
+// does.
+func renderTable() []renderRow {
+	const seed1 = "seed article 1 (idctop 559806): Blender Cycles 4K渲染建议8GB起步, 8K渲染需24GB+, 复杂场景需24GB以上"
+	return []renderRow{
+		{Cycles, 4096, false, ByteRange{8 * GB, 8 * GB}, true, seed1},
+		{Cycles, 8192, false, ByteRange{24 * GB, 24 * GB}, true, seed1},
+		{Cycles, 8192, true, ByteRange{24 * GB, 24 * GB}, true, seed1},
+		// SD 1.5: about 1.07e9 parameters (UNet 860M, CLIP ViT-L/14 text encoder
+		// 123M, VAE 84M; Rombach et al. 2022 and the model card), 2.1 GB in FP16. At
+		// 512×512 one image needs about 4 GB with memory-efficient attention and about
+		// 6900 MiB with the original attention (CompVis/stable-diffusion, Hugging Face
+		// discussion #6, fp16 branch).
+		{StableDiffusion15, 512, false, ByteRange{4 * GB, 7 * GB}, false,
+			"SD 1.5 FP16 at 512x512: ~4 GB with memory-efficient attention, ~6900 MiB without (huggingface.co/CompVis/stable-diffusion/discussions/6)"},
+		// SDXL: UNet 2.6B and text encoders 817M (Podell et al. 2023, §2.1) plus the
+		// VAE, 3.5e9 parameters, 7 GB in FP16. One 1024×1024 image peaks near 8 GB
+		// (the commonly stated 8 GB minimum); LoRAs, a ControlNet or the refiner take it to
+		// about 12 GB. The second seed article: a 24 GB RTX 4090 runs SDXL with room
+		// to spare (显存24GB跑SDXL无压力).
+		{SDXL, 1024, false, ByteRange{8 * GB, 12 * GB}, false,
+			"SDXL 1.0 FP16 at 1024x1024: 3.5e9 parameters (Podell et al. 2023), ~8 GB base, ~12 GB with refiner or ControlNet; seed article 2: fits 24 GB"},
+	}
+}
+
+// RenderMemory returns the memory a render job needs, from a table of published
+// figures (see RenderEstimate; the table and its sources are in renderTable):
+//
+//	Blender Cycles, up to 4K (longer side ≤ 4096 px)   8 GB and up     (seed article 1)
+//	Blender Cycles, up to 8K (longer side ≤ 8192 px)   24 GB and up    (seed article 1)
+//	Blender Cycles, complex scene up to 8K             24 GB and up    (seed article 1)
+//	Stable Diffusion 1.5 FP16, up to 512×512           4 to 7 GB
+//	SDXL 1.0 FP16, up to 1024×1024                     8 to 12 GB      (fits 24 GB, seed article 2)
+//
+// A size smaller than a row's limit gets that row's figure; the sources give
+// nothing smaller. An unset kind, a negative or half-given size, or a size past the
+// table's largest row is an error wrapping ErrInvalid.
+func RenderMemory(job RenderJob) (RenderEstimate, error) {
+	if job.Kind == 0 || job.Kind >= numRenderKinds {
+		return RenderEstimate{}, fmt.Errorf("%w: render kind %v", ErrInvalid, job.Kind)
+	}
+	w, h := job.Width, job.Height
+	if w < 0 || h < 0 || (w == 0) != (h == 0) {
+		return RenderEstimate{}, fmt.Errorf("%w: render size %d×%d (give both, or neither for the reference size)", ErrInvalid, w, h)
+	}
+	if w == 0 {
+		switch job.Kind {
+		case Cycles:
+			w, h = 3840, 2160
+		case StableDiffusion15:
+			w, h = 512, 512
+		case SDXL:
+			w, h = 1024, 1024
+		}
+	}
+	side := max(w, h)
+	for _, r := range renderTable() {
+		if r.kind != job.Kind || side > r.maxSide || (job.Kind == Cycles && job.Complex && !r.complex) {
+			continue
+		}
+		return RenderEstimate{Memory: r.mem.High, Range: r.mem, AtLeast: r.atLeast, Approximate: true, Source: r.source}, nil
+	}
+	return RenderEstimate{}, fmt.Errorf("%w: %v at %d×%d is past the render table (largest %s); measure a real job", ErrInvalid, job.Kind, w, h, largestRender(job.Kind))
+}
+
+func largestRender(k RenderKind) string {
+	switch k {
+	case Cycles:
+		return "8K, longer side 8192 px"
+	case StableDiffusion15:
+		return "512×512"
+	}
+	return "1024×1024"
+}
