@@ -1,0 +1,39 @@
+// Package pricing prices GPU rentals exactly: money, tariffs, the cheapest way to
+// cover a usage, break-even against hourly use, comparison across offers, a market
+// check, and price lists in JSON and CSV. The planner, which joins sizing, compute
+// and catalog to rank rental options for a job, lives here too.
+//
+// The main types:
+//
+//   - Money: an exact decimal amount and an ISO 4217 currency; arithmetic across
+//     currencies is refused (ErrCurrencyMismatch); JSON amounts are exact strings.
+//   - Tariff: one offer's prices per GPU (hourly, daily, weekly, monthly, multi-month
+//     terms), its month length (730 hours unless set), its billing granularity and
+//     minimum for hourly use, what happens after a package, and its rounding mode.
+//   - Quote and Line: a total rounded once to the currency's minor unit, and line
+//     items that add up to it exactly (a visible "rounding" line takes any
+//     difference).
+//   - Usage: a continuous run, sessions of some hours a day, or a trial billed
+//     hourly followed by a commitment.
+//   - Offer: a provider's tariff for one card, with datacenter tier, support and
+//     interruption risk; Compare and MarketCheck work on lists of them, which
+//     LoadOffersJSON and LoadOffersCSV read.
+//
+// Zero values mean "not offered" for prices, 730 hours for the month, per-second
+// billing for the granularity, half-up rounding, and hourly billing after a package.
+//
+// Money is never a float: amounts are github.com/shopspring/decimal values built
+// from strings or integers, divided only with an explicit scale, and the package
+// never reads or sets decimal's package-level settings (DivisionPrecision,
+// MarshalJSONWithoutQuotes), so a host program's settings cannot change a price.
+//
+// A use, also the compiled Example of Tariff.Cost:
+//
+//	t := pricing.Tariff{Currency: "CNY", Hourly: decimal.RequireFromString("18"),
+//		Monthly: decimal.RequireFromString("9000")}
+//	q, _ := t.Cost(731 * time.Hour) // one month and one hour: CNY 9018.00
+//	be, _ := t.BreakEven()          // 500h0m0s
+//
+// Every value is immutable and every function safe for concurrent use; there is
+// no global state, no logging and no network access.
+package pricing

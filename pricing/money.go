@@ -1,0 +1,335 @@
+package pricing
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// Money is an exact amount in one currency. Amount is a decimal (never a float);
+// Currency is an ISO 4217 code, three upper-case letters ("CNY", "USD"). The zero
+// value has no currency; arithmetic on it with a priced Money reports
+// ErrCurrencyMismatch.
+//
+// Arithmetic is exact: Add, Sub, Mul and Neg never round. Rounding to the
+// currency's minor unit happens only where a method says so (Round, String, and a
+// Quote's Total).
+//
+// JSON is {"amount":"9000.00","currency":"CNY"}: the amount is a string holding the
+// exact value, written with at least the currency's minor-unit digits and more when
+// the value has them (never rounded). Unmarshal accepts only a string amount (a
+// JSON number is rejected, because a decoder that reads it as a float64 would
+// silently change it) and a valid currency code.
+type Money struct {
+	Amount   decimal.Decimal
+	Currency string
+}
+
+// NewMoney parses an exact decimal amount ("9000", "1.35", "-0.01"; no exponent,
+// at most 30 digits on each side of the point) in the given currency.
+func NewMoney(amount, currency string) (Money, error) {
+	if err := ValidCurrency(currency); err != nil {
+		return Money{}, err
+	}
+	d, err := parseDecimal(amount, true)
+	if err != nil {
+		return Money{}, err
+	}
+	return Money{Amount: d, Currency: currency}, nil
+}
+
+// ValidCurrency reports whether code is an ISO 4217-shaped currency code: exactly
+// three ASCII upper-case letters. It does not check that the code is assigned; an
+// unlisted code formats with two decimals (see MinorUnit).
+func ValidCurrency(code string) error {
+	if len(code) != 3 {
+		return fmt.Errorf("pricing: currency %s: want a three-letter ISO 4217 code: %w", quote(code), ErrInvalid)
+	}
+	for i := 0; i < 3; i++ {
+		if code[i] < 'A' || code[i] > 'Z' {
+			return fmt.Errorf("pricing: currency %s: want three upper-case letters: %w", quote(code), ErrInvalid)
+		}
+	}
+	return nil
+}
+
+// minorUnits lists the ISO 4217 minor units (decimal places) of the currencies a
+// GPU price list is likely to use. Source: the ISO 4217 list of codes, column
+// "minor unit".
+var minorUnits = map[string]int32{
+	"CNY": 2, "USD": 2, "EUR": 2, "GBP": 2, "HKD": 2, "SGD": 2, "TWD": 2, "AUD": 2,
+	"CAD": 2, "CHF": 2, "INR": 2, "MYR": 2, "THB": 2, "AED": 2, "SEK": 2, "NOK": 2,
+	"JPY": 0, "KRW": 0, "VND": 0, "CLP": 0, "ISK": 0,
+	"KWD": 3, "BHD": 3, "OMR": 3, "JOD": 3, "TND": 3,
+}
+
+// MinorUnit returns the number of decimal places of the currency's minor unit: 2
+// for CNY, USD, EUR, GBP, HKD, SGD; 0 for JPY and KRW; 3 for KWD and BHD. A code
+// not in the package's table gets 2, the most common minor unit.
+func MinorUnit(code string) int32 {
+	if n, ok := minorUnits[code]; ok {
+		return n
+	}
+	return 2
+}
+
+// RoundingMode says how an amount is rounded to the currency's minor unit. The zero
+// value is RoundHalfUp.
+type RoundingMode int
+
+const (
+	// RoundHalfUp rounds to the nearest minor unit, and a half away from zero:
+	// 0.125 → 0.13, −0.125 → −0.13. This is the package default.
+	RoundHalfUp RoundingMode = iota
+	// RoundHalfEven rounds to the nearest minor unit, and a half to the even
+	// neighbour (banker's rounding): 0.125 → 0.12, 0.135 → 0.14.
+	RoundHalfEven
+)
+
+// String returns "half_up" or "half_even", the names the price lists use.
+func (r RoundingMode) String() string {
+	switch r {
+	case RoundHalfUp:
+		return "half_up"
+	case RoundHalfEven:
+		return "half_even"
+	}
+	return fmt.Sprintf("RoundingMode(%d)", int(r))
+}
+
+// ParseRoundingMode parses "half_up" or "half_even"; the empty string is
+// RoundHalfUp.
+func ParseRoundingMode(s string) (RoundingMode, error) {
+	switch s {
+	case "", "half_up":
+		return RoundHalfUp, nil
+	case "half_even":
+		return RoundHalfEven, nil
+	}
+	return 0, fmt.Errorf("pricing: rounding mode %s: want half_up or half_even: %w", quote(s), ErrInvalid)
+}
+
+func (r RoundingMode) valid() bool { return r == RoundHalfUp || r == RoundHalfEven }
+
+// Add returns m+o, or ErrCurrencyMismatch when the currencies differ.
+func (m Money) Add(o Money) (Money, error) {
+	if m.Currency != o.Currency {
+		return Money{}, mismatch(m.Currency, o.Currency)
+	}
+	return Money{Amount: m.Amount.Add(o.Amount), Currency: m.Currency}, nil
+}
+
+// Sub returns m−o, or ErrCurrencyMismatch when the currencies differ.
+func (m Money) Sub(o Money) (Money, error) {
+	if m.Currency != o.Currency {
+		return Money{}, mismatch(m.Currency, o.Currency)
+	}
+	return Money{Amount: m.Amount.Sub(o.Amount), Currency: m.Currency}, nil
+}
+
+// Mul returns m×f, exactly (a unit price times a quantity).
+func (m Money) Mul(f decimal.Decimal) Money {
+	return Money{Amount: m.Amount.Mul(f), Currency: m.Currency}
+}
+
+// MulInt returns m×n, exactly.
+func (m Money) MulInt(n int64) Money {
+	return Money{Amount: m.Amount.Mul(decimal.NewFromInt(n)), Currency: m.Currency}
+}
+
+// Neg returns −m.
+func (m Money) Neg() Money { return Money{Amount: m.Amount.Neg(), Currency: m.Currency} }
+
+// Cmp compares m and o: −1 if m < o, 0 if equal, +1 if m > o. It reports
+// ErrCurrencyMismatch when the currencies differ.
+func (m Money) Cmp(o Money) (int, error) {
+	if m.Currency != o.Currency {
+		return 0, mismatch(m.Currency, o.Currency)
+	}
+	return m.Amount.Cmp(o.Amount), nil
+}
+
+// IsZero reports whether the amount is zero, in any currency.
+func (m Money) IsZero() bool { return m.Amount.IsZero() }
+
+// Round returns m rounded to its currency's minor unit with the given mode.
+func (m Money) Round(mode RoundingMode) Money {
+	return Money{Amount: roundQuo(m.Amount, decimal.NewFromInt(1), MinorUnit(m.Currency), mode), Currency: m.Currency}
+}
+
+// String formats m as "CNY 9000.00": the code, a space, and the amount rounded half
+// up to the currency's minor unit. It is for display; JSON keeps the exact value.
+func (m Money) String() string {
+	return m.Currency + " " + m.Round(RoundHalfUp).Amount.StringFixed(MinorUnit(m.Currency))
+}
+
+// exactString writes the amount exactly, with at least the currency's minor-unit
+// digits after the point.
+func (m Money) exactString() string { return exactString(m.Amount, MinorUnit(m.Currency)) }
+
+// exactString writes d exactly with at least min decimal places. StringFixed never
+// rounds here, because it is given at least as many places as d has.
+func exactString(d decimal.Decimal, min int32) string {
+	places := min
+	if e := -d.Exponent(); e > places {
+		places = e
+	}
+	return trim(d).StringFixed(places)
+}
+
+type moneyWire struct {
+	Amount   json.RawMessage `json:"amount"`
+	Currency string          `json:"currency"`
+}
+
+// MarshalJSON writes {"amount":"9000.00","currency":"CNY"}, exactly, whatever
+// decimal's package settings are.
+func (m Money) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"amount":"`)
+	b.WriteString(m.exactString())
+	b.WriteString(`","currency":`)
+	c, err := json.Marshal(m.Currency)
+	if err != nil {
+		return nil, err
+	}
+	b.Write(c)
+	b.WriteString("}")
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads {"amount":"9000.00","currency":"CNY"}. The amount must be a
+// JSON string holding a plain decimal; numbers, unknown fields and invalid
+// currencies are errors wrapping ErrInvalid.
+func (m *Money) UnmarshalJSON(b []byte) error {
+	var w moneyWire
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return fmt.Errorf("pricing: money: %v: %w", err, ErrInvalid)
+	}
+	d, err := decimalFromJSON(w.Amount)
+	if err != nil {
+		return err
+	}
+	if err := ValidCurrency(w.Currency); err != nil {
+		return err
+	}
+	*m = Money{Amount: d, Currency: w.Currency}
+	return nil
+}
+
+// decimalFromJSON reads a decimal from a JSON string; a number or anything else is
+// an error.
+func decimalFromJSON(raw json.RawMessage) (decimal.Decimal, error) {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' {
+		return decimal.Decimal{}, fmt.Errorf("pricing: amount %s: want a JSON string such as \"9000.00\", not a number: %w", quote(string(raw)), ErrInvalid)
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return decimal.Decimal{}, fmt.Errorf("pricing: amount %s: %v: %w", quote(string(raw)), err, ErrInvalid)
+	}
+	return parseDecimal(s, true)
+}
+
+// parseDecimal reads a plain decimal: an optional minus sign (only when neg is
+// allowed), digits, and an optional point followed by digits. No exponent, no plus
+// sign, no spaces, at most 30 digits on each side, so that no input can build a
+// value whose arithmetic is slow or overflows decimal's exponent.
+func parseDecimal(s string, neg bool) (decimal.Decimal, error) {
+	body := s
+	if strings.HasPrefix(body, "-") {
+		body = body[1:]
+		if !neg {
+			return decimal.Decimal{}, fmt.Errorf("pricing: %s is negative: %w", quote(s), ErrInvalid)
+		}
+	}
+	intPart, frac, hasPoint := strings.Cut(body, ".")
+	if intPart == "" || (hasPoint && frac == "") || len(intPart) > 30 || len(frac) > 30 ||
+		!allDigits(intPart) || !allDigits(frac) {
+		return decimal.Decimal{}, fmt.Errorf("pricing: %s is not a plain decimal such as 12.50: %w", quote(s), ErrInvalid)
+	}
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return decimal.Decimal{}, fmt.Errorf("pricing: %s: %v: %w", quote(s), err, ErrInvalid)
+	}
+	return d, nil
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// trim drops trailing zeros after the point, so that "1.500000000" is 1.5. The
+// value is unchanged.
+func trim(d decimal.Decimal) decimal.Decimal {
+	if d.Exponent() >= 0 || d.IsZero() {
+		if d.IsZero() {
+			return decimal.Decimal{}
+		}
+		return d
+	}
+	c := d.Coefficient()
+	e := d.Exponent()
+	ten := bigTen()
+	var q, r = bigQuoRem(c, ten)
+	for e < 0 && r.Sign() == 0 {
+		c = q
+		e++
+		q, r = bigQuoRem(c, ten)
+	}
+	return decimal.NewFromBigInt(c, e)
+}
+
+// roundQuo returns x/y rounded to places decimal places with the given mode,
+// exactly: the remainder decides, not a float. y must be positive.
+func roundQuo(x, y decimal.Decimal, places int32, mode RoundingMode) decimal.Decimal {
+	neg := x.Sign() < 0
+	ax := x.Abs()
+	q, r := ax.QuoRem(y, places)
+	// Compare 2·r with one unit of the last place times y: r < y·10^-places.
+	unit := decimal.New(1, -places)
+	twice := r.Add(r)
+	half := twice.Cmp(y.Mul(unit))
+	up := false
+	switch {
+	case half > 0:
+		up = true
+	case half == 0:
+		if mode == RoundHalfEven {
+			// QuoRem returns q with exponent -places, so its coefficient is q in
+			// units of the last place: round up only when that is odd.
+			up = q.Coefficient().Bit(0) == 1
+		} else {
+			up = true
+		}
+	}
+	if up {
+		q = q.Add(unit)
+	}
+	if neg {
+		q = q.Neg()
+	}
+	return q
+}
+
+func bigTen() *big.Int { return big.NewInt(10) }
+
+func bigQuoRem(a, b *big.Int) (*big.Int, *big.Int) {
+	var q, r big.Int
+	q.QuoRem(a, b, &r)
+	return &q, &r
+}
+
+func mismatch(a, b string) error {
+	return fmt.Errorf("pricing: %s and %s: %w", quote(a), quote(b), ErrCurrencyMismatch)
+}

@@ -1,0 +1,273 @@
+package pricing
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// Offer is one provider's rental of one card, with its Tariff and the descriptive
+// fields the second article weighs beside the price: the datacenter tier (power,
+// cooling and network redundancy), the support level, and whether the machine may
+// be taken back (interruptible or spot capacity).
+type Offer struct {
+	Provider string `json:"provider"`
+	Region   string `json:"region"`
+	Card     string `json:"card"`     // card name as the provider writes it ("RTX 4090")
+	MaxGPUs  int    `json:"max_gpus"` // GPUs one rental can have; zero: no stated limit
+	Tariff   Tariff `json:"tariff"`
+
+	Tier          string `json:"tier"`          // datacenter tier as advertised ("T3"); empty: unknown
+	Support       string `json:"support"`       // support level as advertised ("24x7"); empty: unknown
+	Interruptible bool   `json:"interruptible"` // the provider may reclaim the GPUs
+	// InterruptionsPerDay is the expected number of interruptions per day of
+	// running, as the provider states or the user estimates (zero for a machine
+	// that is not reclaimed). The planner uses it to weigh risk.
+	InterruptionsPerDay float64 `json:"interruptions_per_day"`
+	Notes               string  `json:"notes"`
+}
+
+// Validate reports every problem with o, joined, each wrapping ErrInvalid: an empty
+// provider or card, a negative GPU limit, an invalid tariff, an interruption rate
+// that is negative, NaN or infinite, or one given for an offer not marked
+// interruptible.
+func (o Offer) Validate() error {
+	var errs []error
+	add := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("pricing: offer: "+format+": %w", append(args, ErrInvalid)...))
+	}
+	if strings.TrimSpace(o.Provider) == "" {
+		add("provider is empty")
+	}
+	if CardKey(o.Card) == "" {
+		add("card %s is empty", quote(o.Card))
+	}
+	if o.MaxGPUs < 0 {
+		add("max GPUs %d is negative", o.MaxGPUs)
+	}
+	if r := o.InterruptionsPerDay; math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
+		add("interruptions per day %v: want a finite number ≥ 0", r)
+	} else if r > 0 && !o.Interruptible {
+		add("interruptions per day %v on an offer not marked interruptible", r)
+	}
+	if err := o.Tariff.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// name is "provider/region card" for messages.
+func (o Offer) name() string {
+	s := o.Provider
+	if o.Region != "" {
+		s += "/" + o.Region
+	}
+	return s + " " + o.Card
+}
+
+// Comparison is one offer priced for a usage. Err is nil when the offer was
+// priced, and wraps ErrUnavailable when it cannot serve the usage (too few GPUs, no
+// hourly price for a trial); Quote is then zero.
+type Comparison struct {
+	Offer Offer
+	Quote Quote
+	Err   error
+}
+
+// Compare prices usage u on gpus GPUs under every offer and returns them cheapest
+// first. The order is total ascending, then provider, region and card, then input
+// order (the sort is stable); offers that cannot serve the usage come last, each
+// with its Err. Every offer must be valid (else ErrInvalid) and all must share one
+// currency: the package has no exchange rates, so mixed currencies are refused
+// with ErrCurrencyMismatch; convert the price lists first.
+func Compare(offers []Offer, u Usage, gpus int) ([]Comparison, error) {
+	if err := errors.Join(u.Validate(), checkGPUs(gpus)); err != nil {
+		return nil, err
+	}
+	for i, o := range offers {
+		if err := o.Validate(); err != nil {
+			return nil, fmt.Errorf("pricing: offer %d (%s): %w", i, o.name(), err)
+		}
+		if o.Tariff.Currency != offers[0].Tariff.Currency {
+			return nil, fmt.Errorf("pricing: offer %d (%s) is in %s, offer 0 in %s: %w", i, o.name(),
+				o.Tariff.Currency, offers[0].Tariff.Currency, ErrCurrencyMismatch)
+		}
+	}
+	out := make([]Comparison, len(offers))
+	for i, o := range offers {
+		out[i].Offer = o
+		if o.MaxGPUs > 0 && gpus > o.MaxGPUs {
+			out[i].Err = fmt.Errorf("pricing: %s: %d GPUs asked, at most %d: %w", o.name(), gpus, o.MaxGPUs, ErrUnavailable)
+			continue
+		}
+		q, err := o.Tariff.Price(u, gpus)
+		if err != nil {
+			out[i].Err = fmt.Errorf("pricing: %s: %w", o.name(), err)
+			continue
+		}
+		out[i].Quote = q
+	}
+	sort.SliceStable(out, func(a, b int) bool {
+		x, y := out[a], out[b]
+		if (x.Err == nil) != (y.Err == nil) {
+			return x.Err == nil
+		}
+		if x.Err == nil {
+			if c := x.Quote.Total.Amount.Cmp(y.Quote.Total.Amount); c != 0 {
+				return c < 0
+			}
+		}
+		if x.Offer.Provider != y.Offer.Provider {
+			return x.Offer.Provider < y.Offer.Provider
+		}
+		if x.Offer.Region != y.Offer.Region {
+			return x.Offer.Region < y.Offer.Region
+		}
+		return x.Offer.Card < y.Offer.Card
+	})
+	return out, nil
+}
+
+// CardKey normalises a card name for grouping offers of the same card: lower case,
+// the vendor words "nvidia" and "geforce" dropped, and everything but letters and
+// digits removed, so "NVIDIA GeForce RTX 4090", "RTX 4090" and "rtx-4090" share
+// the key "rtx4090". It does not resolve aliases or variants ("A100 80GB" and
+// "A100-SXM4-80GB" stay apart); the catalog does that.
+func CardKey(name string) string {
+	s := strings.ToLower(name)
+	s = strings.ReplaceAll(s, "nvidia", "")
+	s = strings.ReplaceAll(s, "geforce", "")
+	var b strings.Builder
+	for _, r := range s {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// PriceFlag is the outcome of a market check for one offer.
+type PriceFlag int
+
+const (
+	// PriceNormal: within the threshold of the median.
+	PriceNormal PriceFlag = iota
+	// PriceBelow: below median × (1 − threshold).
+	PriceBelow
+	// PriceAbove: above median × (1 + threshold).
+	PriceAbove
+	// PriceUnchecked: no hourly price, or the only offer of its card.
+	PriceUnchecked
+)
+
+// String returns "normal", "below", "above" or "unchecked".
+func (f PriceFlag) String() string {
+	switch f {
+	case PriceNormal:
+		return "normal"
+	case PriceBelow:
+		return "below"
+	case PriceAbove:
+		return "above"
+	case PriceUnchecked:
+		return "unchecked"
+	}
+	return fmt.Sprintf("PriceFlag(%d)", int(f))
+}
+
+// PriceCheck is the market check of one offer's hourly price against the median
+// hourly price of the offers of the same card.
+type PriceCheck struct {
+	Offer   Offer
+	Card    string    // CardKey of the offer's card
+	Hourly  Money     // the offer's hourly price per GPU
+	Median  Money     // the exact median of the hourly prices of that card
+	Offers  int       // offers of that card with an hourly price
+	Flag    PriceFlag // how the price stands against the median
+	Message string    // a sentence for a person; empty when normal
+}
+
+// MarketCheck compares each offer's hourly price with the median hourly price of
+// the offers of the same card (by CardKey) and flags prices below median × (1 −
+// threshold) or above median × (1 + threshold). The second article warns that a
+// price far under the going rate often hides a lesser card or missing service; a
+// price far above it is worth a second quote. The median is exact (the mean of the
+// two middle prices for an even count). Offers without an hourly price, and cards
+// with a single priced offer, are PriceUnchecked. Results are in input order.
+//
+// threshold is a fraction from 0 to 1 exclusive (0.3 flags prices 30% or more
+// away from the median). Errors: ErrInvalid for a bad threshold or offer,
+// ErrCurrencyMismatch for one card priced in two currencies.
+func MarketCheck(offers []Offer, threshold decimal.Decimal) ([]PriceCheck, error) {
+	one := decimal.NewFromInt(1)
+	if threshold.Sign() < 0 || threshold.Cmp(one) >= 0 || checkPrice("threshold", threshold) != nil {
+		return nil, fmt.Errorf("pricing: market check: threshold %s: want a fraction from 0 to below 1: %w", threshold.String(), ErrInvalid)
+	}
+	groups := map[string][]decimal.Decimal{}
+	currency := map[string]string{}
+	for i, o := range offers {
+		if err := o.Validate(); err != nil {
+			return nil, fmt.Errorf("pricing: offer %d (%s): %w", i, o.name(), err)
+		}
+		if o.Tariff.Hourly.IsZero() {
+			continue
+		}
+		k := CardKey(o.Card)
+		if c, ok := currency[k]; ok && c != o.Tariff.Currency {
+			return nil, fmt.Errorf("pricing: market check: card %s priced in %s and %s: %w", k, c, o.Tariff.Currency, ErrCurrencyMismatch)
+		}
+		currency[k] = o.Tariff.Currency
+		groups[k] = append(groups[k], o.Tariff.Hourly)
+	}
+	medians := map[string]decimal.Decimal{}
+	for k, ps := range groups {
+		sort.Slice(ps, func(a, b int) bool { return ps[a].Cmp(ps[b]) < 0 })
+		n := len(ps)
+		if n%2 == 1 {
+			medians[k] = ps[n/2]
+		} else {
+			medians[k] = ps[n/2-1].Add(ps[n/2]).Mul(decimal.New(5, -1)) // exact half
+		}
+	}
+	lo, hi := one.Sub(threshold), one.Add(threshold)
+	out := make([]PriceCheck, len(offers))
+	for i, o := range offers {
+		k := CardKey(o.Card)
+		cur := o.Tariff.Currency
+		pc := PriceCheck{Offer: o, Card: k, Hourly: Money{o.Tariff.Hourly, cur}, Flag: PriceUnchecked}
+		if o.Tariff.Hourly.IsZero() {
+			pc.Message = o.name() + " has no hourly price to check"
+			out[i] = pc
+			continue
+		}
+		med := medians[k]
+		pc.Median = Money{med, cur}
+		pc.Offers = len(groups[k])
+		if pc.Offers < 2 {
+			pc.Message = o.name() + " is the only offer of " + k + " with an hourly price; nothing to compare"
+			out[i] = pc
+			continue
+		}
+		p := o.Tariff.Hourly
+		// Percentage away from the median, for the message: (p/med − 1)·100.
+		pct := roundQuo(p.Sub(med).Abs().Mul(decimal.NewFromInt(100)), med, 1, RoundHalfUp).StringFixed(1)
+		switch {
+		case p.Cmp(med.Mul(lo)) < 0:
+			pc.Flag = PriceBelow
+			pc.Message = fmt.Sprintf("%s at %s/h is %s%% below the median %s/h of %d offers of %s: a price far under the going rate often hides a lesser card or missing service; check the delivered card with nvidia-smi and what support is included",
+				o.name(), pc.Hourly, pct, pc.Median, pc.Offers, k)
+		case p.Cmp(med.Mul(hi)) > 0:
+			pc.Flag = PriceAbove
+			pc.Message = fmt.Sprintf("%s at %s/h is %s%% above the median %s/h of %d offers of %s: ask what the premium buys (datacenter tier, support) or get another quote",
+				o.name(), pc.Hourly, pct, pc.Median, pc.Offers, k)
+		default:
+			pc.Flag = PriceNormal
+		}
+		out[i] = pc
+	}
+	return out, nil
+}

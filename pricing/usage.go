@@ -1,0 +1,223 @@
+package pricing
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Pattern is the shape of a Usage.
+type Pattern int
+
+const (
+	// Run is one continuous run of Duration: the GPU is held from start to end.
+	Run Pattern = iota
+	// Sessions is PerDay of use on each of Days consecutive days. Hourly use bills
+	// each day's session separately (granularity and minimum apply to each), so it
+	// pays only for the hours used; a daily, weekly or monthly package reserves
+	// the card for the whole period and pays for the idle hours too. In this
+	// pattern a package covers whole days: a day 1, a week 7, a month
+	// HoursPerMonth/24 days rounded down (30 for 730 or 720 hours), a term that
+	// many months' hours in whole days.
+	Sessions
+	// TrialThenCommit is the second article's advice, rent short first and then
+	// commit: a trial of Trial billed hourly as a rental of its own, then a run of
+	// Duration priced like Run (packages where they are cheaper). The two are priced
+	// as one plan with one total. It needs an hourly price.
+	TrialThenCommit
+)
+
+// String returns "run", "sessions" or "trial_then_commit".
+func (p Pattern) String() string {
+	switch p {
+	case Run:
+		return "run"
+	case Sessions:
+		return "sessions"
+	case TrialThenCommit:
+		return "trial_then_commit"
+	}
+	return "Pattern(" + strconv.Itoa(int(p)) + ")"
+}
+
+// Usage says how long, and in what pattern, GPUs are rented. Build one with
+// Continuous, DailySessions or TrialThen; the zero value is a run of zero length,
+// which costs nothing.
+type Usage struct {
+	Pattern  Pattern
+	Duration time.Duration // Run: the run; TrialThenCommit: the run after the trial
+	PerDay   time.Duration // Sessions: use each day, more than 0 and at most 24h
+	Days     int           // Sessions: consecutive days, 1 to 36500
+	Trial    time.Duration // TrialThenCommit: the hourly trial, more than 0
+}
+
+// Continuous is a single run of d.
+func Continuous(d time.Duration) Usage { return Usage{Pattern: Run, Duration: d} }
+
+// DailySessions is perDay of use on each of days consecutive days.
+func DailySessions(perDay time.Duration, days int) Usage {
+	return Usage{Pattern: Sessions, PerDay: perDay, Days: days}
+}
+
+// TrialThen is a trial billed hourly followed by a run of rest.
+func TrialThen(trial, rest time.Duration) Usage {
+	return Usage{Pattern: TrialThenCommit, Trial: trial, Duration: rest}
+}
+
+// Validate reports a usage with negative or out-of-range fields, or fields its
+// pattern does not use, each wrapping ErrInvalid.
+func (u Usage) Validate() error {
+	var errs []error
+	add := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("pricing: usage: "+format+": %w", append(args, ErrInvalid)...))
+	}
+	if u.Duration < 0 || u.Duration > MaxDuration {
+		add("duration %v: want 0 to %v", u.Duration, MaxDuration)
+	}
+	switch u.Pattern {
+	case Run:
+		if u.PerDay != 0 || u.Days != 0 || u.Trial != 0 {
+			add("a run uses Duration only")
+		}
+	case Sessions:
+		if u.PerDay <= 0 || u.PerDay > 24*time.Hour {
+			add("per day %v: want more than 0 and at most 24h", u.PerDay)
+		}
+		if u.Days < 1 || u.Days > 36500 {
+			add("days %d: want 1 to 36500", u.Days)
+		}
+		if u.Duration != 0 || u.Trial != 0 {
+			add("sessions use PerDay and Days only")
+		}
+	case TrialThenCommit:
+		if u.Trial <= 0 || u.Trial > MaxDuration {
+			add("trial %v: want more than 0 and at most %v", u.Trial, MaxDuration)
+		}
+		if u.PerDay != 0 || u.Days != 0 {
+			add("a trial then commit uses Trial and Duration only")
+		}
+	default:
+		add("unknown pattern %d", int(u.Pattern))
+	}
+	return errors.Join(errs...)
+}
+
+// Price returns the cheapest price of usage u on gpus GPUs, each GPU billed alike
+// under t (see Cost for a run, Pattern for the others). The total is rounded once,
+// for all GPUs together. Errors wrap ErrInvalid (an invalid tariff, usage or GPU
+// count) or ErrUnavailable (a trial on a tariff without an hourly price).
+func (t Tariff) Price(u Usage, gpus int) (Quote, error) {
+	if err := errors.Join(t.Validate(), u.Validate(), checkGPUs(gpus)); err != nil {
+		return Quote{}, err
+	}
+	hourScale := decimal.NewFromInt(3600)
+	switch u.Pattern {
+	case Sessions:
+		return t.priceSessions(u, gpus), nil
+	case TrialThenCommit:
+		if t.Hourly.IsZero() {
+			return Quote{}, fmt.Errorf("pricing: a trial needs an hourly price: %w", ErrUnavailable)
+		}
+		billed := t.billed(u.Trial)
+		trialExact := t.Hourly.Mul(decimal.NewFromInt(int64(billed / time.Second)))
+		lines, exact := t.priceRun(u.Duration)
+		lines = append(lines, rawLine{item: "trial", unit: "hour", secs: int64(billed / time.Second), price: t.Hourly, rank: -1})
+		return buildQuote(t.Currency, t.Rounding, lines, exact.Add(trialExact), hourScale, gpus), nil
+	default:
+		lines, exact := t.priceRun(u.Duration)
+		return buildQuote(t.Currency, t.Rounding, lines, exact, hourScale, gpus), nil
+	}
+}
+
+// packages lists the tariff's packages with their lengths in hours, longest first.
+func (t Tariff) packages() []struct {
+	name, unit string
+	hours      int64
+	price      decimal.Decimal
+} {
+	hpm := t.hoursPerMonth()
+	type pk = struct {
+		name, unit string
+		hours      int64
+		price      decimal.Decimal
+	}
+	var out []pk
+	terms := append([]Term(nil), t.Terms...)
+	// Longest term first, for a stable display order.
+	for i := 1; i < len(terms); i++ {
+		for j := i; j > 0 && terms[j].Months > terms[j-1].Months; j-- {
+			terms[j], terms[j-1] = terms[j-1], terms[j]
+		}
+	}
+	for _, term := range terms {
+		m := int64(term.Months)
+		out = append(out, pk{"term_" + strconv.Itoa(term.Months) + "m", "term", m * hpm,
+			t.termMonthly(term).Mul(decimal.NewFromInt(m))})
+	}
+	for _, p := range []pk{{"monthly", "month", hpm, t.Monthly}, {"weekly", "week", 168, t.Weekly}, {"daily", "day", 24, t.Daily}} {
+		if !p.price.IsZero() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// priceRun returns the lines of the cheapest cover of a run of d and its exact
+// cost times 3600 (so that hourly time billed in seconds is exact).
+func (t Tariff) priceRun(d time.Duration) ([]rawLine, decimal.Decimal) {
+	scale := decimal.NewFromInt(3600)
+	var items []item
+	for i, p := range t.packages() {
+		items = append(items, item{name: p.name, unit: p.unit, length: p.hours * int64(time.Hour),
+			price: p.price.Mul(scale), each: p.price, rank: i})
+	}
+	prob := problem{items: items, need: int64(d), mix: t.AfterPackage == BillHourly}
+	if !t.Hourly.IsZero() {
+		h := t.Hourly
+		prob.tail = func(x int64) decimal.Decimal {
+			return h.Mul(decimal.NewFromInt(int64(t.billed(time.Duration(x)) / time.Second)))
+		}
+		prob.tailRate = h.Mul(decimal.New(1, -9))
+	}
+	sol := solve(prob)
+	return t.linesOf(items, sol, int64(t.billed(time.Duration(sol.rest))/time.Second)), sol.cost
+}
+
+// priceSessions prices perDay of use on each of u.Days days.
+func (t Tariff) priceSessions(u Usage, gpus int) Quote {
+	scale := decimal.NewFromInt(3600)
+	var items []item
+	for i, p := range t.packages() {
+		items = append(items, item{name: p.name, unit: p.unit, length: p.hours / 24,
+			price: p.price.Mul(scale), each: p.price, rank: i})
+	}
+	session := t.billed(u.PerDay)
+	prob := problem{items: items, need: int64(u.Days), mix: t.AfterPackage == BillHourly}
+	if !t.Hourly.IsZero() {
+		per := t.Hourly.Mul(decimal.NewFromInt(int64(session / time.Second)))
+		prob.tail = func(x int64) decimal.Decimal { return per.Mul(decimal.NewFromInt(x)) }
+		prob.tailRate = per
+	}
+	sol := solve(prob)
+	lines := t.linesOf(items, sol, sol.rest*int64(session/time.Second))
+	return buildQuote(t.Currency, t.Rounding, lines, sol.cost, scale, gpus)
+}
+
+// linesOf turns a solution into per-GPU lines; hourlySecs is the billed hourly
+// time in seconds.
+func (t Tariff) linesOf(items []item, sol solution, hourlySecs int64) []rawLine {
+	var lines []rawLine
+	for i, it := range items {
+		if sol.counts[i] > 0 {
+			lines = append(lines, rawLine{item: it.name, unit: it.unit, qty: decimal.NewFromInt(sol.counts[i]),
+				price: it.each, rank: it.rank})
+		}
+	}
+	if sol.rest > 0 {
+		lines = append(lines, rawLine{item: "hourly", unit: "hour", secs: hourlySecs, price: t.Hourly, rank: 100})
+	}
+	return lines
+}
