@@ -68,7 +68,7 @@ func New(cards ...Card) (*Catalog, error) {
 			cards[i].ID, display, cards[c.index[key].cards[0]].ID, ErrInvalid))
 	}
 	for i, card := range c.cards {
-		for _, n := range append([]string{card.ID, card.Name}, card.Aliases...) {
+		for _, n := range append(append([]string{card.Name}, card.Aliases...), card.ID) {
 			key := normalize(n)
 			if key == "" {
 				continue // reported by Validate

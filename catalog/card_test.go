@@ -1,0 +1,393 @@
+package catalog
+
+import (
+	"encoding/csv"
+	"errors"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/sizing"
+)
+
+func lookup(t testing.TB, name string) Card {
+	t.Helper()
+	c, err := Default().Lookup(name)
+	if err != nil {
+		t.Fatalf("Lookup(%q): %v", name, err)
+	}
+	return c
+}
+
+func near(got, want float64) bool {
+	return math.Abs(got-want) <= 1e-9*math.Max(math.Abs(want), 1)
+}
+
+func TestDefault(t *testing.T) {
+	cards := Default().Cards()
+	if len(cards) != 32 {
+		t.Fatalf("Default has %d cards, want 32", len(cards))
+	}
+	for _, c := range cards {
+		if err := c.Validate(); err != nil {
+			t.Errorf("%s: %v", c.ID, err)
+		}
+		if len(c.Sources) == 0 {
+			t.Errorf("%s: no sources", c.ID)
+		}
+		for _, s := range c.Sources {
+			if _, ok := SourceByKey(s); !ok {
+				t.Errorf("%s: source %q not in Sources()", c.ID, s)
+			}
+		}
+		if c.MemoryNote == "" {
+			t.Errorf("%s: no memory note", c.ID)
+		}
+		if c.Market == MarketChina && c.Confidence == "primary" {
+			t.Errorf("%s: a China variant graded primary; the reference has only secondary sources for them", c.ID)
+		}
+	}
+	if Default() != Default() {
+		t.Error("Default() built twice")
+	}
+}
+
+func TestSourcesSortedUnique(t *testing.T) {
+	s := Sources()
+	for i := 1; i < len(s); i++ {
+		if s[i-1].Key >= s[i].Key {
+			t.Errorf("Sources not sorted/unique at %q, %q", s[i-1].Key, s[i].Key)
+		}
+	}
+	s[0].Title = "changed"
+	if Sources()[0].Title == "changed" {
+		t.Error("Sources shares its slice")
+	}
+}
+
+// TestCardsMatchReference checks cards.json against the reference table it was
+// made from (testdata/cards.csv, a copy of the project's reference/cards.csv).
+func TestCardsMatchReference(t *testing.T) {
+	f, err := os.Open("testdata/cards.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	cards := Default().Cards()
+	if len(cards) != len(rows)-1 {
+		t.Fatalf("%d cards, %d reference rows", len(cards), len(rows)-1)
+	}
+	rate := func(t *testing.T, field string, got Rate, cell string) {
+		if cell == "" {
+			if got.Supported {
+				t.Errorf("%s: got %v, want unsupported", field, got.Value)
+			}
+			return
+		}
+		want, _ := strconv.ParseFloat(cell, 64)
+		if !got.Supported || !near(float64(got.Value), want*1e12) {
+			t.Errorf("%s: got %v (supported %v), want %v TFLOPS", field, float64(got.Value)/1e12, got.Supported, want)
+		}
+	}
+	for i, row := range rows[1:] {
+		c := cards[i]
+		get := func(h string) string { return row[col[h]] }
+		t.Run(get("id"), func(t *testing.T) {
+			if c.ID != get("id") || c.Name != get("name") || c.Vendor != get("vendor") ||
+				c.Architecture != get("arch") || strconv.Itoa(c.Year) != get("year") || c.Form != get("form") ||
+				c.MemoryType != get("mem_type") || c.Confidence != get("confidence") {
+				t.Errorf("identity fields differ: got %s %q %s %s %d %s %s %s", c.ID, c.Name, c.Vendor, c.Architecture, c.Year, c.Form, c.MemoryType, c.Confidence)
+			}
+			if strconv.FormatInt(int64(c.MemoryNominal/sizing.GB), 10) != get("mem_gb") {
+				t.Errorf("nominal memory %v GB, want %s", c.MemoryNominal/sizing.GB, get("mem_gb"))
+			}
+			bw, _ := strconv.ParseFloat(get("bw_gbs"), 64)
+			if !near(float64(c.MemoryBandwidth), bw*1e9) {
+				t.Errorf("bandwidth %v, want %v GB/s", float64(c.MemoryBandwidth), bw)
+			}
+			rate(t, "fp32", c.Peaks.FP32, get("fp32_tflops"))
+			rate(t, "tf32", c.Peaks.TF32, get("tf32_dense_tflops"))
+			rate(t, "fp16", c.Peaks.FP16, get("fp16_dense_tflops"))
+			rate(t, "bf16", c.Peaks.BF16, get("bf16_dense_tflops"))
+			rate(t, "fp8", c.Peaks.FP8, get("fp8_dense_tflops"))
+			rate(t, "int8", c.Peaks.INT8, get("int8_dense_tops"))
+			link := get("interconnect")
+			if link == "" {
+				link = "none"
+			}
+			if string(c.Link) != link {
+				t.Errorf("link %q, want %q", c.Link, link)
+			}
+			nv, _ := strconv.ParseFloat(get("interconnect_total_gbs"), 64)
+			if !near(float64(c.NVLink), nv*1e9) {
+				t.Errorf("NVLink %v, want %v GB/s", float64(c.NVLink), nv)
+			}
+			if strconv.Itoa(c.PCIeGen) != get("pcie_gen") || strconv.Itoa(c.TDP) != get("tdp_w") {
+				t.Errorf("PCIe %d TDP %d, want %s %s", c.PCIeGen, c.TDP, get("pcie_gen"), get("tdp_w"))
+			}
+			if c.SparsePublished != (get("sparse_published") == "true") || c.FP32Accumulate != (get("geforce_fp32acc") == "true") {
+				t.Errorf("sparse/fp32acc flags differ")
+			}
+			for _, s := range strings.Split(get("sources"), ";") {
+				if !contains(c.Sources, s) {
+					t.Errorf("source %q missing from %v", s, c.Sources)
+				}
+			}
+			names := map[string]string{"year": "year", "form": "form", "mem_type": "memory_type",
+				"bw_gbs": "memory_bandwidth_gb_per_s", "fp32_tflops": "peaks_tflops.fp32",
+				"tf32_dense_tflops": "peaks_tflops.tf32", "fp16_dense_tflops": "peaks_tflops.fp16",
+				"bf16_dense_tflops": "peaks_tflops.bf16", "fp8_dense_tflops": "peaks_tflops.fp8",
+				"int8_dense_tops": "peaks_tflops.int8", "interconnect_total_gbs": "nvlink_gb_per_s", "tdp_w": "tdp_watts"}
+			for _, u := range strings.Split(get("unconfirmed"), ";") {
+				if u != "" && !contains(c.Unconfirmed, names[u]) {
+					t.Errorf("unconfirmed %q (%s) missing from %v", u, names[u], c.Unconfirmed)
+				}
+			}
+		})
+	}
+}
+
+func contains(s []string, x string) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// TestSeedCorrections pins the datasheet figures that the first seed article's
+// card table got wrong, and the sparse-for-dense mix-up common in such tables.
+func TestSeedCorrections(t *testing.T) {
+	tests := []struct {
+		name string
+		card string
+		p    sizing.Precision
+		want float64 // TFLOPS
+	}{
+		// NVIDIA A100 datasheet: FP32 19.5 TFLOPS (the seed says 5).
+		{"A100 FP32 is 19.5, not 5", "a100-sxm4-80gb", sizing.FP32, 19.5},
+		{"A100 40GB FP32 is 19.5", "a100-pcie-40gb", sizing.FP32, 19.5},
+		// NVIDIA V100 datasheet: FP32 15.7 (SXM2) and 14 (PCIe); the seed's 7 is FP64.
+		{"V100 SXM2 FP32 is 15.7, not 7", "v100-sxm2-32gb", sizing.FP32, 15.7},
+		{"V100 PCIe FP32 is 14, not 7", "v100-pcie-32gb", sizing.FP32, 14},
+		{"V100 PCIe FP64 is the seed's 7", "v100-pcie-32gb", sizing.FP64, 7},
+		{"V100 SXM2 FP64 7.8", "v100-sxm2-32gb", sizing.FP64, 7.8},
+		// NVIDIA T4 datasheet: FP32 8.1 (the seed says 1).
+		{"T4 FP32 is 8.1, not 1", "t4", sizing.FP32, 8.1},
+		// Ada whitepaper: RTX 4090 FP32 82.6 (the seed rounds to 82).
+		{"RTX 4090 FP32 82.6", "rtx-4090", sizing.FP32, 82.6},
+		// Ada whitepaper: BF16 with FP32 accumulate, dense, 165.2 (330.3 is FP16 accumulate).
+		{"RTX 4090 BF16 165.2 with FP32 accumulate", "rtx-4090", sizing.BF16, 165.2},
+		// NVIDIA H100 datasheet prints 1979 "with sparsity"; dense is half.
+		{"H100 SXM BF16 dense 989.5, not sparse 1979", "h100-sxm5-80gb", sizing.BF16, 989.5},
+		{"H100 SXM FP8 dense 1979, not 3958", "h100-sxm5-80gb", sizing.FP8, 1979},
+		{"A100 BF16 dense 312, not 624", "a100-sxm4-80gb", sizing.BF16, 312},
+		{"A100 TF32 dense 156", "a100-sxm4-80gb", sizing.TF32, 156},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := lookup(t, tt.card).Peak(tt.p)
+			if !ok || !near(float64(got), tt.want*1e12) {
+				t.Errorf("%s Peak(%v) = %v TFLOPS, %v; want %v", tt.card, tt.p, float64(got)/1e12, ok, tt.want)
+			}
+		})
+	}
+}
+
+// TestFP64 pins double precision from the datasheets (vector, then tensor): the
+// first seed article's scientific-computing case must not land on a card without it.
+func TestFP64(t *testing.T) {
+	tests := []struct {
+		name           string
+		card           string
+		vector, tensor float64 // TFLOPS; tensor 0: no FP64 tensor cores
+		unconfirmed    bool
+	}{
+		{"A100 datasheet 9.7 / 19.5", "a100-sxm4-80gb", 9.7, 19.5, false},
+		{"A800 same as A100 (secondary)", "a800-sxm4-80gb", 9.7, 19.5, true},
+		{"H100 SXM datasheet 34 / 67", "h100-sxm5-80gb", 34, 67, false},
+		{"H100 PCIe datasheet 26 / 51", "h100-pcie-80gb", 26, 51, false},
+		{"H200 datasheet 34 / 67", "h200-sxm5-141gb", 34, 67, false},
+		{"H800 cut to about 1 (secondary)", "h800-sxm5-80gb", 1, 1, true},
+		{"H20 about 1 (secondary)", "h20-96gb", 1, 1, true},
+		{"V100 SXM2 datasheet 7.8", "v100-sxm2-16gb", 7.8, 0, false},
+		{"A30 datasheet 5.2 / 10.3", "a30", 5.2, 10.3, false},
+		{"MI300X data sheet 81.7 / 163.4", "mi300x", 81.7, 163.4, false},
+		{"RTX 4090 1/64 of FP32", "rtx-4090", 1.291, 0, true},
+		{"L40S 1/64 of FP32", "l40s", 1.431, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := lookup(t, tt.card)
+			v, ok := c.Peak(sizing.FP64)
+			if !ok || !near(float64(v), tt.vector*1e12) {
+				t.Errorf("Peak(FP64) = %v, %v; want %v", float64(v)/1e12, ok, tt.vector)
+			}
+			best, ok := c.FP64()
+			want := math.Max(tt.vector, tt.tensor)
+			if !ok || !near(float64(best), want*1e12) {
+				t.Errorf("FP64() = %v, %v; want %v", float64(best)/1e12, ok, want)
+			}
+			if c.Peaks.FP64Tensor.Supported != (tt.tensor > 0) {
+				t.Errorf("FP64Tensor supported = %v, want %v", c.Peaks.FP64Tensor.Supported, tt.tensor > 0)
+			}
+			if got := contains(c.Unconfirmed, "peaks_tflops.fp64"); got != tt.unconfirmed {
+				t.Errorf("FP64 unconfirmed = %v, want %v", got, tt.unconfirmed)
+			}
+		})
+	}
+	// Consumer cards are near 1/64 of FP32: far too slow for a double-precision job.
+	for _, c := range Default().Cards() {
+		if c.FP32Accumulate {
+			v, _ := c.Peak(sizing.FP64)
+			f, _ := c.Peak(sizing.FP32)
+			if r := float64(v / f); r < 1.0/70 || r > 1.0/60 {
+				t.Errorf("%s FP64/FP32 = %v, want about 1/64", c.ID, r)
+			}
+		}
+	}
+}
+
+func TestPeak(t *testing.T) {
+	v100 := lookup(t, "v100-sxm2-32gb")
+	a100 := lookup(t, "a100-sxm4-80gb")
+	fp16, _ := a100.Peak(sizing.FP16)
+	custom, _ := sizing.CustomBits(4.65)
+	tests := []struct {
+		name string
+		card Card
+		p    sizing.Precision
+		want compute.FLOPRate
+		ok   bool
+	}{
+		{"V100 has no BF16", v100, sizing.BF16, 0, false},
+		{"V100 has no TF32", v100, sizing.TF32, 0, false},
+		{"V100 has no FP8", v100, sizing.FP8, 0, false},
+		{"A100 has no FP8", a100, sizing.FP8, 0, false},
+		{"A100 INT8 624 TOPS", a100, sizing.INT8, 624 * compute.TFLOPS, true},
+		{"NF4 runs at FP16", a100, sizing.NF4, fp16, true},
+		{"GPTQ4 runs at FP16", a100, sizing.GPTQ4, fp16, true},
+		{"AWQ4 runs at FP16", a100, sizing.AWQ4, fp16, true},
+		{"Q4_K_M runs at FP16", a100, sizing.Q4_K_M, fp16, true},
+		{"Q8_0 runs at FP16", a100, sizing.Q8_0, fp16, true},
+		{"V100 NF4 at its FP16 125", v100, sizing.NF4, 125 * compute.TFLOPS, true},
+		{"INT4 not recorded", a100, sizing.INT4, 0, false},
+		{"custom precision", a100, custom, 0, false},
+		{"unset precision", a100, 0, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := tt.card.Peak(tt.p)
+			if ok != tt.ok || !near(float64(got), float64(tt.want)) {
+				t.Errorf("Peak(%v) = %v, %v; want %v, %v", tt.p, float64(got), ok, float64(tt.want), tt.ok)
+			}
+		})
+	}
+	var none Card
+	if _, ok := none.FP64(); ok {
+		t.Error("zero Card FP64() ok")
+	}
+}
+
+// TestMemoryExact checks each card's memory against nvidia-smi's memory.total in
+// testdata/smi_names.txt, and that the name resolves to the card.
+func TestMemoryExact(t *testing.T) {
+	data, err := os.ReadFile("testdata/smi_names.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		parts := strings.Split(line, "|")
+		name, id := parts[0], parts[1]
+		mibs, _ := strconv.ParseInt(parts[2], 10, 64)
+		n++
+		t.Run(name, func(t *testing.T) {
+			c := lookup(t, name)
+			if c.ID != id {
+				t.Errorf("Lookup(%q) = %s, want %s", name, c.ID, id)
+			}
+			if c.Memory != sizing.Bytes(mibs)*sizing.MiB {
+				t.Errorf("%s memory %d MiB, want %d", id, c.Memory/sizing.MiB, mibs)
+			}
+			if !c.MemoryReported {
+				t.Errorf("%s memory seen in nvidia-smi output but marked inferred", id)
+			}
+		})
+	}
+	if n < 25 {
+		t.Errorf("only %d names in smi_names.txt", n)
+	}
+	// The figures the issue names.
+	for id, mib := range map[string]int64{"a100-sxm4-80gb": 81920, "a100-pcie-40gb": 40960, "v100-sxm2-32gb": 32768,
+		"v100-pcie-16gb": 16384, "t4": 15360, "rtx-4090": 24564, "h100-sxm5-80gb": 81559, "h200-sxm5-141gb": 143771,
+		"rtx-3090": 24576} {
+		if got := lookup(t, id).Memory; got != sizing.Bytes(mib)*sizing.MiB {
+			t.Errorf("%s memory %d MiB, want %d", id, got/sizing.MiB, mib)
+		}
+	}
+	for _, id := range []string{"v100-pcie-32gb", "a800-pcie-40gb", "a800-pcie-80gb", "h800-pcie-80gb", "mi300x"} {
+		if lookup(t, id).MemoryReported {
+			t.Errorf("%s: memory marked reported, but it is inferred", id)
+		}
+	}
+}
+
+func TestValidateRejects(t *testing.T) {
+	base := lookup(t, "a100-sxm4-80gb")
+	tests := []struct {
+		name string
+		mod  func(c *Card)
+	}{
+		{"empty id", func(c *Card) { c.ID = "" }},
+		{"upper-case id", func(c *Card) { c.ID = "A100" }},
+		{"zero memory", func(c *Card) { c.Memory = 0 }},
+		{"negative memory", func(c *Card) { c.Memory = -sizing.GiB }},
+		{"absurd memory", func(c *Card) { c.Memory = 64 * sizing.TiB }},
+		{"zero bandwidth", func(c *Card) { c.MemoryBandwidth = 0 }},
+		{"NaN bandwidth", func(c *Card) { c.MemoryBandwidth = compute.Bandwidth(math.NaN()) }},
+		{"Inf peak", func(c *Card) { c.Peaks.FP16 = RateOf(compute.FLOPRate(math.Inf(1))) }},
+		{"zero supported peak", func(c *Card) { c.Peaks.BF16 = RateOf(0) }},
+		{"value on unsupported", func(c *Card) { c.Peaks.FP8 = Rate{Value: 1} }},
+		{"FP16 below FP32 (sparse/dense or column mix-up)", func(c *Card) { c.Peaks.FP16 = RateOf(5 * compute.TFLOPS) }},
+		{"BF16 below FP32", func(c *Card) { c.Peaks.BF16 = RateOf(5 * compute.TFLOPS) }},
+		{"no FP32", func(c *Card) { c.Peaks.FP32 = Rate{} }},
+		{"unknown market", func(c *Card) { c.Market = "mars" }},
+		{"unknown link", func(c *Card) { c.Link = "infiniband" }},
+		{"none with bandwidth", func(c *Card) { c.Link = LinkNone }},
+		{"nvlink without bandwidth", func(c *Card) { c.NVLink = 0 }},
+		{"PCIe gen 0", func(c *Card) { c.PCIeGen = 0 }},
+		{"negative TDP", func(c *Card) { c.TDP = -1 }},
+		{"year 0", func(c *Card) { c.Year = 0 }},
+		{"unknown unconfirmed field", func(c *Card) { c.Unconfirmed = []string{"colour"} }},
+		{"name without letters or digits", func(c *Card) { c.Aliases = []string{"- -"} }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := base.clone()
+			tt.mod(&c)
+			err := c.Validate()
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("Validate() = %v, want ErrInvalid", err)
+			}
+			if _, err := New(c); !errors.Is(err, ErrInvalid) {
+				t.Errorf("New() = %v, want ErrInvalid", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,35 @@
+// Package catalog holds GPU cards from their datasheets, finds a card by any name
+// people and tools use for it, and checks a rented machine against what was
+// advertised.
+//
+// Main types:
+//
+//   - Card: one GPU variant ("a100-sxm4-80gb"): exact memory as nvidia-smi reports
+//     it, memory bandwidth, dense peak per precision (Peak; absent, not zero, when
+//     unsupported), NVLink or other direct link, PCIe generation, TDP, market
+//     (global or the China variants), the seed articles' recommended uses, sources
+//     (see Sources) and the figures that rest on secondary sources only.
+//   - Catalog: a read-only set of cards with a name index. Default is the built-in
+//     catalog (the embedded cards.json, parsed once on first use); New builds one
+//     from cards, Load from a JSON list in the cards.json form.
+//   - Device, Topology, Report: what nvidia-smi says a machine has (ParseSMI,
+//     ParseTopology) and what Verify makes of it against the advertised card.
+//
+// Units: memory is sizing.Bytes, exact (an "80GB" A100 is 81920 MiB); rates are
+// compute.FLOPRate and compute.Bandwidth, decimal as vendors print them. Peaks are
+// dense, never "with sparsity" (H100 SXM BF16 is 989.5 TFLOPS, not 1979).
+//
+// Errors wrap ErrInvalid, ErrNotFound or ErrAmbiguous; Lookup returns a
+// *NotFoundError with suggestions or an *AmbiguousError with candidates, and the
+// parsers a *ParseError with the line number.
+//
+// Every value is immutable once made and every function is safe for concurrent
+// use. Cards returned by a Catalog are copies; changing them does not change the
+// catalog.
+//
+// Use:
+//
+//	card, err := catalog.Default().Lookup("NVIDIA A100-SXM4-80GB")
+//	if err != nil { ... }
+//	bf16, ok := card.Peak(sizing.BF16) // 312 TFLOPS, true
+package catalog
