@@ -34,12 +34,12 @@ func TestJobSingleDevice(t *testing.T) {
 	j := Job{Model: sizing.Model{Params: 7e9}, Work: 4.2e19, Batch: 1, SeqLen: 4096, Devices: 1, PeakPerDevice: a100Peak}
 	tm := mustTime(t, j)
 	want := Timing{
-		Duration: seconds2(4.2e19 / (312e12 * 0.45)),
-		Low:      seconds2(4.2e19 / (312e12 * 0.52)),
-		High:     seconds2(4.2e19 / (312e12 * 0.38)),
-		Step:     seconds2(6 * 7e9 * 4096 / (312e12 * 0.45)),
-		Steps:    4.2e19 / (6 * 7e9 * 4096),
-		Compute:  seconds2(4.2e19 / (312e12 * 0.45)),
+		Duration:   seconds2(4.2e19 / (312e12 * 0.45)),
+		Low:        seconds2(4.2e19 / (312e12 * 0.52)),
+		High:       seconds2(4.2e19 / (312e12 * 0.38)),
+		Step:       seconds2(6 * 7e9 * 4096 / (312e12 * 0.45)),
+		Steps:      4.2e19 / (6 * 7e9 * 4096),
+		Compute:    seconds2(4.2e19 / (312e12 * 0.45)),
 		Efficiency: 1, Data: 1, Tensor: 1,
 	}
 	if !closeTiming(tm, want) {
@@ -52,7 +52,7 @@ func seconds2(s float64) time.Duration { d, _ := seconds(s); return d }
 // closeTiming compares timings to within a microsecond (the sums are done in float
 // seconds) and efficiencies to 1e-9.
 func closeTiming(a, b Timing) bool {
-	near := func(x, y time.Duration) bool { return (x-y).Abs() <= time.Microsecond }
+	near := func(x, y time.Duration) bool { return (x - y).Abs() <= time.Microsecond }
 	return near(a.Duration, b.Duration) && near(a.Low, b.Low) && near(a.High, b.High) &&
 		near(a.Step, b.Step) && near(a.Compute, b.Compute) && near(a.Comm, b.Comm) &&
 		math.Abs(a.Steps-b.Steps) < 1e-6 && math.Abs(a.Efficiency-b.Efficiency) < 1e-9 &&
