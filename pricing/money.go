@@ -272,22 +272,24 @@ func allDigits(s string) bool {
 // trim drops trailing zeros after the point, so that "1.500000000" is 1.5. The
 // value is unchanged.
 func trim(d decimal.Decimal) decimal.Decimal {
-	if d.Exponent() >= 0 || d.IsZero() {
-		if d.IsZero() {
-			return decimal.Decimal{}
-		}
+	e := d.Exponent()
+	if d.IsZero() {
+		return decimal.Decimal{}
+	}
+	if e >= 0 {
 		return d
 	}
 	c := d.Coefficient()
-	e := d.Exponent()
-	ten := bigTen()
-	var q, r = bigQuoRem(c, ten)
-	for e < 0 && r.Sign() == 0 {
-		c = q
-		e++
-		q, r = bigQuoRem(c, ten)
+	digits := c.String()
+	k := 0
+	for k < -int(e) && k < len(digits) && digits[len(digits)-1-k] == '0' {
+		k++
 	}
-	return decimal.NewFromBigInt(c, e)
+	if k == 0 {
+		return d
+	}
+	c.Quo(c, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(k)), nil))
+	return decimal.NewFromBigInt(c, e+int32(k))
 }
 
 // roundQuo returns x/y rounded to places decimal places with the given mode,
@@ -320,14 +322,6 @@ func roundQuo(x, y decimal.Decimal, places int32, mode RoundingMode) decimal.Dec
 		q = q.Neg()
 	}
 	return q
-}
-
-func bigTen() *big.Int { return big.NewInt(10) }
-
-func bigQuoRem(a, b *big.Int) (*big.Int, *big.Int) {
-	var q, r big.Int
-	q.QuoRem(a, b, &r)
-	return &q, &r
 }
 
 func mismatch(a, b string) error {

@@ -3,6 +3,7 @@ package pricing
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"strconv"
 	"time"
 
@@ -132,18 +133,17 @@ func (t Tariff) Price(u Usage, gpus int) (Quote, error) {
 	}
 }
 
-// packages lists the tariff's packages with their lengths in hours, longest first.
-func (t Tariff) packages() []struct {
+// pkg is a package of a tariff: its line item, unit, length and price.
+type pkg struct {
 	name, unit string
 	hours      int64
 	price      decimal.Decimal
-} {
+}
+
+// packages lists the tariff's packages with their lengths in hours, longest first.
+func (t Tariff) packages() []pkg {
 	hpm := t.hoursPerMonth()
-	type pk = struct {
-		name, unit string
-		hours      int64
-		price      decimal.Decimal
-	}
+	type pk = pkg
 	var out []pk
 	terms := append([]Term(nil), t.Terms...)
 	// Longest term first, for a stable display order.
@@ -165,45 +165,67 @@ func (t Tariff) packages() []struct {
 	return out
 }
 
-// priceRun returns the lines of the cheapest cover of a run of d and its exact
-// cost times 3600 (so that hourly time billed in seconds is exact).
-func (t Tariff) priceRun(d time.Duration) ([]rawLine, decimal.Decimal) {
-	scale := decimal.NewFromInt(3600)
-	var items []item
-	for i, p := range t.packages() {
-		items = append(items, item{name: p.name, unit: p.unit, length: p.hours * int64(time.Hour),
-			price: p.price.Mul(scale), each: p.price, rank: i})
-	}
-	prob := problem{items: items, need: int64(d), mix: t.AfterPackage == BillHourly}
-	if !t.Hourly.IsZero() {
-		h := t.Hourly
-		prob.tail = func(x int64) decimal.Decimal {
-			return h.Mul(decimal.NewFromInt(int64(t.billed(time.Duration(x)) / time.Second)))
+// costScale returns the number of decimal places that makes every price of t an
+// integer, for the search's integer cost unit.
+func (t Tariff) costScale(pk []pkg) int32 {
+	p := places(t.Hourly)
+	for _, k := range pk {
+		if q := places(k.price); q > p {
+			p = q
 		}
-		prob.tailRate = h.Mul(decimal.New(1, -9))
+	}
+	return p
+}
+
+// priceRun returns the lines of the cheapest cover of a run of d and its exact
+// cost times 3600 (so that hourly time billed in seconds is exact). The search
+// works in whole seconds: packages are whole hours and billing units whole
+// seconds, so rounding d up to a second changes no cost.
+func (t Tariff) priceRun(d time.Duration) ([]rawLine, decimal.Decimal) {
+	secs := int64(d / time.Second)
+	if d%time.Second != 0 {
+		secs++
+	}
+	pk := t.packages()
+	p := t.costScale(pk)
+	var items []item
+	for i, k := range pk {
+		items = append(items, item{name: k.name, unit: k.unit, length: k.hours * 3600,
+			price: new(big.Int).Mul(toInt(k.price, p), big.NewInt(3600)), each: k.price, rank: i})
+	}
+	prob := problem{items: items, need: secs, mix: t.AfterPackage == BillHourly}
+	if !t.Hourly.IsZero() {
+		h := toInt(t.Hourly, p)
+		prob.tail = func(x int64, dst *big.Int) {
+			dst.SetInt64(int64(t.billed(time.Duration(x)*time.Second) / time.Second))
+			dst.Mul(dst, h)
+		}
+		prob.tailRate = h
 	}
 	sol := solve(prob)
-	return t.linesOf(items, sol, int64(t.billed(time.Duration(sol.rest))/time.Second)), sol.cost
+	return t.linesOf(items, sol, int64(t.billed(time.Duration(sol.rest)*time.Second)/time.Second)),
+		decimal.NewFromBigInt(sol.cost, -p)
 }
 
 // priceSessions prices perDay of use on each of u.Days days.
 func (t Tariff) priceSessions(u Usage, gpus int) Quote {
-	scale := decimal.NewFromInt(3600)
+	pk := t.packages()
+	p := t.costScale(pk)
 	var items []item
-	for i, p := range t.packages() {
-		items = append(items, item{name: p.name, unit: p.unit, length: p.hours / 24,
-			price: p.price.Mul(scale), each: p.price, rank: i})
+	for i, k := range pk {
+		items = append(items, item{name: k.name, unit: k.unit, length: k.hours / 24,
+			price: new(big.Int).Mul(toInt(k.price, p), big.NewInt(3600)), each: k.price, rank: i})
 	}
 	session := t.billed(u.PerDay)
 	prob := problem{items: items, need: int64(u.Days), mix: t.AfterPackage == BillHourly}
 	if !t.Hourly.IsZero() {
-		per := t.Hourly.Mul(decimal.NewFromInt(int64(session / time.Second)))
-		prob.tail = func(x int64) decimal.Decimal { return per.Mul(decimal.NewFromInt(x)) }
+		per := new(big.Int).Mul(toInt(t.Hourly, p), big.NewInt(int64(session/time.Second)))
+		prob.tail = func(x int64, dst *big.Int) { dst.Mul(big.NewInt(x), per) }
 		prob.tailRate = per
 	}
 	sol := solve(prob)
 	lines := t.linesOf(items, sol, sol.rest*int64(session/time.Second))
-	return buildQuote(t.Currency, t.Rounding, lines, sol.cost, scale, gpus)
+	return buildQuote(t.Currency, t.Rounding, lines, decimal.NewFromBigInt(sol.cost, -p), decimal.NewFromInt(3600), gpus)
 }
 
 // linesOf turns a solution into per-GPU lines; hourlySecs is the billed hourly
