@@ -32,7 +32,7 @@ type Calibration struct {
 // exceeds the measurement. Check the measurement's configuration first.
 func Calibrate(m Model, w Workload, measured Bytes) (Calibration, error) {
 	if measured <= 0 {
-		return Calibration{}, fmt.Errorf("%w: measured peak %d bytes is not positive", ErrInvalid, int64(measured))
+		return Calibration{}, fmt.Errorf("sizing: measured peak %d bytes is not positive: %w", int64(measured), ErrInvalid)
 	}
 	b, err := Estimate(m, w)
 	if err != nil {
@@ -40,8 +40,8 @@ func Calibrate(m Model, w Workload, measured Bytes) (Calibration, error) {
 	}
 	modelled := b.Total() - b.Overhead
 	if measured < modelled {
-		return Calibration{}, fmt.Errorf("%w: measured peak of %d bytes is %d bytes below the estimate's %d bytes without overhead; the model overstates this configuration",
-			ErrInvalid, int64(measured), int64(modelled-measured), int64(modelled))
+		return Calibration{}, fmt.Errorf("sizing: measured peak of %d bytes is %d bytes below the estimate's %d bytes without overhead; the model overstates this configuration: %w",
+			int64(measured), int64(modelled-measured), int64(modelled), ErrInvalid)
 	}
 	return Calibration{Measured: measured, Modelled: modelled, Overhead: measured - modelled}, nil
 }
@@ -58,7 +58,7 @@ func (c Calibration) Apply(w Workload) Workload {
 // the configuration that was measured its Total is the measurement.
 func (c Calibration) Estimate(m Model, w Workload) (Breakdown, error) {
 	if c.Overhead < 0 {
-		return Breakdown{}, fmt.Errorf("%w: calibration overhead %d bytes is negative", ErrInvalid, int64(c.Overhead))
+		return Breakdown{}, fmt.Errorf("sizing: calibration overhead %d bytes is negative: %w", int64(c.Overhead), ErrInvalid)
 	}
 	b, err := Estimate(m, c.Apply(w))
 	if err != nil {

@@ -69,26 +69,27 @@ func resolveArch(m Model, n int64) (arch, bool) {
 	return arch{L: L, h: h, a: a, k: a, d: approxHeadDim, f: 4 * h, V: approxVocab, experts: 1, ept: 1}, true
 }
 
-// checkModel validates what Estimate needs from m and returns its parameter count.
+// checkModel validates what Estimate needs from m, as Model.Validate does but
+// without allocating, and returns its parameter count.
 func checkModel(m Model) (int64, error) {
 	if m.Params < 0 || m.Layers < 0 || m.Hidden < 0 || m.Heads < 0 || m.KVHeads < 0 || m.HeadDim < 0 ||
 		m.FFN < 0 || m.Vocab < 0 || m.Experts < 0 || m.ExpertsPerToken < 0 || m.Positions < 0 {
-		return 0, fmt.Errorf("%w: model %q has a negative size", ErrInvalid, m.Name)
+		return 0, fmt.Errorf("sizing: model %q has a negative size: %w", m.Name, ErrInvalid)
 	}
 	if m.HasArchitecture() {
 		if m.HeadDim == 0 && m.Hidden%m.Heads != 0 {
-			return 0, fmt.Errorf("%w: model %q: %d heads do not divide hidden size %d", ErrInvalid, m.Name, m.Heads, m.Hidden)
+			return 0, fmt.Errorf("sizing: model %q: %d heads do not divide hidden size %d: %w", m.Name, m.Heads, m.Hidden, ErrInvalid)
 		}
 		if m.KVHeads > m.Heads || m.Heads%m.kvHeads() != 0 {
-			return 0, fmt.Errorf("%w: model %q: %d KV heads do not divide %d heads", ErrInvalid, m.Name, m.KVHeads, m.Heads)
+			return 0, fmt.Errorf("sizing: model %q: %d KV heads do not divide %d heads: %w", m.Name, m.KVHeads, m.Heads, ErrInvalid)
 		}
 	}
 	if m.ExpertsPerToken > 0 && m.ExpertsPerToken > m.Experts {
-		return 0, fmt.Errorf("%w: model %q routes %d experts per token of %d", ErrInvalid, m.Name, m.ExpertsPerToken, m.Experts)
+		return 0, fmt.Errorf("sizing: model %q routes %d experts per token of %d: %w", m.Name, m.ExpertsPerToken, m.Experts, ErrInvalid)
 	}
 	n := m.ParamCount()
 	if n <= 0 {
-		return 0, fmt.Errorf("%w: model %q has no parameter count (set Params, or the architecture with FFN; or it overflows)", ErrInvalid, m.Name)
+		return 0, fmt.Errorf("sizing: model %q has no parameter count (set Params, or the architecture with FFN; or it overflows): %w", m.Name, ErrInvalid)
 	}
 	return n, nil
 }
@@ -100,18 +101,18 @@ func checkModel(m Model) (int64, error) {
 // heads than devices), and any other combination is an error. Pipeline stages need
 // at least one layer each. Without the architecture only the degrees are checked.
 func checkParallel(m Model, p Parallel) error {
-	if !m.HasArchitecture() {
+	if !m.HasArchitecture() || p.Tensor <= 1 && p.Pipeline <= 1 {
 		return nil
 	}
 	t := one(p.Tensor)
 	if m.Heads%t != 0 {
-		return fmt.Errorf("%w: tensor-parallel degree %d does not divide %d heads", ErrInvalid, t, m.Heads)
+		return fmt.Errorf("sizing: tensor-parallel degree %d does not divide %d heads: %w", t, m.Heads, ErrInvalid)
 	}
 	if k := m.kvHeads(); k%t != 0 && t%k != 0 {
-		return fmt.Errorf("%w: tensor-parallel degree %d neither divides nor is a multiple of %d KV heads", ErrInvalid, t, k)
+		return fmt.Errorf("sizing: tensor-parallel degree %d neither divides nor is a multiple of %d KV heads: %w", t, k, ErrInvalid)
 	}
 	if one(p.Pipeline) > m.Layers {
-		return fmt.Errorf("%w: pipeline degree %d exceeds %d layers", ErrInvalid, one(p.Pipeline), m.Layers)
+		return fmt.Errorf("sizing: pipeline degree %d exceeds %d layers: %w", one(p.Pipeline), m.Layers, ErrInvalid)
 	}
 	return nil
 }
@@ -178,6 +179,11 @@ func Estimate(m Model, w Workload) (Breakdown, error) {
 	}
 	n, err := checkModel(m)
 	if err != nil {
+		// Model.Validate says the same at more length; checkModel is its fast
+		// subset for the success path.
+		if verr := m.Validate(); verr != nil {
+			return Breakdown{}, verr
+		}
 		return Breakdown{}, err
 	}
 	if err := checkParallel(m, w.Parallel); err != nil {
@@ -275,7 +281,7 @@ func estimate(ar *arch, approx bool, N float64, w Workload) (Breakdown, error) {
 		float64(br.KVCache) + float64(br.Overhead)
 	ok[5] = sum < 9e18
 	if !(ok[0] && ok[1] && ok[2] && ok[3] && ok[4] && ok[5]) {
-		return Breakdown{}, fmt.Errorf("%w: memory estimate overflows int64 bytes", ErrInvalid)
+		return Breakdown{}, fmt.Errorf("sizing: memory estimate overflows int64 bytes: %w", ErrInvalid)
 	}
 	if approx {
 		br.Approx = terms

@@ -39,7 +39,7 @@ func maxFit(m Model, w Workload, capacity Bytes, context bool) (int, error) {
 		field, limit, what = &w.SeqLen, MaxSearchContext, "context"
 	}
 	if capacity <= 0 {
-		return 0, fmt.Errorf("%w: capacity %d bytes is not positive", ErrInvalid, int64(capacity))
+		return 0, fmt.Errorf("sizing: capacity %d bytes is not positive: %w", int64(capacity), ErrInvalid)
 	}
 	*field = 1
 	b, err := Estimate(m, w)
@@ -47,7 +47,7 @@ func maxFit(m Model, w Workload, capacity Bytes, context bool) (int, error) {
 		return 0, err
 	}
 	if b.Total() > capacity {
-		return 0, fmt.Errorf("%w: %s 1 needs %d bytes, over the capacity of %d", ErrDoesNotFit, what, int64(b.Total()), int64(capacity))
+		return 0, fmt.Errorf("sizing: %s 1 needs %d bytes, over the capacity of %d: %w", what, int64(b.Total()), int64(capacity), ErrDoesNotFit)
 	}
 	fits := func(v int) bool {
 		*field = v

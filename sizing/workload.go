@@ -169,7 +169,7 @@ func isFloat(p Precision) bool { return p >= FP64 && p <= FP8 }
 func (w Workload) Validate() error {
 	var errs []error
 	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...))
+		errs = append(errs, fmt.Errorf("sizing: workload: "+format+": %w", append(args, ErrInvalid)...))
 	}
 	if w.Task == 0 || w.Task >= numTasks {
 		bad("task %v is not set to a known task", w.Task)
