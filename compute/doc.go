@@ -33,7 +33,9 @@
 //
 //	work, _ := compute.TrainingFLOPs(sizing.Model{Params: 7e9}, 1e9, 0) // 4.2e19 FLOP
 //	d, _ := compute.TimeFor(work, 312*compute.TFLOPS*compute.DefaultUtilization)
-//	fmt.Println(d.Round(time.Minute)) // 5m0s
+//	fmt.Println(d.Round(time.Minute)) // 83h6m0s on one A100 at 45% of peak
+//
+// (ExampleTimeFor runs it.)
 //
 // Bad input (negative, zero where a positive value is needed, NaN, Inf, unknown
 // units) returns an error wrapping ErrInvalid; parse failures are *ParseError. Every

@@ -87,7 +87,7 @@ func attnDim(m sizing.Model) int64 {
 // attention term 2·n_layer·n_ctx·d_attn (the query-key scores and the weighted sum of
 // values over a context of seqLen tokens).
 func perToken(fn string, m sizing.Model, tokens float64, seqLen int) (fwdParams, fwdAttn float64, err error) {
-	if err := nonNegative(fn+" tokens", tokens); err != nil {
+	if err := nonNegative("tokens", tokens); err != nil {
 		return 0, 0, err
 	}
 	if seqLen < 0 {

@@ -1,0 +1,153 @@
+package compute_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/sizing"
+)
+
+// The first seed article: 1e8 samples at 1e9 FLOPs each, in one day. The article
+// writes the product as 1e18 and asks for 11.6 TFLOPS; 1e8 × 1e9 is 1e17, which
+// needs 1.16.
+func ExampleRateFor() {
+	work, _ := compute.SampleFLOPs(1e8, 1e9)
+	need, _ := compute.RateFor(work, 24*time.Hour)
+	slip, _ := compute.RateFor(1e18, 24*time.Hour)
+	peak, _ := compute.PeakFor(work, 24*time.Hour, compute.SeedUtilization().Low)
+	fmt.Println(work, "in a day needs", need, "sustained,", peak, "of peak at 60%")
+	fmt.Println("the article's 1e18 needs", slip)
+	// Output:
+	// 1e+17 FLOP in a day needs 1.157 TFLOPS sustained, 1.929 TFLOPS of peak at 60%
+	// the article's 1e18 needs 11.57 TFLOPS
+}
+
+func ExampleTrainingFLOPs() {
+	gpt3, _ := compute.TrainingFLOPs(sizing.Model{Params: 175e9}, 300e9, 0)
+	llama, _ := compute.TrainingFLOPs(sizing.Model{Params: 405e9}, 15.6e12, 0)
+	fmt.Println("GPT-3 175B, 300B tokens:", gpt3)
+	fmt.Println("Llama 3 405B, 15.6T tokens:", llama)
+	// Output:
+	// GPT-3 175B, 300B tokens: 3.15e+23 FLOP
+	// Llama 3 405B, 15.6T tokens: 3.791e+25 FLOP
+}
+
+// A 7B model on 1B tokens on one A100 (312 TFLOPS BF16 dense), at the default
+// utilization and across the published MFU band.
+func ExampleTimeFor() {
+	work, _ := compute.TrainingFLOPs(sizing.Model{Params: 7e9}, 1e9, 0)
+	d, _ := compute.TimeFor(work, 312*compute.TFLOPS*compute.DefaultUtilization)
+	band, _ := compute.TimeBand(work, 312*compute.TFLOPS, compute.PublishedMFU())
+	fmt.Println(work, "takes", d.Round(time.Minute))
+	fmt.Println("between", band.Low.Round(time.Minute), "and", band.High.Round(time.Minute))
+	// Output:
+	// 4.2e+19 FLOP takes 83h6m0s
+	// between 71h55m0s and 98h24m0s
+}
+
+// How many H100s (989.5 TFLOPS BF16 dense) train a 7B model on 2T tokens in 30 days
+// at the published MFU's midpoint, before any communication loss.
+func ExampleDevicesFor() {
+	work, _ := compute.TrainingFLOPs(sizing.Model{Params: 7e9}, 2e12, 0)
+	n, _ := compute.DevicesFor(work, 30*24*time.Hour, 989.5*compute.TFLOPS, compute.DefaultUtilization, 1)
+	fmt.Println(n, "GPUs")
+	// Output:
+	// 73 GPUs
+}
+
+func ExampleParseFLOPRate() {
+	for _, s := range []string{"312TFLOPS", "312 TFLOP/s", "1.5 PFLOPS", "312 TOPS"} {
+		r, err := compute.ParseFLOPRate(s)
+		fmt.Println(r, err)
+	}
+	b, _ := compute.ParseBandwidth("2039GBps")
+	fmt.Println(b)
+	// Output:
+	// 312 TFLOPS <nil>
+	// 312 TFLOPS <nil>
+	// 1.5 PFLOPS <nil>
+	// 0 FLOPS compute: ParseFLOPRate "312 TOPS": compute: invalid input: unknown unit "TOPS"
+	// 2.039 TB/s
+}
+
+// Llama-2-7B's BF16 gradients (13.48 GB) all-reduced over 8 GPUs: A100 NVLink
+// (600 GB/s both ways, 300 each) against PCIe Gen4 x16.
+func ExampleAllReduceTime() {
+	grads, _ := sizing.WeightBytes(sizing.Model{Params: 6738415616}, sizing.BF16)
+	pcie, _ := compute.PCIe(4)
+	nv, _ := compute.AllReduceTime(grads, 8, compute.NVLink(600*compute.GBps).Bandwidth)
+	pc, _ := compute.AllReduceTime(grads, 8, pcie)
+	fmt.Println("NVLink:", nv.Round(time.Millisecond), "PCIe Gen4:", pc.Round(time.Millisecond))
+	// Output:
+	// NVLink: 79ms PCIe Gen4: 749ms
+}
+
+// The second seed article's multi-GPU claims as the model sees them. Card figures
+// are datasheet literals: A100 SXM4 312 TFLOPS BF16 and NVLink 600 GB/s; RTX 4090
+// 165.2 TFLOPS BF16 (FP32 accumulate) on PCIe Gen4; H100 SXM 989.5 TFLOPS and NVLink
+// 900 GB/s; H800 SXM the same compute with NVLink 400 GB/s.
+func ExampleJob_Time() {
+	llama7B := sizing.Model{Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008, Vocab: 32000, GatedFFN: true}
+	tiny := sizing.Model{Layers: 22, Hidden: 2048, Heads: 32, KVHeads: 4, FFN: 5632, Vocab: 32000, GatedFFN: true}
+	pcie4, _ := compute.PCIeLink(4)
+	show := func(name string, j compute.Job) {
+		tm, err := j.Time()
+		if err != nil {
+			fmt.Println(name, err)
+			return
+		}
+		fmt.Printf("%-22s efficiency %.2f, %v (%v–%v)\n", name, tm.Efficiency,
+			tm.Duration.Round(time.Minute), tm.Low.Round(time.Minute), tm.High.Round(time.Minute))
+	}
+
+	// 8× RTX 4090 over PCIe against 8× A100 over NVLink, data parallel, TinyLlama.
+	work, _ := compute.TrainingFLOPs(tiny, 1e9, 2048)
+	j := compute.Job{Model: tiny, Work: work, Batch: 1, SeqLen: 2048, Devices: 8,
+		PeakPerDevice: 165.2 * compute.TFLOPS, Link: pcie4}
+	show("8× RTX 4090, PCIe", j)
+	j.PeakPerDevice, j.Link = 312*compute.TFLOPS, compute.NVLink(600*compute.GBps)
+	show("8× A100, NVLink", j)
+
+	// H800 against H100, Llama-2-7B tensor parallel over all the GPUs.
+	work, _ = compute.TrainingFLOPs(llama7B, 1e9, 4096)
+	for _, n := range []int{2, 8} {
+		j = compute.Job{Model: llama7B, Work: work, Batch: 1, SeqLen: 4096, Devices: n, Tensor: n,
+			PeakPerDevice: 989.5 * compute.TFLOPS, Link: compute.NVLink(900 * compute.GBps)}
+		show(fmt.Sprintf("%d× H100, 900 GB/s", n), j)
+		j.Link = compute.NVLink(400 * compute.GBps)
+		show(fmt.Sprintf("%d× H800, 400 GB/s", n), j)
+	}
+
+	// Two 80 GB cards data parallel against four 24 GB cards tensor parallel.
+	show("2× A100 80GB, DP", compute.Job{Model: llama7B, Work: work, Batch: 1, SeqLen: 4096, Devices: 2,
+		PeakPerDevice: 312 * compute.TFLOPS, Link: compute.NVLink(600 * compute.GBps)})
+	show("4× RTX 4090, TP 4", compute.Job{Model: llama7B, Work: work, Batch: 1, SeqLen: 4096, Devices: 4, Tensor: 4,
+		PeakPerDevice: 165.2 * compute.TFLOPS, Link: pcie4})
+	// Output:
+	// 8× RTX 4090, PCIe      efficiency 0.60, 5h14m0s (4h48m0s–5h49m0s)
+	// 8× A100, NVLink        efficiency 0.88, 1h53m0s (1h40m0s–2h12m0s)
+	// 2× H100, 900 GB/s      efficiency 0.95, 14h1m0s (12h13m0s–16h29m0s)
+	// 2× H800, 400 GB/s      efficiency 0.90, 14h50m0s (13h2m0s–17h17m0s)
+	// 8× H100, 900 GB/s      efficiency 0.75, 4h29m0s (4h2m0s–5h5m0s)
+	// 8× H800, 400 GB/s      efficiency 0.57, 5h53m0s (5h26m0s–6h30m0s)
+	// 2× A100 80GB, DP       efficiency 0.97, 43h56m0s (38h13m0s–51h44m0s)
+	// 4× RTX 4090, TP 4      efficiency 0.74, 53h55m0s (48h31m0s–61h17m0s)
+}
+
+// gpt-fast measured Llama-2-7B in BF16 at 104.9 tokens/s on an A100 (2039 GB/s
+// HBM). At 70% of the bandwidth:
+func ExampleDecode_Speed() {
+	d := compute.Decode{
+		Model:     sizing.Model{Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008, Vocab: 32000, GatedFFN: true},
+		Weights:   sizing.BF16,
+		Context:   200,
+		Bandwidth: 2039 * compute.GBps,
+		Peak:      312 * compute.TFLOPS,
+	}
+	s, _ := d.Speed()
+	p, _ := d.Prefill(2000)
+	fmt.Printf("%.1f tokens/s, memory-bound %v; a 2000-token prompt in %v\n", float64(s.PerSequence), s.MemoryBound, p.Round(time.Millisecond))
+	// Output:
+	// 105.1 tokens/s, memory-bound true; a 2000-token prompt in 196ms
+}
