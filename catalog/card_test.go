@@ -158,15 +158,6 @@ func TestCardsMatchReference(t *testing.T) {
 	}
 }
 
-func contains(s []string, x string) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}
-
 // TestSeedCorrections pins the datasheet figures that the first seed article's
 // card table got wrong, and the sparse-for-dense mix-up common in such tables.
 func TestSeedCorrections(t *testing.T) {

@@ -210,9 +210,9 @@ func (c *Catalog) suggest(key string) []string {
 	limit := max(2, len(key)/2)
 	type cand struct{ d, pos int }
 	var cands []cand
-	seen := make(map[string]bool)
+	var rows [2][]int
 	for pos, n := range c.names {
-		d := editDistance(key, n.key, limit)
+		d := editDistanceBuf(key, n.key, limit, &rows)
 		if d > limit {
 			continue
 		}
@@ -222,10 +222,9 @@ func (c *Catalog) suggest(key string) []string {
 	var out []string
 	for _, cd := range cands {
 		disp := c.names[cd.pos].display
-		if seen[disp] {
+		if contains(out, disp) {
 			continue
 		}
-		seen[disp] = true
 		out = append(out, disp)
 		if len(out) == 3 {
 			break
@@ -237,11 +236,22 @@ func (c *Catalog) suggest(key string) []string {
 // editDistance returns the Levenshtein distance between a and b, or limit+1 once
 // it is sure to exceed limit.
 func editDistance(a, b string, limit int) int {
+	var rows [2][]int
+	return editDistanceBuf(a, b, limit, &rows)
+}
+
+// editDistanceBuf is editDistance reusing the two rows in rows between calls.
+func editDistanceBuf(a, b string, limit int, rows *[2][]int) int {
 	if d := len(a) - len(b); d > limit || -d > limit {
 		return limit + 1
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+	for i := range rows {
+		if cap(rows[i]) < len(b)+1 {
+			rows[i] = make([]int, len(b)+1, max(len(b)+1, 64))
+		}
+		rows[i] = rows[i][:len(b)+1]
+	}
+	prev, cur := rows[0], rows[1]
 	for j := range prev {
 		prev[j] = j
 	}
@@ -262,6 +272,15 @@ func editDistance(a, b string, limit int) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+func contains(s []string, x string) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
 }
 
 // normalize returns the index key of a name; see appendKey.

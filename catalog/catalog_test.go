@@ -500,4 +500,3 @@ func BenchmarkLookup(b *testing.B) {
 		})
 	}
 }
-

@@ -1,0 +1,124 @@
+package catalog
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/sizing"
+)
+
+func devices(n int, name string, mib int64) []Device {
+	d := make([]Device, n)
+	for i := range d {
+		d[i] = Device{Index: i, Name: name, Memory: sizing.Bytes(mib) * sizing.MiB}
+	}
+	return d
+}
+
+func topoFile(t *testing.T, path string) *Topology {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	topo, err := ParseTopology(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &topo
+}
+
+func TestVerify(t *testing.T) {
+	nv12 := topoFile(t, "testdata/topo_a100x8_nv12.txt")
+	split := topoFile(t, "testdata/topo_a100x8_split.txt")
+	pcie8 := topoFile(t, "testdata/topo_4090x8_pcie.txt")
+	phb2 := topoFile(t, "testdata/topo_2gpu_phb.txt")
+	bridge2 := topoFile(t, "testdata/topo_2gpu_nv4_bridge.txt")
+	a100 := devices(8, "NVIDIA A100-SXM4-80GB", 81920)
+	tests := []struct {
+		name       string
+		advertised string
+		gpus       int
+		devs       []Device
+		topo       *Topology
+		problems   []string // substrings, one per problem expected, in order
+		notes      []string // substrings that must appear among the notes
+	}{
+		{name: "8x A100 80GB as advertised", advertised: "A100-80GB", gpus: 8, devs: a100, topo: nv12},
+		{name: "older driver reserves 669 MiB", advertised: "a100-sxm4-80gb", gpus: 1,
+			devs: devices(1, "NVIDIA A100-SXM4-80GB", 81251)},
+		{name: "80 GB sold, 40 GB delivered", advertised: "NVIDIA A100-SXM4-80GB", gpus: 2,
+			devs: devices(2, "NVIDIA A100-SXM4-40GB", 40960), topo: nil,
+			problems: []string{"GPU 0 is a NVIDIA A100-SXM4-40GB", "GPU 0 has 40960 MiB", "GPU 1 is a", "GPU 1 has 40960 MiB"},
+			notes:    []string{"not checked"}},
+		{name: "memory cut under the right name", advertised: "a100-sxm4-80gb", gpus: 1,
+			devs: devices(1, "NVIDIA A100-SXM4-80GB", 40960), problems: []string{"80 GB sold, 40 GB delivered"}},
+		{name: "fewer GPUs than ordered", advertised: "a100-sxm4-80gb", gpus: 8, devs: a100[:4], topo: nv12,
+			problems: []string{"8 GPUs ordered, 4 delivered"}},
+		{name: "another model: A800 for A100", advertised: "a100-sxm4-80gb", gpus: 1,
+			devs: devices(1, "NVIDIA A800-SXM4-80GB", 81920), problems: []string{"a800-sxm4-80gb"}},
+		{name: "another model: 4090 D for 4090", advertised: "RTX 4090", gpus: 1,
+			devs: devices(1, "NVIDIA GeForce RTX 4090 D", 24564), problems: []string{"rtx-4090d"}},
+		{name: "unknown device", advertised: "RTX 4090", gpus: 1,
+			devs: devices(1, "NVIDIA GeForce RTX 4080", 16376), problems: []string{"not the advertised", "16376 MiB"}},
+		{name: "SXM board with the NVLink halves cut", advertised: "a100-sxm4-80gb", gpus: 8, devs: a100, topo: split,
+			problems: []string{"16 of 28 GPU pairs are joined by PCIe only"}},
+		{name: "SXM set on a PCIe box", advertised: "h100-sxm5-80gb", gpus: 2,
+			devs: devices(2, "NVIDIA H100 80GB HBM3", 81559), topo: phb2, problems: []string{"1 of 1 GPU pairs are joined by PCIe only, not NVLink as the H100 SXM5 80GB's baseboard provides: GPU0-GPU1 PHB."}},
+		{name: "topology shorter than the order", advertised: "a100-sxm4-80gb", gpus: 8, devs: a100, topo: phb2,
+			problems: []string{"topology lists 2 GPUs; 8 were delivered", "1 of 1 GPU pairs"}},
+		{name: "4090 box: no NVLink is a note", advertised: "RTX 4090", gpus: 8,
+			devs: devices(8, "NVIDIA GeForce RTX 4090", 24564), topo: pcie8, notes: []string{"has no NVLink"}},
+		{name: "bridge card without bridges is a note", advertised: "A100 80GB PCIe", gpus: 2,
+			devs: devices(2, "NVIDIA A100 80GB PCIe", 81920), topo: phb2, notes: []string{"No NVLink bridges"}},
+		{name: "bridge card with a bridge", advertised: "A100 80GB PCIe", gpus: 2,
+			devs: devices(2, "NVIDIA A100 80GB PCIe", 81920), topo: bridge2},
+		{name: "links unchecked without topology", advertised: "a100-sxm4-80gb", gpus: 8, devs: a100,
+			notes: []string{"GPU links were not checked"}},
+		{name: "more GPUs than ordered is a note", advertised: "a100-sxm4-80gb", gpus: 2, devs: a100, topo: nv12,
+			notes: []string{"8 GPUs visible, 2 ordered"}},
+		{name: "nothing delivered", advertised: "t4", gpus: 1, problems: []string{"1 GPUs ordered, 0 delivered"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Default().Verify(tt.advertised, tt.gpus, tt.devs, tt.topo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Problems) != len(tt.problems) {
+				t.Fatalf("problems %q, want %d matching %q", r.Problems, len(tt.problems), tt.problems)
+			}
+			for i, p := range tt.problems {
+				if !strings.Contains(r.Problems[i], p) {
+					t.Errorf("problem %d = %q, want it to contain %q", i, r.Problems[i], p)
+				}
+			}
+			if r.OK() != (len(tt.problems) == 0) {
+				t.Errorf("OK() = %v with problems %q", r.OK(), r.Problems)
+			}
+			for _, n := range tt.notes {
+				if !strings.Contains(strings.Join(r.Notes, "\n"), n) {
+					t.Errorf("notes %q lack %q", r.Notes, n)
+				}
+			}
+		})
+	}
+}
+
+func TestVerifyErrors(t *testing.T) {
+	devs := devices(1, "Tesla T4", 15360)
+	if _, err := Default().Verify("A100", 1, devs, nil); !errors.Is(err, ErrAmbiguous) {
+		t.Errorf("ambiguous advertised: %v", err)
+	}
+	if _, err := Default().Verify("Z9000", 1, devs, nil); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown advertised: %v", err)
+	}
+	for _, n := range []int{0, -3} {
+		if _, err := Default().Verify("t4", n, devs, nil); !errors.Is(err, ErrInvalid) {
+			t.Errorf("gpus %d: %v", n, err)
+		}
+	}
+}
