@@ -174,11 +174,12 @@ func (m Money) exactString() string { return exactString(m.Amount, MinorUnit(m.C
 // exactString writes d exactly with at least min decimal places. StringFixed never
 // rounds here, because it is given at least as many places as d has.
 func exactString(d decimal.Decimal, min int32) string {
+	d = trim(d)
 	places := min
 	if e := -d.Exponent(); e > places {
 		places = e
 	}
-	return trim(d).StringFixed(places)
+	return d.StringFixed(places)
 }
 
 type moneyWire struct {

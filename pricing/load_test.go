@@ -1,0 +1,195 @@
+package pricing
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/shopspring/decimal"
+)
+
+var equateDecimal = cmp.Comparer(func(a, b decimal.Decimal) bool { return a.Equal(b) })
+
+func loadSample(t *testing.T, name string, load func(*os.File) ([]Offer, error)) []Offer {
+	t.Helper()
+	f, err := os.Open("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	offers, err := load(f)
+	if err != nil {
+		t.Fatalf("loading %s: %v", name, err)
+	}
+	return offers
+}
+
+func TestLoadSamples(t *testing.T) {
+	fromCSV := loadSample(t, "offers_sample.csv", func(f *os.File) ([]Offer, error) { return LoadOffersCSV(f) })
+	fromJSON := loadSample(t, "offers_sample.json", func(f *os.File) ([]Offer, error) { return LoadOffersJSON(f) })
+	if len(fromCSV) != 9 {
+		t.Fatalf("CSV sample has %d offers, want 9", len(fromCSV))
+	}
+	// The two files hold the same offers but for the notes.
+	for i := range fromCSV {
+		fromCSV[i].Notes, fromJSON[i].Notes = "", ""
+	}
+	if diff := cmp.Diff(fromJSON, fromCSV, equateDecimal); diff != "" {
+		t.Errorf("CSV and JSON samples differ (-json +csv):\n%s", diff)
+	}
+	a := fromCSV[0]
+	want := Tariff{Currency: "CNY", Hourly: dec("1.6"), Daily: dec("35"), Weekly: dec("220"), Monthly: dec("900"),
+		HoursPerMonth: 730, Granularity: time.Second, Terms: []Term{{Months: 3, Monthly: dec("850")}, {Months: 12, Monthly: dec("780")}}}
+	if diff := cmp.Diff(want, a.Tariff, equateDecimal); diff != "" || a.MaxGPUs != 8 || a.Tier != "T3" {
+		t.Errorf("first offer mismatch (-want +got):\n%s", diff)
+	}
+	c := fromCSV[2]
+	if !c.Interruptible || c.InterruptionsPerDay != 0.5 || c.Tariff.Granularity != time.Hour || c.Tariff.Minimum != time.Hour {
+		t.Errorf("third offer = %+v", c)
+	}
+	if fromCSV[3].Tariff.AfterPackage != Renew || fromCSV[3].Tariff.Rounding != RoundHalfEven {
+		t.Errorf("fourth offer policy = %v, rounding %v", fromCSV[3].Tariff.AfterPackage, fromCSV[3].Tariff.Rounding)
+	}
+	// Marshal and load again: the same offers.
+	b, err := json.Marshal(fromCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := LoadOffersJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("loading marshalled offers: %v\n%s", err, b)
+	}
+	if diff := cmp.Diff(fromCSV, back, equateDecimal); diff != "" {
+		t.Errorf("JSON round trip (-want +got):\n%s", diff)
+	}
+}
+
+func TestLoadOffersCSVErrors(t *testing.T) {
+	const header = "provider,card,currency,hourly,granularity\n"
+	tests := []struct {
+		name, in string
+		line     int
+		field    string
+	}{
+		{"empty", "", 1, ""},
+		{"unknown column", "provider,card,currency,colour\n", 1, "colour"},
+		{"repeated column", "provider,card,card,currency\n", 1, "card"},
+		{"missing currency column", "provider,card,hourly\n", 1, "currency"},
+		{"float-looking price", header + "a,RTX 4090,CNY,1e3,1s\n", 2, "hourly"},
+		{"negative price", header + "a,RTX 4090,CNY,1.6,1s\nb,RTX 4090,CNY,-1,1s\n", 3, "hourly"},
+		{"bad granularity", header + "a,RTX 4090,CNY,1.6,fast\n", 2, "granularity"},
+		{"granularity not dividing an hour", header + "a,RTX 4090,CNY,1.6,7m\n", 2, ""},
+		{"nothing offered", header + "a,RTX 4090,CNY,,1s\n", 2, ""},
+		{"lower-case currency", header + "a,RTX 4090,cny,1.6,1s\n", 2, ""},
+		{"too few cells", header + "a,RTX 4090,CNY\n", 2, ""},
+		{"bad quote", header + "a,\"RTX 4090,CNY,1.6,1s\n", 2, ""},
+		{"bad bool", "provider,card,currency,hourly,interruptible\na,x,CNY,1,maybe\n", 2, "interruptible"},
+		{"bad count", "provider,card,currency,hourly,max_gpus\na,x,CNY,1,-2\n", 2, "max_gpus"},
+		{"comment lines count", "# sample\n" + header + "# more\na,RTX 4090,CNY,x,1s\n", 4, "hourly"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := LoadOffersCSV(strings.NewReader(tc.in))
+			var pe *ParseError
+			if !errors.As(err, &pe) || !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error = %v, want a *ParseError wrapping ErrInvalid", err)
+			}
+			if pe.Line != tc.line || pe.Field != tc.field {
+				t.Errorf("error at line %d field %q (%v), want line %d field %q", pe.Line, pe.Field, err, tc.line, tc.field)
+			}
+		})
+	}
+}
+
+func TestLoadOffersJSONErrors(t *testing.T) {
+	tests := []struct {
+		name, in string
+		line     int
+		field    string
+	}{
+		{"not an array", `{"provider":"a"}`, 1, ""},
+		{"empty input", ``, 1, ""},
+		{"price as a number", "[\n{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":1.6}}\n]", 2, "tariff.hourly"},
+		{"unknown field", "[\n{\"provider\":\"a\",\"card\":\"x\",\"colour\":\"red\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":\"1\"}}]", 2, ""},
+		{"unknown tariff field", "[{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":\"1\",\"spot\":\"1\"}}]", 1, ""},
+		{"second offer invalid", "[\n{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":\"1\"}},\n\n{\"provider\":\"b\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\"}}\n]", 4, ""},
+		{"bad duration", "[{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":\"1\",\"granularity\":\"soon\"}}]", 1, "tariff.granularity"},
+		{"wrong type", "[\n\n{\"provider\":\"a\",\"card\":\"x\",\"max_gpus\":\"8\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":\"1\"}}]", 3, "max_gpus"},
+		{"syntax error", "[\n{\"provider\":\"a\",\n\"card\" \"x\"}]", 3, ""},
+		{"unterminated", "[\n{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":\"1\"}}", 2, ""},
+		{"trailing data", "[]\n[]", 2, ""},
+		{"exponent price", "[{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":\"1e999999999\"}}]", 1, "tariff.hourly"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := LoadOffersJSON(strings.NewReader(tc.in))
+			var pe *ParseError
+			if !errors.As(err, &pe) || !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error = %v, want a *ParseError wrapping ErrInvalid", err)
+			}
+			if pe.Line != tc.line || pe.Field != tc.field {
+				t.Errorf("error at line %d field %q (%v), want line %d field %q", pe.Line, pe.Field, err, tc.line, tc.field)
+			}
+		})
+	}
+	if got, err := LoadOffersJSON(strings.NewReader(" [ ] ")); err != nil || len(got) != 0 {
+		t.Errorf("empty list = %v, %v", got, err)
+	}
+}
+
+func FuzzLoadOffersJSON(f *testing.F) {
+	if b, err := os.ReadFile("testdata/offers_sample.json"); err == nil {
+		f.Add(string(b))
+	}
+	f.Add(`[{"provider":"a","card":"x","tariff":{"currency":"CNY","hourly":"1.5","granularity":"1m","terms":[{"months":3,"discount":"0.1"}],"monthly":"9"}}]`)
+	f.Add(`[{"provider":"a"`)
+	f.Add(`garbage`)
+	f.Fuzz(func(t *testing.T, in string) {
+		offers, err := LoadOffersJSON(strings.NewReader(in))
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v does not wrap ErrInvalid", err)
+			}
+			return
+		}
+		for _, o := range offers {
+			if err := o.Validate(); err != nil {
+				t.Fatalf("loaded an invalid offer: %v", err)
+			}
+			if _, err := o.Tariff.Cost(25 * time.Hour); err != nil {
+				t.Fatalf("Cost on a loaded offer: %v", err)
+			}
+		}
+	})
+}
+
+func FuzzLoadOffersCSV(f *testing.F) {
+	if b, err := os.ReadFile("testdata/offers_sample.csv"); err == nil {
+		f.Add(string(b))
+	}
+	f.Add("provider,card,currency,hourly,term_3m,monthly\na,x,CNY,1.5,8,9\n")
+	f.Add("provider,card\n\"")
+	f.Add("garbage")
+	f.Fuzz(func(t *testing.T, in string) {
+		offers, err := LoadOffersCSV(strings.NewReader(in))
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v does not wrap ErrInvalid", err)
+			}
+			return
+		}
+		for _, o := range offers {
+			if err := o.Validate(); err != nil {
+				t.Fatalf("loaded an invalid offer: %v", err)
+			}
+			if _, err := o.Tariff.Cost(25 * time.Hour); err != nil {
+				t.Fatalf("Cost on a loaded offer: %v", err)
+			}
+		}
+	})
+}

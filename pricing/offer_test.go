@@ -1,0 +1,152 @@
+package pricing
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+func offer(provider, region, card, hourly string) Offer {
+	return Offer{Provider: provider, Region: region, Card: card, Tariff: Tariff{Currency: "CNY", Hourly: dec(hourly)}}
+}
+
+func TestCompare(t *testing.T) {
+	monthly := offer("m", "r1", "RTX 4090", "2.00")
+	monthly.Tariff.Monthly = dec("900")
+	small := offer("s", "r1", "RTX 4090", "1.00")
+	small.MaxGPUs = 2
+	offers := []Offer{
+		offer("b", "r2", "RTX 4090", "1.60"),
+		offer("a", "r9", "RTX 4090", "1.60"),
+		offer("a", "r1", "RTX 4090", "1.60"),
+		monthly,
+		small,
+		offer("c", "r1", "RTX 4090", "1.35"),
+	}
+	got, err := Compare(offers, Continuous(730*time.Hour), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 4 GPUs × 730 h: 1.35 → 3942; 1.60 → 4672 (three tied, by provider then
+	// region); monthly 900 → 3600; the 2-GPU offer cannot serve 4.
+	want := []struct{ provider, region, total string }{
+		{"m", "r1", "3600"}, {"c", "r1", "3942"}, {"a", "r1", "4672"}, {"a", "r9", "4672"}, {"b", "r2", "4672"}, {"s", "r1", ""},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("Compare returned %d results, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		c := got[i]
+		if c.Offer.Provider != w.provider || c.Offer.Region != w.region {
+			t.Errorf("result %d = %s/%s, want %s/%s", i, c.Offer.Provider, c.Offer.Region, w.provider, w.region)
+		}
+		if w.total == "" {
+			if !errors.Is(c.Err, ErrUnavailable) {
+				t.Errorf("result %d error = %v, want ErrUnavailable", i, c.Err)
+			}
+			continue
+		}
+		if c.Err != nil || !c.Quote.Total.Amount.Equal(dec(w.total)) {
+			t.Errorf("result %d total = %v, %v; want CNY %s", i, c.Quote.Total, c.Err, w.total)
+		}
+	}
+	usd := offer("u", "us", "RTX 4090", "0.30")
+	usd.Tariff.Currency = "USD"
+	if _, err := Compare(append(offers, usd), Continuous(time.Hour), 1); !errors.Is(err, ErrCurrencyMismatch) {
+		t.Errorf("Compare with mixed currencies error = %v, want ErrCurrencyMismatch", err)
+	}
+	if _, err := Compare([]Offer{offer("", "r", "x", "1")}, Continuous(time.Hour), 1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Compare with an invalid offer error = %v, want ErrInvalid", err)
+	}
+	if _, err := Compare(offers, Continuous(-time.Hour), 1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Compare with a negative usage error = %v, want ErrInvalid", err)
+	}
+	if got, err := Compare(nil, Continuous(time.Hour), 1); err != nil || len(got) != 0 {
+		t.Errorf("Compare(nil) = %v, %v; want nothing", got, err)
+	}
+}
+
+func TestMarketCheck(t *testing.T) {
+	packagesOnly := Offer{Provider: "p", Card: "RTX 4090", Tariff: Tariff{Currency: "CNY", Monthly: dec("900")}}
+	offers := []Offer{
+		offer("a", "hz", "RTX 4090", "1.60"),
+		offer("b", "hz", "NVIDIA GeForce RTX 4090", "1.35"),
+		offer("c", "sh", "rtx-4090", "0.80"),
+		offer("d", "bj", "RTX 4090", "1.90"),
+		offer("e", "bj", "RTX 4090", "2.60"),
+		offer("f", "bj", "A100 80GB", "12.50"),
+		packagesOnly,
+	}
+	got, err := MarketCheck(offers, dec("0.3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The five RTX 4090 hourly prices sorted: 0.80 1.35 1.60 1.90 2.60; median
+	// 1.60; below 1.12 or above 2.08 is flagged.
+	want := []struct {
+		flag   PriceFlag
+		median string
+	}{{PriceNormal, "1.6"}, {PriceNormal, "1.6"}, {PriceBelow, "1.6"}, {PriceNormal, "1.6"}, {PriceAbove, "1.6"}, {PriceUnchecked, "12.5"}, {PriceUnchecked, "0"}}
+	for i, w := range want {
+		c := got[i]
+		if c.Flag != w.flag || !c.Median.Amount.Equal(dec(w.median)) {
+			t.Errorf("offer %d (%s) = %v, median %s; want %v, median %s", i, c.Offer.Provider, c.Flag, c.Median.Amount, w.flag, w.median)
+		}
+		if c.Flag != PriceNormal && c.Message == "" {
+			t.Errorf("offer %d flagged %v without a message", i, c.Flag)
+		}
+	}
+	if c := got[2]; c.Card != "rtx4090" || c.Offers != 5 || !strings.Contains(c.Message, "50.0% below the median CNY 1.60/h") ||
+		!strings.Contains(c.Message, "lesser card or missing service") {
+		t.Errorf("below-median check = %+v", c)
+	}
+	// An even count takes the exact mean of the middle two: (1.35+1.60)/2 = 1.475.
+	got, err = MarketCheck(offers[:4], dec("0"))
+	if err != nil || !got[0].Median.Amount.Equal(dec("1.475")) {
+		t.Errorf("median of four = %v, %v; want 1.475", got[0].Median, err)
+	}
+	for _, th := range []string{"-0.1", "1", "1.5"} {
+		if _, err := MarketCheck(offers, dec(th)); !errors.Is(err, ErrInvalid) {
+			t.Errorf("threshold %s error = %v, want ErrInvalid", th, err)
+		}
+	}
+	usd := offer("u", "us", "RTX 4090", "0.30")
+	usd.Tariff.Currency = "USD"
+	if _, err := MarketCheck(append(offers, usd), dec("0.3")); !errors.Is(err, ErrCurrencyMismatch) {
+		t.Errorf("one card in two currencies error = %v, want ErrCurrencyMismatch", err)
+	}
+}
+
+func TestCardKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"NVIDIA GeForce RTX 4090": "rtx4090", "RTX 4090": "rtx4090", "rtx-4090": "rtx4090",
+		"A100 80GB": "a10080gb", "  ": "", "NVIDIA": "",
+	} {
+		if got := CardKey(in); got != want {
+			t.Errorf("CardKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestOfferValidate(t *testing.T) {
+	good := offer("a", "r", "RTX 4090", "1.6")
+	if err := good.Validate(); err != nil {
+		t.Fatalf("Validate() = %v", err)
+	}
+	mod := func(f func(*Offer)) Offer { o := good; f(&o); return o }
+	for name, o := range map[string]Offer{
+		"no provider":           mod(func(o *Offer) { o.Provider = " " }),
+		"no card":               mod(func(o *Offer) { o.Card = "--" }),
+		"negative GPUs":         mod(func(o *Offer) { o.MaxGPUs = -1 }),
+		"NaN interruptions":     mod(func(o *Offer) { o.Interruptible = true; o.InterruptionsPerDay = math.NaN() }),
+		"negative interruption": mod(func(o *Offer) { o.Interruptible = true; o.InterruptionsPerDay = -1 }),
+		"rate without flag":     mod(func(o *Offer) { o.InterruptionsPerDay = 0.5 }),
+		"bad tariff":            mod(func(o *Offer) { o.Tariff.Hourly = dec("-1") }),
+	} {
+		if err := o.Validate(); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: Validate() = %v, want ErrInvalid", name, err)
+		}
+	}
+}

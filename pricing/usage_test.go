@@ -1,0 +1,168 @@
+package pricing
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"pgregory.net/rapid"
+)
+
+func TestPriceSessions(t *testing.T) {
+	tr := Tariff{Currency: "CNY", Hourly: dec("18"), Daily: dec("300"), Weekly: dec("1500"), Monthly: dec("9000")}
+	perHour := tr
+	perHour.Granularity = time.Hour
+	minimum := tr
+	dearWeek := tr
+	dearWeek.Weekly = dec("2500")
+	minimum.Minimum = 2 * time.Hour
+	tests := []struct {
+		name  string
+		t     Tariff
+		u     Usage
+		total string
+		lines []wantLine
+	}{
+		// 8 h a day for 20 days: hourly pays 160 h = ¥2880; a monthly package
+		// would pay for the idle hours (¥9000), daily packages ¥6000.
+		{"8 h a day for 20 days stays hourly", tr, DailySessions(8*time.Hour, 20), "2880", []wantLine{{"hourly", "160", "2880"}}},
+		// 20 h a day: a session costs ¥360, a daily package ¥300.
+		{"20 h a day for 3 days takes daily packages", tr, DailySessions(20*time.Hour, 3), "900", []wantLine{{"daily", "3", "900"}}},
+		// 20 h a day for 40 days: six weeks (¥9000) beat a month (30 days of a
+		// 730-hour month) and ten days (¥12000).
+		{"20 h a day for 40 days: six weeks", tr, DailySessions(20*time.Hour, 40), "9000", []wantLine{{"weekly", "6", "9000"}}},
+		// With weeks at ¥2500 the month and ten days win.
+		{"20 h a day for 40 days: a month and ten days", dearWeek, DailySessions(20*time.Hour, 40), "12000",
+			[]wantLine{{"monthly", "1", "9000"}, {"daily", "10", "3000"}}},
+		// Each day's session is billed on its own: 30 min per day per started hour
+		// bills an hour a day.
+		{"per started hour, per day", perHour, DailySessions(30*time.Minute, 10), "180", []wantLine{{"hourly", "10", "180"}}},
+		{"a minimum applies to each session", minimum, DailySessions(time.Hour, 5), "180", []wantLine{{"hourly", "10", "180"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			q, err := tc.t.Price(tc.u, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !q.Total.Amount.Equal(dec(tc.total)) {
+				t.Errorf("Price(%+v) = %v, want CNY %s (lines %+v)", tc.u, q.Total, tc.total, q.Lines)
+			}
+			if len(q.Lines) != len(tc.lines) {
+				t.Fatalf("%d lines %+v, want %d", len(q.Lines), q.Lines, len(tc.lines))
+			}
+			for i, w := range tc.lines {
+				l := q.Lines[i]
+				if l.Item != w.item || !l.Quantity.Equal(dec(w.qty)) || !l.Amount.Amount.Equal(dec(w.amount)) {
+					t.Errorf("line %d = %s %s %s, want %s %s %s", i, l.Item, l.Quantity, l.Amount.Amount, w.item, w.qty, w.amount)
+				}
+			}
+			checkConservation(t, q)
+		})
+	}
+}
+
+func TestPriceTrialThenCommit(t *testing.T) {
+	tr := base()
+	// The second article: rent short first, then commit. A 10-hour trial at ¥18
+	// (¥180), then a month of 730 hours (¥9000): ¥9180, where one 740-hour cover
+	// would be a month and 10 hours, the same ¥9180.
+	q, err := tr.Price(TrialThen(10*time.Hour, 730*time.Hour), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !q.Total.Amount.Equal(dec("9180")) || q.Lines[0].Item != "trial" || !q.Lines[0].Quantity.Equal(dec("10")) ||
+		q.Lines[1].Item != "monthly" {
+		t.Errorf("trial then commit = %v %+v, want CNY 9180: trial 10 h, then monthly", q.Total, q.Lines)
+	}
+	checkConservation(t, q)
+	// A trial that needs an hourly price.
+	if _, err := (Tariff{Currency: "CNY", Monthly: dec("9000")}).Price(TrialThen(time.Hour, 730*time.Hour), 1); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("trial without an hourly price error = %v, want ErrUnavailable", err)
+	}
+	// Under Renew the trial is a rental of its own, so packages may follow it.
+	renew := base()
+	renew.AfterPackage = Renew
+	q, err = renew.Price(TrialThen(10*time.Hour, 730*time.Hour), 2)
+	if err != nil || !q.Total.Amount.Equal(dec("18360")) {
+		t.Errorf("renew trial then commit on 2 GPUs = %v, %v; want CNY 18360", q.Total, err)
+	}
+}
+
+func TestUsageValidate(t *testing.T) {
+	bad := map[string]Usage{
+		"negative run":            Continuous(-time.Second),
+		"run too long":            Continuous(MaxDuration + time.Hour),
+		"zero hours a day":        DailySessions(0, 3),
+		"25 hours a day":          DailySessions(25*time.Hour, 3),
+		"zero days":               DailySessions(time.Hour, 0),
+		"negative days":           DailySessions(time.Hour, -1),
+		"zero trial":              TrialThen(0, time.Hour),
+		"negative rest":           TrialThen(time.Hour, -time.Hour),
+		"unknown pattern":         {Pattern: 9},
+		"run with days":           {Pattern: Run, Duration: time.Hour, Days: 2},
+		"sessions with duration":  {Pattern: Sessions, PerDay: time.Hour, Days: 2, Duration: time.Hour},
+		"trial with hours a day":  {Pattern: TrialThenCommit, Trial: time.Hour, PerDay: time.Hour},
+		"sessions over a century": DailySessions(time.Hour, 36501),
+	}
+	for name, u := range bad {
+		if _, err := base().Price(u, 1); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: Price error = %v, want ErrInvalid", name, err)
+		}
+	}
+}
+
+// bruteSessions returns the exact cost ×3600 of the cheapest cover of days days of
+// perDay sessions, over every count of every package.
+func bruteSessions(tr Tariff, perDay time.Duration, days int64) decimal.Decimal {
+	pk := tr.packages()
+	session := tr.Hourly.Mul(decimal.NewFromInt(int64(tr.billed(perDay) / time.Second)))
+	best, found := decimal.Decimal{}, false
+	counts := make([]int64, len(pk))
+	var rec func(i int)
+	rec = func(i int) {
+		if i == len(pk) {
+			cov, cost, any := int64(0), decimal.Decimal{}, false
+			for j, n := range counts {
+				cov += n * (pk[j].hours / 24)
+				cost = cost.Add(pk[j].price.Mul(decimal.NewFromInt(n * 3600)))
+				any = any || n > 0
+			}
+			if cov < days {
+				if tr.Hourly.IsZero() || (any && tr.AfterPackage == Renew) {
+					return
+				}
+				cost = cost.Add(session.Mul(decimal.NewFromInt(days - cov)))
+			}
+			if !found || cost.Cmp(best) < 0 {
+				best, found = cost, true
+			}
+			return
+		}
+		l := pk[i].hours / 24
+		for n := int64(0); n <= (days+l-1)/l; n++ {
+			counts[i] = n
+			rec(i + 1)
+		}
+		counts[i] = 0
+	}
+	rec(0)
+	return best
+}
+
+func TestSessionsMatchBruteForce(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tr := genTariff(t)
+		perDay := time.Duration(rapid.Int64Range(1, 86400).Draw(t, "per_day_s")) * time.Second
+		days := rapid.IntRange(1, 70).Draw(t, "days")
+		q, err := tr.Price(DailySessions(perDay, days), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := roundQuo(bruteSessions(tr, perDay, int64(days)), decimal.NewFromInt(3600), MinorUnit(tr.Currency), tr.Rounding)
+		if !q.Total.Amount.Equal(want) {
+			t.Fatalf("sessions of %v for %d days cost %s, brute force %s (lines %+v)", perDay, days, q.Total.Amount, want, q.Lines)
+		}
+	})
+}
