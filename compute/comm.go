@@ -35,7 +35,8 @@ func NVLink(total Bandwidth) Link { return Link{Bandwidth: total / 2} }
 // generation after line encoding, from the PCI-SIG base specifications' transfer
 // rates: Gen1 2.5 GT/s and Gen2 5 GT/s with 8b/10b encoding (4 and 8 GB/s), Gen3
 // 8 GT/s, Gen4 16 GT/s and Gen5 32 GT/s with 128b/130b encoding (15.75, 31.5 and
-// 63 GB/s, the "16, 32, 64 GB/s" usually quoted). Transaction-layer overhead leaves
+// 63 GB/s, more exactly 15.75, 31.51 and 63.02: the "16, 32, 64 GB/s" usually
+// quoted). Transaction-layer overhead leaves
 // roughly 80–90% of that for data. Other generations return ErrInvalid.
 func PCIe(gen int) (Bandwidth, error) {
 	const lanes = 16
@@ -106,7 +107,9 @@ func (l Link) allReduce(size float64, n int) float64 {
 
 // AllReduceTime returns the time of a ring all-reduce of size bytes over n devices
 // joined by a link of per-direction bandwidth link, without latency:
-// 2·(n−1)/n · size / link. See Link.AllReduce for the latency term and the errors.
+// 2·(n−1)/n · size / link. link is per direction: for an NVLink figure printed as a
+// two-way total (a catalog card's NVLink field), pass NVLink(total).Bandwidth. See
+// Link.AllReduce for the latency term and the errors.
 func AllReduceTime(size sizing.Bytes, n int, link Bandwidth) (time.Duration, error) {
 	return Link{Bandwidth: link}.AllReduce(size, n)
 }
@@ -146,6 +149,38 @@ func efficiency(compute, exposed float64) float64 {
 		return 1
 	}
 	return compute / (compute + exposed)
+}
+
+// Step is one data-parallel training step: each device computes its micro-batch,
+// then the replicas all-reduce their gradients.
+type Step struct {
+	Compute time.Duration `json:"compute_ns"`
+	Comm    time.Duration `json:"comm_ns"`    // the whole gradient all-reduce
+	Exposed time.Duration `json:"exposed_ns"` // the part compute does not hide
+	Total   time.Duration `json:"total_ns"`   // Compute + Exposed
+	// Efficiency is Compute / Total, the scaling efficiency of the data-parallel group.
+	Efficiency float64 `json:"efficiency"`
+}
+
+// DataParallelStep returns the step of data-parallel training on data replicas:
+// compute per device, then a ring all-reduce of grads bytes of gradients over the
+// replicas on link (Link.AllReduce), of which overlap is hidden behind compute
+// (Exposed; PyTorch DDP and DeepSpeed start all-reducing gradient buckets while the
+// backward pass still runs). Errors: ErrInvalid for negative compute or gradients,
+// data < 1, a bad link or overlap outside [0, 1]; ErrRange past time.Duration.
+func DataParallelStep(compute time.Duration, grads sizing.Bytes, data int, link Link, overlap float64) (Step, error) {
+	if compute < 0 {
+		return Step{}, fmt.Errorf("%w: negative compute time %v", ErrInvalid, compute)
+	}
+	comm, err := link.AllReduce(grads, data)
+	if err != nil {
+		return Step{}, err
+	}
+	exp, err := Exposed(comm, compute, overlap)
+	if err != nil {
+		return Step{}, err
+	}
+	return Step{Compute: compute, Comm: comm, Exposed: exp, Total: compute + exp, Efficiency: Efficiency(compute, exp)}, nil
 }
 
 // tpAllReduces returns the activation all-reduces per layer for one micro-batch,

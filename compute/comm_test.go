@@ -158,3 +158,23 @@ func TestTensorParallelComm(t *testing.T) {
 		t.Errorf("TP without architecture: %v, want ErrInvalid", err)
 	}
 }
+
+func TestDataParallelStep(t *testing.T) {
+	// 1 GB of gradients over 4 devices at 10 GB/s: 2·3/4 · 0.1 s = 150 ms, half of
+	// it hidden behind 400 ms of compute.
+	got, err := DataParallelStep(400*time.Millisecond, 1e9, 4, Link{Bandwidth: 10 * GBps}, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Step{Compute: 400 * time.Millisecond, Comm: 150 * time.Millisecond, Exposed: 75 * time.Millisecond,
+		Total: 475 * time.Millisecond, Efficiency: 400.0 / 475}
+	if got != want {
+		t.Errorf("DataParallelStep = %+v, want %+v", got, want)
+	}
+	if _, err := DataParallelStep(-1, 1, 2, Link{Bandwidth: GBps}, 0); !errors.Is(err, ErrInvalid) {
+		t.Errorf("negative compute: %v, want ErrInvalid", err)
+	}
+	if _, err := DataParallelStep(1, 1, 2, Link{Bandwidth: GBps}, 2); !errors.Is(err, ErrInvalid) {
+		t.Errorf("overlap 2: %v, want ErrInvalid", err)
+	}
+}

@@ -18,8 +18,8 @@
 //     an input: SeedUtilization (the seed article's 60–80%), PublishedMFU (38–52%, what
 //     large runs report) and DefaultUtilization (0.45).
 //   - Multi-GPU: Link (per-direction bandwidth and per-step latency), NVLink and PCIe
-//     links, ring AllReduceTime, Exposed communication under overlap, Efficiency, and
-//     TensorParallelComm.
+//     links, ring AllReduceTime, Exposed communication under overlap, Efficiency,
+//     DataParallelStep and TensorParallelComm.
 //   - Job.Time: the planner's entry point. A training job on Devices devices split
 //     into tensor- and data-parallel groups gives a Timing with the duration, its
 //     low/high band, and the scaling efficiency. It does not allocate.

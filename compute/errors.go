@@ -71,9 +71,6 @@ func fraction(what string, v float64) error {
 	return nil
 }
 
-// maxSeconds is the largest number of seconds a time.Duration holds.
-const maxSeconds = float64(math.MaxInt64) / float64(time.Second)
-
 // seconds converts a non-negative, finite number of seconds to a Duration rounded
 // to the nearest nanosecond, or returns ErrRange past time.Duration's range. It never
 // wraps.

@@ -104,6 +104,8 @@ func (j Job) Validate() error {
 	}
 	if t > 1 && !j.Model.HasArchitecture() {
 		errs = append(errs, fmt.Errorf("%w: tensor parallelism needs the model's layers and hidden size", ErrInvalid))
+	} else if t > 1 && j.Model.Heads%t != 0 {
+		errs = append(errs, fmt.Errorf("%w: tensor-parallel degree %d does not divide %d attention heads", ErrInvalid, t, j.Model.Heads))
 	}
 	if err := positive("peak per device", float64(j.PeakPerDevice)); err != nil {
 		errs = append(errs, err)

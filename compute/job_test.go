@@ -180,6 +180,7 @@ func TestJobValidate(t *testing.T) {
 		{"tensor does not divide", func(j *Job) { j.Tensor = 3 }},
 		{"negative tensor", func(j *Job) { j.Tensor = -2 }},
 		{"tensor without architecture", func(j *Job) { j.Model = sizing.Model{Params: 7e9} }},
+		{"tensor does not divide heads", func(j *Job) { j.Devices, j.Tensor = 12, 3 }},
 		{"zero peak", func(j *Job) { j.PeakPerDevice = 0 }},
 		{"Inf peak", func(j *Job) { j.PeakPerDevice = FLOPRate(math.Inf(1)) }},
 		{"no link", func(j *Job) { j.Link = Link{} }},
