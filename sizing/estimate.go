@@ -69,29 +69,44 @@ func resolveArch(m Model, n int64) (arch, bool) {
 	return arch{L: L, h: h, a: a, k: a, d: approxHeadDim, f: 4 * h, V: approxVocab, experts: 1, ept: 1}, true
 }
 
-// checkModel validates what Estimate needs from m, as Model.Validate does but
-// without allocating, and returns its parameter count.
+// checkModel validates what Estimate needs from m and returns its parameter count.
+// It accepts exactly the models Model.Validate accepts, without allocating: the
+// same sign, head and expert checks, and Validate itself (whose error Estimate
+// returns) only when the architecture could overflow the parameter count.
 func checkModel(m Model) (int64, error) {
 	if m.Params < 0 || m.Layers < 0 || m.Hidden < 0 || m.Heads < 0 || m.KVHeads < 0 || m.HeadDim < 0 ||
 		m.FFN < 0 || m.Vocab < 0 || m.Experts < 0 || m.ExpertsPerToken < 0 || m.Positions < 0 {
 		return 0, fmt.Errorf("sizing: model %q has a negative size: %w", m.Name, ErrInvalid)
 	}
-	if m.HasArchitecture() {
-		if m.HeadDim == 0 && m.Hidden%m.Heads != 0 {
-			return 0, fmt.Errorf("sizing: model %q: %d heads do not divide hidden size %d: %w", m.Name, m.Heads, m.Hidden, ErrInvalid)
-		}
-		if m.KVHeads > m.Heads || m.Heads%m.kvHeads() != 0 {
-			return 0, fmt.Errorf("sizing: model %q: %d KV heads do not divide %d heads: %w", m.Name, m.KVHeads, m.Heads, ErrInvalid)
-		}
+	if m.Heads > 0 && m.HeadDim == 0 && m.Hidden%m.Heads != 0 {
+		return 0, fmt.Errorf("sizing: model %q: %d heads do not divide hidden size %d: %w", m.Name, m.Heads, m.Hidden, ErrInvalid)
 	}
-	if m.ExpertsPerToken > 0 && m.ExpertsPerToken > m.Experts {
+	if m.KVHeads > 0 && (m.KVHeads > m.Heads || m.Heads%m.KVHeads != 0) {
+		return 0, fmt.Errorf("sizing: model %q: %d KV heads do not divide %d heads: %w", m.Name, m.KVHeads, m.Heads, ErrInvalid)
+	}
+	if m.ExpertsPerToken > m.Experts {
 		return 0, fmt.Errorf("sizing: model %q routes %d experts per token of %d: %w", m.Name, m.ExpertsPerToken, m.Experts, ErrInvalid)
+	}
+	if m.Params > 0 && m.HasArchitecture() && m.FFN > 0 && archBound(m) >= 1<<62 {
+		if err := m.Validate(); err != nil {
+			return 0, err
+		}
 	}
 	n := m.ParamCount()
 	if n <= 0 {
 		return 0, fmt.Errorf("sizing: model %q has no parameter count (set Params, or the architecture with FFN; or it overflows): %w", m.Name, ErrInvalid)
 	}
 	return n, nil
+}
+
+// archBound is an upper bound, in float64, of every partial sum ParamCount forms
+// from the architecture, so that below 2^62 the count cannot overflow.
+func archBound(m Model) float64 {
+	h, f, V := float64(m.Hidden), float64(m.FFN), float64(m.Vocab)
+	x := math.Max(h, math.Max(float64(m.Heads)*float64(m.headDim()), float64(m.kvHeads())*float64(m.headDim())))
+	E := math.Max(1, float64(m.Experts))
+	perLayer := 4*h*x + 4*E*(h+1)*(f+1) + 8*(h+x)
+	return (float64(m.Layers)+1)*perLayer + 2*V*h + float64(m.Positions)*h + 2*h
 }
 
 // checkParallel validates the layout against the model. Tensor parallelism splits

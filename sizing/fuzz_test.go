@@ -3,6 +3,7 @@ package sizing
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -36,7 +37,17 @@ func FuzzEstimate(f *testing.F) {
 			if b != (Breakdown{}) {
 				t.Fatalf("error %v came with a breakdown %+v", err, b)
 			}
+			if m.Validate() == nil && w.Validate() == nil && !strings.Contains(err.Error(), "parallel") &&
+				!strings.Contains(err.Error(), "overflows") && !strings.Contains(err.Error(), "pipeline") {
+				t.Fatalf("Estimate rejected a valid model and workload: %v", err)
+			}
 			return
+		}
+		if verr := m.Validate(); verr != nil {
+			t.Fatalf("Estimate accepted a model Validate rejects: %v", verr)
+		}
+		if verr := w.Validate(); verr != nil {
+			t.Fatalf("Estimate accepted a workload Validate rejects: %v", verr)
 		}
 		for _, v := range []Bytes{b.Weights, b.Gradients, b.Optimizer, b.Activations, b.KVCache, b.Overhead, b.Host} {
 			if v < 0 {

@@ -159,7 +159,7 @@ func isFloat(p Precision) bool { return p >= FP64 && p <= FP8 }
 // (Estimate also checks the parallel layout against the model's heads and layers).
 //
 // Rules: Task and Precision must be set and known; GradPrecision and KVPrecision,
-// when set, must be valid; Optimizer and Recompute must be known values; Batch and
+// when set, must be valid (GradPrecision a floating-point one); Optimizer and Recompute must be known values; Batch and
 // SeqLen at least 1; LoRARank, Overhead and the parallel degrees not negative;
 // LoRATargets only known bits; ZeRO 0 to 3. Full Training needs a floating-point
 // Precision (FP64 to FP8): quantized formats store frozen weights, so train
@@ -179,8 +179,8 @@ func (w Workload) Validate() error {
 	} else if w.Task == Training && !isFloat(w.Precision) {
 		bad("full training needs a floating-point precision, not %v (use LoRA or QLoRA on quantized weights)", w.Precision)
 	}
-	if w.GradPrecision != 0 && !w.GradPrecision.Valid() {
-		bad("gradient precision %v is not a precision", w.GradPrecision)
+	if w.GradPrecision != 0 && !isFloat(w.GradPrecision) {
+		bad("gradient precision %v is not a floating-point precision", w.GradPrecision)
 	}
 	if w.KVPrecision != 0 && !w.KVPrecision.Valid() {
 		bad("KV cache precision %v is not a precision", w.KVPrecision)
