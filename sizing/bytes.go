@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/internal/checked"
 	"github.com/gpuplan/gpuplan/internal/unitscan"
 )
 
@@ -57,31 +58,21 @@ var byteUnits = [...]byteUnit{
 	{"B", Byte},
 }
 
+// unitSpellings lists every unit suffix ParseBytes accepts, matched
+// case-insensitively. It is never written.
+var unitSpellings = [...]byteUnit{
+	{"", Byte}, {"B", Byte}, {"byte", Byte}, {"bytes", Byte},
+	{"KB", KB}, {"MB", MB}, {"GB", GB}, {"TB", TB}, {"PB", PB},
+	{"KiB", KiB}, {"MiB", MiB}, {"GiB", GiB}, {"TiB", TiB}, {"PiB", PiB},
+	{"Ki", KiB}, {"Mi", MiB}, {"Gi", GiB}, {"Ti", TiB}, {"Pi", PiB},
+}
+
 // lookupUnit returns the size of a unit suffix under ParseBytes's case rules.
 func lookupUnit(u string) (Bytes, bool) {
-	switch strings.ToLower(u) {
-	case "", "b", "byte", "bytes":
-		return Byte, true
-	case "kb":
-		return KB, true
-	case "mb":
-		return MB, true
-	case "gb":
-		return GB, true
-	case "tb":
-		return TB, true
-	case "pb":
-		return PB, true
-	case "kib", "ki":
-		return KiB, true
-	case "mib", "mi":
-		return MiB, true
-	case "gib", "gi":
-		return GiB, true
-	case "tib", "ti":
-		return TiB, true
-	case "pib", "pi":
-		return PiB, true
+	for _, s := range unitSpellings {
+		if strings.EqualFold(u, s.name) {
+			return s.size, true
+		}
 	}
 	return 0, false
 }
@@ -92,11 +83,11 @@ const maxParseLen = 64
 
 // Reasons a string is not a size, each wrapping ErrInvalid.
 var (
-	errBytesSyntax   = reason("not a number followed by a unit")
-	errBytesNegative = reason("negative size")
-	errBytesUnit     = reason("unknown unit (want B, KB, MB, GB, TB, PB, KiB, MiB, GiB, TiB or PiB)")
-	errBytesRange    = reason("size overflows int64 bytes")
-	errBytesLong     = reason("input longer than 64 characters")
+	errBytesSyntax   = newInvalidReason("not a number followed by a unit")
+	errBytesNegative = newInvalidReason("negative size")
+	errBytesUnit     = newInvalidReason("unknown unit (want B, KB, MB, GB, TB, PB, KiB, MiB, GiB, TiB or PiB)")
+	errBytesRange    = newInvalidReason("size overflows int64 bytes")
+	errBytesLong     = newInvalidReason("input longer than 64 characters")
 )
 
 // ParseBytes reads a memory size. The grammar is
@@ -185,6 +176,12 @@ func exactBytes(num string, size Bytes) (Bytes, error) {
 	if -k > len(digits)+17 {
 		return 0, nil
 	}
+	// Fast path: the number fits int64 and so does its product with the unit.
+	if len(digits) <= 18 && k <= 18 && -k <= 18 {
+		if v, ok := smallExact(digits, k, size); ok {
+			return v, nil
+		}
+	}
 	n, ok := new(big.Int).SetString(digits, 10)
 	if !ok {
 		return 0, errBytesSyntax
@@ -205,4 +202,31 @@ func exactBytes(num string, size Bytes) (Bytes, error) {
 		return 0, errBytesRange
 	}
 	return Bytes(n.Int64()), nil
+}
+
+// smallExact is exactBytes for digits of at most 18 and |k| ≤ 18 in int64
+// arithmetic; false when an intermediate product overflows (the caller then uses
+// math/big).
+func smallExact(digits string, k int, size Bytes) (Bytes, bool) {
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	p, ok := checked.Mul(n, int64(size))
+	if !ok {
+		return 0, false
+	}
+	pow := int64(1)
+	for i := 0; i < k || i < -k; i++ {
+		pow *= 10 // at most 10^18
+	}
+	if k >= 0 {
+		v, ok := checked.Mul(p, pow)
+		return Bytes(v), ok
+	}
+	q, r := p/pow, p%pow
+	if r >= pow-r { // 2r ≥ pow without overflow: round halves up
+		q++
+	}
+	return Bytes(q), true
 }

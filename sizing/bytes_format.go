@@ -53,7 +53,9 @@ func decimalLen(u uint64) int {
 // Human returns b rounded for reports, in binary units with one decimal and a space:
 // "12.6 GiB", "512.0 MiB", "1023 B" (whole bytes below 1 KiB). The unit is the largest
 // whose value is at least 1 after rounding, so 1 GiB less one byte prints "1.0 GiB",
-// never "1024.0 MiB". It is lossy; use String to store a size.
+// never "1024.0 MiB"; PiB is the largest unit, as in ParseBytes, so the largest value
+// prints "8192.0 PiB". ParseBytes reads the result back to within rounding. It is
+// lossy; use String to store a size.
 func (b Bytes) Human() string { return b.human(binaryHuman[:], 1024) }
 
 // HumanSI is Human in decimal units, as vendors print card memory and the seed
@@ -61,8 +63,8 @@ func (b Bytes) Human() string { return b.human(binaryHuman[:], 1024) }
 func (b Bytes) HumanSI() string { return b.human(decimalHuman[:], 1000) }
 
 var (
-	binaryHuman  = [...]string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-	decimalHuman = [...]string{"B", "KB", "MB", "GB", "TB", "PB", "EB"}
+	binaryHuman  = [...]string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}
+	decimalHuman = [...]string{"B", "KB", "MB", "GB", "TB", "PB"}
 )
 
 func (b Bytes) human(units []string, base float64) string {

@@ -158,7 +158,7 @@ func TestBytesHuman(t *testing.T) {
 		{"A100 80GB", 80 * GiB, "80.0 GiB", "85.9 GB"},
 		{"one byte under a GiB", GiB - 1, "1.0 GiB", "1.1 GB"},
 		{"negative", -512 * MiB, "-512.0 MiB", "-536.9 MB"},
-		{"largest", math.MaxInt64, "8.0 EiB", "9.2 EB"},
+		{"largest", math.MaxInt64, "8192.0 PiB", "9223.4 PB"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -259,4 +259,44 @@ func FuzzParseBytes(f *testing.F) {
 			t.Fatalf("ParseBytes(%q) = %d; ParseBytes(%q) = %d, %v", s, b, b.String(), again, err)
 		}
 	})
+}
+
+func TestBytesHumanProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		b := Bytes(rapid.Int64Range(0, math.MaxInt64).Draw(t, "b"))
+		for _, s := range []string{b.Human(), b.HumanSI()} {
+			if (strings.HasPrefix(s, "1024.0 ") || strings.HasPrefix(s, "1000.0 ")) && !strings.HasSuffix(s, "PiB") && !strings.HasSuffix(s, "PB") {
+				t.Fatalf("Bytes(%d) prints %q; want the next unit", b, s)
+			}
+		}
+		// Human reads back within half a unit of its last digit (below the top of the
+		// range, where rounding up can pass int64).
+		if b > 1<<62 {
+			return
+		}
+		got, err := ParseBytes(b.Human())
+		if err != nil {
+			t.Fatalf("ParseBytes(%q) error: %v", b.Human(), err)
+		}
+		if d := math.Abs(float64(got) - float64(b)); d > 0.051*float64(b)+0.5 {
+			t.Fatalf("ParseBytes(%q) = %d, far from %d", b.Human(), got, b)
+		}
+	})
+}
+
+func BenchmarkParseBytes(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := ParseBytes("24564 MiB"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkBytesString(b *testing.B) {
+	b.ReportAllocs()
+	v := 24564 * MiB
+	for i := 0; i < b.N; i++ {
+		_ = v.String()
+	}
 }

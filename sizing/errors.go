@@ -52,5 +52,5 @@ func (e *invalidReason) Error() string { return e.msg }
 // Unwrap returns ErrInvalid.
 func (e *invalidReason) Unwrap() error { return ErrInvalid }
 
-// reason returns an error with message msg that wraps ErrInvalid.
-func reason(msg string) error { return &invalidReason{msg} }
+// newInvalidReason returns an error with message msg that wraps ErrInvalid.
+func newInvalidReason(msg string) error { return &invalidReason{msg} }
