@@ -33,5 +33,5 @@
 //
 //	m := sizing.Model{Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008, Vocab: 32000, GatedFFN: true}
 //	b, err := sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 4096})
-//	fmt.Println(b.Total().GiB(), err)
+//	fmt.Printf("%.1f GiB %v\n", b.Total().GiB(), err)
 package sizing

@@ -20,6 +20,16 @@ func printBreakdown(b sizing.Breakdown) {
 	fmt.Printf("total       %6.2f GiB\n", b.Total().GiB())
 }
 
+// The package documentation's three-line use: Llama-2-7B serving one 4096-token
+// sequence in BF16.
+func Example() {
+	m := sizing.Model{Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008, Vocab: 32000, GatedFFN: true}
+	b, err := sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 4096})
+	fmt.Printf("%.1f GiB %v\n", b.Total().GiB(), err)
+	// Output:
+	// 17.7 GiB <nil>
+}
+
 // Full fine-tuning of a 7B model in BF16 with AdamW: 16 bytes per parameter of
 // model state before activations, far beyond one 80 GB card.
 func ExampleEstimate() {

@@ -10,9 +10,11 @@ import (
 // what batch and length, on how many devices.
 //
 // Zero values: an unset Task or Precision is an error; an unset Optimizer means AdamW
-// for training; unset GradPrecision and KVPrecision follow Precision; Batch and SeqLen
-// must be at least 1; a zero Parallel is one device; a zero Overhead is
-// DefaultOverhead.
+// for training; unset GradPrecision and KVPrecision follow Precision (see each
+// field); Batch and SeqLen must be at least 1; zero LoRARank and LoRATargets mean
+// DefaultLoRARank and the task's default targets; a zero Parallel is one device; a
+// zero Overhead is DefaultOverhead. Validate lists the rules; Estimate documents how
+// each field is used.
 type Workload struct {
 	Task Task `json:"task"`
 	// Precision of the weights; for training, the compute precision (BF16 for mixed
@@ -20,14 +22,17 @@ type Workload struct {
 	// this says; Precision is then the compute and adapter precision.
 	Precision Precision `json:"precision"`
 	// GradPrecision: zero follows Precision (the ZeRO paper's convention, 2 bytes per
-	// parameter under mixed precision); FP32 for Megatron-style FP32 accumulation
-	// (the Hugging Face docs' 18 bytes per parameter).
+	// parameter under mixed precision; for LoRA and QLoRA the adapters' width);
+	// FP32 for Megatron-style FP32 accumulation (the Hugging Face docs' 18 bytes per
+	// parameter). It must be a floating-point format.
 	GradPrecision Precision `json:"grad_precision"`
-	KVPrecision   Precision `json:"kv_precision"` // zero: Precision (FP16/BF16 for quantized weights)
-	Optimizer     Optimizer `json:"optimizer"`
-	Batch         int       `json:"batch"`   // micro-batch per device (inference: concurrent sequences)
-	SeqLen        int       `json:"seq_len"` // tokens per sequence; for inference the context length
-	Recompute     Recompute `json:"recompute"`
+	// KVPrecision: zero follows Precision for FP16 and wider formats, and is FP16
+	// for narrower ones (FP8, INT8 and 4-bit weights are computed in 16 bits).
+	KVPrecision Precision `json:"kv_precision"`
+	Optimizer   Optimizer `json:"optimizer"`
+	Batch       int       `json:"batch"`   // micro-batch per device (inference: concurrent sequences)
+	SeqLen      int       `json:"seq_len"` // tokens per sequence; for inference the context length
+	Recompute   Recompute `json:"recompute"`
 	// FlashAttention never materialises the a·s² score matrix, dropping
 	// Korthikanti's 5·a·s/h term as selective recomputation does.
 	FlashAttention bool `json:"flash_attention"`
