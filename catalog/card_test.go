@@ -50,7 +50,8 @@ func TestDefault(t *testing.T) {
 			t.Errorf("%s: a China variant graded primary; the reference has only secondary sources for them", c.ID)
 		}
 	}
-	if Default() != Default() {
+	first, second := Default(), Default()
+	if first != second {
 		t.Error("Default() built twice")
 	}
 }

@@ -172,7 +172,8 @@ func (c *Catalog) Cards() []Card {
 // rtx-4090. A card answers to its ID, its name and its aliases, which include the
 // names nvidia-smi prints ("NVIDIA A100-SXM4-80GB", "NVIDIA H100 80GB HBM3") and
 // SkyPilot's accelerator names ("A100-80GB", "V100-32GB", with SkyPilot's meaning:
-// the SXM boards). Matching is whole-name, so the most specific name wins: "L4",
+// the SXM boards). nvidia-smi's bare names are the SXM boards too ("NVIDIA H800",
+// "NVIDIA H200"), so "H800" alone is the h800-sxm5-80gb. Matching is whole-name, so the most specific name wins: "L4",
 // "L40" and "L40S" are three cards, and "4090 D" is not the "4090".
 //
 // A family name that covers several cards ("A100", "H100", "V100") returns an

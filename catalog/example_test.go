@@ -77,9 +77,9 @@ func ExampleCatalog_Verify() {
 	// Output:
 	// OK: false
 	// - 4 GPUs ordered, 2 delivered.
-	// - GPU 0 is a NVIDIA A100-SXM4-40GB (a100-sxm4-40gb), not the advertised A100 SXM4 80GB.
+	// - GPU 0 reports NVIDIA A100-SXM4-40GB (a100-sxm4-40gb), not the advertised A100 SXM4 80GB.
 	// - GPU 0 has 40960 MiB of memory; the advertised A100 SXM4 80GB has 81920 MiB (80 GB sold, 40 GB delivered).
-	// - GPU 1 is a NVIDIA A100-SXM4-40GB (a100-sxm4-40gb), not the advertised A100 SXM4 80GB.
+	// - GPU 1 reports NVIDIA A100-SXM4-40GB (a100-sxm4-40gb), not the advertised A100 SXM4 80GB.
 	// - GPU 1 has 40960 MiB of memory; the advertised A100 SXM4 80GB has 81920 MiB (80 GB sold, 40 GB delivered).
 	// - 1 of 1 GPU pairs are joined by PCIe only, not NVLink as the A100 SXM4 80GB's baseboard provides: GPU0-GPU1 SYS.
 }

@@ -122,12 +122,11 @@ func ParseSMI(r io.Reader) ([]Device, error) {
 	return devs, nil
 }
 
-// parseMiB reads "81920 MiB" or "81920" as MiB.
+// parseMiB reads "81920 MiB", "81920MiB" or "81920" as MiB.
 func parseMiB(s string) (sizing.Bytes, error) {
-	num, unit, _ := strings.Cut(s, " ")
-	unit = strings.TrimSpace(unit)
-	if unit != "" && unit != "MiB" {
-		return 0, errors.New("unit is not MiB")
+	num := strings.TrimSpace(strings.TrimSuffix(s, "MiB"))
+	if num == "" || strings.ContainsAny(num, " \t") {
+		return 0, errors.New("want a number of MiB")
 	}
 	n, err := strconv.ParseInt(num, 10, 64)
 	if err != nil {

@@ -61,6 +61,7 @@ func TestParseSMIVariants(t *testing.T) {
 		{"noheader, units", "0, NVIDIA H100 80GB HBM3, 81559 MiB\n1, NVIDIA H100 80GB HBM3, 81559 MiB\n"},
 		{"noheader, nounits", "0, NVIDIA H100 80GB HBM3, 81559\n1, NVIDIA H100 80GB HBM3, 81559"},
 		{"CRLF and blank lines", "\r\nindex, name, memory.total [MiB]\r\n\r\n0, NVIDIA H100 80GB HBM3, 81559 MiB\r\n1, NVIDIA H100 80GB HBM3, 81559 MiB\r\n\r\n"},
+		{"unit without a space", "0, NVIDIA H100 80GB HBM3, 81559MiB\n1, NVIDIA H100 80GB HBM3, 81559MiB\n"},
 		{"extra spaces", "  0 ,   NVIDIA H100 80GB HBM3  ,  81559 MiB  \n1,NVIDIA H100 80GB HBM3,81559\n"},
 		{"header in another order with an extra column", "name, memory.total [MiB], index, driver_version\nNVIDIA H100 80GB HBM3, 81559 MiB, 0, 550.54.15\nNVIDIA H100 80GB HBM3, 81559 MiB, 1, 550.54.15\n"},
 	}
@@ -95,6 +96,7 @@ func TestParseSMIErrors(t *testing.T) {
 		{"overflowing memory", "0, NVIDIA A100-SXM4-80GB, 99999999999999999999999 MiB\n", 1},
 		{"memory in GiB", "0, NVIDIA A100-SXM4-80GB, 80 GiB\n", 1},
 		{"memory N/A", "0, NVIDIA A100-SXM4-80GB, [N/A]\n", 1},
+		{"memory with two numbers", "0, NVIDIA A100-SXM4-80GB, 81920 81920 MiB\n", 1},
 		{"fractional memory", "0, NVIDIA A100-SXM4-80GB, 81920.5 MiB\n", 1},
 		{"negative index", "-1, NVIDIA A100-SXM4-80GB, 81920 MiB\n", 1},
 		{"index not a number", "x, NVIDIA A100-SXM4-80GB, 81920 MiB\n", 1},

@@ -68,7 +68,7 @@ func (c *Catalog) Verify(advertised string, gpus int, devs []Device, topo *Topol
 		got, err := c.Lookup(d.Name)
 		switch {
 		case err == nil && got.ID != card.ID:
-			problem("GPU %d is a %s (%s), not the advertised %s.", d.Index, d.Name, got.ID, card.Name)
+			problem("GPU %d reports %s (%s), not the advertised %s.", d.Index, d.Name, got.ID, card.Name)
 		case errors.Is(err, ErrAmbiguous):
 			note("GPU %d reports %q, which could be several cards; its model was not checked.", d.Index, d.Name)
 		case err != nil:

@@ -52,7 +52,7 @@ func TestVerify(t *testing.T) {
 			devs: devices(1, "NVIDIA A100-SXM4-80GB", 81251)},
 		{name: "80 GB sold, 40 GB delivered", advertised: "NVIDIA A100-SXM4-80GB", gpus: 2,
 			devs: devices(2, "NVIDIA A100-SXM4-40GB", 40960), topo: nil,
-			problems: []string{"GPU 0 is a NVIDIA A100-SXM4-40GB", "GPU 0 has 40960 MiB", "GPU 1 is a", "GPU 1 has 40960 MiB"},
+			problems: []string{"GPU 0 reports NVIDIA A100-SXM4-40GB", "GPU 0 has 40960 MiB", "GPU 1 reports NVIDIA A100-SXM4-40GB", "GPU 1 has 40960 MiB"},
 			notes:    []string{"not checked"}},
 		{name: "memory cut under the right name", advertised: "a100-sxm4-80gb", gpus: 1,
 			devs: devices(1, "NVIDIA A100-SXM4-80GB", 40960), problems: []string{"80 GB sold, 40 GB delivered"}},
