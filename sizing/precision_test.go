@@ -209,5 +209,8 @@ func FuzzParsePrecision(f *testing.F) {
 		if b := p.Bits(); !(b > 0 && b <= 64) {
 			t.Fatalf("ParsePrecision(%q) = %v with %v bits", s, p, b)
 		}
+		if back, err := ParsePrecision(p.String()); err != nil || back != p {
+			t.Fatalf("ParsePrecision(%q) = %v; ParsePrecision(%q) = %v, %v", s, p, p.String(), back, err)
+		}
 	})
 }
