@@ -62,14 +62,16 @@ func (d Decode) defaulted() (batch int, kv sizing.Precision, memEff, util float6
 }
 
 // Speed returns the decode speed. Decoding a token is memory-bound at small batch:
-// every weight and the KV cache must stream from memory each step, so
+// every weight the step uses and the KV cache must stream from memory each step, so
 //
 //	step ≥ (weights + KV(Context) × Batch) / (Bandwidth × MemoryEfficiency)
 //
 // and it is also at least the compute, 2·N_active·Batch / (Peak × Utilization), plus
 // the attention term of InferenceFLOPs. The step is the larger of the two (a
-// roofline). Weights are WeightBytes, KV is KVCacheBytes; without the architecture
-// the KV cache is left out. Errors wrap ErrInvalid.
+// roofline). Weights are WeightBytes, of which a mixture of experts reads only the
+// experts the batch is routed to (all shared weights, k experts per layer at batch
+// 1); KV is KVCacheBytes. Without the architecture the KV cache is left out. Errors
+// wrap ErrInvalid.
 func (d Decode) Speed() (DecodeSpeed, error) {
 	batch, kvp, memEff, util := d.defaulted()
 	if batch < 1 || d.Context < 0 {
@@ -91,7 +93,7 @@ func (d Decode) Speed() (DecodeSpeed, error) {
 	if err != nil {
 		return DecodeSpeed{}, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
-	read := float64(w)
+	read := float64(w) * expertsRead(d.Model, batch)
 	seq := 0
 	if d.Model.HasArchitecture() {
 		kv, err := sizing.KVCacheBytes(d.Model, d.Context, batch, kvp)
@@ -123,6 +125,24 @@ func (d Decode) Speed() (DecodeSpeed, error) {
 		BytesRead:   bytes,
 		MemoryBound: mem >= comp,
 	}, nil
+}
+
+// expertsRead returns the fraction of the weights a decode step reads. A dense model
+// reads them all. A mixture of experts reads the shared weights and only the experts
+// some token of the batch is routed to: with k of E experts per token, chosen
+// uniformly and independently, a batch of B tokens touches E·(1 − (1 − k/E)^B)
+// experts per layer on average, k at batch 1 and nearly all of them at large batch.
+// One expert's parameters (over all layers) are (ParamCount − ActiveParams)/(E − k).
+func expertsRead(m sizing.Model, batch int) float64 {
+	E, k := float64(m.Experts), float64(m.ExpertsPerToken)
+	P, A := float64(m.ParamCount()), float64(m.ActiveParams())
+	if m.Experts <= 1 || m.ExpertsPerToken <= 0 || k >= E || P <= 0 || A >= P {
+		return 1
+	}
+	x := (P - A) / (E - k)
+	shared := A - k*x
+	touched := E * (1 - math.Pow(1-k/E, float64(batch)))
+	return (shared + touched*x) / P
 }
 
 func toBytes(f float64) (sizing.Bytes, bool) {

@@ -108,3 +108,25 @@ func TestDecodeErrors(t *testing.T) {
 		t.Errorf("Prefill(-1): %v, want ErrInvalid", err)
 	}
 }
+
+func TestDecodeMixtureOfExperts(t *testing.T) {
+	// Mixtral 8x7B in BF16 on an H100-class 3350 GB/s: at batch 1 a step reads the
+	// active 12.9B parameters' weights, not all 46.7B; at batch 64 nearly all of
+	// them (1 − (6/8)^64 of each layer's experts).
+	mixtral := sizing.Model{Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336,
+		Vocab: 32000, GatedFFN: true, Experts: 8, ExpertsPerToken: 2}
+	d := Decode{Model: mixtral, Weights: sizing.BF16, Bandwidth: 3350 * GBps, Peak: h100Peak}
+	s1, err := d.Speed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := sizing.Bytes(2 * mixtral.ActiveParams()); (s1.BytesRead-want).GB() > 0.001 || (want-s1.BytesRead).GB() > 0.001 {
+		t.Errorf("batch 1 reads %d bytes, want the active weights %d", s1.BytesRead, want)
+	}
+	d.Batch = 64
+	s64, _ := d.Speed()
+	all, _ := sizing.WeightBytes(mixtral, sizing.BF16)
+	if !within(float64(s64.BytesRead), float64(all), 1e-6) {
+		t.Errorf("batch 64 reads %d bytes, want nearly all %d", s64.BytesRead, all)
+	}
+}

@@ -44,28 +44,24 @@ const (
 	TBps           = 1e12 * Bps
 )
 
-// prefixes lists the SI prefixes the parsers accept, largest first. String uses the
-// same ladder. Every prefix is decimal: a "T" is 10^12.
-var prefixes = [...]struct {
-	sym  string
-	mult float64
-}{
-	{"E", 1e18}, {"P", 1e15}, {"T", 1e12}, {"G", 1e9}, {"M", 1e6}, {"k", 1e3}, {"", 1},
-}
-
 // format writes v with at most four significant digits (trailing zeros dropped),
-// scaled to the largest prefix that keeps the mantissa at or above one.
+// scaled to the largest decimal prefix that keeps the mantissa at or above one. The
+// ladder is the one the parsers accept, less K (written k).
 func format(v float64, unit string) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return strconv.FormatFloat(v, 'g', -1, 64) + " " + unit
 	}
+	prefixes := [...]struct {
+		sym  string
+		mult float64
+	}{{"E", 1e18}, {"P", 1e15}, {"T", 1e12}, {"G", 1e9}, {"M", 1e6}, {"k", 1e3}}
 	a := math.Abs(v)
 	for _, p := range prefixes {
-		if a >= p.mult || p.mult == 1 {
+		if a >= p.mult {
 			return strconv.FormatFloat(v/p.mult, 'g', 4, 64) + " " + p.sym + unit
 		}
 	}
-	return "" // unreachable: the ladder ends at 1
+	return strconv.FormatFloat(v, 'g', 4, 64) + " " + unit
 }
 
 // String returns the work in scientific notation with four significant digits and the
