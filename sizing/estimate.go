@@ -171,6 +171,13 @@ func computeBytes(p Precision) float64 { return math.Max(2, p.Bits()/8) }
 //     quantized weights), as computeBytes says.
 //   - Overhead: Workload.Overhead, or DefaultOverhead when zero.
 //
+// A mixture of experts keeps every expert resident, so P counts them all
+// (Model.ParamCount); the KV cache does not depend on experts, and activations grow
+// with the experts each token is routed to, not with their number (see
+// layerActivations). FP8 Precision for training counts 1-byte weights and
+// gradients; recipes that keep BF16 weights beside FP8 copies (Transformer Engine)
+// are closer to BF16 Precision.
+//
 // Parallel layouts (per device): data parallelism replicates everything, so it saves
 // nothing. ZeRO over the data-parallel degree N divides the optimizer state (stage
 // 1), also the gradients (2), also the weights (3) by N (Rajbhandari et al. 2020,
