@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -319,6 +320,11 @@ func LoadOffersCSV(r io.Reader) ([]Offer, error) {
 			return nil, &ParseError{Line: hline, Field: need, Err: fmt.Errorf("pricing: missing column: %w", ErrInvalid)}
 		}
 	}
+	var termMonths []int
+	for _, m := range terms {
+		termMonths = append(termMonths, m)
+	}
+	sort.Ints(termMonths)
 	cr.FieldsPerRecord = len(header)
 	offers := []Offer{}
 	for {
@@ -330,7 +336,7 @@ func LoadOffersCSV(r io.Reader) ([]Offer, error) {
 			return nil, csvErr(err)
 		}
 		line, _ := cr.FieldPos(0)
-		o, err := offerFromCSV(rec, col, terms)
+		o, err := offerFromCSV(rec, col, termMonths)
 		if err == nil {
 			err = o.Validate()
 		}
@@ -373,7 +379,7 @@ func csvErr(err error) error {
 }
 
 // offerFromCSV builds one offer from a record; it does not validate.
-func offerFromCSV(rec []string, col map[string]int, terms map[string]int) (Offer, error) {
+func offerFromCSV(rec []string, col map[string]int, termMonths []int) (Offer, error) {
 	get := func(name string) string {
 		if i, ok := col[name]; ok {
 			return strings.TrimSpace(rec[i])
@@ -401,11 +407,8 @@ func offerFromCSV(rec []string, col map[string]int, terms map[string]int) (Offer
 		}
 	}
 	// Terms in ascending months, a defined order.
-	for m := 1; m <= 1000; m++ {
+	for _, m := range termMonths {
 		name := "term_" + strconv.Itoa(m) + "m"
-		if _, ok := terms[name]; !ok {
-			continue
-		}
 		p, err := priceField(name, get(name))
 		if err != nil {
 			return o, err

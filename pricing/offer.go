@@ -259,11 +259,11 @@ func MarketCheck(offers []Offer, threshold decimal.Decimal) ([]PriceCheck, error
 		case p.Cmp(med.Mul(lo)) < 0:
 			pc.Flag = PriceBelow
 			pc.Message = fmt.Sprintf("%s at %s/h is %s%% below the median %s/h of %d offers of %s: a price far under the going rate often hides a lesser card or missing service; check the delivered card with nvidia-smi and what support is included",
-				o.name(), pc.Hourly, pct, pc.Median, pc.Offers, k)
+				o.name(), exactMoney(pc.Hourly), pct, exactMoney(pc.Median), pc.Offers, k)
 		case p.Cmp(med.Mul(hi)) > 0:
 			pc.Flag = PriceAbove
 			pc.Message = fmt.Sprintf("%s at %s/h is %s%% above the median %s/h of %d offers of %s: ask what the premium buys (datacenter tier, support) or get another quote",
-				o.name(), pc.Hourly, pct, pc.Median, pc.Offers, k)
+				o.name(), exactMoney(pc.Hourly), pct, exactMoney(pc.Median), pc.Offers, k)
 		default:
 			pc.Flag = PriceNormal
 		}
@@ -271,3 +271,7 @@ func MarketCheck(offers []Offer, threshold decimal.Decimal) ([]PriceCheck, error
 	}
 	return out, nil
 }
+
+// exactMoney formats m as "CNY 1.475": the code and the exact amount, with at least
+// the currency's minor-unit digits.
+func exactMoney(m Money) string { return m.Currency + " " + m.exactString() }

@@ -1,0 +1,719 @@
+package pricing
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/sizing"
+	"github.com/shopspring/decimal"
+)
+
+// ErrNoFit reports that no offer can run the job: it does not fit in memory, misses
+// the deadline, exceeds the budget, or no offer can serve the usage. The error is a
+// *NoFitError that says why and what would fit.
+var ErrNoFit = errors.New("pricing: no option fits")
+
+// Planner ranks rental options for a job over a list of offers. Catalog resolves the
+// offers' card names; nil means catalog.Default(). A Planner is a value: Plan
+// neither changes it nor keeps state between calls, so one Planner may serve many
+// goroutines.
+type Planner struct {
+	Catalog *catalog.Catalog
+	Offers  []Offer
+}
+
+// Option is one way to run the job: an offer at a GPU count and parallel layout,
+// with the memory, the time, the money and the warnings that explain it.
+type Option struct {
+	Offer  Offer           `json:"offer"`
+	CardID string          `json:"card_id"` // the catalog card the offer resolved to
+	GPUs   int             `json:"gpus"`
+	Layout sizing.Parallel `json:"layout"`
+	// PerGPU is the memory each GPU needs; Capacity what each has; Headroom the
+	// fraction of Capacity left free, 1 − PerGPU.Total()/Capacity.
+	PerGPU   sizing.Breakdown `json:"per_gpu"`
+	Capacity sizing.Bytes     `json:"capacity_bytes"`
+	Headroom float64          `json:"headroom"`
+	// Duration is the job's time at the request's utilization; DurationLow and
+	// DurationHigh are the times at the high and low ends of the utilization band.
+	// All are zero for a request without Tokens.
+	Duration     time.Duration `json:"duration_ns"`
+	DurationLow  time.Duration `json:"duration_low_ns"`
+	DurationHigh time.Duration `json:"duration_high_ns"`
+	// Efficiency is the multi-GPU scaling efficiency (1 for one GPU).
+	Efficiency float64 `json:"efficiency"`
+	// Rental is the usage priced: the request's, or a run as long as the job.
+	Rental Usage `json:"rental"`
+	// Cost is the cheapest cover of Rental for all GPUs, with line items.
+	Cost Quote `json:"cost"`
+	// HourlyOnly is the same rental paid by the hour (zero when the offer has no
+	// hourly price), to set beside the best packages in Cost.
+	HourlyOnly Quote `json:"hourly_only"`
+	// Waste is Cost minus the cost of the cheapest option that fits: what
+	// choosing this option over that one pays for capacity the job does not need.
+	Waste Money `json:"waste"`
+	// Interruptions is the expected number of interruptions during the job (from
+	// the offer's InterruptionsPerDay), TimeLost the expected time they cost
+	// (half a checkpoint interval of work plus a restart each), and ExpectedCost
+	// Cost plus the rental of TimeLost. Options are ranked on ExpectedCost.
+	Interruptions float64       `json:"interruptions"`
+	TimeLost      time.Duration `json:"time_lost_ns"`
+	ExpectedCost  Money         `json:"expected_cost"`
+	Warnings      []string      `json:"warnings"`
+}
+
+// NoFitError explains an empty plan: why each offer was left out, and what would
+// fit.
+type NoFitError struct {
+	Reasons     []string // why options were left out, one sentence per cause
+	Suggestions []string // what would fit: a quantization, a context, a GPU count
+}
+
+func (e *NoFitError) Error() string {
+	var b strings.Builder
+	b.WriteString("pricing: no option fits")
+	if len(e.Reasons) > 0 {
+		b.WriteString(": ")
+		b.WriteString(strings.Join(e.Reasons, "; "))
+	}
+	if len(e.Suggestions) > 0 {
+		b.WriteString("; what would fit: ")
+		b.WriteString(strings.Join(e.Suggestions, "; "))
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrNoFit.
+func (e *NoFitError) Unwrap() error { return ErrNoFit }
+
+// fit is the planner's answer for one card at one GPU count: the layout chosen,
+// its memory and its timing. The same card, GPU count and request give the same
+// fit however many offers share them, so Plan computes each once.
+type fit struct {
+	ok        bool
+	layout    sizing.Parallel
+	mem       sizing.Breakdown
+	duration  time.Duration
+	low, high time.Duration
+	eff       float64
+	nvlink    bool
+	linkName  string
+	notes     []string // warnings that belong to the card and layout
+	need      sizing.Bytes
+	err       error // why nothing fits (memory, or a card that cannot run the precision)
+}
+
+type fitKey struct {
+	card string
+	gpus int
+}
+
+// Plan tries each offer at each GPU count from 1 to its limit (the offer's MaxGPUs,
+// DefaultPlanGPUs when it states none, capped by Request.MaxGPUs) and, for each
+// count, the first parallel layout that fits in this order:
+//
+//   - training (full, LoRA, QLoRA): data parallel; ZeRO stages 1, 2 and 3 over the
+//     data-parallel GPUs; tensor parallel of 2, 4 or 8 (dividing the heads and KV
+//     heads) with sequence parallelism, the rest data parallel; and, as a
+//     fallback, ZeRO-3 (or one GPU) with the optimizer offloaded to host memory;
+//   - inference: one replica per GPU; tensor parallel over all the GPUs (heads
+//     and KV heads divisible); pipeline parallel over all of them.
+//
+// A layout fits when sizing.Estimate's Total is at most the card's memory less the
+// headroom. The duration comes from compute: for training, compute.Job on the
+// card's dense peak at the workload's precision with the scaling efficiency of its
+// links (NVLink where the card has it, a bridge for pairs only, PCIe otherwise);
+// for inference, compute.Decode's memory-bound decode speed across the replicas.
+// The rental is priced with the offer's tariff for all GPUs.
+//
+// Options that miss the deadline even at the optimistic end of the utilization
+// band, or cost more than the budget, are left out. The rest are ranked by
+// ExpectedCost, then Duration, then fewer GPUs, then provider, region and card for
+// a stable order. With no option left, the error is a *NoFitError (ErrNoFit).
+//
+// Errors: ErrInvalid for a request or offer that makes no sense (an empty offer
+// list, an invalid tariff), ErrCurrencyMismatch for offers (or a budget) in more
+// than one currency, and catalog.ErrNotFound or catalog.ErrAmbiguous for an offer
+// whose card the catalog cannot resolve to one card.
+func (p Planner) Plan(r Request) ([]Option, error) {
+	s, err := r.settle()
+	if err != nil {
+		return nil, err
+	}
+	if len(p.Offers) == 0 {
+		return nil, fmt.Errorf("pricing: plan: no offers: %w", ErrInvalid)
+	}
+	cat := p.Catalog
+	if cat == nil {
+		cat = catalog.Default()
+	}
+	cards, err := p.resolve(cat, s)
+	if err != nil {
+		return nil, err
+	}
+	checks, err := MarketCheck(p.Offers, s.threshold)
+	if err != nil {
+		return nil, err
+	}
+
+	work, err := s.work()
+	if err != nil {
+		return nil, err
+	}
+
+	fits := make(map[fitKey]*fit)
+	var opts []Option
+	var reasons reasonSet
+	for i, o := range p.Offers {
+		card := cards[i]
+		limit := o.MaxGPUs
+		if limit == 0 {
+			limit = DefaultPlanGPUs
+		}
+		if s.MaxGPUs > 0 && s.MaxGPUs < limit {
+			limit = s.MaxGPUs
+		}
+		for n := 1; n <= limit; n++ {
+			k := fitKey{card.ID, n}
+			f := fits[k]
+			if f == nil {
+				f = s.fitCard(card, n, work)
+				fits[k] = f
+			}
+			if !f.ok {
+				reasons.add(f.err.Error())
+				continue
+			}
+			if s.Deadline > 0 && f.low > s.Deadline {
+				reasons.add(fmt.Sprintf("%s at %d GPU(s) takes %s or more, past the %s deadline", card.Name, n, roundDur(f.low), roundDur(s.Deadline)))
+				continue
+			}
+			opt, err := s.option(o, card, n, f, checks[i])
+			if err != nil {
+				if errors.Is(err, ErrUnavailable) {
+					reasons.add(err.Error())
+					continue
+				}
+				return nil, err
+			}
+			if !s.Budget.Amount.IsZero() && opt.ExpectedCost.Amount.GreaterThan(s.Budget.Amount) {
+				reasons.add(fmt.Sprintf("%s at %d GPU(s) costs %s, over the %s budget", card.Name, n, opt.ExpectedCost, s.Budget))
+				continue
+			}
+			opts = append(opts, opt)
+		}
+	}
+	if len(opts) == 0 {
+		return nil, &NoFitError{Reasons: reasons.list, Suggestions: s.suggest(cards)}
+	}
+
+	sort.SliceStable(opts, func(i, j int) bool { return less(opts[i], opts[j]) })
+	cheapest := opts[0].Cost.Total
+	for i := range opts {
+		if opts[i].Cost.Total.Amount.LessThan(cheapest.Amount) {
+			cheapest = opts[i].Cost.Total
+		}
+	}
+	for i := range opts {
+		w, err := opts[i].Cost.Total.Sub(cheapest)
+		if err != nil {
+			return nil, err
+		}
+		opts[i].Waste = w
+	}
+	return opts, nil
+}
+
+// resolve looks every offer's card up once per distinct name and checks that the
+// offers (and the budget) share one currency.
+func (p Planner) resolve(cat *catalog.Catalog, s settings) ([]catalog.Card, error) {
+	cards := make([]catalog.Card, len(p.Offers))
+	byName := make(map[string]int) // card name → index of the first offer with it
+	currency := ""
+	for i, o := range p.Offers {
+		if err := o.Validate(); err != nil {
+			return nil, fmt.Errorf("pricing: plan: offer %d (%s %s): %w", i, o.Provider, o.Card, err)
+		}
+		if currency == "" {
+			currency = o.Tariff.Currency
+		} else if o.Tariff.Currency != currency {
+			return nil, fmt.Errorf("pricing: plan: offer %d (%s) is in %s, others in %s: %w", i, o.Provider, o.Tariff.Currency, currency, ErrCurrencyMismatch)
+		}
+		if j, ok := byName[o.Card]; ok {
+			cards[i] = cards[j]
+			continue
+		}
+		c, err := cat.Lookup(o.Card)
+		if err != nil {
+			return nil, fmt.Errorf("pricing: plan: offer %d (%s): %w", i, o.Provider, err)
+		}
+		cards[i] = c
+		byName[o.Card] = i
+	}
+	if !s.Budget.Amount.IsZero() && s.Budget.Currency != currency {
+		return nil, fmt.Errorf("pricing: plan: budget in %s, offers in %s: %w", s.Budget.Currency, currency, ErrCurrencyMismatch)
+	}
+	return cards, nil
+}
+
+// work returns the job's training work in FLOPs (zero for inference, whose time
+// comes from decode speed, and for a memory-only request).
+func (s settings) work() (compute.FLOPs, error) {
+	if s.Tokens == 0 || s.Workload.Task == sizing.Inference {
+		return 0, nil
+	}
+	f, err := compute.TrainingFLOPs(s.Model, s.Tokens, s.Workload.SeqLen)
+	if err != nil {
+		return 0, fmt.Errorf("pricing: plan: %w: %w", err, ErrInvalid)
+	}
+	return f, nil
+}
+
+// layouts lists the parallel layouts tried for n GPUs, in order of preference.
+func (s settings) layouts(n int) []sizing.Parallel {
+	m := s.Model
+	heads, kv := m.Heads, m.KVHeads
+	if kv == 0 {
+		kv = heads
+	}
+	divides := func(t int) bool { return heads > 0 && heads%t == 0 && kv%t == 0 }
+	var ls []sizing.Parallel
+	if s.Workload.Task == sizing.Inference {
+		ls = append(ls, sizing.Parallel{Data: n})
+		if n > 1 && divides(n) {
+			ls = append(ls, sizing.Parallel{Tensor: n})
+		}
+		if n > 1 && m.Layers >= n {
+			ls = append(ls, sizing.Parallel{Pipeline: n})
+		}
+		return ls
+	}
+	ls = append(ls, sizing.Parallel{Data: n})
+	if n > 1 {
+		for z := 1; z <= 3; z++ {
+			ls = append(ls, sizing.Parallel{Data: n, ZeRO: z})
+		}
+		for _, t := range []int{2, 4, 8} {
+			if t <= n && n%t == 0 && divides(t) {
+				ls = append(ls, sizing.Parallel{Data: n / t, Tensor: t, SequenceParallel: true})
+			}
+		}
+		ls = append(ls, sizing.Parallel{Data: n, ZeRO: 3, OffloadOptimizer: true})
+	} else {
+		ls = append(ls, sizing.Parallel{OffloadOptimizer: true})
+	}
+	return ls
+}
+
+// fitCard finds the first layout of n GPUs of card that fits, and times it.
+func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
+	f := &fit{}
+	usable := sizing.Bytes(float64(card.Memory) * (1 - s.headroom))
+	var smallest sizing.Bytes = -1
+	w := s.Workload
+	for _, l := range s.layouts(n) {
+		w.Parallel = l
+		b, err := sizing.Estimate(s.Model, w)
+		if err != nil {
+			continue // a layout the model cannot take (heads, degrees)
+		}
+		if smallest < 0 || b.Total() < smallest {
+			smallest = b.Total()
+		}
+		if b.Total() <= usable {
+			f.ok, f.layout, f.mem = true, l, b
+			break
+		}
+	}
+	if !f.ok {
+		if smallest < 0 {
+			f.err = fmt.Errorf("%s: no layout of %d GPU(s) is valid for this model", card.Name, n)
+		} else {
+			f.need = smallest
+			f.err = fmt.Errorf("%s at %d GPU(s) needs %s per GPU, over the %s usable (%s less %.0f%% headroom)",
+				card.Name, n, smallest.Human(), usable.Human(), card.Memory.Human(), s.headroom*100)
+		}
+		return f
+	}
+	link, nvlink, name := linkFor(card, n)
+	f.nvlink, f.linkName = nvlink, name
+	peak, note, err := peakFor(card, s.Workload.Precision)
+	if err != nil {
+		f.ok, f.err = false, err
+		return f
+	}
+	if note != "" {
+		f.notes = append(f.notes, note)
+	}
+	if f.layout.ZeRO == 3 {
+		f.notes = append(f.notes, "ZeRO-3 moves about 1.5× the data of plain data parallel (Rajbhandari et al. 2020, §7); the duration does not count the extra")
+	}
+	if f.layout.OffloadOptimizer {
+		f.notes = append(f.notes, fmt.Sprintf("optimizer state offloaded to host memory (%s per GPU); the CPU update slows each step, which the duration does not count", f.mem.Host.Human()))
+	}
+	if f.mem.Approx != 0 {
+		f.notes = append(f.notes, "memory terms approximated from the parameter count alone: "+f.mem.Approx.String())
+	}
+	if err := s.timeFit(f, card, n, work, peak, link); err != nil {
+		f.ok, f.err = false, fmt.Errorf("%s at %d GPU(s): %w", card.Name, n, err)
+	}
+	return f
+}
+
+// timeFit fills the fit's durations and efficiency.
+func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, peak compute.FLOPRate, link compute.Link) error {
+	f.eff = 1
+	if s.Tokens == 0 {
+		return nil
+	}
+	if s.Workload.Task == sizing.Inference {
+		return s.timeDecode(f, card, n, peak)
+	}
+	j := compute.Job{
+		Model: s.Model, Work: work, Precision: s.Workload.Precision, Recompute: s.Workload.Recompute,
+		Batch: s.Workload.Batch, SeqLen: s.Workload.SeqLen,
+		Devices: n, Tensor: one(f.layout.Tensor), PeakPerDevice: peak, Link: link,
+		Utilization: s.band,
+	}
+	band, err := j.Time()
+	if err != nil {
+		return err
+	}
+	j.Utilization = compute.Point(s.util)
+	mid, err := j.Time()
+	if err != nil {
+		return err
+	}
+	f.duration, f.low, f.high, f.eff = mid.Duration, band.Low, band.High, mid.Efficiency
+	return nil
+}
+
+// timeDecode times Tokens of generation: each replica (a GPU, or the tensor- or
+// pipeline-parallel group) decodes Batch sequences at its memory-bound speed with
+// a context of SeqLen tokens, the longest the job keeps (a conservative choice). A
+// tensor-parallel group reads at the summed bandwidth of its GPUs, its all-reduces
+// not counted; a pipeline reads each stage in turn, so one sequence decodes no
+// faster than on one GPU.
+func (s settings) timeDecode(f *fit, card catalog.Card, n int, peak compute.FLOPRate) error {
+	replicas, width := n, 1
+	switch {
+	case f.layout.Tensor > 1:
+		replicas, width = 1, f.layout.Tensor
+	case f.layout.Pipeline > 1:
+		replicas = 1
+	}
+	at := func(u float64) (time.Duration, error) {
+		d := compute.Decode{
+			Model: s.Model, Weights: s.Workload.Precision, KV: s.Workload.KVPrecision,
+			Context: s.Workload.SeqLen, Batch: s.Workload.Batch,
+			Bandwidth: card.MemoryBandwidth * compute.Bandwidth(width), Peak: peak * compute.FLOPRate(width),
+			Utilization: u,
+		}
+		sp, err := d.Speed()
+		if err != nil {
+			return 0, err
+		}
+		rate := float64(sp.Total) * float64(replicas)
+		if !(rate > 0) {
+			return 0, fmt.Errorf("decode speed is zero: %w", ErrInvalid)
+		}
+		return seconds(s.Tokens / rate)
+	}
+	var err error
+	if f.duration, err = at(s.util); err != nil {
+		return err
+	}
+	if f.low, err = at(s.band.High); err != nil {
+		return err
+	}
+	f.high, err = at(s.band.Low)
+	return err
+}
+
+// seconds converts a float count of seconds to a Duration, refusing values past
+// its range.
+func seconds(sec float64) (time.Duration, error) {
+	ns := math.Ceil(sec * 1e9)
+	if math.IsNaN(ns) || ns >= math.MaxInt64 {
+		return 0, fmt.Errorf("pricing: plan: %g s is past time.Duration's range: %w", sec, ErrInvalid)
+	}
+	return time.Duration(ns), nil
+}
+
+// linkFor returns the link n GPUs of card share: NVLink (or Infinity Fabric) where
+// the card has it for every GPU, a bridge for a pair only, PCIe otherwise.
+func linkFor(card catalog.Card, n int) (compute.Link, bool, string) {
+	if n > 1 && card.NVLink > 0 {
+		switch card.Link {
+		case catalog.LinkNVLink, catalog.LinkInfinityFabric:
+			return compute.NVLink(card.NVLink), true, string(card.Link)
+		case catalog.LinkNVLinkBridge:
+			if n == 2 {
+				return compute.NVLink(card.NVLink), true, "NVLink bridge"
+			}
+		}
+	}
+	gen := card.PCIeGen
+	if gen == 0 {
+		gen = 4
+	}
+	l, err := compute.PCIeLink(gen)
+	if err != nil {
+		l, _ = compute.PCIeLink(4)
+		gen = 4
+	}
+	return l, false, fmt.Sprintf("PCIe Gen%d", gen)
+}
+
+// peakFor returns the card's dense peak for the workload's compute precision. A
+// card without BF16 (V100, T4) runs mixed precision in FP16, with loss scaling.
+func peakFor(card catalog.Card, p sizing.Precision) (compute.FLOPRate, string, error) {
+	if p == sizing.FP64 {
+		if r, ok := card.FP64(); ok {
+			return r, "", nil
+		}
+	}
+	if r, ok := card.Peak(p); ok {
+		return r, "", nil
+	}
+	if p == sizing.BF16 {
+		if r, ok := card.Peak(sizing.FP16); ok {
+			return r, card.Name + " has no BF16: timed at its FP16 rate (FP16 training needs loss scaling)", nil
+		}
+	}
+	return 0, "", fmt.Errorf("%s has no %v support", card.Name, p)
+}
+
+// option prices one fit on one offer.
+func (s settings) option(o Offer, card catalog.Card, n int, f *fit, check PriceCheck) (Option, error) {
+	opt := Option{
+		Offer: o, CardID: card.ID, GPUs: n, Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
+		Headroom:     1 - float64(f.mem.Total())/float64(card.Memory),
+		Duration:     f.duration,
+		DurationLow:  f.low,
+		DurationHigh: f.high,
+		Efficiency:   f.eff,
+	}
+	switch {
+	case s.rentalSet():
+		opt.Rental = s.Rental
+	case s.Usage > 0:
+		opt.Rental = Continuous(s.Usage)
+	case s.Tokens > 0:
+		opt.Rental = Continuous(ceilSecond(f.duration))
+	default:
+		opt.Rental = Continuous(DefaultDemoHour)
+	}
+	q, err := o.Tariff.Price(opt.Rental, n)
+	if err != nil {
+		return Option{}, fmt.Errorf("pricing: plan: %s (%s) at %d GPU(s): %w", o.Provider, o.Card, n, err)
+	}
+	opt.Cost = q
+	if o.Tariff.Hourly.IsPositive() {
+		h := o.Tariff
+		h.Daily, h.Weekly, h.Monthly, h.Terms = decimal.Decimal{}, decimal.Decimal{}, decimal.Decimal{}, nil
+		if hq, err := h.Price(opt.Rental, n); err == nil {
+			opt.HourlyOnly = hq
+		}
+	}
+
+	opt.ExpectedCost = q.Total
+	if o.InterruptionsPerDay > 0 && f.duration > 0 {
+		opt.Interruptions = o.InterruptionsPerDay * f.duration.Hours() / 24
+		lost := opt.Interruptions * (s.checkpoint / 2).Seconds()
+		lost += opt.Interruptions * s.restart.Seconds()
+		if opt.TimeLost, err = seconds(lost); err != nil {
+			return Option{}, err
+		}
+		extra, err := o.Tariff.CostGPUs(opt.TimeLost.Round(time.Second), n)
+		if err != nil {
+			return Option{}, fmt.Errorf("pricing: plan: pricing interruptions: %w", err)
+		}
+		if opt.ExpectedCost, err = q.Total.Add(extra.Total); err != nil {
+			return Option{}, err
+		}
+		opt.Warnings = append(opt.Warnings, fmt.Sprintf("interruptible: about %.1f interruption(s) expected, costing %s of rerun and restart (%s)",
+			opt.Interruptions, roundDur(opt.TimeLost), extra.Total))
+	}
+
+	opt.Warnings = append(opt.Warnings, f.notes...)
+	if n > 1 && !f.nvlink {
+		opt.Warnings = append(opt.Warnings, fmt.Sprintf("%d GPUs without NVLink: they talk over %s; scaling efficiency %.0f%%", n, f.linkName, f.eff*100))
+	}
+	if opt.Headroom < DefaultHeadroom {
+		opt.Warnings = append(opt.Warnings, fmt.Sprintf("only %.0f%% of GPU memory left free (under 20%%): fragmentation or a longer input may run out of memory", opt.Headroom*100))
+	}
+	if check.Flag == PriceBelow || check.Flag == PriceAbove {
+		opt.Warnings = append(opt.Warnings, check.Message)
+	}
+	if s.Deadline > 0 && f.duration > s.Deadline {
+		opt.Warnings = append(opt.Warnings, fmt.Sprintf("meets the %s deadline only at the optimistic end of the utilization band (%s expected)", roundDur(s.Deadline), roundDur(f.duration)))
+	}
+	return opt, nil
+}
+
+// ceilSecond rounds d up to a whole second, the finest unit rentals are billed in.
+func ceilSecond(d time.Duration) time.Duration {
+	if r := d % time.Second; r != 0 {
+		return d - r + time.Second
+	}
+	return d
+}
+
+// less orders options: expected cost, then duration, then fewer GPUs, then
+// provider, region and card.
+func less(a, b Option) bool {
+	if c := a.ExpectedCost.Amount.Cmp(b.ExpectedCost.Amount); c != 0 {
+		return c < 0
+	}
+	if a.Duration != b.Duration {
+		return a.Duration < b.Duration
+	}
+	if a.GPUs != b.GPUs {
+		return a.GPUs < b.GPUs
+	}
+	if a.Offer.Provider != b.Offer.Provider {
+		return a.Offer.Provider < b.Offer.Provider
+	}
+	if a.Offer.Region != b.Offer.Region {
+		return a.Offer.Region < b.Offer.Region
+	}
+	return a.CardID < b.CardID
+}
+
+// suggest says what would fit when nothing does, on the offered card with the
+// most memory: a smaller format, a shorter context, or more GPUs.
+func (s settings) suggest(cards []catalog.Card) []string {
+	var big catalog.Card
+	for _, c := range cards {
+		if c.Memory > big.Memory {
+			big = c
+		}
+	}
+	if big.Memory == 0 {
+		return nil
+	}
+	usable := sizing.Bytes(float64(big.Memory) * (1 - s.headroom))
+	var out []string
+	w := s.Workload
+	w.Parallel = sizing.Parallel{}
+	fits := func(w sizing.Workload) bool {
+		b, err := sizing.Estimate(s.Model, w)
+		return err == nil && b.Total() <= usable
+	}
+	// A smaller format: the first, in order of falling quality, that fits one card.
+	if w.Task == sizing.Inference {
+		for _, p := range []sizing.Precision{sizing.FP8, sizing.INT8, sizing.Q8_0, sizing.Q6_K, sizing.Q5_K_M, sizing.Q4_K_M, sizing.AWQ4, sizing.Q4_0, sizing.Q3_K_M, sizing.Q2_K} {
+			if p.Bits() >= w.Precision.Bits() {
+				continue
+			}
+			q := w
+			q.Precision = p
+			if fits(q) {
+				out = append(out, fmt.Sprintf("weights in %v fit one %s", p, big.Name))
+				break
+			}
+		}
+	} else if w.Task == sizing.Training || w.Task == sizing.LoRA {
+		for _, t := range []sizing.Task{sizing.LoRA, sizing.QLoRA} {
+			if t == w.Task {
+				continue
+			}
+			q := w
+			q.Task = t
+			if fits(q) {
+				out = append(out, fmt.Sprintf("%v fits one %s", t, big.Name))
+				break
+			}
+		}
+	}
+	// A shorter context on one card.
+	if c, err := sizing.MaxContext(s.Model, w, usable); err == nil && c < w.SeqLen {
+		out = append(out, fmt.Sprintf("a context of %d tokens fits one %s", c, big.Name))
+	}
+	// More cards of the largest kind.
+	for n := 2; n <= 64; n *= 2 {
+		found := false
+		for _, l := range s.layouts(n) {
+			q := w
+			q.Parallel = l
+			if fits(q) {
+				out = append(out, fmt.Sprintf("%d × %s fit (%s)", n, big.Name, describeLayout(l)))
+				found = true
+				break
+			}
+		}
+		if found {
+			break
+		}
+	}
+	return out
+}
+
+// describeLayout names a parallel layout for people: "data parallel ×4",
+// "tensor parallel ×2 × data ×4, ZeRO-3, optimizer offloaded".
+func describeLayout(l sizing.Parallel) string {
+	var parts []string
+	switch {
+	case l.Tensor > 1:
+		parts = append(parts, fmt.Sprintf("tensor parallel ×%d", l.Tensor))
+		if l.Data > 1 {
+			parts = append(parts, fmt.Sprintf("data ×%d", l.Data))
+		}
+	case l.Pipeline > 1:
+		parts = append(parts, fmt.Sprintf("pipeline ×%d", l.Pipeline))
+	case l.Data > 1:
+		parts = append(parts, fmt.Sprintf("data parallel ×%d", l.Data))
+	default:
+		parts = append(parts, "one GPU")
+	}
+	if l.ZeRO > 0 {
+		parts = append(parts, fmt.Sprintf("ZeRO-%d", l.ZeRO))
+	}
+	if l.OffloadOptimizer {
+		parts = append(parts, "optimizer offloaded")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// DescribeLayout is describeLayout for callers that print options.
+func DescribeLayout(l sizing.Parallel) string { return describeLayout(l) }
+
+// roundDur rounds a duration for messages: to the minute past an hour, the second
+// below.
+func roundDur(d time.Duration) time.Duration {
+	if d >= time.Hour {
+		return d.Round(time.Minute)
+	}
+	return d.Round(time.Second)
+}
+
+func one(n int) int {
+	if n == 0 {
+		return 1
+	}
+	return n
+}
+
+// reasonSet keeps distinct reasons in the order first seen, at most a dozen.
+type reasonSet struct {
+	list []string
+	seen map[string]bool
+}
+
+func (r *reasonSet) add(s string) {
+	if r.seen == nil {
+		r.seen = make(map[string]bool)
+	}
+	if r.seen[s] || len(r.list) >= 12 {
+		return
+	}
+	r.seen[s] = true
+	r.list = append(r.list, s)
+}

@@ -1,0 +1,188 @@
+package pricing
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/sizing"
+	"github.com/shopspring/decimal"
+)
+
+// Defaults the planner uses for unset Request fields.
+const (
+	// DefaultHeadroom is the fraction of card memory kept free: the first article's
+	// 20% (the second asks for 30%; set Headroom to 0.3 for that).
+	DefaultHeadroom = 0.2
+	// DefaultCheckpoint is the checkpoint interval assumed for interruption risk.
+	DefaultCheckpoint = time.Hour
+	// DefaultRestart is the time one interruption costs beyond the lost work:
+	// getting a machine back, loading the checkpoint, warming up.
+	DefaultRestart = 10 * time.Minute
+	// DefaultPlanGPUs is the GPU limit tried for an offer that states none: one
+	// eight-GPU server.
+	DefaultPlanGPUs = 8
+	// DefaultDemoHour is the usage priced when a request gives neither Tokens nor
+	// Usage: one hour, so that memory-only questions still rank offers by price.
+	DefaultDemoHour = time.Hour
+)
+
+// defaultMarketThreshold flags prices 50% or more away from the median of the same
+// card's offers.
+var defaultMarketThreshold = decimal.New(5, -1)
+
+// Request is a job to plan: the model, the workload per device, the work to do and
+// how the machines are rented. Every field but Model and Workload may be zero.
+//
+// The parallel layout in Workload.Parallel is ignored: the planner tries its own
+// layouts for each GPU count (see Planner.Plan). Workload.Batch is the micro-batch
+// per data-parallel replica (training) or the concurrent sequences per replica
+// (inference).
+type Request struct {
+	Model    sizing.Model    `json:"model"`
+	Workload sizing.Workload `json:"workload"`
+	// Tokens is the work: training tokens (Training, LoRA, QLoRA) or tokens
+	// generated (Inference). Zero: memory only; the job takes no time and the usage
+	// must come from Usage or Rental.
+	Tokens float64 `json:"tokens"`
+	// Usage is how long the machines are rented; zero: as long as the job takes.
+	Usage time.Duration `json:"usage_ns"`
+	// Rental, when set (a non-zero Duration, Days or Trial), replaces Usage with a
+	// pattern: N hours a day for M days, or a trial billed hourly then packages.
+	Rental   Usage         `json:"rental"`
+	Deadline time.Duration `json:"deadline_ns"` // zero: none
+	// Headroom is the fraction of card memory kept free, in [0, 1); zero:
+	// DefaultHeadroom. Use a tiny value such as 0.001 for almost none.
+	Headroom float64 `json:"headroom"`
+	// Utilization is the fraction of peak sustained, in (0, 1]; zero: the middle of
+	// Band. It sets Option.Duration; Band sets the range around it.
+	Utilization float64 `json:"utilization"`
+	// Band is the utilization range reported with each duration; zero:
+	// compute.PublishedMFU (published model FLOPs utilization). It is widened to
+	// include Utilization.
+	Band compute.Band `json:"utilization_band"`
+	// MaxGPUs caps the GPUs per option; zero: each offer's own limit
+	// (DefaultPlanGPUs when the offer states none).
+	MaxGPUs int `json:"max_gpus"`
+	// Budget leaves out options whose cost is above it; zero Amount: no budget.
+	Budget Money `json:"budget"`
+	// Checkpoint is the checkpoint interval for interruption risk; zero:
+	// DefaultCheckpoint. Restart is the time each interruption costs on top of
+	// the lost work; zero: DefaultRestart.
+	Checkpoint time.Duration `json:"checkpoint_ns"`
+	Restart    time.Duration `json:"restart_ns"`
+	// MarketThreshold is the fraction away from the median hourly price of the
+	// same card that earns a price warning; zero: 0.5.
+	MarketThreshold decimal.Decimal `json:"market_threshold"`
+}
+
+// settings is a Request with its defaults filled in.
+type settings struct {
+	Request
+	band       compute.Band
+	util       float64
+	headroom   float64
+	threshold  decimal.Decimal
+	checkpoint time.Duration
+	restart    time.Duration
+}
+
+// Validate reports what makes no sense in the request, each problem wrapping
+// ErrInvalid.
+func (r Request) Validate() error {
+	_, err := r.settle()
+	return err
+}
+
+func (r Request) settle() (settings, error) {
+	s := settings{Request: r}
+	var errs []error
+	bad := func(format string, a ...any) {
+		errs = append(errs, fmt.Errorf("pricing: request: "+format+": %w", append(a, ErrInvalid)...))
+	}
+	if err := r.Model.Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("pricing: request: model: %w: %w", err, ErrInvalid))
+	}
+	w := r.Workload
+	if w.Task == 0 {
+		bad("workload task unset")
+	}
+	if !w.Precision.Valid() {
+		bad("workload precision unset or invalid")
+	}
+	if w.Batch < 1 || w.SeqLen < 1 {
+		bad("workload batch (%d) and seq_len (%d) must be at least 1", w.Batch, w.SeqLen)
+	}
+	if math.IsNaN(r.Tokens) || math.IsInf(r.Tokens, 0) || r.Tokens < 0 {
+		bad("tokens %v must be a finite number >= 0", r.Tokens)
+	}
+	if r.Usage < 0 || r.Deadline < 0 || r.Checkpoint < 0 || r.Restart < 0 {
+		bad("usage, deadline, checkpoint and restart must not be negative")
+	}
+	if r.rentalSet() {
+		if err := r.Rental.Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("pricing: request: rental: %w", err))
+		}
+		if r.Usage != 0 {
+			bad("give Usage or Rental, not both")
+		}
+	}
+	if r.Deadline > 0 && r.Tokens == 0 {
+		bad("a deadline needs Tokens (the work to finish)")
+	}
+	s.headroom = r.Headroom
+	if s.headroom == 0 {
+		s.headroom = DefaultHeadroom
+	}
+	if math.IsNaN(r.Headroom) || r.Headroom < 0 || r.Headroom >= 1 {
+		bad("headroom %v must be in [0, 1)", r.Headroom)
+	}
+	s.band = r.Band
+	if s.band == (compute.Band{}) {
+		s.band = compute.PublishedMFU()
+	}
+	if err := s.band.Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("pricing: request: utilization band: %w: %w", err, ErrInvalid))
+	}
+	s.util = r.Utilization
+	if math.IsNaN(s.util) || s.util < 0 || s.util > 1 {
+		bad("utilization %v must be in (0, 1]", r.Utilization)
+	}
+	if s.util == 0 {
+		s.util = s.band.Mid()
+	}
+	s.band.Low = math.Min(s.band.Low, s.util)
+	s.band.High = math.Max(s.band.High, s.util)
+	if r.MaxGPUs < 0 {
+		bad("max_gpus %d must not be negative", r.MaxGPUs)
+	}
+	if !r.Budget.Amount.IsZero() {
+		if r.Budget.Amount.IsNegative() {
+			bad("budget %s must not be negative", r.Budget.Amount)
+		}
+		if err := ValidCurrency(r.Budget.Currency); err != nil {
+			errs = append(errs, fmt.Errorf("pricing: request: budget: %w", err))
+		}
+	}
+	s.threshold = r.MarketThreshold
+	if s.threshold.IsZero() {
+		s.threshold = defaultMarketThreshold
+	}
+	if s.threshold.Sign() <= 0 || s.threshold.Cmp(decimal.New(1, 0)) >= 0 {
+		bad("market threshold %s must be in (0, 1)", r.MarketThreshold)
+	}
+	s.checkpoint = r.Checkpoint
+	if s.checkpoint == 0 {
+		s.checkpoint = DefaultCheckpoint
+	}
+	s.restart = r.Restart
+	if s.restart == 0 {
+		s.restart = DefaultRestart
+	}
+	return s, errors.Join(errs...)
+}
+
+// rentalSet reports whether Rental holds a pattern rather than the zero value.
+func (r Request) rentalSet() bool { return r.Rental != (Usage{}) }
