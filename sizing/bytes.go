@@ -19,6 +19,9 @@ import (
 //
 // String gives a lossless, canonical form ("80GiB", "24564MiB", "80GB", "1234B") that
 // ParseBytes reads back exactly; Human gives a rounded form for reports ("12.6 GiB").
+// In JSON a Bytes is an integer count of bytes; UnmarshalJSON also reads a string
+// such as "80GiB". There is deliberately no MarshalText: it would turn every
+// *_bytes field of a result into a string.
 type Bytes int64
 
 // Units of memory. The decimal units are powers of 1000, the binary ones powers of
