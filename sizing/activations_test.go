@@ -204,3 +204,41 @@ func TestApproxAndJSON(t *testing.T) {
 		t.Errorf("UnmarshalText accepted an unknown term")
 	}
 }
+
+func TestLoRATargetsText(t *testing.T) {
+	tests := []struct {
+		name string
+		in   LoRATargets
+		text string
+	}{
+		{"default", 0, "default"},
+		{"peft default", TargetQuery | TargetValue, "q+v"},
+		{"all linear", TargetAllLinear, "q+k+v+o+gate+up+down"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := tc.in.MarshalText()
+			if err != nil || string(b) != tc.text {
+				t.Fatalf("MarshalText() = %q, %v; want %q", b, err, tc.text)
+			}
+			var back LoRATargets
+			if err := back.UnmarshalText(b); err != nil || back != tc.in {
+				t.Fatalf("UnmarshalText(%q) = %v, %v; want %v", b, back, err, tc.in)
+			}
+		})
+	}
+	var got LoRATargets
+	if err := got.UnmarshalText([]byte("all")); err != nil || got != TargetAllLinear {
+		t.Errorf(`UnmarshalText("all") = %v, %v`, got, err)
+	}
+	if err := got.UnmarshalText([]byte("q+lm_head")); err == nil {
+		t.Errorf("UnmarshalText accepted an unknown target")
+	}
+	if _, err := LoRATargets(1 << 7).MarshalText(); err == nil {
+		t.Errorf("MarshalText accepted an unknown bit")
+	}
+	js, err := json.Marshal(Workload{Task: LoRA, LoRATargets: TargetQuery | TargetValue})
+	if err != nil || !strings.Contains(string(js), `"lora_targets":"q+v"`) {
+		t.Errorf("Workload JSON = %s, %v; want lora_targets \"q+v\"", js, err)
+	}
+}

@@ -1,5 +1,10 @@
 package sizing
 
+import (
+	"fmt"
+	"strings"
+)
+
 // DefaultLoRARank is the adapter rank used when Workload.LoRARank is zero: 16. The
 // LoRA paper (Hu et al. 2021) reports rank 1 to 8 already matching full fine-tuning
 // on GPT-3; PEFT's LoraConfig defaults to 8 and the QLoRA paper (Dettmers et al.
@@ -107,4 +112,42 @@ func adapterShape(ar *arch, targets LoRATargets, rank float64) (params, factored
 		add(f, h, ar.experts)
 	}
 	return perLayer * ar.L, fact * ar.L
+}
+
+// MarshalText writes the set as String does ("q+v", "default"), so that a
+// Workload reads well in JSON.
+func (t LoRATargets) MarshalText() ([]byte, error) {
+	if t&^TargetAllLinear != 0 {
+		return nil, fmt.Errorf("sizing: unknown LoRA targets %d: %w", uint8(t), ErrInvalid)
+	}
+	return []byte(t.String()), nil
+}
+
+// UnmarshalText reads what MarshalText writes, and also "all" (every linear layer)
+// and "attention"; names are case-sensitive. Unknown names wrap ErrInvalid.
+func (t *LoRATargets) UnmarshalText(b []byte) error {
+	s := string(b)
+	var u LoRATargets
+	switch s {
+	case "", "default":
+	case "all":
+		u = TargetAllLinear
+	case "attention":
+		u = TargetAttention
+	default:
+		for _, part := range strings.Split(s, "+") {
+			found := false
+			for i, n := range targetNames {
+				if part == n {
+					u |= 1 << i
+					found = true
+				}
+			}
+			if !found {
+				return &ParseError{Func: "LoRATargets.UnmarshalText", Input: s, Err: ErrInvalid}
+			}
+		}
+	}
+	*t = u
+	return nil
 }
