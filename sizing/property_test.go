@@ -93,22 +93,14 @@ func TestPropertyMoreBitsNeverLess(t *testing.T) {
 		m := genAnyModel().Draw(t, "model")
 		w := genWorkload(m).Draw(t, "workload")
 		w.GradPrecision, w.KVPrecision = 0, 0
-		i := rapid.IntRange(0, len(ordered)-2).Draw(t, "lower")
-		j := rapid.IntRange(i+1, len(ordered)-1).Draw(t, "higher")
-		if w.Task == Training && !isFloat(ordered[i]) {
-			i = 4 + i%2 // FP8 or INT8 → FP8 below
-			if !isFloat(ordered[i]) {
-				i = 4
-			}
-			if j <= i {
-				j = len(ordered) - 1
-			}
+		list := ordered
+		if w.Task == Training {
+			list = floatPrecisions // full training takes floating-point formats only
 		}
-		if w.Task == Training && !isFloat(ordered[j]) {
-			j = len(ordered) - 1
-		}
+		i := rapid.IntRange(0, len(list)-2).Draw(t, "lower")
+		j := rapid.IntRange(i+1, len(list)-1).Draw(t, "higher")
 		lo, hi := w, w
-		lo.Precision, hi.Precision = ordered[i], ordered[j]
+		lo.Precision, hi.Precision = list[i], list[j]
 		a, b := mustEstimate(t, m, lo), mustEstimate(t, m, hi)
 		if a.Total() > b.Total() {
 			t.Fatalf("%v → %v: total fell from %d to %d", lo.Precision, hi.Precision, a.Total(), b.Total())
