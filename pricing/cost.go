@@ -70,9 +70,10 @@ func (l *Line) UnmarshalJSON(b []byte) error {
 // the tariff's granularity and minimum, that covers at least d. A package may
 // cover more than needed (a daily package for 20 hours) when that is cheaper.
 // Cost(0) is a zero quote. A negative d, a d beyond MaxDuration or an invalid
-// tariff is an error wrapping ErrInvalid; a d the tariff cannot cover (no hourly
-// price, packages only under Renew) always can be covered by repeating a package,
-// so Cost never fails on a valid tariff and duration.
+// tariff is an error wrapping ErrInvalid. A valid tariff covers any duration (a
+// package can be repeated), so Cost fails only on bad input. When two covers cost
+// the same, hourly-only is kept (no commitment), then the one with the most of
+// the packages cheapest per hour.
 //
 // The search is exact: see the comments in cover for why it is the cheapest.
 func (t Tariff) Cost(d time.Duration) (Quote, error) { return t.CostGPUs(d, 1) }

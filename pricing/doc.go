@@ -27,12 +27,12 @@
 // never reads or sets decimal's package-level settings (DivisionPrecision,
 // MarshalJSONWithoutQuotes), so a host program's settings cannot change a price.
 //
-// A use, also the compiled Example of Tariff.Cost:
+// A use, also the compiled package Example:
 //
 //	t := pricing.Tariff{Currency: "CNY", Hourly: decimal.RequireFromString("18"),
 //		Monthly: decimal.RequireFromString("9000")}
-//	q, _ := t.Cost(731 * time.Hour) // one month and one hour: CNY 9018.00
-//	be, _ := t.BreakEven()          // 500h0m0s
+//	q, _ := t.Cost(731 * time.Hour) // a month and an hour: CNY 9018.00
+//	be, _ := t.BreakEven()          // 500h0m0s a month
 //
 // Every value is immutable and every function safe for concurrent use; there is
 // no global state, no logging and no network access.

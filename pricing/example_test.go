@@ -9,6 +9,15 @@ import (
 	"github.com/shopspring/decimal"
 )
 
+func Example() {
+	t := pricing.Tariff{Currency: "CNY", Hourly: decimal.RequireFromString("18"),
+		Monthly: decimal.RequireFromString("9000")}
+	q, _ := t.Cost(731 * time.Hour) // a month and an hour: CNY 9018.00
+	be, _ := t.BreakEven()          // 500h0m0s a month
+	fmt.Println(q.Total, be)
+	// Output: CNY 9018.00 500h0m0s
+}
+
 func ExampleTariff_Cost() {
 	t := pricing.Tariff{
 		Currency: "CNY",

@@ -115,6 +115,32 @@ func (t *Tariff) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// MarshalJSON writes {"months":3,"monthly":"8000","discount":"0"} with exact
+// decimal strings, whatever decimal's package settings are.
+func (term Term) MarshalJSON() ([]byte, error) {
+	return json.Marshal(termWire{term.Months, exactString(term.Monthly, 0), exactString(term.Discount, 0)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes; prices must be strings and unknown
+// fields are errors wrapping ErrInvalid.
+func (term *Term) UnmarshalJSON(b []byte) error {
+	var w termWire
+	if err := strictUnmarshal(b, &w); err != nil {
+		return err
+	}
+	var out Term
+	var err error
+	out.Months = w.Months
+	if out.Monthly, err = priceField("monthly", w.Monthly); err != nil {
+		return err
+	}
+	if out.Discount, err = priceField("discount", w.Discount); err != nil {
+		return err
+	}
+	*term = out
+	return nil
+}
+
 // UnmarshalJSON reads an offer strictly: unknown fields are errors wrapping
 // ErrInvalid. It does not call Validate; LoadOffersJSON does.
 func (o *Offer) UnmarshalJSON(b []byte) error {

@@ -177,6 +177,10 @@ func TestImmuneToDecimalGlobals(t *testing.T) {
 		}
 		b, _ := json.Marshal(tr)
 		out += string(b) + errString(err) + "\n"
+		b, _ = json.Marshal(tr.Terms[0])
+		out += string(b) + "\n"
+		b, _ = json.Marshal(checks)
+		out += string(b) + "\n"
 		return out
 	}
 	before := run()

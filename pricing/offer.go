@@ -73,9 +73,9 @@ func (o Offer) name() string {
 // priced, and wraps ErrUnavailable when it cannot serve the usage (too few GPUs, no
 // hourly price for a trial); Quote is then zero.
 type Comparison struct {
-	Offer Offer
-	Quote Quote
-	Err   error
+	Offer Offer `json:"offer"`
+	Quote Quote `json:"quote"`
+	Err   error `json:"-"`
 }
 
 // Compare prices usage u on gpus GPUs under every offer and returns them cheapest
@@ -179,16 +179,19 @@ func (f PriceFlag) String() string {
 	return fmt.Sprintf("PriceFlag(%d)", int(f))
 }
 
+// MarshalText writes the flag's String, so JSON holds "below" rather than 1.
+func (f PriceFlag) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+
 // PriceCheck is the market check of one offer's hourly price against the median
 // hourly price of the offers of the same card.
 type PriceCheck struct {
-	Offer   Offer
-	Card    string    // CardKey of the offer's card
-	Hourly  Money     // the offer's hourly price per GPU
-	Median  Money     // the exact median of the hourly prices of that card
-	Offers  int       // offers of that card with an hourly price
-	Flag    PriceFlag // how the price stands against the median
-	Message string    // a sentence for a person; empty when normal
+	Offer   Offer     `json:"offer"`
+	Card    string    `json:"card"`    // CardKey of the offer's card
+	Hourly  Money     `json:"hourly"`  // the offer's hourly price per GPU
+	Median  Money     `json:"median"`  // the exact median of the hourly prices of that card
+	Offers  int       `json:"offers"`  // offers of that card with an hourly price
+	Flag    PriceFlag `json:"flag"`    // how the price stands against the median
+	Message string    `json:"message"` // a sentence for a person; empty when normal
 }
 
 // MarketCheck compares each offer's hourly price with the median hourly price of

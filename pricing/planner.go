@@ -104,9 +104,10 @@ type fit struct {
 	eff       float64
 	nvlink    bool
 	linkName  string
-	notes     []string // warnings that belong to the card and layout
-	need      sizing.Bytes
-	err       error // why nothing fits (memory, or a card that cannot run the precision)
+	notes     []string     // warnings that belong to the card and layout
+	need      sizing.Bytes // the smallest per-GPU total of the layouts tried, when none fits
+	usable    sizing.Bytes // card memory less the headroom
+	err       error        // why nothing fits (memory, or a card that cannot run the precision)
 }
 
 type fitKey struct {
@@ -169,7 +170,7 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 
 	fits := make(map[fitKey]*fit)
 	var opts []Option
-	var reasons reasonSet
+	var diag diagnosis
 	for i, o := range p.Offers {
 		card := cards[i]
 		limit := o.MaxGPUs
@@ -187,30 +188,30 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 				fits[k] = f
 			}
 			if !f.ok {
-				reasons.add(f.err.Error())
+				diag.miss(card, n, f)
 				continue
 			}
 			if s.Deadline > 0 && f.low > s.Deadline {
-				reasons.add(fmt.Sprintf("%s at %d GPU(s) takes %s or more, past the %s deadline", card.Name, n, roundDur(f.low), roundDur(s.Deadline)))
+				diag.late(card, n, f.low)
 				continue
 			}
 			opt, err := s.option(o, card, n, f, checks[i])
 			if err != nil {
 				if errors.Is(err, ErrUnavailable) {
-					reasons.add(err.Error())
+					diag.other.add(err.Error())
 					continue
 				}
 				return nil, err
 			}
 			if !s.Budget.Amount.IsZero() && opt.ExpectedCost.Amount.GreaterThan(s.Budget.Amount) {
-				reasons.add(fmt.Sprintf("%s at %d GPU(s) costs %s, over the %s budget", card.Name, n, opt.ExpectedCost, s.Budget))
+				diag.over(card, n, opt.ExpectedCost)
 				continue
 			}
 			opts = append(opts, opt)
 		}
 	}
 	if len(opts) == 0 {
-		return nil, &NoFitError{Reasons: reasons.list, Suggestions: s.suggest(cards)}
+		return nil, &NoFitError{Reasons: diag.reasons(s), Suggestions: s.suggest(cards)}
 	}
 
 	sort.SliceStable(opts, func(i, j int) bool { return less(opts[i], opts[j]) })
@@ -315,6 +316,7 @@ func (s settings) layouts(n int) []sizing.Parallel {
 func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 	f := &fit{}
 	usable := sizing.Bytes(float64(card.Memory) * (1 - s.headroom))
+	f.usable = usable
 	var smallest sizing.Bytes = -1
 	w := s.Workload
 	for _, l := range s.layouts(n) {
@@ -699,6 +701,88 @@ func one(n int) int {
 		return 1
 	}
 	return n
+}
+
+// diagnosis gathers, per card, why no option of it was kept: the least memory any
+// of its GPU counts needed, the fastest time that still missed the deadline, the
+// cheapest cost that still broke the budget.
+type diagnosis struct {
+	order []string // card IDs, first seen first
+	cards map[string]*cardMiss
+	other reasonSet
+}
+
+type cardMiss struct {
+	name           string
+	need, usable   sizing.Bytes
+	needGPUs       int
+	err            error // a miss that is not about memory
+	low            time.Duration
+	lowGPUs        int
+	cost           Money
+	costGPUs       int
+	fitted, priced bool
+}
+
+func (d *diagnosis) card(c catalog.Card) *cardMiss {
+	if d.cards == nil {
+		d.cards = make(map[string]*cardMiss)
+	}
+	m := d.cards[c.ID]
+	if m == nil {
+		m = &cardMiss{name: c.Name}
+		d.cards[c.ID] = m
+		d.order = append(d.order, c.ID)
+	}
+	return m
+}
+
+func (d *diagnosis) miss(c catalog.Card, n int, f *fit) {
+	m := d.card(c)
+	if f.need <= 0 {
+		if m.err == nil {
+			m.err = f.err
+		}
+		return
+	}
+	if m.need == 0 || f.need < m.need {
+		m.need, m.needGPUs, m.usable = f.need, n, f.usable
+	}
+}
+
+func (d *diagnosis) late(c catalog.Card, n int, low time.Duration) {
+	m := d.card(c)
+	if !m.fitted || low < m.low {
+		m.low, m.lowGPUs = low, n
+	}
+	m.fitted = true
+}
+
+func (d *diagnosis) over(c catalog.Card, n int, cost Money) {
+	m := d.card(c)
+	if !m.priced || cost.Amount.LessThan(m.cost.Amount) {
+		m.cost, m.costGPUs = cost, n
+	}
+	m.priced = true
+}
+
+// reasons writes one sentence per card, the closest it came, then the others.
+func (d *diagnosis) reasons(s settings) []string {
+	var out []string
+	for _, id := range d.order {
+		m := d.cards[id]
+		switch {
+		case m.priced:
+			out = append(out, fmt.Sprintf("%s: the cheapest option (%d GPU(s)) costs %s, over the %s budget", m.name, m.costGPUs, m.cost, s.Budget))
+		case m.fitted:
+			out = append(out, fmt.Sprintf("%s: the fastest option (%d GPU(s)) takes %s even at the high end of the utilization band, past the %s deadline", m.name, m.lowGPUs, roundDur(m.low), roundDur(s.Deadline)))
+		case m.need > 0:
+			out = append(out, fmt.Sprintf("%s: needs at least %s per GPU (at %d GPU(s)), over the %s usable with %.0f%% headroom", m.name, m.need.Human(), m.needGPUs, m.usable.Human(), s.headroom*100))
+		case m.err != nil:
+			out = append(out, m.err.Error())
+		}
+	}
+	return append(out, d.other.list...)
 }
 
 // reasonSet keeps distinct reasons in the order first seen, at most a dozen.

@@ -291,7 +291,7 @@ func (t Tariff) BreakEvenFor(p Package) (time.Duration, error) {
 		q = q.Add(decimal.NewFromInt(1))
 	}
 	if q.Cmp(decimal.NewFromInt(int64(MaxDuration))) > 0 {
-		return 0, fmt.Errorf("pricing: break-even: %s hours is beyond %v: %w", q.String(), MaxDuration, ErrInvalid)
+		return 0, fmt.Errorf("pricing: break-even: %s ns is beyond %v: %w", q.String(), MaxDuration, ErrInvalid)
 	}
 	return time.Duration(q.IntPart()), nil
 }

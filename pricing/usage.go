@@ -44,15 +44,29 @@ func (p Pattern) String() string {
 	return "Pattern(" + strconv.Itoa(int(p)) + ")"
 }
 
+// MarshalText writes the pattern's String.
+func (p Pattern) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// UnmarshalText reads "run", "sessions" or "trial_then_commit".
+func (p *Pattern) UnmarshalText(b []byte) error {
+	for _, c := range []Pattern{Run, Sessions, TrialThenCommit} {
+		if string(b) == c.String() {
+			*p = c
+			return nil
+		}
+	}
+	return fmt.Errorf("pricing: pattern %s: want run, sessions or trial_then_commit: %w", quote(string(b)), ErrInvalid)
+}
+
 // Usage says how long, and in what pattern, GPUs are rented. Build one with
 // Continuous, DailySessions or TrialThen; the zero value is a run of zero length,
 // which costs nothing.
 type Usage struct {
-	Pattern  Pattern
-	Duration time.Duration // Run: the run; TrialThenCommit: the run after the trial
-	PerDay   time.Duration // Sessions: use each day, more than 0 and at most 24h
-	Days     int           // Sessions: consecutive days, 1 to 36500
-	Trial    time.Duration // TrialThenCommit: the hourly trial, more than 0
+	Pattern  Pattern       `json:"pattern"`
+	Duration time.Duration `json:"duration_ns"` // Run: the run; TrialThenCommit: the run after the trial
+	PerDay   time.Duration `json:"per_day_ns"`  // Sessions: use each day, more than 0 and at most 24h
+	Days     int           `json:"days"`        // Sessions: consecutive days, 1 to 36500
+	Trial    time.Duration `json:"trial_ns"`    // TrialThenCommit: the hourly trial, more than 0
 }
 
 // Continuous is a single run of d.

@@ -1,6 +1,7 @@
 package pricing
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 	"time"
@@ -165,4 +166,19 @@ func TestSessionsMatchBruteForce(t *testing.T) {
 			t.Fatalf("sessions of %v for %d days cost %s, brute force %s (lines %+v)", perDay, days, q.Total.Amount, want, q.Lines)
 		}
 	})
+}
+
+func TestUsageJSON(t *testing.T) {
+	u := TrialThen(2*time.Hour, 730*time.Hour)
+	b, err := json.Marshal(u)
+	if want := `{"pattern":"trial_then_commit","duration_ns":2628000000000000,"per_day_ns":0,"days":0,"trial_ns":7200000000000}`; err != nil || string(b) != want {
+		t.Fatalf("Marshal = %s, %v; want %s", b, err, want)
+	}
+	var back Usage
+	if err := json.Unmarshal(b, &back); err != nil || back != u {
+		t.Errorf("round trip = %+v, %v; want %+v", back, err, u)
+	}
+	if err := json.Unmarshal([]byte(`{"pattern":"forever"}`), &back); !errors.Is(err, ErrInvalid) {
+		t.Errorf("unknown pattern error = %v, want ErrInvalid", err)
+	}
 }
