@@ -1,0 +1,450 @@
+// Command breakeven draws, as an SVG chart, what one GPU costs in a month against
+// the hours it is used that month, for three ways of renting it: by the hour, by the
+// day and by the month. It marks where the lines cross, which is the question the
+// second seed article leaves to the reader: rent short first, and commit to a
+// package only when the usage is known to be high enough.
+//
+//	go run ./examples/breakeven -o breakeven.svg
+//	go run ./examples/breakeven -hourly 2.49 -daily 50 -monthly 1300 -currency USD -hours-per-month 720
+//
+// The default prices are a sample (¥18 an hour, ¥300 a day, ¥9000 a month, a
+// 730-hour month), not a provider's quote; the chart says so.
+//
+// Every cost on the chart comes from pricing.Tariff.Cost, and the crossings from
+// Tariff.BreakEven and Tariff.BreakEvenFor. The daily line assumes the hours of
+// the month are used as whole days of 24 hours, one after another, so that u
+// hours need ⌈u/24⌉ daily packages (a day partly used is paid in full). A fourth,
+// dashed line is the cheapest mix of all three for a continuous run of u hours,
+// as Tariff.Cost chooses it.
+//
+// The SVG is written by hand with the standard library, and is deterministic: the
+// same flags give the same bytes.
+package main
+
+import (
+	"encoding/xml"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gpuplan/gpuplan/pricing"
+)
+
+// errUsage marks a bad command line (exit status 2).
+var errUsage = errors.New("usage")
+
+func main() {
+	err := run(os.Stdout, os.Args[1:])
+	switch {
+	case err == nil:
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(2)
+	case errors.Is(err, errUsage):
+		fmt.Fprintln(os.Stderr, "breakeven:", err)
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "breakeven:", err)
+		os.Exit(1)
+	}
+}
+
+func run(w io.Writer, args []string) error {
+	fs := flag.NewFlagSet("breakeven", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	hourly := fs.String("hourly", "18", "price of one GPU-hour")
+	daily := fs.String("daily", "300", "price of one GPU-day (24 hours)")
+	monthly := fs.String("monthly", "9000", "price of one GPU-month")
+	currency := fs.String("currency", "CNY", "ISO 4217 currency code of the prices")
+	hoursPerMonth := fs.Int("hours-per-month", pricing.DefaultHoursPerMonth, "hours in the month the monthly package covers (672 to 744)")
+	out := fs.String("o", "", "output file; empty: standard output")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(os.Stderr)
+			fs.Usage()
+			return err
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+	}
+	// The sample prices are the defaults; any price flag set makes them the user's.
+	sample := true
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name != "o" {
+			sample = false
+		}
+	})
+
+	t := pricing.Tariff{Currency: *currency, HoursPerMonth: *hoursPerMonth}
+	for _, p := range []struct {
+		name string
+		text string
+		dst  *decimal.Decimal
+	}{{"hourly", *hourly, &t.Hourly}, {"daily", *daily, &t.Daily}, {"monthly", *monthly, &t.Monthly}} {
+		m, err := pricing.NewMoney(p.text, *currency)
+		if err != nil || m.Amount.Sign() <= 0 {
+			return fmt.Errorf("%w: -%s %q: want a positive decimal price in %s", errUsage, p.name, p.text, *currency)
+		}
+		*p.dst = m.Amount
+	}
+	if err := t.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+
+	c, err := newChart(t, sample)
+	if err != nil {
+		return err
+	}
+	svg := c.svg()
+	if *out == "" {
+		_, err = io.WriteString(w, svg)
+		return err
+	}
+	return os.WriteFile(*out, []byte(svg), 0o644)
+}
+
+// series is one line of the chart: the monthly cost at each whole hour of use.
+type series struct {
+	name   string
+	color  string
+	dashed bool
+	cost   []decimal.Decimal // cost[u]: u hours of use in the month
+}
+
+// mark is a break-even point: two ways of renting cost the same at Hours.
+type mark struct {
+	hours float64
+	cost  decimal.Decimal
+	short string // on the chart, beside the point
+	long  string // in the list under the chart
+}
+
+type chart struct {
+	t      pricing.Tariff
+	sample bool
+	hours  int // the month, in hours: the x axis runs from 0 to hours
+	lines  []series
+	marks  []mark
+}
+
+// newChart prices every whole hour of the month under each way of renting and
+// finds the break-even points.
+func newChart(t pricing.Tariff, sample bool) (*chart, error) {
+	hours := t.HoursPerMonth
+	if hours == 0 {
+		hours = pricing.DefaultHoursPerMonth
+	}
+	c := &chart{t: t, sample: sample, hours: hours}
+
+	// One tariff per way of renting: the same prices with the others left out, so
+	// that Cost can only use that package (and hourly time for the hourly line).
+	only := func(hourly, daily, monthly bool) pricing.Tariff {
+		u := pricing.Tariff{Currency: t.Currency, HoursPerMonth: t.HoursPerMonth}
+		if hourly {
+			u.Hourly = t.Hourly
+		}
+		if daily {
+			u.Daily = t.Daily
+		}
+		if monthly {
+			u.Monthly = t.Monthly
+		}
+		return u
+	}
+	for _, s := range []struct {
+		name   string
+		color  string
+		dashed bool
+		tariff pricing.Tariff
+	}{
+		{"Hourly", "#1f77b4", false, only(true, false, false)},
+		{"Daily (whole days of 24 h)", "#ff7f0e", false, only(false, true, false)},
+		{"Monthly", "#2ca02c", false, only(false, false, true)},
+		{"Cheapest mix (Tariff.Cost)", "#555555", true, t},
+	} {
+		line := series{name: s.name, color: s.color, dashed: s.dashed, cost: make([]decimal.Decimal, hours+1)}
+		for u := 0; u <= hours; u++ {
+			q, err := s.tariff.Cost(time.Duration(u) * time.Hour)
+			if err != nil {
+				return nil, err
+			}
+			line.cost[u] = q.Total.Amount
+		}
+		if s.name == "Monthly" {
+			// A monthly package is paid whatever the use, even none.
+			line.cost[0] = line.cost[1]
+		}
+		c.lines = append(c.lines, line)
+	}
+
+	// Hourly against the daily package, within one day: BreakEvenFor(Daily).
+	day, err := t.BreakEvenFor(pricing.Daily)
+	if err != nil {
+		return nil, err
+	}
+	if day <= 24*time.Hour {
+		c.marks = append(c.marks, mark{day.Hours(), t.Daily, hoursText(day) + " a day",
+			fmt.Sprintf("%s in a day: a day package (%s) beats hourly use (Tariff.BreakEvenFor(Daily)).",
+				hoursText(day), c.money(t.Daily))})
+	}
+	// Hourly against the monthly package: BreakEven.
+	month, err := t.BreakEven()
+	if err != nil {
+		return nil, err
+	}
+	if month.Hours() <= float64(hours) {
+		c.marks = append(c.marks, mark{month.Hours(), t.Monthly, hoursText(month),
+			fmt.Sprintf("%s in a month: the monthly package (%s) beats hourly use (Tariff.BreakEven).",
+				hoursText(month), c.money(t.Monthly))})
+	}
+	// Whole days against the monthly package: the month wins once the days bought
+	// cost more than it, after ⌊monthly/daily⌋ days.
+	days := t.Monthly.Div(t.Daily).Floor().IntPart()
+	if h := 24 * days; h < int64(hours) {
+		c.marks = append(c.marks, mark{float64(h), t.Daily.Mul(decimal.NewFromInt(days)), fmt.Sprintf("%d h", h),
+			fmt.Sprintf("%d h (%d whole days) in a month: the monthly package beats day packages (%s / %s, rounded down).",
+				h, days, c.money(t.Monthly), c.money(t.Daily))})
+	}
+	return c, nil
+}
+
+// Layout of the drawing, in SVG user units.
+const (
+	width, height     = 900.0, 640.0
+	left, right       = 90.0, 30.0
+	top, bottom       = 60.0, 200.0
+	plotW, plotH      = width - left - right, height - top - bottom
+	xTickHours        = 100
+	yTicksWanted      = 7
+	fontFamily        = "Helvetica, Arial, sans-serif"
+	gridColor         = "#dddddd"
+	markColor         = "#d62728"
+	legendX, legendY  = left + 16, top + 14
+	legendRowHeight   = 18.0
+	legendSwatchWidth = 26.0
+)
+
+func (c *chart) svg() string {
+	yStep := niceStep(c.maxCost() / yTicksWanted)
+	yTicks := int(math.Ceil(c.maxCost() / yStep))
+	yMax := float64(yTicks) * yStep
+	x := func(h float64) float64 { return left + h/float64(c.hours)*plotW }
+	y := func(v float64) float64 { return top + plotH - v/yMax*plotH }
+
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	p(`<?xml version="1.0" encoding="UTF-8"?>`)
+	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g" font-family="%s" font-size="13">`,
+		width, height, width, height, fontFamily)
+	p(`<rect width="100%%" height="100%%" fill="white"/>`)
+	title := "GPU rental: cost per month against hours used"
+	if c.sample {
+		title += " (sample prices)"
+	}
+	p(`<text x="%g" y="28" font-size="18" font-weight="bold">%s</text>`, left, esc(title))
+	p(`<text x="%g" y="46" fill="#444444">One GPU: %s an hour, %s a day, %s a month of %d h.</text>`,
+		left, esc(c.money(c.t.Hourly)), esc(c.money(c.t.Daily)), esc(c.money(c.t.Monthly)), c.hours)
+
+	// Grid, ticks and tick labels.
+	p(`<g stroke="%s" stroke-width="1">`, gridColor)
+	for i := 0; i <= yTicks; i++ {
+		v := float64(i) * yStep
+		p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, left, y(v), left+plotW, y(v))
+	}
+	for h := 0; h <= c.hours; h += xTickHours {
+		p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(float64(h)), top, x(float64(h)), top+plotH)
+	}
+	p(`</g>`)
+	p(`<g stroke="black" stroke-width="1">`)
+	p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, left, top+plotH, left+plotW, top+plotH)
+	p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, left, top, left, top+plotH)
+	for i := 0; i <= yTicks; i++ {
+		v := float64(i) * yStep
+		p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, left-5, y(v), left, y(v))
+	}
+	for h := 0; h <= c.hours; h += xTickHours {
+		p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(float64(h)), top+plotH, x(float64(h)), top+plotH+5)
+	}
+	p(`</g>`)
+	p(`<g text-anchor="end">`)
+	for i := 0; i <= yTicks; i++ {
+		v := float64(i) * yStep
+		p(`<text x="%.1f" y="%.1f">%s</text>`, left-8, y(v)+4, esc(c.moneyText(strconv.FormatFloat(v, 'f', -1, 64))))
+	}
+	p(`</g>`)
+	p(`<g text-anchor="middle">`)
+	for h := 0; h <= c.hours; h += xTickHours {
+		p(`<text x="%.1f" y="%.1f">%d</text>`, x(float64(h)), top+plotH+20, h)
+	}
+	p(`</g>`)
+	p(`<text x="%.1f" y="%.1f" text-anchor="middle">Hours of use in the month (0 to %d)</text>`, left+plotW/2, top+plotH+42, c.hours)
+	p(`<text transform="translate(22 %.1f) rotate(-90)" text-anchor="middle">Cost per month (%s)</text>`, top+plotH/2, esc(c.t.Currency))
+
+	// The lines, clipped to the plot.
+	p(`<clipPath id="plot"><rect x="%g" y="%g" width="%g" height="%g"/></clipPath>`, left, top, plotW, plotH)
+	p(`<g fill="none" stroke-width="2" stroke-linejoin="round" clip-path="url(#plot)">`)
+	for _, s := range c.lines {
+		var pts []string
+		for _, u := range corners(s.cost) {
+			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(float64(u)), y(s.cost[u].InexactFloat64())))
+		}
+		dash := ""
+		if s.dashed {
+			dash = ` stroke-dasharray="6 4" stroke-width="1.5"`
+		}
+		p(`<polyline stroke="%s"%s points="%s"/>`, s.color, dash, strings.Join(pts, " "))
+	}
+	p(`</g>`)
+
+	// Break-even points, each with a dotted drop line to the hours axis and a label.
+	for i, m := range c.marks {
+		mx, my := x(m.hours), y(m.cost.InexactFloat64())
+		p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-dasharray="2 3"/>`, mx, my, mx, top+plotH, markColor)
+		p(`<circle cx="%.1f" cy="%.1f" r="4.5" fill="%s"/>`, mx, my, markColor)
+		// Short labels sit above the point: right of it on the left half of the
+		// plot, left of it otherwise. The first mark, near the origin where the
+		// lines crowd, goes a row higher.
+		anchor, dx := "start", 8.0
+		if mx > left+plotW/2 {
+			anchor, dx = "end", -8.0
+		}
+		ly := my - 10
+		if i == 0 {
+			ly -= 34
+		}
+		p(`<text x="%.1f" y="%.1f" text-anchor="%s" fill="%s">%s</text>`, mx+dx, ly, anchor, markColor, esc(m.short))
+	}
+
+	// Legend.
+	n := float64(len(c.lines) + 1)
+	p(`<rect x="%g" y="%g" width="250" height="%g" fill="white" fill-opacity="0.9" stroke="#999999"/>`,
+		legendX-8, legendY-12, n*legendRowHeight+6)
+	for i, s := range c.lines {
+		ly := legendY + float64(i)*legendRowHeight
+		dash := ""
+		if s.dashed {
+			dash = ` stroke-dasharray="6 4"`
+		}
+		p(`<line x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="%s" stroke-width="2"%s/>`, legendX, ly, legendX+legendSwatchWidth, ly, s.color, dash)
+		p(`<text x="%g" y="%.1f">%s</text>`, legendX+legendSwatchWidth+8, ly+4, esc(s.name))
+	}
+	ly := legendY + float64(len(c.lines))*legendRowHeight
+	p(`<circle cx="%g" cy="%.1f" r="4.5" fill="%s"/>`, legendX+legendSwatchWidth/2, ly, markColor)
+	p(`<text x="%g" y="%.1f">Break-even point</text>`, legendX+legendSwatchWidth+8, ly+4)
+
+	// Under the chart: the break-even points in words, then where the prices come
+	// from and what each line assumes.
+	var notes []string
+	if len(c.marks) > 0 {
+		notes = append(notes, "Break-even points:")
+		for _, m := range c.marks {
+			notes = append(notes, "• "+m.long)
+		}
+	}
+	notes = append(notes,
+		"Prices: "+c.source(),
+		"Costs from pricing.Tariff.Cost. Hourly: billed per second. Monthly: one package, paid whatever the use.",
+		"Daily: the hours are used as whole days of 24 h, one after another, so u hours buy ⌈u/24⌉ day packages",
+		"(a day partly used is paid in full). Cheapest mix: the cheapest packages and hourly time for a run of u hours.",
+	)
+	for i, line := range notes {
+		p(`<text x="%g" y="%.1f" font-size="12" fill="#333333">%s</text>`, left, top+plotH+66+float64(i)*16, esc(line))
+	}
+	p(`</svg>`)
+	return b.String()
+}
+
+// source says where the prices come from.
+func (c *chart) source() string {
+	if c.sample {
+		return "SAMPLE prices for illustration, not a provider's quote."
+	}
+	return "as given on the command line."
+}
+
+// maxCost is the highest cost on any line.
+func (c *chart) maxCost() float64 {
+	m := 0.0
+	for _, s := range c.lines {
+		for _, v := range s.cost {
+			m = max(m, v.InexactFloat64())
+		}
+	}
+	return m
+}
+
+// money formats an amount for a label: "¥9000", "$2.49", "CHF 12".
+func (c *chart) money(d decimal.Decimal) string { return c.moneyText(d.String()) }
+
+// moneyText puts the currency's sign before an amount written as text.
+func (c *chart) moneyText(amount string) string {
+	switch c.t.Currency {
+	case "CNY", "JPY":
+		return "¥" + amount
+	case "USD":
+		return "$" + amount
+	case "EUR":
+		return "€" + amount
+	case "GBP":
+		return "£" + amount
+	}
+	return c.t.Currency + " " + amount
+}
+
+// corners returns the hours at which a line changes slope, with both ends, so
+// that straight runs are drawn as one segment. The test is exact: the costs are
+// decimals.
+func corners(cost []decimal.Decimal) []int {
+	out := []int{0}
+	for u := 1; u < len(cost)-1; u++ {
+		before := cost[u].Sub(cost[u-1])
+		after := cost[u+1].Sub(cost[u])
+		if !before.Equal(after) {
+			out = append(out, u)
+		}
+	}
+	return append(out, len(cost)-1)
+}
+
+// hoursText prints a duration in hours with one decimal where it has a fraction:
+// "500 h", "16.7 h".
+func hoursText(d time.Duration) string {
+	h := d.Hours()
+	if d%time.Hour == 0 {
+		return fmt.Sprintf("%.0f h", h)
+	}
+	return fmt.Sprintf("%.1f h", h)
+}
+
+// niceStep rounds a tick step up to 1, 2 or 5 times a power of ten.
+func niceStep(v float64) float64 {
+	p := 1.0
+	for p*10 <= v {
+		p *= 10
+	}
+	for p > v {
+		p /= 10
+	}
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= v {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// esc escapes text for an SVG text node or attribute.
+func esc(s string) string {
+	var b strings.Builder
+	_ = xml.EscapeText(&b, []byte(s)) // a strings.Builder never fails to write
+	return b.String()
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+var goldenCases = []struct {
+	name string
+	args []string
+}{
+	{name: "default", args: nil},
+	// A USD offer on a 30-day month whose day package never pays within a day
+	// (50 > 24 × 1.99): only the monthly break-even is marked, with days.
+	{name: "usd_720h", args: []string{"-hourly", "1.99", "-daily", "50", "-monthly", "1100",
+		"-currency", "USD", "-hours-per-month", "720"}},
+}
+
+func TestGolden(t *testing.T) {
+	for _, tt := range goldenCases {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			if err := run(&out, tt.args); err != nil {
+				t.Fatalf("run(%q) error = %v", tt.args, err)
+			}
+			golden := filepath.Join("testdata", tt.name+".golden.svg")
+			if *update {
+				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := out.String(); got != string(want) {
+				t.Errorf("run(%q) output differs from %s; rerun with -update and look at the picture", tt.args, golden)
+			}
+			wellFormed(t, out.Bytes())
+		})
+	}
+}
+
+// wellFormed checks that svg parses as XML with an <svg> root.
+func wellFormed(t *testing.T, svg []byte) {
+	t.Helper()
+	d := xml.NewDecoder(bytes.NewReader(svg))
+	root := ""
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("SVG is not well-formed XML: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok && root == "" {
+			root = se.Name.Local
+			if se.Name.Space != "http://www.w3.org/2000/svg" {
+				t.Errorf("root namespace = %q, want the SVG namespace", se.Name.Space)
+			}
+		}
+	}
+	if root != "svg" {
+		t.Errorf("root element = %q, want svg", root)
+	}
+}
+
+func TestContent(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(&out, nil); err != nil {
+		t.Fatal(err)
+	}
+	svg := out.String()
+	for _, want := range []string{
+		"(sample prices)",               // the defaults are labelled as samples
+		"SAMPLE prices",                 // and again in the caption
+		"500 h in a month",              // ¥9000 / ¥18 (REFERENCES.md, pricing conventions)
+		"16.7 h in a day",               // ¥300 / ¥18
+		"720 h (30 whole days)",         // ¥9000 / ¥300
+		"whole days of 24 h",            // the daily assumption is stated
+		"Hours of use in the month",     // x axis label
+		"Cost per month (CNY)",          // y axis label
+		">700</text>", ">¥14000</text>", // ticks
+	} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("default chart lacks %q", want)
+		}
+	}
+	var user bytes.Buffer
+	if err := run(&user, []string{"-hourly", "20"}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(user.String(), "sample prices") {
+		t.Errorf("a chart of the user's prices is labelled as sample prices")
+	}
+}
+
+func TestOutputFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "chart.svg")
+	var stdout bytes.Buffer
+	if err := run(&stdout, []string{"-o", path}); err != nil {
+		t.Fatal(err)
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("run with -o wrote %d bytes to stdout, want 0", stdout.Len())
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join("testdata", "default.golden.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("-o file differs from testdata/default.golden.svg")
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"-hourly", "0"},
+		{"-daily", "-3"},
+		{"-monthly", "lots"},
+		{"-monthly", "1e3"},
+		{"-currency", "yuan"},
+		{"-hours-per-month", "1000"},
+		{"-nosuchflag"},
+		{"extra"},
+	} {
+		if err := run(io.Discard, args); !errors.Is(err, errUsage) {
+			t.Errorf("run(%q) error = %v, want a usage error", args, err)
+		}
+	}
+}
