@@ -66,6 +66,8 @@ type Option struct {
 	TimeLost      time.Duration `json:"time_lost_ns"`
 	ExpectedCost  Money         `json:"expected_cost"`
 	Warnings      []string      `json:"warnings"`
+
+	index int // the offer's place in Planner.Offers, the last tie-break
 }
 
 // NoFitError explains an empty plan: why each offer was left out, and what would
@@ -169,18 +171,13 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 	}
 
 	fits := make(map[fitKey]*fit)
-	var opts []Option
+	s.quotes = make(map[quoteKey]quotePair)
+	opts := make([]Option, 0, s.optionBound(p.Offers))
 	var diag diagnosis
 	for i, o := range p.Offers {
 		card := cards[i]
-		limit := o.MaxGPUs
-		if limit == 0 {
-			limit = DefaultPlanGPUs
-		}
-		if s.MaxGPUs > 0 && s.MaxGPUs < limit {
-			limit = s.MaxGPUs
-		}
-		for n := 1; n <= limit; n++ {
+		s.tariffKey = tariffKey(o.Tariff)
+		for n := 1; n <= s.gpuLimit(o); n++ {
 			k := fitKey{card.ID, n}
 			f := fits[k]
 			if f == nil {
@@ -195,7 +192,7 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 				diag.late(card, n, f.low)
 				continue
 			}
-			opt, err := s.option(o, card, n, f, checks[i])
+			opt, err := s.option(i, o, card, n, f, checks[i])
 			if err != nil {
 				if errors.Is(err, ErrUnavailable) {
 					diag.other.add(err.Error())
@@ -214,7 +211,7 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 		return nil, &NoFitError{Reasons: diag.reasons(s), Suggestions: s.suggest(cards)}
 	}
 
-	sort.SliceStable(opts, func(i, j int) bool { return less(opts[i], opts[j]) })
+	opts = sortOptions(opts)
 	cheapest := opts[0].Cost.Total
 	for i := range opts {
 		if opts[i].Cost.Total.Amount.LessThan(cheapest.Amount) {
@@ -229,6 +226,29 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 		opts[i].Waste = w
 	}
 	return opts, nil
+}
+
+// gpuLimit is the most GPUs tried on an offer: its MaxGPUs (DefaultPlanGPUs when
+// it states none), capped by the request's MaxGPUs.
+func (s settings) gpuLimit(o Offer) int {
+	limit := o.MaxGPUs
+	if limit == 0 {
+		limit = DefaultPlanGPUs
+	}
+	if s.MaxGPUs > 0 && s.MaxGPUs < limit {
+		limit = s.MaxGPUs
+	}
+	return limit
+}
+
+// optionBound is the most options a plan can return, to size the slice once:
+// Option is large, and growing the slice by copying showed in profiles.
+func (s settings) optionBound(offers []Offer) int {
+	n := 0
+	for _, o := range offers {
+		n += s.gpuLimit(o)
+	}
+	return n
 }
 
 // resolve looks every offer's card up once per distinct name and checks that the
@@ -303,6 +323,9 @@ func (s settings) layouts(n int) []sizing.Parallel {
 		for _, t := range []int{2, 4, 8} {
 			if t <= n && n%t == 0 && divides(t) {
 				ls = append(ls, sizing.Parallel{Data: n / t, Tensor: t, SequenceParallel: true})
+				if n/t > 1 {
+					ls = append(ls, sizing.Parallel{Data: n / t, Tensor: t, SequenceParallel: true, ZeRO: 3})
+				}
 			}
 		}
 		ls = append(ls, sizing.Parallel{Data: n, ZeRO: 3, OffloadOptimizer: true})
@@ -493,8 +516,9 @@ func peakFor(card catalog.Card, p sizing.Precision) (compute.FLOPRate, string, e
 }
 
 // option prices one fit on one offer.
-func (s settings) option(o Offer, card catalog.Card, n int, f *fit, check PriceCheck) (Option, error) {
+func (s settings) option(index int, o Offer, card catalog.Card, n int, f *fit, check PriceCheck) (Option, error) {
 	opt := Option{
+		index: index,
 		Offer: o, CardID: card.ID, GPUs: n, Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
 		Headroom:     1 - float64(f.mem.Total())/float64(card.Memory),
 		Duration:     f.duration,
@@ -512,18 +536,11 @@ func (s settings) option(o Offer, card catalog.Card, n int, f *fit, check PriceC
 	default:
 		opt.Rental = Continuous(DefaultDemoHour)
 	}
-	q, err := o.Tariff.Price(opt.Rental, n)
+	q, hq, err := s.quote(o, opt.Rental, n)
 	if err != nil {
-		return Option{}, fmt.Errorf("pricing: plan: %s (%s) at %d GPU(s): %w", o.Provider, o.Card, n, err)
+		return Option{}, err
 	}
-	opt.Cost = q
-	if o.Tariff.Hourly.IsPositive() {
-		h := o.Tariff
-		h.Daily, h.Weekly, h.Monthly, h.Terms = decimal.Decimal{}, decimal.Decimal{}, decimal.Decimal{}, nil
-		if hq, err := h.Price(opt.Rental, n); err == nil {
-			opt.HourlyOnly = hq
-		}
-	}
+	opt.Cost, opt.HourlyOnly = q, hq
 
 	opt.ExpectedCost = q.Total
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
@@ -533,7 +550,7 @@ func (s settings) option(o Offer, card catalog.Card, n int, f *fit, check PriceC
 		if opt.TimeLost, err = seconds(lost); err != nil {
 			return Option{}, err
 		}
-		extra, err := o.Tariff.CostGPUs(opt.TimeLost.Round(time.Second), n)
+		extra, err := o.Tariff.price(Continuous(ceilSecond(opt.TimeLost)), n)
 		if err != nil {
 			return Option{}, fmt.Errorf("pricing: plan: pricing interruptions: %w", err)
 		}
@@ -545,7 +562,7 @@ func (s settings) option(o Offer, card catalog.Card, n int, f *fit, check PriceC
 	}
 
 	opt.Warnings = append(opt.Warnings, f.notes...)
-	if n > 1 && !f.nvlink {
+	if n > 1 && !f.nvlink && (s.Workload.Task != sizing.Inference || f.layout.Tensor > 1) {
 		opt.Warnings = append(opt.Warnings, fmt.Sprintf("%d GPUs without NVLink: they talk over %s; scaling efficiency %.0f%%", n, f.linkName, f.eff*100))
 	}
 	if opt.Headroom < DefaultHeadroom {
@@ -560,6 +577,74 @@ func (s settings) option(o Offer, card catalog.Card, n int, f *fit, check PriceC
 	return opt, nil
 }
 
+// quoteKey identifies a priced rental: the same tariff, usage and GPU count give
+// the same quotes, however many offers share them (a provider's regions often
+// do).
+type quoteKey struct {
+	tariff string
+	rental Usage
+	gpus   int
+}
+
+type quotePair struct{ cost, hourly Quote }
+
+// tariffKey writes every field of a tariff that pricing reads.
+func tariffKey(t Tariff) string {
+	var b strings.Builder
+	b.WriteString(t.Currency)
+	for _, d := range []decimal.Decimal{t.Hourly, t.Daily, t.Weekly, t.Monthly} {
+		b.WriteByte('|')
+		b.WriteString(d.String())
+	}
+	fmt.Fprintf(&b, "|%d|%d|%d|%d|%d", t.HoursPerMonth, t.Granularity, t.Minimum, t.AfterPackage, t.Rounding)
+	for _, term := range t.Terms {
+		fmt.Fprintf(&b, "|%d:%s:%s", term.Months, term.Monthly.String(), term.Discount.String())
+	}
+	return b.String()
+}
+
+// quote prices a rental on an offer for n GPUs, and the same rental paid by the
+// hour, from the per-Plan cache when an identical tariff priced it already. The
+// offer and the rental were validated once in Plan, so price skips that. Each
+// option gets its own copy of the line slices.
+func (s settings) quote(o Offer, u Usage, n int) (Quote, Quote, error) {
+	k := quoteKey{s.tariffKey, u, n}
+	p, ok := s.quotes[k]
+	if !ok {
+		var err error
+		if p.cost, err = o.Tariff.price(u, n); err != nil {
+			return Quote{}, Quote{}, fmt.Errorf("pricing: plan: %s (%s) at %d GPU(s): %w", o.Provider, o.Card, n, err)
+		}
+		if p.hourly, err = hourlyOnly(o.Tariff, u, n); err != nil {
+			return Quote{}, Quote{}, err
+		}
+		s.quotes[k] = p
+	}
+	p.cost.Lines = append([]Line(nil), p.cost.Lines...)
+	p.hourly.Lines = append([]Line(nil), p.hourly.Lines...)
+	return p.cost, p.hourly, nil
+}
+
+// hourlyOnly prices the rental by the hour alone, for comparison with the best
+// packages; the zero Quote when the tariff has no hourly price. A run is one
+// hourly line, billed at the tariff's granularity and minimum.
+func hourlyOnly(t Tariff, u Usage, n int) (Quote, error) {
+	if !t.Hourly.IsPositive() {
+		return Quote{}, nil
+	}
+	if u.Pattern == Run {
+		secs := int64(t.billed(ceilSecond(u.Duration)) / time.Second)
+		lines := []rawLine{{item: "hourly", unit: "hour", secs: secs, price: t.Hourly, rank: 100}}
+		if secs == 0 {
+			lines = nil
+		}
+		return buildQuote(t.Currency, t.Rounding, lines, t.Hourly.Mul(decimal.NewFromInt(secs)), decimal.NewFromInt(3600), n), nil
+	}
+	h := t
+	h.Daily, h.Weekly, h.Monthly, h.Terms = decimal.Decimal{}, decimal.Decimal{}, decimal.Decimal{}, nil
+	return h.price(u, n)
+}
+
 // ceilSecond rounds d up to a whole second, the finest unit rentals are billed in.
 func ceilSecond(d time.Duration) time.Duration {
 	if r := d % time.Second; r != 0 {
@@ -568,12 +653,48 @@ func ceilSecond(d time.Duration) time.Duration {
 	return d
 }
 
-// less orders options: expected cost, then duration, then fewer GPUs, then
-// provider, region and card.
-func less(a, b Option) bool {
-	if c := a.ExpectedCost.Amount.Cmp(b.ExpectedCost.Amount); c != 0 {
-		return c < 0
+// sortOptions orders options by expected cost, then duration, then fewer GPUs,
+// then provider, region and card. Options are large, so it sorts indices on a
+// precomputed key: the expected cost in minor units (every total is rounded to
+// them) when that fits an int64, the decimal comparison otherwise.
+func sortOptions(opts []Option) []Option {
+	type key struct {
+		minor int64
+		exact bool
+		i     int
 	}
+	keys := make([]key, len(opts))
+	for i := range opts {
+		a := opts[i].ExpectedCost.Amount.Shift(MinorUnit(opts[i].ExpectedCost.Currency))
+		keys[i] = key{i: i}
+		if a.IsInteger() && a.Abs().LessThan(maxMinor) {
+			keys[i].minor, keys[i].exact = a.IntPart(), true
+		}
+	}
+	sort.Slice(keys, func(x, y int) bool {
+		kx, ky := keys[x], keys[y]
+		if kx.exact && ky.exact {
+			if kx.minor != ky.minor {
+				return kx.minor < ky.minor
+			}
+		} else if c := opts[kx.i].ExpectedCost.Amount.Cmp(opts[ky.i].ExpectedCost.Amount); c != 0 {
+			return c < 0
+		}
+		return less(&opts[kx.i], &opts[ky.i])
+	})
+	out := make([]Option, len(opts))
+	for i, k := range keys {
+		out[i] = opts[k.i]
+	}
+	return out
+}
+
+// maxMinor bounds the amounts sortOptions keys as int64 minor units.
+var maxMinor = decimal.New(1, 18)
+
+// less orders options of equal expected cost: duration, then fewer GPUs, then
+// provider, region and card, then the offer's place in the list.
+func less(a, b *Option) bool {
 	if a.Duration != b.Duration {
 		return a.Duration < b.Duration
 	}
@@ -586,7 +707,10 @@ func less(a, b Option) bool {
 	if a.Offer.Region != b.Offer.Region {
 		return a.Offer.Region < b.Offer.Region
 	}
-	return a.CardID < b.CardID
+	if a.CardID != b.CardID {
+		return a.CardID < b.CardID
+	}
+	return a.index < b.index
 }
 
 // suggest says what would fit when nothing does, on the offered card with the
@@ -639,23 +763,54 @@ func (s settings) suggest(cards []catalog.Card) []string {
 	if c, err := sizing.MaxContext(s.Model, w, usable); err == nil && c < w.SeqLen {
 		out = append(out, fmt.Sprintf("a context of %d tokens fits one %s", c, big.Name))
 	}
-	// More cards of the largest kind.
-	for n := 2; n <= 64; n *= 2 {
-		found := false
-		for _, l := range s.layouts(n) {
-			q := w
-			q.Parallel = l
-			if fits(q) {
-				out = append(out, fmt.Sprintf("%d × %s fit (%s)", n, big.Name, describeLayout(l)))
-				found = true
-				break
-			}
+	// More cards of the largest kind, first as asked, then with the activation
+	// savings the request did not use.
+	variants := []struct {
+		w    sizing.Workload
+		note string
+	}{{w, ""}}
+	if w.Task != sizing.Inference {
+		if !w.FlashAttention {
+			v := w
+			v.FlashAttention = true
+			variants = append(variants, struct {
+				w    sizing.Workload
+				note string
+			}{v, " with FlashAttention"})
 		}
-		if found {
+		if w.Recompute != sizing.FullRecompute {
+			v := w
+			v.FlashAttention, v.Recompute = true, sizing.FullRecompute
+			variants = append(variants, struct {
+				w    sizing.Workload
+				note string
+			}{v, " with FlashAttention and full recomputation"})
+		}
+	}
+	for _, v := range variants {
+		if n, l, ok := s.smallestFit(v.w, usable); ok {
+			if n == 1 && v.note == "" {
+				continue
+			}
+			out = append(out, fmt.Sprintf("%d × %s%s fit (%s)", n, big.Name, v.note, describeLayout(l)))
 			break
 		}
 	}
 	return out
+}
+
+// smallestFit returns the fewest GPUs, up to 64, and the layout with which w fits
+// in usable bytes per GPU.
+func (s settings) smallestFit(w sizing.Workload, usable sizing.Bytes) (int, sizing.Parallel, bool) {
+	for n := 1; n <= 64; n *= 2 {
+		for _, l := range s.layouts(n) {
+			w.Parallel = l
+			if b, err := sizing.Estimate(s.Model, w); err == nil && b.Total() <= usable {
+				return n, l, true
+			}
+		}
+	}
+	return 0, sizing.Parallel{}, false
 }
 
 // describeLayout names a parallel layout for people: "data parallel ×4",

@@ -87,6 +87,11 @@ type settings struct {
 	threshold  decimal.Decimal
 	checkpoint time.Duration
 	restart    time.Duration
+
+	// Per-Plan caches: quotes by tariff, rental and GPU count; tariffKey is the
+	// key of the offer being priced.
+	quotes    map[quoteKey]quotePair
+	tariffKey string
 }
 
 // Validate reports what makes no sense in the request, each problem wrapping

@@ -273,8 +273,20 @@ func toInt(d decimal.Decimal, p int32) *big.Int {
 	d = trim(d)
 	c := d.Coefficient()
 	shift := int64(d.Exponent()) + int64(p)
-	if shift > 0 {
+	switch {
+	case shift > 0 && shift < 19:
+		c.Mul(c, big.NewInt(pow10(shift)))
+	case shift > 0:
 		c.Mul(c, new(big.Int).Exp(big.NewInt(10), big.NewInt(shift), nil))
 	}
 	return c
+}
+
+// pow10 returns 10^n for 0 <= n <= 18, without a table to keep in memory.
+func pow10(n int64) int64 {
+	v := int64(1)
+	for ; n > 0; n-- {
+		v *= 10
+	}
+	return v
 }

@@ -128,6 +128,11 @@ func (t Tariff) Price(u Usage, gpus int) (Quote, error) {
 	if err := errors.Join(t.Validate(), u.Validate(), checkGPUs(gpus)); err != nil {
 		return Quote{}, err
 	}
+	return t.price(u, gpus)
+}
+
+// price is Price for a tariff, usage and GPU count already validated.
+func (t Tariff) price(u Usage, gpus int) (Quote, error) {
 	hourScale := decimal.NewFromInt(3600)
 	switch u.Pattern {
 	case Sessions:

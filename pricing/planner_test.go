@@ -1,0 +1,456 @@
+package pricing
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/sizing"
+	"github.com/shopspring/decimal"
+	"pgregory.net/rapid"
+)
+
+// planOffer is a one-line offer for planner tests: hourly and monthly prices in CNY
+// as strings ("" for not offered).
+func planOffer(provider, card string, maxGPUs int, hourly, monthly string) Offer {
+	t := Tariff{Currency: "CNY"}
+	if hourly != "" {
+		t.Hourly = decimal.RequireFromString(hourly)
+	}
+	if monthly != "" {
+		t.Monthly = decimal.RequireFromString(monthly)
+	}
+	return Offer{Provider: provider, Region: "cn-hangzhou", Card: card, MaxGPUs: maxGPUs, Tariff: t}
+}
+
+func mustPreset(t testing.TB, name string) sizing.Model {
+	t.Helper()
+	m, err := sizing.Preset(name)
+	if err != nil {
+		t.Fatalf("Preset(%q): %v", name, err)
+	}
+	return m
+}
+
+func inference(p sizing.Precision, ctx int) sizing.Workload {
+	return sizing.Workload{Task: sizing.Inference, Precision: p, Batch: 1, SeqLen: ctx}
+}
+
+// The second article: a 7B model in FP16/BF16 runs on one 24 GB card (RTX 4090).
+func TestPlan7BInferenceFitsOne24GBCard(t *testing.T) {
+	p := Planner{Offers: []Offer{planOffer("a", "RTX 4090", 1, "1.80", "")}}
+	for _, name := range []string{"llama-2-7b", "llama-3-8b", "qwen2-7b", "mistral-7b"} {
+		t.Run(name, func(t *testing.T) {
+			opts, err := p.Plan(Request{Model: mustPreset(t, name), Workload: inference(sizing.BF16, 4096)})
+			if err != nil {
+				t.Fatalf("Plan: %v", err)
+			}
+			if len(opts) != 1 || opts[0].GPUs != 1 {
+				t.Fatalf("got %d options (first with %d GPUs), want one option on one GPU", len(opts), opts[0].GPUs)
+			}
+			o := opts[0]
+			if o.Headroom < DefaultHeadroom {
+				t.Errorf("headroom %.3f, want at least %.2f", o.Headroom, DefaultHeadroom)
+			}
+			if o.Capacity != 24564*sizing.MiB {
+				t.Errorf("capacity %v, want 24564MiB (nvidia-smi's RTX 4090)", o.Capacity)
+			}
+			// Memory only: one hour is priced.
+			if got, want := o.Cost.Total.Amount, decimal.RequireFromString("1.80"); !got.Equal(want) {
+				t.Errorf("cost %v, want %v for the default hour", got, want)
+			}
+		})
+	}
+}
+
+// 13B in FP16 needs 26 GB of weights alone: no 24 GB card holds it, and the planner
+// says what would: a quantized format.
+func TestPlan13BFP16DoesNotFitOne24GBCard(t *testing.T) {
+	p := Planner{Offers: []Offer{planOffer("a", "RTX 4090", 1, "1.80", "")}}
+	_, err := p.Plan(Request{Model: mustPreset(t, "llama-2-13b"), Workload: inference(sizing.FP16, 4096)})
+	if !errors.Is(err, ErrNoFit) {
+		t.Fatalf("Plan error %v, want ErrNoFit", err)
+	}
+	var nf *NoFitError
+	if !errors.As(err, &nf) {
+		t.Fatalf("error %T is not a *NoFitError", err)
+	}
+	if len(nf.Reasons) != 1 || !strings.Contains(nf.Reasons[0], "GeForce RTX 4090: needs at least") {
+		t.Errorf("reasons %q, want one memory reason for the RTX 4090", nf.Reasons)
+	}
+	joined := strings.Join(nf.Suggestions, "; ")
+	if !strings.Contains(joined, "weights in FP8 fit one") {
+		t.Errorf("suggestions %q, want FP8 (13 GB of weights) to fit one card", joined)
+	}
+	if !strings.Contains(joined, "2 × GeForce RTX 4090 fit") {
+		t.Errorf("suggestions %q, want two cards", joined)
+	}
+}
+
+// 70B in BF16 (138 GB of weights) needs several cards; eight RTX 4090s joined by
+// PCIe only carry a warning, eight NVLinked A100s do not.
+func TestPlan70BNeedsSeveralCards(t *testing.T) {
+	p := Planner{Offers: []Offer{
+		planOffer("a", "RTX 4090", 8, "1.80", ""),
+		planOffer("b", "A100 SXM4 80GB", 8, "12.00", ""),
+	}}
+	opts, err := p.Plan(Request{Model: mustPreset(t, "llama-2-70b"), Workload: inference(sizing.BF16, 4096), Tokens: 1e6})
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	var sawPCIe, sawNVLink bool
+	for _, o := range opts {
+		if o.GPUs < 2 {
+			t.Errorf("%s fits 70B BF16 on %d GPU", o.CardID, o.GPUs)
+		}
+		warned := strings.Contains(strings.Join(o.Warnings, "|"), "without NVLink")
+		switch o.CardID {
+		case "rtx-4090":
+			sawPCIe = true
+			if o.GPUs < 8 {
+				t.Errorf("RTX 4090 ×%d fits 70B BF16; 138 GB needs all 8", o.GPUs)
+			}
+			if !warned {
+				t.Errorf("RTX 4090 ×%d (%s): no NVLink warning in %q", o.GPUs, DescribeLayout(o.Layout), o.Warnings)
+			}
+		case "a100-sxm4-80gb":
+			sawNVLink = true
+			if warned {
+				t.Errorf("A100 SXM ×%d warned of missing NVLink: %q", o.GPUs, o.Warnings)
+			}
+		}
+	}
+	if !sawPCIe || !sawNVLink {
+		t.Errorf("options cover RTX 4090: %v, A100: %v; want both", sawPCIe, sawNVLink)
+	}
+}
+
+// 720 hours of use: ¥9000 a month beats 720 × ¥18 = ¥12,960 by the hour. 300 hours
+// stay hourly (¥5400), under the 500-hour break-even.
+func TestPlanUsagePicksMonthlyWhenCheaper(t *testing.T) {
+	p := Planner{Offers: []Offer{planOffer("a", "A100 SXM4 80GB", 1, "18", "9000")}}
+	for _, tc := range []struct {
+		name  string
+		usage time.Duration
+		total string
+		item  string
+	}{
+		{"720 hours", 720 * time.Hour, "9000", "monthly"},
+		{"300 hours", 300 * time.Hour, "5400", "hourly"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts, err := p.Plan(Request{Model: mustPreset(t, "llama-2-7b"), Workload: inference(sizing.BF16, 4096), Usage: tc.usage})
+			if err != nil {
+				t.Fatalf("Plan: %v", err)
+			}
+			o := opts[0]
+			if !o.Cost.Total.Amount.Equal(decimal.RequireFromString(tc.total)) {
+				t.Errorf("cost %v, want %s", o.Cost.Total, tc.total)
+			}
+			if len(o.Cost.Lines) == 0 || o.Cost.Lines[0].Item != tc.item {
+				t.Errorf("lines %+v, want a %s line", o.Cost.Lines, tc.item)
+			}
+			hourly := decimal.RequireFromString("18").Mul(decimal.NewFromInt(int64(tc.usage / time.Hour)))
+			if !o.HourlyOnly.Total.Amount.Equal(hourly) {
+				t.Errorf("hourly-only %v, want %v", o.HourlyOnly.Total, hourly)
+			}
+		})
+	}
+}
+
+func trainingRequest(t testing.TB) Request {
+	return Request{
+		Model: mustPreset(t, "llama-2-7b"),
+		Workload: sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 4, SeqLen: 2048,
+			FlashAttention: true, Recompute: sizing.FullRecompute},
+		Tokens: 2e8,
+	}
+}
+
+// A training job with a deadline only returns options that can meet it, and a
+// deadline nothing can meet says so.
+func TestPlanDeadline(t *testing.T) {
+	p := Planner{Offers: []Offer{
+		planOffer("a", "RTX 4090", 8, "1.80", ""),
+		planOffer("b", "A100 SXM4 80GB", 8, "12.00", ""),
+		planOffer("c", "H100 SXM5 80GB", 8, "25.00", ""),
+	}}
+	r := trainingRequest(t)
+	all, err := p.Plan(r)
+	if err != nil {
+		t.Fatalf("Plan without deadline: %v", err)
+	}
+	r.Deadline = 2 * time.Hour
+	opts, err := p.Plan(r)
+	if err != nil {
+		t.Fatalf("Plan with deadline: %v", err)
+	}
+	if len(opts) == 0 || len(opts) >= len(all) {
+		t.Fatalf("%d options with a 2h deadline, %d without; want fewer but some", len(opts), len(all))
+	}
+	for _, o := range opts {
+		if o.DurationLow > r.Deadline {
+			t.Errorf("%s ×%d takes at least %v, past the %v deadline", o.CardID, o.GPUs, o.DurationLow, r.Deadline)
+		}
+		if o.Duration > r.Deadline && !strings.Contains(strings.Join(o.Warnings, "|"), "optimistic end") {
+			t.Errorf("%s ×%d expected %v past the deadline without a warning", o.CardID, o.GPUs, o.Duration)
+		}
+	}
+	r.Deadline = time.Minute
+	_, err = p.Plan(r)
+	var nf *NoFitError
+	if !errors.As(err, &nf) || !strings.Contains(strings.Join(nf.Reasons, "|"), "past the 1m0s deadline") {
+		t.Errorf("Plan with a 1-minute deadline: %v, want a NoFitError naming the deadline", err)
+	}
+}
+
+func TestPlanBudget(t *testing.T) {
+	p := Planner{Offers: []Offer{planOffer("a", "RTX 4090", 1, "1.80", "")}}
+	r := Request{Model: mustPreset(t, "llama-2-7b"), Workload: inference(sizing.BF16, 2048), Usage: 100 * time.Hour}
+	r.Budget = Money{Amount: decimal.New(179, 0), Currency: "CNY"}
+	_, err := p.Plan(r)
+	if !errors.Is(err, ErrNoFit) || !strings.Contains(err.Error(), "over the CNY 179.00 budget") {
+		t.Errorf("¥180 against a ¥179 budget: %v, want ErrNoFit naming the budget", err)
+	}
+	r.Budget.Amount = decimal.New(180, 0)
+	if opts, err := p.Plan(r); err != nil || len(opts) != 1 {
+		t.Errorf("¥180 against a ¥180 budget: %d options, %v; want one", len(opts), err)
+	}
+}
+
+// Risk: an interruptible offer a little cheaper by the hour loses to a steady one
+// once the expected reruns are counted.
+func TestPlanInterruptionRisk(t *testing.T) {
+	steady := planOffer("steady", "RTX 4090", 1, "2.00", "")
+	spot := planOffer("spot", "RTX 4090", 1, "1.90", "")
+	spot.Interruptible, spot.InterruptionsPerDay = true, 2
+	r := trainingRequest(t)
+	r.MaxGPUs = 1
+	r.Checkpoint = 2 * time.Hour
+	opts, err := Planner{Offers: []Offer{spot, steady}}.Plan(r)
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	if len(opts) != 2 {
+		t.Fatalf("%d options, want 2", len(opts))
+	}
+	if opts[0].Offer.Provider != "steady" {
+		t.Errorf("first option %s, want the steady offer", opts[0].Offer.Provider)
+	}
+	s := opts[1]
+	if s.Offer.Provider != "spot" || s.Interruptions <= 0 || s.TimeLost <= 0 {
+		t.Fatalf("spot option: interruptions %v, time lost %v", s.Interruptions, s.TimeLost)
+	}
+	// Two a day over the job; each costs half a checkpoint (1h) plus a restart.
+	wantN := 2 * s.Duration.Hours() / 24
+	if math.Abs(s.Interruptions-wantN) > 1e-9 {
+		t.Errorf("interruptions %v, want %v", s.Interruptions, wantN)
+	}
+	wantLost := time.Duration(wantN * float64(time.Hour+DefaultRestart))
+	if d := s.TimeLost - wantLost; d < -time.Microsecond || d > time.Microsecond {
+		t.Errorf("time lost %v, want %v", s.TimeLost, wantLost)
+	}
+	if !s.ExpectedCost.Amount.GreaterThan(s.Cost.Total.Amount) {
+		t.Errorf("expected cost %v not above cost %v", s.ExpectedCost, s.Cost.Total)
+	}
+}
+
+func TestPlanMarketWarningAndWaste(t *testing.T) {
+	offers := []Offer{
+		planOffer("a", "RTX 4090", 1, "1.80", ""),
+		planOffer("b", "RTX 4090", 1, "1.90", ""),
+		planOffer("c", "RTX 4090", 1, "2.00", ""),
+		planOffer("cheap", "RTX 4090", 1, "0.50", ""),
+	}
+	opts, err := Planner{Offers: offers}.Plan(Request{Model: mustPreset(t, "llama-2-7b"), Workload: inference(sizing.BF16, 2048), Usage: 10 * time.Hour})
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	if opts[0].Offer.Provider != "cheap" {
+		t.Fatalf("first option %s, want the cheapest", opts[0].Offer.Provider)
+	}
+	if w := strings.Join(opts[0].Warnings, "|"); !strings.Contains(w, "below") {
+		t.Errorf("cheap offer warnings %q, want a below-market warning", w)
+	}
+	for _, o := range opts[1:] {
+		if strings.Contains(strings.Join(o.Warnings, "|"), "median") {
+			t.Errorf("%s warned: %q", o.Offer.Provider, o.Warnings)
+		}
+	}
+	// Waste: each option's cost less the cheapest (¥5.00).
+	for _, o := range opts {
+		want := o.Cost.Total.Amount.Sub(decimal.RequireFromString("5"))
+		if !o.Waste.Amount.Equal(want) || o.Waste.Currency != "CNY" {
+			t.Errorf("%s waste %v, want CNY %v", o.Offer.Provider, o.Waste, want)
+		}
+	}
+}
+
+func TestPlanBadInput(t *testing.T) {
+	good := Request{Model: mustPreset(t, "llama-2-7b"), Workload: inference(sizing.BF16, 2048)}
+	offer := planOffer("a", "RTX 4090", 1, "1.80", "")
+	usd := offer
+	usd.Tariff.Currency = "USD"
+	for _, tc := range []struct {
+		name   string
+		p      Planner
+		mutate func(*Request)
+		want   error
+	}{
+		{"no offers", Planner{}, nil, ErrInvalid},
+		{"unknown card", Planner{Offers: []Offer{planOffer("a", "RTX 9999", 1, "1", "")}}, nil, catalog.ErrNotFound},
+		{"ambiguous card", Planner{Offers: []Offer{planOffer("a", "A100", 1, "1", "")}}, nil, catalog.ErrAmbiguous},
+		{"mixed currencies", Planner{Offers: []Offer{offer, usd}}, nil, ErrCurrencyMismatch},
+		{"invalid tariff", Planner{Offers: []Offer{planOffer("a", "RTX 4090", 1, "-1", "")}}, nil, ErrInvalid},
+		{"budget currency", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Budget = Money{Amount: decimal.New(1, 0), Currency: "USD"} }, ErrCurrencyMismatch},
+		{"negative headroom", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Headroom = -0.1 }, ErrInvalid},
+		{"headroom 1", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Headroom = 1 }, ErrInvalid},
+		{"NaN tokens", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Tokens = math.NaN() }, ErrInvalid},
+		{"infinite tokens", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Tokens = math.Inf(1) }, ErrInvalid},
+		{"negative usage", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Usage = -time.Hour }, ErrInvalid},
+		{"deadline without tokens", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Deadline = time.Hour }, ErrInvalid},
+		{"utilization over 1", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Utilization = 1.5 }, ErrInvalid},
+		{"usage and rental", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Usage = time.Hour; r.Rental = DailySessions(time.Hour, 2) }, ErrInvalid},
+		{"no task", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Workload.Task = 0 }, ErrInvalid},
+		{"zero batch", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Workload.Batch = 0 }, ErrInvalid},
+		{"empty model", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Model = sizing.Model{} }, ErrInvalid},
+		{"negative max gpus", Planner{Offers: []Offer{offer}}, func(r *Request) { r.MaxGPUs = -1 }, ErrInvalid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := good
+			if tc.mutate != nil {
+				tc.mutate(&r)
+			}
+			opts, err := tc.p.Plan(r)
+			if !errors.Is(err, tc.want) {
+				t.Errorf("Plan() = %d options, %v; want an error wrapping %v", len(opts), err, tc.want)
+			}
+		})
+	}
+}
+
+// A rental pattern replaces the job's duration: four hours a day for five days on
+// an hourly tariff pays twenty hours.
+func TestPlanRentalPattern(t *testing.T) {
+	p := Planner{Offers: []Offer{planOffer("a", "RTX 4090", 1, "2", "")}}
+	r := Request{Model: mustPreset(t, "llama-2-7b"), Workload: inference(sizing.BF16, 2048), Rental: DailySessions(4*time.Hour, 5)}
+	opts, err := p.Plan(r)
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	if got := opts[0].Cost.Total.Amount; !got.Equal(decimal.New(40, 0)) {
+		t.Errorf("cost %v, want 40 (20 hours at 2)", got)
+	}
+}
+
+// genPlanOffers draws offers of a few catalog cards with random prices.
+func genPlanOffers(t *rapid.T, label string) []Offer {
+	cards := []string{"rtx-4090", "a100-sxm4-80gb", "h100-sxm5-80gb", "l40s", "v100-sxm2-32gb", "t4", "a10", "rtx-3090"}
+	n := rapid.IntRange(1, 6).Draw(t, label+"_count")
+	offers := make([]Offer, n)
+	for i := range offers {
+		cents := rapid.Int64Range(50, 5000).Draw(t, fmt.Sprintf("%s_%d_hourly_cents", label, i))
+		monthly := ""
+		if rapid.Bool().Draw(t, fmt.Sprintf("%s_%d_has_monthly", label, i)) {
+			monthly = decimal.New(cents*rapid.Int64Range(300, 730).Draw(t, fmt.Sprintf("%s_%d_month_hours", label, i)), -2).String()
+		}
+		offers[i] = planOffer(fmt.Sprintf("%s%d", label, i), rapid.SampledFrom(cards).Draw(t, fmt.Sprintf("%s_%d_card", label, i)),
+			rapid.IntRange(1, 8).Draw(t, fmt.Sprintf("%s_%d_max_gpus", label, i)), decimal.New(cents, -2).String(), monthly)
+		if rapid.IntRange(0, 4).Draw(t, fmt.Sprintf("%s_%d_interruptible", label, i)) == 0 {
+			offers[i].Interruptible, offers[i].InterruptionsPerDay = true, 1
+		}
+	}
+	return offers
+}
+
+func genPlanRequest(t *rapid.T) Request {
+	m, _ := sizing.Preset(rapid.SampledFrom([]string{"llama-2-7b", "llama-3-8b", "mistral-7b", "llama-2-13b"}).Draw(t, "model"))
+	task := rapid.SampledFrom([]sizing.Task{sizing.Inference, sizing.LoRA, sizing.QLoRA, sizing.Training}).Draw(t, "task")
+	r := Request{
+		Model: m,
+		Workload: sizing.Workload{Task: task, Precision: sizing.BF16, Batch: rapid.IntRange(1, 8).Draw(t, "batch"),
+			SeqLen: rapid.IntRange(128, 8192).Draw(t, "seq_len"), FlashAttention: rapid.Bool().Draw(t, "flash")},
+		Headroom: float64(rapid.IntRange(1, 40).Draw(t, "headroom_pct")) / 100,
+	}
+	if rapid.Bool().Draw(t, "has_tokens") {
+		r.Tokens = float64(rapid.IntRange(1, 1000).Draw(t, "mega_tokens")) * 1e6
+	}
+	if rapid.Bool().Draw(t, "has_usage") {
+		r.Usage = time.Duration(rapid.IntRange(1, 2000).Draw(t, "usage_hours")) * time.Hour
+	}
+	return r
+}
+
+// Every option fits with the requested headroom; options come sorted by expected
+// cost; adding an offer never makes the best option more expensive.
+func TestPlanProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		r := genPlanRequest(t)
+		offers := genPlanOffers(t, "o")
+		opts, err := Planner{Offers: offers}.Plan(r)
+		if err != nil && !errors.Is(err, ErrNoFit) {
+			t.Fatalf("Plan: %v", err)
+		}
+		for i, o := range opts {
+			limit := sizing.Bytes(float64(o.Capacity) * (1 - r.Headroom))
+			if o.PerGPU.Total() > limit {
+				t.Fatalf("option %d: %v per GPU over %v (capacity %v, headroom %v)", i, o.PerGPU.Total(), limit, o.Capacity, r.Headroom)
+			}
+			if o.Headroom < r.Headroom-1e-9 {
+				t.Fatalf("option %d: headroom %v under %v", i, o.Headroom, r.Headroom)
+			}
+			if i > 0 && o.ExpectedCost.Amount.LessThan(opts[i-1].ExpectedCost.Amount) {
+				t.Fatalf("option %d costs %v, less than option %d's %v", i, o.ExpectedCost, i-1, opts[i-1].ExpectedCost)
+			}
+			if o.Waste.Amount.IsNegative() {
+				t.Fatalf("option %d: negative waste %v", i, o.Waste)
+			}
+		}
+		extra := genPlanOffers(t, "x")
+		more, err := Planner{Offers: append(append([]Offer{}, offers...), extra...)}.Plan(r)
+		if err != nil && !errors.Is(err, ErrNoFit) {
+			t.Fatalf("Plan with more offers: %v", err)
+		}
+		if len(opts) > 0 {
+			if len(more) == 0 {
+				t.Fatalf("adding offers removed every option")
+			}
+			if more[0].ExpectedCost.Amount.GreaterThan(opts[0].ExpectedCost.Amount) {
+				t.Fatalf("best expected cost rose from %v to %v when offers were added", opts[0].ExpectedCost, more[0].ExpectedCost)
+			}
+		}
+	})
+}
+
+// benchOffers makes n offers of eight cards at varied prices.
+func benchOffers(n int) []Offer {
+	cards := []string{"RTX 4090", "A100 SXM4 80GB", "H100 SXM5 80GB", "L40S", "V100 SXM2 32GB", "T4", "A10", "RTX 3090"}
+	offers := make([]Offer, n)
+	for i := range offers {
+		offers[i] = planOffer(fmt.Sprintf("p%d", i), cards[i%len(cards)], 1+i%8,
+			decimal.New(int64(100+i%997), -2).String(), decimal.New(int64(50000+i%9973), -2).String())
+	}
+	return offers
+}
+
+func benchmarkPlan(b *testing.B, n int) {
+	p := Planner{Catalog: catalog.Default(), Offers: benchOffers(n)}
+	r := trainingRequest(b)
+	if _, err := p.Plan(r); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := p.Plan(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkPlan1000(b *testing.B)  { benchmarkPlan(b, 1000) }
+func BenchmarkPlan10000(b *testing.B) { benchmarkPlan(b, 10000) }
