@@ -160,7 +160,14 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 	if err != nil {
 		return nil, err
 	}
-	checks, err := MarketCheck(p.Offers, s.threshold)
+	// The market check groups offers by the catalog card they resolved to, so
+	// "A100 80GB" and "NVIDIA A100-SXM4-80GB" are one market.
+	byCard := make([]Offer, len(p.Offers))
+	for i, o := range p.Offers {
+		byCard[i] = o
+		byCard[i].Card = cards[i].ID
+	}
+	checks, err := MarketCheck(byCard, s.threshold)
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +291,13 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) ([]catalog.Card, erro
 }
 
 // work returns the job's training work in FLOPs (zero for inference, whose time
-// comes from decode speed, and for a memory-only request).
+// comes from decode speed, and for a memory-only request): compute.TrainingFLOPs
+// (6·N·D plus attention) for full training. LoRA and QLoRA freeze the base, so its
+// weights need no weight gradients: the backward pass computes only activation
+// gradients, about one forward pass instead of two, and the work is 4/6 of full
+// training (the adapters' own work is under 1% at the default rank). This is the
+// usual accounting of backward = activation gradients + weight gradients, each
+// about the forward's FLOPs (Kaplan et al. 2020, §2.1; Narayanan et al. 2021).
 func (s settings) work() (compute.FLOPs, error) {
 	if s.Tokens == 0 || s.Workload.Task == sizing.Inference {
 		return 0, nil
@@ -292,6 +305,9 @@ func (s settings) work() (compute.FLOPs, error) {
 	f, err := compute.TrainingFLOPs(s.Model, s.Tokens, s.Workload.SeqLen)
 	if err != nil {
 		return 0, fmt.Errorf("pricing: plan: %w: %w", err, ErrInvalid)
+	}
+	if s.Workload.Task == sizing.LoRA || s.Workload.Task == sizing.QLoRA {
+		f = f * 4 / 6
 	}
 	return f, nil
 }
@@ -368,7 +384,7 @@ func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 	}
 	link, nvlink, name := linkFor(card, n)
 	f.nvlink, f.linkName = nvlink, name
-	peak, note, err := peakFor(card, s.Workload.Precision)
+	peak, note, err := peakFor(card, s.Workload.Precision, s.Workload.Task)
 	if err != nil {
 		f.ok, f.err = false, err
 		return f
@@ -498,7 +514,7 @@ func linkFor(card catalog.Card, n int) (compute.Link, bool, string) {
 
 // peakFor returns the card's dense peak for the workload's compute precision. A
 // card without BF16 (V100, T4) runs mixed precision in FP16, with loss scaling.
-func peakFor(card catalog.Card, p sizing.Precision) (compute.FLOPRate, string, error) {
+func peakFor(card catalog.Card, p sizing.Precision, task sizing.Task) (compute.FLOPRate, string, error) {
 	if p == sizing.FP64 {
 		if r, ok := card.FP64(); ok {
 			return r, "", nil
@@ -509,6 +525,9 @@ func peakFor(card catalog.Card, p sizing.Precision) (compute.FLOPRate, string, e
 	}
 	if p == sizing.BF16 {
 		if r, ok := card.Peak(sizing.FP16); ok {
+			if task == sizing.Inference {
+				return r, card.Name + " has no BF16: the weights would be served in FP16 (same memory), timed at its FP16 rate", nil
+			}
 			return r, card.Name + " has no BF16: timed at its FP16 rate (FP16 training needs loss scaling)", nil
 		}
 	}

@@ -29,9 +29,9 @@ const (
 	DefaultDemoHour = time.Hour
 )
 
-// defaultMarketThreshold flags prices 50% or more away from the median of the same
-// card's offers.
-var defaultMarketThreshold = decimal.New(5, -1)
+// defaultMarketThreshold flags prices 30% or more away from the median of the same
+// card's offers: the second article's "clearly under the going rate".
+var defaultMarketThreshold = decimal.New(3, -1)
 
 // Request is a job to plan: the model, the workload per device, the work to do and
 // how the machines are rented. Every field but Model and Workload may be zero.
@@ -74,7 +74,7 @@ type Request struct {
 	Checkpoint time.Duration `json:"checkpoint_ns"`
 	Restart    time.Duration `json:"restart_ns"`
 	// MarketThreshold is the fraction away from the median hourly price of the
-	// same card that earns a price warning; zero: 0.5.
+	// same card that earns a price warning; zero: 0.3.
 	MarketThreshold decimal.Decimal `json:"market_threshold"`
 }
 
