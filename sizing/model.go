@@ -3,8 +3,6 @@ package sizing
 import (
 	"errors"
 	"fmt"
-
-	"github.com/gpuplan/gpuplan/internal/checked"
 )
 
 // Model describes a transformer by its architecture. Only Params is needed for a rough
@@ -171,34 +169,25 @@ func (m Model) ActiveParams() int64 {
 }
 
 // archParams derives the parameter count from the architecture; active counts only
-// the routed experts of an MoE layer.
+// the routed experts of an MoE layer. archBound bounds every partial sum of the
+// formula; an architecture whose bound reaches 2^62 (over four quintillion
+// parameters, far past any model) is refused, so the sum below, in plain int64,
+// can never wrap around.
 func (m Model) archParams(active bool) (int64, error) {
 	if !m.HasArchitecture() || m.FFN <= 0 {
 		return 0, fmt.Errorf("%w: architecture incomplete (layers, hidden, heads, ffn and vocab are needed)", ErrInvalid)
 	}
-	h, V, L := int64(m.Hidden), int64(m.Vocab), int64(m.Layers)
-	a, k, d, f := int64(m.Heads), int64(m.kvHeads()), int64(m.headDim()), int64(m.FFN)
-	var sum int64
-	ok := true
-	add := func(fs ...int64) {
-		if !ok {
-			return
-		}
-		p, o := checked.MulAll(fs...)
-		if !o {
-			ok = false
-			return
-		}
-		sum, ok = checked.Add(sum, p)
+	if !(archBound(m) < 1<<62) {
+		return 0, fmt.Errorf("%w: parameter count overflows int64", ErrInvalid)
 	}
+	h, V := int64(m.Hidden), int64(m.Vocab)
+	a, k, d, f := int64(m.Heads), int64(m.kvHeads()), int64(m.headDim()), int64(m.FFN)
+	q, kv := a*d, 2*k*d // query width; key and value widths together
 
-	// One layer, accumulated into sum, then scaled by L.
-	add(h, a*d)      // query
-	add(2, h, k*d)   // key, value
-	add(a*d, h)      // output
-	mats := int64(2) // up, down
+	layer := h*q + h*kv + q*h // query, key and value, output projections
+	mats := int64(2)          // up, down
 	if m.GatedFFN {
-		mats = 3
+		mats = 3 // and gate
 	}
 	experts := int64(1)
 	if m.Experts > 1 {
@@ -206,36 +195,25 @@ func (m Model) archParams(active bool) (int64, error) {
 		if active && m.ExpertsPerToken > 0 && m.ExpertsPerToken < m.Experts {
 			experts = int64(m.ExpertsPerToken)
 		}
-		add(h, int64(m.Experts)) // router
+		layer += h * int64(m.Experts) // router
 	}
-	add(experts, mats, h, f)
+	layer += experts * mats * h * f
 	norm := int64(1)
 	if m.LinearBias {
 		norm = 2 // LayerNorm weight and bias
 	}
-	add(2, norm, h)
-	if m.LinearBias {
-		add(a*d + 2*k*d)        // q, k, v biases
-		add(h)                  // output bias
-		add(experts, mats-1, f) // FFN biases on up (and gate)
-		add(experts, h)         // down bias
-	} else if m.QKVBias {
-		add(a*d + 2*k*d)
+	layer += 2 * norm * h
+	switch {
+	case m.LinearBias:
+		layer += q + kv + h                 // attention biases
+		layer += experts * ((mats-1)*f + h) // FFN biases: up (and gate), down
+	case m.QKVBias:
+		layer += q + kv
 	}
-	perLayer := sum
-	if !ok {
-		return 0, fmt.Errorf("%w: parameter count overflows int64", ErrInvalid)
-	}
-	sum = 0
-	add(perLayer, L)
-	add(norm, h) // final norm
-	add(V, h)    // input embeddings
+
+	total := layer*int64(m.Layers) + norm*h + V*h // layers, final norm, embeddings
 	if !m.TiedEmbeddings {
-		add(V, h) // output head
+		total += V * h // output head
 	}
-	add(int64(m.Positions), h)
-	if !ok {
-		return 0, fmt.Errorf("%w: parameter count overflows int64", ErrInvalid)
-	}
-	return sum, nil
+	return total + int64(m.Positions)*h, nil
 }
