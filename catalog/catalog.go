@@ -15,9 +15,10 @@ import (
 // catalog is made. It is safe for concurrent use; the Cards it returns are copies.
 // The zero value and a nil *Catalog hold no cards.
 type Catalog struct {
-	cards []Card
-	index map[string]entry // normalised name → the cards it names
-	names []name           // every name, for suggestions, in catalog order
+	cards  []Card
+	index  map[string]entry // normalised name → the cards it names
+	names  []name           // every name, for suggestions, in catalog order
+	tokens []cardTokens     // per card, for the token match when the index misses
 }
 
 // entry lists the cards (by position) one normalised name covers. own is true for
@@ -55,10 +56,12 @@ func Default() *Catalog { return defaultCatalog() }
 // card's own name. Problems are joined with errors.Join, each wrapping ErrInvalid.
 // The catalog keeps its own copies of the cards.
 func New(cards ...Card) (*Catalog, error) {
-	c := &Catalog{cards: make([]Card, len(cards)), index: make(map[string]entry)}
+	c := &Catalog{cards: make([]Card, len(cards)), index: make(map[string]entry),
+		tokens: make([]cardTokens, len(cards))}
 	var errs []error
 	for i, card := range cards {
 		c.cards[i] = card.clone()
+		c.tokens[i] = tokensOf(card)
 		if err := card.Validate(); err != nil {
 			errs = append(errs, err)
 		}
@@ -193,6 +196,9 @@ func (c *Catalog) Lookup(name string) (Card, error) {
 				ids[i] = c.cards[k].ID
 			}
 			return Card{}, &AmbiguousError{Name: name, Candidates: ids}
+		}
+		if card, found, err := c.lookupTokens(name, string(key)); found {
+			return card, err
 		}
 	}
 	return Card{}, &NotFoundError{Name: name, Suggestions: c.suggest(string(key))}

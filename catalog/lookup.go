@@ -1,0 +1,321 @@
+package catalog
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/sizing"
+)
+
+// The token match is Lookup's fallback for names the exact index does not know:
+// words in another order ("A100 80GB SXM") or with the memory size added ("T4
+// 16GB"). A name is split into words (tokens) at anything that is not an ASCII
+// letter or digit; vendor words are dropped; a memory word ("80gb", "80g",
+// "80gib", or "80" followed by "gb") is compared with the card's nominal memory.
+
+// Bounds on the names the token match looks at; longer names are not card names.
+const (
+	maxQueryLen    = 128
+	maxQueryTokens = 12
+	maxMemoryGB    = 1 << 20 // beyond any card; larger numbers are not memory words
+)
+
+// cardTokens is what the token match knows of one card, worked out once in New.
+type cardTokens struct {
+	words  []string   // every non-memory word of the card's ID, name, aliases and form
+	cores  [][]string // per name: its words less memory and form words; non-empty
+	memory int64      // nominal memory in decimal GB; 0: none recorded
+}
+
+// query is a name split for the token match.
+type query struct {
+	words  []string // non-memory words, in order
+	memory []int64  // memory words, in GB
+}
+
+// vendorWord reports whether w is a word the match ignores, as appendKey does at
+// the front of a name.
+func vendorWord(w string) bool {
+	switch w {
+	case "nvidia", "geforce", "tesla", "amd", "instinct":
+		return true
+	}
+	return false
+}
+
+// formWord reports whether w names a board form ("sxm", "sxm4", "pcie", "oam").
+// Form words are matched leniently and never count as a model's own word.
+func formWord(w string) bool {
+	if w == "pcie" || w == "oam" {
+		return true
+	}
+	if !strings.HasPrefix(w, "sxm") {
+		return false
+	}
+	return allDigits(w[3:])
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// memoryUnit reports whether u is a memory unit after a number: g, gb or gib.
+func memoryUnit(u string) bool { return u == "g" || u == "gb" || u == "gib" }
+
+// memoryWord returns the size in GB of a memory word such as "80gb", "80g" or
+// "80gib", and whether w is one.
+func memoryWord(w string) (int64, bool) {
+	i := 0
+	for i < len(w) && w[i] >= '0' && w[i] <= '9' {
+		i++
+	}
+	if i == 0 || !memoryUnit(w[i:]) {
+		return 0, false
+	}
+	return number(w[:i])
+}
+
+// number parses a run of digits up to maxMemoryGB.
+func number(s string) (int64, bool) {
+	if s == "" || len(s) > 7 {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(s[i]-'0')
+	}
+	if n == 0 || n > maxMemoryGB {
+		return 0, false
+	}
+	return n, true
+}
+
+// splitWords lowers s and splits it at every byte that is not an ASCII letter or
+// digit, dropping vendor words. It returns nil when s has more than max words.
+func splitWords(s string, max int) []string {
+	var out []string
+	start := -1
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		w := strings.ToLower(s[start:end])
+		start = -1
+		if !vendorWord(w) {
+			out = append(out, w)
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		if b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		flush(i)
+		if len(out) > max {
+			return nil
+		}
+	}
+	flush(len(s))
+	if len(out) > max {
+		return nil
+	}
+	return out
+}
+
+// parseQuery splits a name into words and memory sizes, joining a number and a
+// following unit ("80 GB") into one memory word. ok is false for names too long
+// or with too many words to be a card's.
+func parseQuery(s string) (q query, ok bool) {
+	if len(s) > maxQueryLen {
+		return query{}, false
+	}
+	words := splitWords(s, maxQueryTokens)
+	if words == nil {
+		return query{}, false
+	}
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if gb, ok := memoryWord(w); ok {
+			q.memory = append(q.memory, gb)
+			continue
+		}
+		if i+1 < len(words) && memoryUnit(words[i+1]) {
+			if gb, ok := number(w); ok {
+				q.memory = append(q.memory, gb)
+				i++
+				continue
+			}
+		}
+		q.words = append(q.words, w)
+	}
+	return q, true
+}
+
+// tokensOf works out the token-match data of a card.
+func tokensOf(card Card) cardTokens {
+	t := cardTokens{}
+	if card.MemoryNominal > 0 && card.MemoryNominal%sizing.GB == 0 {
+		t.memory = int64(card.MemoryNominal / sizing.GB)
+	}
+	add := func(w string) {
+		if !contains(t.words, w) {
+			t.words = append(t.words, w)
+		}
+	}
+	for _, n := range append(append([]string{card.ID, card.Name}, card.Aliases...), card.Form) {
+		q, ok := parseQuery(n)
+		if !ok {
+			continue
+		}
+		var core []string
+		for _, w := range q.words {
+			add(w)
+			if !formWord(w) && !contains(core, w) {
+				core = append(core, w)
+			}
+		}
+		if len(core) > 0 && !sameWords(t.cores, core) {
+			t.cores = append(t.cores, core)
+		}
+	}
+	return t
+}
+
+// sameWords reports whether sets already holds the word set s.
+func sameWords(sets [][]string, s []string) bool {
+	for _, set := range sets {
+		if len(set) == len(s) && subset(set, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// subset reports whether every word of a is in b.
+func subset(a, b []string) bool {
+	for _, w := range a {
+		if !contains(b, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// has reports whether the card has word w, a bare "sxm" matching any SXM form.
+func (t *cardTokens) has(w string) bool {
+	for _, cw := range t.words {
+		if cw == w || (w == "sxm" && formWord(cw) && strings.HasPrefix(cw, "sxm")) {
+			return true
+		}
+	}
+	return false
+}
+
+// matches reports whether the card answers to q: every memory word equals its
+// nominal memory, every other word is one of its words, and the words of at least
+// one of its names (less memory and form) are all in q, so that a variant's own
+// word ("D" of the 4090 D, "Ada" of the RTX 6000 Ada) cannot be left out.
+func (t *cardTokens) matches(q query) bool {
+	for _, gb := range q.memory {
+		if gb != t.memory {
+			return false
+		}
+	}
+	for _, w := range q.words {
+		if !t.has(w) {
+			return false
+		}
+	}
+	for _, core := range t.cores {
+		if subset(core, q.words) {
+			return true
+		}
+	}
+	return false
+}
+
+// lookupTokens is Lookup's fallback after the exact index missed key. It first
+// retries the index with the memory words written "<N>gb" at the end, so that "A100
+// 80G" and "80GB A100" mean what "A100 80GB" means; then it matches words. found
+// is false when nothing matched.
+func (c *Catalog) lookupTokens(name, key string) (card Card, found bool, err error) {
+	q, ok := parseQuery(name)
+	if !ok || len(q.words) == 0 {
+		return Card{}, false, nil
+	}
+	if len(q.memory) > 0 {
+		var buf [maxQueryLen + 16]byte
+		k := buf[:0]
+		for _, w := range q.words {
+			k = append(k, w...)
+		}
+		for _, gb := range q.memory {
+			k = appendInt(k, gb)
+			k = append(k, 'g', 'b')
+		}
+		if string(k) != key {
+			if card, found, err := c.lookupKey(name, string(k)); found {
+				return card, true, err
+			}
+		}
+	}
+	var hits []int
+	for i := range c.tokens {
+		if c.tokens[i].matches(q) {
+			hits = append(hits, i)
+		}
+	}
+	switch len(hits) {
+	case 0:
+		return Card{}, false, nil
+	case 1:
+		return c.cards[hits[0]].clone(), true, nil
+	}
+	ids := make([]string, len(hits))
+	for i, k := range hits {
+		ids[i] = c.cards[k].ID
+	}
+	sort.Strings(ids)
+	return Card{}, true, &AmbiguousError{Name: name, Candidates: ids}
+}
+
+// lookupKey answers name from the exact index entry for key, if there is one.
+func (c *Catalog) lookupKey(name, key string) (Card, bool, error) {
+	e, ok := c.index[key]
+	if !ok {
+		return Card{}, false, nil
+	}
+	if len(e.cards) == 1 {
+		return c.cards[e.cards[0]].clone(), true, nil
+	}
+	ids := make([]string, len(e.cards))
+	for i, k := range e.cards {
+		ids[i] = c.cards[k].ID
+	}
+	return Card{}, true, &AmbiguousError{Name: name, Candidates: ids}
+}
+
+func appendInt(dst []byte, n int64) []byte {
+	var d [20]byte
+	i := len(d)
+	for {
+		i--
+		d[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			break
+		}
+	}
+	return append(dst, d[i:]...)
+}
