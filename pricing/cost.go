@@ -88,9 +88,10 @@ func (t Tariff) CostGPUs(d time.Duration, gpus int) (Quote, error) {
 // rawLine is a line before scaling by the number of GPUs.
 type rawLine struct {
 	item, unit string
-	qty        decimal.Decimal // per GPU (packages)
-	secs       int64           // per GPU billed seconds (hourly time); qty unused
+	count      int64 // per GPU packages
+	secs       int64 // per GPU billed seconds (hourly time); count unused
 	price      decimal.Decimal
+	parts      decParts // price as an int64 coefficient and exponent, for quickQuote
 	rank       int
 }
 
@@ -112,10 +113,10 @@ func buildQuote(cur string, mode RoundingMode, lines []rawLine, exact, scale dec
 			qty = quo9(secs, decimal.NewFromInt(3600))
 			amt = quo9(secs.Mul(l.price), decimal.NewFromInt(3600))
 		} else {
-			if l.qty.IsZero() {
+			if l.count == 0 {
 				continue
 			}
-			qty = trim(l.qty.Mul(g))
+			qty = trim(decimal.NewFromInt(l.count).Mul(g))
 			amt = l.price.Mul(qty)
 		}
 		sum = sum.Add(amt)

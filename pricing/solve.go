@@ -3,54 +3,173 @@ package pricing
 import (
 	"math"
 	"math/big"
-	"sort"
 
 	"github.com/gpuplan/gpuplan/internal/checked"
 	"github.com/shopspring/decimal"
 )
 
-// item is one kind of package for the search, in the units of the problem
-// (seconds for a continuous run, days for daily sessions).
-type item struct {
-	name, unit string
-	length     int64           // in problem units; positive
-	price      *big.Int        // per package, in the problem's integer cost unit
-	each       decimal.Decimal // per package, in money
-	rank       int             // display order
+// maxItems is the most packages a tariff can have: eight terms (Validate) and the
+// monthly, weekly and daily packages.
+const maxItems = 11
+
+// arith is the integer arithmetic the search needs, written once for two cost
+// types: int64, when every magnitude the search can reach is known to fit (see
+// smallEnough), and *big.Int otherwise. Operands are never negative. The big.Int
+// methods return fresh values and never change their operands, so costs can be
+// shared like int64s.
+type arith[C any] interface {
+	zero() C
+	add(a, b C) C
+	mul(a C, k int64) C // a·k, k ≥ 0
+	quo(a C, d int64) C // ⌊a/d⌋, d > 0
+	cmp(a, b C) int
+}
+
+// int64Arith is arith on int64. It does not check for overflow: the search runs
+// on it only after smallEnough has bounded every value it can compute.
+type int64Arith struct{}
+
+func (int64Arith) zero() int64          { return 0 }
+func (int64Arith) add(a, b int64) int64 { return a + b }
+func (int64Arith) mul(a, k int64) int64 { return a * k }
+func (int64Arith) quo(a, d int64) int64 { return a / d }
+func (int64Arith) cmp(a, b int64) int   { return cmpInt64(a, b) }
+
+// bigArith is arith on *big.Int, for prices or needs too large for int64.
+type bigArith struct{}
+
+func (bigArith) zero() *big.Int             { return new(big.Int) }
+func (bigArith) add(a, b *big.Int) *big.Int { return new(big.Int).Add(a, b) }
+func (bigArith) mul(a *big.Int, k int64) *big.Int {
+	return new(big.Int).Mul(a, big.NewInt(k))
+}
+func (bigArith) quo(a *big.Int, d int64) *big.Int {
+	return new(big.Int).Quo(a, big.NewInt(d)) // truncation is the floor: a ≥ 0
+}
+func (bigArith) cmp(a, b *big.Int) int { return a.Cmp(b) }
+
+func cmpInt64(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // problem is a cover problem: choose counts n_i ≥ 0 so that Σ n_i·length_i plus a
 // tail of remaining units covers need, at least cost Σ n_i·price_i + tail(rest).
 // Costs are non-negative integers in a unit the caller chooses (a fraction of the
-// currency), so the search is exact and allocates little.
-type problem struct {
-	items []item
-	need  int64
-	// tail sets dst to the cost of the remainder x > 0 covered without packages
-	// (hourly time); nil when there is no hourly price. It must be monotone
-	// non-decreasing and subadditive (tail(a+b) ≤ tail(a)+tail(b)), and
-	// tail(x) ≥ x·tailRate.
-	tail     func(x int64, dst *big.Int)
-	tailRate *big.Int
+// currency), so the search is exact.
+//
+// The tail, when hasTail, is hourly time: tail(x) = rate·units(x), where
+// units(x) = x, or minUnits when larger, rounded up to a multiple of step (a
+// billing granularity and minimum; step 1 and minUnits 0 make it x). It is
+// monotone non-decreasing and subadditive (tail(a+b) ≤ tail(a)+tail(b)), and
+// tail(x) ≥ x·rate, which is all the proof below needs.
+type problem[C any] struct {
+	lengths  []int64 // per item, in problem units; positive
+	prices   []C     // per item, in the cost unit
+	hasTail  bool
+	rate     C
+	minUnits int64
+	step     int64
 	mix      bool // tail may be combined with packages
 }
 
-// solution is a cover: a count per item (same order as problem.items), the
+// units is the billed tail length of a remainder x > 0.
+func (p *problem[C]) units(x int64) int64 {
+	if x < p.minUnits {
+		x = p.minUnits
+	}
+	n := x / p.step
+	if x%p.step != 0 {
+		n++
+	}
+	return n * p.step
+}
+
+// kept is a package the search keeps, with its place in the problem's items.
+type kept[C any] struct {
+	length int64
+	price  C
+	orig   int
+}
+
+// prepared is a problem made ready for any need: the packages kept, in the
+// search's order, with their exchange caps and reach. None of it depends on the
+// need, so a tariff prepares a run problem once and searches it many times.
+type prepared[C any] struct {
+	problem[C]
+	ks    []kept[C]
+	caps  []int64
+	reach []int64 // len(ks)+1
+}
+
+// solution is a cover: a count per item (in the problem's item order), the
 // remainder left to the tail, and the cost.
-type solution struct {
-	counts []int64
+type solution[C any] struct {
+	counts [maxItems]int64
 	rest   int64
-	cost   *big.Int
+	cost   C
 }
 
-// kept is a package the search keeps, with its place in problem.items.
-type kept struct {
-	item
-	orig int
+// prepare drops the packages the tail dominates, orders the rest and computes
+// the exchange caps and reach (see solve for why).
+func prepare[C any, A arith[C]](a A, p problem[C]) *prepared[C] {
+	pr := &prepared[C]{problem: p}
+	for i, l := range p.lengths {
+		if p.hasTail && p.mix && a.cmp(a.mul(p.rate, p.units(l)), p.prices[i]) <= 0 {
+			continue
+		}
+		pr.ks = append(pr.ks, kept[C]{l, p.prices[i], i})
+	}
+	// Strict order: price per unit ascending (cross-multiplied), then longer
+	// first, then original place. An insertion sort: at most maxItems packages.
+	ks := pr.ks
+	before := func(x, y kept[C]) bool {
+		if c := a.cmp(a.mul(x.price, y.length), a.mul(y.price, x.length)); c != 0 {
+			return c < 0
+		}
+		if x.length != y.length {
+			return x.length > y.length
+		}
+		return x.orig < y.orig
+	}
+	for i := 1; i < len(ks); i++ {
+		for j := i; j > 0 && before(ks[j], ks[j-1]); j-- {
+			ks[j], ks[j-1] = ks[j-1], ks[j]
+		}
+	}
+	n := len(ks)
+	pr.caps = make([]int64, n)
+	for i := range ks {
+		pr.caps[i] = math.MaxInt64
+		for j := 0; j < i; j++ {
+			if c := ks[j].length/gcd(ks[i].length, ks[j].length) - 1; c < pr.caps[i] {
+				pr.caps[i] = c
+			}
+		}
+	}
+	// reach[i]: the most length packages i.. can add under the exchange caps,
+	// saturating at MaxInt64 (the first package is uncapped).
+	pr.reach = make([]int64, n+1)
+	for i := n - 1; i >= 0; i-- {
+		v, ok := checked.Mul(pr.caps[i], ks[i].length)
+		if ok {
+			v, ok = checked.Add(v, pr.reach[i+1])
+		}
+		if !ok {
+			v = math.MaxInt64
+		}
+		pr.reach[i] = v
+	}
+	return pr
 }
 
-// solve returns the cheapest cover of p.need. p must have a tail or at least one
-// item.
+// solve returns the cheapest cover of need. The problem must have a tail or at
+// least one item.
 //
 // Why it is the cheapest. Sort the packages by price per unit of length (then
 // longer first), giving a strict order. Among the cheapest covers, take those of
@@ -66,191 +185,174 @@ type kept struct {
 //     length_i/g copies of j, the same length at no greater cost (j is no dearer
 //     per unit), giving a lexicographically larger cover.
 //
-// Packages the tail dominates are dropped first: when mixing is allowed and
-// tail(length_i) ≤ price_i, replacing a package i by tail time never costs more,
-// because the tail is monotone and subadditive. The depth-first search then visits
-// every count vector allowed by 1 and 2, largest counts first, and prunes a branch
-// only when a lower bound on everything below it is no better than a cover already
-// found. The bound prices each remaining unit at the lowest per-unit rate of the
-// remaining packages, for at most the length they can reach under 2, and the rest
-// at the tail's rate (or the whole at the tail's rate, whichever is lower);
-// divisions are floored, so a pruned branch cannot hold a strictly cheaper cover.
-// Ties keep the cover found first: hourly only, then the largest counts of the
-// cheapest-per-unit packages. Under Renew (no mixing) the packages-only search is
-// compared with the tail-only cover.
-func solve(p problem) solution {
-	zero := solution{counts: make([]int64, len(p.items)), cost: new(big.Int)}
-	if p.need <= 0 {
-		return zero
+// Packages the tail dominates are dropped first (prepare): when mixing is allowed
+// and tail(length_i) ≤ price_i, replacing a package i by tail time never costs
+// more, because the tail is monotone and subadditive. The depth-first search then
+// visits every count vector allowed by 1 and 2, largest counts first, and prunes
+// a branch only when a lower bound on everything below it is no better than a
+// cover already found. The bound prices each remaining unit at the lowest
+// per-unit rate of the remaining packages, for at most the length they can reach
+// under 2, and the rest at the tail's rate (or the whole at the tail's rate,
+// whichever is lower); divisions are floored, so a pruned branch cannot hold a
+// strictly cheaper cover. Ties keep the cover found first: hourly only, then the
+// largest counts of the cheapest-per-unit packages. Under Renew (no mixing) the
+// packages-only search is compared with the tail-only cover.
+//
+// The search is the same code for int64 and *big.Int costs; only arith differs.
+func solve[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C] {
+	s := searcher[C, A]{a: a, pr: pr, useTail: pr.hasTail && pr.mix}
+	s.best.cost = a.zero()
+	if need <= 0 {
+		return s.best
 	}
-	var best solution
-	found := false
-	if p.tail != nil {
-		best = solution{counts: make([]int64, len(p.items)), rest: p.need, cost: new(big.Int)}
-		p.tail(p.need, best.cost)
-		found = true
+	if pr.hasTail {
+		s.best.rest = need
+		s.best.cost = a.mul(pr.rate, pr.units(need))
+		s.found = true
 	}
-	var ks []kept
-	scratch := new(big.Int)
-	for i, it := range p.items {
-		if p.tail != nil && p.mix {
-			p.tail(it.length, scratch)
-			if scratch.Cmp(it.price) <= 0 {
+	if len(pr.ks) == 0 {
+		return s.best
+	}
+	s.costs[0] = a.zero()
+	s.dfs(0, need)
+	return s.best // found: the first package is uncapped
+}
+
+// searcher is the state of one depth-first search.
+type searcher[C any, A arith[C]] struct {
+	a       A
+	pr      *prepared[C]
+	useTail bool
+	found   bool
+	best    solution[C]
+	counts  [maxItems]int64 // in the search's order
+	costs   [maxItems + 1]C // cost so far at each level
+}
+
+// lower returns a lower bound on covering x with packages from i on (and the
+// tail when mixing); false when packages alone cannot reach x.
+func (s *searcher[C, A]) lower(i int, x int64) (C, bool) {
+	a, pr := s.a, s.pr
+	if x <= 0 {
+		return a.zero(), true
+	}
+	pk := x
+	if i == len(pr.ks) {
+		pk = 0
+	} else if pr.reach[i] < pk {
+		pk = pr.reach[i]
+	}
+	lbPk := a.zero()
+	if pk > 0 {
+		// ⌊pk·price/length⌋ as q·price + ⌊r·price/length⌋ with pk = q·length + r:
+		// the same floor, with smaller intermediate products.
+		k := pr.ks[i]
+		q, r := pk/k.length, pk%k.length
+		lbPk = a.add(a.mul(k.price, q), a.quo(a.mul(k.price, r), k.length))
+	}
+	if !s.useTail {
+		return lbPk, pk >= x
+	}
+	rest := a.add(a.mul(pr.rate, x-pk), lbPk)
+	all := a.mul(pr.rate, x)
+	if a.cmp(all, rest) < 0 {
+		return all, true
+	}
+	return rest, true
+}
+
+func (s *searcher[C, A]) dfs(i int, x int64) {
+	a, pr := s.a, s.pr
+	n := len(pr.ks)
+	if i == n {
+		leaf := s.costs[n]
+		rest := int64(0)
+		if x > 0 {
+			if !s.useTail {
+				return
+			}
+			leaf = a.add(leaf, a.mul(pr.rate, pr.units(x)))
+			rest = x
+		}
+		if !s.found || a.cmp(leaf, s.best.cost) < 0 {
+			s.best = solution[C]{rest: rest, cost: leaf}
+			for j, k := range pr.ks {
+				s.best.counts[k.orig] = s.counts[j]
+			}
+			s.found = true
+		}
+		return
+	}
+	k := pr.ks[i]
+	maxN := int64(0)
+	if x > 0 {
+		maxN = x / k.length
+		if x%k.length != 0 {
+			maxN++
+		}
+	}
+	if maxN > pr.caps[i] {
+		maxN = pr.caps[i]
+	}
+	for c := maxN; c >= 0; c-- {
+		nx := x - c*k.length // c·length < x + length: no overflow
+		s.costs[i+1] = a.add(s.costs[i], a.mul(k.price, c))
+		if s.found {
+			lb, ok := s.lower(i+1, nx)
+			if !ok {
+				break // fewer of i leaves even more for packages alone
+			}
+			if a.cmp(a.add(lb, s.costs[i+1]), s.best.cost) >= 0 {
 				continue
 			}
 		}
-		ks = append(ks, kept{it, i})
+		s.counts[i] = c
+		s.dfs(i+1, nx)
 	}
-	if len(ks) == 0 {
-		return best
-	}
-	// Strict order: price per unit ascending (cross-multiplied), then longer
-	// first, then original place.
-	var l, r big.Int
-	sort.SliceStable(ks, func(a, b int) bool {
-		l.Mul(ks[a].price, big.NewInt(ks[b].length))
-		r.Mul(ks[b].price, big.NewInt(ks[a].length))
-		if c := l.Cmp(&r); c != 0 {
-			return c < 0
-		}
-		if ks[a].length != ks[b].length {
-			return ks[a].length > ks[b].length
-		}
-		return ks[a].orig < ks[b].orig
-	})
-	n := len(ks)
-	caps := make([]int64, n)
-	for i := range ks {
-		caps[i] = math.MaxInt64
-		for j := 0; j < i; j++ {
-			if c := ks[j].length/gcd(ks[i].length, ks[j].length) - 1; c < caps[i] {
-				caps[i] = c
-			}
-		}
-	}
-	// reach[i]: the most length packages i.. can add under the exchange caps,
-	// saturating at MaxInt64 (the first package is uncapped).
-	reach := make([]int64, n+1)
-	for i := n - 1; i >= 0; i-- {
-		v, ok := checked.Mul(caps[i], ks[i].length)
-		if ok {
-			v, ok = checked.Add(v, reach[i+1])
-		}
-		if !ok {
-			v = math.MaxInt64
-		}
-		reach[i] = v
-	}
-	useTail := p.tail != nil && p.mix
-	lengths := make([]*big.Int, n)
-	for i := range ks {
-		lengths[i] = big.NewInt(ks[i].length)
-	}
-	// Scratch for the bound.
-	var lbPk, lbRest, lbAll, lbX, lbRem big.Int
-	// lower sets dst to a lower bound on covering x with packages from i on (and
-	// the tail when mixing); false when packages alone cannot reach x.
-	lower := func(i int, x int64, dst *big.Int) bool {
-		dst.SetInt64(0)
-		if x <= 0 {
-			return true
-		}
-		pk := x
-		if i == n {
-			pk = 0
-		} else if reach[i] < pk {
-			pk = reach[i]
-		}
-		lbPk.SetInt64(0)
-		if pk > 0 {
-			lbX.SetInt64(pk)
-			lbPk.Mul(&lbX, ks[i].price)
-			lbPk.QuoRem(&lbPk, lengths[i], &lbRem) // floored: both positive
-		}
-		if !useTail {
-			if pk < x {
-				return false
-			}
-			dst.Set(&lbPk)
-			return true
-		}
-		lbX.SetInt64(x - pk)
-		lbRest.Mul(&lbX, p.tailRate)
-		lbRest.Add(&lbRest, &lbPk)
-		lbX.SetInt64(x)
-		lbAll.Mul(&lbX, p.tailRate)
-		if lbAll.Cmp(&lbRest) < 0 {
-			dst.Set(&lbAll)
-		} else {
-			dst.Set(&lbRest)
-		}
-		return true
-	}
-	counts := make([]int64, n)
-	costs := make([]big.Int, n+1) // cost so far at each level
-	var leaf, lb, k big.Int
-	var dfs func(i int, x int64)
-	dfs = func(i int, x int64) {
-		if i == n {
-			leaf.Set(&costs[n])
-			rest := int64(0)
-			if x > 0 {
-				if !useTail {
-					return
-				}
-				p.tail(x, scratch)
-				leaf.Add(&leaf, scratch)
-				rest = x
-			}
-			if !found || leaf.Cmp(best.cost) < 0 {
-				best = solution{counts: mapBack(counts, ks, len(p.items)), rest: rest, cost: new(big.Int).Set(&leaf)}
-				found = true
-			}
-			return
-		}
-		maxN := int64(0)
-		if x > 0 {
-			maxN = x / ks[i].length
-			if x%ks[i].length != 0 {
-				maxN++
-			}
-		}
-		if maxN > caps[i] {
-			maxN = caps[i]
-		}
-		for c := maxN; c >= 0; c-- {
-			nx := x - c*ks[i].length // c·length < x + length: no overflow
-			k.SetInt64(c)
-			costs[i+1].Mul(&k, ks[i].price)
-			costs[i+1].Add(&costs[i+1], &costs[i])
-			if found {
-				if !lower(i+1, nx, &lb) {
-					break // fewer of i leaves even more for packages alone
-				}
-				lb.Add(&lb, &costs[i+1])
-				if lb.Cmp(best.cost) >= 0 {
-					continue
-				}
-			}
-			counts[i] = c
-			dfs(i+1, nx)
-		}
-		counts[i] = 0
-	}
-	dfs(0, p.need)
-	if !found {
-		return zero // unreachable: the first package is uncapped
-	}
-	return best
+	s.counts[i] = 0
 }
 
-// mapBack returns counts in the problem's original item order.
-func mapBack(counts []int64, ks []kept, n int) []int64 {
-	out := make([]int64, n)
-	for i, k := range ks {
-		out[k.orig] = counts[i]
+// smallEnough reports whether the search on pr, for needs up to need, stays
+// inside int64: it bounds every value solve and lower can compute. With A_i =
+// ceil(need/length_i)·price_i (at least any count of i times its price, and the
+// q·price of the bound), T = tail(max(need, longest)) (at least any tail and any
+// x·rate), and X = the largest price times the longest length (the order's
+// cross products and the bound's r·price), every cost is at most
+// Σ A_i + max A_i + T + X.
+func smallEnough(pr *problem[int64], need int64) bool {
+	if need < 1 {
+		need = 1
 	}
-	return out
+	var sum, maxA, maxP, maxL int64
+	for i, l := range pr.lengths {
+		q := need / l
+		if need%l != 0 {
+			q++
+		}
+		ai, ok := checked.Mul(q, pr.prices[i])
+		if !ok {
+			return false
+		}
+		if sum, ok = checked.Add(sum, ai); !ok {
+			return false
+		}
+		maxA, maxP, maxL = max(maxA, ai), max(maxP, pr.prices[i]), max(maxL, l)
+	}
+	var tail int64
+	if pr.hasTail {
+		var ok bool
+		if tail, ok = checked.Mul(pr.rate, pr.units(max(need, maxL))); !ok {
+			return false
+		}
+	}
+	x, ok := checked.Mul(maxP, maxL)
+	for _, v := range []int64{maxA, tail, x} {
+		if !ok {
+			return false
+		}
+		sum, ok = checked.Add(sum, v)
+	}
+	return ok
 }
 
 func gcd(a, b int64) int64 {

@@ -3,7 +3,6 @@ package pricing
 import (
 	"errors"
 	"fmt"
-	"math/big"
 	"strconv"
 	"time"
 
@@ -133,23 +132,7 @@ func (t Tariff) Price(u Usage, gpus int) (Quote, error) {
 
 // price is Price for a tariff, usage and GPU count already validated.
 func (t Tariff) price(u Usage, gpus int) (Quote, error) {
-	hourScale := decimal.NewFromInt(3600)
-	switch u.Pattern {
-	case Sessions:
-		return t.priceSessions(u, gpus), nil
-	case TrialThenCommit:
-		if t.Hourly.IsZero() {
-			return Quote{}, fmt.Errorf("pricing: a trial needs an hourly price: %w", ErrUnavailable)
-		}
-		billed := t.billed(u.Trial)
-		trialExact := t.Hourly.Mul(decimal.NewFromInt(int64(billed / time.Second)))
-		lines, exact := t.priceRun(u.Duration)
-		lines = append(lines, rawLine{item: "trial", unit: "hour", secs: int64(billed / time.Second), price: t.Hourly, rank: -1})
-		return buildQuote(t.Currency, t.Rounding, lines, exact.Add(trialExact), hourScale, gpus), nil
-	default:
-		lines, exact := t.priceRun(u.Duration)
-		return buildQuote(t.Currency, t.Rounding, lines, exact, hourScale, gpus), nil
-	}
+	return newPricer(t).price(u, gpus, true)
 }
 
 // pkg is a package of a tariff: its line item, unit, length and price.
@@ -201,64 +184,7 @@ func (t Tariff) costScale(pk []pkg) int32 {
 // works in whole seconds: packages are whole hours and billing units whole
 // seconds, so rounding d up to a second changes no cost.
 func (t Tariff) priceRun(d time.Duration) ([]rawLine, decimal.Decimal) {
-	secs := int64(d / time.Second)
-	if d%time.Second != 0 {
-		secs++
-	}
-	pk := t.packages()
-	p := t.costScale(pk)
-	var items []item
-	for i, k := range pk {
-		items = append(items, item{name: k.name, unit: k.unit, length: k.hours * 3600,
-			price: new(big.Int).Mul(toInt(k.price, p), big.NewInt(3600)), each: k.price, rank: i})
-	}
-	prob := problem{items: items, need: secs, mix: t.AfterPackage == BillHourly}
-	if !t.Hourly.IsZero() {
-		h := toInt(t.Hourly, p)
-		prob.tail = func(x int64, dst *big.Int) {
-			dst.SetInt64(int64(t.billed(time.Duration(x)*time.Second) / time.Second))
-			dst.Mul(dst, h)
-		}
-		prob.tailRate = h
-	}
-	sol := solve(prob)
-	return t.linesOf(items, sol, int64(t.billed(time.Duration(sol.rest)*time.Second)/time.Second)),
-		decimal.NewFromBigInt(sol.cost, -p)
-}
-
-// priceSessions prices perDay of use on each of u.Days days.
-func (t Tariff) priceSessions(u Usage, gpus int) Quote {
-	pk := t.packages()
-	p := t.costScale(pk)
-	var items []item
-	for i, k := range pk {
-		items = append(items, item{name: k.name, unit: k.unit, length: k.hours / 24,
-			price: new(big.Int).Mul(toInt(k.price, p), big.NewInt(3600)), each: k.price, rank: i})
-	}
-	session := t.billed(u.PerDay)
-	prob := problem{items: items, need: int64(u.Days), mix: t.AfterPackage == BillHourly}
-	if !t.Hourly.IsZero() {
-		per := new(big.Int).Mul(toInt(t.Hourly, p), big.NewInt(int64(session/time.Second)))
-		prob.tail = func(x int64, dst *big.Int) { dst.Mul(big.NewInt(x), per) }
-		prob.tailRate = per
-	}
-	sol := solve(prob)
-	lines := t.linesOf(items, sol, sol.rest*int64(session/time.Second))
-	return buildQuote(t.Currency, t.Rounding, lines, decimal.NewFromBigInt(sol.cost, -p), decimal.NewFromInt(3600), gpus)
-}
-
-// linesOf turns a solution into per-GPU lines; hourlySecs is the billed hourly
-// time in seconds.
-func (t Tariff) linesOf(items []item, sol solution, hourlySecs int64) []rawLine {
-	var lines []rawLine
-	for i, it := range items {
-		if sol.counts[i] > 0 {
-			lines = append(lines, rawLine{item: it.name, unit: it.unit, qty: decimal.NewFromInt(sol.counts[i]),
-				price: it.each, rank: it.rank})
-		}
-	}
-	if sol.rest > 0 {
-		lines = append(lines, rawLine{item: "hourly", unit: "hour", secs: hourlySecs, price: t.Hourly, rank: 100})
-	}
-	return lines
+	p := newPricer(t)
+	c := p.run(d, true)
+	return p.rawLines(c, 0), decimal.NewFromBigInt(c.costInt(), -p.scale)
 }

@@ -1,0 +1,430 @@
+package pricing
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"math/bits"
+	"time"
+
+	"github.com/gpuplan/gpuplan/internal/checked"
+	"github.com/shopspring/decimal"
+)
+
+// pricer is a validated tariff made ready to price many usages: its packages,
+// the cost scale, its prices as integers and the run problem already prepared.
+// None of it depends on the usage or the GPU count, so the planner builds one
+// per offer and prices every GPU count with it. It is read-only once built.
+//
+// Costs are integers in units of 10^-scale / 3600 of the currency (hourly time
+// is billed by the second). When every price fits an int64 in that unit and
+// smallEnough bounds the search, pricing runs on int64 and builds the quote
+// from integers (quickQuote); otherwise it falls back to *big.Int and decimal
+// arithmetic, with the same search and the same results.
+type pricer struct {
+	t     Tariff
+	pk    []pkg
+	scale int32
+	// small: hourly64 and price64 hold Hourly·10^scale and each package's
+	// price·10^scale·3600, and run64 the run problem in int64.
+	small    bool
+	hourly64 int64
+	price64  []int64
+	run64    *prepared[int64]
+	hourlyC  decParts   // Hourly, trimmed, for the hourly line's amount
+	pkC      []decParts // each package's price as written, for its line's amount
+	forceBig bool       // tests: take the *big.Int and decimal path
+}
+
+// decParts is a decimal c·10^e whose coefficient fits an int64.
+type decParts struct {
+	c  int64
+	e  int32
+	ok bool
+}
+
+func partsOf(d decimal.Decimal) decParts {
+	c := d.Coefficient()
+	if !c.IsInt64() {
+		return decParts{}
+	}
+	return decParts{c.Int64(), d.Exponent(), true}
+}
+
+// newPricer prepares t, which must be valid.
+func newPricer(t Tariff) *pricer {
+	p := &pricer{t: t, pk: t.packages()}
+	p.scale = t.costScale(p.pk)
+	p.hourlyC = partsOf(trim(t.Hourly))
+	p.pkC = make([]decParts, len(p.pk))
+	p.price64 = make([]int64, len(p.pk))
+	p.small = true
+	if !t.Hourly.IsZero() {
+		p.hourly64, p.small = int64Of(t.Hourly, p.scale)
+	}
+	for i, k := range p.pk {
+		p.pkC[i] = partsOf(k.price)
+		v, ok := int64Of(k.price, p.scale)
+		if ok {
+			v, ok = checked.Mul(v, 3600)
+		}
+		p.price64[i], p.small = v, p.small && ok
+	}
+	if p.small {
+		if prob := p.runProblem64(); smallEnough(&prob, 1) {
+			p.run64 = prepare(int64Arith{}, prob)
+		}
+	}
+	return p
+}
+
+// int64Of returns d·10^p as an int64; p must be at least places(d).
+func int64Of(d decimal.Decimal, p int32) (int64, bool) {
+	c := partsOf(trim(d))
+	if !c.ok {
+		return 0, false
+	}
+	shift := int64(c.e) + int64(p)
+	if shift > 18 {
+		return 0, false
+	}
+	return checked.Mul(c.c, pow10(shift))
+}
+
+func (p *pricer) granularitySecs() int64 { return int64(p.t.granularity() / time.Second) }
+
+// runProblem64 is the run problem in seconds with int64 costs; p.small.
+func (p *pricer) runProblem64() problem[int64] {
+	prob := problem[int64]{lengths: make([]int64, len(p.pk)), prices: p.price64,
+		mix: p.t.AfterPackage == BillHourly, step: 1}
+	for i, k := range p.pk {
+		prob.lengths[i] = k.hours * 3600
+	}
+	if !p.t.Hourly.IsZero() {
+		prob.hasTail, prob.rate = true, p.hourly64
+		prob.minUnits, prob.step = int64(p.t.Minimum/time.Second), p.granularitySecs()
+	}
+	return prob
+}
+
+// problemBig is the run (days false, in seconds) or sessions (days true, a
+// session billed for sessionSecs) problem with *big.Int costs.
+func (p *pricer) problemBig(days bool, sessionSecs int64) problem[*big.Int] {
+	prob := problem[*big.Int]{lengths: make([]int64, len(p.pk)), prices: make([]*big.Int, len(p.pk)),
+		mix: p.t.AfterPackage == BillHourly, step: 1}
+	for i, k := range p.pk {
+		prob.lengths[i] = k.hours * 3600
+		if days {
+			prob.lengths[i] = k.hours / 24
+		}
+		prob.prices[i] = new(big.Int).Mul(toInt(k.price, p.scale), big.NewInt(3600))
+	}
+	if !p.t.Hourly.IsZero() {
+		prob.hasTail, prob.rate = true, toInt(p.t.Hourly, p.scale)
+		if days {
+			prob.rate.Mul(prob.rate, big.NewInt(sessionSecs))
+		} else {
+			prob.minUnits, prob.step = int64(p.t.Minimum/time.Second), p.granularitySecs()
+		}
+	}
+	return prob
+}
+
+// cover is a priced cover for one GPU: package counts (in p.pk order), billed
+// hourly seconds after the packages, and the exact cost in the pricer's unit,
+// as an int64 when small and as a *big.Int otherwise.
+type cover struct {
+	counts     [maxItems]int64
+	hourlySecs int64
+	small      bool
+	cost64     int64
+	costBig    *big.Int
+}
+
+func (c cover) costInt() *big.Int {
+	if c.small {
+		return big.NewInt(c.cost64)
+	}
+	return c.costBig
+}
+
+// run returns the cheapest cover of a run of d (see priceRun); with packages
+// false, the run paid by the hour alone (the tariff must have an hourly price).
+func (p *pricer) run(d time.Duration, packages bool) cover {
+	secs := int64(d / time.Second)
+	if d%time.Second != 0 {
+		secs++
+	}
+	if !packages {
+		var c cover
+		if secs > 0 {
+			c.hourlySecs = int64(p.t.billed(time.Duration(secs)*time.Second) / time.Second)
+		}
+		return p.hourlyCover(c, c.hourlySecs)
+	}
+	if p.run64 != nil && !p.forceBig && smallEnough(&p.run64.problem, secs) {
+		sol := solve(int64Arith{}, p.run64, secs)
+		c := cover{counts: sol.counts, small: true, cost64: sol.cost}
+		if sol.rest > 0 {
+			c.hourlySecs = p.run64.units(sol.rest)
+		}
+		return c
+	}
+	prob := p.problemBig(false, 0)
+	sol := solve(bigArith{}, prepare(bigArith{}, prob), secs)
+	c := cover{counts: sol.counts, costBig: sol.cost}
+	if sol.rest > 0 {
+		c.hourlySecs = prob.units(sol.rest)
+	}
+	return c
+}
+
+// hourlyCover sets c's cost to secs billed hourly seconds.
+func (p *pricer) hourlyCover(c cover, secs int64) cover {
+	if p.small && !p.forceBig {
+		if v, ok := checked.Mul(p.hourly64, secs); ok {
+			c.small, c.cost64 = true, v
+			return c
+		}
+	}
+	c.costBig = new(big.Int).Mul(toInt(p.t.Hourly, p.scale), big.NewInt(secs))
+	return c
+}
+
+// sessions returns the cheapest cover of u.Days days of u.PerDay sessions: a
+// package covers whole days, and each day's session is billed hourly on its own.
+func (p *pricer) sessions(u Usage, packages bool) cover {
+	session := int64(p.t.billed(u.PerDay) / time.Second)
+	need := int64(u.Days)
+	if !packages {
+		return p.hourlyCover(cover{hourlySecs: need * session}, need*session)
+	}
+	if p.small && !p.forceBig {
+		prob := problem[int64]{lengths: make([]int64, len(p.pk)), prices: p.price64,
+			mix: p.t.AfterPackage == BillHourly, step: 1}
+		for i, k := range p.pk {
+			prob.lengths[i] = k.hours / 24
+		}
+		ok := true
+		if !p.t.Hourly.IsZero() {
+			prob.hasTail = true
+			prob.rate, ok = checked.Mul(p.hourly64, session)
+		}
+		if ok && smallEnough(&prob, need) {
+			sol := solve(int64Arith{}, prepare(int64Arith{}, prob), need)
+			return cover{counts: sol.counts, hourlySecs: sol.rest * session, small: true, cost64: sol.cost}
+		}
+	}
+	sol := solve(bigArith{}, prepare(bigArith{}, p.problemBig(true, session)), need)
+	return cover{counts: sol.counts, hourlySecs: sol.rest * session, costBig: sol.cost}
+}
+
+// price is Tariff.price; with packages false, the usage paid by the hour alone.
+func (p *pricer) price(u Usage, gpus int, packages bool) (Quote, error) {
+	switch u.Pattern {
+	case Sessions:
+		return p.quote(p.sessions(u, packages), 0, gpus), nil
+	case TrialThenCommit:
+		if p.t.Hourly.IsZero() {
+			return Quote{}, fmt.Errorf("pricing: a trial needs an hourly price: %w", ErrUnavailable)
+		}
+		return p.quote(p.run(u.Duration, packages), int64(p.t.billed(u.Trial)/time.Second), gpus), nil
+	default:
+		return p.quote(p.run(u.Duration, packages), 0, gpus), nil
+	}
+}
+
+// rawLines returns the per-GPU lines of a cover, with a trial of trialSecs
+// billed seconds first when positive.
+func (p *pricer) rawLines(c cover, trialSecs int64) []rawLine {
+	lines := make([]rawLine, 0, len(p.pk)+2)
+	if trialSecs > 0 {
+		lines = append(lines, rawLine{item: "trial", unit: "hour", secs: trialSecs, price: p.t.Hourly, parts: p.hourlyC, rank: -1})
+	}
+	for i, k := range p.pk {
+		if c.counts[i] > 0 {
+			lines = append(lines, rawLine{item: k.name, unit: k.unit, count: c.counts[i], price: k.price, parts: p.pkC[i], rank: i})
+		}
+	}
+	if c.hourlySecs > 0 {
+		lines = append(lines, rawLine{item: "hourly", unit: "hour", secs: c.hourlySecs, price: p.t.Hourly, parts: p.hourlyC, rank: 100})
+	}
+	return lines
+}
+
+// quote turns a cover, and a trial of trialSecs before it, into a Quote for gpus
+// GPUs: from integers when they fit, else with decimal arithmetic.
+func (p *pricer) quote(c cover, trialSecs int64, gpus int) Quote {
+	lines := p.rawLines(c, trialSecs)
+	if c.small && !p.forceBig {
+		exact, ok := checked.Mul(p.hourly64, trialSecs)
+		if ok {
+			exact, ok = checked.Add(exact, c.cost64)
+		}
+		if ok {
+			if q, ok := quickQuote(p.t.Currency, p.t.Rounding, lines, exact, p.scale, gpus); ok {
+				return q
+			}
+		}
+	}
+	exact := new(big.Int).Mul(toInt(p.t.Hourly, p.scale), big.NewInt(trialSecs))
+	exact.Add(exact, c.costInt())
+	return buildQuote(p.t.Currency, p.t.Rounding, lines, decimal.NewFromBigInt(exact, -p.scale), decimal.NewFromInt(3600), gpus)
+}
+
+// quickQuote is buildQuote on integers, for lines already in rank order and an
+// exact cost that is exact/(3600·10^scale) in money. It gives the same values,
+// with the same exponents, or false when some number does not fit an int64.
+// Every rounding is decided on an exact integer remainder (mulDivRound).
+func quickQuote(cur string, mode RoundingMode, lines []rawLine, exact int64, scale int32, gpus int) (Quote, bool) {
+	g := int64(gpus)
+	minor := MinorUnit(cur)
+	// total = exact·gpus·10^minor / (3600·10^scale), rounded once.
+	b, den := g, int64(3600)
+	var ok bool
+	if minor >= scale {
+		b, ok = checked.Mul(g, pow10(int64(minor-scale)))
+	} else {
+		den, ok = checked.Mul(den, pow10(int64(scale-minor)))
+	}
+	if !ok || exact < 0 {
+		return Quote{}, false
+	}
+	tot, _, ok := mulDivRound(uint64(exact), uint64(b), uint64(den), mode)
+	if !ok {
+		return Quote{}, false
+	}
+	q := Quote{Total: Money{Amount: decimal.New(tot, -minor), Currency: cur}, Lines: make([]Line, 0, len(lines)+1)}
+	// The rounding line is total − Σ amounts, at the least exponent among them
+	// (decimal's Add and Sub keep the least exponent).
+	type amount struct {
+		c int64
+		e int32
+	}
+	amts := make([]amount, 0, len(lines))
+	minE := -minor
+	for _, l := range lines {
+		var qty, amt decimal.Decimal
+		var a amount
+		if l.secs > 0 {
+			// Hourly time: secs·gpus/3600 hours for secs·gpus·price/3600, each
+			// exact when it terminates within nine places, else half up to nine.
+			s, ok := checked.Mul(l.secs, g)
+			if !ok || !l.parts.ok {
+				return Quote{}, false
+			}
+			qc, qe, ok := quo9Int(s, 1, 0)
+			if !ok {
+				return Quote{}, false
+			}
+			if a.c, a.e, ok = quo9Int(s, l.parts.c, l.parts.e); !ok {
+				return Quote{}, false
+			}
+			qty, amt = decOf(qc, qe), decOf(a.c, a.e)
+			if a.c == 0 {
+				a.e = 0 // the zero Decimal
+			}
+		} else {
+			n, ok := checked.Mul(l.count, g)
+			if !ok || !l.parts.ok {
+				return Quote{}, false
+			}
+			if a.c, ok = checked.Mul(l.parts.c, n); !ok {
+				return Quote{}, false
+			}
+			a.e = l.parts.e
+			qty, amt = decimal.New(n, 0), decimal.New(a.c, a.e)
+		}
+		amts = append(amts, a)
+		minE = min(minE, a.e)
+		q.Lines = append(q.Lines, Line{Item: l.item, Unit: l.unit, Quantity: qty,
+			Price: Money{Amount: l.price, Currency: cur}, Amount: Money{Amount: amt, Currency: cur}})
+	}
+	diff, ok := scaleUp(tot, -minor-minE)
+	for _, a := range amts {
+		if !ok {
+			return Quote{}, false
+		}
+		var v int64
+		if v, ok = scaleUp(a.c, a.e-minE); ok {
+			diff, ok = checked.Add(diff, -v)
+		}
+	}
+	if !ok {
+		return Quote{}, false
+	}
+	if diff != 0 {
+		m := Money{Amount: decimal.New(diff, minE), Currency: cur}
+		q.Lines = append(q.Lines, Line{Item: "rounding", Quantity: decimal.NewFromInt(1), Price: m, Amount: m})
+	}
+	return q, true
+}
+
+// scaleUp returns v·10^k for k ≥ 0, reporting overflow.
+func scaleUp(v int64, k int32) (int64, bool) {
+	if k > 18 {
+		return 0, v == 0
+	}
+	return checked.Mul(v, pow10(int64(k)))
+}
+
+// decOf returns c·10^e, trimmed like trim: the zero Decimal for zero.
+func decOf(c int64, e int32) decimal.Decimal {
+	if c == 0 {
+		return decimal.Decimal{}
+	}
+	return decimal.New(c, e)
+}
+
+// quo9Int returns s·c·10^e / 3600 (s, c ≥ 0) as a coefficient and exponent,
+// trimmed: exact when it terminates within nine places, else rounded half up to
+// nine places, as quo9 does. False when a number does not fit.
+func quo9Int(s, c int64, e int32) (int64, int32, bool) {
+	// v = s·c·10^(e+9) / 3600, an integer count of 10^-9.
+	b, den := c, int64(3600)
+	var ok bool
+	switch k := int64(e) + 9; {
+	case k > 18 || k < -18:
+		return 0, 0, false
+	case k >= 0:
+		b, ok = checked.Mul(c, pow10(k))
+	default:
+		den, ok = checked.Mul(den, pow10(-k))
+	}
+	if !ok || s < 0 || b < 0 {
+		return 0, 0, false
+	}
+	v, _, ok := mulDivRound(uint64(s), uint64(b), uint64(den), RoundHalfUp)
+	if !ok {
+		return 0, 0, false
+	}
+	exp := int32(-9)
+	for exp < 0 && v != 0 && v%10 == 0 {
+		v /= 10
+		exp++
+	}
+	if v == 0 {
+		exp = 0
+	}
+	return v, exp, true
+}
+
+// mulDivRound returns a·b/d rounded to an integer with mode (the remainder
+// decides: above half rounds up, a half goes up or to even), whether the division
+// was exact, and false when the result does not fit an int64. d > 0.
+func mulDivRound(a, b, d uint64, mode RoundingMode) (int64, bool, bool) {
+	hi, lo := bits.Mul64(a, b)
+	if hi >= d {
+		return 0, false, false
+	}
+	q, r := bits.Div64(hi, lo, d)
+	if r != 0 {
+		if r > d-r || (r == d-r && (mode == RoundHalfUp || q&1 == 1)) {
+			q++
+		}
+	}
+	if q > math.MaxInt64 {
+		return 0, false, false
+	}
+	return int64(q), r == 0, true
+}
