@@ -43,7 +43,8 @@ type Job struct {
 
 // Timing is the answer to Job.Time. Duration, Step, Steps, Compute, Comm and
 // Efficiency are at the middle of the utilization band; Low and High are the
-// durations at its high and low ends.
+// durations at its high and low ends. Low <= Duration <= High always holds exactly
+// (each is rounded to the nanosecond, then Low and High are clamped to Duration).
 type Timing struct {
 	Duration time.Duration `json:"duration_ns"`
 	Low      time.Duration `json:"low_ns"`  // at Utilization.High
@@ -192,5 +193,9 @@ func (j Job) Time() (Timing, error) {
 	if tm.High, err = seconds(steps * hi); err != nil {
 		return Timing{}, err
 	}
+	// Each end is rounded on its own; where the step does not depend on the
+	// utilization (communication-bound with full overlap) the three can differ by a
+	// nanosecond the wrong way. Clamp so that Low <= Duration <= High always holds.
+	tm.Low, tm.High = min(tm.Low, tm.Duration), max(tm.High, tm.Duration)
 	return tm, nil
 }
