@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/gpuplan/gpuplan/internal/checked"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -167,7 +168,8 @@ type Step struct {
 // replicas on link (Link.AllReduce), of which overlap is hidden behind compute
 // (Exposed; PyTorch DDP and DeepSpeed start all-reducing gradient buckets while the
 // backward pass still runs). Errors: ErrInvalid for negative compute or gradients,
-// data < 1, a bad link or overlap outside [0, 1]; ErrRange past time.Duration.
+// data < 1, a bad link or overlap outside [0, 1]; ErrRange when the all-reduce or
+// Total (compute plus exposed communication) is past time.Duration's range.
 func DataParallelStep(compute time.Duration, grads sizing.Bytes, data int, link Link, overlap float64) (Step, error) {
 	if compute < 0 {
 		return Step{}, fmt.Errorf("%w: negative compute time %v", ErrInvalid, compute)
@@ -180,7 +182,11 @@ func DataParallelStep(compute time.Duration, grads sizing.Bytes, data int, link 
 	if err != nil {
 		return Step{}, err
 	}
-	return Step{Compute: compute, Comm: comm, Exposed: exp, Total: compute + exp, Efficiency: Efficiency(compute, exp)}, nil
+	total, ok := checked.Add(int64(compute), int64(exp))
+	if !ok {
+		return Step{}, fmt.Errorf("%w: step of %v compute plus %v exposed communication is beyond time.Duration's range", ErrRange, compute, exp)
+	}
+	return Step{Compute: compute, Comm: comm, Exposed: exp, Total: time.Duration(total), Efficiency: Efficiency(compute, exp)}, nil
 }
 
 // tpAllReduces returns the activation all-reduces per layer for one micro-batch,

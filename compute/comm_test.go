@@ -178,3 +178,18 @@ func TestDataParallelStep(t *testing.T) {
 		t.Errorf("overlap 2: %v, want ErrInvalid", err)
 	}
 }
+
+// TestDataParallelStepRange checks that a step whose compute plus exposed
+// communication passes time.Duration's range is ErrRange, not a negative Total.
+func TestDataParallelStepRange(t *testing.T) {
+	compute := time.Duration(math.MaxInt64 - 1000)
+	s, err := DataParallelStep(compute, 1e9, 2, Link{Bandwidth: 1e9}, 0)
+	if !errors.Is(err, ErrRange) {
+		t.Errorf("DataParallelStep(MaxInt64−1000 ns, 1 GB over 1 GB/s) = %+v, %v; want ErrRange", s, err)
+	}
+	// Right at the edge it still answers.
+	s, err = DataParallelStep(time.Duration(math.MaxInt64-1), 0, 2, Link{Bandwidth: 1e9}, 0)
+	if err != nil || s.Total != time.Duration(math.MaxInt64-1) {
+		t.Errorf("DataParallelStep(MaxInt64−1 ns, 0 bytes) = %+v, %v; want Total MaxInt64−1 ns", s, err)
+	}
+}
