@@ -271,7 +271,8 @@ func allDigits(s string) bool {
 }
 
 // trim drops trailing zeros after the point, so that "1.500000000" is 1.5. The
-// value is unchanged.
+// value is unchanged. It tests divisibility on the coefficient: on an int64 when
+// it fits, else a big.Int division by a power of ten per step.
 func trim(d decimal.Decimal) decimal.Decimal {
 	e := d.Exponent()
 	if d.IsZero() {
@@ -281,16 +282,32 @@ func trim(d decimal.Decimal) decimal.Decimal {
 		return d
 	}
 	c := d.Coefficient()
-	digits := c.String()
-	k := 0
-	for k < -int(e) && k < len(digits) && digits[len(digits)-1-k] == '0' {
+	if c.IsInt64() {
+		v, k := c.Int64(), int32(0)
+		for e+k < 0 && v%10 == 0 {
+			v /= 10
+			k++
+		}
+		if k == 0 {
+			return d
+		}
+		return decimal.New(v, e+k)
+	}
+	var q, r big.Int
+	ten := big.NewInt(10)
+	k := int32(0)
+	for e+k < 0 {
+		q.QuoRem(c, ten, &r)
+		if r.Sign() != 0 {
+			break
+		}
+		c.Set(&q)
 		k++
 	}
 	if k == 0 {
 		return d
 	}
-	c.Quo(c, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(k)), nil))
-	return decimal.NewFromBigInt(c, e+int32(k))
+	return decimal.NewFromBigInt(c, e+k)
 }
 
 // roundQuo returns x/y rounded to places decimal places with the given mode,

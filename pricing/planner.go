@@ -631,10 +631,11 @@ func (s settings) quote(o Offer, u Usage, n int) (Quote, Quote, error) {
 	p, ok := s.quotes[k]
 	if !ok {
 		var err error
-		if p.cost, err = o.Tariff.price(u, n); err != nil {
+		pr := newPricer(o.Tariff) // one preparation for both quotes
+		if p.cost, err = pr.price(u, n, true); err != nil {
 			return Quote{}, Quote{}, fmt.Errorf("pricing: plan: %s (%s) at %d GPU(s): %w", o.Provider, o.Card, n, err)
 		}
-		if p.hourly, err = hourlyOnly(o.Tariff, u, n); err != nil {
+		if p.hourly, err = hourlyOnly(pr, u, n); err != nil {
 			return Quote{}, Quote{}, err
 		}
 		s.quotes[k] = p
@@ -647,21 +648,11 @@ func (s settings) quote(o Offer, u Usage, n int) (Quote, Quote, error) {
 // hourlyOnly prices the rental by the hour alone, for comparison with the best
 // packages; the zero Quote when the tariff has no hourly price. A run is one
 // hourly line, billed at the tariff's granularity and minimum.
-func hourlyOnly(t Tariff, u Usage, n int) (Quote, error) {
-	if !t.Hourly.IsPositive() {
+func hourlyOnly(p *pricer, u Usage, n int) (Quote, error) {
+	if !p.t.Hourly.IsPositive() {
 		return Quote{}, nil
 	}
-	if u.Pattern == Run {
-		secs := int64(t.billed(ceilSecond(u.Duration)) / time.Second)
-		lines := []rawLine{{item: "hourly", unit: "hour", secs: secs, price: t.Hourly, rank: 100}}
-		if secs == 0 {
-			lines = nil
-		}
-		return buildQuote(t.Currency, t.Rounding, lines, t.Hourly.Mul(decimal.NewFromInt(secs)), decimal.NewFromInt(3600), n), nil
-	}
-	h := t
-	h.Daily, h.Weekly, h.Monthly, h.Terms = decimal.Decimal{}, decimal.Decimal{}, decimal.Decimal{}, nil
-	return h.price(u, n)
+	return p.price(u, n, false)
 }
 
 // ceilSecond rounds d up to a whole second, the finest unit rentals are billed in.
