@@ -82,7 +82,8 @@ func TimeFor(work FLOPs, sustained FLOPRate) (time.Duration, error) {
 // RateFor returns the sustained rate that finishes work within the duration:
 // work / within. The first seed article's example, 1e17 FLOPs in a day, needs
 // 1.157 TFLOP/s. within must be positive and work finite and non-negative
-// (ErrInvalid).
+// (ErrInvalid); a rate beyond float64's range (1e308 FLOPs in a nanosecond) is
+// ErrRange, never +Inf.
 func RateFor(work FLOPs, within time.Duration) (FLOPRate, error) {
 	if err := nonNegative("work", float64(work)); err != nil {
 		return 0, err
@@ -90,12 +91,17 @@ func RateFor(work FLOPs, within time.Duration) (FLOPRate, error) {
 	if within <= 0 {
 		return 0, fmt.Errorf("%w: deadline %v must be positive", ErrInvalid, within)
 	}
-	return FLOPRate(float64(work) / within.Seconds()), nil
+	r := float64(work) / within.Seconds()
+	if !finite(r) {
+		return 0, fmt.Errorf("%w: %g FLOPs within %v needs a rate beyond float64's range", ErrRange, float64(work), within)
+	}
+	return FLOPRate(r), nil
 }
 
 // PeakFor returns the peak rate a device (or a set of them together) needs to finish
 // work within the deadline at the given utilization: RateFor(work, within) /
-// utilization. utilization must be in (0, 1].
+// utilization. utilization must be in (0, 1]. Errors are RateFor's, and ErrRange
+// when the peak is beyond float64's range.
 func PeakFor(work FLOPs, within time.Duration, utilization float64) (FLOPRate, error) {
 	if err := fraction("utilization", utilization); err != nil {
 		return 0, err
@@ -104,7 +110,11 @@ func PeakFor(work FLOPs, within time.Duration, utilization float64) (FLOPRate, e
 	if err != nil {
 		return 0, err
 	}
-	return r / FLOPRate(utilization), nil
+	peak := float64(r) / utilization
+	if !finite(peak) {
+		return 0, fmt.Errorf("%w: %g FLOP/s at utilization %g needs a peak beyond float64's range", ErrRange, float64(r), utilization)
+	}
+	return FLOPRate(peak), nil
 }
 
 // maxDevices bounds DevicesFor's answer.

@@ -125,6 +125,10 @@ func TestSolverErrors(t *testing.T) {
 		{"utilization zero", func() error { _, err := PeakFor(1, time.Second, 0); return err }, ErrInvalid},
 		{"utilization above one", func() error { _, err := PeakFor(1, time.Second, 1.2); return err }, ErrInvalid},
 		{"utilization NaN", func() error { _, err := PeakFor(1, time.Second, nan); return err }, ErrInvalid},
+		// Rates past float64's range (1e308 FLOPs in a nanosecond is 1e317 FLOP/s).
+		{"rate overflows", func() error { _, err := RateFor(1e308, time.Nanosecond); return err }, ErrRange},
+		{"peak overflows", func() error { _, err := PeakFor(1e300, time.Nanosecond, 1e-300); return err }, ErrRange},
+		{"peak overflows by utilization", func() error { _, err := PeakFor(1e290, time.Nanosecond, 1e-30); return err }, ErrRange},
 		{"efficiency zero", func() error { _, err := DevicesFor(1, time.Second, TFLOPS, 1, 0); return err }, ErrInvalid},
 		{"device peak zero", func() error { _, err := DevicesFor(1, time.Second, 0, 1, 1); return err }, ErrInvalid},
 		{"band inverted", func() error { return Band{Low: 0.8, High: 0.6}.Validate() }, ErrInvalid},
