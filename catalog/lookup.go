@@ -99,38 +99,33 @@ func number(s string) (int64, bool) {
 }
 
 // splitWords lowers s and splits it at every byte that is not an ASCII letter or
-// digit, dropping vendor words. It returns nil when s has more than max words.
-func splitWords(s string, max int) []string {
-	var out []string
+// digit, dropping vendor words. ok is false when s has more than max words.
+func splitWords(s string, max int) (words []string, ok bool) {
 	start := -1
-	flush := func(end int) {
-		if start < 0 {
-			return
-		}
-		w := strings.ToLower(s[start:end])
-		start = -1
-		if !vendorWord(w) {
-			out = append(out, w)
-		}
-	}
-	for i := 0; i < len(s); i++ {
-		b := s[i]
-		if b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' {
-			if start < 0 {
-				start = i
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) {
+			b := s[i]
+			if b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' {
+				if start < 0 {
+					start = i
+				}
+				continue
 			}
+		}
+		if start < 0 {
 			continue
 		}
-		flush(i)
-		if len(out) > max {
-			return nil
+		w := strings.ToLower(s[start:i])
+		start = -1
+		if vendorWord(w) {
+			continue
 		}
+		if len(words) == max {
+			return nil, false
+		}
+		words = append(words, w)
 	}
-	flush(len(s))
-	if len(out) > max {
-		return nil
-	}
-	return out
+	return words, true
 }
 
 // parseQuery splits a name into words and memory sizes, joining a number and a
@@ -140,8 +135,8 @@ func parseQuery(s string) (q query, ok bool) {
 	if len(s) > maxQueryLen {
 		return query{}, false
 	}
-	words := splitWords(s, maxQueryTokens)
-	if words == nil {
+	words, ok := splitWords(s, maxQueryTokens)
+	if !ok {
 		return query{}, false
 	}
 	for i := 0; i < len(words); i++ {
