@@ -176,13 +176,31 @@ func (c *Catalog) Cards() []Card {
 // names nvidia-smi prints ("NVIDIA A100-SXM4-80GB", "NVIDIA H100 80GB HBM3") and
 // SkyPilot's accelerator names ("A100-80GB", "V100-32GB", with SkyPilot's meaning:
 // the SXM boards). nvidia-smi's bare names are the SXM boards too ("NVIDIA H800",
-// "NVIDIA H200"), so "H800" alone is the h800-sxm5-80gb. Matching is whole-name, so the most specific name wins: "L4",
-// "L40" and "L40S" are three cards, and "4090 D" is not the "4090".
+// "NVIDIA H200"), so "H800" alone is the h800-sxm5-80gb. Matching is whole-name,
+// so the most specific name wins: "L4", "L40" and "L40S" are three cards, and
+// "4090 D" is not the "4090".
 //
-// A family name that covers several cards ("A100", "H100", "V100") returns an
-// *AmbiguousError (errors.Is ErrAmbiguous) listing the candidate IDs. An unknown
-// name returns a *NotFoundError (errors.Is ErrNotFound) with the closest names by
-// edit distance. The returned Card is a copy.
+// Only when no name matches whole does Lookup match words, so that the words of a
+// name may come in any order and carry the memory size: "A100 80GB SXM", "T4
+// 16GB", "RTX 4090 24GB". The name is split into words at punctuation and spaces,
+// vendor words anywhere are dropped, and a memory word ("80GB", "80G", "80GiB",
+// "80 GB") must equal the card's marketed size (MemoryNominal, in GB). First the
+// memory words are written "<N>GB" at the end and the whole-name match is tried
+// again, so "A100 80G" and "80GB A100" mean what "A100 80GB" means. Otherwise a
+// card matches when every other word is one of the words of its ID, name, aliases
+// or form ("SXM" stands for any of SXM2, SXM4, SXM5), and all the words of at
+// least one of its names, less memory and form, are in the name given. The last
+// rule keeps a variant's own word from being left out: "RTX 4090 24GB" is the
+// rtx-4090, never the 4090 D, "L40 48GB" the l40, never the L40S, and "RTX 6000"
+// is not the RTX 6000 Ada. Memory or form words alone ("80GB", "SXM") name no
+// card. Names over 128 bytes or 12 words are not matched by words.
+//
+// A family name that covers several cards ("A100", "H100", "V100"), or words that
+// several cards match ("A100 SXM"), return an *AmbiguousError (errors.Is
+// ErrAmbiguous) listing the candidate IDs: in catalog order for a family name,
+// sorted for a word match. An unknown name returns a *NotFoundError (errors.Is
+// ErrNotFound) with the closest names by edit distance. The returned Card is a
+// copy.
 func (c *Catalog) Lookup(name string) (Card, error) {
 	var buf [64]byte
 	key := appendKey(buf[:0], name)

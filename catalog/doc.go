@@ -11,7 +11,10 @@
 //     (see Sources) and the figures that rest on secondary sources only.
 //   - Catalog: a read-only set of cards with a name index. Default is the built-in
 //     catalog (the embedded cards.json, parsed once on first use); New builds one
-//     from cards, Load from a JSON list in the cards.json form.
+//     from cards, Load from a JSON list in the cards.json form. Lookup finds a card
+//     by any of its names, whole; failing that, by its words in any order with the
+//     memory size ("A100 80GB SXM", "T4 16GB"), where a variant's own word ("D" of
+//     the RTX 4090 D, "S" of the L40S) is never left out.
 //   - Device, Topology, Report: what nvidia-smi says a machine has (ParseSMI,
 //     ParseTopology) and what Verify makes of it against the advertised card.
 //
