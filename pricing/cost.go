@@ -2,7 +2,6 @@ package pricing
 
 import (
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -101,7 +100,13 @@ type rawLine struct {
 func buildQuote(cur string, mode RoundingMode, lines []rawLine, exact, scale decimal.Decimal, gpus int) Quote {
 	g := decimal.NewFromInt(int64(gpus))
 	total := roundQuo(exact.Mul(g), scale, MinorUnit(cur), mode)
-	sort.SliceStable(lines, func(a, b int) bool { return lines[a].rank < lines[b].rank })
+	// A stable insertion sort by rank: a handful of lines, and no interface for
+	// the slice to escape through.
+	for i := 1; i < len(lines); i++ {
+		for j := i; j > 0 && lines[j].rank < lines[j-1].rank; j-- {
+			lines[j], lines[j-1] = lines[j-1], lines[j]
+		}
+	}
 	q := Quote{Total: Money{Amount: total, Currency: cur}, Lines: []Line{}}
 	sum := decimal.Decimal{}
 	for _, l := range lines {

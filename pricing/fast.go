@@ -234,10 +234,9 @@ func (p *pricer) price(u Usage, gpus int, packages bool) (Quote, error) {
 	}
 }
 
-// rawLines returns the per-GPU lines of a cover, with a trial of trialSecs
-// billed seconds first when positive.
-func (p *pricer) rawLines(c cover, trialSecs int64) []rawLine {
-	lines := make([]rawLine, 0, len(p.pk)+2)
+// rawLines appends to lines the per-GPU lines of a cover, in rank order, with a
+// trial of trialSecs billed seconds first when positive.
+func (p *pricer) rawLines(lines []rawLine, c cover, trialSecs int64) []rawLine {
 	if trialSecs > 0 {
 		lines = append(lines, rawLine{item: "trial", unit: "hour", secs: trialSecs, price: p.t.Hourly, parts: p.hourlyC, rank: -1})
 	}
@@ -255,7 +254,8 @@ func (p *pricer) rawLines(c cover, trialSecs int64) []rawLine {
 // quote turns a cover, and a trial of trialSecs before it, into a Quote for gpus
 // GPUs: from integers when they fit, else with decimal arithmetic.
 func (p *pricer) quote(c cover, trialSecs int64, gpus int) Quote {
-	lines := p.rawLines(c, trialSecs)
+	var buf [maxItems + 2]rawLine
+	lines := p.rawLines(buf[:0], c, trialSecs)
 	if c.small && !p.forceBig {
 		exact, ok := checked.Mul(p.hourly64, trialSecs)
 		if ok {
@@ -301,7 +301,8 @@ func quickQuote(cur string, mode RoundingMode, lines []rawLine, exact int64, sca
 		c int64
 		e int32
 	}
-	amts := make([]amount, 0, len(lines))
+	var buf [maxItems + 2]amount
+	amts := buf[:0]
 	minE := -minor
 	for _, l := range lines {
 		var qty, amt decimal.Decimal

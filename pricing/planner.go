@@ -625,7 +625,7 @@ func tariffKey(t Tariff) string {
 // quote prices a rental on an offer for n GPUs, and the same rental paid by the
 // hour, from the per-Plan cache when an identical tariff priced it already. The
 // offer and the rental were validated once in Plan, so price skips that. Each
-// option gets its own copy of the line slices.
+// option gets its own line slices: a cache hit copies them.
 func (s settings) quote(o Offer, u Usage, n int) (Quote, Quote, error) {
 	k := quoteKey{s.tariffKey, u, n}
 	p, ok := s.quotes[k]
@@ -639,6 +639,7 @@ func (s settings) quote(o Offer, u Usage, n int) (Quote, Quote, error) {
 			return Quote{}, Quote{}, err
 		}
 		s.quotes[k] = p
+		return p.cost, p.hourly, nil // the first option shares the cache's lines: Plan never changes them
 	}
 	p.cost.Lines = append([]Line(nil), p.cost.Lines...)
 	p.hourly.Lines = append([]Line(nil), p.hourly.Lines...)

@@ -108,7 +108,7 @@ func (t Tariff) Validate() error {
 	if err := ValidCurrency(t.Currency); err != nil {
 		errs = append(errs, err)
 	}
-	for _, p := range []struct {
+	for _, p := range [...]struct {
 		name string
 		v    decimal.Decimal
 	}{{"hourly", t.Hourly}, {"daily", t.Daily}, {"weekly", t.Weekly}, {"monthly", t.Monthly}} {
@@ -134,15 +134,16 @@ func (t Tariff) Validate() error {
 	if len(t.Terms) > 8 {
 		add("%d terms: at most 8", len(t.Terms))
 	}
-	seen := map[int]bool{}
 	for i, term := range t.Terms {
 		if term.Months < 2 || term.Months > 120 {
 			add("term %d: months %d: want 2 to 120", i, term.Months)
 		}
-		if seen[term.Months] {
-			add("term %d: a second term of %d months", i, term.Months)
+		for _, earlier := range t.Terms[:i] {
+			if earlier.Months == term.Months {
+				add("term %d: a second term of %d months", i, term.Months)
+				break
+			}
 		}
-		seen[term.Months] = true
 		hasM, hasD := !term.Monthly.IsZero(), !term.Discount.IsZero()
 		switch {
 		case hasM == hasD:
@@ -183,10 +184,25 @@ func checkPrice(name string, d decimal.Decimal) error {
 	if d.Exponent() < -maxPricePlaces {
 		return fmt.Errorf("pricing: tariff: %s price %s has more than %d decimal places: %w", name, d.String(), maxPricePlaces, ErrInvalid)
 	}
-	if d.Cmp(decimal.New(1, maxPriceDigits)) >= 0 {
+	if !belowMaxPrice(d) {
 		return fmt.Errorf("pricing: tariff: %s price %s is 10^%d or more: %w", name, d.String(), maxPriceDigits, ErrInvalid)
 	}
 	return nil
+}
+
+// belowMaxPrice reports whether a trimmed d with exponent at most maxPriceDigits
+// is below 10^maxPriceDigits: c·10^e < 10^15 exactly when c < 10^(15−e), an
+// integer comparison when the coefficient fits an int64.
+func belowMaxPrice(d decimal.Decimal) bool {
+	c, k := d.Coefficient(), int64(maxPriceDigits-d.Exponent())
+	switch {
+	case !c.IsInt64():
+	case k > 18:
+		return true // c < 2^63 < 10^19 ≤ 10^k
+	case k >= 0:
+		return c.Int64() < pow10(k)
+	}
+	return d.Cmp(decimal.New(1, maxPriceDigits)) < 0
 }
 
 func (t Tariff) hoursPerMonth() int64 {
