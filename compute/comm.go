@@ -205,8 +205,12 @@ func tpAllReduces(r sizing.Recompute) float64 {
 // layer, 4 all-reduces (6 under full recomputation) of the s·b·h activations at
 // precision p over the tensor-parallel group (Shoeybi et al. 2019, §3). It is not
 // overlapped with compute: each all-reduce sits on the critical path. One-way tensor
-// parallelism takes no time. The model needs layers and hidden size.
+// parallelism takes no time. The model needs layers and hidden size, and must pass
+// sizing.Model.Validate (ErrInvalid).
 func TensorParallelComm(m sizing.Model, batch, seqLen, tensor int, p sizing.Precision, r sizing.Recompute, link Link) (time.Duration, error) {
+	if err := checkModel(m); err != nil {
+		return 0, err
+	}
 	s, err := tpComm(m, batch, seqLen, tensor, p, r, link)
 	if err != nil {
 		return 0, err

@@ -78,12 +78,12 @@ func (j Job) defaulted() (int, sizing.Precision, Band) {
 }
 
 // Validate reports every problem with the job's fields, joined with errors.Join; each
-// wraps ErrInvalid.
+// wraps ErrInvalid. The model must pass sizing.Model.Validate.
 func (j Job) Validate() error {
 	t, p, band := j.defaulted()
 	var errs []error
-	if j.Model.ParamCount() <= 0 {
-		errs = append(errs, fmt.Errorf("%w: model %q has no parameter count", ErrInvalid, j.Model.Name))
+	if err := checkModel(j.Model); err != nil {
+		errs = append(errs, err)
 	}
 	if err := nonNegative("work", float64(j.Work)); err != nil {
 		errs = append(errs, err)
@@ -142,10 +142,7 @@ func (j Job) Time() (Timing, error) {
 	if err := j.Validate(); err != nil {
 		return Timing{}, err
 	}
-	n, err := MatmulParams(j.Model)
-	if err != nil {
-		return Timing{}, err
-	}
+	n := matmulParams(j.Model) // Validate checked the model
 	tokens := float64(j.Batch) * float64(j.SeqLen)
 	perToken := 6 * float64(n)
 	if j.Model.HasArchitecture() {
@@ -155,6 +152,7 @@ func (j Job) Time() (Timing, error) {
 	data := j.Devices / t
 
 	var dp, tp float64
+	var err error
 	if j.Devices > 1 {
 		grad := float64(j.Model.ParamCount()) / float64(t) * p.Bits() / 8
 		dp = j.Link.allReduce(grad, data)

@@ -56,11 +56,29 @@ func ForwardBackward(forward FLOPs) (FLOPs, error) {
 // from N; counting the head follows Narayanan et al. 2021, whose FLOP count keeps the
 // logit layer (their V/(16·l·h) term). The difference is under 1% for large models.
 // With only Params known nothing can be subtracted and N = Params (slightly high).
+//
+// A model sizing.Model.Validate rejects (negative sizes, heads that do not divide
+// the hidden size, more KV heads than heads, no parameter count) is an error
+// wrapping ErrInvalid, as it is for every function here that takes a model.
 func MatmulParams(m sizing.Model) (int64, error) {
-	n := m.ActiveParams()
-	if n <= 0 {
-		return 0, fmt.Errorf("%w: model %q has no parameter count (set Params or the architecture)", ErrInvalid, m.Name)
+	if err := checkModel(m); err != nil {
+		return 0, err
 	}
+	return matmulParams(m), nil
+}
+
+// checkModel validates m with sizing.Model.Validate, which allocates nothing for a
+// valid model, and wraps its complaint in ErrInvalid.
+func checkModel(m sizing.Model) error {
+	if err := m.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	return nil
+}
+
+// matmulParams is MatmulParams for a model checkModel accepts.
+func matmulParams(m sizing.Model) int64 {
+	n := m.ActiveParams()
 	if m.HasArchitecture() {
 		h := int64(m.Hidden)
 		lookup := int64(m.Positions) * h
@@ -71,7 +89,7 @@ func MatmulParams(m sizing.Model) (int64, error) {
 			n -= lookup
 		}
 	}
-	return n, nil
+	return n
 }
 
 // attnDim returns d_attn, the width of the attention output: heads × head dimension.
@@ -177,6 +195,9 @@ func total(perTok, tokens float64) (FLOPs, error) {
 // multi-head attention, as the paper's models have; MatmulParams-based TrainingFLOPs
 // covers other shapes.
 func MegatronFLOPs(m sizing.Model, batch, seqLen int, fullRecompute bool) (FLOPs, error) {
+	if err := checkModel(m); err != nil {
+		return 0, err
+	}
 	if !m.HasArchitecture() {
 		return 0, fmt.Errorf("%w: MegatronFLOPs needs layers, hidden and vocabulary", ErrInvalid)
 	}
@@ -207,9 +228,9 @@ func MegatronTime(m sizing.Model, tokens float64, devices int, perDevice FLOPRat
 	if err := positive("per-device rate", float64(perDevice)); err != nil {
 		return 0, err
 	}
-	p := m.ParamCount()
-	if p <= 0 {
-		return 0, fmt.Errorf("%w: model %q has no parameter count", ErrInvalid, m.Name)
+	if err := checkModel(m); err != nil {
+		return 0, err
 	}
+	p := m.ParamCount()
 	return seconds(8 * tokens * float64(p) / (float64(devices) * float64(perDevice)))
 }

@@ -194,3 +194,57 @@ func TestWorkErrors(t *testing.T) {
 		t.Errorf("MegatronTime with 0 devices: %v, want ErrInvalid", err)
 	}
 }
+
+// TestInvalidModels checks that every entry point taking a model refuses the models
+// sizing.Model.Validate refuses, with an error wrapping ErrInvalid (and sizing's).
+// Before, 64 KV heads over 32 heads gave TrainingFLOPs 4.07e19 and nil, hidden 100
+// over 3 heads used a head dimension of 33, and negative layers beside Params ran.
+func TestInvalidModels(t *testing.T) {
+	kvOver := llama27B
+	kvOver.KVHeads = 64
+	models := []struct {
+		name string
+		m    sizing.Model
+	}{
+		{"KV heads above heads", kvOver},
+		{"heads do not divide hidden", sizing.Model{Layers: 2, Hidden: 100, Heads: 3, FFN: 400, Vocab: 10}},
+		{"negative layers beside Params", sizing.Model{Params: 7e9, Layers: -5}},
+		{"negative vocabulary beside Params", sizing.Model{Params: 7e9, Vocab: -1}},
+	}
+	for _, mm := range models {
+		m := mm.m
+		calls := []struct {
+			name string
+			fn   func() error
+		}{
+			{"MatmulParams", func() error { _, err := MatmulParams(m); return err }},
+			{"TrainingFLOPs", func() error { _, err := TrainingFLOPs(m, 1e9, 0); return err }},
+			{"InferenceFLOPs", func() error { _, err := InferenceFLOPs(m, 1e9, 0); return err }},
+			{"MegatronFLOPs", func() error { _, err := MegatronFLOPs(m, 1, 2048, false); return err }},
+			{"MegatronTime", func() error { _, err := MegatronTime(m, 1e9, 8, TFLOPS); return err }},
+			{"TensorParallelComm", func() error {
+				_, err := TensorParallelComm(m, 1, 2048, 1, sizing.BF16, sizing.NoRecompute, NVLink(h100NVLink))
+				return err
+			}},
+			{"Job.Time", func() error {
+				_, err := Job{Model: m, Work: 1e18, Batch: 1, SeqLen: 2048, Devices: 1, PeakPerDevice: h100Peak}.Time()
+				return err
+			}},
+			{"Decode.Speed", func() error {
+				_, err := Decode{Model: m, Weights: sizing.BF16, Context: 1, Bandwidth: a100HBM, Peak: a100Peak}.Speed()
+				return err
+			}},
+			{"Decode.Prefill", func() error {
+				_, err := Decode{Model: m, Weights: sizing.BF16, Bandwidth: a100HBM, Peak: a100Peak}.Prefill(128)
+				return err
+			}},
+		}
+		for _, c := range calls {
+			t.Run(mm.name+"/"+c.name, func(t *testing.T) {
+				if err := c.fn(); !errors.Is(err, ErrInvalid) || !errors.Is(err, sizing.ErrInvalid) {
+					t.Errorf("error %v; want one wrapping ErrInvalid and sizing.ErrInvalid", err)
+				}
+			})
+		}
+	}
+}

@@ -69,34 +69,13 @@ func resolveArch(m Model, n int64) (arch, bool) {
 	return arch{L: L, h: h, a: a, k: a, d: approxHeadDim, f: 4 * h, V: approxVocab, experts: 1, ept: 1}, true
 }
 
-// checkModel validates what Estimate needs from m and returns its parameter count.
-// It accepts exactly the models Model.Validate accepts, without allocating: the
-// same sign, head and expert checks, and Validate itself (whose error Estimate
-// returns) only when the architecture could overflow the parameter count.
+// checkModel validates m as Model.Validate does (allocating only when m is
+// invalid) and returns its parameter count.
 func checkModel(m Model) (int64, error) {
-	if m.Params < 0 || m.Layers < 0 || m.Hidden < 0 || m.Heads < 0 || m.KVHeads < 0 || m.HeadDim < 0 ||
-		m.FFN < 0 || m.Vocab < 0 || m.Experts < 0 || m.ExpertsPerToken < 0 || m.Positions < 0 {
-		return 0, fmt.Errorf("sizing: model %q has a negative size: %w", m.Name, ErrInvalid)
+	if err := m.Validate(); err != nil {
+		return 0, err
 	}
-	if m.Heads > 0 && m.HeadDim == 0 && m.Hidden%m.Heads != 0 {
-		return 0, fmt.Errorf("sizing: model %q: %d heads do not divide hidden size %d: %w", m.Name, m.Heads, m.Hidden, ErrInvalid)
-	}
-	if m.KVHeads > 0 && (m.KVHeads > m.Heads || m.Heads%m.KVHeads != 0) {
-		return 0, fmt.Errorf("sizing: model %q: %d KV heads do not divide %d heads: %w", m.Name, m.KVHeads, m.Heads, ErrInvalid)
-	}
-	if m.ExpertsPerToken > m.Experts {
-		return 0, fmt.Errorf("sizing: model %q routes %d experts per token of %d: %w", m.Name, m.ExpertsPerToken, m.Experts, ErrInvalid)
-	}
-	if m.Params > 0 && m.HasArchitecture() && m.FFN > 0 && archBound(m) >= 1<<62 {
-		if err := m.Validate(); err != nil {
-			return 0, err
-		}
-	}
-	n := m.ParamCount()
-	if n <= 0 {
-		return 0, fmt.Errorf("sizing: model %q has no parameter count (set Params, or the architecture with FFN; or it overflows): %w", m.Name, ErrInvalid)
-	}
-	return n, nil
+	return m.ParamCount(), nil
 }
 
 // archBound is an upper bound, in float64, of every partial sum ParamCount forms
@@ -201,11 +180,6 @@ func Estimate(m Model, w Workload) (Breakdown, error) {
 	}
 	n, err := checkModel(m)
 	if err != nil {
-		// Model.Validate says the same at more length; checkModel is its fast
-		// subset for the success path.
-		if verr := m.Validate(); verr != nil {
-			return Breakdown{}, verr
-		}
 		return Breakdown{}, err
 	}
 	if err := checkParallel(m, w.Parallel); err != nil {

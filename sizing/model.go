@@ -56,7 +56,18 @@ func (m Model) HasArchitecture() bool {
 // Params and the architecture may both be set and disagree (a checkpoint with extra
 // buffers, a count rounded in a model card): that is not an error; Params wins for
 // the parameter count and the architecture serves the terms that need it.
+//
+// A valid model costs no allocation: Validate builds its list only when something
+// is wrong, so hot paths (Estimate, compute's Job.Time) call it on every use.
 func (m Model) Validate() error {
+	if m.valid() {
+		return nil
+	}
+	return m.problems()
+}
+
+// problems lists what is wrong with m, as Validate documents; nil when nothing is.
+func (m Model) problems() error {
 	var errs []error
 	bad := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("sizing: model %q: "+format+": %w", append([]any{m.Name}, append(args, ErrInvalid)...)...))
@@ -103,6 +114,30 @@ func (m Model) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// valid reports, without allocating, whether Validate finds nothing wrong: the same
+// rules, in the same order of assumptions. archParams fails on a complete
+// architecture exactly when archBound reaches 2^62, so that is the overflow test.
+func (m Model) valid() bool {
+	if m.Params < 0 || m.Layers < 0 || m.Hidden < 0 || m.Heads < 0 || m.KVHeads < 0 || m.HeadDim < 0 ||
+		m.FFN < 0 || m.Vocab < 0 || m.Experts < 0 || m.ExpertsPerToken < 0 || m.Positions < 0 {
+		return false
+	}
+	if m.Heads > 0 && m.HeadDim == 0 && m.Hidden%m.Heads != 0 {
+		return false
+	}
+	if m.KVHeads > 0 && (m.KVHeads > m.Heads || m.Heads%m.KVHeads != 0) {
+		return false
+	}
+	if m.ExpertsPerToken > m.Experts {
+		return false
+	}
+	arch := m.HasArchitecture() && m.FFN > 0
+	if arch && !(archBound(m) < 1<<62) {
+		return false
+	}
+	return m.Params > 0 || arch
 }
 
 // kvHeads returns the number of key/value heads, defaulting to Heads.

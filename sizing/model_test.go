@@ -151,3 +151,58 @@ func TestParamCountMonotone(t *testing.T) {
 		}
 	})
 }
+
+// TestValidateFastPath checks that the allocation-free test Validate runs first
+// agrees with the full list of problems on any model, valid or not, and that a
+// valid model costs no allocation.
+func TestValidateFastPath(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		m := Model{
+			Params:          rapid.Int64Range(-1, 1e12).Draw(t, "params"),
+			Layers:          rapid.IntRange(-1, 200).Draw(t, "layers"),
+			Hidden:          rapid.IntRange(-1, 20000).Draw(t, "hidden"),
+			Heads:           rapid.IntRange(-1, 130).Draw(t, "heads"),
+			KVHeads:         rapid.IntRange(-1, 130).Draw(t, "kv_heads"),
+			HeadDim:         rapid.SampledFrom([]int{-1, 0, 0, 64, 128}).Draw(t, "head_dim"),
+			FFN:             rapid.IntRange(-1, 60000).Draw(t, "ffn"),
+			Vocab:           rapid.IntRange(-1, 300000).Draw(t, "vocab"),
+			Experts:         rapid.IntRange(-1, 16).Draw(t, "experts"),
+			ExpertsPerToken: rapid.IntRange(-1, 16).Draw(t, "experts_per_token"),
+			Positions:       rapid.IntRange(-1, 4096).Draw(t, "positions"),
+		}
+		if rapid.Bool().Draw(t, "huge") {
+			m.Layers, m.Hidden, m.FFN = math.MaxInt32, math.MaxInt32, math.MaxInt32
+		}
+		if got, want := m.valid(), m.problems() == nil; got != want {
+			t.Fatalf("valid() = %v, problems() = %v for %+v", got, m.problems(), m)
+		}
+	})
+	m := Model{Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, Vocab: 128256, GatedFFN: true}
+	if n := testing.AllocsPerRun(100, func() { _ = m.Validate() }); n != 0 {
+		t.Errorf("Validate() of a valid model: %v allocs, want 0", n)
+	}
+}
+
+// TestTermsRejectInvalidModels checks that WeightBytes and KVCacheBytes refuse the
+// models Validate refuses instead of answering with a truncated head dimension.
+func TestTermsRejectInvalidModels(t *testing.T) {
+	tests := []struct {
+		name string
+		m    Model
+	}{
+		// Hidden 100 over 3 heads used to give a head dimension of 33 and 396 bytes.
+		{"heads do not divide hidden", Model{Layers: 1, Hidden: 100, Heads: 3, FFN: 400, Vocab: 10}},
+		{"KV heads above heads", Model{Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 64, FFN: 11008, Vocab: 32000}},
+		{"negative layers with Params", Model{Params: 7e9, Layers: -5}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, err := WeightBytes(tt.m, FP16); !errors.Is(err, ErrInvalid) {
+				t.Errorf("WeightBytes = %d, %v; want an error wrapping ErrInvalid", got, err)
+			}
+			if got, err := KVCacheBytes(tt.m, 1, 1, FP16); !errors.Is(err, ErrInvalid) {
+				t.Errorf("KVCacheBytes = %d, %v; want an error wrapping ErrInvalid", got, err)
+			}
+		})
+	}
+}

@@ -27,13 +27,13 @@ func bitsToBytes(n int64, p Precision, what string) (Bytes, error) {
 
 // WeightBytes returns the memory of the model's weights stored at precision p:
 // ParamCount × p.Bits() / 8, rounded up to a whole byte. Every expert of a mixture of
-// experts is counted, since all must be resident.
+// experts is counted, since all must be resident. A model Validate rejects is an
+// error wrapping ErrInvalid.
 func WeightBytes(m Model, p Precision) (Bytes, error) {
-	n := m.ParamCount()
-	if n <= 0 {
-		return 0, fmt.Errorf("%w: model %q has no parameter count (set Params or the architecture)", ErrInvalid, m.Name)
+	if err := m.Validate(); err != nil {
+		return 0, err
 	}
-	return bitsToBytes(n, p, "weight")
+	return bitsToBytes(m.ParamCount(), p, "weight")
 }
 
 // KVCacheBytes returns the key/value cache for batch sequences of tokens tokens at
@@ -42,9 +42,14 @@ func WeightBytes(m Model, p Precision) (Bytes, error) {
 // query heads). OPT-13B keeps 819,200 bytes per token in FP16; Llama-2-70B, with 8 KV
 // heads of 128, keeps 327,680.
 //
-// It needs the architecture (layers, heads, hidden); see Estimate for the
-// approximation used when only Params is known.
+// It needs the architecture (layers, heads, hidden) of a model Validate accepts
+// (heads that divide the hidden size, KV heads that divide the heads), or it
+// returns an error wrapping ErrInvalid; see Estimate for the approximation used
+// when only Params is known.
 func KVCacheBytes(m Model, tokens, batch int, p Precision) (Bytes, error) {
+	if err := m.Validate(); err != nil {
+		return 0, err
+	}
 	if !m.HasArchitecture() {
 		return 0, fmt.Errorf("%w: KV cache needs layers, hidden and heads", ErrInvalid)
 	}
