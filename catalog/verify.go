@@ -81,12 +81,15 @@ func (c *Catalog) Verify(advertised string, gpus int, devs []Device, topo *Topol
 	}
 
 	if gpus >= 2 {
-		r.checkLinks(card, min(gpus, len(devs)), topo)
+		r.checkLinks(card, devs[:min(gpus, len(devs))], topo)
 	}
 	return r, nil
 }
 
-func (r *Report) checkLinks(card Card, n int, topo *Topology) {
+// checkLinks checks the links between the delivered devices, by their nvidia-smi
+// indices, which number the GPUs in topo -m's matrix too (both enumerate in the
+// same PCI bus order).
+func (r *Report) checkLinks(card Card, devs []Device, topo *Topology) {
 	if topo == nil {
 		r.Notes = append(r.Notes, "GPU links were not checked (no nvidia-smi topo -m output given).")
 		return
@@ -95,14 +98,25 @@ func (r *Report) checkLinks(card Card, n int, topo *Topology) {
 		r.Notes = append(r.Notes, "GPU links were not checked: nvidia-smi topo -m does not report "+card.Vendor+" links.")
 		return
 	}
-	if topo.GPUs() < n {
-		r.Problems = append(r.Problems, fmt.Sprintf("The topology lists %d GPUs; %d were delivered.", topo.GPUs(), n))
-		n = topo.GPUs()
+	var idx []int
+	var missing []string
+	for _, d := range devs {
+		if d.Index < 0 || d.Index >= topo.GPUs() {
+			missing = append(missing, fmt.Sprintf("GPU %d", d.Index))
+			continue
+		}
+		idx = append(idx, d.Index)
 	}
+	if len(missing) > 0 {
+		r.Problems = append(r.Problems, fmt.Sprintf("The topology lists %d GPUs; %d were delivered (not in it: %s).",
+			topo.GPUs(), len(devs), listUpTo(missing, 4)))
+	}
+	n := len(idx)
 	var pcie []string
 	linked := 0
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			i, j := idx[a], idx[b]
 			if topo.NVLinked(i, j) {
 				linked++
 				continue

@@ -208,7 +208,8 @@ func newChart(t pricing.Tariff, sample bool) (*chart, error) {
 	}
 	// Whole days against the monthly package: the month wins once the days bought
 	// cost more than it, after ⌊monthly/daily⌋ days.
-	days := t.Monthly.Div(t.Daily).Floor().IntPart()
+	q, _ := t.Monthly.QuoRem(t.Daily, 0) // whole days, exact, whatever decimal's DivisionPrecision
+	days := q.IntPart()
 	if h := 24 * days; days >= 1 && h < int64(hours) {
 		c.marks = append(c.marks, mark{float64(h), t.Daily.Mul(decimal.NewFromInt(days)), fmt.Sprintf("%d h", h),
 			fmt.Sprintf("%d h (%d whole days) in a month: the monthly package beats day packages (%s / %s, rounded down).",
