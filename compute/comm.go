@@ -202,8 +202,8 @@ func tpAllReduces(r sizing.Recompute) float64 {
 
 // TensorParallelComm returns the communication time of one training step (forward
 // and backward of one micro-batch) under tensor parallelism of degree tensor: per
-// layer, 4 all-reduces (6 under full recomputation) of the s·b·h activations at
-// precision p over the tensor-parallel group (Shoeybi et al. 2019, §3). It is not
+// layer, 4 all-reduces (6 under full recomputation) of the s·b·h activations at p's
+// compute width (p.ComputeBits(): 16 bits for formats narrower than 16) over the tensor-parallel group (Shoeybi et al. 2019, §3). It is not
 // overlapped with compute: each all-reduce sits on the critical path. One-way tensor
 // parallelism takes no time. The model needs layers and hidden size, and must pass
 // sizing.Model.Validate (ErrInvalid).
@@ -234,6 +234,7 @@ func tpComm(m sizing.Model, batch, seqLen, tensor int, p sizing.Precision, r siz
 	if err := link.Validate(); err != nil {
 		return 0, err
 	}
-	size := float64(seqLen) * float64(batch) * float64(m.Hidden) * p.Bits() / 8
+	// Activations travel at the compute width: 16 bits for FP8 and quantized formats.
+	size := float64(seqLen) * float64(batch) * float64(m.Hidden) * p.ComputeBits() / 8
 	return tpAllReduces(r) * float64(m.Layers) * link.allReduce(size, tensor), nil
 }

@@ -193,3 +193,23 @@ func TestDataParallelStepRange(t *testing.T) {
 		t.Errorf("DataParallelStep(MaxInt64−1 ns, 0 bytes) = %+v, %v; want Total MaxInt64−1 ns", s, err)
 	}
 }
+
+// TestTensorParallelCommComputeWidth checks that activations of a quantized or FP8
+// job travel at 16 bits, not at the storage width.
+func TestTensorParallelCommComputeWidth(t *testing.T) {
+	link := NVLink(h100NVLink)
+	want, err := TensorParallelComm(llama27B, 1, 4096, 4, sizing.BF16, sizing.NoRecompute, link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []sizing.Precision{sizing.FP8, sizing.INT8, sizing.NF4} {
+		got, err := TensorParallelComm(llama27B, 1, 4096, 4, p, sizing.NoRecompute, link)
+		if err != nil || got != want {
+			t.Errorf("TensorParallelComm at %v = %v, %v; want %v (16-bit activations)", p, got, err, want)
+		}
+	}
+	fp32, _ := TensorParallelComm(llama27B, 1, 4096, 4, sizing.FP32, sizing.NoRecompute, link)
+	if fp32 <= want {
+		t.Errorf("TensorParallelComm at FP32 = %v, want more than BF16's %v", fp32, want)
+	}
+}

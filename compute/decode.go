@@ -22,7 +22,7 @@ const DefaultMemoryEfficiency = 0.7
 type Decode struct {
 	Model     sizing.Model     `json:"model"`
 	Weights   sizing.Precision `json:"weights"`      // storage of the weights; required
-	KV        sizing.Precision `json:"kv_precision"` // zero: Weights
+	KV        sizing.Precision `json:"kv_precision"` // zero: Weights.KVDefault() (FP16 below 16 bits)
 	Context   int              `json:"context"`      // tokens already in each sequence's KV cache
 	Batch     int              `json:"batch"`        // sequences decoded together; zero: 1
 	Bandwidth Bandwidth        `json:"bandwidth_bytes_per_second"`
@@ -50,7 +50,7 @@ func (d Decode) defaulted() (batch int, kv sizing.Precision, memEff, util float6
 		batch = 1
 	}
 	if kv == 0 {
-		kv = d.Weights
+		kv = d.Weights.KVDefault() // as sizing.Estimate defaults Workload.KVPrecision
 	}
 	if memEff == 0 {
 		memEff = DefaultMemoryEfficiency

@@ -130,3 +130,26 @@ func TestDecodeMixtureOfExperts(t *testing.T) {
 		t.Errorf("batch 64 reads %d bytes, want nearly all %d", s64.BytesRead, all)
 	}
 }
+
+// TestDecodeKVDefault checks that a quantized model's KV cache defaults to FP16, as
+// sizing.Estimate's does, not to the weights' 4.16 bits per value.
+func TestDecodeKVDefault(t *testing.T) {
+	for _, p := range []sizing.Precision{sizing.AWQ4, sizing.NF4, sizing.Q4_K_M, sizing.INT8, sizing.FP8} {
+		t.Run(p.String(), func(t *testing.T) {
+			d := Decode{Model: llama27B, Weights: p, Context: 4096, Bandwidth: a100HBM, Peak: a100Peak}
+			got, err := d.Speed()
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, _ := sizing.WeightBytes(llama27B, p)
+			kv, _ := sizing.KVCacheBytes(llama27B, 4096, 1, sizing.FP16)
+			if got.BytesRead != w+kv {
+				t.Errorf("BytesRead = %d, want weights %d + FP16 KV cache %d = %d", got.BytesRead, w, kv, w+kv)
+			}
+			d.KV = sizing.FP16
+			if explicit, _ := d.Speed(); explicit != got {
+				t.Errorf("default KV gives %+v, explicit FP16 %+v", got, explicit)
+			}
+		})
+	}
+}

@@ -24,7 +24,8 @@ type Job struct {
 	Model sizing.Model `json:"model"`
 	Work  FLOPs        `json:"work_flop"` // total work of the job; zero takes no time
 
-	// Precision of the gradients and activations sent between devices; zero: BF16.
+	// Precision of the gradients sent between devices; activations travel at its
+	// compute width (Precision.ComputeBits, 16 bits below FP16). Zero: BF16.
 	Precision sizing.Precision `json:"precision"`
 	Recompute sizing.Recompute `json:"recompute"` // full recompute repeats the forward all-reduces
 

@@ -116,7 +116,7 @@ func checkParallel(m Model, p Parallel) error {
 // (FP16/BF16) for anything narrower, since FP8 and quantized weights are
 // dequantized into 16-bit kernels (LLM.int8, GPTQ, AWQ, llama.cpp, bitsandbytes,
 // and vLLM's "auto" KV cache dtype, which follows the 16-bit model dtype).
-func computeBytes(p Precision) float64 { return math.Max(2, p.Bits()/8) }
+func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 
 // Estimate returns the GPU memory per device for running w on m, split into its
 // parts, or an error wrapping ErrInvalid for a workload or model Validate or the
@@ -147,7 +147,7 @@ func computeBytes(p Precision) float64 { return math.Max(2, p.Bits()/8) }
 //   - KV cache, Inference only: 2 × layers × KV heads × head dimension × SeqLen ×
 //     Batch × KVPrecision bits/8 (Kwon et al. 2023). Unset KVPrecision follows
 //     Precision for FP16 and wider and is FP16 for narrower formats (FP8 and
-//     quantized weights), as computeBytes says.
+//     quantized weights): Precision.KVDefault.
 //   - Overhead: Workload.Overhead, or DefaultOverhead when zero.
 //
 // A mixture of experts keeps every expert resident, so P counts them all
@@ -210,7 +210,7 @@ func estimate(ar *arch, approx bool, N float64, w Workload) (Breakdown, error) {
 	var terms Terms
 	if w.Task == Inference {
 		weights = N * w.Precision.Bits() / 8
-		kvBits := 8 * e
+		kvBits := w.Precision.KVDefault().Bits()
 		if w.KVPrecision != 0 {
 			kvBits = w.KVPrecision.Bits()
 		}

@@ -106,6 +106,32 @@ func (p Precision) Bits() float64 {
 	return 0
 }
 
+// ComputeBits returns the width, in bits, that values computed from weights stored
+// at p have: p's own width for FP16 and wider formats, and 16 for narrower ones,
+// since FP8 and quantized weights are dequantized into 16-bit kernels (LLM.int8,
+// GPTQ, AWQ, llama.cpp and bitsandbytes all compute in FP16 or BF16). Activations,
+// LoRA adapters and the default KV cache have this width. It returns 0 for a
+// precision that is not valid.
+func (p Precision) ComputeBits() float64 {
+	b := p.Bits()
+	if b <= 0 {
+		return 0
+	}
+	return math.Max(16, b)
+}
+
+// KVDefault returns the KV cache precision used when none is given for weights at
+// p: p itself for FP16 and wider formats, FP16 for narrower ones (the cache holds
+// keys and values computed at ComputeBits; vLLM's "auto" KV cache dtype likewise
+// follows the 16-bit model dtype, not the quantized storage). Estimate and
+// compute's Decode both use it. A precision that is not valid is returned as is.
+func (p Precision) KVDefault() Precision {
+	if b := p.Bits(); b > 0 && b < 16 {
+		return FP16
+	}
+	return p
+}
+
 // Valid reports whether p is a named precision or one made by CustomBits.
 func (p Precision) Valid() bool { return p.Bits() > 0 }
 

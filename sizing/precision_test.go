@@ -214,3 +214,25 @@ func FuzzParsePrecision(f *testing.F) {
 		}
 	})
 }
+
+func TestKVDefaultAndComputeBits(t *testing.T) {
+	custom, _ := CustomBits(4.65)
+	wide, _ := CustomBits(24)
+	tests := []struct {
+		p       Precision
+		kv      Precision
+		compute float64
+	}{
+		{FP64, FP64, 64}, {FP32, FP32, 32}, {BF16, BF16, 16}, {FP16, FP16, 16},
+		{FP8, FP16, 16}, {INT8, FP16, 16}, {AWQ4, FP16, 16}, {NF4, FP16, 16}, {Q4_K_M, FP16, 16},
+		{custom, FP16, 16}, {wide, wide, 24}, {0, 0, 0},
+	}
+	for _, tt := range tests {
+		if got := tt.p.KVDefault(); got != tt.kv {
+			t.Errorf("%v.KVDefault() = %v, want %v", tt.p, got, tt.kv)
+		}
+		if got := tt.p.ComputeBits(); got != tt.compute {
+			t.Errorf("%v.ComputeBits() = %v, want %v", tt.p, got, tt.compute)
+		}
+	}
+}

@@ -27,7 +27,8 @@ type Workload struct {
 	// parameter). It must be a floating-point format.
 	GradPrecision Precision `json:"grad_precision"`
 	// KVPrecision: zero follows Precision for FP16 and wider formats, and is FP16
-	// for narrower ones (FP8, INT8 and 4-bit weights are computed in 16 bits).
+	// for narrower ones (FP8, INT8 and 4-bit weights are computed in 16 bits); see
+	// Precision.KVDefault, which compute's Decode uses too.
 	KVPrecision Precision `json:"kv_precision"`
 	Optimizer   Optimizer `json:"optimizer"`
 	Batch       int       `json:"batch"`   // micro-batch per device (inference: concurrent sequences)
