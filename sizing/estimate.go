@@ -34,10 +34,13 @@ type arch struct {
 // GQA: N ≈ 12·L·h² (Kaplan et al. 2020, §2.1: 12·n_layer·d_model² non-embedding
 // parameters, FFN four times the hidden size) with h = 128·L as in Llama-2-7B, so
 // L = ∛(N / (12·128²)) and h = 128·L; below one layer (N < 196,608) L = 1 and
-// h = √(N/12). L is not rounded to a whole layer, so every term grows smoothly with
-// N. Heads have dimension 128, every head is its own KV head, the FFN is 4h and not
-// gated, the vocabulary 32000. Llama-2-7B's 6.74e9 parameters give 32.5 layers of
-// hidden 4157 (true: 32 of 4096). The terms that depend on this shape (activations,
+// h = √(N/12). L is kept fractional here, so the per-layer terms grow smoothly with
+// N; the terms that count whole layers on a device (the KV cache and training
+// activations, ⌈L/p⌉ layers per pipeline stage of p) round it up, and Estimate
+// refuses a pipeline degree above ⌈L⌉, as it refuses one above Layers for a model
+// with its architecture. Heads have dimension 128, every head is its own KV head,
+// the FFN is 4h and not gated, the vocabulary 32000. Llama-2-7B's 6.74e9 parameters
+// give 32.5 layers of hidden 4157 (true: 32 of 4096), counted as 33 whole layers. The terms that depend on this shape (activations,
 // KV cache, LoRA adapters, Adafactor's state) are then flagged in Breakdown.Approx.
 func resolveArch(m Model, n int64) (arch, bool) {
 	if m.HasArchitecture() {
@@ -93,7 +96,8 @@ func archBound(m Model) float64 {
 // divide the query heads; KV heads are split when the degree divides them and
 // replicated when they divide the degree (as vLLM does for GQA models with fewer KV
 // heads than devices), and any other combination is an error. Pipeline stages need
-// at least one layer each. Without the architecture only the degrees are checked.
+// at least one layer each. Without the architecture, Estimate checks the pipeline
+// degree against the ⌈L⌉ layers resolveArch assumes.
 func checkParallel(m Model, p Parallel) error {
 	if !m.HasArchitecture() || p.Tensor <= 1 && p.Pipeline <= 1 {
 		return nil
@@ -167,8 +171,9 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 // optimizer term, master copy included, to Host (Ren et al. 2021, ZeRO-Offload);
 // Host is this device's share.
 //
-// A model given by Params alone is answered with the shape resolveArch assumes,
-// and the terms that depend on it are listed in Breakdown.Approx; a model with the
+// A model given by Params alone is answered with the shape resolveArch assumes
+// (a pipeline degree above its ⌈L⌉ layers is an error wrapping ErrInvalid), and
+// the terms that depend on it are listed in Breakdown.Approx; a model with the
 // architecture but no FFN width assumes 4·Hidden and flags the same terms. A model
 // with both Params and the architecture takes the weights from Params and every
 // other term from the architecture.
@@ -186,6 +191,11 @@ func Estimate(m Model, w Workload) (Breakdown, error) {
 		return Breakdown{}, err
 	}
 	ar, approx := resolveArch(m, n)
+	if pp := one(w.Parallel.Pipeline); approx && float64(pp) > math.Ceil(ar.L) {
+		// checkParallel does this for a model with its architecture.
+		return Breakdown{}, fmt.Errorf("sizing: pipeline degree %d exceeds the %.0f layers assumed for %d parameters: %w",
+			pp, math.Ceil(ar.L), n, ErrInvalid)
+	}
 	return estimate(&ar, approx, float64(n), w)
 }
 

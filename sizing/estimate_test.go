@@ -260,3 +260,32 @@ func TestEstimateInvalid(t *testing.T) {
 		})
 	}
 }
+
+// TestPipelineParamsOnly checks the pipeline degree of a model known only by its
+// parameter count against the layers resolveArch assumes: 7e9 parameters give
+// ∛(7e9/196608) = 32.9 layers, counted as 33. Before, p = 64 gave 35.4 GiB of
+// activations (18.5 GiB at p = 1) and p = 2^40 157 PB, all without error.
+func TestPipelineParamsOnly(t *testing.T) {
+	m := Model{Params: 7e9}
+	w := Workload{Task: Training, Precision: BF16, Batch: 1, SeqLen: 4096, FlashAttention: true}
+	for _, tt := range []struct {
+		pipeline int
+		ok       bool
+	}{{1, true}, {2, true}, {33, true}, {34, false}, {64, false}, {1 << 40, false}} {
+		w.Parallel.Pipeline = tt.pipeline
+		b, err := Estimate(m, w)
+		if tt.ok && err != nil {
+			t.Errorf("pipeline %d: %v, want an estimate", tt.pipeline, err)
+		}
+		if !tt.ok && !errors.Is(err, ErrInvalid) {
+			t.Errorf("pipeline %d: activations %v, %v; want an error wrapping ErrInvalid", tt.pipeline, b.Activations, err)
+		}
+	}
+	inf := Workload{Task: Inference, Precision: BF16, Batch: 1, SeqLen: 4096, Parallel: Parallel{Pipeline: 64}}
+	if _, err := Estimate(m, inf); !errors.Is(err, ErrInvalid) {
+		t.Errorf("inference, pipeline 64: %v, want ErrInvalid", err)
+	}
+	if _, err := MaxContext(m, inf, 80*GiB); !errors.Is(err, ErrInvalid) {
+		t.Errorf("MaxContext, pipeline 64: %v, want ErrInvalid", err)
+	}
+}

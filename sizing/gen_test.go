@@ -1,6 +1,10 @@
 package sizing
 
-import "pgregory.net/rapid"
+import (
+	"math"
+
+	"pgregory.net/rapid"
+)
 
 // Generators draw from ranges that always validate and never overflow, so the
 // properties need no filtering.
@@ -86,6 +90,9 @@ func genParallel(m Model) *rapid.Generator[Parallel] {
 		maxPipe := 16
 		if m.HasArchitecture() {
 			maxPipe = min(maxPipe, m.Layers)
+		} else if n := m.ParamCount(); n > 0 {
+			ar, _ := resolveArch(m, n) // the layers Estimate assumes
+			maxPipe = min(maxPipe, int(math.Ceil(ar.L)))
 		}
 		return Parallel{
 			Data:             rapid.IntRange(0, 256).Draw(t, "data"),
