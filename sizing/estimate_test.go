@@ -289,3 +289,36 @@ func TestPipelineParamsOnly(t *testing.T) {
 		t.Errorf("MaxContext, pipeline 64: %v, want ErrInvalid", err)
 	}
 }
+
+// TestParallelDevicesBound checks that Devices never wraps around and that Validate
+// refuses layouts of more than MaxDevices devices. Before, {Data: 2^32, Tensor:
+// 2^32} gave 0 devices and (2^32+1)² gave 2^33+1, and Validate accepted both.
+func TestParallelDevicesBound(t *testing.T) {
+	tests := []struct {
+		name string
+		p    Parallel
+		want int
+	}{
+		{"zero layout", Parallel{}, 1},
+		{"8 × 4 × 2", Parallel{Data: 8, Tensor: 4, Pipeline: 2}, 64},
+		{"exactly MaxDevices", Parallel{Data: 1 << 12, Tensor: 1 << 12}, MaxDevices},
+		{"one over", Parallel{Data: 1 << 12, Tensor: 1 << 12, Pipeline: 2}, 0},
+		{"2^32 × 2^32", Parallel{Data: 1 << 32, Tensor: 1 << 32}, 0},
+		{"(2^32+1)²", Parallel{Data: 1<<32 + 1, Tensor: 1<<32 + 1}, 0},
+		{"huge pipeline", Parallel{Pipeline: math.MaxInt}, 0},
+		{"negative", Parallel{Data: -2}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.p.Devices(); got != tt.want {
+				t.Errorf("Devices() = %d, want %d", got, tt.want)
+			}
+			w := Workload{Task: Inference, Precision: BF16, Batch: 1, SeqLen: 1, Parallel: tt.p}
+			if err := w.Validate(); (err == nil) != (tt.want > 0) {
+				t.Errorf("Validate() = %v, want an error: %v", err, tt.want == 0)
+			} else if err != nil && !errors.Is(err, ErrInvalid) {
+				t.Errorf("Validate() = %v, want one wrapping ErrInvalid", err)
+			}
+		})
+	}
+}

@@ -45,8 +45,14 @@ type Workload struct {
 	Overhead    Bytes       `json:"overhead_bytes"` // CUDA context and framework; zero: DefaultOverhead
 }
 
+// MaxDevices bounds a parallel layout: Workload.Validate refuses a layout of more
+// than 1<<24 (16,777,216) devices, a thousand times the largest published training
+// runs (Llama 3 405B used 16,384 H100s), so that no degree or device count can
+// overflow an int, even a 32-bit one.
+const MaxDevices = 1 << 24
+
 // Parallel is the multi-GPU layout. Degrees of zero mean 1; the device count is
-// Data × Tensor × Pipeline.
+// Data × Tensor × Pipeline, at most MaxDevices.
 type Parallel struct {
 	Data     int `json:"data"`
 	Tensor   int `json:"tensor"`
@@ -63,8 +69,24 @@ type Parallel struct {
 }
 
 // Devices returns the number of devices the layout uses, Data × Tensor × Pipeline,
-// each zero counted as 1.
-func (p Parallel) Devices() int { return one(p.Data) * one(p.Tensor) * one(p.Pipeline) }
+// each zero counted as 1. For a layout Workload.Validate refuses (a negative degree,
+// or more than MaxDevices devices) it returns 0; it never wraps around.
+func (p Parallel) Devices() int {
+	d, t, pp := one(p.Data), one(p.Tensor), one(p.Pipeline)
+	if d < 0 || t < 0 || pp < 0 || d > MaxDevices || t > MaxDevices || pp > MaxDevices {
+		return 0
+	}
+	// Each factor is at most 2^24, so the products fit int64 (2^72 would not, but
+	// the first product is checked before the second is formed).
+	n := int64(d) * int64(t)
+	if n > MaxDevices {
+		return 0
+	}
+	if n *= int64(pp); n > MaxDevices {
+		return 0
+	}
+	return int(n)
+}
 
 func one(n int) int {
 	if n == 0 {
@@ -167,7 +189,8 @@ func isFloat(p Precision) bool { return p >= FP64 && p <= FP8 }
 // Rules: Task and Precision must be set and known; GradPrecision and KVPrecision,
 // when set, must be valid (GradPrecision a floating-point one); Optimizer and Recompute must be known values; Batch and
 // SeqLen at least 1; LoRARank, Overhead and the parallel degrees not negative;
-// LoRATargets only known bits; ZeRO 0 to 3. Full Training needs a floating-point
+// LoRATargets only known bits; ZeRO 0 to 3; at most MaxDevices devices
+// (Parallel.Devices), which bounds each degree too. Full Training needs a floating-point
 // Precision (FP64 to FP8): quantized formats store frozen weights, so train
 // adapters on them with LoRA or QLoRA instead. A ZeRO stage with a data-parallel
 // degree of 1 is allowed and shards nothing (DeepSpeed accepts it, commonly to
@@ -215,6 +238,8 @@ func (w Workload) Validate() error {
 	p := w.Parallel
 	if p.Data < 0 || p.Tensor < 0 || p.Pipeline < 0 {
 		bad("negative parallel degree (data %d, tensor %d, pipeline %d)", p.Data, p.Tensor, p.Pipeline)
+	} else if p.Devices() == 0 {
+		bad("parallel layout of data %d × tensor %d × pipeline %d is over MaxDevices (%d) devices", p.Data, p.Tensor, p.Pipeline, MaxDevices)
 	}
 	if p.ZeRO < 0 || p.ZeRO > 3 {
 		bad("ZeRO stage %d is outside 0..3", p.ZeRO)
