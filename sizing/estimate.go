@@ -132,7 +132,10 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 // Training, the adapters for LoRA and QLoRA, none for Inference):
 //
 //   - Weights: P × Precision.Bits()/8, the base in NF4 for QLoRA, plus the adapters
-//     at the compute width for LoRA and QLoRA.
+//     at the compute width for LoRA and QLoRA. With the architecture known, the
+//     embedding tables and the output head of an FP8, INT8, INT4, NF4, GPTQ4 or
+//     AWQ4 model count at 16 bits, as their checkpoints keep them (WeightBytes
+//     gives the sources); WeightBytes answers the same figure.
 //   - Gradients: T × GradPrecision bits/8, GradPrecision following Precision
 //     (the compute width for adapters) when unset: the ZeRO paper's 2 bytes under
 //     mixed precision (Rajbhandari et al. 2020, §3.1); FP32 gives Megatron's FP32
@@ -196,11 +199,12 @@ func Estimate(m Model, w Workload) (Breakdown, error) {
 		return Breakdown{}, fmt.Errorf("sizing: pipeline degree %d exceeds the %.0f layers assumed for %d parameters: %w",
 			pp, math.Ceil(ar.L), n, ErrInvalid)
 	}
-	return estimate(&ar, approx, float64(n), w)
+	return estimate(&ar, approx, float64(n), embeddingParams(m), w)
 }
 
-// estimate computes the breakdown for a validated workload.
-func estimate(ar *arch, approx bool, N float64, w Workload) (Breakdown, error) {
+// estimate computes the breakdown for a validated workload; emb is the part of the N
+// parameters in embedding tables and the output head (embeddingParams).
+func estimate(ar *arch, approx bool, N, emb float64, w Workload) (Breakdown, error) {
 	p := w.Parallel
 	t, pp, dp := float64(one(p.Tensor)), float64(one(p.Pipeline)), float64(one(p.Data))
 	wShard, gShard, oShard := t*pp, t*pp, t*pp
@@ -219,7 +223,7 @@ func estimate(ar *arch, approx bool, N float64, w Workload) (Breakdown, error) {
 	var weights, grads, opt, act, kv float64
 	var terms Terms
 	if w.Task == Inference {
-		weights = N * w.Precision.Bits() / 8
+		weights = storedWeights(N, emb, w.Precision)
 		kvBits := w.Precision.KVDefault().Bits()
 		if w.KVPrecision != 0 {
 			kvBits = w.KVPrecision.Bits()
@@ -238,7 +242,7 @@ func estimate(ar *arch, approx bool, N float64, w Workload) (Breakdown, error) {
 		}
 		var trainable, factored, trainBits float64
 		if w.Task == Training {
-			weights = N * w.Precision.Bits() / 8
+			weights = storedWeights(N, emb, w.Precision)
 			trainable, trainBits = N, w.Precision.Bits()
 			factored = 2 * N / ar.h
 			if optimizer == Adafactor {
@@ -255,7 +259,7 @@ func estimate(ar *arch, approx bool, N float64, w Workload) (Breakdown, error) {
 			if w.Task == QLoRA {
 				base = NF4
 			}
-			weights = N*base.Bits()/8 + trainable*trainBits/8
+			weights = storedWeights(N, emb, base) + trainable*trainBits/8
 			terms = TermWeights | TermGradients | TermOptimizer
 		}
 		gradBits := trainBits

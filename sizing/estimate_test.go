@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // Literal models (the presets may change independently; these are fixed shapes).
@@ -189,7 +191,11 @@ func TestQLoRAPrecision(t *testing.T) {
 	// Adapters on every linear layer at rank 16: per layer 16·(4·(4096+4096) +
 	// 3·(4096+11008)) = 1,249,280; 32 layers: 39,976,960.
 	const adapters = 39_976_960
-	base := math.Ceil(float64(n) * NF4.Bits() / 8)
+	// The base in NF4, but for the embedding table and the untied head, 2·32000·4096
+	// = 262,144,000 parameters, which bitsandbytes keeps in 16 bits (re-pinned when
+	// WeightBytes learned that rule; before, every parameter counted at 4.127 bits).
+	const emb = 262_144_000
+	base := (float64(n-emb)*NF4.Bits() + emb*16) / 8
 	if got, want := float64(b.Weights), math.Ceil(base+adapters*2); got != want {
 		t.Errorf("QLoRA weights = %v, want %v", got, want)
 	}
@@ -321,4 +327,75 @@ func TestParallelDevicesBound(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestQuantizedEmbeddings16 pins the 16-bit embeddings and head of the formats
+// that quantize only the linear layers. Llama-3-8B (8,030,261,248 parameters,
+// 2·128,256·4096 = 1,050,673,152 of them in the embedding and the untied head) in
+// AWQ4 is 6,979,588,096 × 4.15625/8 + 1,050,673,152 × 2 = 5,727,460,432 bytes,
+// about the 5.73 GB of the published AWQ checkpoints; counted at 4.156 bits
+// throughout it was 4,171,971,664.
+func TestQuantizedEmbeddings16(t *testing.T) {
+	l3, err := Preset("llama-3-8b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := l3.ParamCount()
+	const emb = 1_050_673_152
+	custom, _ := CustomBits(4.65)
+	tests := []struct {
+		name string
+		m    Model
+		p    Precision
+		want Bytes
+	}{
+		{"Llama-3-8B AWQ4", l3, AWQ4, 5_727_460_432},
+		{"Llama-3-8B GPTQ4", l3, GPTQ4, 5_727_460_432},
+		{"Llama-3-8B NF4", l3, NF4, Bytes(math.Ceil((float64(n-emb)*NF4.Bits() + emb*16) / 8))},
+		{"Llama-3-8B INT8", l3, INT8, Bytes(n-emb) + 2*emb},
+		{"Llama-3-8B FP8", l3, FP8, Bytes(n-emb) + 2*emb},
+		{"Llama-3-8B INT4", l3, INT4, Bytes((n-emb)/2) + 2*emb},
+		// GGUF mixes are measured over the whole file: uniform.
+		{"Llama-3-8B Q4_K_M", l3, Q4_K_M, Bytes(math.Ceil(float64(n) * 4.84 / 8))},
+		{"Llama-3-8B Q8_0", l3, Q8_0, Bytes(math.Ceil(float64(n) * 8.5 / 8))},
+		{"Llama-3-8B custom", l3, custom, Bytes(math.Ceil(float64(n) * 4.65 / 8))},
+		{"Llama-3-8B BF16", l3, BF16, 2 * Bytes(n)},
+		// OPT-13B ties its head to the embeddings and learns 2050 positions: one
+		// 50272×5120 table and a 2050×5120 one stay 16-bit.
+		{"OPT-13B INT8", estOPT13B, INT8, Bytes(estOPT13B.ParamCount()) + (50272+2050)*5120},
+		// Without the architecture nothing is known about the embeddings.
+		{"Params only AWQ4", Model{Params: 8e9}, AWQ4, Bytes(math.Ceil(8e9 * AWQ4.Bits() / 8))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := WeightBytes(tt.m, tt.p)
+			if err != nil || got != tt.want {
+				t.Errorf("WeightBytes = %d, %v; want %d", got, err, tt.want)
+			}
+			b, err := Estimate(tt.m, Workload{Task: Inference, Precision: tt.p, Batch: 1, SeqLen: 1})
+			if err != nil || b.Weights != got {
+				t.Errorf("Estimate weights = %d, %v; want WeightBytes' %d", b.Weights, err, got)
+			}
+		})
+	}
+}
+
+// TestPropWeightBytesMatchesEstimate checks that WeightBytes and Estimate's Weights
+// term give one answer for every model and weight precision on one device.
+func TestPropWeightBytesMatchesEstimate(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		m := genAnyModel().Draw(t, "model")
+		p := rapid.SampledFrom([]Precision{FP32, BF16, FP8, INT8, INT4, NF4, GPTQ4, AWQ4, Q4_K_M, Q2_K, Q8_0}).Draw(t, "precision")
+		want, err := WeightBytes(m, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Estimate(m, Workload{Task: Inference, Precision: p, Batch: 1, SeqLen: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Weights != want {
+			t.Fatalf("Estimate weights %d, WeightBytes %d", b.Weights, want)
+		}
+	})
 }
