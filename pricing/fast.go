@@ -26,14 +26,16 @@ type pricer struct {
 	pk    []pkg
 	scale int32
 	// small: hourly64 and price64 hold Hourly·10^scale and each package's
-	// price·10^scale·3600, and run64 the run problem in int64.
+	// price·10^scale·3600; run64 is the run problem in int64 when hasRun64.
 	small    bool
+	hasRun64 bool
 	hourly64 int64
-	price64  []int64
-	run64    *prepared[int64]
-	hourlyC  decParts   // Hourly, trimmed, for the hourly line's amount
-	pkC      []decParts // each package's price as written, for its line's amount
-	forceBig bool       // tests: take the *big.Int and decimal path
+	price64  [maxItems]int64
+	runLen   [maxItems]int64 // package lengths in seconds
+	run64    prepared[int64]
+	hourlyC  decParts           // Hourly, trimmed, for the hourly line's amount
+	pkC      [maxItems]decParts // each package's price as written, for its line's amount
+	forceBig bool               // tests: take the *big.Int and decimal path
 }
 
 // decParts is a decimal c·10^e whose coefficient fits an int64.
@@ -43,28 +45,46 @@ type decParts struct {
 	ok bool
 }
 
-func partsOf(d decimal.Decimal) decParts {
+// splitDec returns d's coefficient and exponent as written, and with trailing
+// zeros after the point dropped (as trim does), when the coefficient fits an
+// int64.
+func splitDec(d decimal.Decimal) (raw, trimmed decParts) {
 	c := d.Coefficient()
 	if !c.IsInt64() {
-		return decParts{}
+		return decParts{}, decParts{}
 	}
-	return decParts{c.Int64(), d.Exponent(), true}
+	v, e := c.Int64(), d.Exponent()
+	raw = decParts{v, e, true}
+	if v == 0 {
+		return raw, decParts{0, 0, true}
+	}
+	for e < 0 && v%10 == 0 {
+		v /= 10
+		e++
+	}
+	return raw, decParts{v, e, true}
 }
 
 // newPricer prepares t, which must be valid.
 func newPricer(t Tariff) *pricer {
 	p := &pricer{t: t, pk: t.packages()}
-	p.scale = t.costScale(p.pk)
-	p.hourlyC = partsOf(trim(t.Hourly))
-	p.pkC = make([]decParts, len(p.pk))
-	p.price64 = make([]int64, len(p.pk))
-	p.small = true
-	if !t.Hourly.IsZero() {
-		p.hourly64, p.small = int64Of(t.Hourly, p.scale)
-	}
+	var trimmed [maxItems]decParts
+	_, p.hourlyC = splitDec(t.Hourly)
+	p.small = p.hourlyC.ok
+	p.scale = max(0, -p.hourlyC.e)
 	for i, k := range p.pk {
-		p.pkC[i] = partsOf(k.price)
-		v, ok := int64Of(k.price, p.scale)
+		p.pkC[i], trimmed[i] = splitDec(k.price)
+		p.small = p.small && trimmed[i].ok
+		p.scale = max(p.scale, -trimmed[i].e)
+		p.runLen[i] = k.hours * 3600
+	}
+	if !p.small {
+		p.scale = t.costScale(p.pk)
+		return p
+	}
+	p.hourly64, p.small = int64Of(p.hourlyC, p.scale)
+	for i := range p.pk {
+		v, ok := int64Of(trimmed[i], p.scale)
 		if ok {
 			v, ok = checked.Mul(v, 3600)
 		}
@@ -72,20 +92,17 @@ func newPricer(t Tariff) *pricer {
 	}
 	if p.small {
 		if prob := p.runProblem64(); smallEnough(&prob, 1) {
-			p.run64 = prepare(int64Arith{}, prob)
+			prepareInto(int64Arith{}, &p.run64, prob)
+			p.hasRun64 = true
 		}
 	}
 	return p
 }
 
-// int64Of returns d·10^p as an int64; p must be at least places(d).
-func int64Of(d decimal.Decimal, p int32) (int64, bool) {
-	c := partsOf(trim(d))
-	if !c.ok {
-		return 0, false
-	}
+// int64Of returns c·10^(e+p) as an int64; e+p ≥ 0.
+func int64Of(c decParts, p int32) (int64, bool) {
 	shift := int64(c.e) + int64(p)
-	if shift > 18 {
+	if !c.ok || shift < 0 || shift > 18 {
 		return 0, false
 	}
 	return checked.Mul(c.c, pow10(shift))
@@ -95,11 +112,9 @@ func (p *pricer) granularitySecs() int64 { return int64(p.t.granularity() / time
 
 // runProblem64 is the run problem in seconds with int64 costs; p.small.
 func (p *pricer) runProblem64() problem[int64] {
-	prob := problem[int64]{lengths: make([]int64, len(p.pk)), prices: p.price64,
+	n := len(p.pk)
+	prob := problem[int64]{lengths: p.runLen[:n], prices: p.price64[:n],
 		mix: p.t.AfterPackage == BillHourly, step: 1}
-	for i, k := range p.pk {
-		prob.lengths[i] = k.hours * 3600
-	}
 	if !p.t.Hourly.IsZero() {
 		prob.hasTail, prob.rate = true, p.hourly64
 		prob.minUnits, prob.step = int64(p.t.Minimum/time.Second), p.granularitySecs()
@@ -162,8 +177,8 @@ func (p *pricer) run(d time.Duration, packages bool) cover {
 		}
 		return p.hourlyCover(c, c.hourlySecs)
 	}
-	if p.run64 != nil && !p.forceBig && smallEnough(&p.run64.problem, secs) {
-		sol := solve(int64Arith{}, p.run64, secs)
+	if p.hasRun64 && !p.forceBig && smallEnough(&p.run64.problem, secs) {
+		sol := solve(int64Arith{}, &p.run64, secs)
 		c := cover{counts: sol.counts, small: true, cost64: sol.cost}
 		if sol.rest > 0 {
 			c.hourlySecs = p.run64.units(sol.rest)
@@ -200,18 +215,21 @@ func (p *pricer) sessions(u Usage, packages bool) cover {
 		return p.hourlyCover(cover{hourlySecs: need * session}, need*session)
 	}
 	if p.small && !p.forceBig {
-		prob := problem[int64]{lengths: make([]int64, len(p.pk)), prices: p.price64,
-			mix: p.t.AfterPackage == BillHourly, step: 1}
+		var days [maxItems]int64
 		for i, k := range p.pk {
-			prob.lengths[i] = k.hours / 24
+			days[i] = k.hours / 24
 		}
+		prob := problem[int64]{lengths: days[:len(p.pk)], prices: p.price64[:len(p.pk)],
+			mix: p.t.AfterPackage == BillHourly, step: 1}
 		ok := true
 		if !p.t.Hourly.IsZero() {
 			prob.hasTail = true
 			prob.rate, ok = checked.Mul(p.hourly64, session)
 		}
 		if ok && smallEnough(&prob, need) {
-			sol := solve(int64Arith{}, prepare(int64Arith{}, prob), need)
+			var pr prepared[int64]
+			prepareInto(int64Arith{}, &pr, prob)
+			sol := solve(int64Arith{}, &pr, need)
 			return cover{counts: sol.counts, hourlySecs: sol.rest * session, small: true, cost64: sol.cost}
 		}
 	}

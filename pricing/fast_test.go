@@ -158,7 +158,7 @@ func TestPathChoice(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := newPricer(huge)
-	if p.small || p.run64 != nil {
+	if p.small || p.hasRun64 {
 		t.Errorf("prices of 27 digits: small = %v, want the big path", p.small)
 	}
 	for _, d := range []time.Duration{7 * time.Second, 731 * time.Hour, MaxDuration} {
@@ -183,7 +183,7 @@ func TestPathChoice(t *testing.T) {
 func TestSmallEnoughBoundary(t *testing.T) {
 	tr := Tariff{Currency: "CNY", Hourly: dec("10000000000000"), Daily: dec("1")}
 	p := newPricer(tr)
-	if p.run64 == nil {
+	if !p.hasRun64 {
 		t.Fatal("no int64 run problem for small lengths")
 	}
 	if !smallEnough(&p.run64.problem, 3600) {

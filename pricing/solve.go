@@ -102,9 +102,10 @@ type kept[C any] struct {
 // need, so a tariff prepares a run problem once and searches it many times.
 type prepared[C any] struct {
 	problem[C]
-	ks    []kept[C]
-	caps  []int64
-	reach []int64 // len(ks)+1
+	ks    []kept[C] // in ksBuf
+	caps  [maxItems]int64
+	reach [maxItems + 1]int64 // len(ks)+1 used
+	ksBuf [maxItems]kept[C]
 }
 
 // solution is a cover: a count per item (in the problem's item order), the
@@ -118,7 +119,14 @@ type solution[C any] struct {
 // prepare drops the packages the tail dominates, orders the rest and computes
 // the exchange caps and reach (see solve for why).
 func prepare[C any, A arith[C]](a A, p problem[C]) *prepared[C] {
-	pr := &prepared[C]{problem: p}
+	pr := new(prepared[C])
+	prepareInto(a, pr, p)
+	return pr
+}
+
+// prepareInto is prepare into pr, which the caller allocates.
+func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
+	pr.problem, pr.ks = p, pr.ksBuf[:0]
 	for i, l := range p.lengths {
 		if p.hasTail && p.mix && a.cmp(a.mul(p.rate, p.units(l)), p.prices[i]) <= 0 {
 			continue
@@ -143,7 +151,6 @@ func prepare[C any, A arith[C]](a A, p problem[C]) *prepared[C] {
 		}
 	}
 	n := len(ks)
-	pr.caps = make([]int64, n)
 	for i := range ks {
 		pr.caps[i] = math.MaxInt64
 		for j := 0; j < i; j++ {
@@ -154,7 +161,7 @@ func prepare[C any, A arith[C]](a A, p problem[C]) *prepared[C] {
 	}
 	// reach[i]: the most length packages i.. can add under the exchange caps,
 	// saturating at MaxInt64 (the first package is uncapped).
-	pr.reach = make([]int64, n+1)
+	pr.reach[n] = 0
 	for i := n - 1; i >= 0; i-- {
 		v, ok := checked.Mul(pr.caps[i], ks[i].length)
 		if ok {
@@ -165,7 +172,6 @@ func prepare[C any, A arith[C]](a A, p problem[C]) *prepared[C] {
 		}
 		pr.reach[i] = v
 	}
-	return pr
 }
 
 // solve returns the cheapest cover of need. The problem must have a tail or at

@@ -146,8 +146,11 @@ type pkg struct {
 func (t Tariff) packages() []pkg {
 	hpm := t.hoursPerMonth()
 	type pk = pkg
-	var out []pk
-	terms := append([]Term(nil), t.Terms...)
+	out := make([]pk, 0, len(t.Terms)+3)
+	terms := t.Terms
+	if len(terms) > 1 {
+		terms = append([]Term(nil), terms...)
+	}
 	// Longest term first, for a stable display order.
 	for i := 1; i < len(terms); i++ {
 		for j := i; j > 0 && terms[j].Months > terms[j-1].Months; j-- {
@@ -159,7 +162,7 @@ func (t Tariff) packages() []pkg {
 		out = append(out, pk{"term_" + strconv.Itoa(term.Months) + "m", "term", m * hpm,
 			t.termMonthly(term).Mul(decimal.NewFromInt(m))})
 	}
-	for _, p := range []pk{{"monthly", "month", hpm, t.Monthly}, {"weekly", "week", 168, t.Weekly}, {"daily", "day", 24, t.Daily}} {
+	for _, p := range [...]pk{{"monthly", "month", hpm, t.Monthly}, {"weekly", "week", 168, t.Weekly}, {"daily", "day", 24, t.Daily}} {
 		if !p.price.IsZero() {
 			out = append(out, p)
 		}
