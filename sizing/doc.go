@@ -11,8 +11,8 @@
 //   - Breakdown, the answer of Estimate, whose Total is the GPU memory per device;
 //   - Calibration, a measured peak carried into other estimates as overhead.
 //
-// MaxContext and MaxBatch answer the inverse questions: the largest context or
-// batch that fits a capacity.
+// MaxContext, MaxBatch and FitPrecision answer the inverse questions: the largest
+// context or batch, and the widest precision, that fit a capacity.
 //
 // Zero values: an unset Task or Precision is an error; an unset Optimizer means
 // AdamW; unset GradPrecision and KVPrecision follow Precision; zero parallel degrees

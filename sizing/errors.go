@@ -15,7 +15,8 @@ var (
 	// ErrNotFound reports an unknown preset or name.
 	ErrNotFound = errors.New("sizing: not found")
 	// ErrDoesNotFit reports that not even the smallest value of a search fits the
-	// capacity (MaxContext, MaxBatch).
+	// capacity (MaxContext, MaxBatch), or that no candidate precision does
+	// (FitPrecision).
 	ErrDoesNotFit = errors.New("sizing: does not fit")
 )
 

@@ -105,3 +105,23 @@ func ExampleMaxContext() {
 	// 28 <nil>
 	// true
 }
+
+// The widest precision in which Llama-3-8B serves a 4096-token context on cards of
+// 24, 16, 8 and 4 GiB.
+func ExampleFitPrecision() {
+	m, _ := sizing.Preset("llama-3-8b")
+	w := sizing.Workload{Task: sizing.Inference, Batch: 1, SeqLen: 4096, FlashAttention: true}
+	for _, c := range []sizing.Bytes{24 * sizing.GiB, 16 * sizing.GiB, 8 * sizing.GiB, 4 * sizing.GiB} {
+		p, b, err := sizing.FitPrecision(m, w, c)
+		if errors.Is(err, sizing.ErrDoesNotFit) {
+			fmt.Printf("%v: nothing fits\n", c)
+			continue
+		}
+		fmt.Printf("%v: %v, %.1f GiB\n", c, p, b.Total().GiB())
+	}
+	// Output:
+	// 24GiB: BF16, 16.8 GiB
+	// 16GiB: FP8, 10.3 GiB
+	// 8GiB: Q5_K_M, 7.2 GiB
+	// 4GiB: nothing fits
+}

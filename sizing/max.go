@@ -72,3 +72,61 @@ func maxFit(m Model, w Workload, capacity Bytes, context bool) (int, error) {
 	}
 	return lo, nil
 }
+
+// inferenceLadder is FitPrecision's default for Inference: from 16 bits down
+// through the formats serving stacks load, GGUF file types among them, in
+// decreasing bits per weight (BF16 16, FP8 and INT8 8, Q8_0 8.5, Q6_K 6.56, Q5_K_M
+// 5.68, Q4_K_M 4.84, AWQ4 4.16, Q4_0 4.5, Q3_K_M 3.91, Q2_K 3.35; FP8 and INT8
+// come before Q8_0 because they are what GPU stacks serve, and AWQ4 before Q4_0
+// for the same reason).
+var inferenceLadder = [...]Precision{BF16, FP8, INT8, Q8_0, Q6_K, Q5_K_M, Q4_K_M, AWQ4, Q4_0, Q3_K_M, Q2_K}
+
+// trainingLadder is FitPrecision's default for Training, LoRA and QLoRA: the compute
+// precision, FP32, then BF16 mixed precision, then FP8.
+var trainingLadder = [...]Precision{FP32, BF16, FP8}
+
+// FitPrecision answers the inverse question of precision: the first of candidates,
+// tried in order, at which Estimate(m, w) with w.Precision set to it has a Total of
+// at most capacity. It returns that precision and its breakdown. Every other field
+// of w is kept, KVPrecision and GradPrecision included; w.Precision is ignored.
+//
+// With no candidates it tries, for Inference, BF16, FP8, INT8, Q8_0, Q6_K, Q5_K_M,
+// Q4_K_M, AWQ4, Q4_0, Q3_K_M and Q2_K: widest first, so the answer is the least
+// quantization that fits. For Training, LoRA and QLoRA it tries the compute
+// precisions FP32, BF16 and FP8. Moving from full training to LoRA or QLoRA is a
+// change of Task, not of precision, and is left to the caller (QLoRA's base is NF4
+// whatever Precision says; for LoRA, Precision is the frozen base's format, and
+// candidates may list quantized ones).
+//
+// It returns an error wrapping ErrInvalid when capacity is not positive or Estimate
+// rejects m, w or a candidate (full training in a quantized format, say), and one
+// wrapping ErrDoesNotFit, naming the candidate that needs least and what it needs,
+// when none fits.
+func FitPrecision(m Model, w Workload, capacity Bytes, candidates ...Precision) (Precision, Breakdown, error) {
+	if capacity <= 0 {
+		return 0, Breakdown{}, fmt.Errorf("sizing: capacity %d bytes is not positive: %w", int64(capacity), ErrInvalid)
+	}
+	if len(candidates) == 0 {
+		if w.Task == Inference {
+			candidates = inferenceLadder[:]
+		} else {
+			candidates = trainingLadder[:]
+		}
+	}
+	var least Precision
+	var need Bytes
+	for _, p := range candidates {
+		w.Precision = p
+		b, err := Estimate(m, w)
+		if err != nil {
+			return 0, Breakdown{}, err
+		}
+		if t := b.Total(); t <= capacity {
+			return p, b, nil
+		} else if least == 0 || t < need {
+			least, need = p, t
+		}
+	}
+	return 0, Breakdown{}, fmt.Errorf("sizing: no precision of %d tried fits %d bytes; the smallest need is %v's %d bytes: %w",
+		len(candidates), int64(capacity), least, int64(need), ErrDoesNotFit)
+}
