@@ -136,8 +136,10 @@ func exposed(comm, compute, overlap float64) float64 {
 }
 
 // Efficiency returns the scaling efficiency compute / (compute + exposed): the
-// fraction of each step a device spends computing. With no exposed communication it
-// is 1; with nothing to compute, 0.
+// fraction of each step a device spends computing, always in [0, 1]. With no
+// exposed communication it is 1; with nothing to compute, 0. Negative durations,
+// which Exposed and DataParallelStep never produce, are read as zero: a negative
+// compute gives 0 and a negative exposed time (with positive compute) gives 1.
 func Efficiency(compute, exposed time.Duration) float64 {
 	return efficiency(compute.Seconds(), exposed.Seconds())
 }

@@ -133,6 +133,15 @@ func TestExposedAndEfficiency(t *testing.T) {
 	if e := Efficiency(0, time.Second); e != 0 {
 		t.Errorf("Efficiency with no compute = %v, want 0", e)
 	}
+	// Negative inputs read as zero, as documented; the result stays in [0, 1].
+	for _, c := range []struct {
+		compute, exposed time.Duration
+		want             float64
+	}{{-time.Second, time.Second, 0}, {time.Second, -time.Second, 1}, {-time.Second, -time.Second, 0}} {
+		if e := Efficiency(c.compute, c.exposed); e != c.want {
+			t.Errorf("Efficiency(%v, %v) = %v, want %v", c.compute, c.exposed, e, c.want)
+		}
+	}
 }
 
 func TestTensorParallelComm(t *testing.T) {

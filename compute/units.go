@@ -96,8 +96,9 @@ func (b Bandwidth) GBps() float64 { return float64(b) / float64(GBps) }
 //
 // The unit is required (except for a bare "0") and is case-sensitive apart from the
 // prefix, so that "FLOPS" (a rate) is refused. The error is a *ParseError wrapping
-// ErrInvalid for an empty string, a negative number, NaN or Inf, an unknown unit, or
-// a value that overflows float64.
+// ErrInvalid for an empty string, a negative number, NaN or Inf, an unknown unit, a
+// value that overflows float64, or a positive number too small for float64
+// ("1e-400 FLOP", which would read as zero).
 func ParseFLOPs(s string) (FLOPs, error) {
 	v, err := parse("ParseFLOPs", s, flopsUnit)
 	return FLOPs(v), err
@@ -179,6 +180,21 @@ func bandwidthUnit(u string) (float64, bool) {
 	return unitMult(u, "B/s", "Bps")
 }
 
+// nonzeroDigits reports whether the mantissa of num (the part before any exponent)
+// has a digit other than 0, so that a zero from ParseFloat is an underflow
+// ("1e-400") rather than a zero ("0.0e5").
+func nonzeroDigits(num string) bool {
+	for i := 0; i < len(num); i++ {
+		switch c := num[i]; {
+		case c == 'e' || c == 'E':
+			return false
+		case c >= '1' && c <= '9':
+			return true
+		}
+	}
+	return false
+}
+
 // parse implements the three parsers.
 func parse(fn, s string, unit func(string) (float64, bool)) (float64, error) {
 	fail := func(format string, args ...any) (float64, error) {
@@ -197,6 +213,9 @@ func parse(fn, s string, unit func(string) (float64, bool)) (float64, error) {
 	f, err := unitscan.Float(num)
 	if err != nil || !finite(f) {
 		return fail("number out of range")
+	}
+	if f == 0 && nonzeroDigits(num) {
+		return fail("number too small: it underflows to zero")
 	}
 	if u == "" {
 		if f == 0 {

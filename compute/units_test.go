@@ -49,6 +49,7 @@ func TestParse(t *testing.T) {
 		{"rate FLOPs/s", parseRate, "989.5 TFLOPs/s", 989.5e12},
 		{"rate no prefix", parseRate, "1e12 FLOPS", 1e12},
 		{"rate zero", parseRate, "0", 0},
+		{"zero with a tiny exponent", parseRate, "0.0e-400 TFLOPS", 0},
 		{"rate spaces", parseRate, "  312 TFLOPS  ", 312e12},
 		{"work", parseWork, "3.14e23 FLOP", 3.14e23},
 		{"work plural", parseWork, "1e17FLOPs", 1e17},
@@ -97,6 +98,10 @@ func TestParseErrors(t *testing.T) {
 		{"exabytes per second", parseBW, "1 EB/s"},
 		{"overflow in number", parseWork, "1e400 FLOP"},
 		{"overflow by prefix", parseRate, "1e300 EFLOPS"},
+		// Positive numbers below float64's range used to read as zero.
+		{"underflow", parseRate, "1e-400 TFLOPS"},
+		{"underflow of work", parseWork, "0.0001e-330 FLOP"},
+		{"underflow of bandwidth", parseBW, "5e-999 GB/s"},
 		{"no number", parseBW, "GB/s"},
 		{"bare prefix", parseRate, "3 T"},
 		{"lower-case tera", parseRate, "165.2 tFLOPS"},

@@ -82,14 +82,16 @@ var precisionInfo = [numPrecisions]struct {
 }
 
 // CustomBits returns a precision that stores bits bits per parameter, rounded to the
-// nearest 1/1000 bit. bits must be finite, positive and at most 64.
+// nearest 1/1000 bit. bits must be finite, at most 64, and at least 0.0005, the
+// smallest value that rounds to a thousandth of a bit; a smaller positive value is
+// an error rather than a silent 0.001.
 func CustomBits(bits float64) (Precision, error) {
 	if math.IsNaN(bits) || bits <= 0 || bits > maxCustomBits {
 		return 0, fmt.Errorf("%w: custom precision of %v bits per parameter (want 0 < bits <= 64)", ErrInvalid, bits)
 	}
 	milli := math.Round(bits * 1000)
 	if milli < 1 {
-		milli = 1
+		return 0, fmt.Errorf("%w: custom precision of %v bits per parameter rounds to 0 thousandths of a bit", ErrInvalid, bits)
 	}
 	return customBase + Precision(milli), nil
 }

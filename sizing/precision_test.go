@@ -187,10 +187,21 @@ func TestCustomBitsProperties(t *testing.T) {
 			t.Fatalf("ParsePrecision(%q) = %v, %v; want %v", p.String(), back, err, p)
 		}
 	})
-	for _, bad := range []float64{0, -1, 64.001, math.NaN(), math.Inf(1), math.Inf(-1)} {
+	// 0.0004 bits rounds to 0 thousandths; it used to become 0.001 silently.
+	for _, bad := range []float64{0, -1, 64.001, math.NaN(), math.Inf(1), math.Inf(-1), 0.0004, 1e-300, math.SmallestNonzeroFloat64} {
 		if _, err := CustomBits(bad); !errors.Is(err, ErrInvalid) {
 			t.Errorf("CustomBits(%v) error = %v, want ErrInvalid", bad, err)
 		}
+	}
+}
+
+func TestCustomBitsSmallest(t *testing.T) {
+	p, err := CustomBits(0.0005) // rounds half away from zero, to 1 thousandth
+	if err != nil || p.Bits() != 0.001 {
+		t.Errorf("CustomBits(0.0005) = %v, %v; want 0.001 bits", p.Bits(), err)
+	}
+	if p, err := ParsePrecision("0.0001b"); !errors.Is(err, ErrInvalid) {
+		t.Errorf("ParsePrecision(\"0.0001b\") = %v, %v; want an error wrapping ErrInvalid", p, err)
 	}
 }
 
