@@ -283,3 +283,37 @@ func BenchmarkPricer(b *testing.B) {
 		})
 	}
 }
+
+// FuzzFastAndBig prices a run on the int64 path and the big.Int path and wants
+// the same quote, written the same way.
+func FuzzFastAndBig(f *testing.F) {
+	f.Add(int64(160), uint8(2), int64(90000), uint8(2), int64(3500), uint8(0), int64(72000), uint16(8), uint8(0))
+	f.Add(int64(999999999999999), uint8(12), int64(7), uint8(0), int64(0), uint8(0), int64(315360000), uint16(1000), uint8(3))
+	f.Fuzz(func(t *testing.T, hourly int64, hp uint8, monthly int64, mp uint8, daily int64, dp uint8, secs int64, gpus uint16, flags uint8) {
+		price := func(c int64, p uint8) decimal.Decimal {
+			if c < 0 {
+				c = -c
+			}
+			return decimal.New(c%1_000_000_000_000_000, -int32(p%13))
+		}
+		tr := Tariff{Currency: [...]string{"CNY", "JPY", "KWD", "USD"}[flags%4], Hourly: price(hourly, hp), Monthly: price(monthly, mp), Daily: price(daily, dp),
+			Granularity: [...]time.Duration{0, time.Minute, time.Hour, 15 * time.Minute}[flags/4%4], AfterPackage: AfterPackage(flags / 16 % 2),
+			Rounding: RoundingMode(flags / 32 % 2), Minimum: time.Duration(flags/64) * time.Hour}
+		if tr.Validate() != nil || secs < 0 || gpus == 0 {
+			return
+		}
+		d := time.Duration(secs%int64(MaxDuration/time.Second+1)) * time.Second
+		fq, err := newPricer(tr).price(Continuous(d), int(gpus), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sq, err := bigPricer(tr).price(Continuous(d), int(gpus), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := exactForm(fq), exactForm(sq); got != want {
+			t.Fatalf("%+v for %v on %d GPUs:\nint64 path %s\nbig path   %s", tr, d, gpus, got, want)
+		}
+		checkConservation(t, fq)
+	})
+}
