@@ -34,8 +34,16 @@ type Workload struct {
 	Batch       int       `json:"batch"`   // micro-batch per device (inference: concurrent sequences)
 	SeqLen      int       `json:"seq_len"` // tokens per sequence; for inference the context length
 	Recompute   Recompute `json:"recompute"`
-	// FlashAttention never materialises the a·s² score matrix, dropping
-	// Korthikanti's 5·a·s/h term as selective recomputation does.
+	// FlashAttention: attention kernels that never materialise the a·s² score
+	// matrix (Dao et al. 2022), dropping Korthikanti's 5·a·s/h term for training
+	// as selective recomputation does. For inference the zero value, false, means
+	// eager attention that builds the full score matrix and its softmax during
+	// prefill, 2·a·s² values per sequence per layer, which dominates long
+	// contexts. Every modern serving stack avoids it: vLLM and TGI (FlashAttention
+	// and paged-attention kernels), llama.cpp (prompts in small micro-batches, and
+	// a flash-attention path), transformers with SDPA (its default attention for
+	// most models). Set it to true when sizing any of them; leave it false only
+	// for eager attention (transformers' attn_implementation="eager").
 	FlashAttention bool `json:"flash_attention"`
 	LoRARank       int  `json:"lora_rank"` // zero: DefaultLoRARank for LoRA and QLoRA
 	// LoRATargets selects the adapted matrices; zero: the task's default (see
