@@ -180,29 +180,28 @@ func checkPrice(name string, d decimal.Decimal) error {
 	if e := d.Exponent(); e < -60 || e > maxPriceDigits {
 		return fmt.Errorf("pricing: tariff: %s price has exponent %d: %w", name, e, ErrInvalid)
 	}
-	d = trim(d)
-	if d.Exponent() < -maxPricePlaces {
-		return fmt.Errorf("pricing: tariff: %s price %s has more than %d decimal places: %w", name, d.String(), maxPricePlaces, ErrInvalid)
+	// On the trimmed coefficient c and exponent e: places are −e, and
+	// c·10^e < 10^15 exactly when c < 10^(15−e), with 15−e ≥ 0 here.
+	_, c := splitDec(d)
+	if !c.ok {
+		c.e = trim(d).Exponent()
 	}
-	if !belowMaxPrice(d) {
-		return fmt.Errorf("pricing: tariff: %s price %s is 10^%d or more: %w", name, d.String(), maxPriceDigits, ErrInvalid)
+	if c.e < -maxPricePlaces {
+		return fmt.Errorf("pricing: tariff: %s price %s has more than %d decimal places: %w", name, trim(d).String(), maxPricePlaces, ErrInvalid)
+	}
+	below := false
+	switch k := int64(maxPriceDigits - c.e); {
+	case !c.ok:
+		below = d.Cmp(decimal.New(1, maxPriceDigits)) < 0
+	case k > 18:
+		below = true // c < 2^63 < 10^19 ≤ 10^k
+	default:
+		below = c.c < pow10(k)
+	}
+	if !below {
+		return fmt.Errorf("pricing: tariff: %s price %s is 10^%d or more: %w", name, trim(d).String(), maxPriceDigits, ErrInvalid)
 	}
 	return nil
-}
-
-// belowMaxPrice reports whether a trimmed d with exponent at most maxPriceDigits
-// is below 10^maxPriceDigits: c·10^e < 10^15 exactly when c < 10^(15−e), an
-// integer comparison when the coefficient fits an int64.
-func belowMaxPrice(d decimal.Decimal) bool {
-	c, k := d.Coefficient(), int64(maxPriceDigits-d.Exponent())
-	switch {
-	case !c.IsInt64():
-	case k > 18:
-		return true // c < 2^63 < 10^19 ≤ 10^k
-	case k >= 0:
-		return c.Int64() < pow10(k)
-	}
-	return d.Cmp(decimal.New(1, maxPriceDigits)) < 0
 }
 
 func (t Tariff) hoursPerMonth() int64 {
