@@ -47,13 +47,16 @@ type decParts struct {
 
 // splitDec returns d's coefficient and exponent as written, and with trailing
 // zeros after the point dropped (as trim does), when the coefficient fits an
-// int64.
+// int64. NumDigits is exact (it checks its estimate), and at most 18 digits fit,
+// so CoefficientInt64 is then exact too; neither copies the coefficient.
 func splitDec(d decimal.Decimal) (raw, trimmed decParts) {
-	c := d.Coefficient()
-	if !c.IsInt64() {
+	if d.IsZero() {
+		return decParts{0, d.Exponent(), true}, decParts{0, 0, true}
+	}
+	if d.NumDigits() > 18 {
 		return decParts{}, decParts{}
 	}
-	v, e := c.Int64(), d.Exponent()
+	v, e := d.CoefficientInt64(), d.Exponent()
 	raw = decParts{v, e, true}
 	if v == 0 {
 		return raw, decParts{0, 0, true}
