@@ -55,7 +55,7 @@ type Option struct {
 	// HourlyOnly is the same rental paid by the hour (zero when the offer has no
 	// hourly price), to set beside the best packages in Cost.
 	HourlyOnly Quote `json:"hourly_only"`
-	// Waste is Cost minus the cost of the cheapest option that fits: what
+	// Waste is ExpectedCost minus that of the first (cheapest) option: what
 	// choosing this option over that one pays for capacity the job does not need.
 	Waste Money `json:"waste"`
 	// Interruptions is the expected number of interruptions during the job (from
@@ -184,7 +184,8 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 	for i, o := range p.Offers {
 		card := cards[i]
 		s.tariffKey = tariffKey(o.Tariff)
-		for n := 1; n <= s.gpuLimit(o); n++ {
+		limit := s.gpuLimit(o)
+		for n := 1; n <= limit; n = nextCount(n, limit) {
 			k := fitKey{card.ID, n}
 			f := fits[k]
 			if f == nil {
@@ -200,6 +201,11 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 				continue
 			}
 			opt, err := s.option(i, o, card, n, f, checks[i])
+			var short *shortRental
+			if errors.As(err, &short) {
+				diag.short(card, n, f.duration, short.span)
+				continue
+			}
 			if err != nil {
 				if errors.Is(err, ErrUnavailable) {
 					diag.other.add(err.Error())
@@ -215,18 +221,13 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 		}
 	}
 	if len(opts) == 0 {
-		return nil, &NoFitError{Reasons: diag.reasons(s), Suggestions: s.suggest(cards)}
+		return nil, &NoFitError{Reasons: diag.reasons(s), Suggestions: s.suggest(cards, &diag)}
 	}
 
 	opts = sortOptions(opts)
-	cheapest := opts[0].Cost.Total
+	cheapest := opts[0].ExpectedCost // the first option: ranked on expected cost
 	for i := range opts {
-		if opts[i].Cost.Total.Amount.LessThan(cheapest.Amount) {
-			cheapest = opts[i].Cost.Total
-		}
-	}
-	for i := range opts {
-		w, err := opts[i].Cost.Total.Sub(cheapest)
+		w, err := opts[i].ExpectedCost.Sub(cheapest)
 		if err != nil {
 			return nil, err
 		}
@@ -236,7 +237,7 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 }
 
 // gpuLimit is the most GPUs tried on an offer: its MaxGPUs (DefaultPlanGPUs when
-// it states none), capped by the request's MaxGPUs.
+// it states none), capped by the request's MaxGPUs and by MaxPlanGPUs.
 func (s settings) gpuLimit(o Offer) int {
 	limit := o.MaxGPUs
 	if limit == 0 {
@@ -245,17 +246,34 @@ func (s settings) gpuLimit(o Offer) int {
 	if s.MaxGPUs > 0 && s.MaxGPUs < limit {
 		limit = s.MaxGPUs
 	}
-	return limit
+	return min(limit, MaxPlanGPUs)
+}
+
+// nextCount is the GPU count tried after n: every count up to one server
+// (GPUsPerServer), then doubling, and the limit itself last.
+func nextCount(n, limit int) int {
+	switch {
+	case n < GPUsPerServer:
+		return n + 1
+	case n == limit:
+		return limit + 1
+	case 2*n > limit:
+		return limit
+	}
+	return 2 * n
 }
 
 // optionBound is the most options a plan can return, to size the slice once:
 // Option is large, and growing the slice by copying showed in profiles.
 func (s settings) optionBound(offers []Offer) int {
-	n := 0
+	total := 0
 	for _, o := range offers {
-		n += s.gpuLimit(o)
+		limit := s.gpuLimit(o)
+		for n := 1; n <= limit; n = nextCount(n, limit) {
+			total++
+		}
 	}
-	return n
+	return total
 }
 
 // resolve looks every offer's card up once per distinct name and checks that the
@@ -294,20 +312,30 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) ([]catalog.Card, erro
 // comes from decode speed, and for a memory-only request): compute.TrainingFLOPs
 // (6·N·D plus attention) for full training. LoRA and QLoRA freeze the base, so its
 // weights need no weight gradients: the backward pass computes only activation
-// gradients, about one forward pass instead of two, and the work is 4/6 of full
-// training (the adapters' own work is under 1% at the default rank). This is the
-// usual accounting of backward = activation gradients + weight gradients, each
-// about the forward's FLOPs (Kaplan et al. 2020, §2.1; Narayanan et al. 2021).
+// gradients, and the weight-gradient half of it, 2·N per token, is dropped (the
+// adapters' own work is under 1% at the default rank). This is the usual
+// accounting of backward = activation gradients + weight gradients, each about
+// the forward's FLOPs (Kaplan et al. 2020, §2.1; Narayanan et al. 2021).
+//
+// The work is what the hardware does, recomputation included
+// (compute.TrainingFLOPsRecompute: 8·N·D under full recomputation), so the
+// request's utilization is the fraction of peak the hardware sustains. The
+// default band, published model FLOPs utilization, is then on the safe side:
+// hardware utilization is at least as high.
 func (s settings) work() (compute.FLOPs, error) {
 	if s.Tokens == 0 || s.Workload.Task == sizing.Inference {
 		return 0, nil
 	}
-	f, err := compute.TrainingFLOPs(s.Model, s.Tokens, s.Workload.SeqLen)
+	f, err := compute.TrainingFLOPsRecompute(s.Model, s.Tokens, s.Workload.SeqLen, s.Workload.Recompute)
 	if err != nil {
 		return 0, fmt.Errorf("pricing: plan: %w: %w", err, ErrInvalid)
 	}
 	if s.Workload.Task == sizing.LoRA || s.Workload.Task == sizing.QLoRA {
-		f = f * 4 / 6
+		n, err := compute.MatmulParams(s.Model)
+		if err != nil {
+			return 0, fmt.Errorf("pricing: plan: %w: %w", err, ErrInvalid)
+		}
+		f -= compute.FLOPs(2 * float64(n) * s.Tokens)
 	}
 	return f, nil
 }
@@ -392,11 +420,8 @@ func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 	if note != "" {
 		f.notes = append(f.notes, note)
 	}
-	if f.layout.ZeRO == 3 {
-		f.notes = append(f.notes, "ZeRO-3 moves about 1.5× the data of plain data parallel (Rajbhandari et al. 2020, §7); the duration does not count the extra")
-	}
 	if f.layout.OffloadOptimizer {
-		f.notes = append(f.notes, fmt.Sprintf("optimizer state offloaded to host memory (%s per GPU); the CPU update slows each step, which the duration does not count", f.mem.Host.Human()))
+		f.notes = append(f.notes, fmt.Sprintf("optimizer state offloaded to host memory (%s per GPU): the duration counts the PCIe transfers, not the CPU's optimizer step", f.mem.Host.Human()))
 	}
 	if f.mem.Approx != 0 {
 		f.notes = append(f.notes, "memory terms approximated from the parameter count alone: "+f.mem.Approx.String())
@@ -414,7 +439,7 @@ func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, 
 		return nil
 	}
 	if s.Workload.Task == sizing.Inference {
-		return s.timeDecode(f, card, n, peak)
+		return s.timeDecode(f, card, n, peak, link)
 	}
 	j := compute.Job{
 		Model: s.Model, Work: work, Precision: s.Workload.Precision, Recompute: s.Workload.Recompute,
@@ -432,20 +457,75 @@ func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, 
 		return err
 	}
 	f.duration, f.low, f.high, f.eff = mid.Duration, band.Low, band.High, mid.Efficiency
+	return s.layoutCost(f, card, mid)
+}
+
+// layoutCost adds to a fit's durations what compute.Job does not model:
+//   - ZeRO-3 gathers the weights before the forward and the backward pass and
+//     reduce-scatters the gradients, 3Ψ per step against data parallelism's 2Ψ
+//     (Rajbhandari et al. 2020, §7.2): the exposed communication grows by half;
+//   - optimizer offload sends each step's gradients (this GPU's shard of them) to
+//     the host and as many bytes of updated weights back over PCIe, not
+//     overlapped (Ren et al. 2021, ZeRO-Offload; a lower bound: the CPU's own
+//     optimizer step, which ZeRO-Offload overlaps with the next step, is not
+//     counted).
+func (s settings) layoutCost(f *fit, card catalog.Card, mid compute.Timing) error {
+	var extra time.Duration
+	if f.layout.ZeRO == 3 && mid.Comm > 0 {
+		extra += mid.Comm / 2
+	}
+	if f.layout.OffloadOptimizer && mid.Steps > 0 {
+		gen := card.PCIeGen
+		if gen == 0 {
+			gen = 4
+		}
+		pcie, err := compute.PCIe(gen)
+		if err != nil {
+			return err
+		}
+		// This GPU's gradients go out, as many bytes of weights come back.
+		perStep, err := seconds(2 * float64(f.mem.Gradients) / float64(pcie))
+		if err != nil {
+			return err
+		}
+		total, err := seconds(perStep.Seconds() * mid.Steps)
+		if err != nil {
+			return err
+		}
+		extra += total
+	}
+	if extra == 0 {
+		return nil
+	}
+	var err error
+	for _, d := range []*time.Duration{&f.duration, &f.low, &f.high} {
+		if *d, err = seconds(d.Seconds() + extra.Seconds()); err != nil {
+			return err
+		}
+	}
+	f.eff *= float64(mid.Duration) / float64(f.duration)
 	return nil
 }
 
 // timeDecode times Tokens of generation: each replica (a GPU, or the tensor- or
 // pipeline-parallel group) decodes Batch sequences at its memory-bound speed with
 // a context of SeqLen tokens, the longest the job keeps (a conservative choice). A
-// tensor-parallel group reads at the summed bandwidth of its GPUs, its all-reduces
-// not counted; a pipeline reads each stage in turn, so one sequence decodes no
-// faster than on one GPU.
-func (s settings) timeDecode(f *fit, card catalog.Card, n int, peak compute.FLOPRate) error {
+// tensor-parallel group reads at the summed bandwidth of its GPUs and waits, each
+// step, for two all-reduces per layer of the step's activations (Shoeybi et al.
+// 2019, §3: the forward half of compute.TensorParallelComm's training step; link
+// latency not counted); a pipeline reads each stage in turn, so one sequence
+// decodes no faster than on one GPU.
+func (s settings) timeDecode(f *fit, card catalog.Card, n int, peak compute.FLOPRate, link compute.Link) error {
 	replicas, width := n, 1
+	var comm time.Duration
 	switch {
 	case f.layout.Tensor > 1:
 		replicas, width = 1, f.layout.Tensor
+		step, err := compute.TensorParallelComm(s.Model, s.Workload.Batch, 1, width, s.Workload.Precision, sizing.NoRecompute, link)
+		if err != nil {
+			return err
+		}
+		comm = step / 2
 	case f.layout.Pipeline > 1:
 		replicas = 1
 	}
@@ -460,20 +540,24 @@ func (s settings) timeDecode(f *fit, card catalog.Card, n int, peak compute.FLOP
 		if err != nil {
 			return 0, err
 		}
-		rate := float64(sp.Total) * float64(replicas)
+		if sp.Step <= 0 {
+			return 0, fmt.Errorf("decode step takes no time: %w", ErrInvalid)
+		}
+		f.eff = float64(sp.Step) / float64(sp.Step+comm)
+		rate := float64(sp.Total) * f.eff * float64(replicas)
 		if !(rate > 0) {
 			return 0, fmt.Errorf("decode speed is zero: %w", ErrInvalid)
 		}
 		return seconds(s.Tokens / rate)
 	}
 	var err error
-	if f.duration, err = at(s.util); err != nil {
-		return err
-	}
 	if f.low, err = at(s.band.High); err != nil {
 		return err
 	}
-	f.high, err = at(s.band.Low)
+	if f.high, err = at(s.band.Low); err != nil {
+		return err
+	}
+	f.duration, err = at(s.util) // last, so f.eff is the middle one's
 	return err
 }
 
@@ -488,8 +572,13 @@ func seconds(sec float64) (time.Duration, error) {
 }
 
 // linkFor returns the link n GPUs of card share: NVLink (or Infinity Fabric) where
-// the card has it for every GPU, a bridge for a pair only, PCIe otherwise.
+// the card has it for every GPU, a bridge for a pair only, PCIe otherwise, and the
+// network (InterServerLink) once the GPUs fill more than one server, since a ring
+// all-reduce runs at the speed of its slowest link.
 func linkFor(card catalog.Card, n int) (compute.Link, bool, string) {
+	if n > GPUsPerServer {
+		return compute.Link{Bandwidth: InterServerLink}, false, "the network between servers (200 Gb/s per GPU assumed)"
+	}
 	if n > 1 && card.NVLink > 0 {
 		switch card.Link {
 		case catalog.LinkNVLink, catalog.LinkInfinityFabric:
@@ -545,43 +634,45 @@ func (s settings) option(index int, o Offer, card catalog.Card, n int, f *fit, c
 		DurationHigh: f.high,
 		Efficiency:   f.eff,
 	}
+	jobRental := false
 	switch {
 	case s.rentalSet():
 		opt.Rental = s.Rental
 	case s.Usage > 0:
 		opt.Rental = Continuous(s.Usage)
 	case s.Tokens > 0:
-		opt.Rental = Continuous(ceilSecond(f.duration))
+		opt.Rental, jobRental = Continuous(ceilSecond(f.duration)), true
 	default:
 		opt.Rental = Continuous(DefaultDemoHour)
+	}
+	if span := usageSpan(opt.Rental); !jobRental && s.Tokens > 0 && span < f.duration {
+		return Option{}, &shortRental{span: span}
+	} else if span > MaxDuration {
+		return Option{}, fmt.Errorf("pricing: plan: %s on %d GPU(s) rents %s, past the %s pricing limit: %w",
+			card.Name, n, roundDur(span), roundDur(MaxDuration), ErrUnavailable)
 	}
 	q, hq, err := s.quote(o, opt.Rental, n)
 	if err != nil {
 		return Option{}, err
 	}
 	opt.Cost, opt.HourlyOnly = q, hq
+	if opt.HourlyOnly.Total.Currency == "" {
+		opt.HourlyOnly = Quote{Total: Money{Amount: decimal.Decimal{}, Currency: o.Tariff.Currency}, Lines: []Line{}}
+	}
 
 	opt.ExpectedCost = q.Total
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
-		opt.Interruptions = o.InterruptionsPerDay * f.duration.Hours() / 24
-		lost := opt.Interruptions * (s.checkpoint / 2).Seconds()
-		lost += opt.Interruptions * s.restart.Seconds()
-		if opt.TimeLost, err = seconds(lost); err != nil {
+		if err := s.interruptions(&opt, o, n); err != nil {
 			return Option{}, err
 		}
-		extra, err := o.Tariff.price(Continuous(ceilSecond(opt.TimeLost)), n)
-		if err != nil {
-			return Option{}, fmt.Errorf("pricing: plan: pricing interruptions: %w", err)
-		}
-		if opt.ExpectedCost, err = q.Total.Add(extra.Total); err != nil {
-			return Option{}, err
-		}
-		opt.Warnings = append(opt.Warnings, fmt.Sprintf("interruptible: about %.1f interruption(s) expected, costing %s of rerun and restart (%s)",
-			opt.Interruptions, roundDur(opt.TimeLost), extra.Total))
 	}
 
 	opt.Warnings = append(opt.Warnings, f.notes...)
-	if n > 1 && !f.nvlink && (s.Workload.Task != sizing.Inference || f.layout.Tensor > 1) {
+	switch {
+	case n > GPUsPerServer:
+		opt.Warnings = append(opt.Warnings, fmt.Sprintf("%d GPUs span %d servers: they talk over %s; scaling efficiency %.0f%%",
+			n, (n+GPUsPerServer-1)/GPUsPerServer, f.linkName, f.eff*100))
+	case n > 1 && !f.nvlink && (s.Workload.Task != sizing.Inference || f.layout.Tensor > 1):
 		opt.Warnings = append(opt.Warnings, fmt.Sprintf("%d GPUs without NVLink: they talk over %s; scaling efficiency %.0f%%", n, f.linkName, f.eff*100))
 	}
 	if opt.Headroom < DefaultHeadroom {
@@ -594,6 +685,65 @@ func (s settings) option(index int, o Offer, card catalog.Card, n int, f *fit, c
 		opt.Warnings = append(opt.Warnings, fmt.Sprintf("meets the %s deadline only at the optimistic end of the utilization band (%s expected)", roundDur(s.Deadline), roundDur(f.duration)))
 	}
 	return opt, nil
+}
+
+// interruptions fills the option's interruption risk: Interruptions expected
+// over the job, TimeLost (half a checkpoint interval of rerun plus a restart
+// each), and ExpectedCost, the price of the rental stretched to cover the job and
+// the lost time: a run as long as the job is priced again at the longer length;
+// a rental the user gave costs more only for the time past its end, bought as a
+// further run.
+func (s settings) interruptions(opt *Option, o Offer, n int) error {
+	opt.Interruptions = o.InterruptionsPerDay * opt.Duration.Hours() / 24
+	lost := opt.Interruptions * ((s.checkpoint / 2).Seconds() + s.restart.Seconds())
+	var err error
+	if opt.TimeLost, err = seconds(lost); err != nil {
+		return err
+	}
+	need := ceilSecond(opt.Duration + opt.TimeLost)
+	span := usageSpan(opt.Rental)
+	switch {
+	case !s.rentalSet() && s.Usage == 0: // the rental is the job's own run
+		q, _, err := s.quote(o, Continuous(need), n)
+		if err != nil {
+			return err
+		}
+		opt.ExpectedCost = q.Total
+	case need > span:
+		q, _, err := s.quote(o, Continuous(need-span), n)
+		if err != nil {
+			return err
+		}
+		if opt.ExpectedCost, err = opt.Cost.Total.Add(q.Total); err != nil {
+			return err
+		}
+	}
+	extra, err := opt.ExpectedCost.Sub(opt.Cost.Total)
+	if err != nil {
+		return err
+	}
+	opt.Warnings = append(opt.Warnings, fmt.Sprintf("interruptible: about %.1f interruption(s) expected, costing %s of rerun and restart (%s)",
+		opt.Interruptions, roundDur(opt.TimeLost), extra))
+	return nil
+}
+
+// shortRental reports a rental that ends before the job does.
+type shortRental struct{ span time.Duration }
+
+func (e *shortRental) Error() string {
+	return fmt.Sprintf("pricing: plan: the rental covers %s of use, less than the job takes", roundDur(e.span))
+}
+
+// usageSpan is the GPU time a usage rents: the run, the sessions' hours, or the
+// trial and the run after it.
+func usageSpan(u Usage) time.Duration {
+	switch u.Pattern {
+	case Sessions:
+		return u.PerDay * time.Duration(u.Days)
+	case TrialThenCommit:
+		return u.Trial + u.Duration
+	}
+	return u.Duration
 }
 
 // quoteKey identifies a priced rental: the same tariff, usage and GPU count give
@@ -724,9 +874,15 @@ func less(a, b *Option) bool {
 	return a.index < b.index
 }
 
-// suggest says what would fit when nothing does, on the offered card with the
-// most memory: a smaller format, a shorter context, or more GPUs.
-func (s settings) suggest(cards []catalog.Card) []string {
+// suggest says what would fit when nothing does. When some card held the job but
+// the deadline, the budget or the rental's length ruled it out, it names the
+// closest option for that (beyondMemory). Otherwise memory was the limit, and it
+// looks at the offered card with the most memory: a smaller format, a shorter
+// context, or more GPUs.
+func (s settings) suggest(cards []catalog.Card, d *diagnosis) []string {
+	if out, ok := d.beyondMemory(s); ok {
+		return out
+	}
 	var big catalog.Card
 	for _, c := range cards {
 		if c.Memory > big.Memory {
@@ -801,7 +957,7 @@ func (s settings) suggest(cards []catalog.Card) []string {
 	for _, v := range variants {
 		if n, l, ok := s.smallestFit(v.w, usable); ok {
 			if n == 1 && v.note == "" {
-				continue
+				break // fits one card as asked: memory was not what stopped it
 			}
 			out = append(out, fmt.Sprintf("%d × %s%s fit (%s)", n, big.Name, v.note, describeLayout(l)))
 			break
@@ -888,6 +1044,10 @@ type cardMiss struct {
 	cost           Money
 	costGPUs       int
 	fitted, priced bool
+	fastest        time.Duration // the quickest job that outlasted the rental
+	fastestGPUs    int
+	span           time.Duration // the rental's length
+	outlasted      bool
 }
 
 func (d *diagnosis) card(c catalog.Card) *cardMiss {
@@ -924,6 +1084,44 @@ func (d *diagnosis) late(c catalog.Card, n int, low time.Duration) {
 	m.fitted = true
 }
 
+// beyondMemory returns suggestions when some card fitted in memory, and whether
+// one did: the fastest option found (for a deadline or a rental too short) and
+// the cheapest (for a budget).
+func (d *diagnosis) beyondMemory(s settings) ([]string, bool) {
+	var out []string
+	var fastest, cheapest *cardMiss
+	fitted := false
+	for _, id := range d.order {
+		m := d.cards[id]
+		fitted = fitted || m.fitted || m.priced || m.outlasted
+		if m.fitted && (fastest == nil || m.low < fastest.low) {
+			fastest = m
+		}
+		if m.outlasted && (fastest == nil || m.fastest < fastest.low) {
+			fastest = &cardMiss{name: m.name, low: m.fastest, lowGPUs: m.fastestGPUs}
+		}
+		if m.priced && (cheapest == nil || m.cost.Amount.LessThan(cheapest.cost.Amount)) {
+			cheapest = m
+		}
+	}
+	if fastest != nil {
+		out = append(out, fmt.Sprintf("the fastest option is %d × %s at %s (more GPUs per offer, a faster card, or a later deadline or longer rental)",
+			fastest.lowGPUs, fastest.name, roundDur(fastest.low)))
+	}
+	if cheapest != nil {
+		out = append(out, fmt.Sprintf("the cheapest option is %d × %s at %s", cheapest.costGPUs, cheapest.name, cheapest.cost))
+	}
+	return out, fitted
+}
+
+func (d *diagnosis) short(c catalog.Card, n int, job, span time.Duration) {
+	m := d.card(c)
+	if !m.outlasted || job < m.fastest {
+		m.fastest, m.fastestGPUs = job, n
+	}
+	m.span, m.outlasted = span, true
+}
+
 func (d *diagnosis) over(c catalog.Card, n int, cost Money) {
 	m := d.card(c)
 	if !m.priced || cost.Amount.LessThan(m.cost.Amount) {
@@ -938,6 +1136,8 @@ func (d *diagnosis) reasons(s settings) []string {
 	for _, id := range d.order {
 		m := d.cards[id]
 		switch {
+		case m.outlasted:
+			out = append(out, fmt.Sprintf("%s: even the fastest option (%d GPU(s)) takes %s, longer than the %s the rental covers", m.name, m.fastestGPUs, roundDur(m.fastest), roundDur(m.span)))
 		case m.priced:
 			out = append(out, fmt.Sprintf("%s: the cheapest option (%d GPU(s)) costs %s, over the %s budget", m.name, m.costGPUs, m.cost, s.Budget))
 		case m.fitted:

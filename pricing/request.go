@@ -24,10 +24,21 @@ const (
 	// DefaultPlanGPUs is the GPU limit tried for an offer that states none: one
 	// eight-GPU server.
 	DefaultPlanGPUs = 8
+	// GPUsPerServer is the GPUs one server holds (HGX baseboards and most rental
+	// machines hold eight): the planner tries every count up to it, then doubles.
+	// NVLink joins the GPUs of one server only; larger jobs cross InterServerLink.
+	GPUsPerServer = 8
+	// MaxPlanGPUs caps the GPUs the planner tries on one offer.
+	MaxPlanGPUs = 1024
 	// DefaultDemoHour is the usage priced when a request gives neither Tokens nor
 	// Usage: one hour, so that memory-only questions still rank offers by price.
 	DefaultDemoHour = time.Hour
 )
+
+// InterServerLink is the per-GPU network bandwidth assumed between servers, for
+// jobs of more than GPUsPerServer GPUs: 200 Gb/s, one InfiniBand HDR port per GPU,
+// as NVIDIA's HGX reference designs pair them (offers do not state their network).
+const InterServerLink compute.Bandwidth = 25 * compute.GBps
 
 // defaultMarketThreshold flags prices 30% or more away from the median of the same
 // card's offers: the second article's "clearly under the going rate".

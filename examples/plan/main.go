@@ -236,9 +236,13 @@ func printPlan(w io.Writer, r pricing.Request, source string, all, shown []prici
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "#\tprovider\tcard\tGPUs\tlayout\tmem/GPU\tfree\ttime\tscaling\texpected cost\thourly only\twaste\t")
 	for i, o := range shown {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%.0f%%\t%s\t%.0f%%\t%s\t%s\t%s\t\n",
+		scaling := "-"
+		if o.Duration > 0 {
+			scaling = fmt.Sprintf("%.0f%%", o.Efficiency*100)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%.0f%%\t%s\t%s\t%s\t%s\t%s\t\n",
 			i+1, o.Offer.Provider, o.CardID, o.GPUs, pricing.DescribeLayout(o.Layout), o.PerGPU.Total().Human(),
-			o.Headroom*100, duration(o.Duration), o.Efficiency*100, o.ExpectedCost, money(o.HourlyOnly.Total), o.Waste)
+			o.Headroom*100, duration(o.Duration), scaling, o.ExpectedCost, money(o.HourlyOnly.Total), o.Waste)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -306,8 +310,9 @@ func duration(d time.Duration) string {
 	}
 }
 
+// money prints an amount, "-" for a price not offered (a zero hourly-only quote).
 func money(m pricing.Money) string {
-	if m.Currency == "" {
+	if m.Amount.IsZero() {
 		return "-"
 	}
 	return m.String()
