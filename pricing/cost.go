@@ -74,7 +74,7 @@ func (l *Line) UnmarshalJSON(b []byte) error {
 // the same, hourly-only is kept (no commitment), then the one with the most of
 // the packages cheapest per hour.
 //
-// The search is exact: see the comments in cover for why it is the cheapest.
+// The search is exact: see the comments on solve for why it is the cheapest.
 func (t Tariff) Cost(d time.Duration) (Quote, error) { return t.CostGPUs(d, 1) }
 
 // CostGPUs is Cost for gpus GPUs rented together for the same run: each line's
