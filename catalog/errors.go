@@ -28,6 +28,7 @@ type NotFoundError struct {
 	Suggestions []string // closest known names, best first; may be empty
 }
 
+// Error describes the failure, quoting the input where there is one.
 func (e *NotFoundError) Error() string {
 	var b strings.Builder
 	b.WriteString("catalog: no card named ")
@@ -57,6 +58,7 @@ type AmbiguousError struct {
 	Candidates []string // IDs of the cards the name covers
 }
 
+// Error describes the failure, quoting the input where there is one.
 func (e *AmbiguousError) Error() string {
 	return "catalog: " + quote(e.Name) + " could be any of " + strings.Join(e.Candidates, ", ") +
 		"; name the variant: " + ErrAmbiguous.Error()
@@ -75,6 +77,7 @@ type ParseError struct {
 	Err   error  // the reason; wraps ErrInvalid
 }
 
+// Error describes the failure, quoting the input where there is one.
 func (e *ParseError) Error() string {
 	s := "catalog: " + e.Func
 	if e.Line > 0 {

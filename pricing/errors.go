@@ -31,6 +31,7 @@ type ParseError struct {
 	Err   error  // the reason; wraps ErrInvalid
 }
 
+// Error describes the failure, quoting the input where there is one.
 func (e *ParseError) Error() string {
 	s := "pricing: line " + strconv.Itoa(e.Line)
 	if e.Field != "" {

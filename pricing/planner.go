@@ -77,6 +77,7 @@ type NoFitError struct {
 	Suggestions []string // what would fit: a quantization, a context, a GPU count
 }
 
+// Error describes the failure, quoting the input where there is one.
 func (e *NoFitError) Error() string {
 	var b strings.Builder
 	b.WriteString("pricing: no option fits")

@@ -29,6 +29,7 @@ type ParseError struct {
 	Err   error  // the reason; wraps ErrInvalid
 }
 
+// Error describes the failure, quoting the input where there is one.
 func (e *ParseError) Error() string {
 	return "sizing: " + e.Func + " " + quote(e.Input) + ": " + e.Err.Error()
 }
