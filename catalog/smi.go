@@ -58,6 +58,9 @@ func ParseSMI(r io.Reader) ([]Device, error) {
 			return &ParseError{Func: "ParseSMI", Line: lineNo, Input: line,
 				Err: fmt.Errorf(format+": %w", append(args, ErrInvalid)...)}
 		}
+		if msg := smiFailure(line); msg != "" {
+			return nil, fail("nvidia-smi %s", msg)
+		}
 		fields := strings.Split(line, ",")
 		for i := range fields {
 			fields[i] = strings.TrimSpace(fields[i])
@@ -139,4 +142,18 @@ func parseMiB(s string) (sizing.Bytes, error) {
 		return 0, errors.New("over 4 TiB")
 	}
 	return sizing.Bytes(n) * sizing.MiB, nil
+}
+
+// smiFailure recognises the messages nvidia-smi prints instead of a table when it
+// sees no GPU or cannot reach the driver, so that ParseSMI says what happened
+// rather than reporting a malformed row.
+func smiFailure(line string) string {
+	l := strings.ToLower(line)
+	switch {
+	case strings.Contains(l, "no devices were found"):
+		return "found no GPUs (\"No devices were found\"): the machine shows none to the driver"
+	case strings.Contains(l, "couldn't communicate with the nvidia driver"), strings.Contains(l, "has failed"):
+		return "failed: the NVIDIA driver is not loaded or not reachable"
+	}
+	return ""
 }

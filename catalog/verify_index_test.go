@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -42,5 +43,18 @@ func TestVerifyLinksByDeviceIndex(t *testing.T) {
 				t.Errorf("problems %q, want %q", r.Problems, tc.problem)
 			}
 		})
+	}
+}
+
+// nvidia-smi's own failure messages get a clear error, not a malformed-row one.
+func TestParseSMIFailures(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"No devices were found\n", "found no GPUs"},
+		{"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.\n", "driver is not loaded"},
+	} {
+		_, err := ParseSMI(strings.NewReader(tc.in))
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseSMI(%q) = %v, want an ErrInvalid saying %q", tc.in, err, tc.want)
+		}
 	}
 }

@@ -42,7 +42,9 @@ type Option struct {
 	Headroom float64          `json:"headroom"`
 	// Duration is the job's time at the request's utilization; DurationLow and
 	// DurationHigh are the times at the high and low ends of the utilization band.
-	// All are zero for a request without Tokens.
+	// All are zero for a request without Tokens. Inference decode is memory-bound
+	// at small batches, so its band is narrow or empty: the utilization of peak
+	// FLOP/s barely changes it (compute.Decode).
 	Duration     time.Duration `json:"duration_ns"`
 	DurationLow  time.Duration `json:"duration_low_ns"`
 	DurationHigh time.Duration `json:"duration_high_ns"`
