@@ -242,17 +242,52 @@ func (p *pricer) sessions(u Usage, packages bool) cover {
 
 // price is Tariff.price; with packages false, the usage paid by the hour alone.
 func (p *pricer) price(u Usage, gpus int, packages bool) (Quote, error) {
+	c, trial, err := p.cover(u, packages)
+	if err != nil {
+		return Quote{}, err
+	}
+	return p.quote(c, trial, gpus), nil
+}
+
+// cover returns the cheapest cover of u (with packages false, by the hour alone)
+// and the billed seconds of a trial before it.
+func (p *pricer) cover(u Usage, packages bool) (cover, int64, error) {
 	switch u.Pattern {
 	case Sessions:
-		return p.quote(p.sessions(u, packages), 0, gpus), nil
+		return p.sessions(u, packages), 0, nil
 	case TrialThenCommit:
 		if p.t.Hourly.IsZero() {
-			return Quote{}, fmt.Errorf("pricing: a trial needs an hourly price: %w", ErrUnavailable)
+			return cover{}, 0, fmt.Errorf("pricing: a trial needs an hourly price: %w", ErrUnavailable)
 		}
-		return p.quote(p.run(u.Duration, packages), int64(p.t.billed(u.Trial)/time.Second), gpus), nil
+		return p.run(u.Duration, packages), int64(p.t.billed(u.Trial) / time.Second), nil
 	default:
-		return p.quote(p.run(u.Duration, packages), 0, gpus), nil
+		return p.run(u.Duration, packages), 0, nil
 	}
+}
+
+// quotes prices u on gpus GPUs as price does, and the same usage paid by the
+// hour alone, for comparison with the best packages: the zero Quote when the
+// tariff has no hourly price. When the cheapest cover uses no package, it is the
+// hourly cover itself, so the second quote is the first with its own lines.
+func (p *pricer) quotes(u Usage, gpus int) (Quote, Quote, error) {
+	c, trial, err := p.cover(u, true)
+	if err != nil {
+		return Quote{}, Quote{}, err
+	}
+	cost := p.quote(c, trial, gpus)
+	if !p.t.Hourly.IsPositive() {
+		return cost, Quote{}, nil
+	}
+	if c.counts == ([maxItems]int64{}) {
+		hourly := cost
+		hourly.Lines = append(make([]Line, 0, len(cost.Lines)), cost.Lines...)
+		return cost, hourly, nil
+	}
+	h, trial, err := p.cover(u, false)
+	if err != nil {
+		return Quote{}, Quote{}, err
+	}
+	return cost, p.quote(h, trial, gpus), nil
 }
 
 // rawLines appends to lines the per-GPU lines of a cover, in rank order, with a

@@ -331,3 +331,50 @@ func TestCheckPriceMatchesDecimal(t *testing.T) {
 		}
 	})
 }
+
+// pricer.quotes gives the cheapest quote and the hourly-only one exactly as
+// pricing the usage on the tariff, and on the tariff without its packages, does.
+func TestQuotesMatchSeparatePrices(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tr := genWideTariff(t)
+		gpus := rapid.IntRange(1, 64).Draw(t, "gpus")
+		var u Usage
+		switch rapid.IntRange(0, 2).Draw(t, "pattern") {
+		case 0:
+			u = Continuous(genDuration(t, "d", 20000*time.Hour))
+		case 1:
+			u = DailySessions(time.Duration(rapid.Int64Range(1, 86400).Draw(t, "per_day_s"))*time.Second, rapid.IntRange(1, 400).Draw(t, "days"))
+		default:
+			u = TrialThen(time.Duration(rapid.Int64Range(1, 500000).Draw(t, "trial_s"))*time.Second, genDuration(t, "rest", 5000*time.Hour))
+		}
+		cost, hourly, err := newPricer(tr).quotes(u, gpus)
+		want, werr := tr.Price(u, gpus)
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("quotes error %v, Price error %v", err, werr)
+		}
+		if err != nil {
+			return
+		}
+		if got, w := exactForm(cost), exactForm(want); got != w {
+			t.Fatalf("cost %s, Price %s", got, w)
+		}
+		h := tr
+		h.Daily, h.Weekly, h.Monthly, h.Terms = decimal.Decimal{}, decimal.Decimal{}, decimal.Decimal{}, nil
+		if tr.Hourly.IsZero() {
+			if len(hourly.Lines) != 0 || !hourly.Total.Amount.IsZero() || hourly.Total.Currency != "" {
+				t.Fatalf("hourly-only quote %+v without an hourly price, want the zero Quote", hourly)
+			}
+			return
+		}
+		wantH, err := h.Price(u, gpus)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, w := exactForm(hourly), exactForm(wantH); got != w {
+			t.Fatalf("hourly only %s, Price without packages %s", got, w)
+		}
+		if len(cost.Lines) > 0 && len(hourly.Lines) > 0 && &cost.Lines[0] == &hourly.Lines[0] {
+			t.Fatalf("the two quotes share their lines")
+		}
+	})
+}

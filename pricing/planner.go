@@ -776,20 +776,17 @@ func tariffKey(t Tariff) string {
 }
 
 // quote prices a rental on an offer for n GPUs, and the same rental paid by the
-// hour, from the per-Plan cache when an identical tariff priced it already. The
-// offer and the rental were validated once in Plan, so price skips that. Each
-// option gets its own line slices: a cache hit copies them.
+// hour alone (see pricer.quotes), from the per-Plan cache when an identical
+// tariff priced it already. The offer and the rental were validated once in
+// Plan, so pricing skips that. Each option gets its own line slices: a cache hit
+// copies them.
 func (s settings) quote(o Offer, u Usage, n int) (Quote, Quote, error) {
 	k := quoteKey{s.tariffKey, u, n}
 	p, ok := s.quotes[k]
 	if !ok {
 		var err error
-		pr := newPricer(o.Tariff) // one preparation for both quotes
-		if p.cost, err = pr.price(u, n, true); err != nil {
+		if p.cost, p.hourly, err = newPricer(o.Tariff).quotes(u, n); err != nil {
 			return Quote{}, Quote{}, fmt.Errorf("pricing: plan: %s (%s) at %d GPU(s): %w", o.Provider, o.Card, n, err)
-		}
-		if p.hourly, err = hourlyOnly(pr, u, n); err != nil {
-			return Quote{}, Quote{}, err
 		}
 		s.quotes[k] = p
 		return p.cost, p.hourly, nil // the first option shares the cache's lines: Plan never changes them
@@ -797,16 +794,6 @@ func (s settings) quote(o Offer, u Usage, n int) (Quote, Quote, error) {
 	p.cost.Lines = append([]Line(nil), p.cost.Lines...)
 	p.hourly.Lines = append([]Line(nil), p.hourly.Lines...)
 	return p.cost, p.hourly, nil
-}
-
-// hourlyOnly prices the rental by the hour alone, for comparison with the best
-// packages; the zero Quote when the tariff has no hourly price. A run is one
-// hourly line, billed at the tariff's granularity and minimum.
-func hourlyOnly(p *pricer, u Usage, n int) (Quote, error) {
-	if !p.t.Hourly.IsPositive() {
-		return Quote{}, nil
-	}
-	return p.price(u, n, false)
 }
 
 // ceilSecond rounds d up to a whole second, the finest unit rentals are billed in.
