@@ -378,3 +378,42 @@ func TestQuotesMatchSeparatePrices(t *testing.T) {
 		}
 	})
 }
+
+// tariffKey tells apart tariffs that differ in any field pricing reads, even in
+// how an amount is written, and gives copies the same key.
+func TestTariffKey(t *testing.T) {
+	b := Tariff{Currency: "CNY", Hourly: dec("18"), Daily: dec("300"), Weekly: dec("1500"), Monthly: dec("9000"),
+		Terms: []Term{{Months: 3, Monthly: dec("8000")}, {Months: 12, Discount: dec("0.25")}}}
+	mods := map[string]func(*Tariff){
+		"currency":         func(t *Tariff) { t.Currency = "USD" },
+		"hourly":           func(t *Tariff) { t.Hourly = dec("18.01") },
+		"hourly written":   func(t *Tariff) { t.Hourly = dec("18.00") },
+		"daily":            func(t *Tariff) { t.Daily = decimal.Decimal{} },
+		"weekly":           func(t *Tariff) { t.Weekly = dec("1501") },
+		"monthly":          func(t *Tariff) { t.Monthly = dec("90000") },
+		"hours per month":  func(t *Tariff) { t.HoursPerMonth = 720 },
+		"granularity":      func(t *Tariff) { t.Granularity = time.Minute },
+		"minimum":          func(t *Tariff) { t.Minimum = time.Hour },
+		"after package":    func(t *Tariff) { t.AfterPackage = Renew },
+		"rounding":         func(t *Tariff) { t.Rounding = RoundHalfEven },
+		"term months":      func(t *Tariff) { t.Terms = []Term{{Months: 4, Monthly: dec("8000")}, t.Terms[1]} },
+		"term price":       func(t *Tariff) { t.Terms = []Term{{Months: 3, Monthly: dec("8001")}, t.Terms[1]} },
+		"term discount":    func(t *Tariff) { t.Terms = []Term{t.Terms[0], {Months: 12, Discount: dec("0.2")}} },
+		"one term fewer":   func(t *Tariff) { t.Terms = t.Terms[:1] },
+		"huge coefficient": func(t *Tariff) { t.Hourly = dec("18.0000000000000000000000") },
+	}
+	base := tariffKey(b)
+	c := b
+	c.Terms = append([]Term(nil), b.Terms...)
+	if got := tariffKey(c); got != base {
+		t.Errorf("a copy has key %q, want %q", got, base)
+	}
+	for name, mod := range mods {
+		m := b
+		m.Terms = append([]Term(nil), b.Terms...)
+		mod(&m)
+		if got := tariffKey(m); got == base {
+			t.Errorf("%s: key %q unchanged", name, got)
+		}
+	}
+}

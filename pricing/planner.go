@@ -760,20 +760,8 @@ type quoteKey struct {
 
 type quotePair struct{ cost, hourly Quote }
 
-// tariffKey writes every field of a tariff that pricing reads.
-func tariffKey(t Tariff) string {
-	var b strings.Builder
-	b.WriteString(t.Currency)
-	for _, d := range []decimal.Decimal{t.Hourly, t.Daily, t.Weekly, t.Monthly} {
-		b.WriteByte('|')
-		b.WriteString(d.String())
-	}
-	fmt.Fprintf(&b, "|%d|%d|%d|%d|%d", t.HoursPerMonth, t.Granularity, t.Minimum, t.AfterPackage, t.Rounding)
-	for _, term := range t.Terms {
-		fmt.Fprintf(&b, "|%d:%s:%s", term.Months, term.Monthly.String(), term.Discount.String())
-	}
-	return b.String()
-}
+// tariffKey writes every field of a tariff that pricing reads (see appendKey).
+func tariffKey(t Tariff) string { return string(appendKey(make([]byte, 0, 128), t)) }
 
 // quote prices a rental on an offer for n GPUs, and the same rental paid by the
 // hour alone (see pricer.quotes), from the per-Plan cache when an identical
