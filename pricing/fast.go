@@ -14,8 +14,9 @@ import (
 
 // pricer is a validated tariff made ready to price many usages: its packages,
 // the cost scale, its prices as integers and the run problem already prepared.
-// None of it depends on the usage or the GPU count, so the planner builds one
-// per offer and prices every GPU count with it. It is read-only once built.
+// None of it depends on the usage or the GPU count, so one pricer can price any
+// number of them (the planner's quote prices both of its quotes with one). It is
+// read-only once built, and safe for concurrent use.
 //
 // Costs are integers in units of 10^-scale / 3600 of the currency (hourly time
 // is billed by the second). When every price fits an int64 in that unit and
