@@ -57,24 +57,20 @@ func ValidCurrency(code string) error {
 	return nil
 }
 
-// minorUnits lists the ISO 4217 minor units (decimal places) of the currencies a
-// GPU price list is likely to use. Source: the ISO 4217 list of codes, column
-// "minor unit".
-var minorUnits = map[string]int32{
-	"CNY": 2, "USD": 2, "EUR": 2, "GBP": 2, "HKD": 2, "SGD": 2, "TWD": 2, "AUD": 2,
-	"CAD": 2, "CHF": 2, "INR": 2, "MYR": 2, "THB": 2, "AED": 2, "SEK": 2, "NOK": 2,
-	"JPY": 0, "KRW": 0, "VND": 0, "CLP": 0, "ISK": 0,
-	"KWD": 3, "BHD": 3, "OMR": 3, "JOD": 3, "TND": 3,
-}
-
 // MinorUnit returns the number of decimal places of the currency's minor unit: 2
 // for CNY, USD, EUR, GBP, HKD, SGD; 0 for JPY and KRW; 3 for KWD and BHD. A code
-// not in the package's table gets 2, the most common minor unit.
+// not in the package's table gets 2, the most common minor unit. The table holds
+// the ISO 4217 minor units ("minor unit" column of the list of codes) of the
+// currencies a GPU price list is likely to use; it is a switch, so no caller can
+// change it.
 func MinorUnit(code string) int32 {
-	if n, ok := minorUnits[code]; ok {
-		return n
+	switch code {
+	case "JPY", "KRW", "VND", "CLP", "ISK":
+		return 0
+	case "KWD", "BHD", "OMR", "JOD", "TND":
+		return 3
 	}
-	return 2
+	return 2 // CNY, USD, EUR, GBP, HKD, SGD, TWD, AUD, CAD, CHF, INR, MYR, THB, AED, SEK, NOK and the rest
 }
 
 // RoundingMode says how an amount is rounded to the currency's minor unit. The zero

@@ -186,7 +186,7 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 	var diag diagnosis
 	for i, o := range p.Offers {
 		card := cards[i]
-		s.tariffKey = tariffKey(o.Tariff)
+		s.offer = &offerPricing{key: tariffKey(o.Tariff)}
 		limit := s.gpuLimit(o)
 		for n := 1; n <= limit; n = nextCount(n, limit) {
 			k := fitKey{card.ID, n}
@@ -749,6 +749,13 @@ func usageSpan(u Usage) time.Duration {
 	return u.Duration
 }
 
+// offerPricing is the offer being planned: its tariff's cache key, and a pricer
+// built on first use and shared by every GPU count and rental priced for it.
+type offerPricing struct {
+	key    string
+	pricer *pricer
+}
+
 // quoteKey identifies a priced rental: the same tariff, usage and GPU count give
 // the same quotes, however many offers share them (a provider's regions often
 // do).
@@ -769,11 +776,14 @@ func tariffKey(t Tariff) string { return string(appendKey(make([]byte, 0, 128), 
 // Plan, so pricing skips that. Each option gets its own line slices: a cache hit
 // copies them.
 func (s settings) quote(o Offer, u Usage, n int) (Quote, Quote, error) {
-	k := quoteKey{s.tariffKey, u, n}
+	k := quoteKey{s.offer.key, u, n}
 	p, ok := s.quotes[k]
 	if !ok {
+		if s.offer.pricer == nil {
+			s.offer.pricer = newPricer(o.Tariff)
+		}
 		var err error
-		if p.cost, p.hourly, err = newPricer(o.Tariff).quotes(u, n); err != nil {
+		if p.cost, p.hourly, err = s.offer.pricer.quotes(u, n); err != nil {
 			return Quote{}, Quote{}, fmt.Errorf("pricing: plan: %s (%s) at %d GPU(s): %w", o.Provider, o.Card, n, err)
 		}
 		s.quotes[k] = p
@@ -804,11 +814,8 @@ func sortOptions(opts []Option) []Option {
 	}
 	keys := make([]key, len(opts))
 	for i := range opts {
-		a := opts[i].ExpectedCost.Amount.Shift(MinorUnit(opts[i].ExpectedCost.Currency))
 		keys[i] = key{i: i}
-		if a.IsInteger() && a.Abs().LessThan(maxMinor) {
-			keys[i].minor, keys[i].exact = a.IntPart(), true
-		}
+		keys[i].minor, keys[i].exact = minorAmount(opts[i].ExpectedCost)
 	}
 	sort.Slice(keys, func(x, y int) bool {
 		kx, ky := keys[x], keys[y]
@@ -828,8 +835,21 @@ func sortOptions(opts []Option) []Option {
 	return out
 }
 
-// maxMinor bounds the amounts sortOptions keys as int64 minor units.
-var maxMinor = decimal.New(1, 18)
+// minorAmount returns m as a whole number of the currency's minor units (CNY 12.34
+// is 1234) when it is one and fits in 18 digits, without allocating; false
+// otherwise.
+func minorAmount(m Money) (int64, bool) {
+	a := m.Amount
+	shift := int(a.Exponent()) + int(MinorUnit(m.Currency))
+	if shift < 0 || a.NumDigits()+shift > 18 {
+		return 0, false
+	}
+	c := a.CoefficientInt64()
+	for ; shift > 0; shift-- {
+		c *= 10
+	}
+	return c, true
+}
 
 // less orders options of equal expected cost: duration, then fewer GPUs, then
 // provider, region and card, then the offer's place in the list.

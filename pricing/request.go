@@ -99,10 +99,10 @@ type settings struct {
 	checkpoint time.Duration
 	restart    time.Duration
 
-	// Per-Plan caches: quotes by tariff, rental and GPU count; tariffKey is the
-	// key of the offer being priced.
-	quotes    map[quoteKey]quotePair
-	tariffKey string
+	// Per-Plan caches: quotes by tariff, rental and GPU count, and the offer
+	// being priced.
+	quotes map[quoteKey]quotePair
+	offer  *offerPricing
 }
 
 // Validate reports what makes no sense in the request, each problem wrapping
