@@ -898,18 +898,11 @@ func (s settings) suggest(cards []catalog.Card, d *diagnosis) []string {
 		b, err := sizing.Estimate(s.Model, w)
 		return err == nil && b.Total() <= usable
 	}
-	// A smaller format: the first, in order of falling quality, that fits one card.
+	// A smaller format: the widest narrower than the request's that fits one card
+	// (sizing.FitPrecision's ladder, which runs from BF16 down to Q2_K).
 	if w.Task == sizing.Inference {
-		for _, p := range []sizing.Precision{sizing.FP8, sizing.INT8, sizing.Q8_0, sizing.Q6_K, sizing.Q5_K_M, sizing.Q4_K_M, sizing.AWQ4, sizing.Q4_0, sizing.Q3_K_M, sizing.Q2_K} {
-			if p.Bits() >= w.Precision.Bits() {
-				continue
-			}
-			q := w
-			q.Precision = p
-			if fits(q) {
-				out = append(out, fmt.Sprintf("weights in %v fit one %s", p, big.Name))
-				break
-			}
+		if p, _, err := sizing.FitPrecision(s.Model, w, usable); err == nil && p.Bits() < w.Precision.Bits() {
+			out = append(out, fmt.Sprintf("weights in %v fit one %s", p, big.Name))
 		}
 	} else if w.Task == sizing.Training || w.Task == sizing.LoRA {
 		for _, t := range []sizing.Task{sizing.LoRA, sizing.QLoRA} {
