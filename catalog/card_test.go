@@ -28,8 +28,8 @@ func near(got, want float64) bool {
 
 func TestDefault(t *testing.T) {
 	cards := Default().Cards()
-	if len(cards) != 32 {
-		t.Fatalf("Default has %d cards, want 32", len(cards))
+	if len(cards) != 34 {
+		t.Fatalf("Default has %d cards, want 34", len(cards))
 	}
 	for _, c := range cards {
 		if err := c.Validate(); err != nil {
@@ -211,6 +211,8 @@ func TestFP64(t *testing.T) {
 		{"A800 same as A100 (secondary)", "a800-sxm4-80gb", 9.7, 19.5, true},
 		{"H100 SXM datasheet 34 / 67", "h100-sxm5-80gb", 34, 67, false},
 		{"H100 PCIe datasheet 26 / 51", "h100-pcie-80gb", 26, 51, false},
+		{"H100 NVL datasheet 30 / 60", "h100-nvl-94gb", 30, 60, false},
+		{"A10G 1/64 of FP32 (secondary)", "a10g", 0.4925, 0, true},
 		{"H200 datasheet 34 / 67", "h200-sxm5-141gb", 34, 67, false},
 		{"H800 cut to about 1 (secondary)", "h800-sxm5-80gb", 1, 1, true},
 		{"H20 about 1 (secondary)", "h20-96gb", 1, 1, true},
@@ -328,7 +330,7 @@ func TestMemoryExact(t *testing.T) {
 	// The figures the issue names.
 	for id, mib := range map[string]int64{"a100-sxm4-80gb": 81920, "a100-pcie-40gb": 40960, "v100-sxm2-32gb": 32768,
 		"v100-pcie-16gb": 16384, "t4": 15360, "rtx-4090": 24564, "h100-sxm5-80gb": 81559, "h200-sxm5-141gb": 143771,
-		"rtx-3090": 24576} {
+		"rtx-3090": 24576, "a10g": 23028, "h100-nvl-94gb": 95830} {
 		if got := lookup(t, id).Memory; got != sizing.Bytes(mib)*sizing.MiB {
 			t.Errorf("%s memory %d MiB, want %d", id, got/sizing.MiB, mib)
 		}
@@ -381,5 +383,90 @@ func TestValidateRejects(t *testing.T) {
 				t.Errorf("New() = %v, want ErrInvalid", err)
 			}
 		})
+	}
+}
+
+// TestAddedCards pins the key figures of the cards added after the reference
+// table (testdata/README.md says which rows extend it), each from its source.
+func TestAddedCards(t *testing.T) {
+	tests := []struct {
+		name      string
+		card      string
+		memMiB    int64   // nvidia-smi memory.total
+		bwGBps    float64 // memory bandwidth
+		p         sizing.Precision
+		tflops    float64 // dense; 0: unsupported
+		link      LinkKind
+		linkGBps  float64
+		pcie, tdp int
+	}{
+		// NVIDIA H100 datasheet and product page, H100 NVL column: 94 GB HBM3 at
+		// 3.9 TB/s, BF16 1,671 TFLOPS "with sparsity" (dense is half), NVLink bridge
+		// 600 GB/s, PCIe Gen5, 350-400 W configurable. Memory: nvidia-smi
+		// "NVIDIA H100 NVL, 95830 MiB" in public logs.
+		{"H100 NVL BF16 835.5 dense, not 1671", "h100-nvl-94gb", 95830, 3900, sizing.BF16, 835.5, LinkNVLinkBridge, 600, 5, 400},
+		{"H100 NVL FP16 835.5 dense", "h100-nvl-94gb", 95830, 3900, sizing.FP16, 835.5, LinkNVLinkBridge, 600, 5, 400},
+		{"H100 NVL TF32 417.5 dense, not 835", "h100-nvl-94gb", 95830, 3900, sizing.TF32, 417.5, LinkNVLinkBridge, 600, 5, 400},
+		{"H100 NVL FP8 1670.5 dense, not 3341", "h100-nvl-94gb", 95830, 3900, sizing.FP8, 1670.5, LinkNVLinkBridge, 600, 5, 400},
+		{"H100 NVL INT8 1670.5 dense", "h100-nvl-94gb", 95830, 3900, sizing.INT8, 1670.5, LinkNVLinkBridge, 600, 5, 400},
+		{"H100 NVL FP32 60", "h100-nvl-94gb", 95830, 3900, sizing.FP32, 60, LinkNVLinkBridge, 600, 5, 400},
+		{"H100 NVL FP64 vector 30", "h100-nvl-94gb", 95830, 3900, sizing.FP64, 30, LinkNVLinkBridge, 600, 5, 400},
+		// A10G: AWS's G5 pages give the GPU and its 24 GB; nvidia-smi prints
+		// "NVIDIA A10G, 23028 MiB". FP32 31.52 TFLOPS (9216 cores at 1710 MHz),
+		// 600 GB/s and the 300 W power limit rest on secondary sources only.
+		// Neither NVIDIA nor AWS publishes A10G tensor rates, and they differ
+		// from the A10's 125 TFLOPS, so they are recorded as unsupported.
+		{"A10G FP32 31.52 (secondary)", "a10g", 23028, 600, sizing.FP32, 31.52, LinkNone, 0, 4, 300},
+		{"A10G BF16 not recorded", "a10g", 23028, 600, sizing.BF16, 0, LinkNone, 0, 4, 300},
+		{"A10G FP16 not recorded", "a10g", 23028, 600, sizing.FP16, 0, LinkNone, 0, 4, 300},
+		{"A10G TF32 not recorded", "a10g", 23028, 600, sizing.TF32, 0, LinkNone, 0, 4, 300},
+		{"A10G INT8 not recorded", "a10g", 23028, 600, sizing.INT8, 0, LinkNone, 0, 4, 300},
+		{"A10G FP64 1/64 of FP32", "a10g", 23028, 600, sizing.FP64, 0.4925, LinkNone, 0, 4, 300},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := lookup(t, tt.card)
+			if c.ID != tt.card {
+				t.Fatalf("Lookup(%q) = %s", tt.card, c.ID)
+			}
+			if got := int64(c.Memory / sizing.MiB); got != tt.memMiB || c.Memory%sizing.MiB != 0 {
+				t.Errorf("memory %d MiB, want %d", got, tt.memMiB)
+			}
+			if !near(float64(c.MemoryBandwidth), tt.bwGBps*1e9) {
+				t.Errorf("bandwidth %v GB/s, want %v", float64(c.MemoryBandwidth)/1e9, tt.bwGBps)
+			}
+			got, ok := c.Peak(tt.p)
+			if ok != (tt.tflops > 0) || !near(float64(got), tt.tflops*1e12) {
+				t.Errorf("Peak(%v) = %v TFLOPS, %v; want %v", tt.p, float64(got)/1e12, ok, tt.tflops)
+			}
+			if c.Link != tt.link || !near(float64(c.NVLink), tt.linkGBps*1e9) {
+				t.Errorf("link %s %v GB/s, want %s %v", c.Link, float64(c.NVLink)/1e9, tt.link, tt.linkGBps)
+			}
+			if c.PCIeGen != tt.pcie || c.TDP != tt.tdp {
+				t.Errorf("PCIe %d, TDP %d W; want %d, %d", c.PCIeGen, c.TDP, tt.pcie, tt.tdp)
+			}
+			if c.Market != MarketGlobal {
+				t.Errorf("market %q, want global", c.Market)
+			}
+		})
+	}
+	// The A10G's figures beyond its name and memory size are secondary; the
+	// H100 NVL's are all the datasheet's.
+	a10g := lookup(t, "a10g")
+	if a10g.Confidence != "secondary" || a10g.SparsePublished {
+		t.Errorf("A10G confidence %q, sparse %v; want secondary, false", a10g.Confidence, a10g.SparsePublished)
+	}
+	for _, f := range []string{"peaks_tflops.fp32", "memory_bandwidth_gb_per_s", "tdp_watts"} {
+		if !contains(a10g.Unconfirmed, f) {
+			t.Errorf("A10G unconfirmed %v lacks %s", a10g.Unconfirmed, f)
+		}
+	}
+	if nvl := lookup(t, "h100-nvl-94gb"); nvl.Confidence != "primary" || len(nvl.Unconfirmed) != 0 || !nvl.SparsePublished {
+		t.Errorf("H100 NVL confidence %q, unconfirmed %v, sparse %v", nvl.Confidence, nvl.Unconfirmed, nvl.SparsePublished)
+	}
+	// The A10 keeps its own datasheet figures; the A10G is a card of its own.
+	a10 := lookup(t, "A10")
+	if bf16, ok := a10.Peak(sizing.BF16); a10.ID != "a10" || !ok || !near(float64(bf16), 125e12) {
+		t.Errorf("A10 = %s BF16 %v, %v; want a10 at 125 TFLOPS", a10.ID, float64(bf16)/1e12, ok)
 	}
 }

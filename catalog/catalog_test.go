@@ -41,6 +41,11 @@ func TestLookupAliases(t *testing.T) {
 		{"L20", "l20"},
 		{"T4", "t4"},
 		{"A10", "a10"},
+		{"A10G", "a10g"}, // SkyPilot's name for AWS's A10 variant
+		{"a10g", "a10g"},
+		{"A10G 24GB", "a10g"},
+		{"NVIDIA A10", "a10"},
+		{"A10 24GB", "a10"},
 		{"A30", "a30"},
 		{"H20", "h20-96gb"},
 		{"H200", "h200-sxm5-141gb"},
@@ -49,6 +54,10 @@ func TestLookupAliases(t *testing.T) {
 		{"AMD Instinct MI300X", "mi300x"},
 		{"H100 SXM", "h100-sxm5-80gb"},
 		{"H100 PCIe", "h100-pcie-80gb"},
+		{"H100 NVL", "h100-nvl-94gb"},
+		{"H100 NVL 94GB", "h100-nvl-94gb"},
+		{"94GB H100 NVL", "h100-nvl-94gb"},
+		{"NVL H100", "h100-nvl-94gb"},
 		{"H800 PCIe", "h800-pcie-80gb"},
 		// nvidia-smi names (see testdata/smi_names.txt for where each was seen).
 		{"NVIDIA A100-SXM4-80GB", "a100-sxm4-80gb"},
@@ -57,6 +66,8 @@ func TestLookupAliases(t *testing.T) {
 		{"NVIDIA A100-SXM4-40GB", "a100-sxm4-40gb"},
 		{"NVIDIA H100 80GB HBM3", "h100-sxm5-80gb"},
 		{"NVIDIA H100 PCIe", "h100-pcie-80gb"},
+		{"NVIDIA H100 NVL", "h100-nvl-94gb"},
+		{"NVIDIA A10G", "a10g"},
 		{"Tesla V100-SXM2-32GB", "v100-sxm2-32gb"},
 		{"Tesla V100-SXM2-16GB", "v100-sxm2-16gb"},
 		{"Tesla V100-PCIE-16GB", "v100-pcie-16gb"},
@@ -97,7 +108,9 @@ func TestLookupAmbiguous(t *testing.T) {
 		{"NVIDIA A100", []string{"a100-pcie-40gb", "a100-sxm4-40gb", "a100-pcie-80gb", "a100-sxm4-80gb"}},
 		{"A100 40GB", []string{"a100-pcie-40gb", "a100-sxm4-40gb"}},
 		{"A100 PCIe", []string{"a100-pcie-40gb", "a100-pcie-80gb"}},
-		{"H100", []string{"h100-sxm5-80gb", "h100-pcie-80gb"}},
+		{"H100", []string{"h100-sxm5-80gb", "h100-pcie-80gb", "h100-nvl-94gb"}},
+		{"NVIDIA H100", []string{"h100-sxm5-80gb", "h100-pcie-80gb", "h100-nvl-94gb"}},
+		{"H100 80GB", []string{"h100-sxm5-80gb", "h100-pcie-80gb"}},
 		{"V100", []string{"v100-sxm2-16gb", "v100-sxm2-32gb", "v100-pcie-16gb", "v100-pcie-32gb"}},
 		{"V100 16GB", []string{"v100-sxm2-16gb", "v100-pcie-16gb"}},
 		{"V100 SXM2", []string{"v100-sxm2-16gb", "v100-sxm2-32gb"}},
@@ -462,7 +475,9 @@ func TestMarketsAndLinks(t *testing.T) {
 		{"a100-sxm4-80gb", LinkNVLink, 600}, // A100 datasheet
 		{"a800-sxm4-80gb", LinkNVLink, 400}, // cut NVLink (secondary)
 		{"h800-sxm5-80gb", LinkNVLink, 400},
-		{"h100-sxm5-80gb", LinkNVLink, 900}, // H100 datasheet
+		{"h100-sxm5-80gb", LinkNVLink, 900},      // H100 datasheet
+		{"h100-nvl-94gb", LinkNVLinkBridge, 600}, // H100 datasheet, NVL column: bridge joins pairs
+		{"a10g", LinkNone, 0},
 		{"rtx-4090", LinkNone, 0},
 		{"rtx-3090", LinkNVLinkBridge, 112.5},
 		{"mi300x", LinkInfinityFabric, 896},

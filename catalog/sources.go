@@ -15,9 +15,11 @@ type Source struct {
 func Sources() []Source {
 	return []Source{
 		{"4090D-2", "Secondary sources for the GeForce RTX 4090 D (China variant); no vendor datasheet", "secondary"},
+		{"A10G-2", "Secondary sources for the A10G (AWS's A10 variant): third-party spec tables for its FP32 rate, memory type and bandwidth, and nvidia-smi's power limit on G5 instances for its TDP; NVIDIA and AWS publish no A10G datasheet or tensor rates, so the catalog records none", "secondary"},
 		{"A800-2", "Secondary sources for the A800 (China variant of the A100); no public vendor datasheet", "secondary"},
 		{"AMD-MI300X", "AMD Instinct MI300X accelerator data sheet", "datasheet"},
 		{"ARCH-FP64", "FP64 derived from the architecture's FP64:FP32 ratio (1/64 on GA10x, AD10x and GB20x chips, 1/32 on TU104), not printed in the datasheet", "secondary"},
+		{"AWS-G5", "Amazon EC2 G5 instance pages: the G5's GPU is the NVIDIA A10G with 24 GB of memory (no per-GPU compute rates published)", "datasheet"},
 		{"CMP", "Secondary comparison table (key CMP in the reference table; title not recorded there)", "secondary"},
 		{"GDS", "Secondary source (key GDS in the reference table; title not recorded there)", "secondary"},
 		{"GS", "Secondary comparison table (key GS in the reference table; title not recorded there)", "secondary"},
@@ -35,6 +37,7 @@ func Sources() []Source {
 		{"NV-ADA", "NVIDIA Ada Lovelace GPU architecture whitepaper (GeForce RTX 4090)", "whitepaper"},
 		{"NV-GA102", "NVIDIA Ampere GA102 GPU architecture whitepaper (GeForce RTX 3090)", "whitepaper"},
 		{"NV-H100", "NVIDIA H100 Tensor Core GPU datasheet", "datasheet"},
+		{"NV-H100NVL", "NVIDIA H100 NVL specifications: the H100 NVL column of NVIDIA's H100 datasheet and product page, and the H100 NVL product brief", "datasheet"},
 		{"NV-H200", "NVIDIA H200 Tensor Core GPU datasheet", "datasheet"},
 		{"NV-HGX", "NVIDIA HGX platform specifications (HGX B200)", "datasheet"},
 		{"NV-L4", "NVIDIA L4 Tensor Core GPU datasheet", "datasheet"},
