@@ -6,7 +6,8 @@
 //
 //   - Card: one GPU variant ("a100-sxm4-80gb"): exact memory as nvidia-smi reports
 //     it, memory bandwidth, dense peak per precision (Peak; absent, not zero, when
-//     unsupported), NVLink or other direct link, PCIe generation, TDP, market
+//     unsupported, and also where no source gives the rate: the A10G's tensor
+//     rates), NVLink or other direct link, PCIe generation, TDP, market
 //     (global or the China variants), the seed articles' recommended uses, sources
 //     (see Sources) and the figures that rest on secondary sources only.
 //   - Catalog: a read-only set of cards with a name index. Default is the built-in

@@ -26,11 +26,22 @@ func ExampleCatalog_Lookup() {
 		fmt.Println("A100 could be:", strings.Join(amb.Candidates, ", "))
 	}
 
+	_, err = cat.Lookup("H100")
+	if errors.As(err, &amb) {
+		fmt.Println("H100 could be:", strings.Join(amb.Candidates, ", "))
+	}
+
+	a10g, _ := cat.Lookup("A10G") // SkyPilot's name; "A10" is the A10
+	_, hasBF16 := a10g.Peak(sizing.BF16)
+	fmt.Printf("%s: %d MiB, BF16 rate published: %v\n", a10g.ID, a10g.Memory/sizing.MiB, hasBF16)
+
 	_, err = cat.Lookup("RTX 4080")
 	fmt.Println(errors.Is(err, catalog.ErrNotFound))
 	// Output:
 	// rtx-4090: 24564 MiB, BF16 165.2 TFLOPS dense, link none
 	// A100 could be: a100-pcie-40gb, a100-sxm4-40gb, a100-pcie-80gb, a100-sxm4-80gb
+	// H100 could be: h100-sxm5-80gb, h100-pcie-80gb, h100-nvl-94gb
+	// a10g: 23028 MiB, BF16 rate published: false
 	// true
 }
 
