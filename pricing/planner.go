@@ -605,7 +605,8 @@ func linkFor(card catalog.Card, n int) (compute.Link, bool, string) {
 }
 
 // peakFor returns the card's dense peak for the workload's compute precision. A
-// card without BF16 (V100, T4) runs mixed precision in FP16, with loss scaling.
+// card without BF16 (V100, T4) runs mixed precision in FP16, with loss scaling; a
+// card with no published rate for the precision is timed at its FP32 rate.
 func peakFor(card catalog.Card, p sizing.Precision, task sizing.Task) (compute.FLOPRate, string, error) {
 	if p == sizing.FP64 {
 		if r, ok := card.FP64(); ok {
@@ -622,6 +623,11 @@ func peakFor(card catalog.Card, p sizing.Precision, task sizing.Task) (compute.F
 			}
 			return r, card.Name + " has no BF16: timed at its FP16 rate (FP16 training needs loss scaling)", nil
 		}
+	}
+	// No published rate for the precision (the A10G's tensor rates, say): the FP32
+	// rate is a floor every card reaches, so the time errs long, never short.
+	if r, ok := card.Peak(sizing.FP32); ok && p.Bits() <= 32 {
+		return r, fmt.Sprintf("%s has no published %v rate: timed at its FP32 rate, a conservative floor", card.Name, p), nil
 	}
 	return 0, "", fmt.Errorf("%s has no %v support", card.Name, p)
 }

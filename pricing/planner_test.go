@@ -594,3 +594,15 @@ func TestNextCount(t *testing.T) {
 		}
 	}
 }
+
+// A card without a published rate for the precision (the A10G's tensor rates) is
+// timed at its FP32 rate, with a warning, rather than dropped.
+func TestPlanUnpublishedRate(t *testing.T) {
+	opts, err := Planner{Offers: []Offer{planOffer("aws-like", "A10G", 1, "7", "")}}.Plan(trainingRequest(t))
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	if w := strings.Join(opts[0].Warnings, "|"); !strings.Contains(w, "no published BF16 rate: timed at its FP32 rate") {
+		t.Errorf("warnings %q, want the FP32 floor named", w)
+	}
+}
