@@ -54,7 +54,7 @@ func PCIe(gen int) (Bandwidth, error) {
 	case 5:
 		gts, enc = 32e9, 128.0/130
 	default:
-		return 0, fmt.Errorf("%w: PCIe generation %d (want 1 to 5)", ErrInvalid, gen)
+		return 0, fmt.Errorf("compute: PCIe generation %d, want 1 to 5: %w", gen, ErrInvalid)
 	}
 	return Bandwidth(gts * enc * lanes / 8), nil
 }
@@ -73,7 +73,7 @@ func (l Link) Validate() error {
 		return err
 	}
 	if l.Latency < 0 {
-		return fmt.Errorf("%w: link latency %v is negative", ErrInvalid, l.Latency)
+		return fmt.Errorf("compute: link latency %v is negative: %w", l.Latency, ErrInvalid)
 	}
 	return nil
 }
@@ -89,10 +89,10 @@ func (l Link) AllReduce(size sizing.Bytes, n int) (time.Duration, error) {
 		return 0, err
 	}
 	if size < 0 {
-		return 0, fmt.Errorf("%w: all-reduce of %d bytes", ErrInvalid, size)
+		return 0, fmt.Errorf("compute: all-reduce of %d bytes, want 0 or more: %w", size, ErrInvalid)
 	}
 	if n < 1 {
-		return 0, fmt.Errorf("%w: all-reduce over %d devices", ErrInvalid, n)
+		return 0, fmt.Errorf("compute: all-reduce over %d devices, want at least 1: %w", n, ErrInvalid)
 	}
 	return seconds(l.allReduce(float64(size), n))
 }
@@ -123,10 +123,10 @@ func AllReduceTime(size sizing.Bytes, n int, link Bandwidth) (time.Duration, err
 // outside [0, 1], NaN or negative durations give ErrInvalid.
 func Exposed(comm, compute time.Duration, overlap float64) (time.Duration, error) {
 	if !(overlap >= 0 && overlap <= 1) {
-		return 0, fmt.Errorf("%w: overlap %v outside [0, 1]", ErrInvalid, overlap)
+		return 0, fmt.Errorf("compute: overlap %v is outside [0, 1]: %w", overlap, ErrInvalid)
 	}
 	if comm < 0 || compute < 0 {
-		return 0, fmt.Errorf("%w: negative duration (comm %v, compute %v)", ErrInvalid, comm, compute)
+		return 0, fmt.Errorf("compute: negative duration (comm %v, compute %v): %w", comm, compute, ErrInvalid)
 	}
 	return seconds(exposed(comm.Seconds(), compute.Seconds(), overlap))
 }
@@ -174,7 +174,7 @@ type Step struct {
 // Total (compute plus exposed communication) is past time.Duration's range.
 func DataParallelStep(compute time.Duration, grads sizing.Bytes, data int, link Link, overlap float64) (Step, error) {
 	if compute < 0 {
-		return Step{}, fmt.Errorf("%w: negative compute time %v", ErrInvalid, compute)
+		return Step{}, fmt.Errorf("compute: negative compute time %v: %w", compute, ErrInvalid)
 	}
 	comm, err := link.AllReduce(grads, data)
 	if err != nil {
@@ -186,7 +186,7 @@ func DataParallelStep(compute time.Duration, grads sizing.Bytes, data int, link 
 	}
 	total, ok := checked.Add(int64(compute), int64(exp))
 	if !ok {
-		return Step{}, fmt.Errorf("%w: step of %v compute plus %v exposed communication is beyond time.Duration's range", ErrRange, compute, exp)
+		return Step{}, fmt.Errorf("compute: step of %v compute plus %v exposed communication is beyond time.Duration's range: %w", compute, exp, ErrRange)
 	}
 	return Step{Compute: compute, Comm: comm, Exposed: exp, Total: time.Duration(total), Efficiency: Efficiency(compute, exp)}, nil
 }
@@ -222,16 +222,16 @@ func TensorParallelComm(m sizing.Model, batch, seqLen, tensor int, p sizing.Prec
 
 func tpComm(m sizing.Model, batch, seqLen, tensor int, p sizing.Precision, r sizing.Recompute, link Link) (float64, error) {
 	if tensor < 1 || batch < 1 || seqLen < 1 {
-		return 0, fmt.Errorf("%w: tensor %d, batch %d and sequence length %d must be at least 1", ErrInvalid, tensor, batch, seqLen)
+		return 0, fmt.Errorf("compute: tensor %d, batch %d and sequence length %d must be at least 1: %w", tensor, batch, seqLen, ErrInvalid)
 	}
 	if tensor == 1 {
 		return 0, nil
 	}
 	if !m.HasArchitecture() {
-		return 0, fmt.Errorf("%w: tensor-parallel communication needs layers and hidden size", ErrInvalid)
+		return 0, fmt.Errorf("compute: tensor-parallel communication needs layers and hidden size: %w", ErrInvalid)
 	}
 	if !p.Valid() {
-		return 0, fmt.Errorf("%w: activation precision %v", ErrInvalid, p)
+		return 0, fmt.Errorf("compute: activation precision %v is not a known precision: %w", p, ErrInvalid)
 	}
 	if err := link.Validate(); err != nil {
 		return 0, err

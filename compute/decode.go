@@ -75,7 +75,7 @@ func (d Decode) defaulted() (batch int, kv sizing.Precision, memEff, util float6
 func (d Decode) Speed() (DecodeSpeed, error) {
 	batch, kvp, memEff, util := d.defaulted()
 	if batch < 1 || d.Context < 0 {
-		return DecodeSpeed{}, fmt.Errorf("%w: decode batch %d and context %d", ErrInvalid, d.Batch, d.Context)
+		return DecodeSpeed{}, fmt.Errorf("compute: decode batch %d and context %d, want batch at least 1 and context 0 or more: %w", d.Batch, d.Context, ErrInvalid)
 	}
 	if err := positive("bandwidth", float64(d.Bandwidth)); err != nil {
 		return DecodeSpeed{}, err
@@ -91,14 +91,14 @@ func (d Decode) Speed() (DecodeSpeed, error) {
 	}
 	w, err := sizing.WeightBytes(d.Model, d.Weights)
 	if err != nil {
-		return DecodeSpeed{}, fmt.Errorf("%w: %w", ErrInvalid, err)
+		return DecodeSpeed{}, &foreign{err, ErrInvalid}
 	}
 	read := float64(w) * expertsRead(d.Model, batch)
 	seq := 0
 	if d.Model.HasArchitecture() {
 		kv, err := sizing.KVCacheBytes(d.Model, d.Context, batch, kvp)
 		if err != nil {
-			return DecodeSpeed{}, fmt.Errorf("%w: %w", ErrInvalid, err)
+			return DecodeSpeed{}, &foreign{err, ErrInvalid}
 		}
 		read += float64(kv)
 		seq = d.Context
@@ -116,7 +116,7 @@ func (d Decode) Speed() (DecodeSpeed, error) {
 	}
 	bytes, ok := toBytes(read)
 	if !ok {
-		return DecodeSpeed{}, fmt.Errorf("%w: bytes read overflow", ErrInvalid)
+		return DecodeSpeed{}, fmt.Errorf("compute: bytes read per token overflow float64: %w", ErrInvalid)
 	}
 	return DecodeSpeed{
 		PerSequence: TokenRate(1 / step),
@@ -161,7 +161,7 @@ func toBytes(f float64) (sizing.Bytes, bool) {
 func (d Decode) Prefill(tokens int) (time.Duration, error) {
 	batch, _, _, util := d.defaulted()
 	if tokens < 0 || batch < 1 {
-		return 0, fmt.Errorf("%w: prefill of %d tokens, batch %d", ErrInvalid, tokens, d.Batch)
+		return 0, fmt.Errorf("compute: prefill of %d tokens at batch %d, want tokens 0 or more and batch at least 1: %w", tokens, d.Batch, ErrInvalid)
 	}
 	if err := positive("peak", float64(d.Peak)); err != nil {
 		return 0, err

@@ -5,28 +5,32 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 )
 
 // Sentinel errors. Every error from this package wraps one of them; test with
-// errors.Is.
+// errors.Is. Like strconv.ErrSyntax, their text carries no package name: it ends the
+// message of the error that wraps them, which starts with "compute: ".
 var (
 	// ErrInvalid reports an input that makes no sense: a negative, zero, NaN or
 	// infinite quantity where a positive finite one is needed, a utilization outside
 	// (0, 1], an unknown unit, a device count that does not divide.
-	ErrInvalid = errors.New("compute: invalid input")
+	ErrInvalid = errors.New("invalid input")
 	// ErrRange reports a result that does not fit its type: a duration beyond
 	// time.Duration's range (about 292 years) or a device count beyond int32.
-	ErrRange = errors.New("compute: out of range")
+	ErrRange = errors.New("out of range")
 )
 
 // ParseError reports a string that could not be parsed, in the shape of
 // strconv.NumError: the function, the input quoted, and the reason. Unwrap returns
-// the reason, which wraps ErrInvalid.
+// the reason, which wraps ErrInvalid. The message reads
+//
+//	compute: ParseFLOPRate "312 TFLOP": unknown unit "TFLOP": invalid input
 type ParseError struct {
 	Func  string // the function that failed ("ParseFLOPRate")
 	Input string // the input, as given
-	Err   error  // the reason; wraps ErrInvalid
+	Err   error  // the reason in plain words, ending with ErrInvalid's text; wraps ErrInvalid
 }
 
 // Error describes the failure, quoting the input where there is one.
@@ -45,13 +49,40 @@ func quote(s string) string {
 	return strconv.Quote(s)
 }
 
+// foreign carries an error from another package of this module (a sizing.Model
+// that fails Validate, say) under one of this package's sentinels. Its message is
+// the other error's own, each line's package name replaced by "compute: ", so the
+// text names one package and one reason; Unwrap reaches both the other error and
+// the sentinel.
+type foreign struct{ err, sentinel error }
+
+func (e *foreign) Error() string { return relabel(e.err.Error()) }
+
+func (e *foreign) Unwrap() []error { return []error{e.err, e.sentinel} }
+
+// relabel replaces the package name at the start of each line of msg with
+// "compute: ".
+func relabel(msg string) string {
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		for _, p := range [...]string{"sizing: ", "compute: "} {
+			if rest, ok := strings.CutPrefix(l, p); ok {
+				l = rest
+				break
+			}
+		}
+		lines[i] = "compute: " + l
+	}
+	return strings.Join(lines, "\n")
+}
+
 // finite reports whether f is neither NaN nor infinite.
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
 // positive checks that v is finite and > 0.
 func positive(what string, v float64) error {
 	if !finite(v) || v <= 0 {
-		return fmt.Errorf("%w: %s must be positive and finite, got %v", ErrInvalid, what, v)
+		return fmt.Errorf("compute: %s must be positive and finite, got %v: %w", what, v, ErrInvalid)
 	}
 	return nil
 }
@@ -59,7 +90,7 @@ func positive(what string, v float64) error {
 // nonNegative checks that v is finite and >= 0.
 func nonNegative(what string, v float64) error {
 	if !finite(v) || v < 0 {
-		return fmt.Errorf("%w: %s must be non-negative and finite, got %v", ErrInvalid, what, v)
+		return fmt.Errorf("compute: %s must be non-negative and finite, got %v: %w", what, v, ErrInvalid)
 	}
 	return nil
 }
@@ -67,7 +98,7 @@ func nonNegative(what string, v float64) error {
 // fraction checks that v is in (0, 1].
 func fraction(what string, v float64) error {
 	if !(v > 0 && v <= 1) {
-		return fmt.Errorf("%w: %s must be in (0, 1], got %v", ErrInvalid, what, v)
+		return fmt.Errorf("compute: %s must be in (0, 1], got %v: %w", what, v, ErrInvalid)
 	}
 	return nil
 }
@@ -77,12 +108,12 @@ func fraction(what string, v float64) error {
 // wraps.
 func seconds(s float64) (time.Duration, error) {
 	if math.IsNaN(s) || s < 0 {
-		return 0, fmt.Errorf("%w: duration of %v seconds", ErrInvalid, s)
+		return 0, fmt.Errorf("compute: duration of %v seconds, want 0 or more: %w", s, ErrInvalid)
 	}
 	ns := math.Round(s * float64(time.Second))
 	// float64(MaxInt64) rounds up to 2^63, so >= catches every value that overflows.
 	if ns >= float64(math.MaxInt64) {
-		return 0, fmt.Errorf("%w: %.4g seconds is beyond time.Duration's range (about 292 years)", ErrRange, s)
+		return 0, fmt.Errorf("compute: %.4g seconds is beyond time.Duration's range (about 292 years): %w", s, ErrRange)
 	}
 	return time.Duration(ns), nil
 }

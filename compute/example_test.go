@@ -67,7 +67,7 @@ func ExampleParseFLOPRate() {
 	// 312 TFLOPS <nil>
 	// 312 TFLOPS <nil>
 	// 1.5 PFLOPS <nil>
-	// 0 FLOPS compute: ParseFLOPRate "312 TOPS": compute: invalid input: unknown unit "TOPS"
+	// 0 FLOPS compute: ParseFLOPRate "312 TOPS": unknown unit "TOPS": invalid input
 	// 2.039 TB/s
 }
 

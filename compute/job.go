@@ -90,24 +90,24 @@ func (j Job) Validate() error {
 		errs = append(errs, err)
 	}
 	if !p.Valid() {
-		errs = append(errs, fmt.Errorf("%w: precision %v", ErrInvalid, p))
+		errs = append(errs, fmt.Errorf("compute: precision %v is not a known precision: %w", p, ErrInvalid))
 	}
 	if j.Recompute > sizing.FullRecompute {
-		errs = append(errs, fmt.Errorf("%w: recompute strategy %v", ErrInvalid, j.Recompute))
+		errs = append(errs, fmt.Errorf("compute: recompute strategy %v is not a known strategy: %w", j.Recompute, ErrInvalid))
 	}
 	if j.Batch < 1 || j.SeqLen < 1 {
-		errs = append(errs, fmt.Errorf("%w: batch %d and sequence length %d must be at least 1", ErrInvalid, j.Batch, j.SeqLen))
+		errs = append(errs, fmt.Errorf("compute: batch %d and sequence length %d must be at least 1: %w", j.Batch, j.SeqLen, ErrInvalid))
 	}
 	if j.Devices < 1 {
-		errs = append(errs, fmt.Errorf("%w: %d devices", ErrInvalid, j.Devices))
+		errs = append(errs, fmt.Errorf("compute: %d devices, want at least 1: %w", j.Devices, ErrInvalid))
 	}
 	if t < 1 || (j.Devices >= 1 && j.Devices%t != 0) {
-		errs = append(errs, fmt.Errorf("%w: tensor-parallel degree %d does not divide %d devices", ErrInvalid, j.Tensor, j.Devices))
+		errs = append(errs, fmt.Errorf("compute: tensor-parallel degree %d does not divide %d devices: %w", j.Tensor, j.Devices, ErrInvalid))
 	}
 	if t > 1 && !j.Model.HasArchitecture() {
-		errs = append(errs, fmt.Errorf("%w: tensor parallelism needs the model's layers and hidden size", ErrInvalid))
+		errs = append(errs, fmt.Errorf("compute: tensor parallelism needs the model's layers and hidden size: %w", ErrInvalid))
 	} else if t > 1 && j.Model.Heads%t != 0 {
-		errs = append(errs, fmt.Errorf("%w: tensor-parallel degree %d does not divide %d attention heads", ErrInvalid, t, j.Model.Heads))
+		errs = append(errs, fmt.Errorf("compute: tensor-parallel degree %d does not divide %d attention heads: %w", t, j.Model.Heads, ErrInvalid))
 	}
 	if err := positive("peak per device", float64(j.PeakPerDevice)); err != nil {
 		errs = append(errs, err)
@@ -121,7 +121,7 @@ func (j Job) Validate() error {
 		errs = append(errs, err)
 	}
 	if !(j.Overlap >= 0 && j.Overlap <= 1) {
-		errs = append(errs, fmt.Errorf("%w: overlap %v outside [0, 1]", ErrInvalid, j.Overlap))
+		errs = append(errs, fmt.Errorf("compute: overlap %v is outside [0, 1]: %w", j.Overlap, ErrInvalid))
 	}
 	return errors.Join(errs...)
 }

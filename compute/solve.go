@@ -42,7 +42,7 @@ func (b Band) Validate() error {
 		return err
 	}
 	if b.Low > b.High {
-		return fmt.Errorf("%w: utilization low %v above high %v", ErrInvalid, b.Low, b.High)
+		return fmt.Errorf("compute: utilization low %v above high %v: %w", b.Low, b.High, ErrInvalid)
 	}
 	return nil
 }
@@ -89,11 +89,11 @@ func RateFor(work FLOPs, within time.Duration) (FLOPRate, error) {
 		return 0, err
 	}
 	if within <= 0 {
-		return 0, fmt.Errorf("%w: deadline %v must be positive", ErrInvalid, within)
+		return 0, fmt.Errorf("compute: deadline %v must be positive: %w", within, ErrInvalid)
 	}
 	r := float64(work) / within.Seconds()
 	if !finite(r) {
-		return 0, fmt.Errorf("%w: %g FLOPs within %v needs a rate beyond float64's range", ErrRange, float64(work), within)
+		return 0, fmt.Errorf("compute: %g FLOPs within %v needs a rate beyond float64's range: %w", float64(work), within, ErrRange)
 	}
 	return FLOPRate(r), nil
 }
@@ -112,7 +112,7 @@ func PeakFor(work FLOPs, within time.Duration, utilization float64) (FLOPRate, e
 	}
 	peak := float64(r) / utilization
 	if !finite(peak) {
-		return 0, fmt.Errorf("%w: %g FLOP/s at utilization %g needs a peak beyond float64's range", ErrRange, float64(r), utilization)
+		return 0, fmt.Errorf("compute: %g FLOP/s at utilization %g needs a peak beyond float64's range: %w", float64(r), utilization, ErrRange)
 	}
 	return FLOPRate(peak), nil
 }
@@ -145,7 +145,7 @@ func DevicesFor(work FLOPs, within time.Duration, peakPerDevice FLOPRate, utiliz
 	// does not ask for one device more.
 	n = math.Ceil(n * (1 - 1e-12))
 	if !(n <= maxDevices) {
-		return 0, fmt.Errorf("%w: %.4g devices needed", ErrRange, n)
+		return 0, fmt.Errorf("compute: %.4g devices needed, beyond int32: %w", n, ErrRange)
 	}
 	return int(n), nil
 }

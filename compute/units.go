@@ -198,7 +198,7 @@ func nonzeroDigits(num string) bool {
 // parse implements the three parsers.
 func parse(fn, s string, unit func(string) (float64, bool)) (float64, error) {
 	fail := func(format string, args ...any) (float64, error) {
-		return 0, &ParseError{Func: fn, Input: s, Err: fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)}
+		return 0, &ParseError{Func: fn, Input: s, Err: fmt.Errorf(format+": %w", append(args, ErrInvalid)...)}
 	}
 	if strings.TrimSpace(s) == "" {
 		return fail("empty")

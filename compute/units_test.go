@@ -125,7 +125,7 @@ func TestParseErrors(t *testing.T) {
 func TestParseErrorMessage(t *testing.T) {
 	_, err := ParseFLOPRate("312 TOPS")
 	got := err.Error()
-	want := `compute: ParseFLOPRate "312 TOPS": compute: invalid input: unknown unit "TOPS"`
+	want := `compute: ParseFLOPRate "312 TOPS": unknown unit "TOPS": invalid input`
 	if got != want {
 		t.Errorf("error = %q, want %q", got, want)
 	}

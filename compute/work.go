@@ -21,7 +21,7 @@ func SampleFLOPs(samples float64, perSample FLOPs) (FLOPs, error) {
 	}
 	w := FLOPs(samples * float64(perSample))
 	if !finite(float64(w)) {
-		return 0, fmt.Errorf("%w: %g samples × %g FLOPs overflows", ErrInvalid, samples, float64(perSample))
+		return 0, fmt.Errorf("compute: %g samples × %g FLOPs overflows: %w", samples, float64(perSample), ErrInvalid)
 	}
 	return w, nil
 }
@@ -37,7 +37,7 @@ func ForwardBackward(forward FLOPs) (FLOPs, error) {
 	}
 	w := 3 * forward
 	if !finite(float64(w)) {
-		return 0, fmt.Errorf("%w: 3 × %g FLOPs overflows", ErrInvalid, float64(forward))
+		return 0, fmt.Errorf("compute: 3 × %g FLOPs overflows: %w", float64(forward), ErrInvalid)
 	}
 	return w, nil
 }
@@ -71,7 +71,7 @@ func MatmulParams(m sizing.Model) (int64, error) {
 // valid model, and wraps its complaint in ErrInvalid.
 func checkModel(m sizing.Model) error {
 	if err := m.Validate(); err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalid, err)
+		return &foreign{err, ErrInvalid}
 	}
 	return nil
 }
@@ -109,7 +109,7 @@ func perToken(fn string, m sizing.Model, tokens float64, seqLen int) (fwdParams,
 		return 0, 0, err
 	}
 	if seqLen < 0 {
-		return 0, 0, fmt.Errorf("%w: %s sequence length %d is negative", ErrInvalid, fn, seqLen)
+		return 0, 0, fmt.Errorf("compute: %s sequence length %d is negative: %w", fn, seqLen, ErrInvalid)
 	}
 	n, err := MatmulParams(m)
 	if err != nil {
@@ -117,7 +117,7 @@ func perToken(fn string, m sizing.Model, tokens float64, seqLen int) (fwdParams,
 	}
 	if seqLen > 0 {
 		if !m.HasArchitecture() {
-			return 0, 0, fmt.Errorf("%w: %s attention term needs layers, hidden and heads (or pass seqLen 0)", ErrInvalid, fn)
+			return 0, 0, fmt.Errorf("compute: %s attention term needs layers, hidden and heads (or pass seqLen 0): %w", fn, ErrInvalid)
 		}
 		fwdAttn = 2 * float64(m.Layers) * float64(seqLen) * float64(attnDim(m))
 	}
@@ -162,7 +162,7 @@ func TrainingFLOPsRecompute(m sizing.Model, tokens float64, seqLen int, r sizing
 	case sizing.FullRecompute:
 		perTok = 4*p + 4*a
 	default:
-		return 0, fmt.Errorf("%w: recompute strategy %v", ErrInvalid, r)
+		return 0, fmt.Errorf("compute: recompute strategy %v is not a known strategy: %w", r, ErrInvalid)
 	}
 	return total(perTok, tokens)
 }
@@ -182,7 +182,7 @@ func InferenceFLOPs(m sizing.Model, tokens float64, seqLen int) (FLOPs, error) {
 func total(perTok, tokens float64) (FLOPs, error) {
 	w := perTok * tokens
 	if !finite(w) {
-		return 0, fmt.Errorf("%w: work overflows float64", ErrInvalid)
+		return 0, fmt.Errorf("compute: work overflows float64: %w", ErrInvalid)
 	}
 	return FLOPs(w), nil
 }
@@ -199,10 +199,10 @@ func MegatronFLOPs(m sizing.Model, batch, seqLen int, fullRecompute bool) (FLOPs
 		return 0, err
 	}
 	if !m.HasArchitecture() {
-		return 0, fmt.Errorf("%w: MegatronFLOPs needs layers, hidden and vocabulary", ErrInvalid)
+		return 0, fmt.Errorf("compute: MegatronFLOPs needs layers, hidden and vocabulary: %w", ErrInvalid)
 	}
 	if batch <= 0 || seqLen <= 0 {
-		return 0, fmt.Errorf("%w: MegatronFLOPs batch %d and sequence length %d must be positive", ErrInvalid, batch, seqLen)
+		return 0, fmt.Errorf("compute: MegatronFLOPs batch %d and sequence length %d must be positive: %w", batch, seqLen, ErrInvalid)
 	}
 	B, s, l, h, V := float64(batch), float64(seqLen), float64(m.Layers), float64(m.Hidden), float64(m.Vocab)
 	var w float64
@@ -223,7 +223,7 @@ func MegatronTime(m sizing.Model, tokens float64, devices int, perDevice FLOPRat
 		return 0, err
 	}
 	if devices <= 0 {
-		return 0, fmt.Errorf("%w: %d devices", ErrInvalid, devices)
+		return 0, fmt.Errorf("compute: %d devices, want at least 1: %w", devices, ErrInvalid)
 	}
 	if err := positive("per-device rate", float64(perDevice)); err != nil {
 		return 0, err
