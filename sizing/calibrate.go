@@ -40,8 +40,8 @@ func Calibrate(m Model, w Workload, measured Bytes) (Calibration, error) {
 	}
 	modelled := b.Total() - b.Overhead
 	if measured < modelled {
-		return Calibration{}, fmt.Errorf("sizing: measured peak of %d bytes is %d bytes below the estimate's %d bytes without overhead; the model overstates this configuration: %w",
-			int64(measured), int64(modelled-measured), int64(modelled), ErrInvalid)
+		return Calibration{}, fmt.Errorf("sizing: measured peak of %s is %s below the estimate's %s without overhead; the model overstates this configuration: %w",
+			sized(measured), sized(modelled-measured), sized(modelled), ErrInvalid)
 	}
 	return Calibration{Measured: measured, Modelled: modelled, Overhead: measured - modelled}, nil
 }

@@ -96,7 +96,7 @@ func ParseRecompute(s string) (Recompute, error) {
 			return Recompute(i), nil
 		}
 	}
-	return 0, &ParseError{Func: "ParseRecompute", Input: s, Err: ErrInvalid}
+	return 0, &ParseError{Func: "ParseRecompute", Input: s, Err: newInvalidReason("want none, selective or full")}
 }
 
 func normKey(s string) string {
@@ -126,7 +126,7 @@ func enumParse(names []string, s, fn string) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, &ParseError{Func: fn, Input: s, Err: ErrInvalid}
+	return 0, &ParseError{Func: fn, Input: s, Err: newInvalidReason("want one of " + strings.Join(names[1:], ", "))}
 }
 
 func itoa(i int) string {

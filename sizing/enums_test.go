@@ -86,7 +86,7 @@ func TestRecomputeNames(t *testing.T) {
 
 func TestParseErrorMessage(t *testing.T) {
 	err := &ParseError{Func: "ParseBytes", Input: "x\"y", Err: ErrInvalid}
-	if got, want := err.Error(), `sizing: ParseBytes "x\"y": sizing: invalid input`; got != want {
+	if got, want := err.Error(), `sizing: ParseBytes "x\"y": invalid input`; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 	long := &ParseError{Func: "F", Input: string(make([]byte, 100)), Err: ErrInvalid}

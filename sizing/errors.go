@@ -6,18 +6,19 @@ import (
 )
 
 // Sentinel errors. Every error from this package wraps one of them; test with
-// errors.Is.
+// errors.Is. Like strconv.ErrSyntax, their text carries no package name: it ends the
+// message of the error that wraps them, which starts with "sizing: ".
 var (
 	// ErrInvalid reports an input that makes no sense: a negative or zero size,
 	// heads that do not divide the hidden size, a ZeRO stage out of range, a value
 	// that overflows.
-	ErrInvalid = errors.New("sizing: invalid input")
+	ErrInvalid = errors.New("invalid input")
 	// ErrNotFound reports an unknown preset or name.
-	ErrNotFound = errors.New("sizing: not found")
+	ErrNotFound = errors.New("not found")
 	// ErrDoesNotFit reports that not even the smallest value of a search fits the
 	// capacity (MaxContext, MaxBatch), or that no candidate precision does
 	// (FitPrecision).
-	ErrDoesNotFit = errors.New("sizing: does not fit")
+	ErrDoesNotFit = errors.New("does not fit")
 )
 
 // ParseError reports a string that could not be parsed, in the shape of
@@ -26,7 +27,7 @@ var (
 type ParseError struct {
 	Func  string // the function that failed ("ParseBytes")
 	Input string // the input, as given
-	Err   error  // the reason; wraps ErrInvalid
+	Err   error  // the reason in plain words, ending with ErrInvalid's text; wraps ErrInvalid
 }
 
 // Error describes the failure, quoting the input where there is one.
@@ -49,10 +50,16 @@ func quote(s string) string {
 // wrapping ErrInvalid.
 type invalidReason struct{ msg string }
 
-func (e *invalidReason) Error() string { return e.msg }
+func (e *invalidReason) Error() string { return e.msg + ": " + ErrInvalid.Error() }
 
 // Unwrap returns ErrInvalid.
 func (e *invalidReason) Unwrap() error { return ErrInvalid }
 
 // newInvalidReason returns an error with message msg that wraps ErrInvalid.
 func newInvalidReason(msg string) error { return &invalidReason{msg} }
+
+// sized writes a positive size for an error message: rounded for people, then exact,
+// as in "13.6 GiB (14551307776 bytes)".
+func sized(b Bytes) string {
+	return b.Human() + " (" + strconv.FormatInt(int64(b), 10) + " bytes)"
+}

@@ -22,8 +22,8 @@ func ExampleParseBytes() {
 	// "80GB"     80000000000 bytes = 80GB = 74.5 GiB
 	// "1.5GiB"   1610612736 bytes = 1536MiB = 1.5 GiB
 	// "12.6 GiB" 13529146982 bytes = 13529146982B = 12.6 GiB
-	// sizing: ParseBytes "-1GB": negative size true
-	// sizing: ParseBytes "8G": unknown unit (want B, KB, MB, GB, TB, PB, KiB, MiB, GiB, TiB or PiB) true
+	// sizing: ParseBytes "-1GB": negative size: invalid input true
+	// sizing: ParseBytes "8G": unknown unit (want B, KB, MB, GB, TB, PB, KiB, MiB, GiB, TiB or PiB): invalid input true
 }
 
 func ExampleBytes_Human() {
@@ -48,7 +48,7 @@ func ExamplePreset() {
 	// Output:
 	// llama-2-70b 80 layers, 8 KV heads, 68976648192 parameters
 	// mixtral-8x7b 46702792704 total, 12879925248 active
-	// sizing: not found: no preset model "llama-2-8b"; did you mean llama-2-7b, llama-3-8b, llama-2-13b?
+	// sizing: no preset model "llama-2-8b" (did you mean llama-2-7b, llama-3-8b, llama-2-13b?): not found
 }
 
 func ExampleRenderMemory() {

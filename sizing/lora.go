@@ -144,7 +144,7 @@ func (t *LoRATargets) UnmarshalText(b []byte) error {
 				}
 			}
 			if !found {
-				return &ParseError{Func: "LoRATargets.UnmarshalText", Input: s, Err: ErrInvalid}
+				return &ParseError{Func: "LoRATargets.UnmarshalText", Input: s, Err: newInvalidReason("want default, all, attention, or targets from q, k, v, o, gate, up and down joined with +")}
 			}
 		}
 	}

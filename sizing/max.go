@@ -34,9 +34,9 @@ func MaxBatch(m Model, w Workload, capacity Bytes) (int, error) {
 
 // maxFit searches the largest SeqLen (context) or Batch whose estimate fits.
 func maxFit(m Model, w Workload, capacity Bytes, context bool) (int, error) {
-	field, limit, what := &w.Batch, MaxSearchBatch, "batch"
+	field, limit, what := &w.Batch, MaxSearchBatch, "a batch of 1"
 	if context {
-		field, limit, what = &w.SeqLen, MaxSearchContext, "context"
+		field, limit, what = &w.SeqLen, MaxSearchContext, "a context of 1 token"
 	}
 	if capacity <= 0 {
 		return 0, fmt.Errorf("sizing: capacity %d bytes is not positive: %w", int64(capacity), ErrInvalid)
@@ -47,7 +47,7 @@ func maxFit(m Model, w Workload, capacity Bytes, context bool) (int, error) {
 		return 0, err
 	}
 	if b.Total() > capacity {
-		return 0, fmt.Errorf("sizing: %s 1 needs %d bytes, over the capacity of %d: %w", what, int64(b.Total()), int64(capacity), ErrDoesNotFit)
+		return 0, fmt.Errorf("sizing: %s needs %s, over the capacity of %s: %w", what, sized(b.Total()), sized(capacity), ErrDoesNotFit)
 	}
 	fits := func(v int) bool {
 		*field = v
@@ -127,6 +127,6 @@ func FitPrecision(m Model, w Workload, capacity Bytes, candidates ...Precision) 
 			least, need = p, t
 		}
 	}
-	return 0, Breakdown{}, fmt.Errorf("sizing: no precision of %d tried fits %d bytes; the smallest need is %v's %d bytes: %w",
-		len(candidates), int64(capacity), least, int64(need), ErrDoesNotFit)
+	return 0, Breakdown{}, fmt.Errorf("sizing: none of the %d precisions tried fits in %s; the smallest, %v, needs %s: %w",
+		len(candidates), sized(capacity), least, sized(need), ErrDoesNotFit)
 }

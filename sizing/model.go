@@ -70,6 +70,10 @@ func (m Model) Validate() error {
 func (m Model) problems() error {
 	var errs []error
 	bad := func(format string, args ...any) {
+		if m.Name == "" {
+			errs = append(errs, fmt.Errorf("sizing: model: "+format+": %w", append(args, ErrInvalid)...))
+			return
+		}
 		errs = append(errs, fmt.Errorf("sizing: model %q: "+format+": %w", append([]any{m.Name}, append(args, ErrInvalid)...)...))
 	}
 	if m.Params < 0 {
@@ -210,10 +214,10 @@ func (m Model) ActiveParams() int64 {
 // can never wrap around.
 func (m Model) archParams(active bool) (int64, error) {
 	if !m.HasArchitecture() || m.FFN <= 0 {
-		return 0, fmt.Errorf("%w: architecture incomplete (layers, hidden, heads, ffn and vocab are needed)", ErrInvalid)
+		return 0, fmt.Errorf("sizing: architecture incomplete (layers, hidden, heads, ffn and vocab are needed): %w", ErrInvalid)
 	}
 	if !(archBound(m) < 1<<62) {
-		return 0, fmt.Errorf("%w: parameter count overflows int64", ErrInvalid)
+		return 0, fmt.Errorf("sizing: parameter count overflows int64: %w", ErrInvalid)
 	}
 	h, V := int64(m.Hidden), int64(m.Vocab)
 	a, k, d, f := int64(m.Heads), int64(m.kvHeads()), int64(m.headDim()), int64(m.FFN)

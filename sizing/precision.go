@@ -87,11 +87,11 @@ var precisionInfo = [numPrecisions]struct {
 // an error rather than a silent 0.001.
 func CustomBits(bits float64) (Precision, error) {
 	if math.IsNaN(bits) || bits <= 0 || bits > maxCustomBits {
-		return 0, fmt.Errorf("%w: custom precision of %v bits per parameter (want 0 < bits <= 64)", ErrInvalid, bits)
+		return 0, fmt.Errorf("sizing: custom precision of %v bits per parameter (want 0 < bits <= 64): %w", bits, ErrInvalid)
 	}
 	milli := math.Round(bits * 1000)
 	if milli < 1 {
-		return 0, fmt.Errorf("%w: custom precision of %v bits per parameter rounds to 0 thousandths of a bit", ErrInvalid, bits)
+		return 0, fmt.Errorf("sizing: custom precision of %v bits per parameter rounds to 0 thousandths of a bit: %w", bits, ErrInvalid)
 	}
 	return customBase + Precision(milli), nil
 }
@@ -202,7 +202,7 @@ func ParsePrecision(s string) (Precision, error) {
 			return CustomBits(f)
 		}
 	}
-	return 0, &ParseError{Func: "ParsePrecision", Input: s, Err: ErrInvalid}
+	return 0, &ParseError{Func: "ParsePrecision", Input: s, Err: newInvalidReason("not a known precision (Precisions lists them) nor a bit count such as 4.5bpw")}
 }
 
 // isPlainDecimal reports whether s is digits with at most one point: no sign,
@@ -276,5 +276,5 @@ func LookupGGUFBlock(typ string) (GGUFBlock, error) {
 			return b, nil
 		}
 	}
-	return GGUFBlock{}, fmt.Errorf("%w: GGUF block type %q (known: Q2_K, Q3_K, Q4_0, Q4_K, Q5_K, Q6_K, Q8_0)", ErrNotFound, typ)
+	return GGUFBlock{}, fmt.Errorf("sizing: GGUF block type %q (known: Q2_K, Q3_K, Q4_0, Q4_K, Q5_K, Q6_K, Q8_0): %w", typ, ErrNotFound)
 }

@@ -35,7 +35,7 @@ func ParseRenderKind(s string) (RenderKind, error) {
 	case "sdxl", "stablediffusionxl", "sdxl10", "sdxlbase":
 		return SDXL, nil
 	}
-	return 0, &ParseError{Func: "ParseRenderKind", Input: s, Err: ErrInvalid}
+	return 0, &ParseError{Func: "ParseRenderKind", Input: s, Err: newInvalidReason("want cycles, sd15 or sdxl")}
 }
 
 // RenderJob is a rendering or image-generation job.
@@ -117,11 +117,11 @@ func renderTable() []renderRow {
 // table's largest row is an error wrapping ErrInvalid.
 func RenderMemory(job RenderJob) (RenderEstimate, error) {
 	if job.Kind == 0 || job.Kind >= numRenderKinds {
-		return RenderEstimate{}, fmt.Errorf("%w: render kind %v", ErrInvalid, job.Kind)
+		return RenderEstimate{}, fmt.Errorf("sizing: render kind %v: %w", job.Kind, ErrInvalid)
 	}
 	w, h := job.Width, job.Height
 	if w < 0 || h < 0 || (w == 0) != (h == 0) {
-		return RenderEstimate{}, fmt.Errorf("%w: render size %d×%d (give both, or neither for the reference size)", ErrInvalid, w, h)
+		return RenderEstimate{}, fmt.Errorf("sizing: render size %d×%d (give both, or neither for the reference size): %w", w, h, ErrInvalid)
 	}
 	if w == 0 {
 		switch job.Kind {
@@ -140,7 +140,7 @@ func RenderMemory(job RenderJob) (RenderEstimate, error) {
 		}
 		return RenderEstimate{Memory: r.mem.High, Range: r.mem, AtLeast: r.atLeast, Approximate: true, Source: r.source}, nil
 	}
-	return RenderEstimate{}, fmt.Errorf("%w: %v at %d×%d is past the render table (largest %s); measure a real job", ErrInvalid, job.Kind, w, h, largestRender(job.Kind))
+	return RenderEstimate{}, fmt.Errorf("sizing: %v at %d×%d is past the render table (largest %s); measure a real job: %w", job.Kind, w, h, largestRender(job.Kind), ErrInvalid)
 }
 
 func largestRender(k RenderKind) string {

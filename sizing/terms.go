@@ -12,15 +12,15 @@ import (
 func bitsToBytes(n int64, p Precision, what string) (Bytes, error) {
 	bits := p.Bits()
 	if bits <= 0 {
-		return 0, fmt.Errorf("%w: %s precision %v is not a precision", ErrInvalid, what, p)
+		return 0, fmt.Errorf("sizing: %s precision %v is not a precision: %w", what, p, ErrInvalid)
 	}
 	if n < 0 {
-		return 0, fmt.Errorf("%w: negative %s count %d", ErrInvalid, what, n)
+		return 0, fmt.Errorf("sizing: negative %s count %d: %w", what, n, ErrInvalid)
 	}
 	v := math.Ceil(float64(n) * bits / 8)
 	b, ok := checked.FromFloat(v)
 	if !ok {
-		return 0, fmt.Errorf("%w: %s memory overflows int64 bytes", ErrInvalid, what)
+		return 0, fmt.Errorf("sizing: %s memory overflows int64 bytes: %w", what, ErrInvalid)
 	}
 	return Bytes(b), nil
 }
@@ -56,12 +56,12 @@ func WeightBytes(m Model, p Precision) (Bytes, error) {
 		return 0, err
 	}
 	if p.Bits() <= 0 {
-		return 0, fmt.Errorf("%w: weight precision %v is not a precision", ErrInvalid, p)
+		return 0, fmt.Errorf("sizing: weight precision %v is not a precision: %w", p, ErrInvalid)
 	}
 	v := math.Ceil(storedWeights(float64(m.ParamCount()), embeddingParams(m), p))
 	b, ok := checked.FromFloat(v)
 	if !ok {
-		return 0, fmt.Errorf("%w: weight memory overflows int64 bytes", ErrInvalid)
+		return 0, fmt.Errorf("sizing: weight memory overflows int64 bytes: %w", ErrInvalid)
 	}
 	return Bytes(b), nil
 }
@@ -117,14 +117,14 @@ func KVCacheBytes(m Model, tokens, batch int, p Precision) (Bytes, error) {
 		return 0, err
 	}
 	if !m.HasArchitecture() {
-		return 0, fmt.Errorf("%w: KV cache needs layers, hidden and heads", ErrInvalid)
+		return 0, fmt.Errorf("sizing: KV cache needs layers, hidden and heads: %w", ErrInvalid)
 	}
 	if tokens < 0 || batch < 0 {
-		return 0, fmt.Errorf("%w: negative tokens (%d) or batch (%d)", ErrInvalid, tokens, batch)
+		return 0, fmt.Errorf("sizing: negative tokens (%d) or batch (%d): %w", tokens, batch, ErrInvalid)
 	}
 	n, ok := checked.MulAll(2, int64(m.Layers), int64(m.kvHeads()), int64(m.headDim()), int64(tokens), int64(batch))
 	if !ok {
-		return 0, fmt.Errorf("%w: KV cache size overflows int64", ErrInvalid)
+		return 0, fmt.Errorf("sizing: KV cache size overflows int64: %w", ErrInvalid)
 	}
 	return bitsToBytes(n, p, "KV cache")
 }

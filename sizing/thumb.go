@@ -46,7 +46,7 @@ func ThumbTraining(weights Bytes) (ByteRange, error) {
 // scaleRange returns [ceil(b·ln/ld), ceil(b·hn/hd)] with overflow checks.
 func scaleRange(b Bytes, ln, ld, hn, hd int64, fn string) (ByteRange, error) {
 	if b < 0 {
-		return ByteRange{}, fmt.Errorf("%w: %s of negative weights %d", ErrInvalid, fn, b)
+		return ByteRange{}, fmt.Errorf("sizing: %s of negative weights %d: %w", fn, b, ErrInvalid)
 	}
 	scale := func(n, d int64) (Bytes, bool) {
 		p, ok := checked.Mul(int64(b), n)
@@ -58,7 +58,7 @@ func scaleRange(b Bytes, ln, ld, hn, hd int64, fn string) (ByteRange, error) {
 	lo, ok1 := scale(ln, ld)
 	hi, ok2 := scale(hn, hd)
 	if !ok1 || !ok2 {
-		return ByteRange{}, fmt.Errorf("%w: %s of %d bytes overflows int64", ErrInvalid, fn, b)
+		return ByteRange{}, fmt.Errorf("sizing: %s of %d bytes overflows int64: %w", fn, b, ErrInvalid)
 	}
 	return ByteRange{lo, hi}, nil
 }
@@ -97,16 +97,16 @@ func (a ArticleFormula) WorkedExample() ByteRange {
 // 7B example and not scaled with the model, batch or sequence.
 func ThumbArticle(params int64, p Precision) (ArticleFormula, error) {
 	if params <= 0 {
-		return ArticleFormula{}, fmt.Errorf("%w: ThumbArticle of %d parameters", ErrInvalid, params)
+		return ArticleFormula{}, fmt.Errorf("sizing: ThumbArticle of %d parameters: %w", params, ErrInvalid)
 	}
 	if !p.Valid() {
-		return ArticleFormula{}, fmt.Errorf("%w: ThumbArticle precision %v", ErrInvalid, p)
+		return ArticleFormula{}, fmt.Errorf("sizing: ThumbArticle precision %v: %w", p, ErrInvalid)
 	}
 	w, ok := checked.FromFloat(math.Ceil(float64(params) * p.Bits() / 8))
 	opt, ok2 := checked.Mul(params, 2)
 	// Formula adds 2·weights + optimizer + 8 GB; all of it must fit.
 	if !ok || !ok2 || w > (math.MaxInt64-opt-int64(8*GB))/2 {
-		return ArticleFormula{}, fmt.Errorf("%w: ThumbArticle of %d parameters overflows int64", ErrInvalid, params)
+		return ArticleFormula{}, fmt.Errorf("sizing: ThumbArticle of %d parameters overflows int64: %w", params, ErrInvalid)
 	}
 	return ArticleFormula{
 		Weights:     Bytes(w),

@@ -109,14 +109,37 @@ func one(n int) int {
 // offloaded state; it is not part of Total. Approx lists the terms that were
 // approximated because the model's architecture was not given.
 type Breakdown struct {
-	Weights     Bytes `json:"weights_bytes"`
-	Gradients   Bytes `json:"gradients_bytes"`
-	Optimizer   Bytes `json:"optimizer_bytes"`
+	// Weights is the model's stored weights on one device, at the workload's
+	// Precision (NF4 for QLoRA), split over the tensor- and pipeline-parallel degrees
+	// and, under ZeRO-3, the data-parallel degree too. For LoRA and QLoRA it includes
+	// the trainable adapters.
+	Weights Bytes `json:"weights_bytes"`
+	// Gradients is the gradients of the trainable parameters on one device (the
+	// adapters only, for LoRA and QLoRA), split like Weights but over the
+	// data-parallel degree from ZeRO-2 on. Zero for inference.
+	Gradients Bytes `json:"gradients_bytes"`
+	// Optimizer is the optimizer state on one device, the FP32 master copy included
+	// under mixed precision, split like Weights but over the data-parallel degree
+	// from ZeRO-1 on. Zero for inference, and when the state is offloaded (see Host).
+	Optimizer Bytes `json:"optimizer_bytes"`
+	// Activations is the activation memory held on one device: for training what the
+	// backward pass needs, after recomputation; for inference the working buffers of
+	// one forward pass.
 	Activations Bytes `json:"activations_bytes"`
-	KVCache     Bytes `json:"kv_cache_bytes"`
-	Overhead    Bytes `json:"overhead_bytes"`
-	Host        Bytes `json:"host_bytes"`
-	Approx      Terms `json:"approximated"`
+	// KVCache is the key-value cache on one device for the workload's batch and
+	// sequence length, split over the tensor- and pipeline-parallel degrees. Zero for
+	// training.
+	KVCache Bytes `json:"kv_cache_bytes"`
+	// Overhead is the fixed allowance on each device for the CUDA context, the
+	// framework and fragmentation: the workload's Overhead, or DefaultOverhead when
+	// that is zero.
+	Overhead Bytes `json:"overhead_bytes"`
+	// Host is CPU memory per device for optimizer state offloaded to the host
+	// (Parallel.OffloadOptimizer); it is not part of Total.
+	Host Bytes `json:"host_bytes"`
+	// Approx lists the terms that were approximated because the model's
+	// architecture was not given; empty when every term was computed from it.
+	Approx Terms `json:"approximated"`
 }
 
 // Total returns the GPU memory per device: every field but Host.
@@ -177,7 +200,7 @@ func (t *Terms) UnmarshalText(b []byte) error {
 				}
 			}
 			if !found {
-				return &ParseError{Func: "Terms.UnmarshalText", Input: s, Err: ErrInvalid}
+				return &ParseError{Func: "Terms.UnmarshalText", Input: s, Err: newInvalidReason("want terms from " + strings.Join(termNames, ", ") + " joined with +, or none")}
 			}
 		}
 	}
@@ -208,11 +231,15 @@ func (w Workload) Validate() error {
 	bad := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("sizing: workload: "+format+": %w", append(args, ErrInvalid)...))
 	}
-	if w.Task == 0 || w.Task >= numTasks {
-		bad("task %v is not set to a known task", w.Task)
+	if w.Task == 0 {
+		bad("task is not set")
+	} else if w.Task >= numTasks {
+		bad("task %v is not a known task", w.Task)
 	}
-	if !w.Precision.Valid() {
-		bad("precision %v is not set to a valid precision", w.Precision)
+	if w.Precision == 0 {
+		bad("precision is not set")
+	} else if !w.Precision.Valid() {
+		bad("precision %v is not a valid precision", w.Precision)
 	} else if w.Task == Training && !isFloat(w.Precision) {
 		bad("full training needs a floating-point precision, not %v (use LoRA or QLoRA on quantized weights)", w.Precision)
 	}
