@@ -518,3 +518,42 @@ func BenchmarkLookup(b *testing.B) {
 		})
 	}
 }
+
+func TestZeroCatalog(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		c    *Catalog
+	}{
+		{"nil", nil},
+		{"zero", &Catalog{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.c.Cards(); len(got) != 0 {
+				t.Errorf("Cards() = %v, want none", got)
+			}
+			_, err := tt.c.Lookup("A100")
+			var nf *NotFoundError
+			if !errors.As(err, &nf) || len(nf.Suggestions) != 0 {
+				t.Errorf("Lookup(A100) error = %v, want a *NotFoundError without suggestions", err)
+			}
+			if _, err := tt.c.Verify("A100", 1, nil, nil); !errors.Is(err, ErrNotFound) {
+				t.Errorf("Verify error = %v, want ErrNotFound", err)
+			}
+		})
+	}
+}
+
+func TestErrorMessages(t *testing.T) {
+	_, err := Default().Lookup("RTX 4009")
+	if got := err.Error(); !strings.HasPrefix(got, `catalog: no card named "RTX 4009"`) || !strings.HasSuffix(got, ": card not found") || strings.Count(got, "catalog") != 1 {
+		t.Errorf("Lookup error = %q, want one package name, the input quoted and the sentinel last", got)
+	}
+	_, err = Default().Lookup("A100")
+	if got, want := err.Error(), "ambiguous card name"; !strings.HasSuffix(got, want) || strings.Count(got, "catalog") != 1 {
+		t.Errorf("Lookup error = %q, want it to end with %q and name the package once", got, want)
+	}
+	_, err = ParseSMI(strings.NewReader("0, NVIDIA A100-SXM4-80GB, lots\n"))
+	if got, want := err.Error(), `catalog: ParseSMI line 1 "0, NVIDIA A100-SXM4-80GB, lots": memory.total "lots": not a whole number of MiB: invalid input`; got != want {
+		t.Errorf("ParseSMI error = %q, want %q", got, want)
+	}
+}

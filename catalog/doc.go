@@ -23,9 +23,18 @@
 // compute.FLOPRate and compute.Bandwidth, decimal as vendors print them. Peaks are
 // dense, never "with sparsity" (H100 SXM BF16 is 989.5 TFLOPS, not 1979).
 //
+// Zero values: a nil *Catalog and a zero Catalog are empty catalogs and safe to
+// use: Cards returns no cards, Lookup returns a *NotFoundError without suggestions,
+// and Verify returns that error. Use Default, New or Load for cards. A zero Card
+// fails Validate (it has no ID); a zero Rate is an unsupported one, so Peak reports
+// false for it. A zero Topology has no GPUs and Link reports false for every pair;
+// Verify takes a nil *Topology to mean that the links were not checked.
+//
 // Errors wrap ErrInvalid, ErrNotFound or ErrAmbiguous; Lookup returns a
 // *NotFoundError with suggestions or an *AmbiguousError with candidates, and the
-// parsers a *ParseError with the line number.
+// parsers a *ParseError with the line number. Messages start with "catalog: ",
+// quote the input once and end with the sentinel's text, which carries no package
+// name of its own.
 //
 // Every value is immutable once made and every function is safe for concurrent
 // use. Cards returned by a Catalog are copies; changing them does not change the

@@ -7,18 +7,19 @@ import (
 )
 
 // Sentinel errors. Every error from this package wraps one of them; test with
-// errors.Is.
+// errors.Is. Like strconv.ErrSyntax, their text carries no package name: it ends the
+// message of the error that wraps them, which starts with "catalog: ".
 var (
 	// ErrInvalid reports bad input: a card that fails validation, a malformed JSON
 	// list, garbage or impossible figures in nvidia-smi output, a GPU count below one.
-	ErrInvalid = errors.New("catalog: invalid input")
+	ErrInvalid = errors.New("invalid input")
 	// ErrNotFound reports a name that matches no card. The error is a *NotFoundError
 	// that carries the closest names.
-	ErrNotFound = errors.New("catalog: card not found")
+	ErrNotFound = errors.New("card not found")
 	// ErrAmbiguous reports a family name that covers several cards ("A100" is 40 or
 	// 80 GB, PCIe or SXM4). The error is an *AmbiguousError that carries the
 	// candidate IDs.
-	ErrAmbiguous = errors.New("catalog: ambiguous card name")
+	ErrAmbiguous = errors.New("ambiguous card name")
 )
 
 // NotFoundError is returned by Lookup for a name no card answers to. Suggestions
@@ -74,7 +75,7 @@ type ParseError struct {
 	Func  string // "ParseSMI" or "ParseTopology"
 	Line  int    // 1-based line number; 0 when the problem is the input as a whole
 	Input string // the offending line, as read
-	Err   error  // the reason; wraps ErrInvalid
+	Err   error  // the reason in plain words, ending with ErrInvalid's text; wraps ErrInvalid
 }
 
 // Error describes the failure, quoting the input where there is one.
