@@ -37,7 +37,19 @@
 //
 // (ExampleTimeFor runs it.)
 //
+// Zero values: a zero Band is unset, and Job reads it as PublishedMFU. A zero Link
+// has no bandwidth: Link.Validate and AllReduce refuse it, and Job refuses it when
+// Devices is over 1 (one device sends nothing, so its Link may stay zero). In a Job
+// a zero Tensor means 1 and a zero Precision BF16; a zero Work takes no time; a zero
+// Devices, Batch, SeqLen or PeakPerDevice is refused. In a Decode a zero Batch means
+// 1, a zero KV the weights' KVDefault, and a zero MemoryEfficiency or Utilization the
+// package defaults; a zero Weights, Bandwidth or Peak is refused. The zero FLOPs,
+// FLOPRate and Bandwidth are zero; rates must be positive where a time is divided by
+// them.
+//
 // Bad input (negative, zero where a positive value is needed, NaN, Inf, unknown
-// units) returns an error wrapping ErrInvalid; parse failures are *ParseError. Every
-// value is immutable and every function is safe for concurrent use.
+// units) returns an error wrapping ErrInvalid; parse failures are *ParseError.
+// Messages start with "compute: ", quote the input once and end with the sentinel's
+// text, which carries no package name of its own. Every value is immutable and every
+// function is safe for concurrent use.
 package compute

@@ -231,3 +231,32 @@ func TestJobTimeBandOrdered(t *testing.T) {
 		t.Errorf("Time() = Low %v, Duration %v, High %v; want Low <= Duration <= High", tm.Low, tm.Duration, tm.High)
 	}
 }
+
+// TestZeroLink checks what the package doc says of a zero Link: one device needs
+// none, several are refused.
+func TestZeroLink(t *testing.T) {
+	j := Job{Model: sizing.Model{Params: 7e9}, Work: 4.2e19, Batch: 1, SeqLen: 4096, Devices: 1, PeakPerDevice: a100Peak}
+	if _, err := j.Time(); err != nil {
+		t.Errorf("one device, zero Link: error %v, want none", err)
+	}
+	j.Devices = 2
+	if _, err := j.Time(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("two devices, zero Link: error %v, want ErrInvalid", err)
+	}
+}
+
+// TestMessageNamesPackageOnce checks that an error carried over from sizing reads
+// with one package name and one sentinel, and reaches both packages' sentinels.
+func TestMessageNamesPackageOnce(t *testing.T) {
+	_, err := MegatronFLOPs(sizing.Model{Name: "bad", Params: -1}, 1, 1, false)
+	if err == nil {
+		t.Fatal("MegatronFLOPs of a negative model: no error")
+	}
+	if !errors.Is(err, ErrInvalid) || !errors.Is(err, sizing.ErrInvalid) {
+		t.Errorf("error %v: want both compute.ErrInvalid and sizing.ErrInvalid", err)
+	}
+	got := err.Error()
+	if want := `compute: model "bad": negative Params -1: invalid input`; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
