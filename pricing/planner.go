@@ -57,8 +57,10 @@ type Option struct {
 	// HourlyOnly is the same rental paid by the hour (zero when the offer has no
 	// hourly price), to set beside the best packages in Cost.
 	HourlyOnly Quote `json:"hourly_only"`
-	// Waste is ExpectedCost minus that of the first (cheapest) option: what
-	// choosing this option over that one pays for capacity the job does not need.
+	// Waste is ExpectedCost minus that of the first (cheapest) option: what this
+	// choice costs beyond the cheapest one that fits. When the option has more
+	// GPUs or a bigger card than that one, it is the seeds' over-provisioning
+	// cost; between offers of the same card it is the price difference.
 	Waste Money `json:"waste"`
 	// Interruptions is the expected number of interruptions during the job (from
 	// the offer's InterruptionsPerDay), TimeLost the expected time they cost
@@ -164,11 +166,15 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 		return nil, err
 	}
 	// The market check groups offers by the catalog card they resolved to, so
-	// "A100 80GB" and "NVIDIA A100-SXM4-80GB" are one market.
+	// "A100 80GB" and "NVIDIA A100-SXM4-80GB" are one market; interruptible
+	// capacity is a market of its own, since spot prices are meant to be lower.
 	byCard := make([]Offer, len(p.Offers))
 	for i, o := range p.Offers {
 		byCard[i] = o
 		byCard[i].Card = cards[i].ID
+		if o.Interruptible {
+			byCard[i].Card += " (interruptible)"
+		}
 	}
 	checks, err := MarketCheck(byCard, s.threshold)
 	if err != nil {
@@ -320,16 +326,17 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) ([]catalog.Card, erro
 // accounting of backward = activation gradients + weight gradients, each about
 // the forward's FLOPs (Kaplan et al. 2020, §2.1; Narayanan et al. 2021).
 //
-// The work is what the hardware does, recomputation included
-// (compute.TrainingFLOPsRecompute: 8·N·D under full recomputation), so the
-// request's utilization is the fraction of peak the hardware sustains. The
-// default band, published model FLOPs utilization, is then on the safe side:
-// hardware utilization is at least as high.
+// The work is model FLOPs (compute.TrainingFLOPs) and the utilization is model
+// FLOPs utilization, as compute.Job reads them: published MFU figures come from
+// runs that recompute activations (PaLM reports 46.2% MFU against 57.8% hardware
+// utilization with rematerialization, Chowdhery et al. 2022), so the band already
+// absorbs that cost. A job without recomputation may run faster than the band
+// says; give a higher Utilization for it.
 func (s settings) work() (compute.FLOPs, error) {
 	if s.Tokens == 0 || s.Workload.Task == sizing.Inference {
 		return 0, nil
 	}
-	f, err := compute.TrainingFLOPsRecompute(s.Model, s.Tokens, s.Workload.SeqLen, s.Workload.Recompute)
+	f, err := compute.TrainingFLOPs(s.Model, s.Tokens, s.Workload.SeqLen)
 	if err != nil {
 		return 0, fmt.Errorf("pricing: plan: %w: %w", err, ErrInvalid)
 	}
@@ -515,8 +522,8 @@ func (s settings) layoutCost(f *fit, card catalog.Card, mid compute.Timing) erro
 // a context of SeqLen tokens, the longest the job keeps (a conservative choice). A
 // tensor-parallel group reads at the summed bandwidth of its GPUs and waits, each
 // step, for two all-reduces per layer of the step's activations (Shoeybi et al.
-// 2019, §3: the forward half of compute.TensorParallelComm's training step; link
-// latency not counted); a pipeline reads each stage in turn, so one sequence
+// 2019, §3: the forward half of compute.TensorParallelComm's training step, each
+// all-reduce paying the link's per-step latency); a pipeline reads each stage in turn, so one sequence
 // decodes no faster than on one GPU.
 func (s settings) timeDecode(f *fit, card catalog.Card, n int, peak compute.FLOPRate, link compute.Link) error {
 	replicas, width := n, 1
@@ -580,15 +587,17 @@ func seconds(sec float64) (time.Duration, error) {
 // all-reduce runs at the speed of its slowest link.
 func linkFor(card catalog.Card, n int) (compute.Link, bool, string) {
 	if n > GPUsPerServer {
-		return compute.Link{Bandwidth: InterServerLink}, false, "the network between servers (200 Gb/s per GPU assumed)"
+		return compute.Link{Bandwidth: InterServerLink, Latency: networkStepLatency}, false, "the network between servers (200 Gb/s per GPU assumed)"
 	}
 	if n > 1 && card.NVLink > 0 {
+		nv := compute.NVLink(card.NVLink)
+		nv.Latency = nvlinkStepLatency
 		switch card.Link {
 		case catalog.LinkNVLink, catalog.LinkInfinityFabric:
-			return compute.NVLink(card.NVLink), true, string(card.Link)
+			return nv, true, string(card.Link)
 		case catalog.LinkNVLinkBridge:
 			if n == 2 {
-				return compute.NVLink(card.NVLink), true, "NVLink bridge"
+				return nv, true, "NVLink bridge"
 			}
 		}
 	}
@@ -601,8 +610,20 @@ func linkFor(card catalog.Card, n int) (compute.Link, bool, string) {
 		l, _ = compute.PCIeLink(4)
 		gen = 4
 	}
+	l.Latency = pcieStepLatency
 	return l, false, fmt.Sprintf("PCIe Gen%d", gen)
 }
+
+// Latency of one step of a ring collective (a ring all-reduce over n GPUs takes
+// 2·(n−1) steps), by link: assumed, order-of-magnitude figures for small messages,
+// in line with the few to tens of microseconds NCCL's all-reduce takes for small
+// buffers (nccl-tests). They matter only where messages are small, as in
+// tensor-parallel decode, where PCIe's hops through the host are what make it slow.
+const (
+	nvlinkStepLatency  = 1 * time.Microsecond
+	pcieStepLatency    = 3 * time.Microsecond
+	networkStepLatency = 5 * time.Microsecond
+)
 
 // peakFor returns the card's dense peak for the workload's compute precision. A
 // card without BF16 (V100, T4) runs mixed precision in FP16, with loss scaling; a
@@ -677,12 +698,16 @@ func (s settings) option(index int, o Offer, card catalog.Card, n int, f *fit, c
 	}
 
 	opt.Warnings = append(opt.Warnings, f.notes...)
+	scaling := "" // the efficiency, when the job was timed
+	if f.duration > 0 {
+		scaling = fmt.Sprintf("; scaling efficiency %.0f%%", f.eff*100)
+	}
 	switch {
 	case n > GPUsPerServer:
-		opt.Warnings = append(opt.Warnings, fmt.Sprintf("%d GPUs span %d servers: they talk over %s; scaling efficiency %.0f%%",
-			n, (n+GPUsPerServer-1)/GPUsPerServer, f.linkName, f.eff*100))
+		opt.Warnings = append(opt.Warnings, fmt.Sprintf("%d GPUs span %d servers: they talk over %s%s",
+			n, (n+GPUsPerServer-1)/GPUsPerServer, f.linkName, scaling))
 	case n > 1 && !f.nvlink && (s.Workload.Task != sizing.Inference || f.layout.Tensor > 1):
-		opt.Warnings = append(opt.Warnings, fmt.Sprintf("%d GPUs without NVLink: they talk over %s; scaling efficiency %.0f%%", n, f.linkName, f.eff*100))
+		opt.Warnings = append(opt.Warnings, fmt.Sprintf("%d GPUs without NVLink: they talk over %s%s", n, f.linkName, scaling))
 	}
 	if opt.Headroom < DefaultHeadroom {
 		opt.Warnings = append(opt.Warnings, fmt.Sprintf("only %.0f%% of GPU memory left free (under 20%%): fragmentation or a longer input may run out of memory", opt.Headroom*100))
@@ -690,8 +715,11 @@ func (s settings) option(index int, o Offer, card catalog.Card, n int, f *fit, c
 	if check.Flag == PriceBelow || check.Flag == PriceAbove {
 		opt.Warnings = append(opt.Warnings, check.Message)
 	}
-	if s.Deadline > 0 && f.duration > s.Deadline {
+	switch {
+	case s.Deadline > 0 && f.duration > s.Deadline:
 		opt.Warnings = append(opt.Warnings, fmt.Sprintf("meets the %s deadline only at the optimistic end of the utilization band (%s expected)", roundDur(s.Deadline), roundDur(f.duration)))
+	case s.Deadline > 0 && f.duration+opt.TimeLost > s.Deadline:
+		opt.Warnings = append(opt.Warnings, fmt.Sprintf("with the expected interruptions it finishes in %s, after the %s deadline", roundDur(f.duration+opt.TimeLost), roundDur(s.Deadline)))
 	}
 	return opt, nil
 }
@@ -887,6 +915,9 @@ func (s settings) suggest(cards []catalog.Card, d *diagnosis) []string {
 	if out, ok := d.beyondMemory(s); ok {
 		return out
 	}
+	if !d.memoryMissed() {
+		return nil // nothing was refused for memory: a smaller format would not help
+	}
 	var big catalog.Card
 	for _, c := range cards {
 		if c.Memory > big.Memory {
@@ -1003,7 +1034,9 @@ func describeLayout(l sizing.Parallel) string {
 	return strings.Join(parts, ", ")
 }
 
-// DescribeLayout is describeLayout for callers that print options.
+// DescribeLayout names a parallel layout for people, as the planner's messages
+// do: "one GPU", "data parallel ×4, ZeRO-3", "tensor parallel ×2, data ×4",
+// "pipeline ×5", with ", optimizer offloaded" when the optimizer is in host memory.
 func DescribeLayout(l sizing.Parallel) string { return describeLayout(l) }
 
 // roundDur rounds a duration for messages: to the minute past an hour, the second
@@ -1109,6 +1142,16 @@ func (d *diagnosis) beyondMemory(s settings) ([]string, bool) {
 		out = append(out, fmt.Sprintf("the cheapest option is %d × %s at %s", cheapest.costGPUs, cheapest.name, cheapest.cost))
 	}
 	return out, fitted
+}
+
+// memoryMissed reports whether some card was refused for lack of memory.
+func (d *diagnosis) memoryMissed() bool {
+	for _, id := range d.order {
+		if d.cards[id].need > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (d *diagnosis) short(c catalog.Card, n int, job, span time.Duration) {

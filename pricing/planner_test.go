@@ -606,3 +606,62 @@ func TestPlanUnpublishedRate(t *testing.T) {
 		t.Errorf("warnings %q, want the FP32 floor named", w)
 	}
 }
+
+// An interruptible offer that meets the deadline only without its interruptions
+// says so.
+func TestPlanDeadlineWithInterruptions(t *testing.T) {
+	spot := planOffer("spot", "A100 SXM4 80GB", 1, "5", "")
+	spot.Interruptible, spot.InterruptionsPerDay = true, 4
+	r := trainingRequest(t)
+	r.Tokens = 3e8
+	r.MaxGPUs = 1
+	opts, err := Planner{Offers: []Offer{spot}}.Plan(r)
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	o := opts[0]
+	if o.TimeLost <= 0 {
+		t.Fatalf("no time lost for an interruptible offer")
+	}
+	r.Deadline = o.Duration + o.TimeLost/2 // met without interruptions, missed with them
+	opts, err = Planner{Offers: []Offer{spot}}.Plan(r)
+	if err != nil {
+		t.Fatalf("Plan with deadline: %v", err)
+	}
+	if w := strings.Join(opts[0].Warnings, "|"); !strings.Contains(w, "with the expected interruptions it finishes in") {
+		t.Errorf("warnings %q, want the interruptions' effect on the deadline", w)
+	}
+}
+
+// A job too large to time is refused with its reason, and no format or card
+// count is suggested, since memory was not the problem.
+func TestPlanWorkTooLarge(t *testing.T) {
+	r := trainingRequest(t)
+	r.Tokens = 1e30
+	_, err := Planner{Offers: []Offer{planOffer("a", "RTX 4090", 1, "1.6", "")}}.Plan(r)
+	var nf *NoFitError
+	if !errors.As(err, &nf) {
+		t.Fatalf("Plan: %v, want a NoFitError", err)
+	}
+	if len(nf.Suggestions) != 0 {
+		t.Errorf("suggestions %q for a job too long to time, want none", nf.Suggestions)
+	}
+	if got := strings.Join(nf.Reasons, "|"); !strings.Contains(got, "GeForce RTX 4090") {
+		t.Errorf("reasons %q, want the card named", got)
+	}
+}
+
+// Memory-only plans have no scaling efficiency to report.
+func TestPlanMemoryOnlyWarningHasNoEfficiency(t *testing.T) {
+	p := Planner{Offers: []Offer{planOffer("a", "RTX 4090", 8, "1.80", "")}}
+	opts, err := p.Plan(Request{Model: mustPreset(t, "llama-2-70b"), Workload: inference(sizing.BF16, 4096)})
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	for _, o := range opts {
+		w := strings.Join(o.Warnings, "|")
+		if !strings.Contains(w, "without NVLink") || strings.Contains(w, "scaling efficiency") {
+			t.Errorf("%d GPUs: warnings %q, want the missing NVLink named without an efficiency", o.GPUs, w)
+		}
+	}
+}

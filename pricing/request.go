@@ -55,8 +55,8 @@ type Request struct {
 	Model    sizing.Model    `json:"model"`
 	Workload sizing.Workload `json:"workload"`
 	// Tokens is the work: training tokens (Training, LoRA, QLoRA) or tokens
-	// generated (Inference). Zero: memory only; the job takes no time and the usage
-	// must come from Usage or Rental.
+	// generated (Inference). Zero: memory only; the job takes no time, and the
+	// rental priced is Usage or Rental, or DefaultDemoHour when neither is set.
 	Tokens float64 `json:"tokens"`
 	// Usage is how long the machines are rented; zero: as long as the job takes.
 	Usage time.Duration `json:"usage_ns"`
@@ -119,17 +119,13 @@ func (r Request) settle() (settings, error) {
 		errs = append(errs, fmt.Errorf("pricing: request: "+format+": %w", append(a, ErrInvalid)...))
 	}
 	if err := r.Model.Validate(); err != nil {
-		errs = append(errs, fmt.Errorf("pricing: request: model: %w: %w", err, ErrInvalid))
+		errs = append(errs, fmt.Errorf("pricing: request: %w: %w", err, ErrInvalid))
 	}
+	// The planner sets its own layouts, so the workload's is left out of the check.
 	w := r.Workload
-	if w.Task == 0 {
-		bad("workload task unset")
-	}
-	if !w.Precision.Valid() {
-		bad("workload precision unset or invalid")
-	}
-	if w.Batch < 1 || w.SeqLen < 1 {
-		bad("workload batch (%d) and seq_len (%d) must be at least 1", w.Batch, w.SeqLen)
+	w.Parallel = sizing.Parallel{}
+	if err := w.Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("pricing: request: %w: %w", err, ErrInvalid))
 	}
 	if math.IsNaN(r.Tokens) || math.IsInf(r.Tokens, 0) || r.Tokens < 0 {
 		bad("tokens %v must be a finite number >= 0", r.Tokens)

@@ -38,6 +38,9 @@ var sampleOffers string
 
 func main() {
 	if err := run(os.Stdout, os.Args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return // -h: the usage was printed; asking for help is not a failure
+		}
 		fmt.Fprintln(os.Stderr, "plan:", err)
 		if errors.Is(err, errUsage) {
 			os.Exit(2)
@@ -89,6 +92,9 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.top, "top", 10, "options to print; 0: all")
 	fs.BoolVar(&o.json, "json", false, "print the options as JSON")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return o, err // the usage is printed; main exits 0
+		}
 		return o, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if fs.NArg() > 0 {
@@ -148,7 +154,7 @@ func (o options) request() (pricing.Request, error) {
 		}
 		r.Model = sizing.Model{Name: "custom", Params: int64(f)}
 	} else if r.Model, err = sizing.Preset(o.model); err != nil {
-		return r, err
+		return r, fmt.Errorf("%w (-model list prints every preset)", err)
 	}
 	wl := sizing.Workload{Batch: o.batch, SeqLen: o.context, FlashAttention: o.flash, LoRARank: o.loraRank}
 	if wl.Task, err = sizing.ParseTask(o.task); err != nil {
@@ -211,12 +217,12 @@ func (o options) loadOffers() ([]pricing.Offer, string, error) {
 
 func describeRequest(w io.Writer, r pricing.Request, source string) {
 	m := r.Model
-	fmt.Fprintf(w, "Job:    %s (%.2fB parameters), %v in %v, %d × %d tokens per GPU step",
-		m.Name, float64(m.ParamCount())/1e9, r.Workload.Task, r.Workload.Precision, r.Workload.Batch, r.Workload.SeqLen)
-	if r.Workload.Task != sizing.Inference {
-		fmt.Fprintf(w, ", recompute %v", r.Workload.Recompute)
+	fmt.Fprintf(w, "Job:    %s (%.2fB parameters), %v in %v, ", m.Name, float64(m.ParamCount())/1e9, r.Workload.Task, r.Workload.Precision)
+	if r.Workload.Task == sizing.Inference {
+		fmt.Fprintf(w, "%d sequence(s) of up to %d tokens per replica\n", r.Workload.Batch, r.Workload.SeqLen)
+	} else {
+		fmt.Fprintf(w, "micro-batch %d × %d tokens per GPU, recompute %v\n", r.Workload.Batch, r.Workload.SeqLen, r.Workload.Recompute)
 	}
-	fmt.Fprintln(w)
 	switch {
 	case r.Tokens > 0:
 		fmt.Fprintf(w, "Work:   %.3g tokens", r.Tokens)
@@ -234,7 +240,7 @@ func printPlan(w io.Writer, r pricing.Request, source string, all, shown []prici
 	describeRequest(w, r, source)
 	fmt.Fprintf(w, "%d options fit; the %d cheapest (expected cost, interruptions included):\n\n", len(all), len(shown))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "#\tprovider\tcard\tGPUs\tlayout\tmem/GPU\tfree\ttime\tscaling\texpected cost\thourly only\twaste\t")
+	fmt.Fprintln(tw, "#\tprovider\tcard\tGPUs\tlayout\tmem/GPU\tfree\ttime\tscaling\texpected cost\thourly only\tvs best\t")
 	for i, o := range shown {
 		scaling := "-"
 		if o.Duration > 0 {
@@ -254,8 +260,11 @@ func printPlan(w io.Writer, r pricing.Request, source string, all, shown []prici
 		b.Weights.Human(), b.Gradients.Human(), b.Optimizer.Human(), b.Activations.Human(), b.KVCache.Human(), b.Overhead.Human(),
 		b.Total().Human(), best.Capacity.Human(), best.Headroom*100)
 	if best.Duration > 0 {
-		fmt.Fprintf(w, "  time: %s (%s to %s over the utilization band), scaling efficiency %.0f%%\n",
-			duration(best.Duration), duration(best.DurationLow), duration(best.DurationHigh), best.Efficiency*100)
+		fmt.Fprintf(w, "  time: %s", duration(best.Duration))
+		if duration(best.DurationLow) != duration(best.DurationHigh) {
+			fmt.Fprintf(w, " (%s to %s over the utilization band)", duration(best.DurationLow), duration(best.DurationHigh))
+		}
+		fmt.Fprintf(w, ", scaling efficiency %.0f%%\n", best.Efficiency*100)
 	}
 	fmt.Fprintf(w, "  cost: %s", best.Cost.Total)
 	for _, l := range best.Cost.Lines {

@@ -40,7 +40,7 @@ func main() {
 	switch {
 	case err == nil:
 	case errors.Is(err, flag.ErrHelp):
-		os.Exit(2)
+		// -h: the usage was printed; asking for help is not a failure.
 	case errors.Is(err, errUsage):
 		fmt.Fprintln(os.Stderr, "seeds:", err)
 		os.Exit(2)

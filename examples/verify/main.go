@@ -49,7 +49,7 @@ func main() {
 	switch {
 	case err == nil:
 	case errors.Is(err, flag.ErrHelp):
-		os.Exit(2)
+		// -h: the usage was printed; asking for help is not a failure.
 	case errors.Is(err, errUsage):
 		fmt.Fprintln(os.Stderr, "verify:", err)
 		os.Exit(2)
@@ -65,8 +65,8 @@ func run(w io.Writer, args []string) error {
 	card := fs.String("card", "a100-sxm4-80gb", "advertised card, any name the catalog knows (\"A100 SXM4 80GB\", \"A100-80GB\", \"RTX 4090\")")
 	gpus := fs.Int("gpus", 8, "number of GPUs ordered")
 	sample := fs.String("sample", "good", "embedded capture to check when -smi or -topo is not given: good or bad")
-	smiPath := fs.String("smi", "", "file with `nvidia-smi --query-gpu=index,name,memory.total --format=csv` output; empty: the embedded sample")
-	topoPath := fs.String("topo", "", "file with `nvidia-smi topo -m` output; empty: the embedded sample; \"none\": links not checked")
+	smiPath := fs.String("smi", "", "`file` with the output of nvidia-smi --query-gpu=index,name,memory.total --format=csv; empty: the embedded sample")
+	topoPath := fs.String("topo", "", "`file` with the output of nvidia-smi topo -m; empty: the embedded sample; \"none\": links not checked")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(os.Stderr)
