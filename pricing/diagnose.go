@@ -1,0 +1,312 @@
+package pricing
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/sizing"
+)
+
+// suggest says what would fit when nothing does. When some card held the job but
+// the deadline, the budget or the rental's length ruled it out, it names the
+// closest option for that (beyondMemory). Otherwise memory was the limit, and it
+// looks at the offered card with the most memory: a smaller format, a shorter
+// context, or more GPUs.
+func (s settings) suggest(cards []catalog.Card, d *diagnosis) []string {
+	if out, ok := d.beyondMemory(s); ok {
+		return out
+	}
+	if !d.memoryMissed() {
+		return nil // nothing was refused for memory: a smaller format would not help
+	}
+	var big catalog.Card
+	for _, c := range cards {
+		if c.Memory > big.Memory {
+			big = c
+		}
+	}
+	if big.Memory == 0 {
+		return nil
+	}
+	usable := sizing.Bytes(float64(big.Memory) * (1 - s.headroom))
+	var out []string
+	w := s.Workload
+	w.Parallel = sizing.Parallel{}
+	fits := func(w sizing.Workload) bool {
+		b, err := sizing.Estimate(s.Model, w)
+		return err == nil && b.Total() <= usable
+	}
+	// A smaller format: the widest narrower than the request's that fits one card
+	// (sizing.FitPrecision's ladder, which runs from BF16 down to Q2_K).
+	if w.Task == sizing.Inference {
+		if p, _, err := sizing.FitPrecision(s.Model, w, usable); err == nil && p.Bits() < w.Precision.Bits() {
+			out = append(out, fmt.Sprintf("weights in %v fit one %s", p, big.Name))
+		}
+	} else if w.Task == sizing.Training || w.Task == sizing.LoRA {
+		for _, t := range []sizing.Task{sizing.LoRA, sizing.QLoRA} {
+			if t == w.Task {
+				continue
+			}
+			q := w
+			q.Task = t
+			if fits(q) {
+				out = append(out, fmt.Sprintf("%v fits one %s", t, big.Name))
+				break
+			}
+		}
+	}
+	// A shorter context on one card.
+	if c, err := sizing.MaxContext(s.Model, w, usable); err == nil && c < w.SeqLen {
+		out = append(out, fmt.Sprintf("a context of %d tokens fits one %s", c, big.Name))
+	}
+	// More cards of the largest kind, first as asked, then with the activation
+	// savings the request did not use.
+	variants := []struct {
+		w    sizing.Workload
+		note string
+	}{{w, ""}}
+	if w.Task != sizing.Inference {
+		if !w.FlashAttention {
+			v := w
+			v.FlashAttention = true
+			variants = append(variants, struct {
+				w    sizing.Workload
+				note string
+			}{v, " with FlashAttention"})
+		}
+		if w.Recompute != sizing.FullRecompute {
+			v := w
+			v.FlashAttention, v.Recompute = true, sizing.FullRecompute
+			variants = append(variants, struct {
+				w    sizing.Workload
+				note string
+			}{v, " with FlashAttention and full recomputation"})
+		}
+	}
+	for _, v := range variants {
+		if n, l, ok := s.smallestFit(v.w, usable); ok {
+			if n == 1 && v.note == "" {
+				break // fits one card as asked: memory was not what stopped it
+			}
+			out = append(out, fmt.Sprintf("%d × %s%s fit (%s)", n, big.Name, v.note, describeLayout(l)))
+			break
+		}
+	}
+	return out
+}
+
+// smallestFit returns the fewest GPUs, up to 64, and the layout with which w fits
+// in usable bytes per GPU.
+func (s settings) smallestFit(w sizing.Workload, usable sizing.Bytes) (int, sizing.Parallel, bool) {
+	for n := 1; n <= 64; n *= 2 {
+		for _, l := range s.layouts(n) {
+			w.Parallel = l
+			if b, err := sizing.Estimate(s.Model, w); err == nil && b.Total() <= usable {
+				return n, l, true
+			}
+		}
+	}
+	return 0, sizing.Parallel{}, false
+}
+
+// describeLayout names a parallel layout for people: "data parallel ×4",
+// "tensor parallel ×2 × data ×4, ZeRO-3, optimizer offloaded".
+func describeLayout(l sizing.Parallel) string {
+	var parts []string
+	switch {
+	case l.Tensor > 1:
+		parts = append(parts, fmt.Sprintf("tensor parallel ×%d", l.Tensor))
+		if l.Data > 1 {
+			parts = append(parts, fmt.Sprintf("data ×%d", l.Data))
+		}
+	case l.Pipeline > 1:
+		parts = append(parts, fmt.Sprintf("pipeline ×%d", l.Pipeline))
+	case l.Data > 1:
+		parts = append(parts, fmt.Sprintf("data parallel ×%d", l.Data))
+	default:
+		parts = append(parts, "one GPU")
+	}
+	if l.ZeRO > 0 {
+		parts = append(parts, fmt.Sprintf("ZeRO-%d", l.ZeRO))
+	}
+	if l.OffloadOptimizer {
+		parts = append(parts, "optimizer offloaded")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// DescribeLayout names a parallel layout for people, as the planner's messages
+// do: "one GPU", "data parallel ×4, ZeRO-3", "tensor parallel ×2, data ×4",
+// "pipeline ×5", with ", optimizer offloaded" when the optimizer is in host memory.
+func DescribeLayout(l sizing.Parallel) string { return describeLayout(l) }
+
+// roundDur rounds a duration for messages: to the minute past an hour, the second
+// below.
+func roundDur(d time.Duration) time.Duration {
+	if d >= time.Hour {
+		return d.Round(time.Minute)
+	}
+	return d.Round(time.Second)
+}
+
+func one(n int) int {
+	if n == 0 {
+		return 1
+	}
+	return n
+}
+
+// diagnosis gathers, per card, why no option of it was kept: the least memory any
+// of its GPU counts needed, the fastest time that still missed the deadline, the
+// cheapest cost that still broke the budget.
+type diagnosis struct {
+	order []string // card IDs, first seen first
+	cards map[string]*cardMiss
+	other reasonSet
+}
+
+type cardMiss struct {
+	name           string
+	need, usable   sizing.Bytes
+	needGPUs       int
+	err            error // a miss that is not about memory
+	low            time.Duration
+	lowGPUs        int
+	cost           Money
+	costGPUs       int
+	fitted, priced bool
+	fastest        time.Duration // the quickest job that outlasted the rental
+	fastestGPUs    int
+	span           time.Duration // the rental's length
+	outlasted      bool
+}
+
+func (d *diagnosis) card(c catalog.Card) *cardMiss {
+	if d.cards == nil {
+		d.cards = make(map[string]*cardMiss)
+	}
+	m := d.cards[c.ID]
+	if m == nil {
+		m = &cardMiss{name: c.Name}
+		d.cards[c.ID] = m
+		d.order = append(d.order, c.ID)
+	}
+	return m
+}
+
+func (d *diagnosis) miss(c catalog.Card, n int, f *fit) {
+	m := d.card(c)
+	if f.need <= 0 {
+		if m.err == nil {
+			m.err = f.err
+		}
+		return
+	}
+	if m.need == 0 || f.need < m.need {
+		m.need, m.needGPUs, m.usable = f.need, n, f.usable
+	}
+}
+
+func (d *diagnosis) late(c catalog.Card, n int, low time.Duration) {
+	m := d.card(c)
+	if !m.fitted || low < m.low {
+		m.low, m.lowGPUs = low, n
+	}
+	m.fitted = true
+}
+
+// beyondMemory returns suggestions when some card fitted in memory, and whether
+// one did: the fastest option found (for a deadline or a rental too short) and
+// the cheapest (for a budget).
+func (d *diagnosis) beyondMemory(s settings) ([]string, bool) {
+	var out []string
+	var fastest, cheapest *cardMiss
+	fitted := false
+	for _, id := range d.order {
+		m := d.cards[id]
+		fitted = fitted || m.fitted || m.priced || m.outlasted
+		if m.fitted && (fastest == nil || m.low < fastest.low) {
+			fastest = m
+		}
+		if m.outlasted && (fastest == nil || m.fastest < fastest.low) {
+			fastest = &cardMiss{name: m.name, low: m.fastest, lowGPUs: m.fastestGPUs}
+		}
+		if m.priced && (cheapest == nil || m.cost.Amount.LessThan(cheapest.cost.Amount)) {
+			cheapest = m
+		}
+	}
+	if fastest != nil {
+		out = append(out, fmt.Sprintf("the fastest option is %d × %s at %s (more GPUs per offer, a faster card, or a later deadline or longer rental)",
+			fastest.lowGPUs, fastest.name, roundDur(fastest.low)))
+	}
+	if cheapest != nil {
+		out = append(out, fmt.Sprintf("the cheapest option is %d × %s at %s", cheapest.costGPUs, cheapest.name, cheapest.cost))
+	}
+	return out, fitted
+}
+
+// memoryMissed reports whether some card was refused for lack of memory.
+func (d *diagnosis) memoryMissed() bool {
+	for _, id := range d.order {
+		if d.cards[id].need > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *diagnosis) short(c catalog.Card, n int, job, span time.Duration) {
+	m := d.card(c)
+	if !m.outlasted || job < m.fastest {
+		m.fastest, m.fastestGPUs = job, n
+	}
+	m.span, m.outlasted = span, true
+}
+
+func (d *diagnosis) over(c catalog.Card, n int, cost Money) {
+	m := d.card(c)
+	if !m.priced || cost.Amount.LessThan(m.cost.Amount) {
+		m.cost, m.costGPUs = cost, n
+	}
+	m.priced = true
+}
+
+// reasons writes one sentence per card, the closest it came, then the others.
+func (d *diagnosis) reasons(s settings) []string {
+	var out []string
+	for _, id := range d.order {
+		m := d.cards[id]
+		switch {
+		case m.outlasted:
+			out = append(out, fmt.Sprintf("%s: even the fastest option (%d GPU(s)) takes %s, longer than the %s the rental covers", m.name, m.fastestGPUs, roundDur(m.fastest), roundDur(m.span)))
+		case m.priced:
+			out = append(out, fmt.Sprintf("%s: the cheapest option (%d GPU(s)) costs %s, over the %s budget", m.name, m.costGPUs, m.cost, s.Budget))
+		case m.fitted:
+			out = append(out, fmt.Sprintf("%s: the fastest option (%d GPU(s)) takes %s even at the high end of the utilization band, past the %s deadline", m.name, m.lowGPUs, roundDur(m.low), roundDur(s.Deadline)))
+		case m.need > 0:
+			out = append(out, fmt.Sprintf("%s: needs at least %s per GPU (at %d GPU(s)), over the %s usable with %.0f%% headroom", m.name, m.need.Human(), m.needGPUs, m.usable.Human(), s.headroom*100))
+		case m.err != nil:
+			out = append(out, m.err.Error())
+		}
+	}
+	return append(out, d.other.list...)
+}
+
+// reasonSet keeps distinct reasons in the order first seen, at most a dozen.
+type reasonSet struct {
+	list []string
+	seen map[string]bool
+}
+
+func (r *reasonSet) add(s string) {
+	if r.seen == nil {
+		r.seen = make(map[string]bool)
+	}
+	if r.seen[s] || len(r.list) >= 12 {
+		return
+	}
+	r.seen[s] = true
+	r.list = append(r.list, s)
+}

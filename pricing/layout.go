@@ -1,0 +1,337 @@
+package pricing
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/sizing"
+)
+
+// fit is the planner's answer for one card at one GPU count: the layout chosen,
+// its memory and its timing. The same card, GPU count and request give the same
+// fit however many offers share them, so Plan computes each once.
+type fit struct {
+	ok        bool
+	layout    sizing.Parallel
+	mem       sizing.Breakdown
+	duration  time.Duration
+	low, high time.Duration
+	eff       float64
+	nvlink    bool
+	linkName  string
+	notes     []string     // warnings that belong to the card and layout
+	need      sizing.Bytes // the smallest per-GPU total of the layouts tried, when none fits
+	usable    sizing.Bytes // card memory less the headroom
+	err       error        // why nothing fits (memory, or a card that cannot run the precision)
+}
+
+type fitKey struct {
+	card string
+	gpus int
+}
+
+// layouts lists the parallel layouts tried for n GPUs, in order of preference.
+func (s settings) layouts(n int) []sizing.Parallel {
+	m := s.Model
+	heads, kv := m.Heads, m.KVHeads
+	if kv == 0 {
+		kv = heads
+	}
+	divides := func(t int) bool { return heads > 0 && heads%t == 0 && kv%t == 0 }
+	var ls []sizing.Parallel
+	if s.Workload.Task == sizing.Inference {
+		ls = append(ls, sizing.Parallel{Data: n})
+		if n > 1 && divides(n) {
+			ls = append(ls, sizing.Parallel{Tensor: n})
+		}
+		if n > 1 && m.Layers >= n {
+			ls = append(ls, sizing.Parallel{Pipeline: n})
+		}
+		return ls
+	}
+	ls = append(ls, sizing.Parallel{Data: n})
+	if n > 1 {
+		for z := 1; z <= 3; z++ {
+			ls = append(ls, sizing.Parallel{Data: n, ZeRO: z})
+		}
+		for _, t := range []int{2, 4, 8} {
+			if t <= n && n%t == 0 && divides(t) {
+				ls = append(ls, sizing.Parallel{Data: n / t, Tensor: t, SequenceParallel: true})
+				if n/t > 1 {
+					ls = append(ls, sizing.Parallel{Data: n / t, Tensor: t, SequenceParallel: true, ZeRO: 3})
+				}
+			}
+		}
+		ls = append(ls, sizing.Parallel{Data: n, ZeRO: 3, OffloadOptimizer: true})
+	} else {
+		ls = append(ls, sizing.Parallel{OffloadOptimizer: true})
+	}
+	return ls
+}
+
+// fitCard finds the first layout of n GPUs of card that fits, and times it.
+func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
+	f := &fit{}
+	usable := sizing.Bytes(float64(card.Memory) * (1 - s.headroom))
+	f.usable = usable
+	var smallest sizing.Bytes = -1
+	w := s.Workload
+	for _, l := range s.layouts(n) {
+		w.Parallel = l
+		b, err := sizing.Estimate(s.Model, w)
+		if err != nil {
+			continue // a layout the model cannot take (heads, degrees)
+		}
+		if smallest < 0 || b.Total() < smallest {
+			smallest = b.Total()
+		}
+		if b.Total() <= usable {
+			f.ok, f.layout, f.mem = true, l, b
+			break
+		}
+	}
+	if !f.ok {
+		if smallest < 0 {
+			f.err = fmt.Errorf("%s: no layout of %d GPU(s) is valid for this model", card.Name, n)
+		} else {
+			f.need = smallest
+			f.err = fmt.Errorf("%s at %d GPU(s) needs %s per GPU, over the %s usable (%s less %.0f%% headroom)",
+				card.Name, n, smallest.Human(), usable.Human(), card.Memory.Human(), s.headroom*100)
+		}
+		return f
+	}
+	link, nvlink, name := linkFor(card, n)
+	f.nvlink, f.linkName = nvlink, name
+	peak, note, err := peakFor(card, s.Workload.Precision, s.Workload.Task)
+	if err != nil {
+		f.ok, f.err = false, err
+		return f
+	}
+	if note != "" {
+		f.notes = append(f.notes, note)
+	}
+	if f.layout.OffloadOptimizer {
+		f.notes = append(f.notes, fmt.Sprintf("optimizer state offloaded to host memory (%s per GPU): the duration counts the PCIe transfers, not the CPU's optimizer step", f.mem.Host.Human()))
+	}
+	if f.mem.Approx != 0 {
+		f.notes = append(f.notes, "memory terms approximated from the parameter count alone: "+f.mem.Approx.String())
+	}
+	if err := s.timeFit(f, card, n, work, peak, link); err != nil {
+		f.ok, f.err = false, fmt.Errorf("%s at %d GPU(s): %w", card.Name, n, err)
+	}
+	return f
+}
+
+// timeFit fills the fit's durations and efficiency.
+func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, peak compute.FLOPRate, link compute.Link) error {
+	f.eff = 1
+	if s.Tokens == 0 {
+		return nil
+	}
+	if s.Workload.Task == sizing.Inference {
+		return s.timeDecode(f, card, n, peak, link)
+	}
+	j := compute.Job{
+		Model: s.Model, Work: work, Precision: s.Workload.Precision, Recompute: s.Workload.Recompute,
+		Batch: s.Workload.Batch, SeqLen: s.Workload.SeqLen,
+		Devices: n, Tensor: one(f.layout.Tensor), PeakPerDevice: peak, Link: link,
+		Utilization: s.band,
+	}
+	band, err := j.Time()
+	if err != nil {
+		return err
+	}
+	j.Utilization = compute.Point(s.util)
+	mid, err := j.Time()
+	if err != nil {
+		return err
+	}
+	f.duration, f.low, f.high, f.eff = mid.Duration, band.Low, band.High, mid.Efficiency
+	return s.layoutCost(f, card, mid)
+}
+
+// layoutCost adds to a fit's durations what compute.Job does not model:
+//   - ZeRO-3 gathers the weights before the forward and the backward pass and
+//     reduce-scatters the gradients, 3Ψ per step against data parallelism's 2Ψ
+//     (Rajbhandari et al. 2020, §7.2): the exposed communication grows by half;
+//   - optimizer offload sends each step's gradients (this GPU's shard of them) to
+//     the host and as many bytes of updated weights back over PCIe, not
+//     overlapped (Ren et al. 2021, ZeRO-Offload; a lower bound: the CPU's own
+//     optimizer step, which ZeRO-Offload overlaps with the next step, is not
+//     counted).
+func (s settings) layoutCost(f *fit, card catalog.Card, mid compute.Timing) error {
+	var extra time.Duration
+	if f.layout.ZeRO == 3 && mid.Comm > 0 {
+		extra += mid.Comm / 2
+	}
+	if f.layout.OffloadOptimizer && mid.Steps > 0 {
+		gen := card.PCIeGen
+		if gen == 0 {
+			gen = 4
+		}
+		pcie, err := compute.PCIe(gen)
+		if err != nil {
+			return err
+		}
+		// This GPU's gradients go out, as many bytes of weights come back.
+		perStep, err := seconds(2 * float64(f.mem.Gradients) / float64(pcie))
+		if err != nil {
+			return err
+		}
+		total, err := seconds(perStep.Seconds() * mid.Steps)
+		if err != nil {
+			return err
+		}
+		extra += total
+	}
+	if extra == 0 {
+		return nil
+	}
+	var err error
+	for _, d := range []*time.Duration{&f.duration, &f.low, &f.high} {
+		if *d, err = seconds(d.Seconds() + extra.Seconds()); err != nil {
+			return err
+		}
+	}
+	f.eff *= float64(mid.Duration) / float64(f.duration)
+	return nil
+}
+
+// timeDecode times Tokens of generation: each replica (a GPU, or the tensor- or
+// pipeline-parallel group) decodes Batch sequences at its memory-bound speed with
+// a context of SeqLen tokens, the longest the job keeps (a conservative choice). A
+// tensor-parallel group reads at the summed bandwidth of its GPUs and waits, each
+// step, for two all-reduces per layer of the step's activations (Shoeybi et al.
+// 2019, §3: the forward half of compute.TensorParallelComm's training step, each
+// all-reduce paying the link's per-step latency); a pipeline reads each stage in turn, so one sequence
+// decodes no faster than on one GPU.
+func (s settings) timeDecode(f *fit, card catalog.Card, n int, peak compute.FLOPRate, link compute.Link) error {
+	replicas, width := n, 1
+	var comm time.Duration
+	switch {
+	case f.layout.Tensor > 1:
+		replicas, width = 1, f.layout.Tensor
+		step, err := compute.TensorParallelComm(s.Model, s.Workload.Batch, 1, width, s.Workload.Precision, sizing.NoRecompute, link)
+		if err != nil {
+			return err
+		}
+		comm = step / 2
+	case f.layout.Pipeline > 1:
+		replicas = 1
+	}
+	at := func(u float64) (time.Duration, error) {
+		d := compute.Decode{
+			Model: s.Model, Weights: s.Workload.Precision, KV: s.Workload.KVPrecision,
+			Context: s.Workload.SeqLen, Batch: s.Workload.Batch,
+			Bandwidth: card.MemoryBandwidth * compute.Bandwidth(width), Peak: peak * compute.FLOPRate(width),
+			Utilization: u,
+		}
+		sp, err := d.Speed()
+		if err != nil {
+			return 0, err
+		}
+		if sp.Step <= 0 {
+			return 0, fmt.Errorf("decode step takes no time: %w", ErrInvalid)
+		}
+		f.eff = float64(sp.Step) / float64(sp.Step+comm)
+		rate := float64(sp.Total) * f.eff * float64(replicas)
+		if !(rate > 0) {
+			return 0, fmt.Errorf("decode speed is zero: %w", ErrInvalid)
+		}
+		return seconds(s.Tokens / rate)
+	}
+	var err error
+	if f.low, err = at(s.band.High); err != nil {
+		return err
+	}
+	if f.high, err = at(s.band.Low); err != nil {
+		return err
+	}
+	f.duration, err = at(s.util) // last, so f.eff is the middle one's
+	return err
+}
+
+// seconds converts a float count of seconds to a Duration, refusing values past
+// its range.
+func seconds(sec float64) (time.Duration, error) {
+	ns := math.Ceil(sec * 1e9)
+	if math.IsNaN(ns) || ns >= math.MaxInt64 {
+		return 0, fmt.Errorf("pricing: plan: %g s is past time.Duration's range: %w", sec, ErrInvalid)
+	}
+	return time.Duration(ns), nil
+}
+
+// linkFor returns the link n GPUs of card share: NVLink (or Infinity Fabric) where
+// the card has it for every GPU, a bridge for a pair only, PCIe otherwise, and the
+// network (InterServerLink) once the GPUs fill more than one server, since a ring
+// all-reduce runs at the speed of its slowest link.
+func linkFor(card catalog.Card, n int) (compute.Link, bool, string) {
+	if n > GPUsPerServer {
+		return compute.Link{Bandwidth: InterServerLink, Latency: networkStepLatency}, false, "the network between servers (200 Gb/s per GPU assumed)"
+	}
+	if n > 1 && card.NVLink > 0 {
+		nv := compute.NVLink(card.NVLink)
+		nv.Latency = nvlinkStepLatency
+		switch card.Link {
+		case catalog.LinkNVLink, catalog.LinkInfinityFabric:
+			return nv, true, string(card.Link)
+		case catalog.LinkNVLinkBridge:
+			if n == 2 {
+				return nv, true, "NVLink bridge"
+			}
+		}
+	}
+	gen := card.PCIeGen
+	if gen == 0 {
+		gen = 4
+	}
+	l, err := compute.PCIeLink(gen)
+	if err != nil {
+		l, _ = compute.PCIeLink(4)
+		gen = 4
+	}
+	l.Latency = pcieStepLatency
+	return l, false, fmt.Sprintf("PCIe Gen%d", gen)
+}
+
+// Latency of one step of a ring collective (a ring all-reduce over n GPUs takes
+// 2·(n−1) steps), by link: assumed, order-of-magnitude figures for small messages,
+// in line with the few to tens of microseconds NCCL's all-reduce takes for small
+// buffers (nccl-tests). They matter only where messages are small, as in
+// tensor-parallel decode, where PCIe's hops through the host are what make it slow.
+const (
+	nvlinkStepLatency  = 1 * time.Microsecond
+	pcieStepLatency    = 3 * time.Microsecond
+	networkStepLatency = 5 * time.Microsecond
+)
+
+// peakFor returns the card's dense peak for the workload's compute precision. A
+// card without BF16 (V100, T4) runs mixed precision in FP16, with loss scaling; a
+// card with no published rate for the precision is timed at its FP32 rate.
+func peakFor(card catalog.Card, p sizing.Precision, task sizing.Task) (compute.FLOPRate, string, error) {
+	if p == sizing.FP64 {
+		if r, ok := card.FP64(); ok {
+			return r, "", nil
+		}
+	}
+	if r, ok := card.Peak(p); ok {
+		return r, "", nil
+	}
+	if p == sizing.BF16 {
+		if r, ok := card.Peak(sizing.FP16); ok {
+			if task == sizing.Inference {
+				return r, card.Name + " has no BF16: the weights would be served in FP16 (same memory), timed at its FP16 rate", nil
+			}
+			return r, card.Name + " has no BF16: timed at its FP16 rate (FP16 training needs loss scaling)", nil
+		}
+	}
+	// No published rate for the precision (the A10G's tensor rates, say): the FP32
+	// rate is a floor every card reaches, so the time errs long, never short.
+	if r, ok := card.Peak(sizing.FP32); ok && p.Bits() <= 32 {
+		return r, fmt.Sprintf("%s has no published %v rate: timed at its FP32 rate, a conservative floor", card.Name, p), nil
+	}
+	return 0, "", fmt.Errorf("%s has no %v support", card.Name, p)
+}
