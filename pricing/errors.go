@@ -3,22 +3,24 @@ package pricing
 import (
 	"errors"
 	"strconv"
+	"strings"
 )
 
 // Sentinel errors. Every error from this package wraps one of them; test with
-// errors.Is.
+// errors.Is. Like strconv.ErrSyntax, their text carries no package name: it ends the
+// message of the error that wraps them, which starts with "pricing: ".
 var (
 	// ErrInvalid reports an input that makes no sense: a negative price, a missing
 	// or malformed currency code, a tariff that offers nothing, a negative duration,
 	// a malformed price list.
-	ErrInvalid = errors.New("pricing: invalid input")
+	ErrInvalid = errors.New("invalid input")
 	// ErrCurrencyMismatch reports arithmetic or a comparison across two currencies.
 	// The package never converts currencies: convert before comparing.
-	ErrCurrencyMismatch = errors.New("pricing: currency mismatch")
+	ErrCurrencyMismatch = errors.New("currency mismatch")
 	// ErrUnavailable reports an offer that cannot serve a usage: it has fewer GPUs
 	// than asked for, or lacks the price the usage pattern needs (a trial needs an
 	// hourly price; a tariff without one can only sell packages).
-	ErrUnavailable = errors.New("pricing: offer cannot serve this usage")
+	ErrUnavailable = errors.New("offer cannot serve this usage")
 )
 
 // ParseError reports a problem in a price list, in the shape of strconv.NumError:
@@ -28,23 +30,108 @@ type ParseError struct {
 	Line  int    // 1-based line in the input; zero when unknown
 	Field string // the column or JSON field; empty for the whole record
 	Input string // the offending text, as written (shortened when long)
-	Err   error  // the reason; wraps ErrInvalid
+	Err   error  // the reason in plain words, ending with ErrInvalid's text; wraps ErrInvalid
 }
 
-// Error describes the failure, quoting the input where there is one.
+// Error describes the failure: where it is, the input quoted once, the reason and
+// the sentinel's text, as in
+//
+//	pricing: line 2, field hourly, input "abc": not a plain decimal such as 12.50: invalid input
+//
+// A reason of several lines (an offer that fails Validate on several counts) gives
+// one such line each.
 func (e *ParseError) Error() string {
-	s := "pricing: line " + strconv.Itoa(e.Line)
+	var loc []string
+	if e.Line > 0 {
+		loc = append(loc, "line "+strconv.Itoa(e.Line))
+	}
 	if e.Field != "" {
-		s += ", field " + e.Field
+		loc = append(loc, "field "+e.Field)
 	}
 	if e.Input != "" {
-		s += ", input " + quote(e.Input)
+		loc = append(loc, "input "+quote(e.Input))
 	}
-	return s + ": " + e.Err.Error()
+	prefix := "pricing: "
+	if len(loc) > 0 {
+		prefix += strings.Join(loc, ", ") + ": "
+	}
+	lines := strings.Split(reasonText(e.Err, e.Input), "\n")
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return strings.Join(lines, "\n")
 }
 
 // Unwrap returns the reason, so that errors.Is(err, ErrInvalid) holds.
 func (e *ParseError) Unwrap() error { return e.Err }
+
+// inputError is a reason about one input, such as a malformed price. Alone it reads
+// `pricing: <what> "<input>": <reason>: <sentinel>`; inside a *ParseError or a
+// fieldError that quote the input already, only `<reason>: <sentinel>`.
+type inputError struct {
+	what   string // what the input is ("currency", "rounding mode"); may be empty
+	input  string
+	reason string // plain words: "want half_up or half_even"
+	err    error  // the sentinel
+}
+
+func (e *inputError) Error() string {
+	s := "pricing: "
+	if e.what != "" {
+		s += e.what + " "
+	}
+	return s + quote(e.input) + ": " + e.reason + ": " + e.err.Error()
+}
+
+func (e *inputError) Unwrap() error { return e.err }
+
+// reasonText is err's message for a caller that has already written "pricing: " and
+// quoted input: an inputError about that same input gives its reason alone, and
+// any other error its message less the package name at the start of each line.
+func reasonText(err error, input string) string {
+	if ie, ok := err.(*inputError); ok && input != "" && ie.input == input {
+		return ie.reason + ": " + ie.err.Error()
+	}
+	return strings.Join(unprefixed(err, ""), "\n")
+}
+
+// unprefixed returns the lines of err's message, each less the package name at its
+// start and then less drop, when drop is not empty.
+func unprefixed(err error, drop string) []string {
+	lines := strings.Split(err.Error(), "\n")
+	for i, l := range lines {
+		for _, p := range [...]string{"pricing: ", "sizing: ", "compute: ", "catalog: "} {
+			if rest, ok := strings.CutPrefix(l, p); ok {
+				l = rest
+				break
+			}
+		}
+		if drop != "" {
+			l = strings.TrimPrefix(l, drop)
+		}
+		lines[i] = l
+	}
+	return lines
+}
+
+// contextError puts err under a context ("offer 2 (acme RTX 4090)"): each line of
+// its message reads `pricing: <context>: <err's line>`, the line less its package
+// name and less drop (the "offer: " that Offer.Validate starts with, say), so the
+// package is named once. Unwrap returns err.
+type contextError struct {
+	context, drop string
+	err           error
+}
+
+func (e *contextError) Error() string {
+	lines := unprefixed(e.err, e.drop)
+	for i, l := range lines {
+		lines[i] = "pricing: " + e.context + ": " + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (e *contextError) Unwrap() error { return e.err }
 
 // quote quotes s for an error message, shortened to at most 64 bytes of input.
 func quote(s string) string {

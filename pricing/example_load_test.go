@@ -28,5 +28,5 @@ my-cloud,cn-hangzhou,A100 SXM4 80GB,8,CNY,9.90,230,,6500,720,1m
 	// Output:
 	// RTX 4090: 300 h for CNY 414.20
 	// A100 SXM4 80GB: 300 h for CNY 2878.80
-	// pricing: line 2, field hourly, input "-1": pricing: "-1" is negative: pricing: invalid input
+	// pricing: line 2, field hourly, input "-1": negative, want 0 or more: invalid input
 }

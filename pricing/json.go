@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // jsonMarshal is json.Marshal; every type it meets writes decimals itself.
@@ -22,9 +23,9 @@ func strictUnmarshal(b []byte, v any) error {
 		}
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return &fieldError{te.Field, te.Value, fmt.Errorf("pricing: want a JSON %v: %w", te.Type, ErrInvalid)}
+			return &fieldError{te.Field, "", fmt.Errorf("want a JSON %v, got %s: %w", te.Type, te.Value, ErrInvalid)}
 		}
-		return fmt.Errorf("pricing: %v: %w", err, ErrInvalid)
+		return fmt.Errorf("pricing: %s: %w", strings.TrimPrefix(err.Error(), "json: "), ErrInvalid)
 	}
 	if dec.More() {
 		return fmt.Errorf("pricing: trailing data after a JSON value: %w", ErrInvalid)

@@ -26,7 +26,11 @@ type fieldError struct {
 }
 
 func (e *fieldError) Error() string {
-	return "pricing: field " + e.field + " " + quote(e.input) + ": " + e.err.Error()
+	s := "pricing: field " + e.field
+	if e.input != "" {
+		s += " " + quote(e.input)
+	}
+	return s + ": " + reasonText(e.err, e.input)
 }
 
 func (e *fieldError) Unwrap() error { return e.err }
@@ -186,7 +190,7 @@ func durationField(name, s string) (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, &fieldError{name, s, fmt.Errorf("pricing: want a duration such as 1s, 1m or 1h: %w", ErrInvalid)}
+		return 0, &fieldError{name, s, fmt.Errorf("want a duration such as 1s, 1m or 1h: %w", ErrInvalid)}
 	}
 	return d, nil
 }
@@ -211,10 +215,10 @@ func durationField(name, s string) (time.Duration, error) {
 func LoadOffersJSON(r io.Reader) ([]Offer, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxListBytes+1))
 	if err != nil {
-		return nil, &ParseError{Err: fmt.Errorf("pricing: reading: %v: %w", err, ErrInvalid)}
+		return nil, &ParseError{Err: fmt.Errorf("reading the price list: %v: %w", err, ErrInvalid)}
 	}
 	if len(data) > maxListBytes {
-		return nil, &ParseError{Err: fmt.Errorf("pricing: price list over %d bytes: %w", maxListBytes, ErrInvalid)}
+		return nil, &ParseError{Err: fmt.Errorf("price list over %d bytes: %w", maxListBytes, ErrInvalid)}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	fail := func(off int64, err error) error {
@@ -234,10 +238,10 @@ func LoadOffersJSON(r io.Reader) ([]Offer, error) {
 	}
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, fail(dec.InputOffset(), fmt.Errorf("pricing: want a JSON array of offers: %v", err))
+		return nil, fail(dec.InputOffset(), fmt.Errorf("want a JSON array of offers: %v: %w", err, ErrInvalid))
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return nil, fail(0, errors.New("pricing: want a JSON array of offers"))
+		return nil, fail(0, fmt.Errorf("want a JSON array of offers: %w", ErrInvalid))
 	}
 	offers := []Offer{}
 	for dec.More() {
@@ -256,10 +260,10 @@ func LoadOffersJSON(r io.Reader) ([]Offer, error) {
 		offers = append(offers, o)
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, fail(dec.InputOffset(), fmt.Errorf("pricing: unterminated array: %v", err))
+		return nil, fail(dec.InputOffset(), fmt.Errorf("unterminated array: %v: %w", err, ErrInvalid))
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, fail(dec.InputOffset(), errors.New("pricing: data after the array"))
+		return nil, fail(dec.InputOffset(), fmt.Errorf("data after the array: %w", ErrInvalid))
 	}
 	return offers, nil
 }
@@ -315,7 +319,7 @@ func LoadOffersCSV(r io.Reader) ([]Offer, error) {
 	header, err := cr.Read()
 	if err != nil {
 		if err == io.EOF {
-			return nil, &ParseError{Line: 1, Err: fmt.Errorf("pricing: empty price list, want a header row: %w", ErrInvalid)}
+			return nil, &ParseError{Line: 1, Err: fmt.Errorf("empty price list, want a header row: %w", ErrInvalid)}
 		}
 		return nil, csvErr(err)
 	}
@@ -332,18 +336,18 @@ func LoadOffersCSV(r io.Reader) ([]Offer, error) {
 			h = strings.TrimPrefix(h, "\ufeff")
 		}
 		if _, dup := col[h]; dup {
-			return nil, &ParseError{Line: hline, Field: h, Input: header[i], Err: fmt.Errorf("pricing: repeated column: %w", ErrInvalid)}
+			return nil, &ParseError{Line: hline, Field: h, Input: header[i], Err: fmt.Errorf("column repeated: %w", ErrInvalid)}
 		}
 		if m, ok := termColumn(h); ok {
 			terms[h] = m
 		} else if !known[h] {
-			return nil, &ParseError{Line: hline, Field: h, Input: header[i], Err: fmt.Errorf("pricing: unknown column: %w", ErrInvalid)}
+			return nil, &ParseError{Line: hline, Field: h, Input: header[i], Err: fmt.Errorf("unknown column (want %s or term_<N>m): %w", strings.Join(csvColumns, ", "), ErrInvalid)}
 		}
 		col[h] = i
 	}
 	for _, need := range []string{"provider", "card", "currency"} {
 		if _, ok := col[need]; !ok {
-			return nil, &ParseError{Line: hline, Field: need, Err: fmt.Errorf("pricing: missing column: %w", ErrInvalid)}
+			return nil, &ParseError{Line: hline, Field: need, Err: fmt.Errorf("column missing from the header: %w", ErrInvalid)}
 		}
 	}
 	var termMonths []int
@@ -399,9 +403,9 @@ func termColumn(h string) (int, bool) {
 func csvErr(err error) error {
 	var ce *csv.ParseError
 	if errors.As(err, &ce) {
-		return &ParseError{Line: ce.Line, Err: fmt.Errorf("pricing: %v: %w", ce.Err, ErrInvalid)}
+		return &ParseError{Line: ce.Line, Err: fmt.Errorf("%v: %w", ce.Err, ErrInvalid)}
 	}
-	return &ParseError{Err: fmt.Errorf("pricing: %v: %w", err, ErrInvalid)}
+	return &ParseError{Err: fmt.Errorf("%v: %w", err, ErrInvalid)}
 }
 
 // offerFromCSV builds one offer from a record; it does not validate.
@@ -457,13 +461,13 @@ func offerFromCSV(rec []string, col map[string]int, termMonths []int) (Offer, er
 	}
 	if s := get("interruptible"); s != "" {
 		if o.Interruptible, err = strconv.ParseBool(s); err != nil {
-			return o, &fieldError{"interruptible", s, fmt.Errorf("pricing: want true or false: %w", ErrInvalid)}
+			return o, &fieldError{"interruptible", s, fmt.Errorf("want true or false: %w", ErrInvalid)}
 		}
 	}
 	if s := get("interruptions_per_day"); s != "" {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return o, &fieldError{"interruptions_per_day", s, fmt.Errorf("pricing: want a finite number ≥ 0: %w", ErrInvalid)}
+			return o, &fieldError{"interruptions_per_day", s, fmt.Errorf("want a finite number ≥ 0: %w", ErrInvalid)}
 		}
 		o.InterruptionsPerDay = v
 	}
@@ -476,7 +480,7 @@ func intField(name, s string) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 || n > 1_000_000 {
-		return 0, &fieldError{name, s, fmt.Errorf("pricing: want a whole number from 0 to 1000000: %w", ErrInvalid)}
+		return 0, &fieldError{name, s, fmt.Errorf("want a whole number from 0 to 1000000: %w", ErrInvalid)}
 	}
 	return n, nil
 }

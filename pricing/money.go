@@ -42,16 +42,17 @@ func NewMoney(amount, currency string) (Money, error) {
 	return Money{Amount: d, Currency: currency}, nil
 }
 
-// ValidCurrency reports whether code is an ISO 4217-shaped currency code: exactly
-// three ASCII upper-case letters. It does not check that the code is assigned; an
-// unlisted code formats with two decimals (see MinorUnit).
+// ValidCurrency checks that code is an ISO 4217-shaped currency code: exactly three
+// ASCII upper-case letters. It returns nil when it is, and otherwise an error
+// wrapping ErrInvalid that quotes the code. It does not check that the code is
+// assigned; an unlisted code formats with two decimals (see MinorUnit).
 func ValidCurrency(code string) error {
 	if len(code) != 3 {
-		return fmt.Errorf("pricing: currency %s: want a three-letter ISO 4217 code: %w", quote(code), ErrInvalid)
+		return &inputError{"currency", code, "want a three-letter ISO 4217 code such as USD", ErrInvalid}
 	}
 	for i := 0; i < 3; i++ {
 		if code[i] < 'A' || code[i] > 'Z' {
-			return fmt.Errorf("pricing: currency %s: want three upper-case letters: %w", quote(code), ErrInvalid)
+			return &inputError{"currency", code, "want three upper-case letters such as USD", ErrInvalid}
 		}
 	}
 	return nil
@@ -106,7 +107,7 @@ func ParseRoundingMode(s string) (RoundingMode, error) {
 	case "half_even":
 		return RoundHalfEven, nil
 	}
-	return 0, fmt.Errorf("pricing: rounding mode %s: want half_up or half_even: %w", quote(s), ErrInvalid)
+	return 0, &inputError{"rounding mode", s, "want half_up or half_even", ErrInvalid}
 }
 
 func (r RoundingMode) valid() bool { return r == RoundHalfUp || r == RoundHalfEven }
@@ -114,7 +115,7 @@ func (r RoundingMode) valid() bool { return r == RoundHalfUp || r == RoundHalfEv
 // Add returns m+o, or ErrCurrencyMismatch when the currencies differ.
 func (m Money) Add(o Money) (Money, error) {
 	if m.Currency != o.Currency {
-		return Money{}, mismatch(m.Currency, o.Currency)
+		return Money{}, mismatch("add %s to %s", o.Currency, m.Currency)
 	}
 	return Money{Amount: m.Amount.Add(o.Amount), Currency: m.Currency}, nil
 }
@@ -122,7 +123,7 @@ func (m Money) Add(o Money) (Money, error) {
 // Sub returns m−o, or ErrCurrencyMismatch when the currencies differ.
 func (m Money) Sub(o Money) (Money, error) {
 	if m.Currency != o.Currency {
-		return Money{}, mismatch(m.Currency, o.Currency)
+		return Money{}, mismatch("subtract %s from %s", o.Currency, m.Currency)
 	}
 	return Money{Amount: m.Amount.Sub(o.Amount), Currency: m.Currency}, nil
 }
@@ -144,7 +145,7 @@ func (m Money) Neg() Money { return Money{Amount: m.Amount.Neg(), Currency: m.Cu
 // ErrCurrencyMismatch when the currencies differ.
 func (m Money) Cmp(o Money) (int, error) {
 	if m.Currency != o.Currency {
-		return 0, mismatch(m.Currency, o.Currency)
+		return 0, mismatch("compare %s with %s", m.Currency, o.Currency)
 	}
 	return m.Amount.Cmp(o.Amount), nil
 }
@@ -207,7 +208,7 @@ func (m *Money) UnmarshalJSON(b []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&w); err != nil {
-		return fmt.Errorf("pricing: money: %v: %w", err, ErrInvalid)
+		return fmt.Errorf("pricing: money: %s: %w", strings.TrimPrefix(err.Error(), "json: "), ErrInvalid)
 	}
 	d, err := decimalFromJSON(w.Amount)
 	if err != nil {
@@ -225,10 +226,10 @@ func (m *Money) UnmarshalJSON(b []byte) error {
 func decimalFromJSON(raw json.RawMessage) (decimal.Decimal, error) {
 	var s string
 	if len(raw) == 0 || raw[0] != '"' {
-		return decimal.Decimal{}, fmt.Errorf("pricing: amount %s: want a JSON string such as \"9000.00\", not a number: %w", quote(string(raw)), ErrInvalid)
+		return decimal.Decimal{}, &inputError{"amount", string(raw), `want a JSON string such as "9000.00", not a number`, ErrInvalid}
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return decimal.Decimal{}, fmt.Errorf("pricing: amount %s: %v: %w", quote(string(raw)), err, ErrInvalid)
+		return decimal.Decimal{}, &inputError{"amount", string(raw), strings.TrimPrefix(err.Error(), "json: "), ErrInvalid}
 	}
 	return parseDecimal(s, true)
 }
@@ -242,17 +243,17 @@ func parseDecimal(s string, neg bool) (decimal.Decimal, error) {
 	if strings.HasPrefix(body, "-") {
 		body = body[1:]
 		if !neg {
-			return decimal.Decimal{}, fmt.Errorf("pricing: %s is negative: %w", quote(s), ErrInvalid)
+			return decimal.Decimal{}, &inputError{"", s, "negative, want 0 or more", ErrInvalid}
 		}
 	}
 	intPart, frac, hasPoint := strings.Cut(body, ".")
 	if intPart == "" || (hasPoint && frac == "") || len(intPart) > 30 || len(frac) > 30 ||
 		!allDigits(intPart) || !allDigits(frac) {
-		return decimal.Decimal{}, fmt.Errorf("pricing: %s is not a plain decimal such as 12.50: %w", quote(s), ErrInvalid)
+		return decimal.Decimal{}, &inputError{"", s, "not a plain decimal such as 12.50", ErrInvalid}
 	}
 	d, err := decimal.NewFromString(s)
 	if err != nil {
-		return decimal.Decimal{}, fmt.Errorf("pricing: %s: %v: %w", quote(s), err, ErrInvalid)
+		return decimal.Decimal{}, &inputError{"", s, err.Error(), ErrInvalid}
 	}
 	return d, nil
 }
@@ -338,6 +339,17 @@ func roundQuo(x, y decimal.Decimal, places int32, mode RoundingMode) decimal.Dec
 	return q
 }
 
-func mismatch(a, b string) error {
-	return fmt.Errorf("pricing: %s and %s: %w", quote(a), quote(b), ErrCurrencyMismatch)
+// mismatch reports an operation across two currencies: op has two %s, for the
+// codes in the order given ("add %s to %s").
+func mismatch(op, a, b string) error {
+	return fmt.Errorf("pricing: "+op+": %w", code(a), code(b), ErrCurrencyMismatch)
+}
+
+// code writes a currency code for a message: bare when it is well formed, quoted
+// otherwise, so that an empty code still shows.
+func code(c string) string {
+	if ValidCurrency(c) == nil {
+		return c
+	}
+	return quote(c)
 }

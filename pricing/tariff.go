@@ -56,7 +56,7 @@ func ParseAfterPackage(s string) (AfterPackage, error) {
 	case "renew":
 		return Renew, nil
 	}
-	return 0, fmt.Errorf("pricing: after_package %s: want hourly or renew: %w", quote(s), ErrInvalid)
+	return 0, &inputError{"after_package", s, "want hourly or renew", ErrInvalid}
 }
 
 // Term is a multi-month commitment paid for the whole term: Months months (each the

@@ -54,7 +54,7 @@ func (p *Pattern) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("pricing: pattern %s: want run, sessions or trial_then_commit: %w", quote(string(b)), ErrInvalid)
+	return &inputError{"pattern", string(b), "want run, sessions or trial_then_commit", ErrInvalid}
 }
 
 // Usage says how long, and in what pattern, GPUs are rented. Build one with
