@@ -117,10 +117,13 @@ func unprefixed(err error, drop string) []string {
 // contextError puts err under a context ("offer 2 (acme RTX 4090)"): each line of
 // its message reads `pricing: <context>: <err's line>`, the line less its package
 // name and less drop (the "offer: " that Offer.Validate starts with, say), so the
-// package is named once. Unwrap returns err.
+// package is named once. Unwrap returns err and, when also is set, also: an error
+// from compute or sizing carried under this package's ErrInvalid reads once and
+// answers errors.Is for both sentinels.
 type contextError struct {
 	context, drop string
 	err           error
+	also          error // a sentinel of this package to add; may be nil
 }
 
 func (e *contextError) Error() string {
@@ -131,7 +134,12 @@ func (e *contextError) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-func (e *contextError) Unwrap() error { return e.err }
+func (e *contextError) Unwrap() []error {
+	if e.also == nil {
+		return []error{e.err}
+	}
+	return []error{e.err, e.also}
+}
 
 // quote quotes s for an error message, shortened to at most 64 bytes of input.
 func quote(s string) string {

@@ -90,7 +90,7 @@ func Compare(offers []Offer, u Usage, gpus int) ([]Comparison, error) {
 	}
 	for i, o := range offers {
 		if err := o.Validate(); err != nil {
-			return nil, &contextError{fmt.Sprintf("offer %d (%s)", i, o.name()), "offer: ", err}
+			return nil, &contextError{fmt.Sprintf("offer %d (%s)", i, o.name()), "offer: ", err, nil}
 		}
 		if o.Tariff.Currency != offers[0].Tariff.Currency {
 			return nil, fmt.Errorf("pricing: offer %d (%s) is in %s, offer 0 in %s: %w", i, o.name(),
@@ -106,7 +106,7 @@ func Compare(offers []Offer, u Usage, gpus int) ([]Comparison, error) {
 		}
 		q, err := o.Tariff.Price(u, gpus)
 		if err != nil {
-			out[i].Err = &contextError{o.name(), "", err}
+			out[i].Err = &contextError{o.name(), "", err, nil}
 			continue
 		}
 		out[i].Quote = q
@@ -214,7 +214,7 @@ func MarketCheck(offers []Offer, threshold decimal.Decimal) ([]PriceCheck, error
 	currency := map[string]string{}
 	for i, o := range offers {
 		if err := o.Validate(); err != nil {
-			return nil, &contextError{fmt.Sprintf("offer %d (%s)", i, o.name()), "offer: ", err}
+			return nil, &contextError{fmt.Sprintf("offer %d (%s)", i, o.name()), "offer: ", err, nil}
 		}
 		if o.Tariff.Hourly.IsZero() {
 			continue
