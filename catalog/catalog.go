@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -122,7 +123,7 @@ const maxLoad = 16 << 20
 func Load(r io.Reader) (*Catalog, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxLoad+1))
 	if err != nil {
-		return nil, fmt.Errorf("catalog: Load: %v: %w", err, ErrInvalid)
+		return nil, fmt.Errorf("catalog: Load: %s: %w", strings.TrimPrefix(err.Error(), "json: "), ErrInvalid)
 	}
 	if len(data) > maxLoad {
 		return nil, fmt.Errorf("catalog: Load: input over %d bytes: %w", maxLoad, ErrInvalid)
@@ -131,7 +132,7 @@ func Load(r io.Reader) (*Catalog, error) {
 	dec.DisallowUnknownFields()
 	var list []cardJSON
 	if err := dec.Decode(&list); err != nil {
-		return nil, fmt.Errorf("catalog: Load: %v: %w", err, ErrInvalid)
+		return nil, fmt.Errorf("catalog: Load: %s: %w", strings.TrimPrefix(err.Error(), "json: "), ErrInvalid)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("catalog: Load: data after the list: %w", ErrInvalid)
