@@ -66,8 +66,8 @@ func TestMessageSeveralProblems(t *testing.T) {
 		t.Fatalf("Compare error = %v, want ErrInvalid", err)
 	}
 	for _, l := range strings.Split(err.Error(), "\n") {
-		if !strings.HasPrefix(l, "pricing: offer 0 (") || strings.Count(l, "pricing") != 1 || !strings.HasSuffix(l, ": invalid input") {
-			t.Errorf("line %q: want `pricing: offer 0 (...): ...: invalid input`", l)
+		if !strings.HasPrefix(l, "pricing: offer 0 (without provider or card): ") || strings.Count(l, "pricing") != 1 || !strings.HasSuffix(l, ": invalid input") {
+			t.Errorf("line %q: want `pricing: offer 0 (without provider or card): ...: invalid input`", l)
 		}
 	}
 }

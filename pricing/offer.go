@@ -66,7 +66,11 @@ func (o Offer) name() string {
 	if o.Region != "" {
 		s += "/" + o.Region
 	}
-	return s + " " + o.Card
+	s += " " + o.Card
+	if strings.TrimSpace(s) == "" {
+		return "without provider or card"
+	}
+	return s
 }
 
 // Comparison is one offer priced for a usage. Err is nil when the offer was
