@@ -36,4 +36,9 @@
 //
 // Every value is immutable and every function safe for concurrent use; there is
 // no global state, no logging and no network access.
+//
+// Errors wrap ErrInvalid, ErrCurrencyMismatch, ErrUnavailable or (Plan) ErrNoFit; the loaders return
+// *ParseError with the line and field. Messages start with "pricing: ", quote the
+// input once and end with the sentinel's text, which carries no package name of its
+// own: "pricing: add USD to CNY: currency mismatch".
 package pricing

@@ -29,7 +29,9 @@
 // the FP32 master copy counts under Optimizer, so mixed-precision AdamW costs 2 + 2 +
 // 12 = 16 bytes per parameter (the ZeRO paper's figure). Bad input returns an error
 // wrapping ErrInvalid (or ErrNotFound, ErrDoesNotFit), never a panic, a NaN or a
-// wrapped-around number. A model given only by Params is still answered; the terms
+// wrapped-around number. Messages start with "sizing: ", quote the input once and
+// end with the sentinel's text, which carries no package name of its own; sizes for
+// people read in GiB with the exact bytes beside them. A model given only by Params is still answered; the terms
 // that needed the architecture are listed in Breakdown.Approx.
 //
 // Every function is a pure calculation on values, safe for concurrent use; the
