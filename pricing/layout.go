@@ -3,6 +3,7 @@ package pricing
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/gpuplan/gpuplan/catalog"
@@ -120,7 +121,7 @@ func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 		f.notes = append(f.notes, "memory terms approximated from the parameter count alone: "+f.mem.Approx.String())
 	}
 	if err := s.timeFit(f, card, n, work, peak, link); err != nil {
-		f.ok, f.err = false, fmt.Errorf("%s at %d GPU(s): %w", card.Name, n, err)
+		f.ok, f.err = false, fmt.Errorf("%s at %d GPU(s): %s", card.Name, n, strings.Join(unprefixed(err, ""), "; "))
 	}
 	return f
 }

@@ -175,7 +175,7 @@ func (s settings) quote(o Offer, u Usage, n int) (Quote, Quote, error) {
 		}
 		var err error
 		if p.cost, p.hourly, err = s.offer.pricer.quotes(u, n); err != nil {
-			return Quote{}, Quote{}, fmt.Errorf("pricing: plan: %s (%s) at %d GPU(s): %w", o.Provider, o.Card, n, err)
+			return Quote{}, Quote{}, &contextError{context: fmt.Sprintf("plan: %s (%s) at %d GPU(s)", o.Provider, o.Card, n), err: err}
 		}
 		s.quotes[k] = p
 		return p.cost, p.hourly, nil // the first option shares the cache's lines: Plan never changes them

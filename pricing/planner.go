@@ -14,7 +14,7 @@ import (
 // ErrNoFit reports that no offer can run the job: it does not fit in memory, misses
 // the deadline, exceeds the budget, or no offer can serve the usage. The error is a
 // *NoFitError that says why and what would fit.
-var ErrNoFit = errors.New("pricing: no option fits")
+var ErrNoFit = errors.New("no option fits")
 
 // Planner ranks rental options for a job over a list of offers. Catalog resolves the
 // offers' card names; nil means catalog.Default(). A Planner is a value: Plan
@@ -267,7 +267,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) ([]catalog.Card, erro
 	currency := ""
 	for i, o := range p.Offers {
 		if err := o.Validate(); err != nil {
-			return nil, fmt.Errorf("pricing: plan: offer %d (%s %s): %w", i, o.Provider, o.Card, err)
+			return nil, &contextError{context: fmt.Sprintf("plan: offer %d (%s %s)", i, o.Provider, o.Card), drop: "offer: ", err: err}
 		}
 		if currency == "" {
 			currency = o.Tariff.Currency
@@ -280,7 +280,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) ([]catalog.Card, erro
 		}
 		c, err := cat.Lookup(o.Card)
 		if err != nil {
-			return nil, fmt.Errorf("pricing: plan: offer %d (%s): %w", i, o.Provider, err)
+			return nil, &contextError{context: fmt.Sprintf("plan: offer %d (%s)", i, o.Provider), err: err}
 		}
 		cards[i] = c
 		byName[o.Card] = i
@@ -312,12 +312,12 @@ func (s settings) work() (compute.FLOPs, error) {
 	}
 	f, err := compute.TrainingFLOPs(s.Model, s.Tokens, s.Workload.SeqLen)
 	if err != nil {
-		return 0, fmt.Errorf("pricing: plan: %w: %w", err, ErrInvalid)
+		return 0, &contextError{context: "plan", err: err, also: ErrInvalid}
 	}
 	if s.Workload.Task == sizing.LoRA || s.Workload.Task == sizing.QLoRA {
 		n, err := compute.MatmulParams(s.Model)
 		if err != nil {
-			return 0, fmt.Errorf("pricing: plan: %w: %w", err, ErrInvalid)
+			return 0, &contextError{context: "plan", err: err, also: ErrInvalid}
 		}
 		f -= compute.FLOPs(2 * float64(n) * s.Tokens)
 	}

@@ -119,13 +119,13 @@ func (r Request) settle() (settings, error) {
 		errs = append(errs, fmt.Errorf("pricing: request: "+format+": %w", append(a, ErrInvalid)...))
 	}
 	if err := r.Model.Validate(); err != nil {
-		errs = append(errs, fmt.Errorf("pricing: request: %w: %w", err, ErrInvalid))
+		errs = append(errs, &contextError{context: "request", err: err, also: ErrInvalid})
 	}
 	// The planner sets its own layouts, so the workload's is left out of the check.
 	w := r.Workload
 	w.Parallel = sizing.Parallel{}
 	if err := w.Validate(); err != nil {
-		errs = append(errs, fmt.Errorf("pricing: request: %w: %w", err, ErrInvalid))
+		errs = append(errs, &contextError{context: "request", err: err, also: ErrInvalid})
 	}
 	if math.IsNaN(r.Tokens) || math.IsInf(r.Tokens, 0) || r.Tokens < 0 {
 		bad("tokens %v must be a finite number >= 0", r.Tokens)
@@ -135,7 +135,7 @@ func (r Request) settle() (settings, error) {
 	}
 	if r.rentalSet() {
 		if err := r.Rental.Validate(); err != nil {
-			errs = append(errs, fmt.Errorf("pricing: request: rental: %w", err))
+			errs = append(errs, &contextError{context: "request: rental", err: err})
 		}
 		if r.Usage != 0 {
 			bad("give Usage or Rental, not both")
@@ -156,7 +156,7 @@ func (r Request) settle() (settings, error) {
 		s.band = compute.PublishedMFU()
 	}
 	if err := s.band.Validate(); err != nil {
-		errs = append(errs, fmt.Errorf("pricing: request: utilization band: %w: %w", err, ErrInvalid))
+		errs = append(errs, &contextError{context: "request: utilization band", err: err, also: ErrInvalid})
 	}
 	s.util = r.Utilization
 	if math.IsNaN(s.util) || s.util < 0 || s.util > 1 {
@@ -175,7 +175,7 @@ func (r Request) settle() (settings, error) {
 			bad("budget %s must not be negative", r.Budget.Amount)
 		}
 		if err := ValidCurrency(r.Budget.Currency); err != nil {
-			errs = append(errs, fmt.Errorf("pricing: request: budget: %w", err))
+			errs = append(errs, &contextError{context: "request: budget", err: err})
 		}
 	}
 	s.threshold = r.MarketThreshold
