@@ -200,7 +200,8 @@ func (m Money) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// UnmarshalJSON reads {"amount":"9000.00","currency":"CNY"}. The amount must be a
+// UnmarshalJSON reads {"amount":"9000.00","currency":"CNY"}, and the zero Money as
+// MarshalJSON writes it (a zero amount with no currency). The amount must be a
 // JSON string holding a plain decimal; numbers, unknown fields and invalid
 // currencies are errors wrapping ErrInvalid.
 func (m *Money) UnmarshalJSON(b []byte) error {
@@ -213,6 +214,10 @@ func (m *Money) UnmarshalJSON(b []byte) error {
 	d, err := decimalFromJSON(w.Amount)
 	if err != nil {
 		return err
+	}
+	if w.Currency == "" && d.IsZero() {
+		*m = Money{} // the zero Money, as MarshalJSON writes it ("no budget")
+		return nil
 	}
 	if err := ValidCurrency(w.Currency); err != nil {
 		return err

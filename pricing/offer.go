@@ -255,7 +255,7 @@ func MarketCheck(offers []Offer, threshold decimal.Decimal) ([]PriceCheck, error
 		pc.Median = Money{med, cur}
 		pc.Offers = len(groups[k])
 		if pc.Offers < 2 {
-			pc.Message = o.name() + " is the only offer of " + k + " with an hourly price; nothing to compare"
+			pc.Message = o.name() + " is the only offer of " + o.Card + " with an hourly price; nothing to compare"
 			out[i] = pc
 			continue
 		}
@@ -266,11 +266,11 @@ func MarketCheck(offers []Offer, threshold decimal.Decimal) ([]PriceCheck, error
 		case p.Cmp(med.Mul(lo)) < 0:
 			pc.Flag = PriceBelow
 			pc.Message = fmt.Sprintf("%s at %s/h is %s%% below the median %s/h of %d offers of %s: a price far under the going rate often hides a lesser card or missing service; check the delivered card with nvidia-smi and what support is included",
-				o.name(), exactMoney(pc.Hourly), pct, exactMoney(pc.Median), pc.Offers, k)
+				o.name(), exactMoney(pc.Hourly), pct, exactMoney(pc.Median), pc.Offers, o.Card)
 		case p.Cmp(med.Mul(hi)) > 0:
 			pc.Flag = PriceAbove
 			pc.Message = fmt.Sprintf("%s at %s/h is %s%% above the median %s/h of %d offers of %s: ask what the premium buys (datacenter tier, support) or get another quote",
-				o.name(), exactMoney(pc.Hourly), pct, exactMoney(pc.Median), pc.Offers, k)
+				o.name(), exactMoney(pc.Hourly), pct, exactMoney(pc.Median), pc.Offers, o.Card)
 		default:
 			pc.Flag = PriceNormal
 		}

@@ -1,6 +1,7 @@
 package pricing
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -663,5 +664,21 @@ func TestPlanMemoryOnlyWarningHasNoEfficiency(t *testing.T) {
 		if !strings.Contains(w, "without NVLink") || strings.Contains(w, "scaling efficiency") {
 			t.Errorf("%d GPUs: warnings %q, want the missing NVLink named without an efficiency", o.GPUs, w)
 		}
+	}
+}
+
+// A request survives a JSON round trip, its zero budget included.
+func TestRequestJSONRoundTrip(t *testing.T) {
+	r := trainingRequest(t)
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Request
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatalf("Unmarshal(%s): %v", b, err)
+	}
+	if back.Model != r.Model || back.Workload != r.Workload || back.Tokens != r.Tokens || !back.Budget.IsZero() || back.Budget.Currency != "" {
+		t.Errorf("round trip changed the request:\n got %+v\nwant %+v", back, r)
 	}
 }
