@@ -1,0 +1,77 @@
+package sizing
+
+// Text forms of the named values, so that a Workload reads and writes as
+// {"task":"lora","precision":"BF16","optimizer":"adamw","recompute":"full"} in JSON
+// rather than as bare numbers. Each writes what String returns and reads it back
+// through the Parse function of its type; the zero value ("unset", or the empty
+// string) reads as the zero value, so an unset field round-trips.
+
+// MarshalText writes the task's name ("lora"), "unset" for the zero value.
+func (t Task) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
+// UnmarshalText reads a task name (see ParseTask); "unset" or "" is the zero value.
+func (t *Task) UnmarshalText(b []byte) error {
+	if unsetText(b) {
+		*t = 0
+		return nil
+	}
+	v, err := ParseTask(string(b))
+	if err == nil {
+		*t = v
+	}
+	return err
+}
+
+// MarshalText writes the precision's name ("BF16", "Q4_K_M", "custom(4.650b)"),
+// "unset" for the zero value.
+func (p Precision) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// UnmarshalText reads a precision name (see ParsePrecision); "unset" or "" is the
+// zero value.
+func (p *Precision) UnmarshalText(b []byte) error {
+	if unsetText(b) {
+		*p = 0
+		return nil
+	}
+	v, err := ParsePrecision(string(b))
+	if err == nil {
+		*p = v
+	}
+	return err
+}
+
+// MarshalText writes the optimizer's name ("adamw"), "unset" for the zero value.
+func (o Optimizer) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+
+// UnmarshalText reads an optimizer name (see ParseOptimizer); "unset" or "" is the
+// zero value.
+func (o *Optimizer) UnmarshalText(b []byte) error {
+	if unsetText(b) {
+		*o = 0
+		return nil
+	}
+	v, err := ParseOptimizer(string(b))
+	if err == nil {
+		*o = v
+	}
+	return err
+}
+
+// MarshalText writes "none", "selective" or "full".
+func (r Recompute) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+
+// UnmarshalText reads "none", "selective" or "full" (see ParseRecompute); ""
+// is NoRecompute.
+func (r *Recompute) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*r = NoRecompute
+		return nil
+	}
+	v, err := ParseRecompute(string(b))
+	if err == nil {
+		*r = v
+	}
+	return err
+}
+
+func unsetText(b []byte) bool { return len(b) == 0 || string(b) == "unset" }

@@ -1,0 +1,44 @@
+package sizing
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// A Workload writes its named values as text and reads them back unchanged, the
+// unset ones included.
+func TestWorkloadJSONText(t *testing.T) {
+	q45, err := CustomBits(4.65)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []Workload{
+		{},
+		{Task: LoRA, Precision: BF16, Optimizer: AdamW, Recompute: FullRecompute, Batch: 4, SeqLen: 2048},
+		{Task: Inference, Precision: Q4_K_M, KVPrecision: FP8, Batch: 1, SeqLen: 4096},
+		{Task: QLoRA, Precision: q45, GradPrecision: FP32, Optimizer: Adam8bit, Recompute: SelectiveRecompute},
+	} {
+		b, err := json.Marshal(w)
+		if err != nil {
+			t.Fatalf("Marshal(%+v): %v", w, err)
+		}
+		if w.Task != 0 && !strings.Contains(string(b), `"task":"`+w.Task.String()+`"`) {
+			t.Errorf("Marshal: %s, want the task as text", b)
+		}
+		var back Workload
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("Unmarshal(%s): %v", b, err)
+		}
+		if back != w {
+			t.Errorf("round trip of %s: got %+v, want %+v", b, back, w)
+		}
+	}
+	var w Workload
+	for _, bad := range []string{`{"task":"dance"}`, `{"precision":"fp7"}`, `{"optimizer":"sgdx"}`, `{"recompute":"some"}`} {
+		if err := json.Unmarshal([]byte(bad), &w); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Unmarshal(%s) = %v, want ErrInvalid", bad, err)
+		}
+	}
+}
