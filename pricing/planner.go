@@ -9,6 +9,7 @@ import (
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/sizing"
+	"github.com/shopspring/decimal"
 )
 
 // ErrNoFit reports that no offer can run the job: it does not fit in memory, misses
@@ -161,8 +162,9 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 	}
 
 	fits := make(map[fitKey]*fit)
-	s.quotes = make(map[quoteKey]quotePair)
-	opts := make([]Option, 0, s.optionBound(p.Offers))
+	bound := s.optionBound(p.Offers)
+	s.quotes = make(map[quoteKey]quotePair, bound)
+	opts := make([]Option, 0, bound)
 	var diag diagnosis
 	for i, o := range p.Offers {
 		card := cards[i]
@@ -209,7 +211,15 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 
 	opts = sortOptions(opts)
 	cheapest := opts[0].ExpectedCost // the first option: ranked on expected cost
+	base, baseInt := minorAmount(cheapest)
+	minor := MinorUnit(cheapest.Currency)
 	for i := range opts {
+		// Whole minor units subtract as integers (every total is rounded to them);
+		// anything else goes through the exact decimal subtraction.
+		if c, ok := minorAmount(opts[i].ExpectedCost); ok && baseInt {
+			opts[i].Waste = Money{Amount: decimal.New(c-base, -minor), Currency: cheapest.Currency}
+			continue
+		}
 		w, err := opts[i].ExpectedCost.Sub(cheapest)
 		if err != nil {
 			return nil, err
