@@ -35,6 +35,8 @@ type fitKey struct {
 }
 
 // layouts lists the parallel layouts tried for n GPUs, in order of preference.
+// Tensor parallelism, whose all-reduces sit on every layer's critical path, is
+// kept inside one server (at most GPUsPerServer ways), as Megatron-LM deploys it.
 func (s settings) layouts(n int) []sizing.Parallel {
 	m := s.Model
 	heads, kv := m.Heads, m.KVHeads
@@ -45,7 +47,7 @@ func (s settings) layouts(n int) []sizing.Parallel {
 	var ls []sizing.Parallel
 	if s.Workload.Task == sizing.Inference {
 		ls = append(ls, sizing.Parallel{Data: n})
-		if n > 1 && divides(n) {
+		if n > 1 && n <= GPUsPerServer && divides(n) { // tensor parallelism stays inside a server
 			ls = append(ls, sizing.Parallel{Tensor: n})
 		}
 		if n > 1 && m.Layers >= n {
