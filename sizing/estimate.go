@@ -78,7 +78,10 @@ func checkModel(m Model) (int64, error) {
 	if err := m.Validate(); err != nil {
 		return 0, err
 	}
-	return m.ParamCount(), nil
+	if m.Params > 0 {
+		return m.Params, nil
+	}
+	return m.archSum(false), nil // Validate checked the architecture's bound
 }
 
 // archBound is an upper bound, in float64, of every partial sum ParamCount forms

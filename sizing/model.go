@@ -219,6 +219,12 @@ func (m Model) archParams(active bool) (int64, error) {
 	if !(archBound(m) < 1<<62) {
 		return 0, fmt.Errorf("sizing: parameter count overflows int64: %w", ErrInvalid)
 	}
+	return m.archSum(active), nil
+}
+
+// archSum is ParamCount's sum over the architecture, for a model whose archBound
+// is under 2^62 (archParams and Validate check it), in plain int64.
+func (m Model) archSum(active bool) int64 {
 	h, V := int64(m.Hidden), int64(m.Vocab)
 	a, k, d, f := int64(m.Heads), int64(m.kvHeads()), int64(m.headDim()), int64(m.FFN)
 	q, kv := a*d, 2*k*d // query width; key and value widths together
@@ -254,5 +260,5 @@ func (m Model) archParams(active bool) (int64, error) {
 	if !m.TiedEmbeddings {
 		total += V * h // output head
 	}
-	return total + int64(m.Positions)*h, nil
+	return total + int64(m.Positions)*h
 }
