@@ -25,6 +25,9 @@ func strictUnmarshal(b []byte, v any) error {
 		if errors.As(err, &te) && te.Field != "" {
 			return &fieldError{te.Field, "", fmt.Errorf("want a JSON %v, got %s: %w", te.Type, te.Value, ErrInvalid)}
 		}
+		if errors.Is(err, ErrInvalid) {
+			return err // already this package's error, from a nested UnmarshalJSON
+		}
 		return fmt.Errorf("pricing: %s: %w", strings.TrimPrefix(err.Error(), "json: "), ErrInvalid)
 	}
 	if dec.More() {

@@ -187,6 +187,10 @@ type moneyWire struct {
 // MarshalJSON writes {"amount":"9000.00","currency":"CNY"}, exactly, whatever
 // decimal's package settings are.
 func (m Money) MarshalJSON() ([]byte, error) {
+	if m.Currency == "" && !m.Amount.IsZero() {
+		// It could not be read back: only the zero Money goes without a currency.
+		return nil, fmt.Errorf("pricing: money %s has no currency: %w", m.Amount.String(), ErrInvalid)
+	}
 	var b bytes.Buffer
 	b.WriteString(`{"amount":"`)
 	b.WriteString(m.exactString())

@@ -210,6 +210,19 @@ type PriceCheck struct {
 // away from the median). Errors: ErrInvalid for a bad threshold or offer,
 // ErrCurrencyMismatch for one card priced in two currencies.
 func MarketCheck(offers []Offer, threshold decimal.Decimal) ([]PriceCheck, error) {
+	return marketCheck(offers, nil, threshold)
+}
+
+// marketCheck is MarketCheck with the markets given: keys[i] is offer i's market
+// (the planner passes the catalog card, and keeps interruptible capacity apart);
+// nil keys group by CardKey. Messages name each offer's card as written.
+func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal) ([]PriceCheck, error) {
+	key := func(i int) string {
+		if keys != nil {
+			return keys[i]
+		}
+		return CardKey(offers[i].Card)
+	}
 	one := decimal.NewFromInt(1)
 	if threshold.Sign() < 0 || threshold.Cmp(one) >= 0 || checkPrice("threshold", threshold) != nil {
 		return nil, fmt.Errorf("pricing: market check: threshold %s: want a fraction from 0 to below 1: %w", threshold.String(), ErrInvalid)
@@ -223,7 +236,7 @@ func MarketCheck(offers []Offer, threshold decimal.Decimal) ([]PriceCheck, error
 		if o.Tariff.Hourly.IsZero() {
 			continue
 		}
-		k := CardKey(o.Card)
+		k := key(i)
 		if c, ok := currency[k]; ok && c != o.Tariff.Currency {
 			return nil, fmt.Errorf("pricing: market check: card %s priced in %s and %s: %w", k, c, o.Tariff.Currency, ErrCurrencyMismatch)
 		}
@@ -243,7 +256,7 @@ func MarketCheck(offers []Offer, threshold decimal.Decimal) ([]PriceCheck, error
 	lo, hi := one.Sub(threshold), one.Add(threshold)
 	out := make([]PriceCheck, len(offers))
 	for i, o := range offers {
-		k := CardKey(o.Card)
+		k := key(i)
 		cur := o.Tariff.Currency
 		pc := PriceCheck{Offer: o, Card: k, Hourly: Money{o.Tariff.Hourly, cur}, Flag: PriceUnchecked}
 		if o.Tariff.Hourly.IsZero() {

@@ -1,8 +1,10 @@
 package pricing
 
 import (
+	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/gpuplan/gpuplan/catalog"
@@ -35,12 +37,15 @@ func (s settings) option(index int, o Offer, card catalog.Card, n int, f *fit, c
 	if span := usageSpan(opt.Rental); !jobRental && s.Tokens > 0 && span < f.duration {
 		return Option{}, &shortRental{span: span}
 	} else if span > MaxDuration {
-		return Option{}, fmt.Errorf("pricing: plan: %s on %d GPU(s) rents %s, past the %s pricing limit: %w",
-			card.Name, n, roundDur(span), roundDur(MaxDuration), ErrUnavailable)
+		return Option{}, &unavailable{o.name(), fmt.Errorf("the rental of %s is past the %s pricing limit: %w",
+			roundDur(span), roundDur(MaxDuration), ErrUnavailable)}
 	}
 	q, hq, err := s.quote(o, opt.Rental, n)
+	if errors.Is(err, ErrUnavailable) {
+		return Option{}, &unavailable{o.name(), err}
+	}
 	if err != nil {
-		return Option{}, err
+		return Option{}, &contextError{context: fmt.Sprintf("plan: %s at %d GPU(s)", o.name(), n), err: err}
 	}
 	opt.Cost, opt.HourlyOnly = q, hq
 	if opt.HourlyOnly.Total.Currency == "" {
@@ -121,6 +126,21 @@ func (s settings) interruptions(opt *Option, o Offer, n int) error {
 	return nil
 }
 
+// unavailable reports an offer that cannot serve the rental (ErrUnavailable): the
+// same for every GPU count, so the diagnosis names it once per offer.
+type unavailable struct {
+	offer string
+	err   error
+}
+
+func (e *unavailable) Error() string { return "pricing: plan: " + e.reason() }
+func (e *unavailable) Unwrap() error { return e.err }
+
+// reason is the offer and why, without package prefixes.
+func (e *unavailable) reason() string {
+	return e.offer + ": " + strings.Join(unprefixed(e.err, ""), "; ")
+}
+
 // shortRental reports a rental that ends before the job does.
 type shortRental struct{ span time.Duration }
 
@@ -175,7 +195,7 @@ func (s settings) quote(o Offer, u Usage, n int) (Quote, Quote, error) {
 		}
 		var err error
 		if p.cost, p.hourly, err = s.offer.pricer.quotes(u, n); err != nil {
-			return Quote{}, Quote{}, &contextError{context: fmt.Sprintf("plan: %s (%s) at %d GPU(s)", o.Provider, o.Card, n), err: err}
+			return Quote{}, Quote{}, err
 		}
 		s.quotes[k] = p
 		return p.cost, p.hourly, nil // the first option shares the cache's lines: Plan never changes them
@@ -194,7 +214,7 @@ func ceilSecond(d time.Duration) time.Duration {
 }
 
 // sortOptions orders options by expected cost, then duration, then fewer GPUs,
-// then provider, region and card. Options are large, so it sorts indices on a
+// then provider, region and card (see less). Options are large, so it sorts indices on a
 // precomputed key: the expected cost in minor units (every total is rounded to
 // them) when that fits an int64, the decimal comparison otherwise.
 func sortOptions(opts []Option) []Option {
@@ -259,6 +279,9 @@ func less(a, b *Option) bool {
 	}
 	if a.CardID != b.CardID {
 		return a.CardID < b.CardID
+	}
+	if a.Offer.Card != b.Offer.Card {
+		return a.Offer.Card < b.Offer.Card
 	}
 	return a.index < b.index
 }

@@ -105,7 +105,7 @@ func (e *NoFitError) Unwrap() error { return ErrNoFit }
 //     data-parallel GPUs; tensor parallel of 2, 4 or 8 (dividing the heads and KV
 //     heads) with sequence parallelism, the rest data parallel; and, as a
 //     fallback, ZeRO-3 (or one GPU) with the optimizer offloaded to host memory;
-//   - inference: one replica per GPU; tensor parallel over all the GPUs (heads
+//   - inference: one replica per GPU; tensor parallel over all the GPUs of one server (heads
 //     and KV heads divisible); pipeline parallel over all of them.
 //
 // A layout fits when sizing.Estimate's Total is at most the card's memory less the
@@ -117,8 +117,9 @@ func (e *NoFitError) Unwrap() error { return ErrNoFit }
 //
 // Options that miss the deadline even at the optimistic end of the utilization
 // band, or cost more than the budget, are left out. The rest are ranked by
-// ExpectedCost, then Duration, then fewer GPUs, then provider, region and card for
-// a stable order. With no option left, the error is a *NoFitError (ErrNoFit).
+// ExpectedCost, then Duration, then fewer GPUs, then provider, region, catalog card
+// and card name as written, and last the offer's place in the list, so the order
+// is stable. With no option left, the error is a *NoFitError (ErrNoFit).
 //
 // Errors: ErrInvalid for a request or offer that makes no sense (an empty offer
 // list, an invalid tariff), ErrCurrencyMismatch for offers (or a budget) in more
@@ -143,15 +144,14 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 	// The market check groups offers by the catalog card they resolved to, so
 	// "A100 80GB" and "NVIDIA A100-SXM4-80GB" are one market; interruptible
 	// capacity is a market of its own, since spot prices are meant to be lower.
-	byCard := make([]Offer, len(p.Offers))
+	markets := make([]string, len(p.Offers))
 	for i, o := range p.Offers {
-		byCard[i] = o
-		byCard[i].Card = cards[i].ID
+		markets[i] = cards[i].ID
 		if o.Interruptible {
-			byCard[i].Card += " (interruptible)"
+			markets[i] += " (interruptible)"
 		}
 	}
-	checks, err := MarketCheck(byCard, s.threshold)
+	checks, err := marketCheck(p.Offers, markets, s.threshold)
 	if err != nil {
 		return nil, err
 	}
@@ -192,8 +192,9 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 				continue
 			}
 			if err != nil {
-				if errors.Is(err, ErrUnavailable) {
-					diag.other.add(err.Error())
+				var un *unavailable
+				if errors.As(err, &un) {
+					diag.other.add(un.reason())
 					continue
 				}
 				return nil, err
@@ -277,7 +278,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) ([]catalog.Card, erro
 	currency := ""
 	for i, o := range p.Offers {
 		if err := o.Validate(); err != nil {
-			return nil, &contextError{context: fmt.Sprintf("plan: offer %d (%s %s)", i, o.Provider, o.Card), drop: "offer: ", err: err}
+			return nil, &contextError{context: fmt.Sprintf("plan: offer %d (%s)", i, o.name()), drop: "offer: ", err: err}
 		}
 		if currency == "" {
 			currency = o.Tariff.Currency
@@ -290,7 +291,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) ([]catalog.Card, erro
 		}
 		c, err := cat.Lookup(o.Card)
 		if err != nil {
-			return nil, &contextError{context: fmt.Sprintf("plan: offer %d (%s)", i, o.Provider), err: err}
+			return nil, &contextError{context: fmt.Sprintf("plan: offer %d (%s)", i, o.name()), err: err}
 		}
 		cards[i] = c
 		byName[o.Card] = i

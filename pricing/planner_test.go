@@ -682,3 +682,67 @@ func TestRequestJSONRoundTrip(t *testing.T) {
 		t.Errorf("round trip changed the request:\n got %+v\nwant %+v", back, r)
 	}
 }
+
+// An offer that cannot serve the rental (a trial on a tariff without an hourly
+// price) is named once, not once per GPU count.
+func TestPlanUnavailableNamedOnce(t *testing.T) {
+	o := planOffer("monthly-only", "RTX 4090", 8, "", "900")
+	r := Request{Model: mustPreset(t, "llama-2-7b"), Workload: inference(sizing.BF16, 2048), Rental: TrialThen(time.Hour, 100*time.Hour)}
+	_, err := Planner{Offers: []Offer{o}}.Plan(r)
+	var nf *NoFitError
+	if !errors.As(err, &nf) {
+		t.Fatalf("Plan: %v, want a NoFitError", err)
+	}
+	if len(nf.Reasons) != 1 || !strings.HasPrefix(nf.Reasons[0], "monthly-only/cn-hangzhou RTX 4090: ") || strings.Contains(nf.Reasons[0], "pricing:") {
+		t.Errorf("reasons %q, want one reason naming the offer, without package prefixes", nf.Reasons)
+	}
+}
+
+// Inference tensor parallelism stays inside a server: 16 GPUs fall back to
+// pipeline stages.
+func TestPlanTensorParallelWithinServer(t *testing.T) {
+	p := Planner{Offers: []Offer{planOffer("a", "RTX 4090", 16, "1.80", "")}}
+	opts, err := p.Plan(Request{Model: mustPreset(t, "llama-2-70b"), Workload: inference(sizing.BF16, 4096)})
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	for _, o := range opts {
+		if o.Layout.Tensor > GPUsPerServer {
+			t.Errorf("%d GPUs: tensor parallel ×%d across servers", o.GPUs, o.Layout.Tensor)
+		}
+		if o.GPUs == 16 && o.Layout.Pipeline != 16 {
+			t.Errorf("16 GPUs: layout %s, want pipeline ×16", DescribeLayout(o.Layout))
+		}
+	}
+}
+
+// Shuffling the offers does not change the ranking, even between names of one
+// card from one provider.
+func TestPlanOrderIndependent(t *testing.T) {
+	offers := []Offer{
+		planOffer("p", "A100 SXM4 80GB", 2, "10", ""),
+		planOffer("p", "NVIDIA A100-SXM4-80GB", 2, "10", ""),
+		planOffer("q", "RTX 4090", 2, "1.8", ""),
+		planOffer("q", "4090", 2, "1.8", ""),
+	}
+	r := Request{Model: mustPreset(t, "llama-2-7b"), Workload: inference(sizing.BF16, 2048), Usage: 10 * time.Hour}
+	describe := func(opts []Option) string {
+		var b strings.Builder
+		for _, o := range opts {
+			fmt.Fprintf(&b, "%s|%s|%d|%s\n", o.Offer.Provider, o.Offer.Card, o.GPUs, o.ExpectedCost)
+		}
+		return b.String()
+	}
+	first, err := Planner{Offers: offers}.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev := []Offer{offers[3], offers[2], offers[1], offers[0]}
+	second, err := Planner{Offers: rev}.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := describe(first), describe(second); a != b {
+		t.Errorf("order depends on the offer list:\n%s\nvs\n%s", a, b)
+	}
+}

@@ -1,5 +1,10 @@
 package sizing
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Text forms of the named values, so that a Workload reads and writes as
 // {"task":"lora","precision":"BF16","optimizer":"adamw","recompute":"full"} in JSON
 // rather than as bare numbers. Each writes what String returns and reads it back
@@ -7,7 +12,12 @@ package sizing
 // string) reads as the zero value, so an unset field round-trips.
 
 // MarshalText writes the task's name ("lora"), "unset" for the zero value.
-func (t Task) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+func (t Task) MarshalText() ([]byte, error) {
+	if t >= numTasks {
+		return nil, outOfRange("Task", int(t))
+	}
+	return []byte(t.String()), nil
+}
 
 // UnmarshalText reads a task name (see ParseTask); "unset" or "" is the zero value.
 func (t *Task) UnmarshalText(b []byte) error {
@@ -24,7 +34,12 @@ func (t *Task) UnmarshalText(b []byte) error {
 
 // MarshalText writes the precision's name ("BF16", "Q4_K_M", "custom(4.650b)"),
 // "unset" for the zero value.
-func (p Precision) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+func (p Precision) MarshalText() ([]byte, error) {
+	if p != 0 && !p.Valid() {
+		return nil, outOfRange("Precision", int(p))
+	}
+	return []byte(p.String()), nil
+}
 
 // UnmarshalText reads a precision name (see ParsePrecision); "unset" or "" is the
 // zero value.
@@ -41,7 +56,12 @@ func (p *Precision) UnmarshalText(b []byte) error {
 }
 
 // MarshalText writes the optimizer's name ("adamw"), "unset" for the zero value.
-func (o Optimizer) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+func (o Optimizer) MarshalText() ([]byte, error) {
+	if o >= numOptimizers {
+		return nil, outOfRange("Optimizer", int(o))
+	}
+	return []byte(o.String()), nil
+}
 
 // UnmarshalText reads an optimizer name (see ParseOptimizer); "unset" or "" is the
 // zero value.
@@ -58,7 +78,12 @@ func (o *Optimizer) UnmarshalText(b []byte) error {
 }
 
 // MarshalText writes "none", "selective" or "full".
-func (r Recompute) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+func (r Recompute) MarshalText() ([]byte, error) {
+	if r >= numRecomputes {
+		return nil, outOfRange("Recompute", int(r))
+	}
+	return []byte(r.String()), nil
+}
 
 // UnmarshalText reads "none", "selective" or "full" (see ParseRecompute); ""
 // is NoRecompute.
@@ -74,4 +99,10 @@ func (r *Recompute) UnmarshalText(b []byte) error {
 	return err
 }
 
-func unsetText(b []byte) bool { return len(b) == 0 || string(b) == "unset" }
+func unsetText(b []byte) bool { return len(b) == 0 || strings.EqualFold(string(b), "unset") }
+
+// outOfRange reports a value that is not one of its type's named values, which
+// MarshalText refuses to write rather than write what could not be read back.
+func outOfRange(typ string, v int) error {
+	return fmt.Errorf("sizing: %s(%d) is not a named value: %w", typ, v, ErrInvalid)
+}

@@ -42,3 +42,15 @@ func TestWorkloadJSONText(t *testing.T) {
 		}
 	}
 }
+
+func TestTextOutOfRange(t *testing.T) {
+	for _, v := range []interface{ MarshalText() ([]byte, error) }{Task(99), Precision(200), Optimizer(99), Recompute(9)} {
+		if _, err := v.MarshalText(); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%T(%v).MarshalText() = %v, want ErrInvalid", v, v, err)
+		}
+	}
+	var task Task = Training
+	if err := task.UnmarshalText([]byte("UNSET")); err != nil || task != 0 {
+		t.Errorf(`UnmarshalText("UNSET") = %v, task %v; want the zero value`, err, task)
+	}
+}
