@@ -20,17 +20,7 @@ func (t Task) MarshalText() ([]byte, error) {
 }
 
 // UnmarshalText reads a task name (see ParseTask); "unset" or "" is the zero value.
-func (t *Task) UnmarshalText(b []byte) error {
-	if unsetText(b) {
-		*t = 0
-		return nil
-	}
-	v, err := ParseTask(string(b))
-	if err == nil {
-		*t = v
-	}
-	return err
-}
+func (t *Task) UnmarshalText(b []byte) error { return readNamed(t, b, unsetText(b), ParseTask) }
 
 // MarshalText writes the precision's name ("BF16", "Q4_K_M", "custom(4.650b)"),
 // "unset" for the zero value.
@@ -44,15 +34,7 @@ func (p Precision) MarshalText() ([]byte, error) {
 // UnmarshalText reads a precision name (see ParsePrecision); "unset" or "" is the
 // zero value.
 func (p *Precision) UnmarshalText(b []byte) error {
-	if unsetText(b) {
-		*p = 0
-		return nil
-	}
-	v, err := ParsePrecision(string(b))
-	if err == nil {
-		*p = v
-	}
-	return err
+	return readNamed(p, b, unsetText(b), ParsePrecision)
 }
 
 // MarshalText writes the optimizer's name ("adamw"), "unset" for the zero value.
@@ -66,15 +48,7 @@ func (o Optimizer) MarshalText() ([]byte, error) {
 // UnmarshalText reads an optimizer name (see ParseOptimizer); "unset" or "" is the
 // zero value.
 func (o *Optimizer) UnmarshalText(b []byte) error {
-	if unsetText(b) {
-		*o = 0
-		return nil
-	}
-	v, err := ParseOptimizer(string(b))
-	if err == nil {
-		*o = v
-	}
-	return err
+	return readNamed(o, b, unsetText(b), ParseOptimizer)
 }
 
 // MarshalText writes "none", "selective" or "full".
@@ -88,13 +62,20 @@ func (r Recompute) MarshalText() ([]byte, error) {
 // UnmarshalText reads "none", "selective" or "full" (see ParseRecompute); ""
 // is NoRecompute.
 func (r *Recompute) UnmarshalText(b []byte) error {
-	if len(b) == 0 {
-		*r = NoRecompute
+	return readNamed(r, b, len(b) == 0, ParseRecompute)
+}
+
+// readNamed sets *dst from text: the zero value when unset, else parse's answer;
+// on error *dst is left unchanged.
+func readNamed[T any](dst *T, b []byte, unset bool, parse func(string) (T, error)) error {
+	if unset {
+		var zero T
+		*dst = zero
 		return nil
 	}
-	v, err := ParseRecompute(string(b))
+	v, err := parse(string(b))
 	if err == nil {
-		*r = v
+		*dst = v
 	}
 	return err
 }
