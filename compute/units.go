@@ -118,7 +118,7 @@ func ParseFLOPRate(s string) (FLOPRate, error) {
 }
 
 // ParseBandwidth reads a bandwidth in bytes per second: a non-negative decimal
-// number, optional spaces, and a unit made of an optional prefix (k, K, M, G, T, P;
+// number, optional spaces, and a unit made of an optional prefix (k, K, M, G, T, P, E;
 // all decimal) and "B/s" or "Bps":
 //
 //	"2TB/s", "900 GB/s", "2039GBps", "31.5 GB/s"
@@ -171,14 +171,9 @@ func unitMult(unit string, bodies ...string) (float64, bool) {
 	return 0, false
 }
 
-func flopsUnit(u string) (float64, bool) { return unitMult(u, "FLOP", "FLOPs") }
-func rateUnit(u string) (float64, bool)  { return unitMult(u, "FLOPS", "FLOP/s", "FLOPs/s") }
-func bandwidthUnit(u string) (float64, bool) {
-	if len(u) > 0 && u[0] == 'E' {
-		return 0, false // no exabyte-per-second links
-	}
-	return unitMult(u, "B/s", "Bps")
-}
+func flopsUnit(u string) (float64, bool)     { return unitMult(u, "FLOP", "FLOPs") }
+func rateUnit(u string) (float64, bool)      { return unitMult(u, "FLOPS", "FLOP/s", "FLOPs/s") }
+func bandwidthUnit(u string) (float64, bool) { return unitMult(u, "B/s", "Bps") }
 
 // nonzeroDigits reports whether the mantissa of num (the part before any exponent)
 // has a digit other than 0, so that a zero from ParseFloat is an underflow
