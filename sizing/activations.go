@@ -132,5 +132,5 @@ func inferenceActivations(ar *arch, s, b, t, e float64, flash bool) float64 {
 		ffn = 3 * ar.f
 	}
 	ffnPhase := e * (2*ar.h + ffn*ar.ept/t)
-	return s*b*math.Max(attn, ffnPhase) + b*ar.V*4/t
+	return s*b*max(attn, ffnPhase) + b*ar.V*4/t
 }

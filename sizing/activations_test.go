@@ -8,8 +8,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// archOf is resolveArch's architecture, for tests.
+func archOf(m *Model, n int64) arch {
+	var ar arch
+	resolveArch(m, n, &ar)
+	return ar
+}
+
 func TestLayerActivationsGeneralised(t *testing.T) {
-	llama, _ := resolveArch(estLlama2_7B, 0)
+	llama := archOf(&estLlama2_7B, 0)
 	tests := []struct {
 		name string
 		ar   arch
@@ -32,7 +39,7 @@ func TestLayerActivationsGeneralised(t *testing.T) {
 		})
 	}
 	// GQA keeps fewer K and V values: 70B with 8 KV heads against 64.
-	gqa, _ := resolveArch(estLlama2_70B, 0)
+	gqa := archOf(&estLlama2_70B, 0)
 	mha := gqa
 	mha.k = mha.a
 	diff := layerActivations(&mha, 1, 1, 2, false, false) - layerActivations(&gqa, 1, 1, 2, false, false)
@@ -44,7 +51,7 @@ func TestLayerActivationsGeneralised(t *testing.T) {
 	moe := func(experts, ept int) float64 {
 		m := estLlama2_7B
 		m.Experts, m.ExpertsPerToken = experts, ept
-		ar, _ := resolveArch(m, 0)
+		ar := archOf(&m, 0)
 		return layerActivations(&ar, 1, 1, 2, false, false)
 	}
 	if d := moe(16, 2) - moe(8, 2); d != 2*8 {
@@ -136,7 +143,7 @@ func TestInferenceTerms(t *testing.T) {
 func TestLoRATrainable(t *testing.T) {
 	// PEFT's print_trainable_parameters for Llama-2-7B with r = 8 on q_proj and
 	// v_proj: "trainable params: 4,194,304 || all params: 6,742,609,920".
-	ar, _ := resolveArch(estLlama2_7B, 0)
+	ar := archOf(&estLlama2_7B, 0)
 	if got, _ := adapterShape(&ar, TargetQuery|TargetValue, 8); got != 4_194_304 {
 		t.Errorf("trainable = %v, want 4,194,304", got)
 	}

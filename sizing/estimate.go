@@ -28,7 +28,8 @@ type arch struct {
 	gated               bool
 }
 
-// resolveArch returns the architecture of m and the terms it had to approximate.
+// resolveArch writes the architecture of m to ar and reports whether it had to
+// approximate terms.
 //
 // With only Params known it assumes the shape of a dense Llama-style model without
 // GQA: N ≈ 12·L·h² (Kaplan et al. 2020, §2.1: 12·n_layer·d_model² non-embedding
@@ -42,9 +43,9 @@ type arch struct {
 // the FFN is 4h and not gated, the vocabulary 32000. Llama-2-7B's 6.74e9 parameters
 // give 32.5 layers of hidden 4157 (true: 32 of 4096), counted as 33 whole layers. The terms that depend on this shape (activations,
 // KV cache, LoRA adapters, Adafactor's state) are then flagged in Breakdown.Approx.
-func resolveArch(m Model, n int64) (arch, bool) {
+func resolveArch(m *Model, n int64, ar *arch) bool {
 	if m.HasArchitecture() {
-		ar := arch{
+		*ar = arch{
 			L: float64(m.Layers), h: float64(m.Hidden), a: float64(m.Heads),
 			k: float64(m.kvHeads()), d: float64(m.headDim()), f: float64(m.FFN),
 			V: float64(m.Vocab), experts: 1, ept: 1, gated: m.GatedFFN,
@@ -60,7 +61,7 @@ func resolveArch(m Model, n int64) (arch, bool) {
 				ar.ept = float64(m.ExpertsPerToken)
 			}
 		}
-		return ar, approx
+		return approx
 	}
 	N := float64(n)
 	L := math.Cbrt(N / (12 * approxAspect * approxAspect))
@@ -69,14 +70,15 @@ func resolveArch(m Model, n int64) (arch, bool) {
 		L, h = 1, math.Sqrt(N/12)
 	}
 	a := h / approxHeadDim
-	return arch{L: L, h: h, a: a, k: a, d: approxHeadDim, f: 4 * h, V: approxVocab, experts: 1, ept: 1}, true
+	*ar = arch{L: L, h: h, a: a, k: a, d: approxHeadDim, f: 4 * h, V: approxVocab, experts: 1, ept: 1}
+	return true
 }
 
 // checkModel validates m as Model.Validate does (allocating only when m is
 // invalid) and returns its parameter count.
-func checkModel(m Model) (int64, error) {
-	if err := m.Validate(); err != nil {
-		return 0, err
+func checkModel(m *Model) (int64, error) {
+	if !m.valid() {
+		return 0, m.problems()
 	}
 	if m.Params > 0 {
 		return m.Params, nil
@@ -86,10 +88,10 @@ func checkModel(m Model) (int64, error) {
 
 // archBound is an upper bound, in float64, of every partial sum ParamCount forms
 // from the architecture, so that below 2^62 the count cannot overflow.
-func archBound(m Model) float64 {
+func archBound(m *Model) float64 {
 	h, f, V := float64(m.Hidden), float64(m.FFN), float64(m.Vocab)
-	x := math.Max(h, math.Max(float64(m.Heads)*float64(m.headDim()), float64(m.kvHeads())*float64(m.headDim())))
-	E := math.Max(1, float64(m.Experts))
+	x := max(h, max(float64(m.Heads)*float64(m.headDim()), float64(m.kvHeads())*float64(m.headDim())))
+	E := max(1, float64(m.Experts))
 	perLayer := 4*h*x + 4*E*(h+1)*(f+1) + 8*(h+x)
 	return (float64(m.Layers)+1)*perLayer + 2*V*h + float64(m.Positions)*h + 2*h
 }
@@ -101,7 +103,7 @@ func archBound(m Model) float64 {
 // heads than devices), and any other combination is an error. Pipeline stages need
 // at least one layer each. Without the architecture, Estimate checks the pipeline
 // degree against the ⌈L⌉ layers resolveArch assumes.
-func checkParallel(m Model, p Parallel) error {
+func checkParallel(m *Model, p *Parallel) error {
 	if !m.HasArchitecture() || p.Tensor <= 1 && p.Pipeline <= 1 {
 		return nil
 	}
@@ -186,28 +188,29 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 //
 // Estimate does not allocate when it succeeds and is safe for concurrent use.
 func Estimate(m Model, w Workload) (Breakdown, error) {
-	if err := w.Validate(); err != nil {
-		return Breakdown{}, err
+	if !w.valid() {
+		return Breakdown{}, w.Validate()
 	}
-	n, err := checkModel(m)
+	n, err := checkModel(&m)
 	if err != nil {
 		return Breakdown{}, err
 	}
-	if err := checkParallel(m, w.Parallel); err != nil {
+	if err := checkParallel(&m, &w.Parallel); err != nil {
 		return Breakdown{}, err
 	}
-	ar, approx := resolveArch(m, n)
+	var ar arch
+	approx := resolveArch(&m, n, &ar)
 	if pp := one(w.Parallel.Pipeline); approx && float64(pp) > math.Ceil(ar.L) {
 		// checkParallel does this for a model with its architecture.
 		return Breakdown{}, fmt.Errorf("sizing: pipeline degree %d exceeds the %.0f layers assumed for %d parameters: %w",
 			pp, math.Ceil(ar.L), n, ErrInvalid)
 	}
-	return estimate(&ar, approx, float64(n), embeddingParams(m), w)
+	return estimate(&ar, approx, float64(n), embeddingParams(&m), &w)
 }
 
 // estimate computes the breakdown for a validated workload; emb is the part of the N
 // parameters in embedding tables and the output head (embeddingParams).
-func estimate(ar *arch, approx bool, N, emb float64, w Workload) (Breakdown, error) {
+func estimate(ar *arch, approx bool, N, emb float64, w *Workload) (Breakdown, error) {
 	p := w.Parallel
 	t, pp, dp := float64(one(p.Tensor)), float64(one(p.Pipeline)), float64(one(p.Data))
 	wShard, gShard, oShard := t*pp, t*pp, t*pp
@@ -306,7 +309,7 @@ func estimate(ar *arch, approx bool, N, emb float64, w Workload) (Breakdown, err
 // at paramBits, factored being the values of Adafactor's factored second moment;
 // see Estimate for the sources.
 func optimizerBytes(o Optimizer, params, factored, paramBits float64) float64 {
-	state := math.Max(4, paramBits/8)
+	state := max(4, paramBits/8)
 	var v float64
 	switch o {
 	case Momentum, Lion:

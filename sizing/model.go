@@ -123,7 +123,7 @@ func (m Model) problems() error {
 // valid reports, without allocating, whether Validate finds nothing wrong: the same
 // rules, in the same order of assumptions. archParams fails on a complete
 // architecture exactly when archBound reaches 2^62, so that is the overflow test.
-func (m Model) valid() bool {
+func (m *Model) valid() bool {
 	if m.Params < 0 || m.Layers < 0 || m.Hidden < 0 || m.Heads < 0 || m.KVHeads < 0 || m.HeadDim < 0 ||
 		m.FFN < 0 || m.Vocab < 0 || m.Experts < 0 || m.ExpertsPerToken < 0 || m.Positions < 0 {
 		return false
@@ -145,7 +145,7 @@ func (m Model) valid() bool {
 }
 
 // kvHeads returns the number of key/value heads, defaulting to Heads.
-func (m Model) kvHeads() int {
+func (m *Model) kvHeads() int {
 	if m.KVHeads == 0 {
 		return m.Heads
 	}
@@ -153,7 +153,7 @@ func (m Model) kvHeads() int {
 }
 
 // headDim returns the per-head dimension, defaulting to Hidden/Heads.
-func (m Model) headDim() int {
+func (m *Model) headDim() int {
 	if m.HeadDim == 0 && m.Heads > 0 {
 		return m.Hidden / m.Heads
 	}
@@ -216,7 +216,7 @@ func (m Model) archParams(active bool) (int64, error) {
 	if !m.HasArchitecture() || m.FFN <= 0 {
 		return 0, fmt.Errorf("sizing: architecture incomplete (layers, hidden, heads, ffn and vocab are needed): %w", ErrInvalid)
 	}
-	if !(archBound(m) < 1<<62) {
+	if !(archBound(&m) < 1<<62) {
 		return 0, fmt.Errorf("sizing: parameter count overflows int64: %w", ErrInvalid)
 	}
 	return m.archSum(active), nil
@@ -224,7 +224,7 @@ func (m Model) archParams(active bool) (int64, error) {
 
 // archSum is ParamCount's sum over the architecture, for a model whose archBound
 // is under 2^62 (archParams and Validate check it), in plain int64.
-func (m Model) archSum(active bool) int64 {
+func (m *Model) archSum(active bool) int64 {
 	h, V := int64(m.Hidden), int64(m.Vocab)
 	a, k, d, f := int64(m.Heads), int64(m.kvHeads()), int64(m.headDim()), int64(m.FFN)
 	q, kv := a*d, 2*k*d // query width; key and value widths together

@@ -119,7 +119,7 @@ func (p Precision) ComputeBits() float64 {
 	if b <= 0 {
 		return 0
 	}
-	return math.Max(16, b)
+	return max(16, b)
 }
 
 // KVDefault returns the KV cache precision used when none is given for weights at

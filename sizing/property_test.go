@@ -215,3 +215,65 @@ func TestPropertyMaxTight(t *testing.T) {
 		}
 	})
 }
+
+// Estimate checks a workload with valid(), a few comparisons, and builds
+// Validate's errors only when it fails; the two must agree on every workload. The
+// workload starts valid and has at most one field spoiled, so that each check in
+// valid() is the only thing wrong in some runs.
+func TestWorkloadValidFastPath(t *testing.T) {
+	custom, err := CustomBits(4.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spoil := []func(w *Workload){
+		func(w *Workload) { w.Task = 0 },
+		func(w *Workload) { w.Task = numTasks },
+		func(w *Workload) { w.Precision = 0 },
+		func(w *Workload) { w.Precision = numPrecisions },
+		func(w *Workload) { w.Precision = customBase },
+		func(w *Workload) { w.Task, w.Precision = Training, INT4 },
+		func(w *Workload) { w.GradPrecision = INT8 },
+		func(w *Workload) { w.GradPrecision = numPrecisions },
+		func(w *Workload) { w.KVPrecision = numPrecisions + 1 },
+		func(w *Workload) { w.Optimizer = numOptimizers },
+		func(w *Workload) { w.Recompute = numRecomputes },
+		func(w *Workload) { w.Batch = 0 },
+		func(w *Workload) { w.SeqLen = -1 },
+		func(w *Workload) { w.LoRARank = -1 },
+		func(w *Workload) { w.LoRATargets = TargetAllLinear + 1 },
+		func(w *Workload) { w.Overhead = -1 },
+		func(w *Workload) { w.Parallel.Data = -1 },
+		func(w *Workload) { w.Parallel.Tensor = -2 },
+		func(w *Workload) { w.Parallel.Pipeline = -1 },
+		func(w *Workload) { w.Parallel.Tensor, w.Parallel.Data = MaxDevices, 2 },
+		func(w *Workload) { w.Parallel.ZeRO = -1 },
+		func(w *Workload) { w.Parallel.ZeRO = 4 },
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		w := Workload{
+			Task:          rapid.SampledFrom([]Task{Inference, LoRA, QLoRA}).Draw(t, "task"),
+			Precision:     rapid.SampledFrom([]Precision{FP32, BF16, FP8, INT4, NF4, Q4_K_M, custom}).Draw(t, "precision"),
+			GradPrecision: rapid.SampledFrom([]Precision{0, FP32, BF16}).Draw(t, "grad"),
+			KVPrecision:   rapid.SampledFrom([]Precision{0, FP16, FP8}).Draw(t, "kv"),
+			Optimizer:     Optimizer(rapid.IntRange(0, int(numOptimizers)-1).Draw(t, "optimizer")),
+			Batch:         rapid.IntRange(1, 4).Draw(t, "batch"),
+			SeqLen:        rapid.IntRange(1, 4).Draw(t, "seq"),
+			Recompute:     Recompute(rapid.IntRange(0, int(numRecomputes)-1).Draw(t, "recompute")),
+			LoRARank:      rapid.IntRange(0, 2).Draw(t, "rank"),
+			LoRATargets:   LoRATargets(rapid.IntRange(0, int(TargetAllLinear)).Draw(t, "targets")),
+			Overhead:      Bytes(rapid.Int64Range(0, 1).Draw(t, "overhead")),
+			Parallel: Parallel{
+				Data:     rapid.IntRange(0, 3).Draw(t, "data"),
+				Tensor:   rapid.IntRange(0, 2).Draw(t, "tensor"),
+				Pipeline: rapid.IntRange(0, 3).Draw(t, "pipeline"),
+				ZeRO:     rapid.IntRange(0, 3).Draw(t, "zero"),
+			},
+		}
+		if k := rapid.IntRange(0, len(spoil)).Draw(t, "spoil"); k < len(spoil) {
+			spoil[k](&w)
+		}
+		if got, err := w.valid(), w.Validate(); got != (err == nil) {
+			t.Fatalf("valid() = %v, Validate() = %v for %+v", got, err, w)
+		}
+	})
+}

@@ -58,7 +58,7 @@ func WeightBytes(m Model, p Precision) (Bytes, error) {
 	if p.Bits() <= 0 {
 		return 0, fmt.Errorf("sizing: weight precision %v is not a precision: %w", p, ErrInvalid)
 	}
-	v := math.Ceil(storedWeights(float64(m.ParamCount()), embeddingParams(m), p))
+	v := math.Ceil(storedWeights(float64(m.ParamCount()), embeddingParams(&m), p))
 	b, ok := checked.FromFloat(v)
 	if !ok {
 		return 0, fmt.Errorf("sizing: weight memory overflows int64 bytes: %w", ErrInvalid)
@@ -80,7 +80,7 @@ func (p Precision) keepsEmbeddings16() bool {
 // V·h for the token embeddings, V·h more for an untied head, and Positions·h for a
 // learned position table; 0 without the architecture. It is a float64 so that no
 // product can wrap.
-func embeddingParams(m Model) float64 {
+func embeddingParams(m *Model) float64 {
 	if !m.HasArchitecture() {
 		return 0
 	}
@@ -96,7 +96,7 @@ func embeddingParams(m Model) float64 {
 // of them in the embedding tables and output head (see WeightBytes for the rule).
 func storedWeights(n, emb float64, p Precision) float64 {
 	if emb > 0 && p.keepsEmbeddings16() {
-		emb = math.Min(emb, n)
+		emb = min(emb, n)
 		return ((n-emb)*p.Bits() + emb*p.ComputeBits()) / 8
 	}
 	return n * p.Bits() / 8

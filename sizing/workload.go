@@ -226,6 +226,22 @@ func isFloat(p Precision) bool { return p >= FP64 && p <= FP8 }
 // adapters on them with LoRA or QLoRA instead. A ZeRO stage with a data-parallel
 // degree of 1 is allowed and shards nothing (DeepSpeed accepts it, commonly to
 // use optimizer offload on one device).
+// valid reports whether Validate would return nil, without building errors, so
+// that Estimate's common case costs a few comparisons (a property test keeps the
+// two in step).
+func (w *Workload) valid() bool {
+	p := &w.Parallel
+	return w.Task > 0 && w.Task < numTasks &&
+		w.Precision.Valid() && (w.Task != Training || isFloat(w.Precision)) &&
+		(w.GradPrecision == 0 || isFloat(w.GradPrecision)) &&
+		(w.KVPrecision == 0 || w.KVPrecision.Valid()) &&
+		w.Optimizer < numOptimizers && w.Recompute < numRecomputes &&
+		w.Batch >= 1 && w.SeqLen >= 1 && w.LoRARank >= 0 &&
+		w.LoRATargets&^TargetAllLinear == 0 && w.Overhead >= 0 &&
+		p.Data >= 0 && p.Tensor >= 0 && p.Pipeline >= 0 && p.Devices() != 0 &&
+		p.ZeRO >= 0 && p.ZeRO <= 3
+}
+
 func (w Workload) Validate() error {
 	var errs []error
 	bad := func(format string, args ...any) {
