@@ -210,13 +210,14 @@ type PriceCheck struct {
 // away from the median). Errors: ErrInvalid for a bad threshold or offer,
 // ErrCurrencyMismatch for one card priced in two currencies.
 func MarketCheck(offers []Offer, threshold decimal.Decimal) ([]PriceCheck, error) {
-	return marketCheck(offers, nil, threshold)
+	return marketCheck(offers, nil, threshold, false)
 }
 
 // marketCheck is MarketCheck with the markets given: keys[i] is offer i's market
 // (the planner passes the catalog card, and keeps interruptible capacity apart);
-// nil keys group by CardKey. Messages name each offer's card as written.
-func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal) ([]PriceCheck, error) {
+// nil keys group by CardKey. Messages name each offer's card as written. The
+// planner validated the offers already and passes validated to skip that.
+func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, validated bool) ([]PriceCheck, error) {
 	key := func(i int) string {
 		if keys != nil {
 			return keys[i]
@@ -227,33 +228,45 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal) ([]Pr
 	if threshold.Sign() < 0 || threshold.Cmp(one) >= 0 || checkPrice("threshold", threshold) != nil {
 		return nil, fmt.Errorf("pricing: market check: threshold %s: want a fraction from 0 to below 1: %w", threshold.String(), ErrInvalid)
 	}
-	groups := map[string][]decimal.Decimal{}
-	currency := map[string]string{}
+	// A market: its currency, its hourly prices, and from them the median and the
+	// prices below and above which an offer is flagged.
+	type market struct {
+		currency       string
+		prices         []decimal.Decimal
+		median, lo, hi decimal.Decimal
+	}
+	markets := map[string]*market{}
 	for i, o := range offers {
-		if err := o.Validate(); err != nil {
-			return nil, &contextError{fmt.Sprintf("offer %d (%s)", i, o.name()), "offer: ", err, nil}
+		if !validated {
+			if err := o.Validate(); err != nil {
+				return nil, &contextError{fmt.Sprintf("offer %d (%s)", i, o.name()), "offer: ", err, nil}
+			}
 		}
 		if o.Tariff.Hourly.IsZero() {
 			continue
 		}
 		k := key(i)
-		if c, ok := currency[k]; ok && c != o.Tariff.Currency {
-			return nil, fmt.Errorf("pricing: market check: card %s priced in %s and %s: %w", k, c, o.Tariff.Currency, ErrCurrencyMismatch)
+		m := markets[k]
+		if m == nil {
+			m = &market{currency: o.Tariff.Currency}
+			markets[k] = m
+		} else if m.currency != o.Tariff.Currency {
+			return nil, fmt.Errorf("pricing: market check: card %s priced in %s and %s: %w", k, m.currency, o.Tariff.Currency, ErrCurrencyMismatch)
 		}
-		currency[k] = o.Tariff.Currency
-		groups[k] = append(groups[k], o.Tariff.Hourly)
+		m.prices = append(m.prices, o.Tariff.Hourly)
 	}
-	medians := map[string]decimal.Decimal{}
-	for k, ps := range groups {
+	lo, hi := one.Sub(threshold), one.Add(threshold)
+	for _, m := range markets {
+		ps := m.prices
 		sort.Slice(ps, func(a, b int) bool { return ps[a].Cmp(ps[b]) < 0 })
 		n := len(ps)
 		if n%2 == 1 {
-			medians[k] = ps[n/2]
+			m.median = ps[n/2]
 		} else {
-			medians[k] = ps[n/2-1].Add(ps[n/2]).Mul(decimal.New(5, -1)) // exact half
+			m.median = ps[n/2-1].Add(ps[n/2]).Mul(decimal.New(5, -1)) // exact half
 		}
+		m.lo, m.hi = m.median.Mul(lo), m.median.Mul(hi)
 	}
-	lo, hi := one.Sub(threshold), one.Add(threshold)
 	out := make([]PriceCheck, len(offers))
 	for i, o := range offers {
 		k := key(i)
@@ -264,9 +277,9 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal) ([]Pr
 			out[i] = pc
 			continue
 		}
-		med := medians[k]
-		pc.Median = Money{med, cur}
-		pc.Offers = len(groups[k])
+		m := markets[k]
+		pc.Median = Money{m.median, cur}
+		pc.Offers = len(m.prices)
 		if pc.Offers < 2 {
 			pc.Message = o.name() + " is the only offer of " + o.Card + " with an hourly price; nothing to compare"
 			out[i] = pc
@@ -274,16 +287,18 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal) ([]Pr
 		}
 		p := o.Tariff.Hourly
 		// Percentage away from the median, for the message: (p/med − 1)·100.
-		pct := roundQuo(p.Sub(med).Abs().Mul(decimal.NewFromInt(100)), med, 1, RoundHalfUp).StringFixed(1)
+		pct := func() string {
+			return roundQuo(p.Sub(m.median).Abs().Mul(decimal.NewFromInt(100)), m.median, 1, RoundHalfUp).StringFixed(1)
+		}
 		switch {
-		case p.Cmp(med.Mul(lo)) < 0:
+		case p.Cmp(m.lo) < 0:
 			pc.Flag = PriceBelow
 			pc.Message = fmt.Sprintf("%s at %s/h is %s%% below the median %s/h of %d offers of %s: a price far under the going rate often hides a lesser card or missing service; check the delivered card with nvidia-smi and what support is included",
-				o.name(), exactMoney(pc.Hourly), pct, exactMoney(pc.Median), pc.Offers, o.Card)
-		case p.Cmp(med.Mul(hi)) > 0:
+				o.name(), exactMoney(pc.Hourly), pct(), exactMoney(pc.Median), pc.Offers, o.Card)
+		case p.Cmp(m.hi) > 0:
 			pc.Flag = PriceAbove
 			pc.Message = fmt.Sprintf("%s at %s/h is %s%% above the median %s/h of %d offers of %s: ask what the premium buys (datacenter tier, support) or get another quote",
-				o.name(), exactMoney(pc.Hourly), pct, exactMoney(pc.Median), pc.Offers, o.Card)
+				o.name(), exactMoney(pc.Hourly), pct(), exactMoney(pc.Median), pc.Offers, o.Card)
 		default:
 			pc.Flag = PriceNormal
 		}

@@ -12,117 +12,164 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// option prices one fit on one offer.
-func (s settings) option(index int, o Offer, card catalog.Card, n int, f *fit, check PriceCheck) (Option, error) {
-	opt := Option{
-		index: index,
-		Offer: o, CardID: card.ID, GPUs: n, Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
-		Headroom:     1 - float64(f.mem.Total())/float64(card.Memory),
-		Duration:     f.duration,
-		DurationLow:  f.low,
-		DurationHigh: f.high,
-		Efficiency:   f.eff,
-	}
+// candidate is an option that fits, priced but not yet explained: what the budget
+// check and the ranking need. Plan explains only the candidates it keeps, in rank
+// order, straight into the slice it returns, so the large Option is built once and
+// never copied or sorted.
+type candidate struct {
+	offer         int // the offer's place in Planner.Offers, the last tie-break
+	gpus          int
+	fit           *fit
+	rental        Usage
+	cost, hourly  Quote
+	expected      Money         // Cost plus the rental of the time lost to interruptions
+	interruptions float64       // expected over the job
+	lost          time.Duration // expected time lost to interruptions
+	minor         int64         // expected in minor units, when exact says it is one
+	exact         bool
+}
+
+// price prices one fit on one offer (offer i, n GPUs): the rental, its quotes and
+// the expected cost with interruptions.
+func (s settings) price(i int, o Offer, n int, f *fit) (candidate, error) {
+	c := candidate{offer: i, gpus: n, fit: f}
 	jobRental := false
 	switch {
 	case s.rentalSet():
-		opt.Rental = s.Rental
+		c.rental = s.Rental
 	case s.Usage > 0:
-		opt.Rental = Continuous(s.Usage)
+		c.rental = Continuous(s.Usage)
 	case s.Tokens > 0:
-		opt.Rental, jobRental = Continuous(ceilSecond(f.duration)), true
+		c.rental, jobRental = Continuous(ceilSecond(f.duration)), true
 	default:
-		opt.Rental = Continuous(DefaultDemoHour)
+		c.rental = Continuous(DefaultDemoHour)
 	}
-	if span := usageSpan(opt.Rental); !jobRental && s.Tokens > 0 && span < f.duration {
-		return Option{}, &shortRental{span: span}
+	if span := usageSpan(c.rental); !jobRental && s.Tokens > 0 && span < f.duration {
+		return candidate{}, &shortRental{span: span}
 	} else if span > MaxDuration {
-		return Option{}, &unavailable{o.name(), fmt.Errorf("the rental of %s is past the %s pricing limit: %w",
+		return candidate{}, &unavailable{o.name(), fmt.Errorf("the rental of %s is past the %s pricing limit: %w",
 			roundDur(span), roundDur(MaxDuration), ErrUnavailable)}
 	}
-	q, hq, err := s.quote(o, opt.Rental, n)
+	var err error
+	c.cost, c.hourly, err = s.quote(o, c.rental, n)
 	if errors.Is(err, ErrUnavailable) {
-		return Option{}, &unavailable{o.name(), err}
+		return candidate{}, &unavailable{o.name(), err}
 	}
 	if err != nil {
-		return Option{}, &contextError{context: fmt.Sprintf("plan: %s at %d GPU(s)", o.name(), n), err: err}
+		return candidate{}, &contextError{context: fmt.Sprintf("plan: %s at %d GPU(s)", o.name(), n), err: err}
 	}
-	opt.Cost, opt.HourlyOnly = q, hq
+	c.expected = c.cost.Total
+	if o.InterruptionsPerDay > 0 && f.duration > 0 {
+		if err := s.interruptions(&c, o); err != nil {
+			return candidate{}, err
+		}
+	}
+	c.minor, c.exact = minorAmount(c.expected)
+	return c, nil
+}
+
+// interruptions fills the candidate's interruption risk: the interruptions
+// expected over the job, the time they lose (half a checkpoint interval of rerun
+// plus a restart each), and the expected cost, the price of the rental stretched
+// to cover the job and the lost time: a run as long as the job is priced again at
+// the longer length; a rental the user gave costs more only for the time past its
+// end, bought as a further run.
+func (s settings) interruptions(c *candidate, o Offer) error {
+	d := c.fit.duration
+	c.interruptions = o.InterruptionsPerDay * d.Hours() / 24
+	lost := c.interruptions * ((s.checkpoint / 2).Seconds() + s.restart.Seconds())
+	var err error
+	if c.lost, err = seconds(lost); err != nil {
+		return err
+	}
+	need := ceilSecond(d + c.lost)
+	span := usageSpan(c.rental)
+	switch {
+	case !s.rentalSet() && s.Usage == 0: // the rental is the job's own run
+		q, _, err := s.quote(o, Continuous(need), c.gpus)
+		if err != nil {
+			return err
+		}
+		c.expected = q.Total
+	case need > span:
+		q, _, err := s.quote(o, Continuous(need-span), c.gpus)
+		if err != nil {
+			return err
+		}
+		if c.expected, err = c.cost.Total.Add(q.Total); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// explain writes the option of candidate c, on offer o of card, into opt: memory,
+// timing, money, its waste against the cheapest option, and the warnings.
+func (s settings) explain(opt *Option, c *candidate, o Offer, card catalog.Card, check PriceCheck, cheapest *candidate) error {
+	f, n := c.fit, c.gpus
+	*opt = Option{
+		Offer: o, CardID: card.ID, GPUs: n, Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
+		Headroom:      1 - float64(f.mem.Total())/float64(card.Memory),
+		Duration:      f.duration,
+		DurationLow:   f.low,
+		DurationHigh:  f.high,
+		Efficiency:    f.eff,
+		Rental:        c.rental,
+		Cost:          c.cost,
+		HourlyOnly:    c.hourly,
+		Interruptions: c.interruptions,
+		TimeLost:      c.lost,
+		ExpectedCost:  c.expected,
+	}
 	if opt.HourlyOnly.Total.Currency == "" {
 		opt.HourlyOnly = Quote{Total: Money{Amount: decimal.Decimal{}, Currency: o.Tariff.Currency}, Lines: []Line{}}
 	}
-
-	opt.ExpectedCost = q.Total
-	if o.InterruptionsPerDay > 0 && f.duration > 0 {
-		if err := s.interruptions(&opt, o, n); err != nil {
-			return Option{}, err
+	// Whole minor units subtract as integers (every total is rounded to them);
+	// anything else goes through the exact decimal subtraction.
+	if c.exact && cheapest.exact {
+		opt.Waste = Money{Amount: decimal.New(c.minor-cheapest.minor, -MinorUnit(c.expected.Currency)), Currency: c.expected.Currency}
+	} else {
+		w, err := c.expected.Sub(cheapest.expected)
+		if err != nil {
+			return err
 		}
+		opt.Waste = w
 	}
 
-	opt.Warnings = append(opt.Warnings, f.notes...)
+	var warn []string
+	if o.InterruptionsPerDay > 0 && f.duration > 0 {
+		extra, err := c.expected.Sub(c.cost.Total)
+		if err != nil {
+			return err
+		}
+		warn = append(warn, fmt.Sprintf("interruptible: about %.1f interruption(s) expected, costing %s of rerun and restart (%s)",
+			c.interruptions, roundDur(c.lost), extra))
+	}
+	warn = append(warn, f.notes...)
 	scaling := "" // the efficiency, when the job was timed
 	if f.duration > 0 {
 		scaling = fmt.Sprintf("; scaling efficiency %.0f%%", f.eff*100)
 	}
 	switch {
 	case n > GPUsPerServer:
-		opt.Warnings = append(opt.Warnings, fmt.Sprintf("%d GPUs span %d servers: they talk over %s%s",
+		warn = append(warn, fmt.Sprintf("%d GPUs span %d servers: they talk over %s%s",
 			n, (n+GPUsPerServer-1)/GPUsPerServer, f.linkName, scaling))
 	case n > 1 && !f.nvlink && (s.Workload.Task != sizing.Inference || f.layout.Tensor > 1):
-		opt.Warnings = append(opt.Warnings, fmt.Sprintf("%d GPUs without NVLink: they talk over %s%s", n, f.linkName, scaling))
+		warn = append(warn, fmt.Sprintf("%d GPUs without NVLink: they talk over %s%s", n, f.linkName, scaling))
 	}
 	if opt.Headroom < DefaultHeadroom {
-		opt.Warnings = append(opt.Warnings, fmt.Sprintf("only %.0f%% of GPU memory left free (under 20%%): fragmentation or a longer input may run out of memory", opt.Headroom*100))
+		warn = append(warn, fmt.Sprintf("only %.0f%% of GPU memory left free (under 20%%): fragmentation or a longer input may run out of memory", opt.Headroom*100))
 	}
 	if check.Flag == PriceBelow || check.Flag == PriceAbove {
-		opt.Warnings = append(opt.Warnings, check.Message)
+		warn = append(warn, check.Message)
 	}
 	switch {
 	case s.Deadline > 0 && f.duration > s.Deadline:
-		opt.Warnings = append(opt.Warnings, fmt.Sprintf("meets the %s deadline only at the optimistic end of the utilization band (%s expected)", roundDur(s.Deadline), roundDur(f.duration)))
-	case s.Deadline > 0 && f.duration+opt.TimeLost > s.Deadline:
-		opt.Warnings = append(opt.Warnings, fmt.Sprintf("with the expected interruptions it finishes in %s, after the %s deadline", roundDur(f.duration+opt.TimeLost), roundDur(s.Deadline)))
+		warn = append(warn, fmt.Sprintf("meets the %s deadline only at the optimistic end of the utilization band (%s expected)", roundDur(s.Deadline), roundDur(f.duration)))
+	case s.Deadline > 0 && f.duration+c.lost > s.Deadline:
+		warn = append(warn, fmt.Sprintf("with the expected interruptions it finishes in %s, after the %s deadline", roundDur(f.duration+c.lost), roundDur(s.Deadline)))
 	}
-	return opt, nil
-}
-
-// interruptions fills the option's interruption risk: Interruptions expected
-// over the job, TimeLost (half a checkpoint interval of rerun plus a restart
-// each), and ExpectedCost, the price of the rental stretched to cover the job and
-// the lost time: a run as long as the job is priced again at the longer length;
-// a rental the user gave costs more only for the time past its end, bought as a
-// further run.
-func (s settings) interruptions(opt *Option, o Offer, n int) error {
-	opt.Interruptions = o.InterruptionsPerDay * opt.Duration.Hours() / 24
-	lost := opt.Interruptions * ((s.checkpoint / 2).Seconds() + s.restart.Seconds())
-	var err error
-	if opt.TimeLost, err = seconds(lost); err != nil {
-		return err
-	}
-	need := ceilSecond(opt.Duration + opt.TimeLost)
-	span := usageSpan(opt.Rental)
-	switch {
-	case !s.rentalSet() && s.Usage == 0: // the rental is the job's own run
-		q, _, err := s.quote(o, Continuous(need), n)
-		if err != nil {
-			return err
-		}
-		opt.ExpectedCost = q.Total
-	case need > span:
-		q, _, err := s.quote(o, Continuous(need-span), n)
-		if err != nil {
-			return err
-		}
-		if opt.ExpectedCost, err = opt.Cost.Total.Add(q.Total); err != nil {
-			return err
-		}
-	}
-	extra, err := opt.ExpectedCost.Sub(opt.Cost.Total)
-	if err != nil {
-		return err
-	}
-	opt.Warnings = append(opt.Warnings, fmt.Sprintf("interruptible: about %.1f interruption(s) expected, costing %s of rerun and restart (%s)",
-		opt.Interruptions, roundDur(opt.TimeLost), extra))
+	opt.Warnings = warn
 	return nil
 }
 
@@ -160,18 +207,16 @@ func usageSpan(u Usage) time.Duration {
 	return u.Duration
 }
 
-// offerPricing is the offer being planned: its tariff's cache key, and a pricer
-// built on first use and shared by every GPU count and rental priced for it.
-type offerPricing struct {
-	key    string
+// tariffPricing is what Plan keeps for one tariff, shared by every offer with an
+// identical one (a provider's regions often are): a pricer built on first use,
+// and the quotes it gave by rental and GPU count.
+type tariffPricing struct {
 	pricer *pricer
+	quotes map[rentalKey]quotePair
 }
 
-// quoteKey identifies a priced rental: the same tariff, usage and GPU count give
-// the same quotes, however many offers share them (a provider's regions often
-// do).
-type quoteKey struct {
-	tariff string
+// rentalKey identifies a priced rental of one tariff.
+type rentalKey struct {
 	rental Usage
 	gpus   int
 }
@@ -181,23 +226,36 @@ type quotePair struct{ cost, hourly Quote }
 // tariffKey writes every field of a tariff that pricing reads (see appendKey).
 func tariffKey(t Tariff) string { return string(appendKey(make([]byte, 0, 128), t)) }
 
-// quote prices a rental on an offer for n GPUs, and the same rental paid by the
-// hour alone (see pricer.quotes), from the per-Plan cache when an identical
-// tariff priced it already. The offer and the rental were validated once in
-// Plan, so pricing skips that. Each option gets its own line slices: a cache hit
-// copies them.
+// pricing returns the per-Plan pricing of o's tariff, made on first use.
+func (s settings) pricing(o Offer) *tariffPricing {
+	k := tariffKey(o.Tariff)
+	tp := s.tariffs[k]
+	if tp == nil {
+		tp = &tariffPricing{}
+		s.tariffs[k] = tp
+	}
+	return tp
+}
+
+// quote prices a rental on the offer being planned (s.offer) for n GPUs, and the
+// same rental paid by the hour alone (see pricer.quotes), from the per-Plan cache
+// when an identical tariff priced it already. The offer and the rental were
+// validated once in Plan, so pricing skips that. Each option gets its own line
+// slices: a cache hit copies them.
 func (s settings) quote(o Offer, u Usage, n int) (Quote, Quote, error) {
-	k := quoteKey{s.offer.key, u, n}
-	p, ok := s.quotes[k]
+	tp := s.offer
+	k := rentalKey{u, n}
+	p, ok := tp.quotes[k]
 	if !ok {
-		if s.offer.pricer == nil {
-			s.offer.pricer = newPricer(o.Tariff)
+		if tp.pricer == nil {
+			tp.pricer = newPricer(o.Tariff)
+			tp.quotes = make(map[rentalKey]quotePair)
 		}
 		var err error
-		if p.cost, p.hourly, err = s.offer.pricer.quotes(u, n); err != nil {
+		if p.cost, p.hourly, err = tp.pricer.quotes(u, n); err != nil {
 			return Quote{}, Quote{}, err
 		}
-		s.quotes[k] = p
+		tp.quotes[k] = p
 		return p.cost, p.hourly, nil // the first option shares the cache's lines: Plan never changes them
 	}
 	p.cost.Lines = append([]Line(nil), p.cost.Lines...)
@@ -213,37 +271,48 @@ func ceilSecond(d time.Duration) time.Duration {
 	return d
 }
 
-// sortOptions orders options by expected cost, then duration, then fewer GPUs,
-// then provider, region and card (see less). Options are large, so it sorts indices on a
-// precomputed key: the expected cost in minor units (every total is rounded to
-// them) when that fits an int64, the decimal comparison otherwise.
-func sortOptions(opts []Option) []Option {
-	type key struct {
-		minor int64
-		exact bool
-		i     int
+// rank returns the order of the candidates: by expected cost, then duration,
+// then fewer GPUs, then provider, region, catalog card and card name as written,
+// and last the offer's place in the list. The expected cost compares in minor
+// units (every total is rounded to them) when both are whole ones that fit an
+// int64, by the decimal comparison otherwise. It sorts indices: candidates are
+// large.
+func rank(cands []candidate, offers []Offer, cards []catalog.Card) []int {
+	order := make([]int, len(cands))
+	for i := range order {
+		order[i] = i
 	}
-	keys := make([]key, len(opts))
-	for i := range opts {
-		keys[i] = key{i: i}
-		keys[i].minor, keys[i].exact = minorAmount(opts[i].ExpectedCost)
-	}
-	sort.Slice(keys, func(x, y int) bool {
-		kx, ky := keys[x], keys[y]
-		if kx.exact && ky.exact {
-			if kx.minor != ky.minor {
-				return kx.minor < ky.minor
+	sort.Slice(order, func(x, y int) bool {
+		a, b := &cands[order[x]], &cands[order[y]]
+		if a.exact && b.exact {
+			if a.minor != b.minor {
+				return a.minor < b.minor
 			}
-		} else if c := opts[kx.i].ExpectedCost.Amount.Cmp(opts[ky.i].ExpectedCost.Amount); c != 0 {
+		} else if c := a.expected.Amount.Cmp(b.expected.Amount); c != 0 {
 			return c < 0
 		}
-		return less(&opts[kx.i], &opts[ky.i])
+		if a.fit.duration != b.fit.duration {
+			return a.fit.duration < b.fit.duration
+		}
+		if a.gpus != b.gpus {
+			return a.gpus < b.gpus
+		}
+		oa, ob := &offers[a.offer], &offers[b.offer]
+		if oa.Provider != ob.Provider {
+			return oa.Provider < ob.Provider
+		}
+		if oa.Region != ob.Region {
+			return oa.Region < ob.Region
+		}
+		if ca, cb := cards[a.offer].ID, cards[b.offer].ID; ca != cb {
+			return ca < cb
+		}
+		if oa.Card != ob.Card {
+			return oa.Card < ob.Card
+		}
+		return a.offer < b.offer
 	})
-	out := make([]Option, len(opts))
-	for i, k := range keys {
-		out[i] = opts[k.i]
-	}
-	return out
+	return order
 }
 
 // minorAmount returns m as a whole number of the currency's minor units (CNY 12.34
@@ -260,28 +329,4 @@ func minorAmount(m Money) (int64, bool) {
 		c *= 10
 	}
 	return c, true
-}
-
-// less orders options of equal expected cost: duration, then fewer GPUs, then
-// provider, region and card, then the offer's place in the list.
-func less(a, b *Option) bool {
-	if a.Duration != b.Duration {
-		return a.Duration < b.Duration
-	}
-	if a.GPUs != b.GPUs {
-		return a.GPUs < b.GPUs
-	}
-	if a.Offer.Provider != b.Offer.Provider {
-		return a.Offer.Provider < b.Offer.Provider
-	}
-	if a.Offer.Region != b.Offer.Region {
-		return a.Offer.Region < b.Offer.Region
-	}
-	if a.CardID != b.CardID {
-		return a.CardID < b.CardID
-	}
-	if a.Offer.Card != b.Offer.Card {
-		return a.Offer.Card < b.Offer.Card
-	}
-	return a.index < b.index
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/sizing"
-	"github.com/shopspring/decimal"
 )
 
 // ErrNoFit reports that no offer can run the job: it does not fit in memory, misses
@@ -68,8 +67,6 @@ type Option struct {
 	TimeLost      time.Duration `json:"time_lost_ns"`
 	ExpectedCost  Money         `json:"expected_cost"`
 	Warnings      []string      `json:"warnings"`
-
-	index int // the offer's place in Planner.Offers, the last tie-break
 }
 
 // NoFitError explains an empty plan: why each offer was left out, and what would
@@ -151,7 +148,7 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 			markets[i] += " (interruptible)"
 		}
 	}
-	checks, err := marketCheck(p.Offers, markets, s.threshold)
+	checks, err := marketCheck(p.Offers, markets, s.threshold, true) // resolve validated them
 	if err != nil {
 		return nil, err
 	}
@@ -162,13 +159,12 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 	}
 
 	fits := make(map[fitKey]*fit)
-	bound := s.optionBound(p.Offers)
-	s.quotes = make(map[quoteKey]quotePair, bound)
-	opts := make([]Option, 0, bound)
+	s.tariffs = make(map[string]*tariffPricing)
+	cands := make([]candidate, 0, s.candidateBound(p.Offers))
 	var diag diagnosis
 	for i, o := range p.Offers {
 		card := cards[i]
-		s.offer = &offerPricing{key: tariffKey(o.Tariff)}
+		s.offer = s.pricing(o)
 		limit := s.gpuLimit(o)
 		for n := 1; n <= limit; n = nextCount(n, limit) {
 			k := fitKey{card.ID, n}
@@ -185,7 +181,7 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 				diag.late(card, n, f.low)
 				continue
 			}
-			opt, err := s.option(i, o, card, n, f, checks[i])
+			c, err := s.price(i, o, n, f)
 			var short *shortRental
 			if errors.As(err, &short) {
 				diag.short(card, n, f.duration, short.span)
@@ -199,33 +195,25 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 				}
 				return nil, err
 			}
-			if !s.Budget.Amount.IsZero() && opt.ExpectedCost.Amount.GreaterThan(s.Budget.Amount) {
-				diag.over(card, n, opt.ExpectedCost)
+			if !s.Budget.Amount.IsZero() && c.expected.Amount.GreaterThan(s.Budget.Amount) {
+				diag.over(card, n, c.expected)
 				continue
 			}
-			opts = append(opts, opt)
+			cands = append(cands, c)
 		}
 	}
-	if len(opts) == 0 {
+	if len(cands) == 0 {
 		return nil, &NoFitError{Reasons: diag.reasons(s), Suggestions: s.suggest(cards, &diag)}
 	}
 
-	opts = sortOptions(opts)
-	cheapest := opts[0].ExpectedCost // the first option: ranked on expected cost
-	base, baseInt := minorAmount(cheapest)
-	minor := MinorUnit(cheapest.Currency)
-	for i := range opts {
-		// Whole minor units subtract as integers (every total is rounded to them);
-		// anything else goes through the exact decimal subtraction.
-		if c, ok := minorAmount(opts[i].ExpectedCost); ok && baseInt {
-			opts[i].Waste = Money{Amount: decimal.New(c-base, -minor), Currency: cheapest.Currency}
-			continue
-		}
-		w, err := opts[i].ExpectedCost.Sub(cheapest)
-		if err != nil {
+	order := rank(cands, p.Offers, cards)
+	cheapest := &cands[order[0]] // ranked on expected cost
+	opts := make([]Option, len(order))
+	for j, k := range order {
+		c := &cands[k]
+		if err := s.explain(&opts[j], c, p.Offers[c.offer], cards[c.offer], checks[c.offer], cheapest); err != nil {
 			return nil, err
 		}
-		opts[i].Waste = w
 	}
 	return opts, nil
 }
@@ -257,9 +245,9 @@ func nextCount(n, limit int) int {
 	return 2 * n
 }
 
-// optionBound is the most options a plan can return, to size the slice once:
-// Option is large, and growing the slice by copying showed in profiles.
-func (s settings) optionBound(offers []Offer) int {
+// candidateBound is the most candidates a plan can have, to size the slice once:
+// growing it by copying showed in profiles.
+func (s settings) candidateBound(offers []Offer) int {
 	total := 0
 	for _, o := range offers {
 		limit := s.gpuLimit(o)

@@ -99,10 +99,10 @@ type settings struct {
 	checkpoint time.Duration
 	restart    time.Duration
 
-	// Per-Plan caches: quotes by tariff, rental and GPU count, and the offer
+	// Per-Plan caches: pricing by tariff (tariffKey), and that of the offer
 	// being priced.
-	quotes map[quoteKey]quotePair
-	offer  *offerPricing
+	tariffs map[string]*tariffPricing
+	offer   *tariffPricing
 }
 
 // Validate reports what makes no sense in the request, each problem wrapping
