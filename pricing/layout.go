@@ -27,6 +27,12 @@ type fit struct {
 	need      sizing.Bytes // the smallest per-GPU total of the layouts tried, when none fits
 	usable    sizing.Bytes // card memory less the headroom
 	err       error        // why nothing fits (memory, or a card that cannot run the precision)
+
+	// The warnings every option of this fit shares (settings.fitWarnings),
+	// written on first use.
+	warned bool
+	pre    []string
+	late   string
 }
 
 type fitKey struct {

@@ -136,7 +136,8 @@ func (s settings) explain(opt *Option, c *candidate, o Offer, card catalog.Card,
 		opt.Waste = w
 	}
 
-	var warn []string
+	pre, late := s.fitWarnings(f, n, card)
+	warn := make([]string, 0, len(pre)+3)
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
 		extra, err := c.expected.Sub(c.cost.Total)
 		if err != nil {
@@ -145,29 +146,18 @@ func (s settings) explain(opt *Option, c *candidate, o Offer, card catalog.Card,
 		warn = append(warn, fmt.Sprintf("interruptible: about %.1f interruption(s) expected, costing %s of rerun and restart (%s)",
 			c.interruptions, roundDur(c.lost), extra))
 	}
-	warn = append(warn, f.notes...)
-	scaling := "" // the efficiency, when the job was timed
-	if f.duration > 0 {
-		scaling = fmt.Sprintf("; scaling efficiency %.0f%%", f.eff*100)
-	}
-	switch {
-	case n > GPUsPerServer:
-		warn = append(warn, fmt.Sprintf("%d GPUs span %d servers: they talk over %s%s",
-			n, (n+GPUsPerServer-1)/GPUsPerServer, f.linkName, scaling))
-	case n > 1 && !f.nvlink && (s.Workload.Task != sizing.Inference || f.layout.Tensor > 1):
-		warn = append(warn, fmt.Sprintf("%d GPUs without NVLink: they talk over %s%s", n, f.linkName, scaling))
-	}
-	if opt.Headroom < DefaultHeadroom {
-		warn = append(warn, fmt.Sprintf("only %.0f%% of GPU memory left free (under 20%%): fragmentation or a longer input may run out of memory", opt.Headroom*100))
-	}
+	warn = append(warn, pre...)
 	if check.Flag == PriceBelow || check.Flag == PriceAbove {
 		warn = append(warn, check.Message)
 	}
 	switch {
-	case s.Deadline > 0 && f.duration > s.Deadline:
-		warn = append(warn, fmt.Sprintf("meets the %s deadline only at the optimistic end of the utilization band (%s expected)", roundDur(s.Deadline), roundDur(f.duration)))
+	case late != "":
+		warn = append(warn, late)
 	case s.Deadline > 0 && f.duration+c.lost > s.Deadline:
 		warn = append(warn, fmt.Sprintf("with the expected interruptions it finishes in %s, after the %s deadline", roundDur(f.duration+c.lost), roundDur(s.Deadline)))
+	}
+	if len(warn) == 0 {
+		warn = nil
 	}
 	opt.Warnings = warn
 	return nil
@@ -205,6 +195,36 @@ func usageSpan(u Usage) time.Duration {
 		return u.Trial + u.Duration
 	}
 	return u.Duration
+}
+
+// fitWarnings returns the warnings that belong to a fit of n GPUs of card, the
+// same for every offer of that card: pre (the layout's notes, the links, little
+// headroom) and late (a deadline met only at the optimistic end of the band).
+// They are written on first use and kept in the fit.
+func (s settings) fitWarnings(f *fit, n int, card catalog.Card) ([]string, string) {
+	if f.warned {
+		return f.pre, f.late
+	}
+	f.warned = true
+	f.pre = append(f.pre, f.notes...)
+	scaling := "" // the efficiency, when the job was timed
+	if f.duration > 0 {
+		scaling = fmt.Sprintf("; scaling efficiency %.0f%%", f.eff*100)
+	}
+	switch {
+	case n > GPUsPerServer:
+		f.pre = append(f.pre, fmt.Sprintf("%d GPUs span %d servers: they talk over %s%s",
+			n, (n+GPUsPerServer-1)/GPUsPerServer, f.linkName, scaling))
+	case n > 1 && !f.nvlink && (s.Workload.Task != sizing.Inference || f.layout.Tensor > 1):
+		f.pre = append(f.pre, fmt.Sprintf("%d GPUs without NVLink: they talk over %s%s", n, f.linkName, scaling))
+	}
+	if headroom := 1 - float64(f.mem.Total())/float64(card.Memory); headroom < DefaultHeadroom {
+		f.pre = append(f.pre, fmt.Sprintf("only %.0f%% of GPU memory left free (under 20%%): fragmentation or a longer input may run out of memory", headroom*100))
+	}
+	if s.Deadline > 0 && f.duration > s.Deadline {
+		f.late = fmt.Sprintf("meets the %s deadline only at the optimistic end of the utilization band (%s expected)", roundDur(s.Deadline), roundDur(f.duration))
+	}
+	return f.pre, f.late
 }
 
 // tariffPricing is what Plan keeps for one tariff, shared by every offer with an

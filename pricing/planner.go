@@ -182,12 +182,12 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 				continue
 			}
 			c, err := s.price(i, o, n, f)
-			var short *shortRental
-			if errors.As(err, &short) {
-				diag.short(card, n, f.duration, short.span)
-				continue
-			}
 			if err != nil {
+				var short *shortRental
+				if errors.As(err, &short) {
+					diag.short(card, n, f.duration, short.span)
+					continue
+				}
 				var un *unavailable
 				if errors.As(err, &un) {
 					diag.other.add(un.reason())
