@@ -228,15 +228,17 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) ([]string, strin
 }
 
 // tariffPricing is what Plan keeps for one tariff, shared by every offer with an
-// identical one (a provider's regions often are): a pricer built on first use,
-// and the quotes it gave by rental and GPU count.
+// identical one (a provider's regions often are): its number in the quote cache,
+// and a pricer built on first use.
 type tariffPricing struct {
+	id     int
 	pricer *pricer
-	quotes map[rentalKey]quotePair
 }
 
-// rentalKey identifies a priced rental of one tariff.
-type rentalKey struct {
+// quoteKey identifies a priced rental: the same tariff (by its tariffPricing
+// id), usage and GPU count give the same quotes, however many offers share them.
+type quoteKey struct {
+	tariff int
 	rental Usage
 	gpus   int
 }
@@ -251,7 +253,7 @@ func (s settings) pricing(o Offer) *tariffPricing {
 	k := tariffKey(o.Tariff)
 	tp := s.tariffs[k]
 	if tp == nil {
-		tp = &tariffPricing{}
+		tp = &tariffPricing{id: len(s.tariffs)}
 		s.tariffs[k] = tp
 	}
 	return tp
@@ -264,18 +266,17 @@ func (s settings) pricing(o Offer) *tariffPricing {
 // slices: a cache hit copies them.
 func (s settings) quote(o Offer, u Usage, n int) (Quote, Quote, error) {
 	tp := s.offer
-	k := rentalKey{u, n}
-	p, ok := tp.quotes[k]
+	k := quoteKey{tp.id, u, n}
+	p, ok := s.quotes[k]
 	if !ok {
 		if tp.pricer == nil {
 			tp.pricer = newPricer(o.Tariff)
-			tp.quotes = make(map[rentalKey]quotePair)
 		}
 		var err error
 		if p.cost, p.hourly, err = tp.pricer.quotes(u, n); err != nil {
 			return Quote{}, Quote{}, err
 		}
-		tp.quotes[k] = p
+		s.quotes[k] = p
 		return p.cost, p.hourly, nil // the first option shares the cache's lines: Plan never changes them
 	}
 	p.cost.Lines = append([]Line(nil), p.cost.Lines...)

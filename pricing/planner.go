@@ -159,8 +159,10 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 	}
 
 	fits := make(map[fitKey]*fit)
+	bound := s.candidateBound(p.Offers)
 	s.tariffs = make(map[string]*tariffPricing)
-	cands := make([]candidate, 0, s.candidateBound(p.Offers))
+	s.quotes = make(map[quoteKey]quotePair, bound)
+	cands := make([]candidate, 0, bound)
 	var diag diagnosis
 	for i, o := range p.Offers {
 		card := cards[i]
@@ -245,8 +247,8 @@ func nextCount(n, limit int) int {
 	return 2 * n
 }
 
-// candidateBound is the most candidates a plan can have, to size the slice once:
-// growing it by copying showed in profiles.
+// candidateBound is the most candidates a plan can have, to size the slice and
+// the quote cache once: growing them by copying showed in profiles.
 func (s settings) candidateBound(offers []Offer) int {
 	total := 0
 	for _, o := range offers {

@@ -99,10 +99,11 @@ type settings struct {
 	checkpoint time.Duration
 	restart    time.Duration
 
-	// Per-Plan caches: pricing by tariff (tariffKey), and that of the offer
-	// being priced.
+	// Per-Plan caches: pricing by tariff (tariffKey), that of the offer being
+	// priced, and the quotes given.
 	tariffs map[string]*tariffPricing
 	offer   *tariffPricing
+	quotes  map[quoteKey]quotePair
 }
 
 // Validate reports what makes no sense in the request, each problem wrapping
