@@ -50,7 +50,10 @@ func (m Model) HasArchitecture() bool {
 //     derive one (layers, hidden size, heads, vocabulary and FFN size);
 //   - heads divide the hidden size when HeadDim is zero;
 //   - KV heads do not exceed the heads and divide them (GQA groups are equal);
-//   - ExpertsPerToken is set only with Experts, and does not exceed it;
+//   - ExpertsPerToken is set only with Experts, does not exceed it, and is set
+//     whenever there is more than one expert (a mixture of experts routes each
+//     token to a few of them, and leaving it unset would silently count them all
+//     as active: Mixtral-8x7B's work and activations 3.6 times over);
 //   - the derived parameter count fits int64.
 //
 // Params and the architecture may both be set and disagree (a checkpoint with extra
@@ -111,6 +114,8 @@ func (m Model) problems() error {
 		bad("ExpertsPerToken %d set without Experts", m.ExpertsPerToken)
 	} else if m.ExpertsPerToken > m.Experts {
 		bad("%d experts per token of %d experts", m.ExpertsPerToken, m.Experts)
+	} else if m.Experts > 1 && m.ExpertsPerToken == 0 {
+		bad("%d experts without ExpertsPerToken (the experts each token is routed to: 2 for Mixtral-8x7B)", m.Experts)
 	}
 	if m.HasArchitecture() && m.FFN > 0 {
 		if _, err := m.archParams(false); err != nil {
@@ -134,7 +139,7 @@ func (m *Model) valid() bool {
 	if m.KVHeads > 0 && (m.KVHeads > m.Heads || m.Heads%m.KVHeads != 0) {
 		return false
 	}
-	if m.ExpertsPerToken > m.Experts {
+	if m.ExpertsPerToken > m.Experts || m.Experts > 1 && m.ExpertsPerToken == 0 {
 		return false
 	}
 	arch := m.HasArchitecture() && m.FFN > 0

@@ -32,6 +32,9 @@ func TestModelValidate(t *testing.T) {
 		{"KV heads without heads", Model{Params: 1, KVHeads: 8}, []string{"without Heads"}},
 		{"experts per token without experts", Model{Params: 1, ExpertsPerToken: 2}, []string{"without Experts"}},
 		{"experts per token over experts", Model{Params: 1, Experts: 2, ExpertsPerToken: 3}, []string{"3 experts per token of 2"}},
+		// Unset, every expert would count as active: Mixtral's work 3.6 times over.
+		{"experts without experts per token", Model{Params: 1, Experts: 8}, []string{"8 experts without ExpertsPerToken"}},
+		{"one expert is dense", Model{Params: 1, Experts: 1}, nil},
 		{"overflow", Model{Layers: math.MaxInt32, Hidden: math.MaxInt32, Heads: 1, FFN: math.MaxInt32, Vocab: 1}, []string{"overflows"}},
 		{"several problems at once", func() Model { m := llama7b; m.Heads, m.ExpertsPerToken = 30, 1; return m }(),
 			[]string{"do not divide hidden", "without Experts"}},
