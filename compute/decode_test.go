@@ -30,6 +30,100 @@ func TestDecodeGPTFast(t *testing.T) {
 	}
 }
 
+// Quantized weights stream fewer bytes but not proportionally faster; the default
+// efficiency follows the weights' width (MemoryEfficiencyFor).
+func TestDecodeGPTFastQuantized(t *testing.T) {
+	// Llama-2-70B config.json: 80 layers, hidden 8192, 64 heads, 8 KV heads,
+	// intermediate 28672, vocabulary 32000, SwiGLU, untied.
+	llama270B := sizing.Model{Name: "llama-2-70b", Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8,
+		FFN: 28672, Vocab: 32000, GatedFFN: true}
+	// gpt-fast README, A100-80GB benchmark table (batch 1, 5-token prompt): tokens/s.
+	tests := []struct {
+		name     string
+		m        sizing.Model
+		p        sizing.Precision
+		measured float64
+	}{
+		{"Llama-2-7B BF16", llama27B, sizing.BF16, 104.9},
+		{"Llama-2-7B int8", llama27B, sizing.INT8, 155.58},
+		{"Llama-2-7B int4 G=32", llama27B, sizing.INT4, 196.80},
+		{"Llama-2-70B int8", llama270B, sizing.INT8, 19.13},
+		{"Llama-2-70B int4 G=32", llama270B, sizing.INT4, 25.25},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Decode{Model: tt.m, Weights: tt.p, Context: 5, Bandwidth: a100HBM, Peak: a100Peak}.Speed()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := float64(s.PerSequence); !within(got, tt.measured, 0.11) {
+				t.Errorf("PerSequence = %.1f tokens/s, want within 11%% of the measured %.2f", got, tt.measured)
+			}
+		})
+	}
+}
+
+func TestMemoryEfficiencyFor(t *testing.T) {
+	custom6, err := sizing.CustomBits(6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		p    sizing.Precision
+		want float64
+	}{
+		{sizing.FP32, 0.7}, {sizing.BF16, 0.7}, {sizing.FP16, 0.7},
+		{sizing.FP8, 0.59}, {sizing.INT8, 0.59},
+		{custom6, 0.495}, // halfway between 4 and 8 bits
+		{sizing.INT4, 0.4}, {sizing.Q2_K, 0.4},
+		{0, DefaultMemoryEfficiency},
+	}
+	for _, tt := range tests {
+		if got := MemoryEfficiencyFor(tt.p); !within(got, tt.want, 1e-12) {
+			t.Errorf("MemoryEfficiencyFor(%v) = %v, want %v", tt.p, got, tt.want)
+		}
+	}
+	// Never less efficient for wider weights.
+	prev := 0.0
+	for b := 1.0; b <= 32; b += 0.25 {
+		p, err := sizing.CustomBits(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := MemoryEfficiencyFor(p)
+		if got < prev || got < 0.4 || got > 0.7 {
+			t.Fatalf("MemoryEfficiencyFor(%v bits) = %v after %v", b, got, prev)
+		}
+		prev = got
+	}
+}
+
+// A model known by Params alone gets the KV cache Estimate approximates, flagged.
+func TestDecodeParamsOnlyKV(t *testing.T) {
+	m := sizing.Model{Params: 7e9}
+	short, err := Decode{Model: m, Weights: sizing.BF16, Bandwidth: a100HBM, Peak: a100Peak}.Speed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	long, err := Decode{Model: m, Weights: sizing.BF16, Context: 100000, Bandwidth: a100HBM, Peak: a100Peak}.Speed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	est, err := sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 100000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if short.Approx || !long.Approx {
+		t.Errorf("Approx = %v at no context and %v at 100000 tokens, want false and true", short.Approx, long.Approx)
+	}
+	if got, want := long.BytesRead-short.BytesRead, est.KVCache; got != want {
+		t.Errorf("KV read at 100000 tokens = %d bytes, want Estimate's %d", got, want)
+	}
+	if long.PerSequence >= short.PerSequence/2 {
+		t.Errorf("100000 tokens of context decode at %v tokens/s against %v without: want under half", long.PerSequence, short.PerSequence)
+	}
+}
+
 func TestDecodeRoofline(t *testing.T) {
 	base := Decode{Model: llama27B, Weights: sizing.BF16, Bandwidth: a100HBM, Peak: a100Peak}
 	// Batching shares the weight read: 64 sequences at short context get nearly 64×

@@ -32,7 +32,7 @@ type Job struct {
 	Batch  int `json:"batch"`   // micro-batch per data-parallel replica, in sequences; at least 1
 	SeqLen int `json:"seq_len"` // tokens per sequence; at least 1
 
-	Devices int `json:"devices"` // at least 1
+	Devices int `json:"devices"` // 1 to sizing.MaxDevices
 	Tensor  int `json:"tensor"`  // tensor-parallel degree; zero: 1; must divide Devices
 
 	PeakPerDevice FLOPRate `json:"peak_per_device_flops"` // dense peak at the compute precision
@@ -98,8 +98,8 @@ func (j Job) Validate() error {
 	if j.Batch < 1 || j.SeqLen < 1 {
 		errs = append(errs, fmt.Errorf("compute: batch %d and sequence length %d must be at least 1: %w", j.Batch, j.SeqLen, ErrInvalid))
 	}
-	if j.Devices < 1 {
-		errs = append(errs, fmt.Errorf("compute: %d devices, want at least 1: %w", j.Devices, ErrInvalid))
+	if j.Devices < 1 || j.Devices > sizing.MaxDevices {
+		errs = append(errs, fmt.Errorf("compute: %d devices, want 1 to %d (sizing.MaxDevices): %w", j.Devices, sizing.MaxDevices, ErrInvalid))
 	}
 	if t < 1 || (j.Devices >= 1 && j.Devices%t != 0) {
 		errs = append(errs, fmt.Errorf("compute: tensor-parallel degree %d does not divide %d devices: %w", j.Tensor, j.Devices, ErrInvalid))

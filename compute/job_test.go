@@ -177,6 +177,9 @@ func TestJobValidate(t *testing.T) {
 		{"zero batch", func(j *Job) { j.Batch = 0 }},
 		{"zero seqLen", func(j *Job) { j.SeqLen = 0 }},
 		{"zero devices", func(j *Job) { j.Devices = 0 }},
+		// Past sizing.MaxDevices a job would finish in less than one step.
+		{"devices past MaxDevices", func(j *Job) { j.Devices = sizing.MaxDevices + 1 }},
+		{"MaxInt devices", func(j *Job) { j.Devices = math.MaxInt }},
 		{"tensor does not divide", func(j *Job) { j.Tensor = 3 }},
 		{"negative tensor", func(j *Job) { j.Tensor = -2 }},
 		{"tensor without architecture", func(j *Job) { j.Model = sizing.Model{Params: 7e9} }},
