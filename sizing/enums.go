@@ -55,11 +55,21 @@ var optimizerNames = [numOptimizers]string{SGD: "sgd", Momentum: "momentum", Ada
 func (o Optimizer) String() string { return enumString(optimizerNames[:], int(o), "Optimizer") }
 
 // ParseOptimizer reads an optimizer name, case-insensitively, ignoring '-', '_' and
-// spaces ("AdamW", "adam-8bit", "paged_adamw_8bit" means Adam8bit).
+// spaces ("AdamW", "adam-8bit"). It also reads the names Hugging Face's Trainer
+// gives its optim argument for these optimizers: "adamw_torch" (its default),
+// "adamw_torch_fused", "adamw_hf", "adamw_apex_fused", "paged_adamw" and
+// "paged_adamw_32bit" (the QLoRA recipe's) are AdamW; "adamw_bnb_8bit",
+// "adamw_8bit" and "paged_adamw_8bit" are Adam8bit; "lion_32bit" and
+// "paged_lion_32bit" are Lion. Paging moves state to host memory only when the GPU
+// runs short, so the state's size is the same.
 func ParseOptimizer(s string) (Optimizer, error) {
 	switch normKey(s) {
-	case "adamw8bit", "pagedadamw8bit", "pagedadam8bit", "8bitadam":
+	case "adamwtorch", "adamwtorchfused", "adamwhf", "adamwapexfused", "pagedadamw", "pagedadamw32bit":
+		return AdamW, nil
+	case "adamw8bit", "adamwbnb8bit", "pagedadamw8bit", "pagedadam8bit", "8bitadam":
 		return Adam8bit, nil
+	case "lion32bit", "pagedlion32bit":
+		return Lion, nil
 	case "sgdm", "sgdmomentum":
 		return Momentum, nil
 	}

@@ -51,6 +51,9 @@ func TestOptimizerNames(t *testing.T) {
 	}{
 		{"AdamW", AdamW}, {"adam", Adam}, {"adam-8bit", Adam8bit}, {"paged_adamw_8bit", Adam8bit},
 		{"SGD", SGD}, {"sgd-momentum", Momentum}, {"Adafactor", Adafactor}, {"Lion", Lion},
+		// Hugging Face Trainer's optim names (TrainingArguments.optim).
+		{"adamw_torch", AdamW}, {"adamw_torch_fused", AdamW}, {"adamw_hf", AdamW}, {"paged_adamw_32bit", AdamW},
+		{"adamw_bnb_8bit", Adam8bit}, {"adamw_8bit", Adam8bit}, {"lion_32bit", Lion}, {"paged_lion_32bit", Lion},
 	}
 	for _, tt := range tests {
 		if got, err := ParseOptimizer(tt.in); err != nil || got != tt.want {

@@ -42,7 +42,7 @@ func presetTable() []preset {
 		// meta-llama/Llama-3.1-405B config.json
 		llama("llama-3.1-405b", 126, 16384, 128, 8, 53248, 128256, "llama3.1-405b", "llama-31-405b"),
 		// mistralai/Mistral-7B-v0.1 config.json
-		llama("mistral-7b", 32, 4096, 32, 8, 14336, 32000, "mistral-7b-v0.1"),
+		llama("mistral-7b", 32, 4096, 32, 8, 14336, 32000, "mistral-7b-v0.1", "mistral-7b-v0.2"), // v0.2 keeps v0.1's shape
 		// mistralai/Mixtral-8x7B-v0.1 config.json: 8 local experts, 2 per token
 		func() preset {
 			p := llama("mixtral-8x7b", 32, 4096, 32, 8, 14336, 32000, "mixtral-8x7b-v0.1", "mixtral")

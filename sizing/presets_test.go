@@ -90,6 +90,8 @@ func TestPresetNames(t *testing.T) {
 		{"meta-llama/Llama-3.1-405B", "llama-3.1-405b"},
 		{"Qwen/Qwen2-72B-Instruct", "qwen2-72b"},
 		{"mistralai/Mistral-7B-v0.1", "mistral-7b"},
+		// v0.2 config.json keeps v0.1's sizes (vocabulary 32000); v0.3 grew it to 32768.
+		{"mistralai/Mistral-7B-Instruct-v0.2", "mistral-7b"},
 		{"mistralai/Mixtral-8x7B-Instruct-v0.1", "mixtral-8x7b"},
 		{"facebook/opt-13b", "opt-13b"},
 		{"openai-community/gpt2-xl", "gpt2-xl"},
