@@ -100,6 +100,16 @@ func accuracyRows() []accuracyRow {
 	dec := compute.Decode{Model: l27, Weights: sizing.BF16, Context: 200, Bandwidth: a100.MemoryBandwidth, Peak: peak}
 	speed := must(dec.Speed())
 	add("Llama-2-7B BF16 decode on an A100, batch 1 (tokens/s)", "104.9", fmt.Sprintf("%.1f", float64(speed.PerSequence)), "gpt-fast", within(float64(speed.PerSequence), 104.9, 0.05))
+	for _, q := range []struct {
+		p        sizing.Precision
+		name     string
+		measured float64
+	}{{sizing.INT8, "INT8", 155.58}, {sizing.INT4, "INT4", 196.80}} {
+		d := dec
+		d.Weights, d.Context = q.p, 5
+		s := must(d.Speed())
+		add("Llama-2-7B "+q.name+" decode on an A100, batch 1 (tokens/s)", fmt.Sprintf("%.1f", q.measured), fmt.Sprintf("%.1f", float64(s.PerSequence)), "gpt-fast", within(float64(s.PerSequence), q.measured, 0.11))
+	}
 
 	seedWork := must(compute.SampleFLOPs(1e8, 1e9))
 	rate := must(compute.RateFor(seedWork, 24*time.Hour))
