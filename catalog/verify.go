@@ -3,6 +3,7 @@ package catalog
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/sizing"
@@ -13,7 +14,10 @@ import (
 // empty Problems means the machine was delivered as advertised, as far as the
 // inputs show.
 type Report struct {
-	Advertised string   `json:"advertised"` // the advertised card's ID
+	// Advertised is the advertised card's ID; for a listing that names a family
+	// ("H100 80GB"), the name as given, with the cards it covers in Candidates.
+	Advertised string   `json:"advertised"`
+	Candidates []string `json:"candidates"` // IDs of the cards the listing allows
 	GPUs       int      `json:"gpus"`       // GPUs ordered
 	Problems   []string `json:"problems"`   // human sentences, one per problem
 	Notes      []string `json:"notes"`      // checks skipped and other remarks
@@ -42,19 +46,37 @@ const memoryTolerance = 0.08
 // PCIe. PCIe cards with an NVLink bridge join pairs only, so missing bridges are a
 // note, not a problem. With topo nil, the links are noted as unchecked.
 //
-// The error is non-nil only for bad arguments: an advertised name Lookup cannot
-// resolve to one card (ErrNotFound, ErrAmbiguous) or gpus below one (ErrInvalid).
+// A listing is held to what it says. One that names a family Lookup finds
+// ambiguous ("H100 80GB", "A100") allows any card of it: each GPU must be one of
+// them and have that card's memory, and the links are checked for the card
+// delivered. One that does not name the board ("A100 80GB", which Lookup reads as
+// the SXM4 board, as SkyPilot does) allows the same model and memory on another
+// board ("A100 80GB PCIe"): that is a note to take up with the provider, not a
+// problem, and the links are checked for the board delivered.
+//
+// The error is non-nil only for bad arguments: an advertised name Lookup does not
+// know (ErrNotFound) or gpus below one (ErrInvalid).
 func (c *Catalog) Verify(advertised string, gpus int, devs []Device, topo *Topology) (Report, error) {
-	card, err := c.Lookup(advertised)
+	allowed, family, err := c.advertisedCards(advertised)
 	if err != nil {
 		return Report{}, err
 	}
 	if gpus < 1 {
 		return Report{}, fmt.Errorf("catalog: Verify: %d GPUs ordered, want at least 1: %w", gpus, ErrInvalid)
 	}
+	card := allowed[0] // the card Lookup reads the listing as, when it is not a family
 	r := Report{Advertised: card.ID, GPUs: gpus}
+	for _, a := range allowed {
+		r.Candidates = append(r.Candidates, a.ID)
+	}
+	if family {
+		r.Advertised = advertised
+	}
 	problem := func(format string, args ...any) { r.Problems = append(r.Problems, fmt.Sprintf(format, args...)) }
 	note := func(format string, args ...any) { r.Notes = append(r.Notes, fmt.Sprintf(format, args...)) }
+	if family {
+		note("%q names a family (%s); any of them is as advertised.", advertised, strings.Join(r.Candidates, ", "))
+	}
 
 	switch {
 	case len(devs) < gpus:
@@ -63,27 +85,154 @@ func (c *Catalog) Verify(advertised string, gpus int, devs []Device, topo *Topol
 		note("%d GPUs visible, %d ordered.", len(devs), gpus)
 	}
 
-	minMemory := sizing.Bytes(float64(card.Memory) * (1 - memoryTolerance))
+	// linkCard is the card whose links are checked: the one delivered when every
+	// GPU is the same allowed card, else the advertised one.
+	var delivered []Card
 	for _, d := range devs {
 		got, err := c.Lookup(d.Name)
+		want := card // the card this GPU's memory is held to
+		if family {
+			want = smallest(allowed)
+		}
 		switch {
-		case err == nil && got.ID != card.ID:
-			problem("GPU %d reports %s (%s), not the advertised %s.", d.Index, d.Name, got.ID, card.Name)
+		case err == nil && containsCard(allowed, got.ID):
+			want = got
+			if got.ID != card.ID && !family {
+				note("GPU %d is the %s; the listing %q does not name the board, which Lookup reads as the %s. Ask which the price is for.",
+					d.Index, got.Name, advertised, card.Name)
+			}
+			delivered = append(delivered, got)
+		case err == nil:
+			problem("GPU %d reports %s (%s), not the advertised %s.", d.Index, d.Name, got.ID, advertisedName(card, advertised, allowed, family))
 		case errors.Is(err, ErrAmbiguous):
 			note("GPU %d reports %q, which could be several cards; its model was not checked.", d.Index, d.Name)
-		case err != nil:
-			problem("GPU %d reports %q, which is not the advertised %s.", d.Index, d.Name, card.Name)
+		default:
+			problem("GPU %d reports %q, which is not the advertised %s.", d.Index, d.Name, advertisedName(card, advertised, allowed, family))
 		}
-		if d.Memory < minMemory {
-			problem("GPU %d has %s of memory; the advertised %s has %s (%s sold, %s delivered).",
-				d.Index, mib(d.Memory), card.Name, mib(card.Memory), gbLabel(card.Memory, card.MemoryNominal), gbLabel(d.Memory, 0))
+		if d.Memory < sizing.Bytes(float64(want.Memory)*(1-memoryTolerance)) {
+			whose := "the advertised " + want.Name
+			if want.ID != card.ID || family {
+				whose = "the " + want.Name + " it reports" // one of the cards the listing allows
+				if err != nil || !containsCard(allowed, got.ID) {
+					whose = "the smallest card advertised, the " + want.Name + ","
+				}
+			}
+			problem("GPU %d has %s of memory; %s has %s (%s sold, %s delivered).",
+				d.Index, mib(d.Memory), whose, mib(want.Memory), gbLabel(want.Memory, want.MemoryNominal), gbLabel(d.Memory, 0))
 		}
 	}
 
 	if gpus >= 2 {
-		r.checkLinks(card, devs[:min(gpus, len(devs))], topo)
+		linkCard := card
+		if len(delivered) > 0 && len(delivered) == len(devs) && sameCard(delivered) {
+			linkCard = delivered[0]
+		} else if family {
+			note("GPU links were checked as for the %s, the first card of the family.", card.Name)
+		}
+		r.checkLinks(linkCard, devs[:min(gpus, len(devs))], topo)
 	}
 	return r, nil
+}
+
+// advertisedCards returns the cards a listing allows, the card Lookup reads it as
+// first: the family's cards for a name Lookup finds ambiguous (family true), else
+// that card and, when the name does not say the board, the same model and memory
+// on other boards.
+func (c *Catalog) advertisedCards(advertised string) (cards []Card, family bool, err error) {
+	card, err := c.Lookup(advertised)
+	var amb *AmbiguousError
+	if errors.As(err, &amb) {
+		for _, id := range amb.Candidates {
+			k, err := c.Lookup(id)
+			if err != nil {
+				return nil, false, err
+			}
+			cards = append(cards, k)
+		}
+		return cards, true, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	cards = []Card{card}
+	if namesBoard(advertised) {
+		return cards, false, nil
+	}
+	for _, k := range c.cards {
+		if k.ID != card.ID && boardSiblings(card, k) {
+			cards = append(cards, k.clone())
+		}
+	}
+	return cards, false, nil
+}
+
+// namesBoard reports whether a listing says the board: SXM (any generation),
+// PCIe, NVL or HGX, in any case and with or without separators ("A100-SXM4-80GB").
+func namesBoard(name string) bool {
+	key := normalize(name)
+	for _, w := range []string{"sxm", "pcie", "nvl", "hgx"} {
+		if strings.Contains(key, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// boardSiblings reports whether a and b are one model on two boards: a family in
+// common, the same marketed memory, and different forms (A100 80GB on SXM4 and on
+// PCIe).
+func boardSiblings(a, b Card) bool {
+	if a.Form == b.Form || a.MemoryNominal != b.MemoryNominal || a.MemoryNominal == 0 {
+		return false
+	}
+	for _, f := range a.Families {
+		if contains(b.Families, f) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsCard(cards []Card, id string) bool {
+	for _, k := range cards {
+		if k.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func sameCard(cards []Card) bool {
+	for _, k := range cards[1:] {
+		if k.ID != cards[0].ID {
+			return false
+		}
+	}
+	return true
+}
+
+// smallest returns the card with the least memory.
+func smallest(cards []Card) Card {
+	s := cards[0]
+	for _, k := range cards[1:] {
+		if k.Memory < s.Memory {
+			s = k
+		}
+	}
+	return s
+}
+
+// advertisedName is how a problem names what was advertised: the card, or the
+// family as written with the cards it covers.
+func advertisedName(card Card, advertised string, allowed []Card, family bool) string {
+	if !family {
+		return card.Name
+	}
+	ids := make([]string, len(allowed))
+	for i, k := range allowed {
+		ids[i] = k.ID
+	}
+	return strconv.Quote(advertised) + " (" + strings.Join(ids, " or ") + ")"
 }
 
 // checkLinks checks the links between the delivered devices, by their nvidia-smi

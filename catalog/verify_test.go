@@ -89,6 +89,26 @@ func TestVerify(t *testing.T) {
 		{name: "more GPUs than ordered is a note", advertised: "a100-sxm4-80gb", gpus: 2, devs: a100, topo: nv12,
 			notes: []string{"8 GPUs visible, 2 ordered"}},
 		{name: "nothing delivered", advertised: "t4", gpus: 1, problems: []string{"1 GPUs ordered, 0 delivered"}},
+		// A listing is held to what it says. "A100 80GB" reads as the SXM4 board
+		// (SkyPilot's meaning) but does not say it: the PCIe board is a note, and
+		// its links are checked as a PCIe card's.
+		{name: "board not named: PCIe A100 80GB for \"A100 80GB\"", advertised: "A100 80GB", gpus: 8,
+			devs: devices(8, "NVIDIA A100 80GB PCIe", 81920), topo: pcie8,
+			notes: []string{"does not name the board", "No NVLink bridges"}},
+		{name: "board named: PCIe for SXM4 is a problem", advertised: "A100 SXM4 80GB", gpus: 1,
+			devs: devices(1, "NVIDIA A100 80GB PCIe", 81920), problems: []string{"a100-pcie-80gb"}},
+		{name: "board not named, memory still held", advertised: "A100 80GB", gpus: 1,
+			devs: devices(1, "NVIDIA A100-SXM4-40GB", 40960), problems: []string{"a100-sxm4-40gb", "40960 MiB"}},
+		// A family name allows any of its cards, each held to its own memory and links.
+		{name: "family: PCIe H100 for \"H100 80GB\"", advertised: "H100 80GB", gpus: 2,
+			devs: devices(2, "NVIDIA H100 PCIe", 81559), topo: phb2, notes: []string{"names a family"}},
+		{name: "family: SXM H100 pair on PCIe links", advertised: "H100 80GB", gpus: 2,
+			devs: devices(2, "NVIDIA H100 80GB HBM3", 81559), topo: phb2,
+			problems: []string{"1 of 1 GPU pairs are joined by PCIe only"}},
+		{name: "family: memory of the card delivered", advertised: "A100", gpus: 1,
+			devs: devices(1, "NVIDIA A100-SXM4-80GB", 40960), problems: []string{"GPU 0 has 40960 MiB of memory; the A100 SXM4 80GB it reports has 81920 MiB"}},
+		{name: "family: a T4 is none of the A100s", advertised: "A100", gpus: 1,
+			devs: devices(1, "Tesla T4", 15360), problems: []string{`not the advertised "A100" (a100-pcie-40gb or`, "15360 MiB of memory; the smallest card advertised, the A100 PCIe 40GB, has 40960 MiB"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -118,9 +138,6 @@ func TestVerify(t *testing.T) {
 
 func TestVerifyErrors(t *testing.T) {
 	devs := devices(1, "Tesla T4", 15360)
-	if _, err := Default().Verify("A100", 1, devs, nil); !errors.Is(err, ErrAmbiguous) {
-		t.Errorf("ambiguous advertised: %v", err)
-	}
 	if _, err := Default().Verify("Z9000", 1, devs, nil); !errors.Is(err, ErrNotFound) {
 		t.Errorf("unknown advertised: %v", err)
 	}
