@@ -14,10 +14,12 @@ import (
 
 // Rate is a dense peak rate that a card may lack. The zero value is unsupported,
 // which is distinct from a supported rate of zero (no card has one; New rejects
-// it).
+// it). Unsupported means the catalog has no rate to plan with: the card has no such
+// unit or mode, or, for the A10G, whose tensor-core rates NVIDIA does not publish,
+// the rate is unknown (the card's Unconfirmed fields and sources say which).
 type Rate struct {
 	Value     compute.FLOPRate // operations per second, dense (never "with sparsity")
-	Supported bool             // false: the card has no such unit or mode
+	Supported bool             // false: no such unit or mode, or no published rate
 }
 
 // RateOf returns a supported rate of r.

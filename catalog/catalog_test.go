@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -172,6 +173,24 @@ func TestLookupNotFound(t *testing.T) {
 				t.Errorf("suggestions %v lack %q", nf.Suggestions, tt.suggest)
 			}
 		})
+	}
+}
+
+// Errors quote the name as given, cut at a character boundary when long.
+func TestLookupErrorQuotesName(t *testing.T) {
+	long := strings.Repeat("显卡", 40) // 240 bytes of three-byte characters
+	_, err := Default().Lookup(long)
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || nf.Name != long {
+		t.Fatalf("Lookup(long) = %v, want a *NotFoundError with the name as given", err)
+	}
+	if msg := err.Error(); !utf8.ValidString(msg) || !strings.Contains(msg, "显卡显卡...") {
+		t.Errorf("error %q, want valid UTF-8 cut between characters", msg)
+	}
+	_, err = Default().Lookup("Ａ１００")
+	var amb *AmbiguousError
+	if !errors.As(err, &amb) || amb.Name != "Ａ１００" {
+		t.Errorf("Lookup(fullwidth A100) = %v, want an *AmbiguousError naming it as given", err)
 	}
 }
 

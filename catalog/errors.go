@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Sentinel errors. Every error from this package wraps one of them; test with
@@ -90,10 +91,15 @@ func (e *ParseError) Error() string {
 // Unwrap returns the reason, so that errors.Is(err, ErrInvalid) holds.
 func (e *ParseError) Unwrap() error { return e.Err }
 
+// quote quotes s for a message, cut to 80 bytes at a character boundary.
 func quote(s string) string {
 	const max = 80
 	if len(s) > max {
-		s = s[:max] + "..."
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
 	}
 	return strconv.Quote(s)
 }

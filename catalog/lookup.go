@@ -43,10 +43,11 @@ func vendorWord(w string) bool {
 	return false
 }
 
-// formWord reports whether w names a board form ("sxm", "sxm4", "pcie", "oam").
-// Form words are matched leniently and never count as a model's own word.
+// formWord reports whether w names a board form ("sxm", "sxm4", "pcie", "oam",
+// "nvl"). Form words are matched leniently and never count as a model's own word,
+// so "H100 94GB" finds the H100 NVL by its memory.
 func formWord(w string) bool {
-	if w == "pcie" || w == "oam" {
+	if w == "pcie" || w == "oam" || w == "nvl" {
 		return true
 	}
 	if !strings.HasPrefix(w, "sxm") {

@@ -59,6 +59,12 @@ func TestLookupWords(t *testing.T) {
 		{"80GB A100", "a100-sxm4-80gb"},
 		{"NVIDIA A100 80 G", "a100-sxm4-80gb"},
 		{"V100 32G", "v100-sxm2-32gb"}, // SkyPilot's V100-32GB
+		// NVL is a board word, so the H100 NVL answers to its memory size.
+		{"H100 94GB", "h100-nvl-94gb"},
+		{"A6000 Ada", "rtx-6000-ada"}, // a common misnomer of the RTX 6000 Ada
+		// Fullwidth forms, as Chinese input methods type them, and the ideographic space.
+		{"Ｈ１００\u3000ＳＸＭ", "h100-sxm5-80gb"},
+		{"ＲＴＸ４０９０", "rtx-4090"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
