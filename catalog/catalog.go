@@ -174,7 +174,9 @@ func (c *Catalog) Cards() []Card {
 // spaces, dashes, underscores and other punctuation, and leading vendor words
 // ("NVIDIA", "GeForce", "Tesla", "AMD", "Instinct"), so "RTX 4090", "GeForce RTX
 // 4090", "rtx4090", "4090" and nvidia-smi's "NVIDIA GeForce RTX 4090" all find the
-// rtx-4090. A card answers to its ID, its name and its aliases, which include the
+// rtx-4090. Fullwidth letters and digits ("ＲＴＸ４０９０", as Chinese input
+// methods type them) read as their ASCII forms. A card answers to its ID, its name
+// and its aliases, which include the
 // names nvidia-smi prints ("NVIDIA A100-SXM4-80GB", "NVIDIA H100 80GB HBM3") and
 // SkyPilot's accelerator names ("A100-80GB", "V100-32GB", with SkyPilot's meaning:
 // the SXM boards). nvidia-smi's bare names are the SXM boards too ("NVIDIA H800",
