@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strconv"
@@ -70,7 +69,7 @@ type Topology struct {
 func (t Topology) GPUs() int { return t.n }
 
 // Link returns the connection from GPU i to GPU j, and false if either is not in
-// the matrix.
+// the matrix. A Topology from ParseTopology gives the same link both ways.
 func (t Topology) Link(i, j int) (Link, bool) {
 	if i < 0 || j < 0 || i >= t.n || j >= t.n {
 		return Link{}, false
@@ -91,30 +90,49 @@ const maxTopoGPUs = 1024
 // GPU columns GPU0 … GPUn−1 (further columns, such as NIC0, CPU Affinity, NUMA
 // Affinity and GPU NUMA ID, are ignored); each GPUi row gives the connection to
 // every GPU: X, NV#, PIX, PXB, PHB, NODE, SYS (or the older SOC). Rows for NICs
-// and everything from the "Legend:" line on are skipped.
+// and everything from the "Legend:" line on are skipped, as are a leading UTF-8
+// byte order mark, terminal escape codes and nvidia-smi's warning lines
+// ("WARNING: infoROM is corrupted at gpu 0000:81:00.0").
+//
+// nvidia-smi prints a symmetric matrix. Where the two directions of a pair differ
+// (GPU0→GPU1 NV12 but GPU1→GPU0 SYS), the input was edited or damaged, and the
+// Topology gives both directions the slower of the two: the farther path, or of two
+// NVLink connections the one with fewer links. Link(i, j) and Link(j, i) are then
+// always equal, and neither overstates the connection.
 //
 // Errors wrap ErrInvalid and are *ParseError values with the line number: no
 // header, GPU columns out of order, a row missing or repeated, a cell that is not a
-// known connection, X off the diagonal or a GPU not X to itself.
+// known connection, X off the diagonal or a GPU not X to itself, or a line longer
+// than 64 KiB. nvidia-smi's failure messages ("No devices were found", no driver, a GPU
+// it cannot reach) and its other outputs (the default table, nvidia-smi -L) are
+// errors that say so.
 func ParseTopology(r io.Reader) (Topology, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), maxLine)
-	lineNo := 0
+	lr := newLineReader("ParseTopology", r)
 	n := -1
 	var t Topology
 	var have []bool
-	for sc.Scan() {
-		lineNo++
-		line := strings.TrimSpace(stripANSI(sc.Text()))
+	for lr.scan() {
+		line := strings.TrimSpace(stripANSI(lr.text()))
 		fail := func(format string, args ...any) error {
-			return &ParseError{Func: "ParseTopology", Line: lineNo, Input: line,
+			return &ParseError{Func: "ParseTopology", Line: lr.no, Input: line,
 				Err: fmt.Errorf(format+": %w", append(args, ErrInvalid)...)}
 		}
-		if line == "" {
+		if line == "" || smiWarning(line) {
 			continue
 		}
 		if strings.HasPrefix(line, "Legend") {
 			break
+		}
+		if msg := smiFailure(line); msg != "" {
+			return Topology{}, fail("nvidia-smi %s", msg)
+		}
+		if isUTF16(line) {
+			return Topology{}, fail(utf16Text)
+		}
+		if n < 0 {
+			if what := smiOtherOutput(line); what != "" {
+				return Topology{}, fail("this is %s, not the topology matrix; run nvidia-smi topo -m", what)
+			}
 		}
 		fields := strings.Fields(line)
 		if n < 0 {
@@ -160,8 +178,8 @@ func ParseTopology(r io.Reader) (Topology, error) {
 			t.links[i*n+j] = l
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return Topology{}, &ParseError{Func: "ParseTopology", Line: lineNo + 1, Err: fmt.Errorf("%v: %w", err, ErrInvalid)}
+	if err := lr.err(); err != nil {
+		return Topology{}, err
 	}
 	if n < 0 {
 		return Topology{}, &ParseError{Func: "ParseTopology", Err: fmt.Errorf("no topology matrix: %w", ErrInvalid)}
@@ -171,7 +189,28 @@ func ParseTopology(r io.Reader) (Topology, error) {
 			return Topology{}, &ParseError{Func: "ParseTopology", Err: fmt.Errorf("row GPU%d missing: %w", i, ErrInvalid)}
 		}
 	}
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			w := slower(t.links[i*n+j], t.links[j*n+i])
+			t.links[i*n+j], t.links[j*n+i] = w, w
+		}
+	}
 	return t, nil
+}
+
+// slower returns the slower of two links between GPUs: the farther path (Path
+// counts from the closest), or of two NVLink connections the one with fewer links.
+func slower(a, b Link) Link {
+	switch {
+	case a.Path != b.Path:
+		if a.Path > b.Path {
+			return a
+		}
+		return b
+	case a.Links <= b.Links:
+		return a
+	}
+	return b
 }
 
 // gpuNumber reads "GPU12" as 12.
