@@ -500,3 +500,16 @@ func TestParseSMIFormsProperty(t *testing.T) {
 		}
 	})
 }
+
+func BenchmarkParseSMI(b *testing.B) {
+	in, err := os.ReadFile("testdata/smi_a100x8.csv")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for range b.N {
+		if _, err := ParseSMI(bytes.NewReader(in)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

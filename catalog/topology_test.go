@@ -189,3 +189,16 @@ func TestParseTopologySymmetricProperty(t *testing.T) {
 		}
 	})
 }
+
+func BenchmarkParseTopology(b *testing.B) {
+	in, err := os.ReadFile("testdata/topo_a100x8_nv12.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for range b.N {
+		if _, err := ParseTopology(strings.NewReader(string(in))); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
