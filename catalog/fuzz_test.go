@@ -23,6 +23,7 @@ func addFiles(f *testing.F, pattern string) {
 
 func FuzzParseSMI(f *testing.F) {
 	addFiles(f, "testdata/smi_*.csv")
+	addFiles(f, "testdata/smi/*")
 	for _, s := range []string{"", "0, X, 1", "0, X, -1 MiB", "index, name, memory.total [MiB]\n", "0,,", "\x00\xff", "0, A, 99999999999999999999"} {
 		f.Add(s)
 	}
@@ -49,6 +50,7 @@ func FuzzParseSMI(f *testing.F) {
 
 func FuzzParseTopology(f *testing.F) {
 	addFiles(f, "testdata/topo_*.txt")
+	addFiles(f, "testdata/smi/topo_*.txt")
 	for _, s := range []string{"", "\tGPU0\nGPU0\tX\n", "\tGPU0\tGPU1\nGPU0\tX\tNV999\nGPU1\tNV999\tX\n", "GPU99999999"} {
 		f.Add(s)
 	}
