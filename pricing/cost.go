@@ -74,7 +74,11 @@ func (l *Line) UnmarshalJSON(b []byte) error {
 // the same, hourly-only is kept (no commitment), then the one with the most of
 // the packages cheapest per hour.
 //
-// The search is exact: see the comments on solve for why it is the cheapest.
+// The search is exact: see the comments on solve for why it is the cheapest. A
+// tariff of many terms at nearly one price per hour can defeat its pruning; past a
+// fixed amount of search it switches to a table over the package lengths, also
+// exact, which answers a hundred years of such a tariff in a second or two and
+// may break ties between equal covers differently (less package time first).
 func (t Tariff) Cost(d time.Duration) (Quote, error) { return t.CostGPUs(d, 1) }
 
 // CostGPUs is Cost for gpus GPUs rented together for the same run: each line's

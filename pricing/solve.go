@@ -205,8 +205,23 @@ func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
 // packages-only search is compared with the tail-only cover.
 //
 // The search is the same code for int64 and *big.Int costs; only arith differs.
+//
+// Packages of nearly equal price per hour and coprime lengths (terms of 5, 17, 23
+// and 59 months at almost one price) leave the bound little to prune, and the
+// search can grow without limit in the number of terms. After searchBudget
+// visits it stops and solveTable answers instead, in time linear in the need.
 func solve[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C] {
-	s := searcher[C, A]{a: a, pr: pr, useTail: pr.hasTail && pr.mix}
+	return solveWithin(a, pr, need, searchBudget)
+}
+
+// searchBudget is the most nodes solve's search visits before it hands the
+// problem to solveTable: a few milliseconds of search, far more than any tariff
+// of common terms needs (tests count the nodes of such tariffs).
+const searchBudget = 1 << 18
+
+// solveWithin is solve with the search's node budget given.
+func solveWithin[C any, A arith[C]](a A, pr *prepared[C], need int64, budget int) solution[C] {
+	s := searcher[C, A]{a: a, pr: pr, useTail: pr.hasTail && pr.mix, budget: budget}
 	s.best.cost = a.zero()
 	if need <= 0 {
 		return s.best
@@ -221,6 +236,9 @@ func solve[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C] {
 	}
 	s.costs[0] = a.zero()
 	s.dfs(0, need)
+	if s.budget < 0 {
+		return solveTable(a, pr, need)
+	}
 	return s.best // found: the first package is uncapped
 }
 
@@ -230,6 +248,7 @@ type searcher[C any, A arith[C]] struct {
 	pr      *prepared[C]
 	useTail bool
 	found   bool
+	budget  int // nodes left to visit; negative: the search gave up
 	best    solution[C]
 	counts  [maxItems]int64 // in the search's order
 	costs   [maxItems + 1]C // cost so far at each level
@@ -268,6 +287,9 @@ func (s *searcher[C, A]) lower(i int, x int64) (C, bool) {
 }
 
 func (s *searcher[C, A]) dfs(i int, x int64) {
+	if s.budget--; s.budget < 0 {
+		return
+	}
 	a, pr := s.a, s.pr
 	n := len(pr.ks)
 	if i == n {
@@ -314,8 +336,78 @@ func (s *searcher[C, A]) dfs(i int, x int64) {
 		}
 		s.counts[i] = c
 		s.dfs(i+1, nx)
+		if s.budget < 0 {
+			return
+		}
 	}
 	s.counts[i] = 0
+}
+
+// solveTable returns the cheapest cover of need > 0 by dynamic programming over
+// package lengths, for the problems solve's search gives up on. Every package
+// length is a multiple of g, their greatest common divisor (a whole hour or day
+// for any tariff), so the package time of a cover is k·g for some k, and the
+// table holds, for every k up to ⌈(need + longest)/g⌉, the cheapest way to fill
+// exactly k·g with packages (a cheapest cover never overshoots by a whole
+// package; see solve). The answer is the cheapest of table[k] plus the tail for
+// need − k·g when mixing (or nothing once k·g covers need), against hourly time
+// alone. Ties keep hourly time alone, then less package time, then the package
+// earlier in the search's order (cheaper per hour). The table has about a million
+// entries at MaxDuration in seconds, a few megabytes for int64 costs.
+func solveTable[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C] {
+	best := solution[C]{cost: a.zero()}
+	found := false
+	if pr.hasTail {
+		best.rest = need
+		best.cost = a.mul(pr.rate, pr.units(need))
+		found = true
+	}
+	g, longest := int64(0), int64(0)
+	for _, k := range pr.ks {
+		g, longest = gcd(k.length, g), max(longest, k.length)
+	}
+	size := (need+longest)/g + 1
+	cost := make([]C, size)
+	last := make([]int8, size) // the package that ends table[k]; -1: k·g cannot be filled
+	cost[0], last[0] = a.zero(), int8(len(pr.ks))
+	for k := int64(1); k < size; k++ {
+		last[k] = -1
+		for j, p := range pr.ks {
+			step := p.length / g
+			if step > k || last[k-step] < 0 {
+				continue
+			}
+			c := a.add(cost[k-step], p.price)
+			if last[k] < 0 || a.cmp(c, cost[k]) < 0 {
+				cost[k], last[k] = c, int8(j)
+			}
+		}
+	}
+	useTail := pr.hasTail && pr.mix
+	bestK := int64(-1)
+	for k := int64(1); k < size; k++ {
+		if last[k] < 0 {
+			continue
+		}
+		c, rest := cost[k], need-k*g
+		if rest > 0 {
+			if !useTail {
+				continue
+			}
+			c = a.add(c, a.mul(pr.rate, pr.units(rest)))
+		}
+		if !found || a.cmp(c, best.cost) < 0 {
+			best.cost, best.rest, bestK, found = c, max(rest, 0), k, true
+		}
+	}
+	if bestK > 0 {
+		for k := bestK; k > 0; {
+			j := last[k]
+			best.counts[pr.ks[j].orig]++
+			k -= pr.ks[j].length / g
+		}
+	}
+	return best
 }
 
 // smallEnough reports whether the search on pr, for needs up to need, stays
