@@ -1,6 +1,7 @@
 package pricing
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
@@ -18,6 +19,71 @@ import (
 
 // maxListBytes bounds the size of a price list the loaders read.
 const maxListBytes = 32 << 20
+
+// errListTooLarge reports a price list past maxListBytes.
+var errListTooLarge = fmt.Errorf("price list over %d bytes: %w", maxListBytes, ErrInvalid)
+
+// sizeLimit reads r and fails with errListTooLarge once more than maxListBytes
+// have come, so that a long list is refused rather than cut short.
+type sizeLimit struct {
+	r    io.Reader
+	read int64
+}
+
+func (l *sizeLimit) Read(p []byte) (int, error) {
+	if l.read > maxListBytes {
+		return 0, errListTooLarge
+	}
+	if rest := maxListBytes + 1 - l.read; int64(len(p)) > rest {
+		p = p[:rest]
+	}
+	n, err := l.r.Read(p)
+	l.read += int64(n)
+	if l.read > maxListBytes {
+		return n, errListTooLarge
+	}
+	return n, err
+}
+
+// utf8BOM is the byte order mark some tools write at the start of a UTF-8 file
+// (Excel's and PowerShell's CSV exports among them).
+const utf8BOM = "\ufeff"
+
+// fieldOf returns the field of o in which Validate's first problem lies, with its
+// text, so that a loader's error can name the column or JSON field; "" when the
+// problem is not one field's. tariff prefixes the tariff's fields ("tariff." in
+// JSON); csvTerms names terms as CSV columns ("term_3m") rather than by index.
+func fieldOf(o Offer, tariff string, csvTerms bool) (field, input string) {
+	t := o.Tariff
+	switch {
+	case strings.TrimSpace(o.Provider) == "":
+		return "provider", o.Provider
+	case CardKey(o.Card) == "":
+		return "card", o.Card
+	case ValidCurrency(t.Currency) != nil:
+		return tariff + "currency", t.Currency
+	}
+	for _, p := range [...]struct {
+		name string
+		v    decimal.Decimal
+	}{{"hourly", t.Hourly}, {"daily", t.Daily}, {"weekly", t.Weekly}, {"monthly", t.Monthly}} {
+		if checkPrice(p.name, p.v) != nil {
+			return tariff + p.name, p.v.String()
+		}
+	}
+	for i, term := range t.Terms {
+		bad := term.Months < 2 || term.Months > 120 || checkPrice("monthly", term.Monthly) != nil ||
+			checkPrice("discount", term.Discount) != nil
+		if !bad {
+			continue
+		}
+		if csvTerms {
+			return "term_" + strconv.Itoa(term.Months) + "m", term.Monthly.String()
+		}
+		return tariff + "terms[" + strconv.Itoa(i) + "]", ""
+	}
+	return "", ""
+}
 
 // fieldError names the field a JSON or CSV value failed in.
 type fieldError struct {
@@ -218,8 +284,9 @@ func LoadOffersJSON(r io.Reader) ([]Offer, error) {
 		return nil, &ParseError{Err: fmt.Errorf("reading the price list: %v: %w", err, ErrInvalid)}
 	}
 	if len(data) > maxListBytes {
-		return nil, &ParseError{Err: fmt.Errorf("price list over %d bytes: %w", maxListBytes, ErrInvalid)}
+		return nil, &ParseError{Err: errListTooLarge}
 	}
+	data = bytes.TrimPrefix(data, []byte(utf8BOM))
 	dec := json.NewDecoder(bytes.NewReader(data))
 	fail := func(off int64, err error) error {
 		pe := &ParseError{Line: lineAt(data, off), Err: err}
@@ -250,11 +317,17 @@ func LoadOffersJSON(r io.Reader) ([]Offer, error) {
 		if err := dec.Decode(&raw); err != nil {
 			return nil, fail(start, err)
 		}
+		if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+			return nil, fail(start, fmt.Errorf("offer %d: want a JSON object, got %s: %w", len(offers)+1, jsonKind(t), ErrInvalid))
+		}
 		var o Offer
 		if err := o.UnmarshalJSON(raw); err != nil {
 			return nil, fail(start, err)
 		}
 		if err := o.Validate(); err != nil {
+			if f, in := fieldOf(o, "tariff.", false); f != "" {
+				err = &fieldError{f, in, err}
+			}
 			return nil, fail(start, err)
 		}
 		offers = append(offers, o)
@@ -266,6 +339,24 @@ func LoadOffersJSON(r io.Reader) ([]Offer, error) {
 		return nil, fail(dec.InputOffset(), fmt.Errorf("data after the array: %w", ErrInvalid))
 	}
 	return offers, nil
+}
+
+// jsonKind names the kind of JSON value raw starts with, for messages.
+func jsonKind(raw []byte) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '"':
+		return "a string"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 // lineAt returns the 1-based line of the first non-space byte at or after off.
@@ -313,7 +404,11 @@ var csvColumns = []string{"provider", "region", "card", "max_gpus", "currency", 
 // Every offer is validated (Offer.Validate). Errors are *ParseError values with the
 // line and column, wrapping ErrInvalid.
 func LoadOffersCSV(r io.Reader) ([]Offer, error) {
-	cr := csv.NewReader(io.LimitReader(r, maxListBytes))
+	br := bufio.NewReader(&sizeLimit{r: r})
+	if b, err := br.Peek(len(utf8BOM)); err == nil && string(b) == utf8BOM {
+		_, _ = br.Discard(len(utf8BOM)) // Peek saw the bytes
+	}
+	cr := csv.NewReader(br)
 	cr.Comment = '#'
 	cr.ReuseRecord = false
 	header, err := cr.Read()
@@ -332,13 +427,16 @@ func LoadOffersCSV(r io.Reader) ([]Offer, error) {
 	terms := map[string]int{}
 	for i, h := range header {
 		h = strings.ToLower(strings.TrimSpace(h))
-		if i == 0 {
-			h = strings.TrimPrefix(h, "\ufeff")
+		if h == "" {
+			return nil, &ParseError{Line: hline, Err: fmt.Errorf("column %d of the header has no name (a trailing comma?): %w", i+1, ErrInvalid)}
 		}
 		if _, dup := col[h]; dup {
 			return nil, &ParseError{Line: hline, Field: h, Input: header[i], Err: fmt.Errorf("column repeated: %w", ErrInvalid)}
 		}
 		if m, ok := termColumn(h); ok {
+			if m < 2 || m > 120 {
+				return nil, &ParseError{Line: hline, Field: h, Input: header[i], Err: fmt.Errorf("a term of %d months: terms run 2 to 120 months: %w", m, ErrInvalid)}
+			}
 			terms[h] = m
 		} else if !known[h] {
 			return nil, &ParseError{Line: hline, Field: h, Input: header[i], Err: fmt.Errorf("unknown column (want %s or term_<N>m): %w", strings.Join(csvColumns, ", "), ErrInvalid)}
@@ -368,7 +466,11 @@ func LoadOffersCSV(r io.Reader) ([]Offer, error) {
 		line, _ := cr.FieldPos(0)
 		o, err := offerFromCSV(rec, col, termMonths)
 		if err == nil {
-			err = o.Validate()
+			if err = o.Validate(); err != nil {
+				if f, in := fieldOf(o, "", true); f != "" {
+					err = &fieldError{f, in, err}
+				}
+			}
 		}
 		if err != nil {
 			pe := &ParseError{Line: line, Err: err}
@@ -401,6 +503,9 @@ func termColumn(h string) (int, bool) {
 }
 
 func csvErr(err error) error {
+	if errors.Is(err, errListTooLarge) {
+		return &ParseError{Err: errListTooLarge}
+	}
 	var ce *csv.ParseError
 	if errors.As(err, &ce) {
 		return &ParseError{Line: ce.Line, Err: fmt.Errorf("%v: %w", ce.Err, ErrInvalid)}

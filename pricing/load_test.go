@@ -85,7 +85,14 @@ func TestLoadOffersCSVErrors(t *testing.T) {
 		{"bad granularity", header + "a,RTX 4090,CNY,1.6,fast\n", 2, "granularity"},
 		{"granularity not dividing an hour", header + "a,RTX 4090,CNY,1.6,7m\n", 2, ""},
 		{"nothing offered", header + "a,RTX 4090,CNY,,1s\n", 2, ""},
-		{"lower-case currency", header + "a,RTX 4090,cny,1.6,1s\n", 2, ""},
+		{"lower-case currency", header + "a,RTX 4090,cny,1.6,1s\n", 2, "currency"},
+		{"empty card", header + "a,,CNY,1.6,1s\n", 2, "card"},
+		{"price with too many places", header + "a,RTX 4090,CNY,1.0000000000000000000000000001,1s\n", 2, "hourly"},
+		{"term column out of range", "provider,card,currency,term_1m\n", 1, "term_1m"},
+		{"header with a trailing comma", "provider,card,currency,\n", 1, ""},
+		// A BOM before a quoted header, as PowerShell's Export-Csv writes it, is
+		// not a bare quote.
+		{"BOM and quoted header, bad row", "\ufeff\"provider\",\"card\",\"currency\",\"hourly\"\n\"a\",\"x\",\"CNY\",\"abc\"\n", 2, "hourly"},
 		{"too few cells", header + "a,RTX 4090,CNY\n", 2, ""},
 		{"bad quote", header + "a,\"RTX 4090,CNY,1.6,1s\n", 2, ""},
 		{"bad bool", "provider,card,currency,hourly,interruptible\na,x,CNY,1,maybe\n", 2, "interruptible"},
@@ -124,6 +131,9 @@ func TestLoadOffersJSONErrors(t *testing.T) {
 		{"unterminated", "[\n{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":\"1\"}}", 2, ""},
 		{"trailing data", "[]\n[]", 2, ""},
 		{"exponent price", "[{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":\"1e999999999\"}}]", 1, "tariff.hourly"},
+		{"an offer that is not an object", "[\n\"x\"]", 2, ""},
+		{"lower-case currency", "[{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"cny\",\"hourly\":\"1\"}}]", 1, "tariff.currency"},
+		{"term out of range", "[{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\",\"terms\":[{\"months\":1,\"monthly\":\"9\"}]}}]", 1, "tariff.terms[0]"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -139,6 +149,35 @@ func TestLoadOffersJSONErrors(t *testing.T) {
 	}
 	if got, err := LoadOffersJSON(strings.NewReader(" [ ] ")); err != nil || len(got) != 0 {
 		t.Errorf("empty list = %v, %v", got, err)
+	}
+	// The message says what an offer must be, not Go's type names.
+	if _, err := LoadOffersJSON(strings.NewReader(`["x"]`)); err == nil || !strings.Contains(err.Error(), "want a JSON object, got a string") ||
+		strings.Contains(err.Error(), "Go value") {
+		t.Errorf(`["x"]: %v`, err)
+	}
+	// A UTF-8 byte order mark, as some editors write, is not an error.
+	if got, err := LoadOffersJSON(strings.NewReader("\ufeff[{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":\"1\"}}]")); err != nil || len(got) != 1 {
+		t.Errorf("list with a BOM = %v, %v", got, err)
+	}
+}
+
+// A list past the size limit is refused, never cut short: the audit's CSV lost
+// the price of its last row at the 32 MiB boundary.
+func TestLoadOffersTooLarge(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("provider,card,currency,hourly,notes\n")
+	row := "p,RTX 4090,CNY,1.60," + strings.Repeat("n", 200) + "\n"
+	for b.Len() <= maxListBytes {
+		b.WriteString(row)
+	}
+	b.WriteString("last,RTX 4090,CNY,17.98,\n")
+	offers, err := LoadOffersCSV(strings.NewReader(b.String()))
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "over 33554432 bytes") {
+		t.Errorf("CSV over the limit: %d offers, error %v; want the size error", len(offers), err)
+	}
+	js := "[" + strings.Repeat(`{"provider":"p","card":"x","tariff":{"currency":"CNY","hourly":"1"}},`, maxListBytes/60) + "]"
+	if _, err := LoadOffersJSON(strings.NewReader(js)); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "over 33554432 bytes") {
+		t.Errorf("JSON over the limit: error %v; want the size error", err)
 	}
 }
 

@@ -205,10 +205,14 @@ func (m Money) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads {"amount":"9000.00","currency":"CNY"}, and the zero Money as
-// MarshalJSON writes it (a zero amount with no currency). The amount must be a
+// MarshalJSON writes it (a zero amount with no currency). JSON null leaves m as it
+// is, as encoding/json does for a null in any field. The amount must be a
 // JSON string holding a plain decimal; numbers, unknown fields and invalid
 // currencies are errors wrapping ErrInvalid.
 func (m *Money) UnmarshalJSON(b []byte) error {
+	if string(bytes.TrimSpace(b)) == "null" {
+		return nil // as encoding/json treats null: leave the value as it is
+	}
 	var w moneyWire
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()

@@ -121,6 +121,12 @@ func TestMoneyJSON(t *testing.T) {
 			t.Errorf("Unmarshal(%s) error = %v, want ErrInvalid", bad, err)
 		}
 	}
+	// null leaves the value alone, as encoding/json does: {"budget": null} is no
+	// budget, not an error about an empty amount.
+	var r struct{ Budget Money }
+	if err := json.Unmarshal([]byte(`{"budget": null}`), &r); err != nil || !r.Budget.Amount.IsZero() || r.Budget.Currency != "" {
+		t.Errorf(`Unmarshal({"budget": null}) = %+v, %v; want the zero Money`, r.Budget, err)
+	}
 }
 
 func TestNewMoney(t *testing.T) {

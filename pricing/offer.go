@@ -82,6 +82,25 @@ type Comparison struct {
 	Err   error `json:"-"`
 }
 
+// MarshalJSON writes {"offer": ..., "quote": ..., "error": null} for an offer that
+// was priced, and {"offer": ..., "quote": null, "error": "why"} for one that cannot
+// serve the usage, so that a reader of the JSON never takes an unavailable offer
+// for a free one.
+func (c Comparison) MarshalJSON() ([]byte, error) {
+	w := struct {
+		Offer Offer   `json:"offer"`
+		Quote *Quote  `json:"quote"`
+		Error *string `json:"error"`
+	}{Offer: c.Offer}
+	if c.Err != nil {
+		msg := c.Err.Error()
+		w.Error = &msg
+	} else {
+		w.Quote = &c.Quote
+	}
+	return jsonMarshal(w)
+}
+
 // Compare prices usage u on gpus GPUs under every offer and returns them cheapest
 // first. The order is total ascending, then provider, region and card, then input
 // order (the sort is stable); offers that cannot serve the usage come last, each

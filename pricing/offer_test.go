@@ -1,6 +1,7 @@
 package pricing
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"strings"
@@ -51,6 +52,16 @@ func TestCompare(t *testing.T) {
 		if c.Err != nil || !c.Quote.Total.Amount.Equal(dec(w.total)) {
 			t.Errorf("result %d total = %v, %v; want CNY %s", i, c.Quote.Total, c.Err, w.total)
 		}
+	}
+	// In JSON an unavailable offer carries its reason and no quote, so that it
+	// never reads as a free one; a priced offer has a quote and a null error.
+	b, err := json.Marshal(got[len(got)-1])
+	if err != nil || !strings.Contains(string(b), `"quote":null,"error":"pricing: s/r1 RTX 4090: 4 GPUs asked, at most 2`) {
+		t.Errorf("unavailable offer JSON = %s, %v", b, err)
+	}
+	if b, err := json.Marshal(got[0]); err != nil || !strings.Contains(string(b), `"total":{"amount":"3600.00","currency":"CNY"}`) ||
+		!strings.HasSuffix(string(b), `"error":null}`) {
+		t.Errorf("priced offer JSON = %s, %v", b, err)
 	}
 	usd := offer("u", "us", "RTX 4090", "0.30")
 	usd.Tariff.Currency = "USD"

@@ -217,6 +217,11 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) ([]string, strin
 			n, (n+GPUsPerServer-1)/GPUsPerServer, f.linkName, scaling))
 	case n > 1 && !f.nvlink && (s.Workload.Task != sizing.Inference || f.layout.Tensor > 1):
 		f.pre = append(f.pre, fmt.Sprintf("%d GPUs without NVLink: they talk over %s%s", n, f.linkName, scaling))
+	case n > 1 && !f.nvlink && f.layout.Pipeline > 1:
+		// Pipeline stages pass one token's activations per step, kilobytes, so
+		// PCIe costs latency rather than throughput.
+		f.pre = append(f.pre, fmt.Sprintf("%d GPUs without NVLink: the %d pipeline stages pass activations over %s, adding latency to each token",
+			n, f.layout.Pipeline, f.linkName))
 	}
 	if headroom := 1 - float64(f.mem.Total())/float64(card.Memory); headroom < DefaultHeadroom {
 		f.pre = append(f.pre, fmt.Sprintf("only %.0f%% of GPU memory left free (under 20%%): fragmentation or a longer input may run out of memory", headroom*100))

@@ -746,3 +746,28 @@ func TestPlanOrderIndependent(t *testing.T) {
 		t.Errorf("order depends on the offer list:\n%s\nvs\n%s", a, b)
 	}
 }
+
+// Inference split into pipeline stages without NVLink is warned about too, in
+// its own words: stages pass one token's activations, so PCIe costs latency.
+func TestPlanPipelineWithoutNVLink(t *testing.T) {
+	// Llama-2-13B in FP16 (26 GB of weights) needs more than one 24 GB card; 40
+	// heads do not split three ways, so three cards are three pipeline stages.
+	p := Planner{Offers: []Offer{planOffer("a", "RTX 4090", 3, "1.80", "")}}
+	r := Request{Model: mustPreset(t, "llama-2-13b"), Workload: sizing.Workload{Task: sizing.Inference, Precision: sizing.FP16, Batch: 1, SeqLen: 2048}}
+	opts, err := p.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var three *Option
+	for i := range opts {
+		if opts[i].GPUs == 3 {
+			three = &opts[i]
+		}
+	}
+	if three == nil || three.Layout.Pipeline != 3 {
+		t.Fatalf("options %+v, want one of three pipeline stages", opts)
+	}
+	if w := strings.Join(three.Warnings, "\n"); !strings.Contains(w, "3 GPUs without NVLink: the 3 pipeline stages pass activations over PCIe") {
+		t.Errorf("warnings %q, want the pipeline's PCIe note", three.Warnings)
+	}
+}

@@ -77,7 +77,9 @@ type Request struct {
 	// MaxGPUs caps the GPUs per option; zero: each offer's own limit
 	// (DefaultPlanGPUs when the offer states none).
 	MaxGPUs int `json:"max_gpus"`
-	// Budget leaves out options whose cost is above it; zero Amount: no budget.
+	// Budget leaves out options whose expected cost (Option.ExpectedCost: the
+	// rental plus, for interruptible offers, the time interruptions lose) is above
+	// it; zero Amount: no budget.
 	Budget Money `json:"budget"`
 	// Checkpoint is the checkpoint interval for interruption risk; zero:
 	// DefaultCheckpoint. Restart is the time each interruption costs on top of
