@@ -8,7 +8,28 @@
 //
 //	go run ./examples/plan
 //	go run ./examples/plan -model llama-2-70b -task inference -precision bf16 -context 4096 -tokens 0 -usage 720h
+//	go run ./examples/plan -task qlora -per-day 6h -days 20
 //	go run ./examples/plan -offers my_offers.csv -deadline 12h -json
+//
+// -per-day and -days go together: sessions of -per-day hours on each of -days
+// days, in place of -usage. Either one alone is a usage error.
+//
+// With -json, once the flags parse, standard output holds one JSON value whatever
+// the outcome: the options shown (an array), the preset names for -model list (an
+// array), or, when the plan fails, an object
+//
+//	{"error": "...", "no_fit": true, "reasons": ["..."], "suggestions": ["..."]}
+//
+// where no_fit says whether the failure is "no option fits", and reasons and
+// suggestions (empty otherwise) are the lines of the text report. A flag that does
+// not parse is reported on standard error only.
+//
+// Exit status:
+//
+//	0  the options were printed (or -h, -model list)
+//	1  no option fits (the report is printed first), or another failure such as
+//	   an unreadable price list or an unknown preset
+//	2  usage error: a bad flag or flag value, or flags that do not go together
 //
 // Run with -h for every flag.
 package main
@@ -37,19 +58,29 @@ import (
 var sampleOffers string
 
 func main() {
-	if err := run(os.Stdout, os.Args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return // -h: the usage was printed; asking for help is not a failure
-		}
-		fmt.Fprintln(os.Stderr, "plan:", err)
-		if errors.Is(err, errUsage) {
-			os.Exit(2)
-		}
-		os.Exit(1)
-	}
+	os.Exit(run(os.Stdout, os.Stderr, os.Args[1:]))
 }
 
-var errUsage = errors.New("usage")
+// The exit statuses, documented in the package comment.
+const (
+	exitOK    = 0 // options printed, -h, -model list
+	exitFail  = 1 // no option fits, or another failure
+	exitUsage = 2 // bad flags, as the flag package exits
+)
+
+// errUsage marks a command line that is wrong in itself (exit status 2).
+var errUsage = errors.New("usage error")
+
+const usageHeader = `Usage: plan [flags]
+
+Prints the rental options that fit a job, cheapest first. -json prints them as
+JSON; when the plan fails it prints {"error", "no_fit", "reasons", "suggestions"}.
+
+Exit status: 0 options printed; 1 no option fits (after the report) or another
+failure; 2 usage error (a bad flag, or -per-day without -days or the reverse).
+
+Flags:
+`
 
 // options holds the command line.
 type options struct {
@@ -63,12 +94,16 @@ type options struct {
 	headroom, utilization                          float64
 	budget, offers                                 string
 	json                                           bool
+	set                                            map[string]bool // the flags given on the command line
 }
 
-func parse(args []string, stderr io.Writer) (options, error) {
+// parse reads the command line. The flag set comes back for printing the usage;
+// the flag package itself prints nothing.
+func parse(args []string) (options, *flag.FlagSet, error) {
 	var o options
 	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	fs.StringVar(&o.model, "model", "llama-2-7b", "model preset (see -model list)")
 	fs.StringVar(&o.params, "params", "", "parameter count of a model without a preset (e.g. 7e9); memory terms that need the architecture are approximated")
 	fs.StringVar(&o.task, "task", "lora", "inference, training, lora or qlora")
@@ -81,8 +116,8 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.loraRank, "lora-rank", 0, "LoRA rank; 0: the library's default")
 	fs.Float64Var(&o.tokens, "tokens", 1e8, "work: training tokens, or tokens generated for inference; 0: memory only")
 	fs.DurationVar(&o.usage, "usage", 0, "rental length (e.g. 720h); 0: as long as the job takes")
-	fs.DurationVar(&o.perDay, "per-day", 0, "with -days: hours used each day (e.g. 6h); replaces -usage")
-	fs.IntVar(&o.days, "days", 0, "with -per-day: number of days")
+	fs.DurationVar(&o.perDay, "per-day", 0, "hours used each day (e.g. 6h), more than 0 and at most 24h; needs -days; replaces -usage")
+	fs.IntVar(&o.days, "days", 0, "number of days of -per-day sessions, 1 to 36500; needs -per-day")
 	fs.DurationVar(&o.deadline, "deadline", 0, "finish within (e.g. 12h); 0: no deadline")
 	fs.Float64Var(&o.headroom, "headroom", 0, "fraction of GPU memory kept free; 0: 0.2")
 	fs.Float64Var(&o.utilization, "utilization", 0, "fraction of peak FLOP/s sustained; 0: the middle of published MFU (38-52%)")
@@ -90,35 +125,95 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.budget, "budget", "", "most money to spend, in the offers' currency (e.g. 500)")
 	fs.StringVar(&o.offers, "offers", "", "price list, .json or .csv (see the README); empty: the built-in SAMPLE price list")
 	fs.IntVar(&o.top, "top", 10, "options to print; 0: all")
-	fs.BoolVar(&o.json, "json", false, "print the options as JSON")
+	fs.BoolVar(&o.json, "json", false, "print JSON on stdout: the options, or an error object when the plan fails")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return o, err // the usage is printed; main exits 0
+			return o, fs, err
 		}
-		return o, fmt.Errorf("%w: %v", errUsage, err)
+		return o, fs, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if fs.NArg() > 0 {
-		return o, fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+		return o, fs, fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
 	}
-	return o, nil
+	o.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	return o, fs, nil
 }
 
-func run(w io.Writer, args []string) error {
-	o, err := parse(args, w)
-	if err != nil {
-		return err
+// printUsage writes the -h text: what the command does, its exit statuses and
+// every flag.
+func printUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, usageHeader)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+// run is the command: it writes the report to stdout, messages to stderr, and
+// returns the exit status.
+func run(stdout, stderr io.Writer, args []string) int {
+	o, fs, err := parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		printUsage(stdout, fs)
+		return exitOK
 	}
+	if err != nil {
+		fmt.Fprintln(stderr, "plan:", err)
+		printUsage(stderr, fs)
+		return exitUsage
+	}
+	code, err := o.execute(stdout)
+	if err == nil {
+		return code
+	}
+	code = exitFail
+	if errors.Is(err, errUsage) {
+		code = exitUsage
+	}
+	if o.json {
+		if werr := writeJSON(stdout, jsonError{Error: err.Error(), Reasons: []string{}, Suggestions: []string{}}); werr != nil {
+			fmt.Fprintln(stderr, "plan:", werr)
+		}
+		return code
+	}
+	fmt.Fprintln(stderr, "plan:", err)
+	if code == exitUsage {
+		fmt.Fprintln(stderr, "plan: -h lists the flags")
+	}
+	return code
+}
+
+// jsonError is what -json prints when the plan fails.
+type jsonError struct {
+	Error       string   `json:"error"`       // the failure's message
+	NoFit       bool     `json:"no_fit"`      // whether the failure is that no option fits
+	Reasons     []string `json:"reasons"`     // why options were left out (no fit only)
+	Suggestions []string `json:"suggestions"` // what would fit (no fit only)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// execute plans and prints. No fit is reported on w and gives exitFail with a
+// nil error; a non-nil error is left to run to report.
+func (o options) execute(w io.Writer) (int, error) {
 	if o.model == "list" {
-		fmt.Fprintln(w, strings.Join(sizing.Presets(), "\n"))
-		return nil
+		if o.json {
+			return exitOK, writeJSON(w, sizing.Presets())
+		}
+		_, err := fmt.Fprintln(w, strings.Join(sizing.Presets(), "\n"))
+		return exitOK, err
 	}
 	req, err := o.request()
 	if err != nil {
-		return err
+		return exitFail, err
 	}
 	offers, source, err := o.loadOffers()
 	if err != nil {
-		return err
+		return exitFail, err
 	}
 	if !req.Budget.Amount.IsZero() && len(offers) > 0 {
 		req.Budget.Currency = offers[0].Tariff.Currency
@@ -126,21 +221,32 @@ func run(w io.Writer, args []string) error {
 	opts, err := pricing.Planner{Catalog: catalog.Default(), Offers: offers}.Plan(req)
 	var nf *pricing.NoFitError
 	if errors.As(err, &nf) {
-		return printNoFit(w, req, source, nf)
+		if o.json {
+			je := jsonError{Error: nf.Error(), NoFit: true, Reasons: nonNil(nf.Reasons), Suggestions: nonNil(nf.Suggestions)}
+			return exitFail, writeJSON(w, je)
+		}
+		printNoFit(w, req, source, nf)
+		return exitFail, nil
 	}
 	if err != nil {
-		return err
+		return exitFail, err
 	}
 	shown := opts
 	if o.top > 0 && len(shown) > o.top {
 		shown = shown[:o.top]
 	}
 	if o.json {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(shown)
+		return exitOK, writeJSON(w, shown)
 	}
-	return printPlan(w, req, source, opts, shown)
+	return exitOK, printPlan(w, req, source, opts, shown)
+}
+
+// nonNil makes an absent list print as [] rather than null.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // request builds the planner's request from the flags.
@@ -176,8 +282,13 @@ func (o options) request() (pricing.Request, error) {
 	r.Workload = wl
 	r.Tokens, r.Usage, r.Deadline = o.tokens, o.usage, o.deadline
 	r.Headroom, r.Utilization, r.MaxGPUs = o.headroom, o.utilization, o.maxGPUs
-	if o.perDay > 0 || o.days > 0 {
-		if o.usage > 0 {
+	switch perDay, days := o.set["per-day"], o.set["days"]; {
+	case perDay && !days:
+		return r, fmt.Errorf("%w: -per-day needs -days, the number of days with a session", errUsage)
+	case days && !perDay:
+		return r, fmt.Errorf("%w: -days needs -per-day, the hours used each day", errUsage)
+	case perDay && days:
+		if o.usage != 0 {
 			return r, fmt.Errorf("%w: give -usage or -per-day with -days, not both", errUsage)
 		}
 		r.Rental = pricing.DailySessions(o.perDay, o.days)
@@ -289,7 +400,7 @@ func printPlan(w io.Writer, r pricing.Request, source string, all, shown []prici
 	return nil
 }
 
-func printNoFit(w io.Writer, r pricing.Request, source string, nf *pricing.NoFitError) error {
+func printNoFit(w io.Writer, r pricing.Request, source string, nf *pricing.NoFitError) {
 	describeRequest(w, r, source)
 	fmt.Fprintln(w, "No option fits.")
 	for _, s := range nf.Reasons {
@@ -301,7 +412,6 @@ func printNoFit(w io.Writer, r pricing.Request, source string, nf *pricing.NoFit
 			fmt.Fprintf(w, "  - %s\n", s)
 		}
 	}
-	return nil
 }
 
 // duration prints a job's time for people: minutes below two days, hours above.

@@ -3,13 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -33,34 +35,50 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
+// result is one run of the command.
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func runArgs(args ...string) result {
+	var out, errOut bytes.Buffer
+	code := run(&out, &errOut, args)
+	return result{code, out.String(), errOut.String()}
+}
+
+// noFitArgs is a job that fits no offer: a 13B model in FP16 on 24 GB cards.
+var noFitArgs = []string{"-model", "llama-2-13b", "-task", "inference", "-precision", "fp16", "-context", "4096", "-batch", "1", "-offers", "testdata/only_4090.csv"}
+
 func TestGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		args []string
+		code int
 	}{
-		{"default", nil},
-		{"70b_inference_month", []string{"-model", "llama-2-70b", "-task", "inference", "-precision", "bf16", "-context", "4096", "-batch", "8", "-tokens", "0", "-usage", "720h", "-top", "5"}},
-		{"13b_fp16_no_fit", []string{"-model", "llama-2-13b", "-task", "inference", "-precision", "fp16", "-context", "4096", "-batch", "1", "-offers", "testdata/only_4090.csv"}},
-		{"8b_deadline", []string{"-model", "llama-3-8b", "-task", "training", "-tokens", "2e9", "-deadline", "24h", "-top", "5"}},
-		{"daily_sessions", []string{"-task", "qlora", "-per-day", "6h", "-days", "20", "-top", "3"}},
+		{"default", nil, exitOK},
+		{"70b_inference_month", []string{"-model", "llama-2-70b", "-task", "inference", "-precision", "bf16", "-context", "4096", "-batch", "8", "-tokens", "0", "-usage", "720h", "-top", "5"}, exitOK},
+		{"13b_fp16_no_fit", noFitArgs, exitFail},
+		{"8b_deadline", []string{"-model", "llama-3-8b", "-task", "training", "-tokens", "2e9", "-deadline", "24h", "-top", "5"}, exitOK},
+		{"daily_sessions", []string{"-task", "qlora", "-per-day", "6h", "-days", "20", "-top", "3"}, exitOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var out bytes.Buffer
-			if err := run(&out, tc.args); err != nil {
-				t.Fatalf("run(%q): %v", tc.args, err)
+			r := runArgs(tc.args...)
+			if r.code != tc.code || r.stderr != "" {
+				t.Fatalf("run(%q) = exit %d, stderr %q; want exit %d, empty stderr", tc.args, r.code, r.stderr, tc.code)
 			}
-			golden(t, tc.name, out.Bytes())
+			golden(t, tc.name, []byte(r.stdout))
 		})
 	}
 }
 
 func TestJSON(t *testing.T) {
-	var out bytes.Buffer
-	if err := run(&out, []string{"-json", "-top", "2"}); err != nil {
-		t.Fatal(err)
+	r := runArgs("-json", "-top", "2")
+	if r.code != exitOK || r.stderr != "" {
+		t.Fatalf("exit %d, stderr %q; want exit 0, empty stderr", r.code, r.stderr)
 	}
 	var opts []map[string]any
-	if err := json.Unmarshal(out.Bytes(), &opts); err != nil {
+	if err := json.Unmarshal([]byte(r.stdout), &opts); err != nil {
 		t.Fatalf("output is not JSON: %v", err)
 	}
 	if len(opts) != 2 {
@@ -70,31 +88,188 @@ func TestJSON(t *testing.T) {
 	if _, ok := cost["amount"].(string); !ok || cost["currency"] != "CNY" {
 		t.Errorf("cost total %v: want an exact string amount in CNY", cost)
 	}
-	golden(t, "json_top2", out.Bytes())
+	golden(t, "json_top2", []byte(r.stdout))
 }
 
-func TestBadFlags(t *testing.T) {
-	for _, args := range [][]string{
-		{"-context", "x"},
-		{"extra"},
-		{"-params", "-5"},
-		{"-usage", "1h", "-per-day", "2h", "-days", "3"},
-		{"-budget", "lots"},
-	} {
-		var out bytes.Buffer
-		if err := run(&out, args); !errors.Is(err, errUsage) {
-			t.Errorf("run(%q) = %v, want a usage error", args, err)
+// TestJSONNoFit checks that -json reports no fit as a JSON object holding the
+// same reasons and suggestions as the text report, and exits 1.
+func TestJSONNoFit(t *testing.T) {
+	r := runArgs(append([]string{"-json"}, noFitArgs...)...)
+	if r.code != exitFail || r.stderr != "" {
+		t.Fatalf("exit %d, stderr %q; want exit 1, empty stderr", r.code, r.stderr)
+	}
+	var got jsonError
+	dec := json.NewDecoder(strings.NewReader(r.stdout))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&got); err != nil {
+		t.Fatalf("output %q is not the error object: %v", r.stdout, err)
+	}
+	golden(t, "13b_fp16_no_fit_json", []byte(r.stdout))
+
+	// The text report's "  - " lines: the reasons, then after "What would fit:"
+	// the suggestions.
+	text := runArgs(noFitArgs...)
+	var want jsonError
+	want.NoFit = true
+	list := &want.Reasons
+	for _, line := range strings.Split(text.stdout, "\n") {
+		switch {
+		case line == "What would fit:":
+			list = &want.Suggestions
+		case strings.HasPrefix(line, "  - "):
+			*list = append(*list, strings.TrimPrefix(line, "  - "))
 		}
 	}
-	for _, args := range [][]string{
-		{"-model", "llama-9"},
-		{"-task", "dance"},
-		{"-precision", "fp7"},
-		{"-offers", "testdata/missing.json"},
+	if len(want.Reasons) == 0 || len(want.Suggestions) == 0 {
+		t.Fatalf("text report %q: want reasons and suggestions to compare with", text.stdout)
+	}
+	want.Error = "pricing: no option fits: " + strings.Join(want.Reasons, "; ") + "; what would fit: " + strings.Join(want.Suggestions, "; ")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("JSON no-fit report differs from the text report (-want +got):\n%s", diff)
+	}
+}
+
+// TestJSONErrors checks that with -json a failure after the flags parse is a
+// JSON object on stdout, with the exit status of the failure.
+func TestJSONErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string // in the error
+	}{
+		{[]string{"-offers", "testdata/missing.json"}, exitFail, "testdata/missing.json"},
+		{[]string{"-model", "llama-9"}, exitFail, "llama-9"},
+		{[]string{"-per-day", "6h"}, exitUsage, "-per-day needs -days"},
+		{[]string{"-budget", "lots"}, exitUsage, `-budget "lots"`},
 	} {
-		var out bytes.Buffer
-		if err := run(&out, args); err == nil {
-			t.Errorf("run(%q) succeeded, want an error", args)
+		r := runArgs(append([]string{"-json"}, tc.args...)...)
+		var got jsonError
+		if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+			t.Errorf("run(-json %q): stdout %q is not JSON: %v", tc.args, r.stdout, err)
+			continue
+		}
+		if r.code != tc.code || r.stderr != "" || !strings.Contains(got.Error, tc.msg) || got.NoFit ||
+			got.Reasons == nil || len(got.Reasons) != 0 || got.Suggestions == nil || len(got.Suggestions) != 0 {
+			t.Errorf("run(-json %q) = exit %d, stderr %q, %+v; want exit %d, empty stderr, an error naming %q, no_fit false, empty lists",
+				tc.args, r.code, r.stderr, got, tc.code, tc.msg)
 		}
 	}
+}
+
+// TestExitStatus checks the status and the message of each kind of failure.
+func TestExitStatus(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string // on stderr
+	}{
+		{"bad flag value", []string{"-context", "x"}, exitUsage, `invalid value "x" for flag -context`},
+		{"unknown flag", []string{"-bogus"}, exitUsage, "flag provided but not defined: -bogus"},
+		{"extra argument", []string{"extra"}, exitUsage, `unexpected arguments ["extra"]`},
+		{"bad params", []string{"-params", "-5"}, exitUsage, `-params "-5" is not a parameter count`},
+		{"usage and sessions", []string{"-usage", "1h", "-per-day", "2h", "-days", "3"}, exitUsage, "give -usage or -per-day with -days, not both"},
+		{"bad budget", []string{"-budget", "lots"}, exitUsage, `-budget "lots" is not a decimal amount`},
+		{"per-day alone", []string{"-per-day", "6h"}, exitUsage, "-per-day needs -days"},
+		{"days alone", []string{"-days", "20"}, exitUsage, "-days needs -per-day"},
+		{"zero days given", []string{"-per-day", "6h", "-days", "0"}, exitFail, "days 0: want 1 to 36500"},
+		{"long per-day", []string{"-per-day", "25h", "-days", "2"}, exitFail, "per day 25h0m0s: want more than 0 and at most 24h"},
+		{"unknown model", []string{"-model", "llama-9"}, exitFail, "llama-9"},
+		{"unknown task", []string{"-task", "dance"}, exitFail, "dance"},
+		{"unknown precision", []string{"-precision", "fp7"}, exitFail, "fp7"},
+		{"missing offers", []string{"-offers", "testdata/missing.json"}, exitFail, "testdata/missing.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runArgs(tc.args...)
+			if r.code != tc.code || !strings.HasPrefix(r.stderr, "plan: ") || !strings.Contains(r.stderr, tc.msg) || r.stdout != "" {
+				t.Errorf("run(%q) = exit %d, stderr %q, stdout %q; want exit %d, stderr naming %q, empty stdout",
+					tc.args, r.code, r.stderr, r.stdout, tc.code, tc.msg)
+			}
+			if tc.code == exitUsage && !strings.Contains(r.stderr, "-h") && !strings.Contains(r.stderr, "Usage:") {
+				t.Errorf("run(%q) stderr %q: want a pointer to the usage", tc.args, r.stderr)
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	r := runArgs("-h")
+	if r.code != exitOK || r.stderr != "" {
+		t.Fatalf("exit %d, stderr %q; want exit 0, empty stderr", r.code, r.stderr)
+	}
+	for _, want := range []string{"Usage: plan", "Exit status: 0", "2 usage error", "-per-day duration", "needs -days", "-json"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("-h output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	// A bad flag prints the same usage, on stderr.
+	bad := runArgs("-bogus")
+	if !strings.Contains(bad.stderr, r.stdout) {
+		t.Errorf("bad flag stderr %q: want the -h text in it", bad.stderr)
+	}
+}
+
+func TestModelList(t *testing.T) {
+	text := runArgs("-model", "list")
+	if text.code != exitOK || !strings.Contains(text.stdout, "llama-2-7b\n") {
+		t.Errorf("-model list = exit %d, %q; want exit 0 and llama-2-7b listed", text.code, text.stdout)
+	}
+	js := runArgs("-json", "-model", "list")
+	var names []string
+	if err := json.Unmarshal([]byte(js.stdout), &names); err != nil || js.code != exitOK {
+		t.Fatalf("-json -model list = exit %d, %q (%v); want exit 0 and a JSON array", js.code, js.stdout, err)
+	}
+	if got, want := strings.Join(names, "\n")+"\n", text.stdout; got != want {
+		t.Errorf("JSON names %q, want the text list %q", got, want)
+	}
+}
+
+// TestJSONAlways checks, over drawn command lines, that with -json stdout is
+// exactly one JSON value: an array of options when the exit status is 0, an error
+// object otherwise; stderr stays empty.
+func TestJSONAlways(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		args := []string{"-json",
+			"-model", rapid.SampledFrom([]string{"llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-9"}).Draw(t, "model"),
+			"-task", rapid.SampledFrom([]string{"inference", "lora", "qlora", "training", "dance"}).Draw(t, "task"),
+			"-precision", rapid.SampledFrom([]string{"bf16", "fp16", "fp8", "nf4", "fp7"}).Draw(t, "precision"),
+			"-context", strconv.Itoa(rapid.SampledFrom([]int{-1, 0, 512, 4096, 1 << 20}).Draw(t, "context")),
+			"-offers", rapid.SampledFrom([]string{"", "testdata/only_4090.csv", "testdata/missing.json"}).Draw(t, "offers"),
+			"-top", "2",
+		}
+		if rapid.Bool().Draw(t, "per_day") {
+			args = append(args, "-per-day", rapid.SampledFrom([]string{"0s", "6h", "25h"}).Draw(t, "per_day_value"))
+		}
+		if rapid.Bool().Draw(t, "days") {
+			args = append(args, "-days", rapid.SampledFrom([]string{"0", "20"}).Draw(t, "days_value"))
+		}
+		if rapid.Bool().Draw(t, "usage") {
+			args = append(args, "-usage", "100h")
+		}
+		r := runArgs(args...)
+		if r.stderr != "" {
+			t.Fatalf("run(%q): stderr %q, want empty", args, r.stderr)
+		}
+		dec := json.NewDecoder(strings.NewReader(r.stdout))
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			t.Fatalf("run(%q): stdout %q is not JSON: %v", args, r.stdout, err)
+		}
+		if dec.More() {
+			t.Fatalf("run(%q): stdout %q holds more than one JSON value", args, r.stdout)
+		}
+		switch r.code {
+		case exitOK:
+			if opts, ok := v.([]any); !ok || len(opts) == 0 {
+				t.Fatalf("run(%q) = exit 0 with %q; want a non-empty array", args, r.stdout)
+			}
+		case exitFail, exitUsage:
+			obj, ok := v.(map[string]any)
+			if !ok || obj["error"] == "" || obj["error"] == nil {
+				t.Fatalf("run(%q) = exit %d with %q; want an error object", args, r.code, r.stdout)
+			}
+		default:
+			t.Fatalf("run(%q) = exit %d, want 0, 1 or 2", args, r.code)
+		}
+	})
 }
