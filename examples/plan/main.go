@@ -135,6 +135,9 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	if fs.NArg() > 0 {
 		return o, fs, fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
 	}
+	if o.top < 0 {
+		return o, fs, fmt.Errorf("%w: -top %d: want 0 (all) or more", errUsage, o.top)
+	}
 	o.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	return o, fs, nil

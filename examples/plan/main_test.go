@@ -170,6 +170,7 @@ func TestExitStatus(t *testing.T) {
 		{"bad params", []string{"-params", "-5"}, exitUsage, `-params "-5" is not a parameter count`},
 		{"usage and sessions", []string{"-usage", "1h", "-per-day", "2h", "-days", "3"}, exitUsage, "give -usage or -per-day with -days, not both"},
 		{"bad budget", []string{"-budget", "lots"}, exitUsage, `-budget "lots" is not a decimal amount`},
+		{"negative top", []string{"-top", "-1"}, exitUsage, "-top -1: want 0 (all) or more"},
 		{"per-day alone", []string{"-per-day", "6h"}, exitUsage, "-per-day needs -days"},
 		{"days alone", []string{"-days", "20"}, exitUsage, "-days needs -per-day"},
 		{"zero days given", []string{"-per-day", "6h", "-days", "0"}, exitFail, "days 0: want 1 to 36500"},
