@@ -12,8 +12,9 @@
 //
 //   - Work: SampleFLOPs (samples × FLOPs per sample, as the first seed article
 //     counts), TrainingFLOPs (6·N·D plus Kaplan's attention term),
-//     TrainingFLOPsRecompute (8·N·D under full recomputation), InferenceFLOPs (2·N
-//     per token), MegatronFLOPs and MegatronTime (Narayanan et al. 2021).
+//     TrainingFLOPsRecompute (8·N·D under full recomputation), AdapterTrainingFLOPs
+//     (4·N·D for LoRA and QLoRA on a frozen base), InferenceFLOPs (2·N per token),
+//     MegatronFLOPs and MegatronTime (Narayanan et al. 2021).
 //   - Solver: TimeFor, RateFor, PeakFor, DevicesFor and TimeBand, with utilization as
 //     an input: SeedUtilization (the seed article's 60–80%), PublishedMFU (38–52%, what
 //     large runs report) and DefaultUtilization (0.45).

@@ -137,6 +137,22 @@ func TrainingFLOPs(m sizing.Model, tokens float64, seqLen int) (FLOPs, error) {
 	return TrainingFLOPsRecompute(m, tokens, seqLen, sizing.NoRecompute)
 }
 
+// AdapterTrainingFLOPs returns the model FLOPs of training adapters (LoRA, QLoRA)
+// on a frozen base on tokens tokens: 4·N per token plus the attention term of
+// TrainingFLOPs. A backward pass is two products per weight matrix, one for the
+// activations' gradients and one for the weights' (each about the forward's 2·N;
+// Kaplan et al. 2020, §2.1); a frozen base needs only the first, so the 6·N of full
+// training drops to 4·N. The adapters' own work, under 1% at common ranks, is left
+// out. Attention has no weights, so its term is the same as in full training; with
+// seqLen 0 the work is two thirds of TrainingFLOPs'.
+func AdapterTrainingFLOPs(m sizing.Model, tokens float64, seqLen int) (FLOPs, error) {
+	p, a, err := perToken("AdapterTrainingFLOPs", m, tokens, seqLen)
+	if err != nil {
+		return 0, err
+	}
+	return total(2*p+3*a, tokens)
+}
+
 // TrainingFLOPsRecompute returns the work the hardware does when activations are
 // recomputed (hardware FLOPs, as Chowdhery et al. 2022 call them):
 //

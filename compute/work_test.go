@@ -139,6 +139,15 @@ func TestWorkForms(t *testing.T) {
 	if want := 10 * (2*float64(n) + 2*32*1024*4096); float64(got) != want {
 		t.Errorf("InferenceFLOPs = %g, want %g", float64(got), want)
 	}
+	// Adapters on a frozen base: 4·N·D, and full training's attention term.
+	if lora, _ := AdapterTrainingFLOPs(m, 1e6, 0); lora != 4e15 {
+		t.Errorf("AdapterTrainingFLOPs = %g, want 4e15", float64(lora))
+	}
+	lora, _ := AdapterTrainingFLOPs(llama27B, 10, 1024)
+	full2, _ := TrainingFLOPs(llama27B, 10, 1024)
+	if want := float64(full2) - 10*2*float64(n); float64(lora) != want {
+		t.Errorf("AdapterTrainingFLOPs = %g, want TrainingFLOPs less 2·N·D = %g", float64(lora), want)
+	}
 }
 
 func TestMegatronDuration(t *testing.T) {
@@ -179,6 +188,8 @@ func TestWorkErrors(t *testing.T) {
 		{"negative seqLen", func() (FLOPs, error) { return TrainingFLOPs(llama27B, 1, -1) }},
 		{"attention without architecture", func() (FLOPs, error) { return TrainingFLOPs(sizing.Model{Params: 7e9}, 1, 2048) }},
 		{"bad recompute", func() (FLOPs, error) { return TrainingFLOPsRecompute(llama27B, 1, 0, 9) }},
+		{"adapters, negative tokens", func() (FLOPs, error) { return AdapterTrainingFLOPs(llama27B, -1, 0) }},
+		{"adapters, no params", func() (FLOPs, error) { return AdapterTrainingFLOPs(sizing.Model{}, 1, 0) }},
 		{"Megatron without architecture", func() (FLOPs, error) { return MegatronFLOPs(sizing.Model{Params: 1}, 1, 1, false) }},
 		{"Megatron zero batch", func() (FLOPs, error) { return MegatronFLOPs(gpt3, 0, 2048, false) }},
 	}

@@ -294,33 +294,26 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) ([]catalog.Card, erro
 
 // work returns the job's training work in FLOPs (zero for inference, whose time
 // comes from decode speed, and for a memory-only request): compute.TrainingFLOPs
-// (6·N·D plus attention) for full training. LoRA and QLoRA freeze the base, so its
-// weights need no weight gradients: the backward pass computes only activation
-// gradients, and the weight-gradient half of it, 2·N per token, is dropped (the
-// adapters' own work is under 1% at the default rank). This is the usual
-// accounting of backward = activation gradients + weight gradients, each about
-// the forward's FLOPs (Kaplan et al. 2020, §2.1; Narayanan et al. 2021).
+// (6·N·D plus attention) for full training, compute.AdapterTrainingFLOPs (4·N·D
+// plus attention: a frozen base needs no weight gradients) for LoRA and QLoRA.
 //
-// The work is model FLOPs (compute.TrainingFLOPs) and the utilization is model
-// FLOPs utilization, as compute.Job reads them: published MFU figures come from
-// runs that recompute activations (PaLM reports 46.2% MFU against 57.8% hardware
-// utilization with rematerialization, Chowdhery et al. 2022), so the band already
-// absorbs that cost. A job without recomputation may run faster than the band
-// says; give a higher Utilization for it.
+// The work is model FLOPs and the utilization is model FLOPs utilization, as
+// compute.Job reads them: published MFU figures come from runs that recompute
+// activations (PaLM reports 46.2% MFU against 57.8% hardware utilization with
+// rematerialization, Chowdhery et al. 2022), so the band already absorbs that
+// cost. A job without recomputation may run faster than the band says; give a
+// higher Utilization for it.
 func (s settings) work() (compute.FLOPs, error) {
 	if s.Tokens == 0 || s.Workload.Task == sizing.Inference {
 		return 0, nil
 	}
-	f, err := compute.TrainingFLOPs(s.Model, s.Tokens, s.Workload.SeqLen)
+	count := compute.TrainingFLOPs
+	if s.Workload.Task == sizing.LoRA || s.Workload.Task == sizing.QLoRA {
+		count = compute.AdapterTrainingFLOPs
+	}
+	f, err := count(s.Model, s.Tokens, s.Workload.SeqLen)
 	if err != nil {
 		return 0, &contextError{context: "plan", err: err, also: ErrInvalid}
-	}
-	if s.Workload.Task == sizing.LoRA || s.Workload.Task == sizing.QLoRA {
-		n, err := compute.MatmulParams(s.Model)
-		if err != nil {
-			return 0, &contextError{context: "plan", err: err, also: ErrInvalid}
-		}
-		f -= compute.FLOPs(2 * float64(n) * s.Tokens)
 	}
 	return f, nil
 }
