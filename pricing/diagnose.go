@@ -30,7 +30,7 @@ func (s settings) suggest(cards []catalog.Card, d *diagnosis) []string {
 	if big.Memory == 0 {
 		return nil
 	}
-	usable := sizing.Bytes(float64(big.Memory) * (1 - s.headroom))
+	usable, _ := sizing.Usable(big.Memory, s.headroom) // settle checked the headroom
 	var out []string
 	w := s.Workload
 	w.Parallel = sizing.Parallel{}

@@ -84,7 +84,7 @@ func (s settings) layouts(n int) []sizing.Parallel {
 // fitCard finds the first layout of n GPUs of card that fits, and times it.
 func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 	f := &fit{}
-	usable := sizing.Bytes(float64(card.Memory) * (1 - s.headroom))
+	usable, _ := sizing.Usable(card.Memory, s.headroom) // settle checked the headroom
 	f.usable = usable
 	var smallest sizing.Bytes = -1
 	w := s.Workload

@@ -399,3 +399,28 @@ func TestPropWeightBytesMatchesEstimate(t *testing.T) {
 		}
 	})
 }
+
+func TestUsableAndFits(t *testing.T) {
+	// An RTX 4090 reports 24564 MiB; 20% free leaves 19651.2 MiB.
+	rtx4090 := 24564 * MiB
+	u, err := Usable(rtx4090, 0.2)
+	if err != nil || u != Bytes(float64(rtx4090)*0.8) || u/MiB != 19651 {
+		t.Errorf("Usable(24564 MiB, 0.2) = %v, %v; want 19651.2 MiB", u, err)
+	}
+	if u, err := Usable(80*GiB, 0); err != nil || u != 80*GiB {
+		t.Errorf("Usable(80 GiB, 0) = %v, %v", u, err)
+	}
+	for _, h := range []float64{-0.1, 1, 1.5, math.NaN(), math.Inf(1)} {
+		if _, err := Usable(80*GiB, h); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Usable(80 GiB, %v) error = %v, want ErrInvalid", h, err)
+		}
+	}
+	if _, err := Usable(-1, 0.2); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Usable(-1, 0.2) error = %v, want ErrInvalid", err)
+	}
+	b := Breakdown{Weights: 15 * GiB, Overhead: GiB} // 16 GiB in all
+	if !b.Fits(20*GiB, 0.2) || b.Fits(20*GiB, 0.25) || b.Fits(20*GiB, math.NaN()) {
+		t.Errorf("16 GiB in 20 GiB: fits at 20%% free %v, at 25%% %v, at NaN %v; want true, false, false",
+			b.Fits(20*GiB, 0.2), b.Fits(20*GiB, 0.25), b.Fits(20*GiB, math.NaN()))
+	}
+}

@@ -147,6 +147,30 @@ func (b Breakdown) Total() Bytes {
 	return b.Weights + b.Gradients + b.Optimizer + b.Activations + b.KVCache + b.Overhead
 }
 
+// Fits reports whether the memory per device fits a card of capacity bytes with
+// headroom, a fraction of it, kept free: Total() ≤ Usable(capacity, headroom). It
+// is false for a headroom Usable refuses.
+func (b Breakdown) Fits(capacity Bytes, headroom float64) bool {
+	u, err := Usable(capacity, headroom)
+	return err == nil && b.Total() <= u
+}
+
+// Usable returns the memory of a card of capacity bytes a job may plan to use when
+// headroom, a fraction from 0 to below 1, is kept free: capacity × (1 − headroom),
+// rounded down to whole bytes. Allocators fragment memory and batches vary, so
+// planners keep some free; the pricing planner's default is 20%, under which an
+// RTX 4090's 24564 MiB leave 19651.2 MiB. A negative capacity, or a headroom that is
+// NaN or outside [0, 1), is an error wrapping ErrInvalid.
+func Usable(capacity Bytes, headroom float64) (Bytes, error) {
+	if capacity < 0 {
+		return 0, fmt.Errorf("sizing: capacity %d bytes is negative: %w", int64(capacity), ErrInvalid)
+	}
+	if !(headroom >= 0 && headroom < 1) {
+		return 0, fmt.Errorf("sizing: headroom %v: want a fraction from 0 to below 1: %w", headroom, ErrInvalid)
+	}
+	return Bytes(float64(capacity) * (1 - headroom)), nil
+}
+
 // Terms is a set of Breakdown terms, used to say which ones were approximated.
 type Terms uint8
 
