@@ -1,0 +1,100 @@
+package gpuplan_test
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/sizing"
+	"github.com/shopspring/decimal"
+)
+
+// TestReadmeTour runs the README's tour snippets and checks that the figures their
+// comments quote are what the library computes, so the tour cannot drift from the
+// code: each quoted figure must appear in README.md and equal the computed one.
+func TestReadmeTour(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	claim := func(quoted, computed string) {
+		t.Helper()
+		if !strings.Contains(readme, quoted) {
+			t.Errorf("README.md no longer quotes %q", quoted)
+		}
+		if !strings.Contains(quoted, computed) {
+			t.Errorf("README.md quotes %q; the library computes %q", quoted, computed)
+		}
+	}
+
+	m, err := sizing.Preset("llama-3-8b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 8192, FlashAttention: true}
+	est, err := sizing.Estimate(m, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claim("b.Total().Human(): 17.7 GiB", est.Total().Human())
+	usable, err := sizing.Usable(24564*sizing.MiB, 0.2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !est.Fits(24564*sizing.MiB, 0.2) {
+		t.Errorf("the README says the estimate fits an RTX 4090 with 20%% free; Fits says no")
+	}
+	ctx, err := sizing.MaxContext(m, w, usable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claim("// 14866 tokens: the longest context it holds", strconv.Itoa(ctx)+" tokens")
+
+	tariff := pricing.Tariff{Currency: "CNY", Hourly: decimal.New(18, 0), Monthly: decimal.New(9000, 0)}
+	q, err := tariff.Cost(731 * time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !q.Total.Amount.Equal(decimal.New(9018, 0)) {
+		t.Errorf("README: one month plus an hour is ¥9018; Cost says %v", q.Total)
+	}
+	be, err := tariff.BreakEven()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if be != 500*time.Hour {
+		t.Errorf("README: break-even at 500h; BreakEven says %v", be)
+	}
+	claim("// 500h: above it the monthly package wins", "500h")
+
+	// The planner snippet, on the README's own one-line price list.
+	start := strings.Index(readme, "```csv\n")
+	end := strings.Index(readme[start+7:], "```")
+	if start < 0 || end < 0 {
+		t.Fatal("README.md has no csv price list")
+	}
+	offers, err := pricing.LoadOffersCSV(strings.NewReader(readme[start+7 : start+7+end]))
+	if err != nil {
+		t.Fatalf("the README's price list does not load: %v", err)
+	}
+	lora := sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 4, SeqLen: 2048,
+		FlashAttention: true, Recompute: sizing.FullRecompute}
+	opts, err := pricing.Planner{Catalog: catalog.Default(), Offers: offers}.Plan(pricing.Request{
+		Model: m, Workload: lora, Tokens: 1e8, Deadline: 12 * time.Hour,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := opts[0]
+	dur := strings.TrimSuffix(best.Duration.Truncate(time.Minute).String(), "0s")
+	got := strconv.Itoa(best.GPUs) + " × RTX 4090, " + dur + ", " + best.Cost.Total.String()
+	claim("list below: 2 × RTX 4090, 6h47m, CNY 21.72, warned that they talk over PCIe.", got)
+	if len(best.Warnings) == 0 || !strings.Contains(best.Warnings[0], "PCIe") {
+		t.Errorf("warnings %q, want the PCIe note the README quotes", best.Warnings)
+	}
+}
