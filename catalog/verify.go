@@ -41,7 +41,7 @@ const memoryTolerance = 0.08
 //
 // Problems reported: fewer GPUs than ordered; a GPU whose name resolves to another
 // card or to none; less memory than the advertised card has (its exact memory less
-// a tolerance for driver reservation, see memoryTolerance); and, for two or more
+// 8% for what drivers reserve and ECC takes); and, for two or more
 // GPUs of a card sold on an NVLink baseboard (SXM), pairs of GPUs joined only by
 // PCIe. PCIe cards with an NVLink bridge join pairs only, so missing bridges are a
 // note, not a problem. With topo nil, the links are noted as unchecked.

@@ -74,7 +74,10 @@ func (l *Line) UnmarshalJSON(b []byte) error {
 // the same, hourly-only is kept (no commitment), then the one with the most of
 // the packages cheapest per hour.
 //
-// The search is exact: see the comments on solve for why it is the cheapest. A
+// The search is exact: a branch and bound over package counts that prunes only
+// branches a lower bound proves no cheaper, and never tries more of a package than
+// could be swapped for one that is cheaper per hour (pricing/solve.go gives the
+// proof). A
 // tariff of many terms at nearly one price per hour can defeat its pruning; past a
 // fixed amount of search it switches to a table over the package lengths, also
 // exact, which answers a hundred years of such a tariff in a second or two and

@@ -15,7 +15,9 @@
 // context or batch, and the widest precision, that fit a capacity.
 //
 // Zero values: an unset Task or Precision is an error; an unset Optimizer means
-// AdamW; unset GradPrecision and KVPrecision follow Precision; zero parallel degrees
+// AdamW; an unset GradPrecision follows Precision, and an unset KVPrecision
+// follows it for FP16 and wider formats and is FP16 for narrower ones
+// (Precision.KVDefault); zero parallel degrees
 // mean 1; a zero Overhead means DefaultOverhead; zero LoRARank and LoRATargets mean
 // DefaultLoRARank and the task's default targets. Batch and SeqLen must be at least 1.
 //

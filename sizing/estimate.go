@@ -154,8 +154,17 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 //     full training counts every parameter as part of an h×h matrix, 2P/h values.
 //     Below FP32, mixed precision adds the 4-byte FP32 master copy (Micikevicius et
 //     al. 2018), so mixed-precision AdamW is 2 + 2 + 12 = 16 bytes per parameter.
-//   - Activations: see activations.go (Korthikanti et al. 2022 for training; a
-//     one-layer working set for inference).
+//   - Activations, training: per layer and token, the tensors the backward pass
+//     needs in Korthikanti et al. 2022's accounting, h·(34 + 5·a·s/h) bytes for
+//     GPT's shape, generalised to any FFN width, gated FFNs, GQA and mixtures of
+//     experts (each token's routed experts); the attention scores are dropped under
+//     FlashAttention and selective recomputation, full recomputation keeps only
+//     each layer's input plus one layer's set, tensor parallelism splits them and
+//     sequence parallelism splits the rest. Times the layers on the device (the
+//     whole model's worth on the first stage of a 1F1B pipeline), plus the FP32
+//     logits. LoRA and QLoRA count the same (an upper bound). Inference: the
+//     largest set alive while one layer runs over the prefill, plus the last
+//     token's FP32 logits.
 //   - KV cache, Inference only: 2 × layers × KV heads × head dimension × SeqLen ×
 //     Batch × KVPrecision bits/8 (Kwon et al. 2023). Unset KVPrecision follows
 //     Precision for FP16 and wider and is FP16 for narrower formats (FP8 and
@@ -164,8 +173,7 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 //
 // A mixture of experts keeps every expert resident, so P counts them all
 // (Model.ParamCount); the KV cache does not depend on experts, and activations grow
-// with the experts each token is routed to, not with their number (see
-// layerActivations). FP8 Precision for training counts 1-byte weights and
+// with the experts each token is routed to, not with their number. FP8 Precision for training counts 1-byte weights and
 // gradients; recipes that keep BF16 weights beside FP8 copies (Transformer Engine)
 // are closer to BF16 Precision.
 //
@@ -179,8 +187,10 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 // optimizer term, master copy included, to Host (Ren et al. 2021, ZeRO-Offload);
 // Host is this device's share.
 //
-// A model given by Params alone is answered with the shape resolveArch assumes
-// (a pipeline degree above its ⌈L⌉ layers is an error wrapping ErrInvalid), and
+// A model given by Params alone is answered with an assumed dense Llama-like shape:
+// N ≈ 12·L·h² with h = 128·L, heads of 128, one KV head per head, an FFN of 4h and
+// a 32000-word vocabulary (a pipeline degree above its ⌈L⌉ layers is an error
+// wrapping ErrInvalid), and
 // the terms that depend on it are listed in Breakdown.Approx; a model with the
 // architecture but no FFN width assumes 4·Hidden and flags the same terms. A model
 // with both Params and the architecture takes the weights from Params and every

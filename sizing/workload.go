@@ -10,8 +10,8 @@ import (
 // what batch and length, on how many devices.
 //
 // Zero values: an unset Task or Precision is an error; an unset Optimizer means AdamW
-// for training; unset GradPrecision and KVPrecision follow Precision (see each
-// field); Batch and SeqLen must be at least 1; zero LoRARank and LoRATargets mean
+// for training; an unset GradPrecision follows Precision, an unset KVPrecision
+// follows it for FP16 and wider and is FP16 below (see each field); Batch and SeqLen must be at least 1; zero LoRARank and LoRATargets mean
 // DefaultLoRARank and the task's default targets; a zero Parallel is one device; a
 // zero Overhead is DefaultOverhead. Validate lists the rules; Estimate documents how
 // each field is used.
