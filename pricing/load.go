@@ -101,6 +101,14 @@ func (e *fieldError) Error() string {
 
 func (e *fieldError) Unwrap() error { return e.err }
 
+// offered writes a price exactly, or "" for zero: not offered.
+func offered(d decimal.Decimal) string {
+	if d.IsZero() {
+		return ""
+	}
+	return exactString(d, 0)
+}
+
 type termWire struct {
 	Months   int    `json:"months"`
 	Monthly  string `json:"monthly"`
@@ -121,18 +129,19 @@ type tariffWire struct {
 	Rounding      string     `json:"rounding"`
 }
 
-// MarshalJSON writes the tariff with prices as exact decimal strings ("0" for a
-// price not offered) and durations in time.Duration's format ("1m0s"), whatever
-// decimal's package settings are. See LoadOffersJSON for the format.
+// MarshalJSON writes the tariff with prices as exact decimal strings, "" for a
+// price not offered (a "0" would read as free), and durations in time.Duration's
+// format ("1m0s"), whatever decimal's package settings are. See LoadOffersJSON for
+// the format, which reads "" back as not offered.
 func (t Tariff) MarshalJSON() ([]byte, error) {
 	w := tariffWire{
-		Currency: t.Currency, Hourly: exactString(t.Hourly, 0), Daily: exactString(t.Daily, 0),
-		Weekly: exactString(t.Weekly, 0), Monthly: exactString(t.Monthly, 0),
+		Currency: t.Currency, Hourly: offered(t.Hourly), Daily: offered(t.Daily),
+		Weekly: offered(t.Weekly), Monthly: offered(t.Monthly),
 		HoursPerMonth: t.HoursPerMonth, Granularity: t.Granularity.String(), Minimum: t.Minimum.String(),
 		Terms: []termWire{}, AfterPackage: t.AfterPackage.String(), Rounding: t.Rounding.String(),
 	}
 	for _, term := range t.Terms {
-		w.Terms = append(w.Terms, termWire{term.Months, exactString(term.Monthly, 0), exactString(term.Discount, 0)})
+		w.Terms = append(w.Terms, termWire{term.Months, offered(term.Monthly), offered(term.Discount)})
 	}
 	return json.Marshal(w)
 }
