@@ -7,12 +7,19 @@
 // own with -offers):
 //
 //	go run ./examples/plan
-//	go run ./examples/plan -model llama-2-70b -task inference -precision bf16 -context 4096 -tokens 0 -usage 720h
+//	go run ./examples/plan -model llama-2-70b -task inference -precision bf16 -context 4096 -tokens 0 -usage 30d
 //	go run ./examples/plan -task qlora -per-day 6h -days 20
 //	go run ./examples/plan -offers my_offers.csv -deadline 12h -json
 //
 // -per-day and -days go together: sessions of -per-day hours on each of -days
 // days, in place of -usage. Either one alone is a usage error.
+//
+// The duration flags (-usage, -per-day, -deadline) take Go durations (90m, 720h)
+// or a count of 24-hour days in front of one: 30d, 1.5d, 30d12h.
+//
+// With -tokens 0 (memory only) the job takes no time, so the costs are of the
+// rental given by -usage or -per-day and -days, or, with neither, of one hour
+// (pricing.DefaultDemoHour); the report says which.
 //
 // With -json, once the flags parse, standard output holds one JSON value whatever
 // the outcome: the options shown (an array), the preset names for -model list (an
@@ -79,6 +86,9 @@ JSON; when the plan fails it prints {"error", "no_fit", "reasons", "suggestions"
 Exit status: 0 options printed; 1 no option fits (after the report) or another
 failure; 2 usage error (a bad flag, or -per-day without -days or the reverse).
 
+Durations (-usage, -per-day, -deadline) are Go durations (90m, 720h, 1h30m) or
+start with a count of 24-hour days: 30d, 1.5d, 30d12h.
+
 Flags:
 `
 
@@ -115,10 +125,10 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	fs.IntVar(&o.batch, "batch", 4, "micro-batch per GPU (inference: concurrent sequences)")
 	fs.IntVar(&o.loraRank, "lora-rank", 0, "LoRA rank; 0: the library's default")
 	fs.Float64Var(&o.tokens, "tokens", 1e8, "work: training tokens, or tokens generated for inference; 0: memory only")
-	fs.DurationVar(&o.usage, "usage", 0, "rental length (e.g. 720h); 0: as long as the job takes")
-	fs.DurationVar(&o.perDay, "per-day", 0, "hours used each day (e.g. 6h), more than 0 and at most 24h; needs -days; replaces -usage")
+	fs.Var((*durationValue)(&o.usage), "usage", "rental length, a `duration` (e.g. 720h or 30d); 0: as long as the job takes")
+	fs.Var((*durationValue)(&o.perDay), "per-day", "time used each day, a `duration` (e.g. 6h), more than 0 and at most 24h; needs -days; replaces -usage")
 	fs.IntVar(&o.days, "days", 0, "number of days of -per-day sessions, 1 to 36500; needs -per-day")
-	fs.DurationVar(&o.deadline, "deadline", 0, "finish within (e.g. 12h); 0: no deadline")
+	fs.Var((*durationValue)(&o.deadline), "deadline", "finish within this `duration` (e.g. 12h or 2d); 0: no deadline")
 	fs.Float64Var(&o.headroom, "headroom", 0, "fraction of GPU memory kept free; 0: 0.2")
 	fs.Float64Var(&o.utilization, "utilization", 0, "fraction of peak FLOP/s sustained; 0: the middle of published MFU (38-52%)")
 	fs.IntVar(&o.maxGPUs, "max-gpus", 0, "most GPUs per option; 0: each offer's limit")
@@ -333,7 +343,7 @@ func describeRequest(w io.Writer, r pricing.Request, source string) {
 	m := r.Model
 	fmt.Fprintf(w, "Job:    %s (%.2fB parameters), %v in %v, ", m.Name, float64(m.ParamCount())/1e9, r.Workload.Task, r.Workload.Precision)
 	if r.Workload.Task == sizing.Inference {
-		fmt.Fprintf(w, "%d sequence(s) of up to %d tokens per replica\n", r.Workload.Batch, r.Workload.SeqLen)
+		fmt.Fprintf(w, "%s of up to %d tokens per replica\n", count(r.Workload.Batch, "sequence", "sequences"), r.Workload.SeqLen)
 	} else {
 		fmt.Fprintf(w, "micro-batch %d × %d tokens per GPU, recompute %v\n", r.Workload.Batch, r.Workload.SeqLen, r.Workload.Recompute)
 	}
@@ -344,15 +354,27 @@ func describeRequest(w io.Writer, r pricing.Request, source string) {
 		fmt.Fprint(w, "Work:   none given (memory only)")
 	}
 	if r.Deadline > 0 {
-		fmt.Fprintf(w, ", deadline %v", r.Deadline)
+		fmt.Fprintf(w, ", deadline %s", shortDuration(r.Deadline))
 	}
 	fmt.Fprintln(w)
+	if r.Tokens <= 0 {
+		// With no work the job takes no time: the cost is of the rental asked for,
+		// or of pricing.DefaultDemoHour when none is.
+		switch {
+		case r.Rental != (pricing.Usage{}):
+			fmt.Fprintf(w, "Rental: the costs are for %s of use a day on %s (-per-day, -days)\n", shortDuration(r.Rental.PerDay), count(r.Rental.Days, "day", "days"))
+		case r.Usage > 0:
+			fmt.Fprintf(w, "Rental: the costs are for %s of rental (-usage)\n", shortDuration(r.Usage))
+		default:
+			fmt.Fprintf(w, "Rental: no -tokens or -usage, so the costs are for %s of rental only\n", hours(pricing.DefaultDemoHour))
+		}
+	}
 	fmt.Fprintf(w, "Offers: %s\n\n", source)
 }
 
 func printPlan(w io.Writer, r pricing.Request, source string, all, shown []pricing.Option) error {
 	describeRequest(w, r, source)
-	fmt.Fprintf(w, "%d options fit; the %d cheapest (expected cost, interruptions included):\n\n", len(all), len(shown))
+	fmt.Fprintf(w, "%s:\n\n", fitCount(len(all), len(shown)))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "#\tprovider\tcard\tGPUs\tlayout\tmem/GPU\tfree\ttime\tscaling\texpected cost\thourly only\tvs best\t")
 	for i, o := range shown {
@@ -381,12 +403,18 @@ func printPlan(w io.Writer, r pricing.Request, source string, all, shown []prici
 		fmt.Fprintf(w, ", scaling efficiency %.0f%%\n", best.Efficiency*100)
 	}
 	fmt.Fprintf(w, "  cost: %s", best.Cost.Total)
+	if best.GPUs > 1 {
+		fmt.Fprintf(w, " for %d GPUs (prices per GPU)", best.GPUs)
+	}
 	for _, l := range best.Cost.Lines {
-		fmt.Fprintf(w, "; %s %s × %s = %s", l.Item, l.Quantity, l.Price.Amount, l.Amount.Amount)
+		fmt.Fprintf(w, "; %s", costLine(l))
 	}
 	fmt.Fprintln(w)
 	for _, warn := range best.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", warn)
+	}
+	if best.Offer.Notes != "" {
+		fmt.Fprintf(w, "  price list note: %s\n", best.Offer.Notes)
 	}
 	warned := 0
 	for _, o := range shown[1:] {
@@ -414,6 +442,102 @@ func printNoFit(w io.Writer, r pricing.Request, source string, nf *pricing.NoFit
 		for _, s := range nf.Suggestions {
 			fmt.Fprintf(w, "  - %s\n", s)
 		}
+	}
+}
+
+// count writes n with the singular or plural noun: "1 day", "20 days".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// shortDuration prints d as time.Duration does, less zero minutes and seconds
+// at the end: "720h", "6h", "1h30m", "90s".
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// fitCount heads the table: how many options fit, how many are shown, and how
+// they are ranked. "1 option fits (...)", "3 options fit, cheapest first (...)",
+// "128 options fit; the 10 cheapest (...)".
+func fitCount(all, shown int) string {
+	const ranking = "(expected cost, interruptions included; warnings do not change the order)"
+	switch {
+	case all == 1:
+		return "1 option fits (expected cost, interruptions included)"
+	case shown == all:
+		return fmt.Sprintf("%d options fit, cheapest first %s", all, ranking)
+	case shown == 1:
+		return fmt.Sprintf("%d options fit; the cheapest %s", all, ranking)
+	default:
+		return fmt.Sprintf("%d options fit; the %d cheapest %s", all, shown, ranking)
+	}
+}
+
+// units maps a cost line's Unit to how it is written after a quantity (one,
+// several) and after a price's slash.
+var units = map[string]struct{ one, many, per string }{
+	"hour":  {"h", "h", "h"},
+	"day":   {"day", "days", "day"},
+	"week":  {"week", "weeks", "week"},
+	"month": {"month", "months", "month"},
+	"term":  {"term", "terms", "term"},
+}
+
+// costLine writes a quote's line with its units and exact amounts, as the
+// library computed them: "hourly 10.4775 h × CNY 0.80/h = CNY 8.382",
+// "monthly 5 months × CNY 1800.00/month = CNY 9000.00", "rounding CNY -0.002".
+func costLine(l pricing.Line) string {
+	if l.Unit == "" && l.Quantity.Equal(decimal.NewFromInt(1)) && l.Price.Currency == l.Amount.Currency && l.Price.Amount.Equal(l.Amount.Amount) {
+		return fmt.Sprintf("%s %s", l.Item, exactMoney(l.Amount)) // the rounding line
+	}
+	one, many, per := l.Unit, l.Unit+"s", l.Unit
+	if u, ok := units[l.Unit]; ok {
+		one, many, per = u.one, u.many, u.per
+	}
+	qty := l.Quantity.String() + " " + many
+	if l.Quantity.Equal(decimal.NewFromInt(1)) {
+		qty = "1 " + one
+	}
+	if l.Unit == "" {
+		qty, per = l.Quantity.String(), "unit"
+	}
+	return fmt.Sprintf("%s %s × %s/%s = %s", l.Item, qty, exactMoney(l.Price), per, exactMoney(l.Amount))
+}
+
+// exactMoney writes an amount exactly, with at least its currency's minor-unit
+// digits ("CNY 0.80", "CNY 8.382"): unlike Money.String it never rounds.
+func exactMoney(m pricing.Money) string {
+	s := m.Amount.String() // exact, without trailing zeros
+	places := 0
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		places = len(s) - i - 1
+	}
+	if minor := pricing.MinorUnit(m.Currency); int32(places) < minor {
+		s = m.Amount.StringFixed(minor) // more places than it has: no rounding
+	}
+	return m.Currency + " " + s
+}
+
+// hours writes a whole number of hours in words, "1 hour", "3 hours", and
+// other durations as time.Duration prints them.
+func hours(d time.Duration) string {
+	switch {
+	case d == time.Hour:
+		return "1 hour"
+	case d > 0 && d%time.Hour == 0:
+		return fmt.Sprintf("%d hours", d/time.Hour)
+	default:
+		return d.String()
 	}
 }
 

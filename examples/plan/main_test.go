@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/shopspring/decimal"
 	"pgregory.net/rapid"
 )
 
@@ -61,6 +63,10 @@ func TestGolden(t *testing.T) {
 		{"13b_fp16_no_fit", noFitArgs, exitFail},
 		{"8b_deadline", []string{"-model", "llama-3-8b", "-task", "training", "-tokens", "2e9", "-deadline", "24h", "-top", "5"}, exitOK},
 		{"daily_sessions", []string{"-task", "qlora", "-per-day", "6h", "-days", "20", "-top", "3"}, exitOK},
+		// No tokens and no -usage: the costs are of pricing.DefaultDemoHour, and say so.
+		{"memory_only", []string{"-tokens", "0", "-top", "2"}, exitOK},
+		// One option fits: the header is singular.
+		{"one_fit", []string{"-task", "qlora", "-tokens", "1e7", "-offers", "testdata/only_4090.csv"}, exitOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runArgs(tc.args...)
@@ -165,6 +171,11 @@ func TestExitStatus(t *testing.T) {
 		msg  string // on stderr
 	}{
 		{"bad flag value", []string{"-context", "x"}, exitUsage, `invalid value "x" for flag -context`},
+		{"bad usage", []string{"-usage", "30x"}, exitUsage, `invalid value "30x" for flag -usage: want a duration such as 720h, 90m or 30d`},
+		{"bare number usage", []string{"-usage", "30"}, exitUsage, `invalid value "30" for flag -usage: want a duration such as 720h, 90m or 30d`},
+		{"two day counts", []string{"-deadline", "1d2d"}, exitUsage, `invalid value "1d2d" for flag -deadline: want a duration`},
+		{"bad per-day", []string{"-per-day", "six hours", "-days", "2"}, exitUsage, `for flag -per-day: want a duration such as 720h, 90m or 30d`},
+		{"days past range", []string{"-usage", "200000d"}, exitUsage, `invalid value "200000d" for flag -usage: out of range`},
 		{"unknown flag", []string{"-bogus"}, exitUsage, "flag provided but not defined: -bogus"},
 		{"extra argument", []string{"extra"}, exitUsage, `unexpected arguments ["extra"]`},
 		{"bad params", []string{"-params", "-5"}, exitUsage, `-params "-5" is not a parameter count`},
@@ -198,7 +209,8 @@ func TestHelp(t *testing.T) {
 	if r.code != exitOK || r.stderr != "" {
 		t.Fatalf("exit %d, stderr %q; want exit 0, empty stderr", r.code, r.stderr)
 	}
-	for _, want := range []string{"Usage: plan", "Exit status: 0", "2 usage error", "-per-day duration", "needs -days", "-json"} {
+	for _, want := range []string{"Usage: plan", "Exit status: 0", "2 usage error", "-per-day duration", "-usage duration",
+		"-deadline duration", "30d, 1.5d, 30d12h", "needs -days", "-json"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("-h output lacks %q:\n%s", want, r.stdout)
 		}
@@ -273,4 +285,106 @@ func TestJSONAlways(t *testing.T) {
 			t.Fatalf("run(%q) = exit %d, want 0, 1 or 2", args, r.code)
 		}
 	})
+}
+
+// TestCostLine checks each kind of quote line: the quantity with its unit, the
+// price per unit, and every amount exactly as the library computed it.
+func TestCostLine(t *testing.T) {
+	cny := func(s string) pricing.Money {
+		return pricing.Money{Amount: decimal.RequireFromString(s), Currency: "CNY"}
+	}
+	for _, tc := range []struct {
+		name string
+		line pricing.Line
+		want string
+	}{
+		{"hourly, exact to the tenth of a fen", pricing.Line{Item: "hourly", Unit: "hour", Quantity: decimal.RequireFromString("10.4775"), Price: cny("0.8"), Amount: cny("8.382")},
+			"hourly 10.4775 h × CNY 0.80/h = CNY 8.382"},
+		{"one hour", pricing.Line{Item: "hourly", Unit: "hour", Quantity: decimal.NewFromInt(1), Price: cny("0.80"), Amount: cny("0.80")},
+			"hourly 1 h × CNY 0.80/h = CNY 0.80"},
+		{"months", pricing.Line{Item: "monthly", Unit: "month", Quantity: decimal.NewFromInt(5), Price: cny("1800"), Amount: cny("9000")},
+			"monthly 5 months × CNY 1800.00/month = CNY 9000.00"},
+		{"one day", pricing.Line{Item: "daily", Unit: "day", Quantity: decimal.NewFromInt(1), Price: cny("24"), Amount: cny("24")},
+			"daily 1 day × CNY 24.00/day = CNY 24.00"},
+		{"weeks", pricing.Line{Item: "weekly", Unit: "week", Quantity: decimal.NewFromInt(2), Price: cny("150"), Amount: cny("300")},
+			"weekly 2 weeks × CNY 150.00/week = CNY 300.00"},
+		{"term", pricing.Line{Item: "term_12m", Unit: "term", Quantity: decimal.NewFromInt(1), Price: cny("60000"), Amount: cny("60000")},
+			"term_12m 1 term × CNY 60000.00/term = CNY 60000.00"},
+		{"trial, nine places", pricing.Line{Item: "trial", Unit: "hour", Quantity: decimal.RequireFromString("0.001944444"), Price: cny("1.3"), Amount: cny("0.002527778")},
+			"trial 0.001944444 h × CNY 1.30/h = CNY 0.002527778"},
+		{"rounding down", pricing.Line{Item: "rounding", Quantity: decimal.NewFromInt(1), Price: cny("-0.002"), Amount: cny("-0.002")},
+			"rounding CNY -0.002"},
+		{"yen, no minor unit", pricing.Line{Item: "hourly", Unit: "hour", Quantity: decimal.NewFromInt(3), Price: pricing.Money{Amount: decimal.NewFromInt(250), Currency: "JPY"}, Amount: pricing.Money{Amount: decimal.NewFromInt(750), Currency: "JPY"}},
+			"hourly 3 h × JPY 250/h = JPY 750"},
+		{"unit not known here", pricing.Line{Item: "quarterly", Unit: "quarter", Quantity: decimal.NewFromInt(2), Price: cny("5000"), Amount: cny("10000")},
+			"quarterly 2 quarters × CNY 5000.00/quarter = CNY 10000.00"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := costLine(tc.line); got != tc.want {
+				t.Errorf("costLine() = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestCostLineExact checks that no amount on a cost line is rounded: the
+// amount written reads back as the library's.
+func TestCostLineExact(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		amount := decimal.New(rapid.Int64Range(-1e12, 1e12).Draw(t, "coefficient"), -rapid.Int32Range(0, 9).Draw(t, "places"))
+		m := pricing.Money{Amount: amount, Currency: rapid.SampledFrom([]string{"CNY", "USD", "JPY", "KWD"}).Draw(t, "currency")}
+		s := exactMoney(m)
+		code, num, ok := strings.Cut(s, " ")
+		if !ok || code != m.Currency {
+			t.Fatalf("exactMoney(%v) = %q: want the currency code first", m, s)
+		}
+		back, err := decimal.NewFromString(num)
+		if err != nil || !back.Equal(amount) {
+			t.Fatalf("exactMoney(%s %s) = %q: reads back as %v (%v)", m.Currency, amount, s, back, err)
+		}
+		if i := strings.IndexByte(num, '.'); int32(len(num)-i-1) < pricing.MinorUnit(m.Currency) && pricing.MinorUnit(m.Currency) > 0 {
+			t.Fatalf("exactMoney(%s %s) = %q: fewer places than the minor unit", m.Currency, amount, s)
+		}
+	})
+}
+
+func TestFitCount(t *testing.T) {
+	const ranking = " (expected cost, interruptions included; warnings do not change the order)"
+	for _, tc := range []struct {
+		name       string
+		all, shown int
+		want       string
+	}{
+		{"one", 1, 1, "1 option fits (expected cost, interruptions included)"},
+		{"all shown", 3, 3, "3 options fit, cheapest first" + ranking},
+		{"top one", 128, 1, "128 options fit; the cheapest" + ranking},
+		{"top ten", 128, 10, "128 options fit; the 10 cheapest" + ranking},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := fitCount(tc.all, tc.shown); got != tc.want {
+				t.Errorf("fitCount(%d, %d) = %q, want %q", tc.all, tc.shown, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestMemoryOnlyCost checks that with no tokens the output says which rental the
+// costs are for: pricing.DefaultDemoHour, or the -usage given.
+func TestMemoryOnlyCost(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-tokens", "0", "-top", "1"}, "no -tokens or -usage, so the costs are for " + hours(pricing.DefaultDemoHour) + " of rental only"},
+		{[]string{"-tokens", "0", "-usage", "90m", "-top", "1"}, "the costs are for 1h30m of rental (-usage)"},
+		{[]string{"-tokens", "0", "-per-day", "6h", "-days", "1", "-top", "1"}, "the costs are for 6h of use a day on 1 day (-per-day, -days)"},
+	} {
+		r := runArgs(tc.args...)
+		if r.code != exitOK || !strings.Contains(r.stdout, "Rental: "+tc.want+"\n") {
+			t.Errorf("run(%q) = exit %d:\n%s\nwant exit 0 and %q", tc.args, r.code, r.stdout, tc.want)
+		}
+	}
+	if r := runArgs("-top", "1"); strings.Contains(r.stdout, "Rental:") {
+		t.Errorf("run with tokens says which rental the costs are for; the job's time is the rental:\n%s", r.stdout)
+	}
 }
