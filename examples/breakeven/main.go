@@ -8,7 +8,8 @@
 //	go run ./examples/breakeven -hourly 2.49 -daily 50 -monthly 1300 -currency USD -hours-per-month 720
 //
 // The default prices are a sample (¥18 an hour, ¥300 a day, ¥9000 a month, a
-// 730-hour month), not a provider's quote; the chart says so.
+// 730-hour month), not a provider's quote; the chart says which prices are
+// samples, and so does -h.
 //
 // Every cost on the chart comes from pricing.Tariff.Cost, and the crossings from
 // Tariff.BreakEven and Tariff.BreakEvenFor. The daily line assumes the hours of
@@ -19,6 +20,10 @@
 //
 // The SVG is written by hand with the standard library, and is deterministic: the
 // same flags give the same bytes.
+//
+// Exit status: 0 when the chart is written (or with -h), 1 when the output file
+// cannot be written, 2 for a usage error (a bad flag or price). Run with -h for
+// every flag.
 package main
 
 import (
@@ -29,6 +34,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,6 +55,7 @@ func main() {
 		// -h: the usage was printed; asking for help is not a failure.
 	case errors.Is(err, errUsage):
 		fmt.Fprintln(os.Stderr, "breakeven:", err)
+		fmt.Fprintln(os.Stderr, "breakeven: -h lists the flags")
 		os.Exit(2)
 	default:
 		fmt.Fprintln(os.Stderr, "breakeven:", err)
@@ -56,19 +63,42 @@ func main() {
 	}
 }
 
+const usageHeader = `Usage: breakeven [flags]
+
+Draws, as an SVG chart, what one GPU costs in a month against the hours it is
+used, rented by the hour, by the day and by the month, and marks where the lines
+cross. The default prices are SAMPLE PRICES for illustration, not a provider's
+quote; the chart says which prices are samples.
+
+Exit status: 0 chart written (or -h); 1 the output file cannot be written;
+2 usage error (a bad flag or price).
+
+Flags:
+`
+
+// printUsage writes the -h text: what the command does, its exit statuses and
+// every flag.
+func printUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, usageHeader)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+// run is the command: it writes the chart (or the -h text) to w.
 func run(w io.Writer, args []string) error {
 	fs := flag.NewFlagSet("breakeven", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	hourly := fs.String("hourly", "18", "price of one GPU-hour")
-	daily := fs.String("daily", "300", "price of one GPU-day (24 hours)")
-	monthly := fs.String("monthly", "9000", "price of one GPU-month")
+	fs.Usage = func() {}
+	hourly := fs.String("hourly", "18", "price of one GPU-hour, in -currency; the default is a SAMPLE price, not a quote")
+	daily := fs.String("daily", "300", "price of one GPU-day (24 hours), in -currency; the default is a SAMPLE price, not a quote")
+	monthly := fs.String("monthly", "9000", "price of one GPU-month, in -currency; the default is a SAMPLE price, not a quote")
 	currency := fs.String("currency", "CNY", "ISO 4217 currency code of the prices")
 	hoursPerMonth := fs.Int("hours-per-month", pricing.DefaultHoursPerMonth, "hours in the month the monthly package covers (672 to 744)")
 	out := fs.String("o", "", "output file; empty: standard output")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(os.Stderr)
-			fs.Usage()
+			printUsage(w, fs)
 			return err
 		}
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -76,13 +106,16 @@ func run(w io.Writer, args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
 	}
-	// The sample prices are the defaults; any price flag set makes them the user's.
-	sample := true
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name != "o" {
-			sample = false
+	// The sample prices are the defaults: a price whose flag is not given is
+	// still a sample, whatever the currency or the month.
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var samples []string
+	for _, name := range []string{"hourly", "daily", "monthly"} {
+		if !given[name] {
+			samples = append(samples, name)
 		}
-	})
+	}
 
 	t := pricing.Tariff{Currency: *currency, HoursPerMonth: *hoursPerMonth}
 	for _, p := range []struct {
@@ -100,7 +133,7 @@ func run(w io.Writer, args []string) error {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 
-	c, err := newChart(t, sample)
+	c, err := newChart(t, samples)
 	if err != nil {
 		return err
 	}
@@ -130,7 +163,7 @@ type mark struct {
 
 type chart struct {
 	t      pricing.Tariff
-	sample bool
+	samples []string // the prices left at their sample defaults: "hourly", "daily", "monthly"
 	hours  int // the month, in hours: the x axis runs from 0 to hours
 	lines  []series
 	marks  []mark
@@ -138,12 +171,12 @@ type chart struct {
 
 // newChart prices every whole hour of the month under each way of renting and
 // finds the break-even points.
-func newChart(t pricing.Tariff, sample bool) (*chart, error) {
+func newChart(t pricing.Tariff, samples []string) (*chart, error) {
 	hours := t.HoursPerMonth
 	if hours == 0 {
 		hours = pricing.DefaultHoursPerMonth
 	}
-	c := &chart{t: t, sample: sample, hours: hours}
+	c := &chart{t: t, samples: samples, hours: hours}
 
 	// One tariff per way of renting: the same prices with the others left out, so
 	// that Cost can only use that package (and hourly time for the hourly line).
@@ -248,8 +281,12 @@ func (c *chart) svg() string {
 		width, height, width, height, fontFamily)
 	p(`<rect width="100%%" height="100%%" fill="white"/>`)
 	title := "GPU rental: cost per month against hours used"
-	if c.sample {
+	switch len(c.samples) {
+	case 0:
+	case 3:
 		title += " (sample prices)"
+	default:
+		title += " (partly sample prices)"
 	}
 	p(`<text x="%g" y="28" font-size="18" font-weight="bold">%s</text>`, left, esc(title))
 	p(`<text x="%g" y="46" fill="#444444">One GPU: %s an hour, %s a day, %s a month of %d h.</text>`,
@@ -364,12 +401,31 @@ func (c *chart) svg() string {
 	return b.String()
 }
 
-// source says where the prices come from.
+// source says where the prices come from: "SAMPLE prices ...", "as given on
+// the command line.", or, when only some were given, which are samples.
 func (c *chart) source() string {
-	if c.sample {
+	switch len(c.samples) {
+	case 0:
+		return "as given on the command line."
+	case 3:
 		return "SAMPLE prices for illustration, not a provider's quote."
 	}
-	return "as given on the command line."
+	var given []string
+	for _, name := range []string{"hourly", "daily", "monthly"} {
+		if !slices.Contains(c.samples, name) {
+			given = append(given, name)
+		}
+	}
+	return fmt.Sprintf("%s as given; %s the SAMPLE default%s for illustration, not a provider's quote.",
+		strings.Join(given, " and "), strings.Join(c.samples, " and "), plural(len(c.samples)))
+}
+
+// plural is "s" for a count other than one.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // maxCost is the highest cost on any line.

@@ -96,12 +96,64 @@ func TestContent(t *testing.T) {
 			t.Errorf("default chart lacks %q", want)
 		}
 	}
-	var user bytes.Buffer
-	if err := run(&user, []string{"-hourly", "20"}); err != nil {
-		t.Fatal(err)
+}
+
+// TestSampleLabel checks that the chart says which prices are the sample
+// defaults: all of them when no price flag is given (whatever -currency,
+// -hours-per-month or -o say), none when all three are given, and which ones
+// otherwise.
+func TestSampleLabel(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		args          []string
+		title, source string
+	}{
+		{"defaults", nil, " (sample prices)", "Prices: SAMPLE prices for illustration, not a provider&#39;s quote."},
+		{"currency only", []string{"-currency", "USD"}, " (sample prices)", "Prices: SAMPLE prices for illustration"},
+		{"month only", []string{"-hours-per-month", "720"}, " (sample prices)", "Prices: SAMPLE prices for illustration"},
+		{"hourly only", []string{"-hourly", "20"}, " (partly sample prices)",
+			"Prices: hourly as given; daily and monthly the SAMPLE defaults for illustration, not a provider&#39;s quote."},
+		{"daily missing", []string{"-hourly", "20", "-monthly", "8000"}, " (partly sample prices)",
+			"Prices: hourly and monthly as given; daily the SAMPLE default for illustration"},
+		{"all given", []string{"-hourly", "20", "-daily", "300", "-monthly", "8000"}, "", "Prices: as given on the command line."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			if err := run(&out, tc.args); err != nil {
+				t.Fatal(err)
+			}
+			svg := out.String()
+			if title := "against hours used" + tc.title + "</text>"; !strings.Contains(svg, title) {
+				t.Errorf("run(%q): chart lacks the title ending %q", tc.args, title)
+			}
+			if !strings.Contains(svg, tc.source) {
+				t.Errorf("run(%q): chart lacks %q", tc.args, tc.source)
+			}
+		})
 	}
-	if strings.Contains(user.String(), "sample prices") {
-		t.Errorf("a chart of the user's prices is labelled as sample prices")
+}
+
+// TestHelp checks that -h says what the command does, its exit statuses, and
+// marks the default prices as samples.
+func TestHelp(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(&out, []string{"-h"}); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("run(-h) error = %v, want flag.ErrHelp", err)
+	}
+	help := out.String()
+	for _, want := range []string{
+		"Usage: breakeven [flags]",
+		"Draws, as an SVG chart",
+		"SAMPLE PRICES",
+		"Exit status: 0",
+		"2 usage error",
+		"price of one GPU-hour, in -currency; the default is a SAMPLE price, not a quote (default \"18\")",
+		"price of one GPU-day (24 hours), in -currency; the default is a SAMPLE price, not a quote (default \"300\")",
+		"price of one GPU-month, in -currency; the default is a SAMPLE price, not a quote (default \"9000\")",
+	} {
+		if !strings.Contains(help, want) {
+			t.Errorf("-h output lacks %q:\n%s", want, help)
+		}
 	}
 }
 
