@@ -162,11 +162,11 @@ type mark struct {
 }
 
 type chart struct {
-	t      pricing.Tariff
+	t       pricing.Tariff
 	samples []string // the prices left at their sample defaults: "hourly", "daily", "monthly"
-	hours  int // the month, in hours: the x axis runs from 0 to hours
-	lines  []series
-	marks  []mark
+	hours   int      // the month, in hours: the x axis runs from 0 to hours
+	lines   []series
+	marks   []mark
 }
 
 // newChart prices every whole hour of the month under each way of renting and
