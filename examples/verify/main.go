@@ -15,8 +15,17 @@
 // Without -smi and -topo it checks an embedded sample: -sample good is an
 // 8× A100 SXM4 80GB HGX board as advertised, -sample bad is four 40 GB cards on
 // PCIe sold as eight 80 GB NVLink ones. It prints the devices found, the links
-// between them and catalog.Verify's report, and exits with status 1 when the
-// machine does not match the order (2 for a usage error).
+// between them and catalog.Verify's report.
+//
+// Exit status:
+//
+//	0  delivered as advertised (or -h)
+//	1  the machine does not match the order (after the report), or a capture
+//	   cannot be read or parsed
+//	2  usage error: a bad flag or flag value, or a card name the catalog does
+//	   not know or cannot tell apart
+//
+// Run with -h for every flag.
 package main
 
 import (
@@ -52,6 +61,7 @@ func main() {
 		// -h: the usage was printed; asking for help is not a failure.
 	case errors.Is(err, errUsage):
 		fmt.Fprintln(os.Stderr, "verify:", err)
+		fmt.Fprintln(os.Stderr, "verify: -h lists the flags")
 		os.Exit(2)
 	default:
 		fmt.Fprintln(os.Stderr, "verify:", err)
@@ -59,9 +69,38 @@ func main() {
 	}
 }
 
+const usageHeader = `Usage: verify [flags]
+
+Checks a rented GPU machine against the order: the cards nvidia-smi reports,
+their memory and the links between them (nvidia-smi topo -m), against the card
+and GPU count advertised. Without -smi and -topo it checks an embedded sample.
+Capture on the rented machine:
+
+  nvidia-smi --query-gpu=index,name,memory.total --format=csv > smi.csv
+  nvidia-smi topo -m > topo.txt
+
+Exit status: 0 delivered as advertised (or -h); 1 the machine does not match the
+order (after the report), or a capture cannot be read or parsed; 2 usage error (a bad flag,
+or a card name the catalog does not know).
+
+Flags:
+`
+
+// printUsage writes the -h text: what the command does, its exit statuses and
+// every flag.
+func printUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, usageHeader)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+// run is the command: it writes the report (or the -h text) to w, and returns
+// errMismatch after the report when the machine does not match the order.
 func run(w io.Writer, args []string) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	card := fs.String("card", "a100-sxm4-80gb", "advertised card, any name the catalog knows (\"A100 SXM4 80GB\", \"A100-80GB\", \"RTX 4090\")")
 	gpus := fs.Int("gpus", 8, "number of GPUs ordered")
 	sample := fs.String("sample", "good", "embedded capture to check when -smi or -topo is not given: good or bad")
@@ -69,8 +108,7 @@ func run(w io.Writer, args []string) error {
 	topoPath := fs.String("topo", "", "`file` with the output of nvidia-smi topo -m; empty: the embedded sample; \"none\": links not checked")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(os.Stderr)
-			fs.Usage()
+			printUsage(w, fs)
 			return err
 		}
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -146,7 +184,11 @@ func run(w io.Writer, args []string) error {
 		fmt.Fprintln(w, "\nVerdict: delivered as advertised.")
 		return nil
 	}
-	fmt.Fprintf(w, "\nVerdict: %d problem(s); raise them with the provider before paying for the job.\n", len(report.Problems))
+	verdict := fmt.Sprintf("%d problems; raise them", len(report.Problems))
+	if len(report.Problems) == 1 {
+		verdict = "1 problem; raise it"
+	}
+	fmt.Fprintf(w, "\nVerdict: %s with the provider before paying for the job.\n", verdict)
 	return errMismatch
 }
 

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -22,6 +23,8 @@ func TestGolden(t *testing.T) {
 		{name: "files", args: []string{"-card", "A100 SXM4 80GB", "-gpus", "4",
 			"-smi", "testdata/bad_smi.csv", "-topo", "none"}, wantErr: errMismatch},
 		{name: "more_than_ordered", args: []string{"-gpus", "4"}},
+		// One problem: the verdict is singular.
+		{name: "fewer_than_ordered", args: []string{"-gpus", "9"}, wantErr: errMismatch},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -68,5 +71,27 @@ func TestMissingFile(t *testing.T) {
 	err := run(&out, []string{"-smi", "testdata/does-not-exist.csv"})
 	if err == nil || errors.Is(err, errUsage) {
 		t.Errorf("run with a missing file: error = %v, want a file error", err)
+	}
+}
+
+// TestHelp checks that -h says what the command does and its exit statuses.
+func TestHelp(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(&out, []string{"-h"}); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("run(-h) error = %v, want flag.ErrHelp", err)
+	}
+	help := out.String()
+	for _, want := range []string{
+		"Usage: verify [flags]",
+		"Checks a rented GPU machine against the order",
+		"nvidia-smi topo -m > topo.txt",
+		"Exit status: 0 delivered as advertised",
+		"1 the machine does not match the\norder",
+		"2 usage error",
+		"-smi file",
+	} {
+		if !strings.Contains(help, want) {
+			t.Errorf("-h output lacks %q:\n%s", want, help)
+		}
 	}
 }
