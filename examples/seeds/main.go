@@ -13,6 +13,9 @@
 // Every figure is computed when the program runs, from the packages sizing,
 // compute, catalog and pricing; nothing is typed in except the articles' own
 // numbers and, for the pricing claims, a sample tariff (marked as sample prices).
+//
+// Exit status: 0 when the report is printed (or with -h), 1 when a check cannot
+// be computed, 2 for a usage error.
 package main
 
 import (
@@ -43,6 +46,7 @@ func main() {
 		// -h: the usage was printed; asking for help is not a failure.
 	case errors.Is(err, errUsage):
 		fmt.Fprintln(os.Stderr, "seeds:", err)
+		fmt.Fprintln(os.Stderr, "seeds: -h lists the flags")
 		os.Exit(2)
 	default:
 		fmt.Fprintln(os.Stderr, "seeds:", err)
@@ -58,15 +62,28 @@ type settings struct {
 	cat      *catalog.Catalog
 }
 
+const usageHeader = `Usage: seeds [flags]
+
+Prints each worked example and claim of the two seed articles, what the library
+computes for it, and a verdict: reproduced, or corrected with the reason.
+
+Exit status: 0 printed (or -h); 1 a check could not be computed; 2 usage error.
+
+Flags:
+`
+
+// run is the command: it writes the report (or the -h text) to w.
 func run(w io.Writer, args []string) error {
 	fs := flag.NewFlagSet("seeds", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	ctx := fs.Int("context", 4096, "context length (tokens) for the inference estimates")
 	seq := fs.Int("seq", 2048, "sequence length (tokens, batch 1) for the training estimates")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(os.Stderr)
-			fs.Usage()
+			fmt.Fprint(w, usageHeader)
+			fs.SetOutput(w)
+			fs.PrintDefaults()
 			return err
 		}
 		return fmt.Errorf("%w: %v", errUsage, err)

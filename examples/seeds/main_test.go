@@ -89,3 +89,16 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestHelp checks that -h says what the command does and its exit statuses.
+func TestHelp(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(&out, []string{"-h"}); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("run(-h) error = %v, want flag.ErrHelp", err)
+	}
+	for _, want := range []string{"Usage: seeds [flags]", "Prints each worked example and claim", "Exit status: 0", "2 usage error", "-context int"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("-h output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
