@@ -143,7 +143,7 @@ func (s settings) explain(opt *Option, c *candidate, o Offer, card catalog.Card,
 		if err != nil {
 			return err
 		}
-		warn = append(warn, fmt.Sprintf("interruptible: about %.1f interruption(s) expected, costing %s of rerun and restart (%s)",
+		warn = append(warn, fmt.Sprintf("interruptible: about %.1f interruptions expected, costing %s of rerun and restart (%s)",
 			c.interruptions, roundDur(c.lost), extra))
 	}
 	warn = append(warn, pre...)
