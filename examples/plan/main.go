@@ -118,7 +118,7 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	fs.StringVar(&o.params, "params", "", "parameter count of a model without a preset (e.g. 7e9); memory terms that need the architecture are approximated")
 	fs.StringVar(&o.task, "task", "lora", "inference, training, lora or qlora")
 	fs.StringVar(&o.precision, "precision", "bf16", "weights (inference) or compute precision: fp32, bf16, fp16, fp8, int8, nf4, gptq4, awq4, q4_k_m, ...")
-	fs.StringVar(&o.kvPrecision, "kv-precision", "", "KV cache precision (inference); empty: follows -precision")
+	fs.StringVar(&o.kvPrecision, "kv-precision", "", "KV cache precision (inference); empty: -precision for FP16 and wider, FP16 for narrower formats")
 	fs.StringVar(&o.recompute, "recompute", "full", "activation recomputation for training: none, selective or full")
 	fs.BoolVar(&o.flash, "flash", true, "FlashAttention (no attention score matrix in memory)")
 	fs.IntVar(&o.context, "context", 2048, "tokens per sequence (inference: context length)")
