@@ -65,7 +65,7 @@ import (
 var sampleOffers string
 
 func main() {
-	os.Exit(run(os.Stdout, os.Stderr, os.Args[1:]))
+	os.Exit(exitStatus(os.Stderr, run(os.Stdout, os.Args[1:])))
 }
 
 // The exit statuses, documented in the package comment.
@@ -162,38 +162,62 @@ func printUsage(w io.Writer, fs *flag.FlagSet) {
 	fs.SetOutput(io.Discard)
 }
 
-// run is the command: it writes the report to stdout, messages to stderr, and
-// returns the exit status.
-func run(stdout, stderr io.Writer, args []string) int {
-	o, fs, err := parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		printUsage(stdout, fs)
+// reported is a failure run already wrote to its output (the no-fit report, or
+// -json's error object); exitStatus only turns it into a status.
+type reported struct {
+	code int
+	err  error
+}
+
+func (r *reported) Error() string { return r.err.Error() }
+func (r *reported) Unwrap() error { return r.err }
+
+// exitStatus writes run's error to stderr, unless run reported it already, and
+// returns the exit status: 0, 1 or 2 as the package comment says.
+func exitStatus(stderr io.Writer, err error) int {
+	var rep *reported
+	switch {
+	case err == nil:
 		return exitOK
-	}
-	if err != nil {
+	case errors.As(err, &rep):
+		return rep.code
+	case errors.Is(err, errUsage):
 		fmt.Fprintln(stderr, "plan:", err)
-		printUsage(stderr, fs)
+		fmt.Fprintln(stderr, "plan: -h lists the flags")
 		return exitUsage
 	}
-	code, err := o.execute(stdout)
-	if err == nil {
-		return code
+	fmt.Fprintln(stderr, "plan:", err)
+	return exitFail
+}
+
+// run is the command: it writes the report (or -h's usage) to w and returns what
+// went wrong; exitStatus says how main exits on it.
+func run(w io.Writer, args []string) error {
+	o, fs, err := parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		printUsage(w, fs)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	code, err := o.execute(w)
+	switch {
+	case err == nil && code == exitOK:
+		return nil
+	case err == nil:
+		return &reported{code, errors.New("no option fits")}
+	case !o.json:
+		return err
 	}
 	code = exitFail
 	if errors.Is(err, errUsage) {
 		code = exitUsage
 	}
-	if o.json {
-		if werr := writeJSON(stdout, jsonError{Error: err.Error(), Reasons: []string{}, Suggestions: []string{}}); werr != nil {
-			fmt.Fprintln(stderr, "plan:", werr)
-		}
-		return code
+	if werr := writeJSON(w, jsonError{Error: err.Error(), Reasons: []string{}, Suggestions: []string{}}); werr != nil {
+		return werr
 	}
-	fmt.Fprintln(stderr, "plan:", err)
-	if code == exitUsage {
-		fmt.Fprintln(stderr, "plan: -h lists the flags")
-	}
-	return code
+	return &reported{code, err}
 }
 
 // jsonError is what -json prints when the plan fails.

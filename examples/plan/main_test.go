@@ -45,7 +45,7 @@ type result struct {
 
 func runArgs(args ...string) result {
 	var out, errOut bytes.Buffer
-	code := run(&out, &errOut, args)
+	code := exitStatus(&errOut, run(&out, args))
 	return result{code, out.String(), errOut.String()}
 }
 
@@ -215,10 +215,10 @@ func TestHelp(t *testing.T) {
 			t.Errorf("-h output lacks %q:\n%s", want, r.stdout)
 		}
 	}
-	// A bad flag prints the same usage, on stderr.
+	// A bad flag says what is wrong and where the usage is, on stderr.
 	bad := runArgs("-bogus")
-	if !strings.Contains(bad.stderr, r.stdout) {
-		t.Errorf("bad flag stderr %q: want the -h text in it", bad.stderr)
+	if bad.code != exitUsage || bad.stdout != "" || !strings.Contains(bad.stderr, "-bogus") || !strings.Contains(bad.stderr, "-h lists the flags") {
+		t.Errorf("bad flag: exit %d, stdout %q, stderr %q; want exit 2 and a pointer to -h on stderr", bad.code, bad.stdout, bad.stderr)
 	}
 }
 
