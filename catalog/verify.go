@@ -122,6 +122,15 @@ func (c *Catalog) Verify(advertised string, gpus int, devs []Device, topo *Topol
 		}
 	}
 
+	if len(delivered) > 1 && !sameCard(delivered) {
+		var kinds []string
+		for i, k := range delivered {
+			if i == 0 || !containsCard(delivered[:i], k.ID) {
+				kinds = append(kinds, k.ID)
+			}
+		}
+		problem("The GPUs are not all the same card (%s): a set is sold as one card.", strings.Join(kinds, ", "))
+	}
 	if gpus >= 2 {
 		linkCard := card
 		if len(delivered) > 0 && len(delivered) == len(devs) && sameCard(delivered) {
@@ -169,7 +178,7 @@ func (c *Catalog) advertisedCards(advertised string) (cards []Card, family bool,
 // namesBoard reports whether a listing says the board: SXM (any generation),
 // PCIe, NVL or HGX, in any case and with or without separators ("A100-SXM4-80GB").
 func namesBoard(name string) bool {
-	key := normalize(name)
+	key := normalize(foldWidth(name))
 	for _, w := range []string{"sxm", "pcie", "nvl", "hgx"} {
 		if strings.Contains(key, w) {
 			return true

@@ -415,6 +415,15 @@ func TestUsableAndFits(t *testing.T) {
 			t.Errorf("Usable(80 GiB, %v) error = %v, want ErrInvalid", h, err)
 		}
 	}
+	// Past 2^53 bytes float64 rounds; Usable never wraps or exceeds the capacity.
+	for _, c := range []Bytes{math.MaxInt64, 1<<60 - 1, 1 << 53, 1<<53 + 1} {
+		for _, h := range []float64{0, 1e-18, 0.2} {
+			u, err := Usable(c, h)
+			if err != nil || u < 0 || u > c || (h == 0 && u != c) {
+				t.Errorf("Usable(%d, %v) = %d, %v; want 0 ≤ u ≤ capacity, and the capacity at 0", int64(c), h, int64(u), err)
+			}
+		}
+	}
 	if _, err := Usable(-1, 0.2); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Usable(-1, 0.2) error = %v, want ErrInvalid", err)
 	}

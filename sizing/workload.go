@@ -168,7 +168,16 @@ func Usable(capacity Bytes, headroom float64) (Bytes, error) {
 	if !(headroom >= 0 && headroom < 1) {
 		return 0, fmt.Errorf("sizing: headroom %v: want a fraction from 0 to below 1: %w", headroom, ErrInvalid)
 	}
-	return Bytes(float64(capacity) * (1 - headroom)), nil
+	if headroom == 0 {
+		return capacity, nil
+	}
+	// Rounded down, and never above capacity: float64 carries 53 bits, so a
+	// capacity past 2^53 bytes may round up when converted.
+	u := float64(capacity) * (1 - headroom)
+	if u >= float64(capacity) {
+		return capacity, nil
+	}
+	return Bytes(u), nil
 }
 
 // Terms is a set of Breakdown terms, used to say which ones were approximated.
@@ -250,22 +259,6 @@ func isFloat(p Precision) bool { return p >= FP64 && p <= FP8 }
 // adapters on them with LoRA or QLoRA instead. A ZeRO stage with a data-parallel
 // degree of 1 is allowed and shards nothing (DeepSpeed accepts it, commonly to
 // use optimizer offload on one device).
-// valid reports whether Validate would return nil, without building errors, so
-// that Estimate's common case costs a few comparisons (a property test keeps the
-// two in step).
-func (w *Workload) valid() bool {
-	p := &w.Parallel
-	return w.Task > 0 && w.Task < numTasks &&
-		w.Precision.Valid() && (w.Task != Training || isFloat(w.Precision)) &&
-		(w.GradPrecision == 0 || isFloat(w.GradPrecision)) &&
-		(w.KVPrecision == 0 || w.KVPrecision.Valid()) &&
-		w.Optimizer < numOptimizers && w.Recompute < numRecomputes &&
-		w.Batch >= 1 && w.SeqLen >= 1 && w.LoRARank >= 0 &&
-		w.LoRATargets&^TargetAllLinear == 0 && w.Overhead >= 0 &&
-		p.Data >= 0 && p.Tensor >= 0 && p.Pipeline >= 0 && p.Devices() != 0 &&
-		p.ZeRO >= 0 && p.ZeRO <= 3
-}
-
 func (w Workload) Validate() error {
 	var errs []error
 	bad := func(format string, args ...any) {
@@ -320,4 +313,20 @@ func (w Workload) Validate() error {
 		bad("ZeRO stage %d is outside 0..3", p.ZeRO)
 	}
 	return errors.Join(errs...)
+}
+
+// valid reports whether Validate would return nil, without building errors, so
+// that Estimate's common case costs a few comparisons (a property test keeps the
+// two in step).
+func (w *Workload) valid() bool {
+	p := &w.Parallel
+	return w.Task > 0 && w.Task < numTasks &&
+		w.Precision.Valid() && (w.Task != Training || isFloat(w.Precision)) &&
+		(w.GradPrecision == 0 || isFloat(w.GradPrecision)) &&
+		(w.KVPrecision == 0 || w.KVPrecision.Valid()) &&
+		w.Optimizer < numOptimizers && w.Recompute < numRecomputes &&
+		w.Batch >= 1 && w.SeqLen >= 1 && w.LoRARank >= 0 &&
+		w.LoRATargets&^TargetAllLinear == 0 && w.Overhead >= 0 &&
+		p.Data >= 0 && p.Tensor >= 0 && p.Pipeline >= 0 && p.Devices() != 0 &&
+		p.ZeRO >= 0 && p.ZeRO <= 3
 }
