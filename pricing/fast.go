@@ -38,6 +38,17 @@ type pricer struct {
 	hourlyC  decParts           // Hourly, trimmed, for the hourly line's amount
 	pkC      [maxItems]decParts // each package's price as written, for its line's amount
 	forceBig bool               // tests: take the *big.Int and decimal path
+
+	// last holds the last cover found by the hour alone ([0]) and with packages
+	// ([1]): a planner prices one usage for every GPU count, and the cover of one
+	// GPU's usage does not depend on the count. A pricer is used by one goroutine
+	// at a time.
+	last [2]struct {
+		ok    bool
+		u     Usage
+		c     cover
+		trial int64
+	}
 }
 
 // decParts is a decimal c·10^e whose coefficient fits an int64.
@@ -254,6 +265,22 @@ func (p *pricer) price(u Usage, gpus int, packages bool) (Quote, error) {
 // cover returns the cheapest cover of u (with packages false, by the hour alone)
 // and the billed seconds of a trial before it.
 func (p *pricer) cover(u Usage, packages bool) (cover, int64, error) {
+	l := &p.last[0]
+	if packages {
+		l = &p.last[1]
+	}
+	if l.ok && l.u == u {
+		return l.c, l.trial, nil
+	}
+	c, trial, err := p.coverOf(u, packages)
+	if err == nil {
+		l.ok, l.u, l.c, l.trial = true, u, c, trial
+	}
+	return c, trial, err
+}
+
+// coverOf finds the cover cover returns.
+func (p *pricer) coverOf(u Usage, packages bool) (cover, int64, error) {
 	switch u.Pattern {
 	case Sessions:
 		return p.sessions(u, packages), 0, nil

@@ -215,8 +215,9 @@ func solve[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C] {
 }
 
 // searchBudget is the most nodes solve's search visits before it hands the
-// problem to solveTable: a few milliseconds of search, far more than any tariff
-// of common terms needs (tests count the nodes of such tariffs).
+// problem to solveTable: milliseconds with int64 costs, a few tenths of a second
+// with *big.Int ones, and sixteen times what any tariff of common packages needs
+// (TestSearchBudgetCommonTariffs counts their nodes).
 const searchBudget = 1 << 18
 
 // solveWithin is solve with the search's node budget given.
