@@ -190,21 +190,28 @@ func FuzzLoadOffersJSON(f *testing.F) {
 	f.Add(`garbage`)
 	f.Fuzz(func(t *testing.T, in string) {
 		offers, err := LoadOffersJSON(strings.NewReader(in))
-		if err != nil {
-			if !errors.Is(err, ErrInvalid) {
-				t.Fatalf("error %v does not wrap ErrInvalid", err)
-			}
-			return
-		}
-		for _, o := range offers {
-			if err := o.Validate(); err != nil {
-				t.Fatalf("loaded an invalid offer: %v", err)
-			}
-			if _, err := o.Tariff.Cost(25 * time.Hour); err != nil {
-				t.Fatalf("Cost on a loaded offer: %v", err)
-			}
-		}
+		checkLoaded(t, offers, err)
 	})
+}
+
+// checkLoaded is what the loaders' fuzz targets hold of any input: an error wraps
+// ErrInvalid, and what loads is valid and can be priced.
+func checkLoaded(t *testing.T, offers []Offer, err error) {
+	t.Helper()
+	if err != nil {
+		if !errors.Is(err, ErrInvalid) {
+			t.Fatalf("error %v does not wrap ErrInvalid", err)
+		}
+		return
+	}
+	for _, o := range offers {
+		if err := o.Validate(); err != nil {
+			t.Fatalf("loaded an invalid offer: %v", err)
+		}
+		if _, err := o.Tariff.Cost(25 * time.Hour); err != nil {
+			t.Fatalf("Cost on a loaded offer: %v", err)
+		}
+	}
 }
 
 func FuzzLoadOffersCSV(f *testing.F) {
@@ -216,20 +223,7 @@ func FuzzLoadOffersCSV(f *testing.F) {
 	f.Add("garbage")
 	f.Fuzz(func(t *testing.T, in string) {
 		offers, err := LoadOffersCSV(strings.NewReader(in))
-		if err != nil {
-			if !errors.Is(err, ErrInvalid) {
-				t.Fatalf("error %v does not wrap ErrInvalid", err)
-			}
-			return
-		}
-		for _, o := range offers {
-			if err := o.Validate(); err != nil {
-				t.Fatalf("loaded an invalid offer: %v", err)
-			}
-			if _, err := o.Tariff.Cost(25 * time.Hour); err != nil {
-				t.Fatalf("Cost on a loaded offer: %v", err)
-			}
-		}
+		checkLoaded(t, offers, err)
 	})
 }
 
