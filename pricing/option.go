@@ -237,6 +237,7 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) ([]string, strin
 // and a pricer built on first use.
 type tariffPricing struct {
 	id     int
+	offers int // offers in the plan with this tariff; quotes are cached only when shared
 	pricer *pricer
 }
 
@@ -253,7 +254,8 @@ type quotePair struct{ cost, hourly Quote }
 // tariffKey writes every field of a tariff that pricing reads (see appendKey).
 func tariffKey(t Tariff) string { return string(appendKey(make([]byte, 0, 128), t)) }
 
-// pricing returns the per-Plan pricing of o's tariff, made on first use.
+// pricing returns the per-Plan pricing of o's tariff, made on first use, and
+// counts o among the offers that share it.
 func (s settings) pricing(o Offer) *tariffPricing {
 	k := tariffKey(o.Tariff)
 	tp := s.tariffs[k]
@@ -261,6 +263,7 @@ func (s settings) pricing(o Offer) *tariffPricing {
 		tp = &tariffPricing{id: len(s.tariffs)}
 		s.tariffs[k] = tp
 	}
+	tp.offers++
 	return tp
 }
 
@@ -271,6 +274,13 @@ func (s settings) pricing(o Offer) *tariffPricing {
 // slices: a cache hit copies them.
 func (s settings) quote(o Offer, u Usage, n int) (Quote, Quote, error) {
 	tp := s.offer
+	if tp.offers < 2 {
+		// No other offer has this tariff: nothing to share, so no cache.
+		if tp.pricer == nil {
+			tp.pricer = newPricer(o.Tariff)
+		}
+		return tp.pricer.quotes(u, n)
+	}
 	k := quoteKey{tp.id, u, n}
 	p, ok := s.quotes[k]
 	if !ok {

@@ -161,12 +161,16 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 	fits := make(map[fitKey]*fit)
 	bound := s.candidateBound(p.Offers)
 	s.tariffs = make(map[string]*tariffPricing)
-	s.quotes = make(map[quoteKey]quotePair, bound)
+	pricings := make([]*tariffPricing, len(p.Offers))
+	for i, o := range p.Offers {
+		pricings[i] = s.pricing(o)
+	}
+	s.quotes = make(map[quoteKey]quotePair)
 	cands := make([]candidate, 0, bound)
 	var diag diagnosis
 	for i, o := range p.Offers {
 		card := cards[i]
-		s.offer = s.pricing(o)
+		s.offer = pricings[i]
 		limit := s.gpuLimit(o)
 		for n := 1; n <= limit; n = nextCount(n, limit) {
 			k := fitKey{card.ID, n}
@@ -247,8 +251,8 @@ func nextCount(n, limit int) int {
 	return 2 * n
 }
 
-// candidateBound is the most candidates a plan can have, to size the slice and
-// the quote cache once: growing them by copying showed in profiles.
+// candidateBound is the most candidates a plan can have, to size the slice once:
+// growing it by copying showed in profiles.
 func (s settings) candidateBound(offers []Offer) int {
 	total := 0
 	for _, o := range offers {
