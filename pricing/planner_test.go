@@ -771,3 +771,33 @@ func TestPlanPipelineWithoutNVLink(t *testing.T) {
 		t.Errorf("warnings %q, want the pipeline's PCIe note", three.Warnings)
 	}
 }
+
+// Offers with the same tariff (a provider's regions) are priced once and share
+// the quotes, but each option gets lines of its own.
+func TestPlanSharedTariff(t *testing.T) {
+	a := planOffer("p", "RTX 4090", 2, "1.80", "900")
+	b := a
+	b.Region = "cn-beijing"
+	single := planOffer("q", "RTX 4090", 2, "1.90", "900")
+	opts, err := Planner{Offers: []Offer{a, b, single}}.Plan(trainingRequest(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byRegion := map[string]*Option{}
+	for i := range opts {
+		if opts[i].Offer.Provider == "p" && opts[i].GPUs == 1 {
+			byRegion[opts[i].Offer.Region] = &opts[i]
+		}
+	}
+	hz, bj := byRegion["cn-hangzhou"], byRegion["cn-beijing"]
+	if hz == nil || bj == nil {
+		t.Fatalf("options %v, want one GPU in each region", opts)
+	}
+	if !hz.Cost.Total.Amount.Equal(bj.Cost.Total.Amount) || len(hz.Cost.Lines) == 0 || len(hz.Cost.Lines) != len(bj.Cost.Lines) {
+		t.Fatalf("same tariff, different quotes: %v and %v", hz.Cost, bj.Cost)
+	}
+	hz.Cost.Lines[0].Item = "changed"
+	if bj.Cost.Lines[0].Item == "changed" {
+		t.Errorf("options share their line slices")
+	}
+}
