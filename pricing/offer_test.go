@@ -161,3 +161,21 @@ func TestOfferValidate(t *testing.T) {
 		}
 	}
 }
+
+func TestSiteAvailability(t *testing.T) {
+	// Uptime Institute tier classification: design availability per tier.
+	tests := []struct {
+		tier string
+		want float64
+		ok   bool
+	}{
+		{"T1", 0.99671, true}, {"Tier II", 0.99741, true}, {"tier 3", 0.99982, true}, {"IV", 0.99995, true},
+		{" t2 ", 0.99741, true}, {"TIER III", 0.99982, true}, {"4", 0.99995, true},
+		{"", 0, false}, {"T5", 0, false}, {"gold", 0, false}, {"Tier", 0, false},
+	}
+	for _, tt := range tests {
+		if got, ok := SiteAvailability(tt.tier); got != tt.want || ok != tt.ok {
+			t.Errorf("SiteAvailability(%q) = %v, %v; want %v, %v", tt.tier, got, ok, tt.want, tt.ok)
+		}
+	}
+}

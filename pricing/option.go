@@ -150,6 +150,13 @@ func (s settings) explain(opt *Option, c *candidate, o Offer, card catalog.Card,
 	if check.Flag == PriceBelow || check.Flag == PriceAbove {
 		warn = append(warn, check.Message)
 	}
+	if a, ok := SiteAvailability(o.Tier); ok && tierLevel(o.Tier) < 3 && f.duration > 0 {
+		// The second seed article: a lesser datacenter risks outages that cost a
+		// long job more than the rent it saves.
+		down := time.Duration(float64(f.duration) * (1 - a))
+		warn = append(warn, fmt.Sprintf("datacenter tier %s: %.3f%% design availability (Uptime Institute), about %s of site outage over this %s job on average, each outage costing a restart and the work since the last checkpoint; give InterruptionsPerDay to weigh it in the ranking",
+			strings.TrimSpace(o.Tier), a*100, roundDur(down), roundDur(f.duration)))
+	}
 	switch {
 	case late != "":
 		warn = append(warn, late)

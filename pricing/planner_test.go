@@ -801,3 +801,33 @@ func TestPlanSharedTariff(t *testing.T) {
 		t.Errorf("options share their line slices")
 	}
 }
+
+// An offer in a Tier I or II datacenter warns of the outages a long job can expect
+// (the second seed article's stability concern); Tier III and up do not.
+func TestPlanTierWarning(t *testing.T) {
+	low := planOffer("low", "RTX 4090", 1, "1.20", "")
+	low.Tier = "T2"
+	high := planOffer("high", "RTX 4090", 1, "1.60", "")
+	high.Tier = "T3"
+	opts, err := Planner{Offers: []Offer{low, high}}.Plan(trainingRequest(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(opts) != 2 {
+		t.Fatalf("%d options, want one per offer", len(opts))
+	}
+	for _, o := range opts {
+		w := strings.Join(o.Warnings, "\n")
+		got := strings.Contains(w, "datacenter tier T2: 99.741% design availability")
+		if got != (o.Offer.Provider == "low") {
+			t.Errorf("%s (tier %s): warnings %q", o.Offer.Provider, o.Offer.Tier, o.Warnings)
+		}
+		if o.Offer.Provider == "low" {
+			// The job's duration × (1 − 0.99741).
+			want := roundDur(time.Duration(float64(o.Duration) * (1 - 0.99741)))
+			if !strings.Contains(w, "about "+want.String()+" of site outage") {
+				t.Errorf("warnings %q, want about %s of outage", o.Warnings, want)
+			}
+		}
+	}
+}
