@@ -15,9 +15,12 @@
 //     difference).
 //   - Usage: a continuous run, sessions of some hours a day, or a trial billed
 //     hourly followed by a commitment.
-//   - Offer: a provider's tariff for one card, with datacenter tier, support and
-//     interruption risk; Compare and MarketCheck work on lists of them, which
-//     LoadOffersJSON and LoadOffersCSV read.
+//   - Offer: a provider's tariff for one card, with datacenter tier (SiteAvailability
+//     reads it), support and interruption risk; Compare and MarketCheck work on
+//     lists of them, which LoadOffersJSON and LoadOffersCSV read.
+//   - Planner: ranks the options a list of offers gives for a job (Request), each
+//     Option explaining its memory, time, cost and warnings; NoFitError says why
+//     nothing fits and what would.
 //
 // Zero values mean "not offered" for prices, 730 hours for the month, per-second
 // billing for the granularity, half-up rounding, and hourly billing after a package.
