@@ -25,16 +25,17 @@ type Offer struct {
 	Support       string `json:"support"`       // support level as advertised ("24x7"); empty: unknown
 	Interruptible bool   `json:"interruptible"` // the provider may reclaim the GPUs
 	// InterruptionsPerDay is the expected number of interruptions per day of
-	// running, as the provider states or the user estimates (zero for a machine
-	// that is not reclaimed). The planner uses it to weigh risk.
+	// running, as the provider states or the user estimates: reclaims of
+	// interruptible capacity, or the outages of a lesser datacenter (a Tier I or
+	// II site; see SiteAvailability), which need not be interruptible. The planner
+	// weighs it in the expected cost. Zero: none expected.
 	InterruptionsPerDay float64 `json:"interruptions_per_day"`
 	Notes               string  `json:"notes"`
 }
 
 // Validate reports every problem with o, joined, each wrapping ErrInvalid: an empty
-// provider or card, a negative GPU limit, an invalid tariff, an interruption rate
-// that is negative, NaN or infinite, or one given for an offer not marked
-// interruptible.
+// provider or card, a negative GPU limit, an invalid tariff, or an interruption
+// rate that is negative, NaN or infinite.
 func (o Offer) Validate() error {
 	var errs []error
 	add := func(format string, args ...any) {
@@ -51,8 +52,6 @@ func (o Offer) Validate() error {
 	}
 	if r := o.InterruptionsPerDay; math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
 		add("interruptions per day %v: want a finite number ≥ 0", r)
-	} else if r > 0 && !o.Interruptible {
-		add("interruptions per day %v on an offer not marked interruptible", r)
 	}
 	if err := o.Tariff.Validate(); err != nil {
 		errs = append(errs, err)

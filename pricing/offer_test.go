@@ -147,13 +147,17 @@ func TestOfferValidate(t *testing.T) {
 		t.Fatalf("Validate() = %v", err)
 	}
 	mod := func(f func(*Offer)) Offer { o := good; f(&o); return o }
+	// A lesser datacenter's outages interrupt an offer that is not interruptible
+	// capacity: a rate without the flag is valid.
+	if err := mod(func(o *Offer) { o.Tier = "T2"; o.InterruptionsPerDay = 0.05 }).Validate(); err != nil {
+		t.Errorf("rate on a Tier II offer: Validate() = %v, want nil", err)
+	}
 	for name, o := range map[string]Offer{
 		"no provider":           mod(func(o *Offer) { o.Provider = " " }),
 		"no card":               mod(func(o *Offer) { o.Card = "--" }),
 		"negative GPUs":         mod(func(o *Offer) { o.MaxGPUs = -1 }),
 		"NaN interruptions":     mod(func(o *Offer) { o.Interruptible = true; o.InterruptionsPerDay = math.NaN() }),
 		"negative interruption": mod(func(o *Offer) { o.Interruptible = true; o.InterruptionsPerDay = -1 }),
-		"rate without flag":     mod(func(o *Offer) { o.InterruptionsPerDay = 0.5 }),
 		"bad tariff":            mod(func(o *Offer) { o.Tariff.Hourly = dec("-1") }),
 	} {
 		if err := o.Validate(); !errors.Is(err, ErrInvalid) {

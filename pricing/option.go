@@ -143,8 +143,12 @@ func (s settings) explain(opt *Option, c *candidate, o Offer, card catalog.Card,
 		if err != nil {
 			return err
 		}
-		warn = append(warn, fmt.Sprintf("interruptible: about %.1f interruptions expected, costing %s of rerun and restart (%s)",
-			c.interruptions, roundDur(c.lost), extra))
+		kind := "interruptible"
+		if !o.Interruptible {
+			kind = "outages"
+		}
+		warn = append(warn, fmt.Sprintf("%s: about %.1f interruptions expected, costing %s of rerun and restart (%s)",
+			kind, c.interruptions, roundDur(c.lost), extra))
 	}
 	warn = append(warn, pre...)
 	if check.Flag == PriceBelow || check.Flag == PriceAbove {
@@ -154,8 +158,12 @@ func (s settings) explain(opt *Option, c *candidate, o Offer, card catalog.Card,
 		// The second seed article: a lesser datacenter risks outages that cost a
 		// long job more than the rent it saves.
 		down := time.Duration(float64(f.duration) * (1 - a))
-		warn = append(warn, fmt.Sprintf("datacenter tier %s: %.3f%% design availability (Uptime Institute), about %s of site outage over this %s job on average, each outage costing a restart and the work since the last checkpoint; give InterruptionsPerDay to weigh it in the ranking",
-			strings.TrimSpace(o.Tier), a*100, roundDur(down), roundDur(f.duration)))
+		hint := "; give InterruptionsPerDay to weigh it in the ranking"
+		if o.InterruptionsPerDay > 0 {
+			hint = ""
+		}
+		warn = append(warn, fmt.Sprintf("datacenter tier %s: %.3f%% design availability (Uptime Institute), about %s of site outage over this %s job on average, each outage costing a restart and the work since the last checkpoint%s",
+			strings.TrimSpace(o.Tier), a*100, roundDur(down), roundDur(f.duration), hint))
 	}
 	switch {
 	case late != "":

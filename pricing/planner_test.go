@@ -831,3 +831,21 @@ func TestPlanTierWarning(t *testing.T) {
 		}
 	}
 }
+
+// A Tier II offer with an outage rate weighs it in the expected cost, calls the
+// interruptions outages, and drops the hint to give a rate.
+func TestPlanTierWithOutageRate(t *testing.T) {
+	o := planOffer("low", "RTX 4090", 1, "1.20", "")
+	o.Tier, o.InterruptionsPerDay = "Tier II", 0.2
+	opts, err := Planner{Offers: []Offer{o}}.Plan(trainingRequest(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := strings.Join(opts[0].Warnings, "\n")
+	if !strings.Contains(w, "outages: about") || strings.Contains(w, "interruptible:") || strings.Contains(w, "give InterruptionsPerDay") {
+		t.Errorf("warnings %q, want outages weighed and no hint", opts[0].Warnings)
+	}
+	if !opts[0].ExpectedCost.Amount.GreaterThan(opts[0].Cost.Total.Amount) {
+		t.Errorf("expected cost %v, want more than the rental %v", opts[0].ExpectedCost, opts[0].Cost.Total)
+	}
+}
