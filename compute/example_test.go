@@ -151,3 +151,26 @@ func ExampleDecode_Speed() {
 	// Output:
 	// 105.1 tokens/s, memory-bound true; a 2000-token prompt in 196ms
 }
+
+// LoRA on a frozen base skips the weight gradients: 4·N·D against full training's
+// 6·N·D, here for Qwen2-7B's 7.62B parameters on 1B tokens.
+func ExampleAdapterTrainingFLOPs() {
+	m := sizing.Model{Params: 7_615_616_512}
+	full, _ := compute.TrainingFLOPs(m, 1e9, 0)
+	lora, _ := compute.AdapterTrainingFLOPs(m, 1e9, 0)
+	fmt.Println("full:", full, "LoRA:", lora)
+	// Output:
+	// full: 4.569e+19 FLOP LoRA: 3.046e+19 FLOP
+}
+
+// Decoding quantized weights streams fewer bytes but reaches less of the memory
+// bandwidth (gpt-fast's A100 table).
+func ExampleMemoryEfficiencyFor() {
+	for _, p := range []sizing.Precision{sizing.BF16, sizing.INT8, sizing.INT4} {
+		fmt.Printf("%v %.2f\n", p, compute.MemoryEfficiencyFor(p))
+	}
+	// Output:
+	// BF16 0.70
+	// INT8 0.59
+	// INT4 0.40
+}

@@ -106,3 +106,15 @@ d,RTX 4090,CNY,1.90
 	// Output:
 	// below c rtx-4090 at CNY 0.80/h is 45.8% below the median CNY 1.475/h of 4 offers of rtx-4090: a price far under the going rate often hides a lesser card or missing service; check the delivered card with nvidia-smi and what support is included
 }
+
+// The second seed article warns that a cheap machine room costs a long job in
+// outages; the Uptime Institute's tiers give a site's design availability.
+func ExampleSiteAvailability() {
+	for _, tier := range []string{"T2", "Tier III"} {
+		a, _ := pricing.SiteAvailability(tier)
+		fmt.Printf("%s: %.3f%%, about %.1f h of site outage a year\n", tier, a*100, (1-a)*8760)
+	}
+	// Output:
+	// T2: 99.741%, about 22.7 h of site outage a year
+	// Tier III: 99.982%, about 1.6 h of site outage a year
+}

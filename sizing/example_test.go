@@ -125,3 +125,13 @@ func ExampleFitPrecision() {
 	// 8GiB: Q5_K_M, 7.2 GiB
 	// 4GiB: nothing fits
 }
+
+// Does Llama-2-7B serving an 8192-token context in BF16 fit an RTX 4090 (24564
+// MiB as nvidia-smi reports it) with 20% of its memory kept free?
+func ExampleBreakdown_Fits() {
+	b, _ := sizing.Estimate(exampleLlama2_7B, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 8192, FlashAttention: true})
+	usable, _ := sizing.Usable(24564*sizing.MiB, 0.2)
+	fmt.Printf("needs %.1f GiB of %.1f GiB usable: fits %v\n", b.Total().GiB(), usable.GiB(), b.Fits(24564*sizing.MiB, 0.2))
+	// Output:
+	// needs 18.2 GiB of 19.2 GiB usable: fits true
+}
