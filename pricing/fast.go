@@ -38,6 +38,7 @@ type pricer struct {
 	hourlyC  decParts           // Hourly, trimmed, for the hourly line's amount
 	pkC      [maxItems]decParts // each package's price as written, for its line's amount
 	forceBig bool               // tests: take the *big.Int and decimal path
+	one      decimal.Decimal    // 1, the quantity of every rounding line, made on first use
 
 	// last holds the last cover found by the hour alone ([0]) and with packages
 	// ([1]): a planner prices one usage for every GPU count, and the cover of one
@@ -347,7 +348,10 @@ func (p *pricer) quote(c cover, trialSecs int64, gpus int) Quote {
 			exact, ok = checked.Add(exact, c.cost64)
 		}
 		if ok {
-			if q, ok := quickQuote(p.t.Currency, p.t.Rounding, lines, exact, p.scale, gpus); ok {
+			if p.one.IsZero() {
+				p.one = decimal.NewFromInt(1) // shared by every rounding line: decimals are immutable
+			}
+			if q, ok := quickQuote(p.t.Currency, p.t.Rounding, lines, exact, p.scale, gpus, p.one); ok {
 				return q
 			}
 		}
@@ -361,7 +365,7 @@ func (p *pricer) quote(c cover, trialSecs int64, gpus int) Quote {
 // exact cost that is exact/(3600·10^scale) in money. It gives the same values,
 // with the same exponents, or false when some number does not fit an int64.
 // Every rounding is decided on an exact integer remainder (mulDivRound).
-func quickQuote(cur string, mode RoundingMode, lines []rawLine, exact int64, scale int32, gpus int) (Quote, bool) {
+func quickQuote(cur string, mode RoundingMode, lines []rawLine, exact int64, scale int32, gpus int, one decimal.Decimal) (Quote, bool) {
 	g := int64(gpus)
 	minor := MinorUnit(cur)
 	// total = exact·gpus·10^minor / (3600·10^scale), rounded once.
@@ -441,7 +445,7 @@ func quickQuote(cur string, mode RoundingMode, lines []rawLine, exact int64, sca
 	}
 	if diff != 0 {
 		m := Money{Amount: decimal.New(diff, minE), Currency: cur}
-		q.Lines = append(q.Lines, Line{Item: "rounding", Quantity: decimal.NewFromInt(1), Price: m, Amount: m})
+		q.Lines = append(q.Lines, Line{Item: "rounding", Quantity: one, Price: m, Amount: m})
 	}
 	return q, true
 }
