@@ -348,10 +348,7 @@ func (p *pricer) quote(c cover, trialSecs int64, gpus int) Quote {
 			exact, ok = checked.Add(exact, c.cost64)
 		}
 		if ok {
-			if p.one.IsZero() {
-				p.one = decimal.NewFromInt(1) // shared by every rounding line: decimals are immutable
-			}
-			if q, ok := quickQuote(p.t.Currency, p.t.Rounding, lines, exact, p.scale, gpus, p.one); ok {
+			if q, ok := quickQuote(p.t.Currency, p.t.Rounding, lines, exact, p.scale, gpus, &p.one); ok {
 				return q
 			}
 		}
@@ -365,7 +362,7 @@ func (p *pricer) quote(c cover, trialSecs int64, gpus int) Quote {
 // exact cost that is exact/(3600·10^scale) in money. It gives the same values,
 // with the same exponents, or false when some number does not fit an int64.
 // Every rounding is decided on an exact integer remainder (mulDivRound).
-func quickQuote(cur string, mode RoundingMode, lines []rawLine, exact int64, scale int32, gpus int, one decimal.Decimal) (Quote, bool) {
+func quickQuote(cur string, mode RoundingMode, lines []rawLine, exact int64, scale int32, gpus int, one *decimal.Decimal) (Quote, bool) {
 	g := int64(gpus)
 	minor := MinorUnit(cur)
 	// total = exact·gpus·10^minor / (3600·10^scale), rounded once.
@@ -445,7 +442,10 @@ func quickQuote(cur string, mode RoundingMode, lines []rawLine, exact int64, sca
 	}
 	if diff != 0 {
 		m := Money{Amount: decimal.New(diff, minE), Currency: cur}
-		q.Lines = append(q.Lines, Line{Item: "rounding", Quantity: one, Price: m, Amount: m})
+		if one.IsZero() {
+			*one = decimal.NewFromInt(1) // shared by every rounding line: decimals are immutable
+		}
+		q.Lines = append(q.Lines, Line{Item: "rounding", Quantity: *one, Price: m, Amount: m})
 	}
 	return q, true
 }
