@@ -87,8 +87,8 @@ func (c *Catalog) Verify(advertised string, gpus int, devs []Device, topo *Topol
 
 	// linkCard is the card whose links are checked: the one delivered when every
 	// GPU is the same allowed card, else the advertised one.
-	var delivered []Card
-	for _, d := range devs {
+	var delivered []Card // the allowed cards of the GPUs ordered (the first gpus devices)
+	for i, d := range devs {
 		got, err := c.Lookup(d.Name)
 		want := card // the card this GPU's memory is held to
 		if family {
@@ -101,7 +101,9 @@ func (c *Catalog) Verify(advertised string, gpus int, devs []Device, topo *Topol
 				note("GPU %d is the %s; the listing %q does not name the board, which Lookup reads as the %s. Ask which the price is for.",
 					d.Index, got.Name, advertised, card.Name)
 			}
-			delivered = append(delivered, got)
+			if i < gpus {
+				delivered = append(delivered, got)
+			}
 		case err == nil:
 			problem("GPU %d reports %s (%s), not the advertised %s.", d.Index, d.Name, got.ID, advertisedName(card, advertised, allowed, family))
 		case errors.Is(err, ErrAmbiguous):
@@ -133,7 +135,7 @@ func (c *Catalog) Verify(advertised string, gpus int, devs []Device, topo *Topol
 	}
 	if gpus >= 2 {
 		linkCard := card
-		if len(delivered) > 0 && len(delivered) == len(devs) && sameCard(delivered) {
+		if len(delivered) > 0 && len(delivered) == min(gpus, len(devs)) && sameCard(delivered) {
 			linkCard = delivered[0]
 		} else if family {
 			note("GPU links were checked as for the %s, the first card of the family.", card.Name)

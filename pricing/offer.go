@@ -371,9 +371,10 @@ func exactMoney(m Money) string { return m.Currency + " " + m.exactString() }
 
 // SiteAvailability returns the design availability of a datacenter tier as the
 // Uptime Institute's tier classification states it (Turner, Seader and Brill,
-// "Tier Classifications Define Site Infrastructure Performance"): Tier I 99.671%
-// (about 28.8 hours of site downtime a year), Tier II 99.741% (22 hours), Tier III
-// 99.982% (1.6 hours), Tier IV 99.995% (about 26 minutes). The tier is read from
+// "Tier Classifications Define Site Infrastructure Performance"): Tier I 99.671%,
+// Tier II 99.741%, Tier III 99.982%, Tier IV 99.995%, or about 28.8, 22.7, 1.6 and
+// 0.4 hours of site downtime in a year of 8760 hours (the paper rounds Tier II's
+// to 22). The tier is read from
 // the forms providers write: "T2", "Tier 2", "Tier II", "II", "2", any case. false
 // for anything else, including an empty tier. These are the site's power and
 // cooling, not the provider's network or hardware.
@@ -394,8 +395,11 @@ func SiteAvailability(tier string) (float64, bool) {
 // tierLevel reads a tier label as 1 to 4; 0 when it is not one.
 func tierLevel(tier string) int {
 	s := strings.ToLower(strings.Join(strings.Fields(tier), ""))
-	s = strings.TrimPrefix(s, "tier")
-	s = strings.TrimPrefix(s, "t")
+	if rest, ok := strings.CutPrefix(s, "tier"); ok {
+		s = rest
+	} else {
+		s = strings.TrimPrefix(s, "t")
+	}
 	switch s {
 	case "1", "i":
 		return 1

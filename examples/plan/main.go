@@ -215,7 +215,8 @@ func run(w io.Writer, args []string) error {
 		code = exitUsage
 	}
 	if werr := writeJSON(w, jsonError{Error: err.Error(), Reasons: []string{}, Suggestions: []string{}}); werr != nil {
-		return werr
+		// Keep err's kind (a usage error still exits 2) and say both.
+		return fmt.Errorf("%w (writing the JSON error object failed: %v)", err, werr)
 	}
 	return &reported{code, err}
 }

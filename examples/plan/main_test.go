@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -386,5 +387,20 @@ func TestMemoryOnlyCost(t *testing.T) {
 	}
 	if r := runArgs("-top", "1"); strings.Contains(r.stdout, "Rental:") {
 		t.Errorf("run with tokens says which rental the costs are for; the job's time is the rental:\n%s", r.stdout)
+	}
+}
+
+// failingWriter fails every write, as a closed pipe does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+// When even the JSON error object cannot be written, the exit status still says
+// what went wrong first, and stderr says both.
+func TestJSONErrorWriteFails(t *testing.T) {
+	var errOut bytes.Buffer
+	code := exitStatus(&errOut, run(failingWriter{}, []string{"-json", "-per-day", "6h"}))
+	if code != exitUsage || !strings.Contains(errOut.String(), "-per-day needs -days") || !strings.Contains(errOut.String(), "broken pipe") {
+		t.Errorf("exit %d, stderr %q; want 2 naming the usage error and the failed write", code, errOut.String())
 	}
 }
