@@ -18,7 +18,8 @@
 //
 // A walk-through: take a model from sizing.Preset("llama-3-8b"), describe the job as
 // a sizing.Workload and call sizing.Estimate for the memory per GPU; look the card up
-// with catalog.Default().Lookup("RTX 4090") and compare its Memory; give the planner
+// with catalog.Default().Lookup("RTX 4090") and ask the estimate whether it
+// Fits(card.Memory, 0.2), that is with 20% of the card kept free; give the planner
 // a pricing.Request and a list of pricing.Offer values, and pricing.Planner.Plan
 // returns the options that fit, cheapest first, each explaining itself.
 //
