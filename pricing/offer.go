@@ -210,7 +210,7 @@ func (f PriceFlag) MarshalText() ([]byte, error) { return []byte(f.String()), ni
 // hourly price of the offers of the same card.
 type PriceCheck struct {
 	Offer   Offer     `json:"offer"`
-	Card    string    `json:"card"`    // CardKey of the offer's card
+	Card    string    `json:"card"`    // the market: CardKey of the offer's card, " (interruptible)" added for such offers
 	Hourly  Money     `json:"hourly"`  // the offer's hourly price per GPU
 	Median  Money     `json:"median"`  // the exact median of the hourly prices of that card
 	Offers  int       `json:"offers"`  // offers of that card with an hourly price
@@ -219,7 +219,9 @@ type PriceCheck struct {
 }
 
 // MarketCheck compares each offer's hourly price with the median hourly price of
-// the offers of the same card (by CardKey) and flags prices below median × (1 −
+// the offers of the same card (by CardKey; interruptible offers, whose prices are
+// meant to be lower, form a market of their own, "rtx4090 (interruptible)") and
+// flags prices below median × (1 −
 // threshold) or above median × (1 + threshold). The second article warns that a
 // price far under the going rate often hides a lesser card or missing service; a
 // price far above it is worth a second quote. The median is exact (the mean of the
@@ -241,6 +243,9 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, valid
 	key := func(i int) string {
 		if keys != nil {
 			return keys[i]
+		}
+		if offers[i].Interruptible {
+			return CardKey(offers[i].Card) + " (interruptible)"
 		}
 		return CardKey(offers[i].Card)
 	}

@@ -116,6 +116,20 @@ func TestMarketCheck(t *testing.T) {
 		!strings.Contains(c.Message, "lesser card or missing service") {
 		t.Errorf("below-median check = %+v", c)
 	}
+	// Spot capacity is a market of its own: a cheap interruptible offer is not
+	// flagged against on-demand prices, and does not move their median.
+	spot := offer("s", "hz", "RTX 4090", "0.70")
+	spot.Interruptible = true
+	withSpot, err := MarketCheck(append(append([]Offer{}, offers...), spot), dec("0.3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := withSpot[len(withSpot)-1]; c.Card != "rtx4090 (interruptible)" || c.Flag != PriceUnchecked || c.Offers != 1 {
+		t.Errorf("spot offer check = %+v, want its own market, unchecked", c)
+	}
+	if !withSpot[0].Median.Amount.Equal(dec("1.6")) {
+		t.Errorf("on-demand median with a spot offer = %v, want 1.6", withSpot[0].Median)
+	}
 	// An even count takes the exact mean of the middle two: (1.35+1.60)/2 = 1.475.
 	got, err = MarketCheck(offers[:4], dec("0"))
 	if err != nil || !got[0].Median.Amount.Equal(dec("1.475")) {
