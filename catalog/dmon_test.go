@@ -173,8 +173,8 @@ func TestAllReduceBaseline(t *testing.T) {
 		n    int
 		want compute.Bandwidth
 	}{
-		{"a100-sxm4-80gb", 8, 300 * compute.GBps}, // NVLink 600 GB/s total
-		{"h100-sxm5-80gb", 8, 450 * compute.GBps}, // 900 GB/s total
+		{"a100-sxm4-80gb", 8, 300 * compute.GBps},  // NVLink 600 GB/s total
+		{"h100-sxm5-80gb", 8, 450 * compute.GBps},  // 900 GB/s total
 		{"rtx-4090", 8, 31.5076923 * compute.GBps}, // PCIe Gen4 x16 after 128b/130b
 		{"a100-pcie-80gb", 2, 300 * compute.GBps},  // NVLink bridge, a pair
 		{"a100-pcie-80gb", 4, 31.5076923 * compute.GBps},
