@@ -170,14 +170,14 @@ func (c Card) AllReduceBaseline(n int) (compute.Bandwidth, string, error) {
 	switch {
 	case c.NVLink > 0 && (c.Link == LinkNVLink || c.Link == LinkInfinityFabric || c.Link == LinkNVLinkBridge && n == 2):
 		link = compute.NVLink(c.NVLink)
-		name = fmt.Sprintf("%s %s total", c.Link, c.NVLink)
+		name = fmt.Sprintf("%s (%s total)", linkName(c.Link), c.NVLink)
 	default:
 		l, err := compute.PCIeLink(c.PCIeGen)
 		if err != nil {
 			return 0, "", fmt.Errorf("catalog: card %s: %v: %w", quote(c.ID), strings.TrimSuffix(err.Error(), ": "+compute.ErrInvalid.Error()), ErrInvalid)
 		}
 		link = l
-		name = fmt.Sprintf("PCIe Gen%d x16", c.PCIeGen)
+		name = fmt.Sprintf("PCIe Gen%d x16 link", c.PCIeGen)
 	}
 	const size = sizing.GiB << 4 // 16 GiB: long enough that nanosecond rounding is lost
 	t, err := link.AllReduce(size, n)
@@ -186,4 +186,17 @@ func (c Card) AllReduceBaseline(n int) (compute.Bandwidth, string, error) {
 	}
 	algbw := float64(size) / t.Seconds()
 	return compute.Bandwidth(algbw * 2 * float64(n-1) / float64(n)), name, nil
+}
+
+// linkName names a link kind in words.
+func linkName(k LinkKind) string {
+	switch k {
+	case LinkNVLink:
+		return "NVLink"
+	case LinkNVLinkBridge:
+		return "NVLink bridge"
+	case LinkInfinityFabric:
+		return "Infinity Fabric"
+	}
+	return string(k)
 }
