@@ -29,7 +29,8 @@ func RateOf(r compute.FLOPRate) Rate { return Rate{Value: r, Supported: true} }
 // FP64 tensor cores (A100, H100, MI300X); TF32, FP16, BF16, FP8 and INT8 are
 // tensor-core rates (INT8 in operations per second). GeForce cards' FP16 and BF16
 // rates are those with FP32 accumulation, as training frameworks use them; NVIDIA's
-// doubled FP16-accumulate figure is not stored.
+// doubled FP16-accumulate figure is not stored. The P100, without tensor cores, has as
+// FP16 its packed half-precision vector rate (twice FP32) and no other 16-bit rate.
 type Peaks struct {
 	FP64, FP64Tensor, FP32, TF32, FP16, BF16, FP8, INT8 Rate
 }
