@@ -98,7 +98,7 @@ func (c *Catalog) Verify(advertised string, gpus int, devs []Device, topo *Topol
 		case err == nil && containsCard(allowed, got.ID):
 			want = got
 			if got.ID != card.ID && !family {
-				note("GPU %d is the %s; the listing %s does not name the board, which Lookup reads as the %s. Ask which the price is for.",
+				note("GPU %d is the %s; the listing %s does not name the board, which the catalog reads as the %s. Ask which the price is for.",
 					d.Index, got.Name, quote(advertised), card.Name)
 			}
 			if i < gpus {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -234,5 +235,28 @@ func TestHelp(t *testing.T) {
 		if !strings.Contains(help, want) {
 			t.Errorf("-h output lacks %q:\n%s", want, help)
 		}
+	}
+}
+
+// No Go identifier reaches what a reader sees: the reports speak of the machine.
+func TestNoGoIdentifiers(t *testing.T) {
+	ident := regexp.MustCompile(`\b(catalog|compute|sizing)\.[A-Z]|\bLookup\b|\bVerify\b|\(s\)`)
+	goldens, _ := filepath.Glob(filepath.Join("testdata", "*.golden"))
+	if len(goldens) == 0 {
+		t.Fatal("no golden files")
+	}
+	for _, g := range goldens {
+		b, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := ident.Find(b); m != nil {
+			t.Errorf("%s shows %q", g, m)
+		}
+	}
+	var out bytes.Buffer
+	_ = run(&out, []string{"-h"})
+	if m := ident.FindString(out.String()); m != "" {
+		t.Errorf("-h shows %q", m)
 	}
 }
