@@ -3,7 +3,6 @@ package catalog
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -30,7 +29,8 @@ func RateOf(r compute.FLOPRate) Rate { return Rate{Value: r, Supported: true} }
 // FP64 tensor cores (A100, H100, MI300X); TF32, FP16, BF16, FP8 and INT8 are
 // tensor-core rates (INT8 in operations per second). GeForce cards' FP16 and BF16
 // rates are those with FP32 accumulation, as training frameworks use them; NVIDIA's
-// doubled FP16-accumulate figure is not stored.
+// doubled FP16-accumulate figure is not stored. The P100, without tensor cores, has as
+// FP16 its packed half-precision vector rate (twice FP32) and no other 16-bit rate.
 type Peaks struct {
 	FP64, FP64Tensor, FP32, TF32, FP16, BF16, FP8, INT8 Rate
 }
@@ -193,6 +193,9 @@ const (
 	maxBandwidth = 1000 * compute.TBps
 	maxRate      = 1000 * compute.PFLOPS
 	maxTDP       = 100_000
+	// maxNames bounds a card's aliases and its family names, each: real cards
+	// have a dozen at most. With it, the work of New per card is bounded.
+	maxNames = 256
 )
 
 // knownField reports whether Unconfirmed may name f: one of the card's JSON fields
@@ -208,12 +211,13 @@ func knownField(f string) bool {
 	return false
 }
 
-// Validate reports every problem with the card's own fields, joined, each wrapping
-// ErrInvalid. It does not check names against other cards; New does.
+// Validate reports the problems with the card's own fields, joined, each wrapping
+// ErrInvalid (the first 20, and how many more). A card has at most 256 aliases and
+// 256 family names. It does not check names against other cards; New does.
 func (c Card) Validate() error {
 	var errs []error
 	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("catalog: card %q: "+format+": %w", append(append([]any{c.ID}, args...), ErrInvalid)...))
+		errs = append(errs, fmt.Errorf("catalog: card %s: "+format+": %w", append(append([]any{quote(c.ID)}, args...), ErrInvalid)...))
 	}
 	if c.ID == "" || strings.TrimFunc(c.ID, func(r rune) bool {
 		return (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r == '-'
@@ -223,9 +227,12 @@ func (c Card) Validate() error {
 	if strings.TrimSpace(c.Name) == "" {
 		bad("empty name")
 	}
+	if len(c.Aliases) > maxNames || len(c.Families) > maxNames {
+		bad("%d aliases and %d family names: at most %d of each", len(c.Aliases), len(c.Families), maxNames)
+	}
 	for _, n := range append(append([]string{c.Name}, c.Aliases...), c.Families...) {
 		if normalize(n) == "" {
-			bad("name %q has no letters or digits besides vendor words", n)
+			bad("name %s has no letters or digits besides vendor words", quote(n))
 		}
 	}
 	if strings.TrimSpace(c.Vendor) == "" {
@@ -268,13 +275,13 @@ func (c Card) Validate() error {
 		bad("BF16 peak below FP32")
 	}
 	if !c.Link.valid() {
-		bad("unknown link kind %q", string(c.Link))
+		bad("unknown link kind %s", quote(string(c.Link)))
 	}
 	if !finite(float64(c.NVLink)) || c.NVLink < 0 || c.NVLink > maxBandwidth {
 		bad("link bandwidth %v B/s out of range", float64(c.NVLink))
 	}
 	if (c.Link == LinkNone) != (c.NVLink == 0) {
-		bad("link %q with bandwidth %v B/s: none goes with zero and only zero", string(c.Link), float64(c.NVLink))
+		bad("link %s with bandwidth %v B/s: none goes with zero and only zero", quote(string(c.Link)), float64(c.NVLink))
 	}
 	if c.PCIeGen < 1 || c.PCIeGen > 9 {
 		bad("PCIe generation %d out of range", c.PCIeGen)
@@ -283,19 +290,19 @@ func (c Card) Validate() error {
 		bad("TDP %d W out of range", c.TDP)
 	}
 	if !c.Market.valid() {
-		bad("unknown market %q", string(c.Market))
+		bad("unknown market %s", quote(string(c.Market)))
 	}
 	switch c.Confidence {
 	case "", "primary", "mixed", "secondary":
 	default:
-		bad("unknown confidence %q", c.Confidence)
+		bad("unknown confidence %s", quote(c.Confidence))
 	}
 	for _, u := range c.Unconfirmed {
 		if !knownField(u) {
-			bad("unconfirmed names unknown field %q", u)
+			bad("unconfirmed names unknown field %s", quote(u))
 		}
 	}
-	return errors.Join(errs...)
+	return joinErrors(errs)
 }
 
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
@@ -367,10 +374,10 @@ func roundTo(v, scale float64) float64 {
 // fromJSON converts, rejecting sizes whose conversion to bytes would overflow.
 func (j cardJSON) card() (Card, error) {
 	if j.MemoryMiB < 0 || j.MemoryMiB > int64(maxMemory/sizing.MiB) {
-		return Card{}, fmt.Errorf("catalog: card %q: memory_mib %d out of range (0, 16 TiB]: %w", j.ID, j.MemoryMiB, ErrInvalid)
+		return Card{}, fmt.Errorf("catalog: card %s: memory_mib %d out of range (0, 16 TiB]: %w", quote(j.ID), j.MemoryMiB, ErrInvalid)
 	}
 	if j.MemoryNominalGB < 0 || j.MemoryNominalGB > int64(maxMemory/sizing.GB) {
-		return Card{}, fmt.Errorf("catalog: card %q: memory_nominal_gb %d out of range: %w", j.ID, j.MemoryNominalGB, ErrInvalid)
+		return Card{}, fmt.Errorf("catalog: card %s: memory_nominal_gb %d out of range: %w", quote(j.ID), j.MemoryNominalGB, ErrInvalid)
 	}
 	return Card{
 		ID: j.ID, Name: j.Name, Aliases: j.Aliases, Families: j.Families, Vendor: j.Vendor,
@@ -416,7 +423,7 @@ func (c Card) toJSON() cardJSON {
 // a whole number of MiB is an error, as the form cannot hold it.
 func (c Card) MarshalJSON() ([]byte, error) {
 	if c.Memory%sizing.MiB != 0 || c.MemoryNominal%sizing.GB != 0 {
-		return nil, fmt.Errorf("catalog: card %q: memory is not whole MiB or nominal memory not whole GB: %w", c.ID, ErrInvalid)
+		return nil, fmt.Errorf("catalog: card %s: memory is not whole MiB or nominal memory not whole GB: %w", quote(c.ID), ErrInvalid)
 	}
 	return json.Marshal(c.toJSON())
 }

@@ -28,8 +28,8 @@ func near(got, want float64) bool {
 
 func TestDefault(t *testing.T) {
 	cards := Default().Cards()
-	if len(cards) != 34 {
-		t.Fatalf("Default has %d cards, want 34", len(cards))
+	if len(cards) != 41 {
+		t.Fatalf("Default has %d cards, want 41", len(cards))
 	}
 	for _, c := range cards {
 		if err := c.Validate(); err != nil {
@@ -434,6 +434,54 @@ func TestAddedCards(t *testing.T) {
 		{"A10G TF32 not recorded", "a10g", 23028, 600, sizing.TF32, 0, LinkNone, 0, 4, 300},
 		{"A10G INT8 not recorded", "a10g", 23028, 600, sizing.INT8, 0, LinkNone, 0, 4, 300},
 		{"A10G FP64 1/64 of FP32", "a10g", 23028, 600, sizing.FP64, 0.4925, LinkNone, 0, 4, 300},
+		// NVIDIA A40 datasheet: 48 GB GDDR6 at 696 GB/s, FP32 37.4, TF32 74.8, BF16 and
+		// FP16 149.7, INT8 299.3 TOPS (each half the "with sparsity" figure), NVLink
+		// bridge 112.5 GB/s, PCIe Gen4, 300 W. nvidia-smi: "NVIDIA A40, 46068 MiB".
+		{"A40 FP32 37.4", "a40", 46068, 696, sizing.FP32, 37.4, LinkNVLinkBridge, 112.5, 4, 300},
+		{"A40 TF32 74.8 dense", "a40", 46068, 696, sizing.TF32, 74.8, LinkNVLinkBridge, 112.5, 4, 300},
+		{"A40 BF16 149.7 dense, not 299.4", "a40", 46068, 696, sizing.BF16, 149.7, LinkNVLinkBridge, 112.5, 4, 300},
+		{"A40 INT8 299.3 dense", "a40", 46068, 696, sizing.INT8, 299.3, LinkNVLinkBridge, 112.5, 4, 300},
+		{"A40 no FP8", "a40", 46068, 696, sizing.FP8, 0, LinkNVLinkBridge, 112.5, 4, 300},
+		// NVIDIA Ada whitepaper, RTX 4080 column: FP32 48.7; tensor FP16/BF16 with FP32
+		// accumulate 97.5 dense (194.9 with sparsity), FP8 194.9, INT8 389.9 TOPS;
+		// 716.8 GB/s; 320 W. nvidia-smi: "NVIDIA GeForce RTX 4080, 16376 MiB".
+		{"RTX 4080 FP32 48.7", "rtx-4080", 16376, 716.8, sizing.FP32, 48.7, LinkNone, 0, 4, 320},
+		{"RTX 4080 BF16 97.5 with FP32 accumulate", "rtx-4080", 16376, 716.8, sizing.BF16, 97.5, LinkNone, 0, 4, 320},
+		{"RTX 4080 FP8 194.9", "rtx-4080", 16376, 716.8, sizing.FP8, 194.9, LinkNone, 0, 4, 320},
+		{"RTX 4080 INT8 389.9", "rtx-4080", 16376, 716.8, sizing.INT8, 389.9, LinkNone, 0, 4, 320},
+		// RTX 4080 SUPER: NVIDIA's product page (10240 cores, 2.55 GHz boost, 16 GB at
+		// 23 Gbps on 256 bits = 736 GB/s, 320 W, 836 AI TOPS sparse INT8); BF16 is the
+		// AI TOPS over 8, as on the 4080 (779.8 / 97.5). nvidia-smi: 16376 MiB.
+		{"RTX 4080 SUPER FP32 52.2", "rtx-4080-super", 16376, 736, sizing.FP32, 52.2, LinkNone, 0, 4, 320},
+		{"RTX 4080 SUPER BF16 104.5 (836 / 8)", "rtx-4080-super", 16376, 736, sizing.BF16, 104.5, LinkNone, 0, 4, 320},
+		{"RTX 4080 SUPER INT8 418 (836 / 2)", "rtx-4080-super", 16376, 736, sizing.INT8, 418, LinkNone, 0, 4, 320},
+		// NVIDIA GA102 whitepaper, RTX 3080 column: FP32 29.8, tensor FP16 with FP32
+		// accumulate 59.5 dense, TF32 29.8, INT8 238 TOPS, 760 GB/s, 320 W, no NVLink.
+		// nvidia-smi: "NVIDIA GeForce RTX 3080, 10240 MiB".
+		{"RTX 3080 FP32 29.8", "rtx-3080", 10240, 760, sizing.FP32, 29.8, LinkNone, 0, 4, 320},
+		{"RTX 3080 FP16 59.5 with FP32 accumulate", "rtx-3080", 10240, 760, sizing.FP16, 59.5, LinkNone, 0, 4, 320},
+		{"RTX 3080 INT8 238", "rtx-3080", 10240, 760, sizing.INT8, 238, LinkNone, 0, 4, 320},
+		// NVIDIA GH200 datasheet (96 GB HBM3 at 4 TB/s): FP64 34, FP64 tensor 67, FP32
+		// 67, TF32 494.5, BF16 989.5, FP8 1979 dense (989, 1979, 3958 with sparsity),
+		// NVLink 900 GB/s, module power up to 1000 W. nvidia-smi: "NVIDIA GH200 480GB,
+		// 97871 MiB".
+		{"GH200 FP64 vector 34", "gh200-96gb", 97871, 4000, sizing.FP64, 34, LinkNVLink, 900, 5, 1000},
+		{"GH200 BF16 989.5 dense", "gh200-96gb", 97871, 4000, sizing.BF16, 989.5, LinkNVLink, 900, 5, 1000},
+		{"GH200 FP8 1979 dense", "gh200-96gb", 97871, 4000, sizing.FP8, 1979, LinkNVLink, 900, 5, 1000},
+		// AMD MI250X: FP64 and FP32 vector 47.9, matrix 95.7, FP16/BF16 383, INT8 383
+		// TOPS, 128 GB HBM2e at 3.2768 TB/s, Infinity Fabric 800 GB/s, 560 W; no TF32 or FP8.
+		{"MI250X FP32 vector 47.9", "mi250x", 131072, 3276.8, sizing.FP32, 47.9, LinkInfinityFabric, 800, 4, 560},
+		{"MI250X BF16 383", "mi250x", 131072, 3276.8, sizing.BF16, 383, LinkInfinityFabric, 800, 4, 560},
+		{"MI250X no TF32", "mi250x", 131072, 3276.8, sizing.TF32, 0, LinkInfinityFabric, 800, 4, 560},
+		{"MI250X no FP8", "mi250x", 131072, 3276.8, sizing.FP8, 0, LinkInfinityFabric, 800, 4, 560},
+		// NVIDIA Tesla P100 PCIe datasheet (16 GB): FP64 4.7, FP32 9.3, FP16 18.7 (no
+		// tensor cores), HBM2 at 732 GB/s, PCIe Gen3, 250 W. nvidia-smi:
+		// "Tesla P100-PCIE-16GB, 16280 MiB".
+		{"P100 FP64 4.7", "p100-pcie-16gb", 16280, 732, sizing.FP64, 4.7, LinkNone, 0, 3, 250},
+		{"P100 FP32 9.3", "p100-pcie-16gb", 16280, 732, sizing.FP32, 9.3, LinkNone, 0, 3, 250},
+		{"P100 FP16 18.7 vector", "p100-pcie-16gb", 16280, 732, sizing.FP16, 18.7, LinkNone, 0, 3, 250},
+		{"P100 no BF16", "p100-pcie-16gb", 16280, 732, sizing.BF16, 0, LinkNone, 0, 3, 250},
+		{"P100 no INT8", "p100-pcie-16gb", 16280, 732, sizing.INT8, 0, LinkNone, 0, 3, 250},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -480,5 +528,34 @@ func TestAddedCards(t *testing.T) {
 	a10 := lookup(t, "A10")
 	if bf16, ok := a10.Peak(sizing.BF16); a10.ID != "a10" || !ok || !near(float64(bf16), 125e12) {
 		t.Errorf("A10 = %s BF16 %v, %v; want a10 at 125 TFLOPS", a10.ID, float64(bf16)/1e12, ok)
+	}
+}
+
+// The added cards answer to the names nvidia-smi and rental listings give them,
+// and a variant's own word is not left out ("RTX 4080 16GB" is never the SUPER).
+func TestAddedCardNames(t *testing.T) {
+	for name, want := range map[string]string{
+		"NVIDIA A40":                    "a40",
+		"NVIDIA GeForce RTX 4080":       "rtx-4080",
+		"RTX 4080 16GB":                 "rtx-4080",
+		"NVIDIA GeForce RTX 4080 SUPER": "rtx-4080-super",
+		"RTX 4080 SUPER 16GB":           "rtx-4080-super",
+		"NVIDIA GeForce RTX 3080":       "rtx-3080",
+		"NVIDIA GH200 480GB":            "gh200-96gb",
+		"GH200":                         "gh200-96gb",
+		"AMD Instinct MI250X":           "mi250x",
+		"Tesla P100-PCIE-16GB":          "p100-pcie-16gb",
+		"P100":                          "p100-pcie-16gb",
+	} {
+		if c, err := Default().Lookup(name); err != nil || c.ID != want {
+			t.Errorf("Lookup(%q) = %q, %v; want %s", name, c.ID, err, want)
+		}
+	}
+	// FP64: the GH200's tensor rate, the P100's vector rate.
+	for id, want := range map[string]float64{"gh200-96gb": 67, "p100-pcie-16gb": 4.7, "mi250x": 95.7} {
+		got, ok := lookup(t, id).FP64()
+		if !ok || !near(float64(got), want*1e12) {
+			t.Errorf("%s FP64() = %v, want %v TFLOPS", id, float64(got)/1e12, want)
+		}
 	}
 }

@@ -55,7 +55,9 @@ func Default() *Catalog { return defaultCatalog() }
 // (Card.Validate) and the set: IDs, names and aliases must be unique across cards
 // after normalisation (case, spaces, dashes, underscores and vendor words such as
 // "NVIDIA", "GeForce" and "Tesla" are ignored), and a family name may not equal any
-// card's own name. Problems are joined with errors.Join, each wrapping ErrInvalid.
+// card's own name. Problems are joined with errors.Join, each wrapping ErrInvalid;
+// past the first 20, a last error says how many more there are. Names are quoted
+// cut to 80 bytes. The work is linear in the number of names.
 // The catalog keeps its own copies of the cards.
 func New(cards ...Card) (*Catalog, error) {
 	c := &Catalog{cards: make([]Card, len(cards)), index: make(map[string]entry),
@@ -69,8 +71,8 @@ func New(cards ...Card) (*Catalog, error) {
 		}
 	}
 	dup := func(key, display string, i int) {
-		errs = append(errs, fmt.Errorf("catalog: card %q: name %q also names card %q: %w",
-			cards[i].ID, display, cards[c.index[key].cards[0]].ID, ErrInvalid))
+		errs = append(errs, fmt.Errorf("catalog: card %s: name %s also names card %s: %w",
+			quote(cards[i].ID), quote(display), quote(cards[c.index[key].cards[0]].ID), ErrInvalid))
 	}
 	for i, card := range c.cards {
 		for _, n := range append(append([]string{card.Name}, card.Aliases...), card.ID) {
@@ -97,8 +99,8 @@ func New(cards ...Card) (*Catalog, error) {
 			e, seen := c.index[key]
 			switch {
 			case seen && e.own:
-				errs = append(errs, fmt.Errorf("catalog: card %q: family name %q is also the name of card %q: %w",
-					card.ID, n, cards[e.cards[0]].ID, ErrInvalid))
+				errs = append(errs, fmt.Errorf("catalog: card %s: family name %s is also the name of card %s: %w",
+					quote(card.ID), quote(n), quote(cards[e.cards[0]].ID), ErrInvalid))
 			case !seen:
 				c.index[key] = entry{cards: []int{i}}
 				c.names = append(c.names, name{key, n})
@@ -108,7 +110,7 @@ func New(cards ...Card) (*Catalog, error) {
 			}
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
+	if err := joinErrors(errs); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -151,7 +153,7 @@ func Load(r io.Reader) (*Catalog, error) {
 		}
 		cards = append(cards, card)
 	}
-	if err := errors.Join(errs...); err != nil {
+	if err := joinErrors(errs); err != nil {
 		return nil, err
 	}
 	return New(cards...)

@@ -147,7 +147,7 @@ func TestLookupNotFound(t *testing.T) {
 		suggest string // one of the suggestions; "" for none
 	}{
 		{"A1000", "A100"},
-		{"RTX 4080", "GeForce RTX 4090"},
+		{"RTX 4070", "GeForce RTX 4090"},
 		{"L40X", "L40"},
 		{"H1OO", "H100"},
 		{"", ""},

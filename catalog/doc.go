@@ -18,6 +18,10 @@
 //     the RTX 4090 D, "S" of the L40S) is never left out.
 //   - Device, Topology, Report: what nvidia-smi says a machine has (ParseSMI,
 //     ParseTopology) and what Verify makes of it against the advertised card.
+//   - GPUUse, AllReduceRun: how busy a job keeps each GPU (ParseDmon, from
+//     nvidia-smi dmon) and the all-reduce bus bandwidth nccl-tests measured
+//     (ParseAllReducePerf), to hold against Card.AllReduceBaseline, the bus
+//     bandwidth compute's ring model gives the card's link.
 //
 // Units: memory is sizing.Bytes, exact (an "80GB" A100 is 81920 MiB); rates are
 // compute.FLOPRate and compute.Bandwidth, decimal as vendors print them. Peaks are
@@ -33,7 +37,8 @@
 // Errors wrap ErrInvalid, ErrNotFound or ErrAmbiguous; Lookup returns a
 // *NotFoundError with suggestions or an *AmbiguousError with candidates, and the
 // parsers a *ParseError with the line number. Messages start with "catalog: ",
-// quote the input once and end with the sentinel's text, which carries no package
+// quote the input once, at most its first 80 bytes cut at a character boundary,
+// and end with the sentinel's text, which carries no package
 // name of its own.
 //
 // Every value is immutable once made and every function is safe for concurrent

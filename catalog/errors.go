@@ -2,9 +2,11 @@ package catalog
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/gpuplan/gpuplan/internal/excerpt"
 )
 
 // Sentinel errors. Every error from this package wraps one of them; test with
@@ -91,15 +93,20 @@ func (e *ParseError) Error() string {
 // Unwrap returns the reason, so that errors.Is(err, ErrInvalid) holds.
 func (e *ParseError) Unwrap() error { return e.Err }
 
-// quote quotes s for a message, cut to 80 bytes at a character boundary.
-func quote(s string) string {
-	const max = 80
-	if len(s) > max {
-		cut := max
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "..."
+// quote quotes s for a message: at most its first 80 bytes, cut at a character
+// boundary.
+func quote(s string) string { return excerpt.Quote(s) }
+
+// maxErrors is how many problems a joined error lists before it counts the rest.
+const maxErrors = 20
+
+// joinErrors joins errs as errors.Join does, keeping the first maxErrors and then
+// one error that counts the rest, so that a list with a million bad names gives a
+// message of a few KB. Every error kept wraps ErrInvalid, the count too.
+func joinErrors(errs []error) error {
+	if len(errs) > maxErrors {
+		more := fmt.Errorf("catalog: and %d more problems: %w", len(errs)-maxErrors, ErrInvalid)
+		errs = append(errs[:maxErrors:maxErrors], more)
 	}
-	return strconv.Quote(s)
+	return errors.Join(errs...)
 }

@@ -35,7 +35,7 @@ func ExampleCatalog_Lookup() {
 	_, hasBF16 := a10g.Peak(sizing.BF16)
 	fmt.Printf("%s: %d MiB, BF16 rate published: %v\n", a10g.ID, a10g.Memory/sizing.MiB, hasBF16)
 
-	_, err = cat.Lookup("RTX 4080")
+	_, err = cat.Lookup("RTX 4070")
 	fmt.Println(errors.Is(err, catalog.ErrNotFound))
 	// Output:
 	// rtx-4090: 24564 MiB, BF16 165.2 TFLOPS dense, link none

@@ -110,3 +110,61 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseDmon(f *testing.F) {
+	addFiles(f, "testdata/dmon_*.txt")
+	for _, s := range []string{"", "# gpu sm\n0 50\n", "# gpu sm mem fb\n0 - - -\n", "# gpu sm\n# Idx %\n99999999 100\n", "0 1 2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		uses, err := ParseDmon(strings.NewReader(in))
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v does not wrap ErrInvalid", err)
+			}
+			if len(err.Error()) > 1024 {
+				t.Fatalf("error of %d bytes", len(err.Error()))
+			}
+			return
+		}
+		if len(uses) == 0 || len(uses) > maxDevices {
+			t.Fatalf("%d GPUs and no error", len(uses))
+		}
+		for i, u := range uses {
+			if i > 0 && uses[i-1].Index >= u.Index {
+				t.Fatalf("GPUs out of order: %+v", uses)
+			}
+			if u.Samples < 1 || u.SMPercent < -1 || u.SMPercent > 100 || u.MemPercent < -1 || u.MemPercent > 100 ||
+				u.MemoryUsed < -1 || u.MemoryUsed > 4*sizing.TiB {
+				t.Fatalf("bad GPU %+v", u)
+			}
+		}
+	})
+}
+
+func FuzzParseAllReducePerf(f *testing.F) {
+	addFiles(f, "testdata/nccl_*.txt")
+	for _, s := range []string{"", "8 2 float sum -1 1 0 0 0 1 0 0 0\n", "8 2 float sum 1 0 0 N/A 1 0 0 N/A\n", "# Avg bus bandwidth : 1e400\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		run, err := ParseAllReducePerf(strings.NewReader(in))
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v does not wrap ErrInvalid", err)
+			}
+			if len(err.Error()) > 1024 {
+				t.Fatalf("error of %d bytes", len(err.Error()))
+			}
+			return
+		}
+		if len(run.Results) == 0 || len(run.Results) > maxNCCLRows || len(run.Ranks) > maxNCCLRows {
+			t.Fatalf("%d rows, %d ranks", len(run.Results), len(run.Ranks))
+		}
+		for _, r := range run.Results {
+			if r.Size < 0 || r.BusBandwidth < 0 || r.InPlace < 0 || r.Wrong < -1 || r.BusBandwidth > run.PeakBusBandwidth() {
+				t.Fatalf("bad row %+v", r)
+			}
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -158,17 +159,17 @@ func parseQuery(s string) (q query, ok bool) {
 	return q, true
 }
 
-// tokensOf works out the token-match data of a card.
+// tokensOf works out the token-match data of a card. Its work is linear in the
+// length of the card's names: sets, not scans, keep words and cores unique, so a
+// card with many aliases costs no more per alias than one with few.
 func tokensOf(card Card) cardTokens {
 	t := cardTokens{}
 	if card.MemoryNominal > 0 && card.MemoryNominal%sizing.GB == 0 {
 		t.memory = int64(card.MemoryNominal / sizing.GB)
 	}
-	add := func(w string) {
-		if !contains(t.words, w) {
-			t.words = append(t.words, w)
-		}
-	}
+	words := make(map[string]bool)
+	cores := make(map[string]bool)
+	var key []byte
 	for _, n := range append(append([]string{card.ID, card.Name}, card.Aliases...), card.Form) {
 		q, ok := parseQuery(n)
 		if !ok {
@@ -176,26 +177,29 @@ func tokensOf(card Card) cardTokens {
 		}
 		var core []string
 		for _, w := range q.words {
-			add(w)
-			if !formWord(w) && !contains(core, w) {
+			if !words[w] {
+				words[w] = true
+				t.words = append(t.words, w)
+			}
+			if !formWord(w) && !contains(core, w) { // at most maxQueryTokens words
 				core = append(core, w)
 			}
 		}
-		if len(core) > 0 && !sameWords(t.cores, core) {
+		if len(core) == 0 {
+			continue
+		}
+		sorted := slices.Clone(core)
+		slices.Sort(sorted)
+		key = key[:0]
+		for _, w := range sorted {
+			key = append(append(key, w...), ' ')
+		}
+		if !cores[string(key)] {
+			cores[string(key)] = true
 			t.cores = append(t.cores, core)
 		}
 	}
 	return t
-}
-
-// sameWords reports whether sets already holds the word set s.
-func sameWords(sets [][]string, s []string) bool {
-	for _, set := range sets {
-		if len(set) == len(s) && subset(set, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // subset reports whether every word of a is in b.

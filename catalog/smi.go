@@ -23,6 +23,11 @@ type Device struct {
 // maxDeviceMemory bounds memory.total: larger figures are garbage, not cards.
 const maxDeviceMemory = 4 * sizing.TiB
 
+// maxDevices bounds the GPUs one listing may hold, with or without an index
+// column: nvidia-smi lists the GPUs of one machine, and no node holds more (the
+// topology matrix has the same bound).
+const maxDevices = maxTopoGPUs
+
 // maxLine bounds one line of nvidia-smi output.
 const maxLine = 64 << 10
 
@@ -46,7 +51,8 @@ const smiQuery = "nvidia-smi --query-gpu=index,name,memory.total --format=csv"
 // Errors wrap ErrInvalid; a problem on one line is a *ParseError with its line
 // number and the line quoted: missing columns, an index that is not a small
 // non-negative integer or repeats, an empty name, memory that is not a positive
-// number of MiB or is more than 4 TiB, or a line longer than 64 KiB. Output with
+// number of MiB or is more than 4 TiB, more than 1024 GPUs, or a line longer than
+// 64 KiB. Errors quote at most the first 80 bytes of a line or field. Output with
 // no GPU ("No devices were found"), nvidia-smi's failure messages (no driver, a GPU
 // it cannot reach: "Unable to determine the device handle for GPU…"), its other
 // outputs (the default table, nvidia-smi -L, nvidia-smi -q) and text saved as
@@ -110,12 +116,15 @@ func ParseSMI(r io.Reader) ([]Device, error) {
 			}
 			return nil, fail("want %d columns as the header names, got %d", ncols, len(fields))
 		}
+		if len(devs) == maxDevices {
+			return nil, fail("more than %d GPUs listed: no machine has so many; is this the output of one machine?", maxDevices)
+		}
 		idx := len(devs)
 		if col[0] >= 0 {
 			var err error
 			idx, err = strconv.Atoi(fields[col[0]])
 			if err != nil || idx < 0 || idx > 1<<16 {
-				return nil, fail("index %q is not a GPU index", fields[col[0]])
+				return nil, fail("index %s is not a GPU index", quote(fields[col[0]]))
 			}
 			if seen == nil {
 				seen = make(map[int]bool)
@@ -131,11 +140,11 @@ func ParseSMI(r io.Reader) ([]Device, error) {
 		}
 		if exact && ncols == 2 && isDigits(name) {
 			// index, memory.total: without a header, the only reading of a number here.
-			return nil, fail("name %q is a number; want name, memory.total (or index, name, memory.total)", name)
+			return nil, fail("name %s is a number; want name, memory.total (or index, name, memory.total)", quote(name))
 		}
 		mem, err := parseMiB(fields[col[2]])
 		if err != nil {
-			return nil, fail("memory.total %q: %v", fields[col[2]], err)
+			return nil, fail("memory.total %s: %v", quote(fields[col[2]]), err)
 		}
 		devs = append(devs, Device{Index: idx, Name: name, Memory: mem})
 	}

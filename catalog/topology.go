@@ -143,7 +143,7 @@ func ParseTopology(r io.Reader) (Topology, error) {
 					break
 				}
 				if k != n {
-					return Topology{}, fail("column %d is %s, want GPU%d", n, fields[n], n)
+					return Topology{}, fail("column %d is %s, want GPU%d", n, quote(fields[n]), n)
 				}
 			}
 			if n == 0 {
@@ -170,7 +170,7 @@ func ParseTopology(r io.Reader) (Topology, error) {
 		for j := 0; j < n; j++ {
 			l, ok := parseCell(fields[1+j])
 			if !ok {
-				return Topology{}, fail("cell GPU%d-GPU%d %q is not a known connection", i, j, fields[1+j])
+				return Topology{}, fail("cell GPU%d-GPU%d %s is not a known connection", i, j, quote(fields[1+j]))
 			}
 			if (l.Path == PathSelf) != (i == j) {
 				return Topology{}, fail("cell GPU%d-GPU%d is %s: X belongs on the diagonal only", i, j, l)

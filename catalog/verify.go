@@ -75,7 +75,7 @@ func (c *Catalog) Verify(advertised string, gpus int, devs []Device, topo *Topol
 	problem := func(format string, args ...any) { r.Problems = append(r.Problems, fmt.Sprintf(format, args...)) }
 	note := func(format string, args ...any) { r.Notes = append(r.Notes, fmt.Sprintf(format, args...)) }
 	if family {
-		note("%q names a family (%s); any of them is as advertised.", advertised, strings.Join(r.Candidates, ", "))
+		note("%s names a family (%s); any of them is as advertised.", quote(advertised), strings.Join(r.Candidates, ", "))
 	}
 
 	switch {
@@ -98,8 +98,8 @@ func (c *Catalog) Verify(advertised string, gpus int, devs []Device, topo *Topol
 		case err == nil && containsCard(allowed, got.ID):
 			want = got
 			if got.ID != card.ID && !family {
-				note("GPU %d is the %s; the listing %q does not name the board, which Lookup reads as the %s. Ask which the price is for.",
-					d.Index, got.Name, advertised, card.Name)
+				note("GPU %d is the %s; the listing %s does not name the board, which the catalog reads as the %s. Ask which the price is for.",
+					d.Index, got.Name, quote(advertised), card.Name)
 			}
 			if i < gpus {
 				delivered = append(delivered, got)
@@ -107,9 +107,9 @@ func (c *Catalog) Verify(advertised string, gpus int, devs []Device, topo *Topol
 		case err == nil:
 			problem("GPU %d reports %s (%s), not the advertised %s.", d.Index, d.Name, got.ID, advertisedName(card, advertised, allowed, family))
 		case errors.Is(err, ErrAmbiguous):
-			note("GPU %d reports %q, which could be several cards; its model was not checked.", d.Index, d.Name)
+			note("GPU %d reports %s, which could be several cards; its model was not checked.", d.Index, quote(d.Name))
 		default:
-			problem("GPU %d reports %q, which is not the advertised %s.", d.Index, d.Name, advertisedName(card, advertised, allowed, family))
+			problem("GPU %d reports %s, which is not the advertised %s.", d.Index, quote(d.Name), advertisedName(card, advertised, allowed, family))
 		}
 		if d.Memory < sizing.Bytes(float64(want.Memory)*(1-memoryTolerance)) {
 			whose := "the advertised " + want.Name

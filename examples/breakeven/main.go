@@ -41,6 +41,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gpuplan/gpuplan/internal/excerpt"
 	"github.com/gpuplan/gpuplan/pricing"
 )
 
@@ -48,19 +49,27 @@ import (
 var errUsage = errors.New("usage")
 
 func main() {
-	err := run(os.Stdout, os.Args[1:])
+	os.Exit(exitStatus(run(os.Stdout, os.Args[1:]), os.Stderr))
+}
+
+// exitStatus writes err to stderr and returns the exit status it calls for: 0
+// for none or -h, 2 for a usage error, 1 otherwise.
+func exitStatus(err error, stderr io.Writer) int {
 	switch {
-	case err == nil:
-	case errors.Is(err, flag.ErrHelp):
-		// -h: the usage was printed; asking for help is not a failure.
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0 // -h: the usage was printed; asking for help is not a failure
 	case errors.Is(err, errUsage):
-		fmt.Fprintln(os.Stderr, "breakeven:", err)
-		fmt.Fprintln(os.Stderr, "breakeven: -h lists the flags")
-		os.Exit(2)
-	default:
-		fmt.Fprintln(os.Stderr, "breakeven:", err)
-		os.Exit(1)
+		fmt.Fprintln(stderr, "breakeven:", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
+		fmt.Fprintln(stderr, "breakeven: -h lists the flags")
+		return 2
 	}
+	fmt.Fprintln(stderr, "breakeven:", err)
+	return 1
+}
+
+// usagef returns a usage error (exit status 2) that names the flag at fault.
+func usagef(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{errUsage}, args...)...)
 }
 
 const usageHeader = `Usage: breakeven [flags]
@@ -91,7 +100,7 @@ func run(w io.Writer, args []string) error {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	hourly := fs.String("hourly", "18", "price of one GPU-hour, in -currency; the default is a SAMPLE price, not a quote")
-	daily := fs.String("daily", "300", "price of one GPU-day (24 hours), in -currency; the default is a SAMPLE price, not a quote")
+	daily := fs.String("daily", "300", "price of one GPU-day (24 hours), in -currency, or none when there is no daily package; the default is a SAMPLE price, not a quote")
 	monthly := fs.String("monthly", "9000", "price of one GPU-month, in -currency; the default is a SAMPLE price, not a quote")
 	currency := fs.String("currency", "CNY", "ISO 4217 currency code of the prices")
 	hoursPerMonth := fs.Int("hours-per-month", pricing.DefaultHoursPerMonth, "hours in the month the monthly package covers (672 to 744)")
@@ -101,10 +110,10 @@ func run(w io.Writer, args []string) error {
 			printUsage(w, fs)
 			return err
 		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return usagef("%v", err)
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+		return usagef("unexpected arguments %q", fs.Args())
 	}
 	// The sample prices are the defaults: a price whose flag is not given is
 	// still a sample, whatever the currency or the month.
@@ -117,20 +126,34 @@ func run(w io.Writer, args []string) error {
 		}
 	}
 
+	// Each flag is checked on its own, so that an error names the flag at fault.
+	if err := pricing.ValidCurrency(*currency); err != nil {
+		return usagef("-currency %s: want a three-letter ISO 4217 code such as USD or CNY", excerpt.Quote(*currency))
+	}
+	if h := *hoursPerMonth; h < 672 || h > 744 {
+		return usagef("-hours-per-month %d: want 672 to 744 (a month of 28 to 31 days)", h)
+	}
 	t := pricing.Tariff{Currency: *currency, HoursPerMonth: *hoursPerMonth}
 	for _, p := range []struct {
 		name string
 		text string
 		dst  *decimal.Decimal
 	}{{"hourly", *hourly, &t.Hourly}, {"daily", *daily, &t.Daily}, {"monthly", *monthly, &t.Monthly}} {
+		if p.name == "daily" && p.text == "none" {
+			continue // no daily package: the tariff leaves it zero
+		}
 		m, err := pricing.NewMoney(p.text, *currency)
 		if err != nil || m.Amount.Sign() <= 0 {
-			return fmt.Errorf("%w: -%s %q: want a positive decimal price in %s", errUsage, p.name, p.text, *currency)
+			want := "want a positive decimal price such as 2.49"
+			if p.name == "daily" {
+				want += ", or none"
+			}
+			return usagef("-%s %s: %s", p.name, excerpt.Cut(p.text, 40), want)
 		}
 		*p.dst = m.Amount
 	}
 	if err := t.Validate(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return usagef("%v", err) // each flag passed its own check: a combination the tariff refuses
 	}
 
 	c, err := newChart(t, samples)
@@ -193,17 +216,19 @@ func newChart(t pricing.Tariff, samples []string) (*chart, error) {
 		}
 		return u
 	}
-	for _, s := range []struct {
+	type way struct {
 		name   string
 		color  string
 		dashed bool
 		tariff pricing.Tariff
-	}{
-		{"Hourly", "#1f77b4", false, only(true, false, false)},
-		{"Daily (whole days of 24 h)", "#ff7f0e", false, only(false, true, false)},
-		{"Monthly", "#2ca02c", false, only(false, false, true)},
-		{"Cheapest mix (Tariff.Cost)", "#555555", true, t},
-	} {
+	}
+	ways := []way{{"Hourly", "#1f77b4", false, only(true, false, false)}}
+	if t.Daily.Sign() > 0 {
+		ways = append(ways, way{"Daily (whole days of 24 h)", "#ff7f0e", false, only(false, true, false)})
+	}
+	ways = append(ways, way{"Monthly", "#2ca02c", false, only(false, false, true)},
+		way{"Cheapest mix", "#555555", true, t})
+	for _, s := range ways {
 		line := series{name: s.name, color: s.color, dashed: s.dashed, cost: make([]decimal.Decimal, hours+1)}
 		for u := 0; u <= hours; u++ {
 			q, err := s.tariff.Cost(time.Duration(u) * time.Hour)
@@ -220,14 +245,16 @@ func newChart(t pricing.Tariff, samples []string) (*chart, error) {
 	}
 
 	// Hourly against the daily package, within one day: BreakEvenFor(Daily).
-	day, err := t.BreakEvenFor(pricing.Daily)
-	if err != nil {
-		return nil, err
-	}
-	if day <= 24*time.Hour {
-		c.marks = append(c.marks, mark{day.Hours(), t.Daily, hoursText(day) + " a day",
-			fmt.Sprintf("%s in a day: a day package (%s) beats hourly use (Tariff.BreakEvenFor(Daily)).",
-				hoursText(day), c.money(t.Daily))})
+	if t.Daily.Sign() > 0 {
+		day, err := t.BreakEvenFor(pricing.Daily)
+		if err != nil {
+			return nil, err
+		}
+		if day <= 24*time.Hour {
+			c.marks = append(c.marks, mark{day.Hours(), t.Daily, hoursText(day) + " a day",
+				fmt.Sprintf("%s in a day: a day package (%s) beats hourly use.",
+					hoursText(day), c.money(t.Daily))})
+		}
 	}
 	// Hourly against the monthly package: BreakEven.
 	month, err := t.BreakEven()
@@ -236,13 +263,16 @@ func newChart(t pricing.Tariff, samples []string) (*chart, error) {
 	}
 	if month.Hours() <= float64(hours) {
 		c.marks = append(c.marks, mark{month.Hours(), t.Monthly, hoursText(month),
-			fmt.Sprintf("%s in a month: the monthly package (%s) beats hourly use (Tariff.BreakEven).",
+			fmt.Sprintf("%s in a month: the monthly package (%s) beats hourly use.",
 				hoursText(month), c.money(t.Monthly))})
 	}
 	// Whole days against the monthly package: the month wins once the days bought
 	// cost more than it, after ⌊monthly/daily⌋ days.
-	q, _ := t.Monthly.QuoRem(t.Daily, 0) // whole days, exact, whatever decimal's DivisionPrecision
-	days := q.IntPart()
+	var days int64
+	if t.Daily.Sign() > 0 {
+		q, _ := t.Monthly.QuoRem(t.Daily, 0) // whole days, exact, whatever decimal's DivisionPrecision
+		days = q.IntPart()
+	}
 	if h := 24 * days; days >= 1 && h < int64(hours) {
 		c.marks = append(c.marks, mark{float64(h), t.Daily.Mul(decimal.NewFromInt(days)), fmt.Sprintf("%d h", h),
 			fmt.Sprintf("%d h (%d whole days) in a month: the monthly package beats day packages (%s / %s, rounded down).",
@@ -289,8 +319,12 @@ func (c *chart) svg() string {
 		title += " (partly sample prices)"
 	}
 	p(`<text x="%g" y="28" font-size="18" font-weight="bold">%s</text>`, left, esc(title))
-	p(`<text x="%g" y="46" fill="#444444">One GPU: %s an hour, %s a day, %s a month of %d h.</text>`,
-		left, esc(c.money(c.t.Hourly)), esc(c.money(c.t.Daily)), esc(c.money(c.t.Monthly)), c.hours)
+	day := c.money(c.t.Daily) + " a day"
+	if c.t.Daily.Sign() == 0 {
+		day = "no day package"
+	}
+	p(`<text x="%g" y="46" fill="#444444">One GPU: %s an hour, %s, %s a month of %d h.</text>`,
+		left, esc(c.money(c.t.Hourly)), esc(day), esc(c.money(c.t.Monthly)), c.hours)
 
 	// Grid, ticks and tick labels.
 	p(`<g stroke="%s" stroke-width="1">`, gridColor)
@@ -390,10 +424,14 @@ func (c *chart) svg() string {
 	}
 	notes = append(notes,
 		"Prices: "+c.source(),
-		"Costs from pricing.Tariff.Cost. Hourly: billed per second. Monthly: one package, paid whatever the use.",
-		"Daily: the hours are used as whole days of 24 h, one after another, so u hours buy ⌈u/24⌉ day packages",
-		"(a day partly used is paid in full). Cheapest mix: the cheapest packages and hourly time for a run of u hours.",
-	)
+		"Costs as the gpuplan pricing package works them out. Hourly: billed per second. Monthly: one package, paid whatever the use.")
+	if c.t.Daily.Sign() > 0 {
+		notes = append(notes,
+			"Daily: the hours are used as whole days of 24 h, one after another, so u hours buy ⌈u/24⌉ day packages",
+			"(a day partly used is paid in full). Cheapest mix: the cheapest packages and hourly time for a run of u hours.")
+	} else {
+		notes = append(notes, "No daily package. Cheapest mix: the monthly package or hourly time, whichever is cheaper for a run of u hours.")
+	}
 	for i, line := range notes {
 		p(`<text x="%g" y="%.1f" font-size="12" fill="#333333">%s</text>`, left, top+plotH+66+float64(i)*16, esc(line))
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -148,7 +149,7 @@ func TestHelp(t *testing.T) {
 		"Exit status: 0",
 		"2 usage error",
 		"price of one GPU-hour, in -currency; the default is a SAMPLE price, not a quote (default \"18\")",
-		"price of one GPU-day (24 hours), in -currency; the default is a SAMPLE price, not a quote (default \"300\")",
+		"price of one GPU-day (24 hours), in -currency, or none when there is no daily package; the default is a SAMPLE price, not a quote (default \"300\")",
 		"price of one GPU-month, in -currency; the default is a SAMPLE price, not a quote (default \"9000\")",
 	} {
 		if !strings.Contains(help, want) {
@@ -180,18 +181,64 @@ func TestOutputFile(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
-	for _, args := range [][]string{
-		{"-hourly", "0"},
-		{"-daily", "-3"},
-		{"-monthly", "lots"},
-		{"-monthly", "1e3"},
-		{"-currency", "yuan"},
-		{"-hours-per-month", "1000"},
-		{"-nosuchflag"},
-		{"extra"},
+	for _, tc := range []struct {
+		args []string
+		want string // stderr names the flag and what it wants
+	}{
+		{[]string{"-hourly", "0"}, "-hourly 0: want a positive decimal price such as 2.49"},
+		{[]string{"-daily", "-3"}, "-daily -3: want a positive decimal price such as 2.49, or none"},
+		{[]string{"-monthly", "lots"}, "-monthly lots: want a positive decimal price"},
+		{[]string{"-monthly", "1e3"}, "-monthly 1e3: want a positive decimal price"},
+		{[]string{"-monthly", strings.Repeat("9", 10000) + "x"}, "-monthly 9999999999999999999999999999999999999999...: want"},
+		{[]string{"-currency", "yuan"}, `-currency "yuan": want a three-letter ISO 4217 code`},
+		{[]string{"-currency", "yuan", "-hourly", "2"}, `-currency "yuan"`}, // the currency, not the price, is at fault
+		{[]string{"-hours-per-month", "1000"}, "-hours-per-month 1000: want 672 to 744"},
+		{[]string{"-nosuchflag"}, "flag provided but not defined: -nosuchflag"},
+		{[]string{"extra"}, "unexpected arguments"},
 	} {
-		if err := run(io.Discard, args); !errors.Is(err, errUsage) {
-			t.Errorf("run(%q) error = %v, want a usage error", args, err)
+		err := run(io.Discard, tc.args)
+		if !errors.Is(err, errUsage) {
+			t.Errorf("run(%q) error = %v, want a usage error", tc.args, err)
+			continue
+		}
+		var stderr bytes.Buffer
+		if got := exitStatus(err, &stderr); got != 2 || !strings.HasPrefix(stderr.String(), "breakeven: "+tc.want) {
+			t.Errorf("run(%q): exit %d, stderr %q; want 2 and %q", tc.args, got, stderr.String(), tc.want)
+		}
+	}
+}
+
+// A tariff without a daily package draws hourly, monthly and the mix, and marks
+// the monthly break-even only.
+func TestNoDaily(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(&out, []string{"-hourly", "2.49", "-daily", "none", "-monthly", "1300", "-currency", "USD"}); err != nil {
+		t.Fatal(err)
+	}
+	svg := out.String()
+	wellFormed(t, out.Bytes())
+	for _, want := range []string{"no day package", "522.1 h in a month", "No daily package."} { // 1300 / 2.49 = 522.09 h
+		if !strings.Contains(svg, want) {
+			t.Errorf("chart lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"Daily (whole days", "a day package", "whole days)"} {
+		if strings.Contains(svg, bad) {
+			t.Errorf("chart without a daily package shows %q", bad)
+		}
+	}
+}
+
+// No Go identifier reaches the chart: what a reader sees is words.
+func TestNoGoIdentifiers(t *testing.T) {
+	ident := regexp.MustCompile(`\b(pricing|Tariff|Quote|Money)\.[A-Z]|BreakEven|\(s\)`)
+	for _, args := range [][]string{nil, {"-daily", "none"}} {
+		var out bytes.Buffer
+		if err := run(&out, args); err != nil {
+			t.Fatal(err)
+		}
+		if m := ident.FindString(out.String()); m != "" {
+			t.Errorf("run(%q): chart shows %q", args, m)
 		}
 	}
 }

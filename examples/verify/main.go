@@ -2,43 +2,61 @@
 // seed article advises: run nvidia-smi on the machine before the job, and compare
 // the cards, their memory and their links with what was advertised (some providers
 // label a card 80 GB and deliver 40 GB, or sell an NVLink board wired over PCIe).
+// Then, once the job runs, read how busy the GPUs are and how fast they all-reduce.
 //
-// On the rented machine, capture:
+// On the rented machine, run it as it is:
 //
-//	nvidia-smi --query-gpu=index,name,memory.total --format=csv > smi.csv
-//	nvidia-smi topo -m > topo.txt
+//	go run ./examples/verify -card "A100 SXM4 80GB" -gpus 8
 //
-// then run:
+// It runs nvidia-smi itself (the one on PATH):
 //
-//	go run ./examples/verify -card "A100 SXM4 80GB" -gpus 8 -smi smi.csv -topo topo.txt
+//	nvidia-smi --query-gpu=index,name,memory.total --format=csv
+//	nvidia-smi topo -m
 //
-// Without -smi and -topo it checks an embedded sample: -sample good is an
-// 8× A100 SXM4 80GB HGX board as advertised, -sample bad is four 40 GB cards on
-// PCIe sold as eight 80 GB NVLink ones. It prints the devices found, the links
-// between them and catalog.Verify's report.
+// and refuses, with exit status 1, when there is no nvidia-smi: it never passes a
+// machine it has not seen. Elsewhere, give captures of those two commands with
+// -smi and -topo. Two more captures, made while the job or a test runs, are read
+// against the order:
+//
+//	nvidia-smi dmon -s pucv -c 60 > dmon.txt     # -dmon dmon.txt
+//	all_reduce_perf -b 8 -e 8G -f 2 -g 8 > nccl.txt  # -nccl nccl.txt
+//
+// -dmon flags GPUs whose streaming multiprocessors are busy less than -min-sm
+// percent of the time (a job at 5% on an 8-GPU order pays for idle GPUs) and,
+// with -plan-mem, memory use far from the plan's; -nccl holds the bus bandwidth
+// nccl-tests measured against the one the library's ring model gives the card's
+// link. -sample good or -sample bad checks an embedded demonstration instead of a
+// machine: an 8× A100 SXM4 80GB HGX board as advertised, or four 40 GB cards on
+// PCIe sold as eight 80 GB NVLink ones.
 //
 // Exit status:
 //
 //	0  delivered as advertised (or -h)
-//	1  the machine does not match the order (after the report), or a capture
-//	   cannot be read or parsed
+//	1  the machine does not match the order, or the job leaves GPUs idle (after
+//	   the report); a capture cannot be read or parsed, or there is no nvidia-smi
+//	   to run
 //	2  usage error: a bad flag or flag value, or a card name the catalog does
-//	   not know or cannot tell apart
+//	   not know
 //
 // Run with -h for every flag.
 package main
 
 import (
 	"bytes"
+	"context"
 	"embed"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/sizing"
 )
 
 // samples holds the embedded nvidia-smi captures: <name>_smi.csv and <name>_topo.txt.
@@ -50,37 +68,48 @@ var samples embed.FS
 // match the order.
 var errMismatch = errors.New("the machine does not match the order")
 
+// errIdle is returned, after the report is written, when the machine matches the
+// order but the dmon capture shows the job leaving GPUs idle.
+var errIdle = errors.New("the job leaves GPUs it pays for idle")
+
 // errUsage marks a bad command line (exit status 2).
 var errUsage = errors.New("usage")
 
 func main() {
-	err := run(os.Stdout, os.Args[1:])
-	switch {
-	case err == nil:
-	case errors.Is(err, flag.ErrHelp):
-		// -h: the usage was printed; asking for help is not a failure.
-	case errors.Is(err, errUsage):
-		fmt.Fprintln(os.Stderr, "verify:", err)
-		fmt.Fprintln(os.Stderr, "verify: -h lists the flags")
-		os.Exit(2)
-	default:
-		fmt.Fprintln(os.Stderr, "verify:", err)
-		os.Exit(1)
-	}
+	os.Exit(exitStatus(run(os.Stdout, os.Args[1:]), os.Stderr))
 }
 
-const usageHeader = `Usage: verify [flags]
+// exitStatus writes err to stderr and returns the exit status it calls for: 0
+// for none or -h, 2 for a usage error, 1 otherwise.
+func exitStatus(err error, stderr io.Writer) int {
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0 // -h: the usage was printed; asking for help is not a failure
+	case errors.Is(err, errUsage):
+		fmt.Fprintln(stderr, "verify:", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
+		fmt.Fprintln(stderr, "verify: -h lists the flags")
+		return 2
+	}
+	fmt.Fprintln(stderr, "verify:", err)
+	return 1
+}
+
+const usageHeader = `Usage: verify -card NAME -gpus N [flags]
 
 Checks a rented GPU machine against the order: the cards nvidia-smi reports,
 their memory and the links between them (nvidia-smi topo -m), against the card
-and GPU count advertised. Without -smi and -topo it checks an embedded sample.
-Capture on the rented machine:
+and GPU count advertised. On the machine it runs nvidia-smi itself; elsewhere
+give captures made on the machine:
 
   nvidia-smi --query-gpu=index,name,memory.total --format=csv > smi.csv
   nvidia-smi topo -m > topo.txt
 
+While the job runs, a capture of nvidia-smi dmon -s pucv (-dmon) shows GPUs left
+idle, and an nccl-tests all_reduce_perf run (-nccl) shows slow links.
+
 Exit status: 0 delivered as advertised (or -h); 1 the machine does not match the
-order (after the report), or a capture cannot be read or parsed; 2 usage error (a bad flag,
+order, or the job leaves GPUs idle (after the report), a capture cannot be read
+or parsed, or there is no nvidia-smi to run; 2 usage error (a bad flag or value,
 or a card name the catalog does not know).
 
 Flags:
@@ -95,42 +124,98 @@ func printUsage(w io.Writer, fs *flag.FlagSet) {
 	fs.SetOutput(io.Discard)
 }
 
+// usagef returns a usage error (exit status 2).
+func usagef(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{errUsage}, args...)...)
+}
+
+// The commands run on the machine when no capture is given.
+var (
+	smiArgs  = []string{"--query-gpu=index,name,memory.total", "--format=csv"}
+	topoArgs = []string{"topo", "-m"}
+)
+
 // run is the command: it writes the report (or the -h text) to w, and returns
 // errMismatch after the report when the machine does not match the order.
 func run(w io.Writer, args []string) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	card := fs.String("card", "a100-sxm4-80gb", "advertised card, any name the catalog knows (\"A100 SXM4 80GB\", \"A100-80GB\", \"RTX 4090\")")
-	gpus := fs.Int("gpus", 8, "number of GPUs ordered")
-	sample := fs.String("sample", "good", "embedded capture to check when -smi or -topo is not given: good or bad")
-	smiPath := fs.String("smi", "", "`file` with the output of nvidia-smi --query-gpu=index,name,memory.total --format=csv; empty: the embedded sample")
-	topoPath := fs.String("topo", "", "`file` with the output of nvidia-smi topo -m; empty: the embedded sample; \"none\": links not checked")
+	card := fs.String("card", "", "advertised card, any name the catalog knows (\"A100 SXM4 80GB\", \"A100-80GB\", \"RTX 4090\") or a family (\"H100 80GB\"); required but with -sample")
+	gpus := fs.Int("gpus", 0, "number of GPUs ordered; required but with -sample")
+	sample := fs.String("sample", "", "check an embedded demonstration instead of a machine: good or bad (8 × A100 SXM4 80GB ordered)")
+	smiPath := fs.String("smi", "", "`file` with the output of nvidia-smi --query-gpu=index,name,memory.total --format=csv; empty: run it")
+	topoPath := fs.String("topo", "", "`file` with the output of nvidia-smi topo -m; empty: run it (with -smi: links not checked); \"none\": links not checked")
+	dmonPath := fs.String("dmon", "", "`file` with the output of nvidia-smi dmon -s pucv, captured while the job runs")
+	minSM := fs.Int("min-sm", 30, "with -dmon: the `percent` of time a GPU's SMs must be busy on average, below which it counts as idle")
+	planMem := fs.String("plan-mem", "", "with -dmon: the memory per GPU the plan sized the job for (\"62GiB\"), read against the fb column of nvidia-smi dmon -s pucvm")
+	ncclPath := fs.String("nccl", "", "`file` with the output of nccl-tests all_reduce_perf run on the GPUs ordered")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			printUsage(w, fs)
 			return err
 		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return usagef("%v", err)
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+		return usagef("unexpected arguments %q", fs.Args())
 	}
-	if *sample != "good" && *sample != "bad" {
-		return fmt.Errorf("%w: -sample %q: want good or bad", errUsage, *sample)
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case *sample != "" && *sample != "good" && *sample != "bad":
+		return usagef("-sample %q: want good or bad", *sample)
+	case *sample != "" && (set["smi"] || set["topo"]):
+		return usagef("-sample checks an embedded capture: give it without -smi and -topo")
+	case *sample == "" && *card == "":
+		return usagef("-card: name the card the order advertises (\"A100 SXM4 80GB\")")
+	case *sample == "" && !set["gpus"]:
+		return usagef("-gpus: give the number of GPUs ordered")
+	case *gpus < 0 || set["gpus"] && *gpus == 0:
+		return usagef("-gpus %d: want 1 or more", *gpus)
+	case *minSM < 0 || *minSM > 100:
+		return usagef("-min-sm %d: want a percentage from 0 to 100", *minSM)
+	}
+	if *sample != "" {
+		if *card == "" {
+			*card = "A100 SXM4 80GB"
+		}
+		if !set["gpus"] {
+			*gpus = 8
+		}
+	}
+	var plan sizing.Bytes
+	if *planMem != "" {
+		b, err := sizing.ParseBytes(*planMem)
+		if err != nil || b <= 0 {
+			return usagef("-plan-mem %q: want a size such as 62GiB", *planMem)
+		}
+		plan = b
 	}
 
 	cat := catalog.Default()
-	ordered, err := cat.Lookup(*card)
-	if err != nil {
-		return fmt.Errorf("%w: -card: %v", errUsage, err)
-	}
-	if *gpus < 1 {
-		return fmt.Errorf("%w: -gpus %d: want at least 1", errUsage, *gpus)
+	// Verify reads the order: a card or a family of cards. An unknown name is a
+	// usage error; so is one Verify cannot read.
+	if _, err := cat.Verify(*card, *gpus, nil, nil); err != nil {
+		return usagef("-card %s", strings.TrimPrefix(err.Error(), "catalog: "))
 	}
 
 	// What nvidia-smi says the machine has.
-	smiText, smiFrom, err := input(*smiPath, "testdata/"+*sample+"_smi.csv")
+	var src source
+	switch {
+	case *sample != "":
+		src = embedded{*sample}
+	case *smiPath != "":
+		src = files{smi: *smiPath, topo: *topoPath}
+	default:
+		bin, err := exec.LookPath("nvidia-smi")
+		if err != nil {
+			return fmt.Errorf("no nvidia-smi on PATH, so no machine to check: run verify on the rented machine, " +
+				"or give captures of it with -smi and -topo (-sample good shows a demonstration)")
+		}
+		src = live{bin: bin, topo: *topoPath}
+	}
+	smiText, smiFrom, err := src.readSMI()
 	if err != nil {
 		return err
 	}
@@ -139,26 +224,40 @@ func run(w io.Writer, args []string) error {
 		return fmt.Errorf("%s: %w", smiFrom, err)
 	}
 	var topo *catalog.Topology
-	topoFrom := "not given"
-	if *topoPath != "none" {
-		text, from, err := input(*topoPath, "testdata/"+*sample+"_topo.txt")
+	topoText, topoFrom, err := src.readTopo()
+	if err != nil {
+		return err
+	}
+	if topoText != nil {
+		t, err := catalog.ParseTopology(bytes.NewReader(topoText))
+		if err != nil {
+			return fmt.Errorf("%s: %w", topoFrom, err)
+		}
+		topo = &t
+	}
+	var uses []catalog.GPUUse
+	var job []string // problems of the job, not the machine
+	if *dmonPath != "" {
+		if uses, err = parseFile(*dmonPath, catalog.ParseDmon); err != nil {
+			return err
+		}
+	}
+	var nccl *catalog.AllReduceRun
+	if *ncclPath != "" {
+		r, err := parseFile(*ncclPath, catalog.ParseAllReducePerf)
 		if err != nil {
 			return err
 		}
-		t, err := catalog.ParseTopology(bytes.NewReader(text))
-		if err != nil {
-			return fmt.Errorf("%s: %w", from, err)
-		}
-		topo, topoFrom = &t, from
+		nccl = &r
 	}
 
 	report, err := cat.Verify(*card, *gpus, devs, topo)
 	if err != nil {
 		return err
 	}
+	ordered := orderedCard(cat, report)
 
-	fmt.Fprintf(w, "Order: %d × %s (%s), %d MiB each, %s\n",
-		*gpus, ordered.Name, ordered.ID, ordered.Memory/(1<<20), linkText(ordered))
+	fmt.Fprintf(w, "Order: %d × %s\n", *gpus, orderText(cat, report))
 	fmt.Fprintf(w, "\nDevices (nvidia-smi, %s):\n", smiFrom)
 	for _, d := range devs {
 		fmt.Fprintf(w, "  GPU %d  %-28s %7d MiB  %s\n", d.Index, d.Name, d.Memory/(1<<20), identify(cat, d.Name))
@@ -169,9 +268,19 @@ func run(w io.Writer, args []string) error {
 	} else {
 		writeLinks(w, *topo)
 	}
+	if uses != nil {
+		fmt.Fprintf(w, "\nUse (nvidia-smi dmon, %s):\n", *dmonPath)
+		job = checkUse(w, &report, devs, *gpus, uses, *minSM, plan)
+	}
+	if nccl != nil {
+		fmt.Fprintf(w, "\nAll-reduce (nccl-tests all_reduce_perf, %s):\n", *ncclPath)
+		if err := checkAllReduce(w, &report, linkCard(cat, ordered, devs), *gpus, *nccl); err != nil {
+			return err
+		}
+	}
 
-	fmt.Fprintln(w, "\nReport (catalog.Verify):")
-	if len(report.Problems)+len(report.Notes) == 0 {
+	fmt.Fprintln(w, "\nReport:")
+	if len(report.Problems)+len(report.Notes)+len(job) == 0 {
 		fmt.Fprintln(w, "  no problems, no notes")
 	}
 	for _, p := range report.Problems {
@@ -180,9 +289,16 @@ func run(w io.Writer, args []string) error {
 	for _, n := range report.Notes {
 		fmt.Fprintf(w, "  note:    %s\n", n)
 	}
-	if report.OK() {
+	for _, p := range job {
+		fmt.Fprintf(w, "  job:     %s\n", p)
+	}
+	switch {
+	case report.OK() && len(job) == 0:
 		fmt.Fprintln(w, "\nVerdict: delivered as advertised.")
 		return nil
+	case report.OK():
+		fmt.Fprintln(w, "\nVerdict: delivered as advertised, but the job leaves GPUs idle: fix the job before paying for more hours.")
+		return errIdle
 	}
 	verdict := fmt.Sprintf("%d problems; raise them", len(report.Problems))
 	if len(report.Problems) == 1 {
@@ -192,15 +308,265 @@ func run(w io.Writer, args []string) error {
 	return errMismatch
 }
 
-// input reads path, or the embedded sample when path is empty, and says where
-// the text came from.
-func input(path, sample string) ([]byte, string, error) {
-	if path == "" {
-		b, err := samples.ReadFile(sample)
-		return b, "embedded sample " + strings.TrimPrefix(sample, "testdata/"), err
+// orderedCard returns the card the order is checked as: the advertised card, or
+// for a family the first of its cards.
+func orderedCard(cat *catalog.Catalog, r catalog.Report) catalog.Card {
+	c, err := cat.Lookup(r.Candidates[0])
+	if err != nil {
+		panic("verify: a card Verify named is not in the catalog: " + err.Error())
 	}
-	b, err := os.ReadFile(path)
-	return b, path, err
+	return c
+}
+
+// linkCard returns the card whose link an all-reduce is held to: the card every
+// GPU delivered is, when it is one of the cards the order allows, else the card
+// the order is checked as.
+func linkCard(cat *catalog.Catalog, ordered catalog.Card, devs []catalog.Device) catalog.Card {
+	var got catalog.Card
+	for i, d := range devs {
+		c, err := cat.Lookup(d.Name)
+		if err != nil || i > 0 && c.ID != got.ID {
+			return ordered
+		}
+		got = c
+	}
+	if got.ID == "" || got.Vendor != ordered.Vendor || got.Architecture != ordered.Architecture {
+		return ordered
+	}
+	return got
+}
+
+// orderText describes the card or cards the order allows.
+func orderText(cat *catalog.Catalog, r catalog.Report) string {
+	if len(r.Candidates) == 1 {
+		c := orderedCard(cat, r)
+		return fmt.Sprintf("%s (%s), %d MiB each, %s", c.Name, c.ID, c.Memory/(1<<20), linkText(c))
+	}
+	return fmt.Sprintf("%s, any of %s", r.Advertised, strings.Join(r.Candidates, ", "))
+}
+
+// checkUse prints what the dmon capture says of each GPU ordered and returns the
+// job's problems: GPUs left idle and GPUs missing from the capture. Memory use
+// far from the plan's goes to the report's notes.
+func checkUse(w io.Writer, r *catalog.Report, devs []catalog.Device, gpus int, uses []catalog.GPUUse, minSM int, plan sizing.Bytes) (job []string) {
+	byIndex := map[int]catalog.GPUUse{}
+	for _, u := range uses {
+		byIndex[u.Index] = u
+	}
+	var idle, missing, busy []string
+	var over, under []string
+	for _, d := range devs[:min(gpus, len(devs))] {
+		u, ok := byIndex[d.Index]
+		if !ok {
+			missing = append(missing, strconv.Itoa(d.Index))
+			fmt.Fprintf(w, "  GPU %d  not in the capture\n", d.Index)
+			continue
+		}
+		fmt.Fprintf(w, "  GPU %d  SM busy %s, memory controller busy %s, memory used %s (%d samples)\n",
+			d.Index, percent(u.SMPercent), percent(u.MemPercent), used(u.MemoryUsed), u.Samples)
+		switch {
+		case u.SMPercent >= 0 && u.SMPercent < minSM:
+			idle = append(idle, fmt.Sprintf("%d (%d%%)", d.Index, u.SMPercent))
+		case u.SMPercent >= 0:
+			busy = append(busy, strconv.Itoa(d.Index))
+		}
+		if plan > 0 && u.MemoryUsed >= 0 {
+			switch {
+			case u.MemoryUsed > plan:
+				over = append(over, strconv.Itoa(d.Index))
+			case u.MemoryUsed < plan/2:
+				under = append(under, strconv.Itoa(d.Index))
+			}
+		}
+	}
+	ordered := min(gpus, len(devs))
+	if len(idle) > 0 {
+		what := "the job leaves them idle"
+		if len(busy) > 0 {
+			what = fmt.Sprintf("the job keeps %d of the %d GPUs busy", len(busy), ordered)
+		}
+		job = append(job, fmt.Sprintf("GPUs %s averaged under %d%% SM utilization: %s, and idle GPUs are paid for by the hour. "+
+			"Find what the job waits on (data loading, the CPU, a job that uses one GPU) or order fewer GPUs.",
+			strings.Join(idle, ", "), minSM, what))
+	}
+	if len(missing) > 0 {
+		job = append(job, fmt.Sprintf("GPUs %s are not in the dmon capture: capture nvidia-smi dmon -s pucv on the machine while the job runs.",
+			strings.Join(missing, ", ")))
+	}
+	if len(over) > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("GPUs %s use more memory than the plan's %s: the plan underestimates the job; check it before a larger batch or context.",
+			strings.Join(over, ", "), plan))
+	}
+	if len(under) > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("GPUs %s use less than half the plan's %s: a card with less memory may do.",
+			strings.Join(under, ", "), plan))
+	}
+	if plan > 0 && uses[0].MemoryUsed < 0 {
+		r.Notes = append(r.Notes, "The capture has no fb column, so memory use was not read against the plan: capture nvidia-smi dmon -s pucvm.")
+	}
+	return job
+}
+
+// checkAllReduce prints the bus bandwidth the run measured and the baseline of the
+// card's link, and adds a problem when the run reached less than half of it.
+func checkAllReduce(w io.Writer, r *catalog.Report, card catalog.Card, gpus int, run catalog.AllReduceRun) error {
+	n := gpus
+	if len(run.Ranks) > 0 {
+		n = len(run.Ranks)
+	}
+	peak := run.PeakBusBandwidth()
+	fmt.Fprintf(w, "  %d GPUs, peak bus bandwidth %.1f GB/s (largest size %s)\n",
+		n, peak.GBps(), run.Results[len(run.Results)-1].Size)
+	if n < 2 {
+		fmt.Fprintln(w, "  one GPU: nothing to all-reduce")
+		return nil
+	}
+	base, link, err := card.AllReduceBaseline(n)
+	if err != nil {
+		return err
+	}
+	ratio := float64(peak) / float64(base)
+	fmt.Fprintf(w, "  ring model on the %s's %s: %.1f GB/s; measured %.0f%% of it\n", card.Name, link, base.GBps(), 100*ratio)
+	for _, row := range run.Results {
+		if row.Wrong > 0 {
+			r.Problems = append(r.Problems, fmt.Sprintf("The all-reduce of %s returned %d wrong results: a GPU or link corrupts data.", row.Size, row.Wrong))
+			break
+		}
+	}
+	switch {
+	case n > gpus:
+		r.Notes = append(r.Notes, fmt.Sprintf("The all-reduce ran on %d GPUs, more than the %d ordered: across servers the network, not the card's link, sets its speed; its figure was not judged.", n, gpus))
+	case ratio < 0.5:
+		r.Problems = append(r.Problems, fmt.Sprintf("The all-reduce reached %.1f GB/s, under half the %.1f GB/s the ring model gives the %s's %s, where NCCL commonly reaches 75-85%% of it: "+
+			"the GPUs talk over a slower path than the order's.", peak.GBps(), base.GBps(), card.Name, link))
+	case ratio < 0.7:
+		r.Notes = append(r.Notes, fmt.Sprintf("The all-reduce reached %.0f%% of the link's %.1f GB/s, below the 75-85%% NCCL commonly reaches; run it with larger sizes (-e 8G) before raising it.", 100*ratio, base.GBps()))
+	}
+	return nil
+}
+
+func percent(p int) string {
+	if p < 0 {
+		return "not reported"
+	}
+	return strconv.Itoa(p) + "%"
+}
+
+func used(b sizing.Bytes) string {
+	if b < 0 {
+		return "not captured"
+	}
+	return fmt.Sprintf("%d MiB", b/sizing.MiB)
+}
+
+// parseFile reads and parses the capture at path.
+func parseFile[T any](path string, parse func(io.Reader) (T, error)) (T, error) {
+	var zero T
+	f, err := os.Open(path)
+	if err != nil {
+		return zero, err
+	}
+	defer f.Close()
+	v, err := parse(f)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", path, err)
+	}
+	return v, nil
+}
+
+// source gives the nvidia-smi output to check and says where it came from.
+// readTopo returns nil text when links are not to be checked.
+type source interface {
+	readSMI() ([]byte, string, error)
+	readTopo() ([]byte, string, error)
+}
+
+// embedded is a demonstration capture in testdata.
+type embedded struct{ name string }
+
+func (e embedded) readSMI() ([]byte, string, error) {
+	b, err := samples.ReadFile("testdata/" + e.name + "_smi.csv")
+	return b, "embedded sample " + e.name + "_smi.csv", err
+}
+
+func (e embedded) readTopo() ([]byte, string, error) {
+	b, err := samples.ReadFile("testdata/" + e.name + "_topo.txt")
+	return b, "embedded sample " + e.name + "_topo.txt", err
+}
+
+// files are captures the user made.
+type files struct{ smi, topo string }
+
+func (f files) readSMI() ([]byte, string, error) {
+	b, err := os.ReadFile(f.smi)
+	return b, f.smi, err
+}
+
+func (f files) readTopo() ([]byte, string, error) {
+	switch f.topo {
+	case "":
+		return nil, "not given (-topo)", nil
+	case "none":
+		return nil, "not given", nil
+	}
+	b, err := os.ReadFile(f.topo)
+	return b, f.topo, err
+}
+
+// live runs nvidia-smi on this machine.
+type live struct{ bin, topo string }
+
+func (l live) readSMI() ([]byte, string, error) {
+	return runSMI(l.bin, smiArgs)
+}
+
+func (l live) readTopo() ([]byte, string, error) {
+	switch l.topo {
+	case "":
+		return runSMI(l.bin, topoArgs)
+	case "none":
+		return nil, "not given", nil
+	}
+	return files{topo: l.topo}.readTopo()
+}
+
+// maxOutput bounds what is read of nvidia-smi's output: far beyond any machine's.
+const maxOutput = 4 << 20
+
+// runSMI runs nvidia-smi with args, with a time limit, and returns its output. A
+// failed run's output is returned for the parsers, which name nvidia-smi's
+// failure messages ("NVIDIA-SMI has failed because it couldn't communicate with the
+// NVIDIA driver"), unless it printed nothing.
+func runSMI(bin string, args []string) ([]byte, string, error) {
+	from := "nvidia-smi " + strings.Join(args, " ")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var out, errOut limitedBuffer
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	text := append(out.Bytes(), errOut.Bytes()...)
+	switch {
+	case out.over || errOut.over:
+		return nil, from, fmt.Errorf("%s: output over %d MiB", from, maxOutput>>20)
+	case err != nil && len(bytes.TrimSpace(text)) == 0:
+		return nil, from, fmt.Errorf("%s: %v", from, err)
+	}
+	return text, from, nil
+}
+
+// limitedBuffer keeps up to maxOutput bytes and notes more.
+type limitedBuffer struct {
+	bytes.Buffer
+	over bool
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if b.Len()+len(p) > maxOutput {
+		b.over = true
+		return len(p), nil
+	}
+	return b.Buffer.Write(p)
 }
 
 // linkText describes how the card joins its peers.

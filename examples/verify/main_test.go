@@ -6,6 +6,8 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -18,13 +20,24 @@ func TestGolden(t *testing.T) {
 		args    []string
 		wantErr error
 	}{
-		{name: "default", args: nil},
+		{name: "default", args: []string{"-sample", "good"}},
 		{name: "bad", args: []string{"-sample", "bad"}, wantErr: errMismatch},
 		{name: "files", args: []string{"-card", "A100 SXM4 80GB", "-gpus", "4",
 			"-smi", "testdata/bad_smi.csv", "-topo", "none"}, wantErr: errMismatch},
-		{name: "more_than_ordered", args: []string{"-gpus", "4"}},
+		{name: "more_than_ordered", args: []string{"-sample", "good", "-gpus", "4"}},
 		// One problem: the verdict is singular.
-		{name: "fewer_than_ordered", args: []string{"-gpus", "9"}, wantErr: errMismatch},
+		{name: "fewer_than_ordered", args: []string{"-sample", "good", "-gpus", "9"}, wantErr: errMismatch},
+		// A family name, as Verify allows: any H100 with 80 GB.
+		{name: "family", args: []string{"-card", "H100 80GB", "-gpus", "8",
+			"-smi", "testdata/h100x8.csv", "-topo", "testdata/h100x8-topo.txt"}},
+		// The job keeps the GPUs busy and the all-reduce runs at 77% of NVLink.
+		{name: "use_busy", args: []string{"-sample", "good", "-dmon", "testdata/dmon_busy.txt",
+			"-nccl", "testdata/nccl_a100x8.txt"}},
+		// One GPU of eight works; a job at 5% on all eight.
+		{name: "use_one_gpu", args: []string{"-sample", "good", "-dmon", "testdata/dmon_one_gpu.txt"}, wantErr: errIdle},
+		{name: "use_5pct", args: []string{"-sample", "good", "-dmon", "testdata/dmon_5pct.txt", "-plan-mem", "60GiB"}, wantErr: errIdle},
+		// NVLink sold, the all-reduce runs at PCIe speed.
+		{name: "nccl_pcie", args: []string{"-sample", "good", "-nccl", "testdata/nccl_pcie.txt"}, wantErr: errMismatch},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -33,44 +46,170 @@ func TestGolden(t *testing.T) {
 			if !errors.Is(err, tt.wantErr) || (err != nil) != (tt.wantErr != nil) {
 				t.Fatalf("run(%q) error = %v, want %v", tt.args, err, tt.wantErr)
 			}
-			golden := filepath.Join("testdata", tt.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := out.String(); got != string(want) {
-				t.Errorf("run(%q) output differs from %s:\ngot:\n%s\nwant:\n%s", tt.args, golden, got, want)
-			}
+			checkGolden(t, tt.name, out.String())
 		})
 	}
 }
 
-func TestUsageErrors(t *testing.T) {
-	for _, args := range [][]string{
-		{"-gpus", "0"},
-		{"-card", "A100"}, // ambiguous: 40 or 80 GB, PCIe or SXM4
-		{"-card", "no such card"},
-		{"-sample", "ugly"},
-		{"-nosuchflag"},
-		{"extra"},
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	golden := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s:\ngot:\n%s\nwant:\n%s", golden, got, want)
+	}
+}
+
+// The idle GPUs are named with their utilization, and the all-reduce at PCIe
+// speed is held against the A100's NVLink.
+func TestUseFindings(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		wantErr error
+		want    []string
+	}{
+		{[]string{"-dmon", "testdata/dmon_one_gpu.txt"}, errIdle, []string{"GPUs 1 (0%), 2 (0%)", "7 (0%) averaged under 30% SM utilization", "keeps 1 of the 8 GPUs busy"}},
+		{[]string{"-dmon", "testdata/dmon_5pct.txt"}, errIdle, []string{"GPUs 0 (5%), 1 (5%)", "the job leaves them idle"}},
+		{[]string{"-dmon", "testdata/dmon_5pct.txt", "-min-sm", "5"}, nil, nil},
+		{[]string{"-nccl", "testdata/nccl_pcie.txt"}, errMismatch, []string{"reached 20.2 GB/s, under half the 300.0 GB/s", "measured 7% of it"}},
 	} {
 		var out bytes.Buffer
-		if err := run(&out, args); !errors.Is(err, errUsage) {
-			t.Errorf("run(%q) error = %v, want a usage error", args, err)
+		err := run(&out, append([]string{"-sample", "good"}, tc.args...))
+		if tc.want == nil {
+			if err != nil {
+				t.Errorf("run(%q) = %v, want a pass", tc.args, err)
+			}
+			continue
+		}
+		if !errors.Is(err, tc.wantErr) {
+			t.Errorf("run(%q) = %v, want %v", tc.args, err, tc.wantErr)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("run(%q) output lacks %q:\n%s", tc.args, w, out.String())
+			}
+		}
+	}
+}
+
+// fakePath puts testdata/fakebin, with its stand-in nvidia-smi, alone on PATH.
+func fakePath(t *testing.T, which string) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the stand-in nvidia-smi is a shell script")
+	}
+	dir, err := filepath.Abs(filepath.Join("testdata", "fakebin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH")) // first, before any real one
+	t.Setenv("FAKE_NVIDIA_SMI", which)
+}
+
+// Without -smi, verify runs the nvidia-smi on PATH: both commands, and their
+// output is what is checked.
+func TestRunsNvidiaSMI(t *testing.T) {
+	fakePath(t, "good")
+	var out bytes.Buffer
+	if err := run(&out, []string{"-card", "A100 SXM4 80GB", "-gpus", "8"}); err != nil {
+		t.Fatalf("run = %v\n%s", err, out.String())
+	}
+	for _, want := range []string{
+		"Devices (nvidia-smi, nvidia-smi --query-gpu=index,name,memory.total --format=csv):",
+		"Links (nvidia-smi topo -m, nvidia-smi topo -m):",
+		"28 GPU pairs: 28 over NVLink",
+		"Verdict: delivered as advertised.",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+
+	fakePath(t, "bad")
+	out.Reset()
+	if err := run(&out, []string{"-card", "A100 SXM4 80GB", "-gpus", "8"}); !errors.Is(err, errMismatch) {
+		t.Errorf("run on the bad machine = %v, want a mismatch", err)
+	}
+
+	fakePath(t, "nodriver")
+	out.Reset()
+	err := run(&out, []string{"-card", "A100 SXM4 80GB", "-gpus", "8"})
+	if err == nil || errors.Is(err, errUsage) || errors.Is(err, errMismatch) || !strings.Contains(err.Error(), "driver") {
+		t.Errorf("run without a driver = %v, want nvidia-smi's failure", err)
+	}
+}
+
+// Without nvidia-smi and without -smi, verify refuses: it never passes a machine
+// it has not seen.
+func TestNoNvidiaSMIRefuses(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	var out bytes.Buffer
+	err := run(&out, []string{"-card", "A100 SXM4 80GB", "-gpus", "8"})
+	if err == nil || errors.Is(err, errUsage) || !strings.Contains(err.Error(), "no nvidia-smi on PATH") {
+		t.Fatalf("run = %v, want a refusal", err)
+	}
+	if strings.Contains(out.String(), "Verdict") {
+		t.Errorf("a verdict without a machine:\n%s", out.String())
+	}
+	var stderr bytes.Buffer
+	if got := exitStatus(err, &stderr); got != 1 || !strings.Contains(stderr.String(), "-smi and -topo") {
+		t.Errorf("exit status %d, stderr %q; want 1 and the way out", got, stderr.String())
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-card", "A100 SXM4 80GB", "-gpus", "0"}, "-gpus 0: want 1 or more"},
+		{[]string{"-card", "A100 SXM4 80GB", "-gpus", "-1"}, "-gpus -1: want 1 or more"},
+		{[]string{"-sample", "good", "-gpus", "-1"}, "-gpus -1: want 1 or more"},
+		{[]string{"-card", "A100 SXM4 80GB"}, "-gpus: give the number of GPUs ordered"},
+		{[]string{"-gpus", "8"}, "-card: name the card"},
+		{[]string{"-card", "no such card", "-gpus", "8"}, `-card no card named "no such card"`},
+		{[]string{"-sample", "ugly"}, `-sample "ugly": want good or bad`},
+		{[]string{"-sample", "good", "-smi", "x.csv"}, "without -smi and -topo"},
+		{[]string{"-sample", "good", "-min-sm", "101"}, "-min-sm 101: want a percentage"},
+		{[]string{"-sample", "good", "-plan-mem", "lots"}, `-plan-mem "lots": want a size`},
+		{[]string{"-nosuchflag"}, "flag provided but not defined: -nosuchflag"},
+		{[]string{"-sample", "good", "extra"}, "unexpected arguments"},
+	} {
+		var out bytes.Buffer
+		err := run(&out, tc.args)
+		if !errors.Is(err, errUsage) {
+			t.Errorf("run(%q) error = %v, want a usage error", tc.args, err)
+			continue
+		}
+		var stderr bytes.Buffer
+		if got := exitStatus(err, &stderr); got != 2 || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("run(%q): exit %d, stderr %q; want 2 and %q", tc.args, got, stderr.String(), tc.want)
+		}
+		if strings.Contains(stderr.String(), "usage: ") {
+			t.Errorf("run(%q): stderr %q shows the sentinel's text", tc.args, stderr.String())
 		}
 	}
 }
 
 func TestMissingFile(t *testing.T) {
-	var out bytes.Buffer
-	err := run(&out, []string{"-smi", "testdata/does-not-exist.csv"})
-	if err == nil || errors.Is(err, errUsage) {
-		t.Errorf("run with a missing file: error = %v, want a file error", err)
+	for _, args := range [][]string{
+		{"-card", "T4", "-gpus", "1", "-smi", "testdata/does-not-exist.csv"},
+		{"-sample", "good", "-dmon", "testdata/does-not-exist.txt"},
+		{"-sample", "good", "-nccl", "testdata/good_smi.csv"}, // not an all_reduce_perf run
+	} {
+		var out bytes.Buffer
+		err := run(&out, args)
+		if err == nil || errors.Is(err, errUsage) || errors.Is(err, errMismatch) {
+			t.Errorf("run(%q): error = %v, want a file error", args, err)
+		}
 	}
 }
 
@@ -82,16 +221,42 @@ func TestHelp(t *testing.T) {
 	}
 	help := out.String()
 	for _, want := range []string{
-		"Usage: verify [flags]",
+		"Usage: verify -card NAME -gpus N [flags]",
 		"Checks a rented GPU machine against the order",
 		"nvidia-smi topo -m > topo.txt",
 		"Exit status: 0 delivered as advertised",
 		"1 the machine does not match the\norder",
-		"2 usage error",
+		"the job leaves GPUs idle",
+		"or there is no nvidia-smi to run; 2 usage error",
 		"-smi file",
+		"-dmon file",
+		"-nccl file",
 	} {
 		if !strings.Contains(help, want) {
 			t.Errorf("-h output lacks %q:\n%s", want, help)
 		}
+	}
+}
+
+// No Go identifier reaches what a reader sees: the reports speak of the machine.
+func TestNoGoIdentifiers(t *testing.T) {
+	ident := regexp.MustCompile(`\b(catalog|compute|sizing)\.[A-Z]|\bLookup\b|\bVerify\b|\(s\)`)
+	goldens, _ := filepath.Glob(filepath.Join("testdata", "*.golden"))
+	if len(goldens) == 0 {
+		t.Fatal("no golden files")
+	}
+	for _, g := range goldens {
+		b, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := ident.Find(b); m != nil {
+			t.Errorf("%s shows %q", g, m)
+		}
+	}
+	var out bytes.Buffer
+	_ = run(&out, []string{"-h"})
+	if m := ident.FindString(out.String()); m != "" {
+		t.Errorf("-h shows %q", m)
 	}
 }

@@ -1,0 +1,69 @@
+package excerpt
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"pgregory.net/rapid"
+)
+
+func TestCut(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"", 5, ""},
+		{"abc", 3, "abc"},
+		{"abcd", 3, "abc..."},
+		{"héllo", 2, "h..."},   // é is 2 bytes at 1..2: a cut at 2 splits it
+		{"héllo", 3, "hé..."},  // whole
+		{"ＲＴＸ４０９０", 4, "Ｒ..."}, // 3-byte runes
+		{"ＲＴＸ４０９０", 2, "..."},
+		{"a\x80\x80\x80\x80b", 3, "a\x80\x80..."}, // invalid bytes are characters of their own
+		{"abc", -1, "..."},
+	} {
+		if got := Cut(tc.s, tc.n); got != tc.want {
+			t.Errorf("Cut(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestQuoteLong(t *testing.T) {
+	s := strings.Repeat("x", 10<<20)
+	got := Quote(s)
+	if want := strconv.Quote(strings.Repeat("x", Max) + "..."); got != want {
+		t.Fatalf("Quote of 10 MiB = %d bytes, want %q", len(got), want)
+	}
+}
+
+// A cut is a prefix of s, at most n bytes plus "...", and never splits a valid
+// character of s.
+func TestCutProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.String().Draw(t, "s")
+		if rapid.Bool().Draw(t, "bytes") {
+			s = string(rapid.SliceOf(rapid.Byte()).Draw(t, "b"))
+		}
+		n := rapid.IntRange(0, 40).Draw(t, "n")
+		got := Cut(s, n)
+		if len(s) <= n {
+			if got != s {
+				t.Fatalf("Cut(%q, %d) = %q, want it whole", s, n, got)
+			}
+			return
+		}
+		head, ok := strings.CutSuffix(got, "...")
+		if !ok || !strings.HasPrefix(s, head) || len(head) > n {
+			t.Fatalf("Cut(%q, %d) = %q: not a prefix of at most %d bytes with ...", s, n, got, n)
+		}
+		if n-len(head) >= utf8.UTFMax {
+			t.Fatalf("Cut(%q, %d) = %q dropped %d bytes", s, n, got, n-len(head))
+		}
+		if utf8.ValidString(s) && !utf8.ValidString(head) {
+			t.Fatalf("Cut(%q, %d) = %q split a character", s, n, got)
+		}
+	})
+}
