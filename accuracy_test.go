@@ -69,7 +69,7 @@ func accuracyRows() []accuracyRow {
 	// recomputation saves 70% of activation memory.
 	gpt3 := must(sizing.Preset("gpt-3-175b"))
 	act := func(r sizing.Recompute) float64 {
-		w := sizing.Workload{Task: sizing.Training, Precision: sizing.FP16, Batch: 1, SeqLen: 2048, Recompute: r,
+		w := sizing.Workload{Task: sizing.Training, Precision: sizing.FP16, Batch: 1, SeqLen: 2048, Recompute: r, EagerAttention: true,
 			Parallel: sizing.Parallel{Tensor: 8, SequenceParallel: true}}
 		b := must(sizing.Estimate(gpt3, w))
 		return float64(b.Activations)

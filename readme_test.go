@@ -36,7 +36,7 @@ func TestReadmeTour(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 8192, FlashAttention: true}
+	w := sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 8192}
 	est, err := sizing.Estimate(m, w)
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +83,7 @@ func TestReadmeTour(t *testing.T) {
 		t.Fatalf("the README's price list does not load: %v", err)
 	}
 	lora := sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 4, SeqLen: 2048,
-		FlashAttention: true, Recompute: sizing.FullRecompute}
+		Recompute: sizing.FullRecompute}
 	opts, err := pricing.Planner{Catalog: catalog.Default(), Offers: offers}.Plan(pricing.Request{
 		Model: m, Workload: lora, Tokens: 1e8, Deadline: 12 * time.Hour,
 	})

@@ -25,7 +25,7 @@ func ExamplePlanner_Plan() {
 	opts, err := planner.Plan(pricing.Request{
 		Model: m,
 		Workload: sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 4, SeqLen: 2048,
-			FlashAttention: true, Recompute: sizing.FullRecompute},
+			Recompute: sizing.FullRecompute},
 		Tokens:   1e8,
 		Deadline: 12 * time.Hour,
 	})

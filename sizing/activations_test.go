@@ -63,7 +63,7 @@ func TestLayerActivationsGeneralised(t *testing.T) {
 }
 
 func TestActivationsLayouts(t *testing.T) {
-	base := Workload{Task: Training, Precision: BF16, Batch: 2, SeqLen: 2048, FlashAttention: true}
+	base := Workload{Task: Training, Precision: BF16, Batch: 2, SeqLen: 2048}
 	get := func(w Workload) Breakdown {
 		t.Helper()
 		b, err := Estimate(estLlama2_7B, w)
@@ -117,14 +117,14 @@ func TestInferenceTerms(t *testing.T) {
 	}{
 		// Llama-2-7B, one token, FlashAttention: the FFN phase 2·(2·4096 + 3·11008)
 		// = 82,432 outweighs attention; logits 32000·4.
-		{"bf16", Workload{Task: Inference, Precision: BF16, Batch: 1, SeqLen: 1, FlashAttention: true}, 524_288, 82432 + 128000},
+		{"bf16", Workload{Task: Inference, Precision: BF16, Batch: 1, SeqLen: 1}, 524_288, 82432 + 128000},
 		// 4-bit weights: KV and activations stay FP16.
-		{"int4 weights, fp16 kv", Workload{Task: Inference, Precision: GPTQ4, Batch: 1, SeqLen: 1, FlashAttention: true}, 524_288, 82432 + 128000},
-		{"fp8 weights, fp16 kv", Workload{Task: Inference, Precision: FP8, Batch: 1, SeqLen: 1, FlashAttention: true}, 524_288, 82432 + 128000},
-		{"fp8 kv", Workload{Task: Inference, Precision: BF16, KVPrecision: FP8, Batch: 1, SeqLen: 1, FlashAttention: true}, 262_144, 82432 + 128000},
-		{"fp32", Workload{Task: Inference, Precision: FP32, Batch: 1, SeqLen: 1, FlashAttention: true}, 1_048_576, 2*82432 + 128000},
+		{"int4 weights, fp16 kv", Workload{Task: Inference, Precision: GPTQ4, Batch: 1, SeqLen: 1}, 524_288, 82432 + 128000},
+		{"fp8 weights, fp16 kv", Workload{Task: Inference, Precision: FP8, Batch: 1, SeqLen: 1}, 524_288, 82432 + 128000},
+		{"fp8 kv", Workload{Task: Inference, Precision: BF16, KVPrecision: FP8, Batch: 1, SeqLen: 1}, 262_144, 82432 + 128000},
+		{"fp32", Workload{Task: Inference, Precision: FP32, Batch: 1, SeqLen: 1}, 1_048_576, 2*82432 + 128000},
 		// Tensor 4 splits KV heads and the FFN, not the residual stream.
-		{"tensor 4", Workload{Task: Inference, Precision: BF16, Batch: 1, SeqLen: 1, FlashAttention: true, Parallel: Parallel{Tensor: 4}},
+		{"tensor 4", Workload{Task: Inference, Precision: BF16, Batch: 1, SeqLen: 1, Parallel: Parallel{Tensor: 4}},
 			131_072, 2*(8192+3*11008/4) + 32000},
 	}
 	for _, tc := range tests {

@@ -249,7 +249,7 @@ func estimate(ar *arch, approx bool, N, emb float64, w *Workload) (Breakdown, er
 			kdev = 1 // KV heads replicated across the tensor-parallel group
 		}
 		kv = 2 * math.Ceil(ar.L/pp) * kdev * ar.d * s * b * kvBits / 8
-		act = inferenceActivations(ar, s, b, t, e, w.FlashAttention)
+		act = inferenceActivations(ar, s, b, t, e, !w.EagerAttention)
 		terms = TermActivations | TermKVCache
 	} else {
 		optimizer := w.Optimizer
@@ -284,7 +284,7 @@ func estimate(ar *arch, approx bool, N, emb float64, w *Workload) (Breakdown, er
 		}
 		grads = trainable * gradBits / 8
 		opt = optimizerBytes(optimizer, trainable, factored, trainBits)
-		act = trainingActivations(ar, s, b, t, pp, e, w.FlashAttention, w.Recompute, p.SequenceParallel)
+		act = trainingActivations(ar, s, b, t, pp, e, !w.EagerAttention, w.Recompute, p.SequenceParallel)
 		terms |= TermActivations
 	}
 

@@ -27,14 +27,14 @@ func Example() {
 	b, err := sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 4096})
 	fmt.Printf("%.1f GiB %v\n", b.Total().GiB(), err)
 	// Output:
-	// 17.7 GiB <nil>
+	// 15.9 GiB <nil>
 }
 
 // Full fine-tuning of a 7B model in BF16 with AdamW: 16 bytes per parameter of
 // model state before activations, far beyond one 80 GB card.
 func ExampleEstimate() {
 	w := sizing.Workload{Task: sizing.Training, Precision: sizing.BF16, Optimizer: sizing.AdamW,
-		Batch: 1, SeqLen: 4096, FlashAttention: true}
+		Batch: 1, SeqLen: 4096}
 	b, err := sizing.Estimate(exampleLlama2_7B, w)
 	if err != nil {
 		fmt.Println(err)
@@ -53,7 +53,7 @@ func ExampleEstimate() {
 
 // Serving a 7B model in BF16 with 8 concurrent sequences of 4096 tokens.
 func ExampleEstimate_inference() {
-	w := sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 8, SeqLen: 4096, FlashAttention: true}
+	w := sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 8, SeqLen: 4096}
 	b, err := sizing.Estimate(exampleLlama2_7B, w)
 	if err != nil {
 		fmt.Println(err)
@@ -73,11 +73,11 @@ func ExampleEstimate_inference() {
 // QLoRA on a 24 GB card, and ZeRO-3 over 8 devices, for the same model.
 func ExampleEstimate_qloraAndZeRO() {
 	q := sizing.Workload{Task: sizing.QLoRA, Precision: sizing.BF16, Batch: 4, SeqLen: 2048,
-		FlashAttention: true, Recompute: sizing.FullRecompute}
+		Recompute: sizing.FullRecompute}
 	b, _ := sizing.Estimate(exampleLlama2_7B, q)
 	fmt.Printf("QLoRA: %.1f GiB\n", b.Total().GiB())
 	z := sizing.Workload{Task: sizing.Training, Precision: sizing.BF16, Batch: 1, SeqLen: 4096,
-		FlashAttention: true, Recompute: sizing.SelectiveRecompute, Parallel: sizing.Parallel{Data: 8, ZeRO: 3}}
+		Recompute: sizing.SelectiveRecompute, Parallel: sizing.Parallel{Data: 8, ZeRO: 3}}
 	b, _ = sizing.Estimate(exampleLlama2_7B, z)
 	fmt.Printf("ZeRO-3 on 8: %.1f GiB per device\n", b.Total().GiB())
 	// A model known only by its size: the architecture terms are approximated.
@@ -86,13 +86,13 @@ func ExampleEstimate_qloraAndZeRO() {
 	// Output:
 	// QLoRA: 9.4 GiB
 	// ZeRO-3 on 8: 33.8 GiB per device
-	// 7e9 params, FP16: 18.4 GiB, approximated: activations+kv_cache
+	// 7e9 params, FP16: 16.5 GiB, approximated: activations+kv_cache
 }
 
 // The longest context a 7B model serves on a 24 GB card (24564 MiB as nvidia-smi
 // reports an RTX 4090), and the most concurrent 4096-token sequences on an 80 GB one.
 func ExampleMaxContext() {
-	w := sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, FlashAttention: true}
+	w := sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1}
 	n, err := sizing.MaxContext(exampleLlama2_7B, w, 24564*sizing.MiB)
 	fmt.Println(n, err)
 	w.SeqLen = 4096
@@ -110,7 +110,7 @@ func ExampleMaxContext() {
 // 24, 16, 8 and 4 GiB.
 func ExampleFitPrecision() {
 	m, _ := sizing.Preset("llama-3-8b")
-	w := sizing.Workload{Task: sizing.Inference, Batch: 1, SeqLen: 4096, FlashAttention: true}
+	w := sizing.Workload{Task: sizing.Inference, Batch: 1, SeqLen: 4096}
 	for _, c := range []sizing.Bytes{24 * sizing.GiB, 16 * sizing.GiB, 8 * sizing.GiB, 4 * sizing.GiB} {
 		p, b, err := sizing.FitPrecision(m, w, c)
 		if errors.Is(err, sizing.ErrDoesNotFit) {
@@ -129,7 +129,7 @@ func ExampleFitPrecision() {
 // Does Llama-2-7B serving an 8192-token context in BF16 fit an RTX 4090 (24564
 // MiB as nvidia-smi reports it) with 20% of its memory kept free?
 func ExampleBreakdown_Fits() {
-	b, _ := sizing.Estimate(exampleLlama2_7B, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 8192, FlashAttention: true})
+	b, _ := sizing.Estimate(exampleLlama2_7B, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 8192})
 	usable, _ := sizing.Usable(24564*sizing.MiB, 0.2)
 	fmt.Printf("needs %.1f GiB of %.1f GiB usable: fits %v\n", b.Total().GiB(), usable.GiB(), b.Fits(24564*sizing.MiB, 0.2))
 	// Output:

@@ -13,10 +13,10 @@ func TestFitPrecision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	serve := Workload{Task: Inference, Batch: 1, SeqLen: 4096, FlashAttention: true}
+	serve := Workload{Task: Inference, Batch: 1, SeqLen: 4096}
 	// Full fine-tuning of Llama-2-7B, ZeRO-3 over 8 GPUs with full recomputation:
 	// FP32 needs 15.4 GiB per GPU, BF16 mixed precision 14.6, FP8 13.1.
-	train := Workload{Task: Training, Batch: 1, SeqLen: 2048, FlashAttention: true, Recompute: FullRecompute,
+	train := Workload{Task: Training, Batch: 1, SeqLen: 2048, Recompute: FullRecompute,
 		Parallel: Parallel{Data: 8, ZeRO: 3}}
 	tests := []struct {
 		name       string

@@ -25,7 +25,7 @@ func FuzzEstimate(f *testing.F) {
 		m := Model{Params: params, Layers: layers, Hidden: hidden, Heads: heads, KVHeads: kvHeads, HeadDim: headDim,
 			FFN: ffn, Vocab: vocab, GatedFFN: flash != sp, Experts: experts, ExpertsPerToken: ept}
 		w := Workload{Task: Task(task), Precision: Precision(prec), GradPrecision: Precision(grad), KVPrecision: Precision(kv),
-			Optimizer: Optimizer(opt), Batch: batch, SeqLen: seq, Recompute: Recompute(rc), FlashAttention: flash,
+			Optimizer: Optimizer(opt), Batch: batch, SeqLen: seq, Recompute: Recompute(rc), EagerAttention: flash,
 			LoRARank: rank, LoRATargets: LoRATargets(targets),
 			Parallel: Parallel{Data: data, Tensor: tensor, Pipeline: pipe, ZeRO: zero, SequenceParallel: sp, OffloadOptimizer: offload},
 			Overhead: Bytes(overhead)}

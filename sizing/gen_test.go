@@ -59,7 +59,7 @@ func genWorkload(m Model) *rapid.Generator[Workload] {
 			Batch:          rapid.IntRange(1, 64).Draw(t, "batch"),
 			SeqLen:         rapid.IntRange(1, 32768).Draw(t, "seq_len"),
 			Recompute:      Recompute(rapid.IntRange(0, int(numRecomputes)-1).Draw(t, "recompute")),
-			FlashAttention: rapid.Bool().Draw(t, "flash"),
+			EagerAttention: rapid.Bool().Draw(t, "eager"),
 			LoRARank:       rapid.IntRange(0, 256).Draw(t, "lora_rank"),
 			LoRATargets:    LoRATargets(rapid.IntRange(0, int(TargetAllLinear)).Draw(t, "lora_targets")),
 			Overhead:       Bytes(rapid.Int64Range(0, int64(4*GiB)).Draw(t, "overhead")),

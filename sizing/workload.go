@@ -34,17 +34,22 @@ type Workload struct {
 	Batch       int       `json:"batch"`   // micro-batch per device (inference: concurrent sequences)
 	SeqLen      int       `json:"seq_len"` // tokens per sequence; for inference the context length
 	Recompute   Recompute `json:"recompute"`
-	// FlashAttention: attention kernels that never materialise the a·s² score
-	// matrix (Dao et al. 2022), dropping Korthikanti's 5·a·s/h term for training
-	// as selective recomputation does. For inference the zero value, false, means
-	// eager attention that builds the full score matrix and its softmax during
-	// prefill, 2·a·s² values per sequence per layer, which dominates long
-	// contexts. Every modern serving stack avoids it: vLLM and TGI (FlashAttention
-	// and paged-attention kernels), llama.cpp (prompts in small micro-batches, and
-	// a flash-attention path), transformers with SDPA (its default attention for
-	// most models). Set it to true when sizing any of them; leave it false only
-	// for eager attention (transformers' attn_implementation="eager").
-	FlashAttention bool `json:"flash_attention"`
+	// EagerAttention: attention that materialises the a·s² score matrix and its
+	// softmax (Korthikanti's baseline; transformers' attn_implementation="eager"):
+	// during inference prefill 2·a·s values per token per layer, and for training
+	// Korthikanti's 5·a·s/h term. The zero value, false, is memory-efficient
+	// attention that never holds the score matrix (FlashAttention, Dao et al.
+	// 2022; PyTorch SDPA; paged attention): what vLLM, TGI, llama.cpp and
+	// transformers (SDPA, its default for most models) run.
+	EagerAttention bool `json:"eager_attention"`
+	// PrefillChunk bounds the prompt tokens one inference forward pass runs: a
+	// serving engine with chunked prefill runs at most this many tokens per
+	// step (vLLM's max_num_batched_tokens; DefaultPrefillChunk is its default),
+	// so the activations are those of min(Batch·SeqLen, PrefillChunk) tokens.
+	// Zero prefills every sequence's whole prompt at once, as Hugging Face's
+	// generate does. Ignored for training. Set it to DefaultPrefillChunk to size
+	// a vLLM replica.
+	PrefillChunk int `json:"prefill_chunk"`
 	LoRARank       int  `json:"lora_rank"` // zero: DefaultLoRARank for LoRA and QLoRA
 	// LoRATargets selects the adapted matrices; zero: the task's default (see
 	// LoRATargets). Ignored, like LoRARank, for Inference and Training.
@@ -252,7 +257,7 @@ func isFloat(p Precision) bool { return p >= FP64 && p <= FP8 }
 //
 // Rules: Task and Precision must be set and known; GradPrecision and KVPrecision,
 // when set, must be valid (GradPrecision a floating-point one); Optimizer and Recompute must be known values; Batch and
-// SeqLen at least 1; LoRARank, Overhead and the parallel degrees not negative;
+// SeqLen at least 1; PrefillChunk, LoRARank, Overhead and the parallel degrees not negative;
 // LoRATargets only known bits; ZeRO 0 to 3; at most MaxDevices devices
 // (Parallel.Devices), which bounds each degree too. Full Training needs a floating-point
 // Precision (FP64 to FP8): quantized formats store frozen weights, so train
@@ -294,6 +299,9 @@ func (w Workload) Validate() error {
 	if w.SeqLen < 1 {
 		bad("sequence length %d is below 1", w.SeqLen)
 	}
+	if w.PrefillChunk < 0 {
+		bad("negative prefill chunk %d", w.PrefillChunk)
+	}
 	if w.LoRARank < 0 {
 		bad("negative LoRA rank %d", w.LoRARank)
 	}
@@ -325,7 +333,7 @@ func (w *Workload) valid() bool {
 		(w.GradPrecision == 0 || isFloat(w.GradPrecision)) &&
 		(w.KVPrecision == 0 || w.KVPrecision.Valid()) &&
 		w.Optimizer < numOptimizers && w.Recompute < numRecomputes &&
-		w.Batch >= 1 && w.SeqLen >= 1 && w.LoRARank >= 0 &&
+		w.Batch >= 1 && w.SeqLen >= 1 && w.LoRARank >= 0 && w.PrefillChunk >= 0 &&
 		w.LoRATargets&^TargetAllLinear == 0 && w.Overhead >= 0 &&
 		p.Data >= 0 && p.Tensor >= 0 && p.Pipeline >= 0 && p.Devices() != 0 &&
 		p.ZeRO >= 0 && p.ZeRO <= 3
