@@ -89,10 +89,12 @@ func checkModel(m *Model) (int64, error) {
 // archBound is an upper bound, in float64, of every partial sum ParamCount forms
 // from the architecture, so that below 2^62 the count cannot overflow.
 func archBound(m *Model) float64 {
-	h, f, V := float64(m.Hidden), float64(m.FFN), float64(m.Vocab)
-	x := max(h, max(float64(m.Heads)*float64(m.headDim()), float64(m.kvHeads())*float64(m.headDim())))
+	h, f, V := float64(m.Hidden), float64(max(m.FFN, m.ExpertFFN, m.SharedFFN)), float64(m.Vocab)
+	d := float64(m.headDim())
+	x := max(h, max(float64(m.Heads)*d, float64(m.kvHeads())*d), float64(m.Heads)*(d+float64(m.VHeadDim)))
 	E := max(1, float64(m.Experts))
-	perLayer := 4*h*x + 4*E*(h+1)*(f+1) + 8*(h+x)
+	rank := float64(m.QLoRARank) + float64(m.KVLoRARank) + float64(m.RopeHeadDim) + 1
+	perLayer := 4*h*x + 4*(E+1)*(h+1)*(f+1) + 8*(h+x) + 4*(h+x+1)*rank + float64(m.NormsPerLayer)*2*h + 2*d
 	return (float64(m.Layers)+1)*perLayer + 2*V*h + float64(m.Positions)*h + 2*h
 }
 

@@ -50,7 +50,7 @@ type Workload struct {
 	// generate does. Ignored for training. Set it to DefaultPrefillChunk to size
 	// a vLLM replica.
 	PrefillChunk int `json:"prefill_chunk"`
-	LoRARank       int  `json:"lora_rank"` // zero: DefaultLoRARank for LoRA and QLoRA
+	LoRARank     int `json:"lora_rank"` // zero: DefaultLoRARank for LoRA and QLoRA
 	// LoRATargets selects the adapted matrices; zero: the task's default (see
 	// LoRATargets). Ignored, like LoRARank, for Inference and Training.
 	LoRATargets LoRATargets `json:"lora_targets"`
