@@ -118,7 +118,11 @@ func trainingActivations(ar *arch, s, b, t, pp, e float64, flash bool, rc Recomp
 // The logits of the last token of each sequence, b·V values in FP32 (4 bytes), are
 // what generation keeps: Hugging Face computes only the last position's logits when
 // generating and upcasts them to FP32 for sampling.
-func inferenceActivations(ar *arch, s, b, t, e float64, flash bool) float64 {
+//
+// With a prefill chunk (Workload.PrefillChunk), one forward pass runs at most that
+// many tokens, so the per-token sets count for min(s·b, chunk) tokens; each token
+// still attends over up to s keys.
+func inferenceActivations(ar *arch, s, b, t, e float64, flash bool, chunk int) float64 {
 	kd := ar.k * ar.d / t
 	if kd < ar.d && ar.k >= 1 {
 		kd = ar.d
@@ -132,5 +136,9 @@ func inferenceActivations(ar *arch, s, b, t, e float64, flash bool) float64 {
 		ffn = 3 * ar.f
 	}
 	ffnPhase := e * (2*ar.h + ffn*ar.ept/t)
-	return s*b*max(attn, ffnPhase) + b*ar.V*4/t
+	tokens := s * b
+	if chunk > 0 {
+		tokens = min(tokens, float64(chunk))
+	}
+	return tokens*max(attn, ffnPhase) + b*ar.V*4/t
 }

@@ -174,7 +174,7 @@ func BenchmarkReadConfig(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	for b.Loop() {
+	for i := 0; i < b.N; i++ {
 		if _, err := ReadConfig(bytes.NewReader(data)); err != nil {
 			b.Fatal(err)
 		}

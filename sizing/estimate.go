@@ -17,6 +17,7 @@ const (
 	approxAspect  = 128   // hidden size per layer, h/L: Llama-2-7B has 4096/32
 	approxHeadDim = 128   // head dimension of Llama, Mistral and Qwen2 models
 	approxVocab   = 32000 // Llama-2's and Mistral's vocabulary
+	approxKVHeads = 8     // grouped-query attention as Llama 3, Mistral, Qwen2.5 and Qwen3 have it
 )
 
 // arch is the model's architecture as float64 numbers, with MoE and defaults
@@ -26,6 +27,9 @@ type arch struct {
 	L, h, a, k, d, f, V float64
 	experts, ept        float64
 	gated               bool
+	// latent: the KV cache values per token per layer under latent attention
+	// (zero otherwise); sliding of the L layers keep at most window tokens.
+	latent, sliding, window float64
 }
 
 // resolveArch writes the architecture of m to ar and reports whether it had to
@@ -40,7 +44,10 @@ type arch struct {
 // activations, ⌈L/p⌉ layers per pipeline stage of p) round it up, and Estimate
 // refuses a pipeline degree above ⌈L⌉, as it refuses one above Layers for a model
 // with its architecture. Heads have dimension 128, every head is its own KV head,
-// the FFN is 4h and not gated, the vocabulary 32000. Llama-2-7B's 6.74e9 parameters
+// the FFN is 4h and not gated, the vocabulary 32000, and attention is grouped-query
+// with 8 KV heads (fewer when there are fewer heads), the shape of Llama 3,
+// Mistral, Qwen2.5 and Qwen3 (Llama-2-7B, with a KV head per head, keeps 4 times
+// the KV cache this assumes). Llama-2-7B's 6.74e9 parameters
 // give 32.5 layers of hidden 4157 (true: 32 of 4096), counted as 33 whole layers. The terms that depend on this shape (activations,
 // KV cache, LoRA adapters, Adafactor's state) are then flagged in Breakdown.Approx.
 func resolveArch(m *Model, n int64, ar *arch) bool {
@@ -49,6 +56,10 @@ func resolveArch(m *Model, n int64, ar *arch) bool {
 			L: float64(m.Layers), h: float64(m.Hidden), a: float64(m.Heads),
 			k: float64(m.kvHeads()), d: float64(m.headDim()), f: float64(m.FFN),
 			V: float64(m.Vocab), experts: 1, ept: 1, gated: m.GatedFFN,
+			sliding: float64(m.slidingLayers()), window: float64(m.SlidingWindow),
+		}
+		if m.KVLoRARank > 0 {
+			ar.latent = float64(m.kvValuesPerToken())
 		}
 		approx := false
 		if m.FFN == 0 {
@@ -60,6 +71,12 @@ func resolveArch(m *Model, n int64, ar *arch) bool {
 			if m.ExpertsPerToken > 0 {
 				ar.ept = float64(m.ExpertsPerToken)
 			}
+			// Activations pass through the routed experts' width, and the shared
+			// experts count as that many more routed ones.
+			ar.f = float64(m.expertFFN())
+			if ar.f > 0 {
+				ar.ept += float64(m.SharedFFN) / ar.f
+			}
 		}
 		return approx
 	}
@@ -70,7 +87,7 @@ func resolveArch(m *Model, n int64, ar *arch) bool {
 		L, h = 1, math.Sqrt(N/12)
 	}
 	a := h / approxHeadDim
-	*ar = arch{L: L, h: h, a: a, k: a, d: approxHeadDim, f: 4 * h, V: approxVocab, experts: 1, ept: 1}
+	*ar = arch{L: L, h: h, a: a, k: min(a, approxKVHeads), d: approxHeadDim, f: 4 * h, V: approxVocab, experts: 1, ept: 1}
 	return true
 }
 
@@ -168,7 +185,10 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 //     largest set alive while one layer runs over the prefill, plus the last
 //     token's FP32 logits.
 //   - KV cache, Inference only: 2 × layers × KV heads × head dimension × SeqLen ×
-//     Batch × KVPrecision bits/8 (Kwon et al. 2023). Unset KVPrecision follows
+//     Batch × KVPrecision bits/8 (Kwon et al. 2023); under latent attention
+//     (KVLoRARank) KVLoRARank + RopeHeadDim values per token per layer in place
+//     of 2 × KV heads × head dimension (DeepSeek-V2 §2.1.2); sliding-window layers
+//     keep at most SlidingWindow tokens. Past the model's Context is an error. Unset KVPrecision follows
 //     Precision for FP16 and wider and is FP16 for narrower formats (FP8 and
 //     quantized weights): Precision.KVDefault.
 //   - Overhead: Workload.Overhead, or DefaultOverhead when zero.
@@ -190,7 +210,7 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 // Host is this device's share.
 //
 // A model given by Params alone is answered with an assumed dense Llama-like shape:
-// N ≈ 12·L·h² with h = 128·L, heads of 128, one KV head per head, an FFN of 4h and
+// N ≈ 12·L·h² with h = 128·L, heads of 128, 8 KV heads (GQA), an FFN of 4h and
 // a 32000-word vocabulary (a pipeline degree above its ⌈L⌉ layers is an error
 // wrapping ErrInvalid), and
 // the terms that depend on it are listed in Breakdown.Approx; a model with the
@@ -206,6 +226,10 @@ func Estimate(m Model, w Workload) (Breakdown, error) {
 	n, err := checkModel(&m)
 	if err != nil {
 		return Breakdown{}, err
+	}
+	if w.Task == Inference && m.Context > 0 && w.SeqLen > m.Context {
+		return Breakdown{}, fmt.Errorf("sizing: sequence length %d is past the model's context window of %d tokens: %w",
+			w.SeqLen, m.Context, ErrInvalid)
 	}
 	if err := checkParallel(&m, &w.Parallel); err != nil {
 		return Breakdown{}, err
@@ -246,12 +270,22 @@ func estimate(ar *arch, approx bool, N, emb float64, w *Workload) (Breakdown, er
 		if w.KVPrecision != 0 {
 			kvBits = w.KVPrecision.Bits()
 		}
-		kdev := ar.k / t
-		if kdev < 1 && ar.k >= 1 {
-			kdev = 1 // KV heads replicated across the tensor-parallel group
+		var perToken float64 // KV values per token per layer on this device
+		if ar.latent > 0 {
+			perToken = ar.latent // one latent shared by every head, replicated across the group
+		} else {
+			kdev := ar.k / t
+			if kdev < 1 && ar.k >= 1 {
+				kdev = 1 // KV heads replicated across the tensor-parallel group
+			}
+			perToken = 2 * kdev * ar.d
 		}
-		kv = 2 * math.Ceil(ar.L/pp) * kdev * ar.d * s * b * kvBits / 8
-		act = inferenceActivations(ar, s, b, t, e, !w.EagerAttention)
+		tokens := s // tokens each layer keeps, on average over the layers
+		if ar.sliding > 0 && ar.window < s {
+			tokens = ((ar.L-ar.sliding)*s + ar.sliding*ar.window) / ar.L
+		}
+		kv = math.Ceil(ar.L/pp) * perToken * tokens * b * kvBits / 8
+		act = inferenceActivations(ar, s, b, t, e, !w.EagerAttention, w.PrefillChunk)
 		terms = TermActivations | TermKVCache
 	} else {
 		optimizer := w.Optimizer

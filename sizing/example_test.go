@@ -86,7 +86,7 @@ func ExampleEstimate_qloraAndZeRO() {
 	// Output:
 	// QLoRA: 9.4 GiB
 	// ZeRO-3 on 8: 33.8 GiB per device
-	// 7e9 params, FP16: 16.5 GiB, approximated: activations+kv_cache
+	// 7e9 params, FP16: 14.9 GiB, approximated: activations+kv_cache
 }
 
 // The longest context a 7B model serves on a 24 GB card (24564 MiB as nvidia-smi
