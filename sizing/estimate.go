@@ -155,7 +155,8 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 // experts, all of which are resident) and T the trainable parameters (P for
 // Training, the adapters for LoRA and QLoRA, none for Inference):
 //
-//   - Weights: P × Precision.Bits()/8, the base in NF4 for QLoRA, plus the adapters
+//   - Weights: Model.StoredBytes when set (a file's exact bytes; Inference and
+//     LoRA), else P × Precision.Bits()/8, the base in NF4 for QLoRA, plus the adapters
 //     at the compute width for LoRA and QLoRA. With the architecture known, the
 //     embedding tables and the output head of an FP8, INT8, INT4, NF4, GPTQ4 or
 //     AWQ4 model count at 16 bits, as their checkpoints keep them (WeightBytes
@@ -241,12 +242,13 @@ func Estimate(m Model, w Workload) (Breakdown, error) {
 		return Breakdown{}, fmt.Errorf("sizing: pipeline degree %d exceeds the %.0f layers assumed for %d parameters: %w",
 			pp, math.Ceil(ar.L), n, ErrInvalid)
 	}
-	return estimate(&ar, approx, float64(n), embeddingParams(&m), &w)
+	return estimate(&ar, approx, float64(n), embeddingParams(&m), float64(m.StoredBytes), &w)
 }
 
 // estimate computes the breakdown for a validated workload; emb is the part of the N
-// parameters in embedding tables and the output head (embeddingParams).
-func estimate(ar *arch, approx bool, N, emb float64, w *Workload) (Breakdown, error) {
+// parameters in embedding tables and the output head (embeddingParams), stored
+// the model's StoredBytes.
+func estimate(ar *arch, approx bool, N, emb, stored float64, w *Workload) (Breakdown, error) {
 	p := w.Parallel
 	t, pp, dp := float64(one(p.Tensor)), float64(one(p.Pipeline)), float64(one(p.Data))
 	wShard, gShard, oShard := t*pp, t*pp, t*pp
@@ -266,6 +268,9 @@ func estimate(ar *arch, approx bool, N, emb float64, w *Workload) (Breakdown, er
 	var terms Terms
 	if w.Task == Inference {
 		weights = storedWeights(N, emb, w.Precision)
+		if stored > 0 {
+			weights = stored
+		}
 		kvBits := w.Precision.KVDefault().Bits()
 		if w.KVPrecision != 0 {
 			kvBits = w.KVPrecision.Bits()
@@ -311,7 +316,11 @@ func estimate(ar *arch, approx bool, N, emb float64, w *Workload) (Breakdown, er
 			if w.Task == QLoRA {
 				base = NF4
 			}
-			weights = storedWeights(N, emb, base) + trainable*trainBits/8
+			weights = storedWeights(N, emb, base)
+			if stored > 0 && w.Task == LoRA {
+				weights = stored
+			}
+			weights += trainable * trainBits / 8
 			terms = TermWeights | TermGradients | TermOptimizer
 		}
 		gradBits := trainBits

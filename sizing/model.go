@@ -74,6 +74,14 @@ type Model struct {
 	Context       int `json:"context_tokens"`
 	SlidingWindow int `json:"sliding_window_tokens"`
 	SlidingLayers int `json:"sliding_layers"`
+
+	// StoredBytes is the exact size of the weights as a file stores them (ReadGGUF,
+	// ReadSafetensors); zero: unknown. When set, Estimate's Weights term for
+	// Inference and LoRA (whose frozen base is the file as stored) is this figure,
+	// in place of the parameter count × the Precision's bits per weight; Precision
+	// still sets the compute width. Training and QLoRA, which store the weights
+	// anew, ignore it.
+	StoredBytes Bytes `json:"stored_bytes"`
 }
 
 // HasArchitecture reports whether the fields every architecture-dependent term needs
@@ -121,6 +129,9 @@ func (m Model) problems() error {
 	}
 	if m.Params < 0 {
 		bad("negative Params %d", m.Params)
+	}
+	if m.StoredBytes < 0 {
+		bad("negative StoredBytes %d", int64(m.StoredBytes))
 	}
 	for _, f := range []struct {
 		name string
@@ -186,7 +197,7 @@ func (m *Model) valid() bool {
 		m.FFN < 0 || m.Vocab < 0 || m.Experts < 0 || m.ExpertsPerToken < 0 || m.Positions < 0 ||
 		m.ExpertFFN < 0 || m.SharedFFN < 0 || m.DenseLayers < 0 || m.NormsPerLayer < 0 || m.KVLoRARank < 0 ||
 		m.QLoRARank < 0 || m.RopeHeadDim < 0 || m.VHeadDim < 0 || m.Context < 0 || m.SlidingWindow < 0 ||
-		m.SlidingLayers < 0 {
+		m.SlidingLayers < 0 || m.StoredBytes < 0 {
 		return false
 	}
 	if m.DenseLayers > m.Layers || m.SlidingLayers > m.Layers || m.SlidingLayers > 0 && m.SlidingWindow == 0 {
