@@ -45,7 +45,7 @@ const (
 // ggmlType is one row of ggml's type table (type_traits in ggml/src/ggml.c):
 // elements per block and bytes per block.
 type ggmlType struct {
-	name       string
+	name        string
 	block, size int64
 }
 

@@ -1,10 +1,53 @@
 package sizing
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/internal/checked"
 )
+
+// strictJSON decodes one JSON value into v, rejecting keys v has no field for and
+// anything after the value.
+func strictJSON(data []byte, v any, what string) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("sizing: %s: %v: %w", what, err, ErrInvalid)
+	}
+	if dec.More() {
+		return fmt.Errorf("sizing: %s: data after the JSON value: %w", what, ErrInvalid)
+	}
+	return nil
+}
+
+// UnmarshalJSON decodes a Workload, rejecting unknown keys (a misspelt
+// "seq_len" would otherwise leave SeqLen zero) with an error wrapping ErrInvalid.
+func (w *Workload) UnmarshalJSON(data []byte) error {
+	type plain Workload
+	p := plain(*w)
+	if err := strictJSON(data, &p, "workload"); err != nil {
+		return err
+	}
+	*w = Workload(p)
+	return nil
+}
+
+// UnmarshalJSON decodes a Model, rejecting unknown keys, such as a Hugging Face
+// config.json's (read those with ReadConfig), with an error wrapping ErrInvalid.
+func (m *Model) UnmarshalJSON(data []byte) error {
+	type plain Model
+	p := plain(*m)
+	if err := strictJSON(data, &p, "model"); err != nil {
+		return err
+	}
+	*m = Model(p)
+	return nil
+}
 
 // Workload describes the job run on the model: what it does, in which formats, at
 // what batch and length, on how many devices.
@@ -147,17 +190,39 @@ type Breakdown struct {
 	Approx Terms `json:"approximated"`
 }
 
-// Total returns the GPU memory per device: every field but Host.
+// Total returns the GPU memory per device: every field but Host. Estimate's
+// breakdowns always sum within int64; for one built or decoded by hand, a sum past
+// the int64 range saturates at math.MaxInt64 bytes (or math.MinInt64), so that it
+// never wraps around to a small or negative figure.
 func (b Breakdown) Total() Bytes {
-	return b.Weights + b.Gradients + b.Optimizer + b.Activations + b.KVCache + b.Overhead
+	var t int64
+	for _, v := range [...]Bytes{b.Weights, b.Gradients, b.Optimizer, b.Activations, b.KVCache, b.Overhead} {
+		s, ok := checked.Add(t, int64(v))
+		if !ok {
+			if v > 0 {
+				s = math.MaxInt64
+			} else {
+				s = math.MinInt64
+			}
+		}
+		t = s
+	}
+	return Bytes(t)
+}
+
+// negative reports whether any term of b is below zero.
+func (b Breakdown) negative() bool {
+	return b.Weights < 0 || b.Gradients < 0 || b.Optimizer < 0 || b.Activations < 0 || b.KVCache < 0 ||
+		b.Overhead < 0 || b.Host < 0
 }
 
 // Fits reports whether the memory per device fits a card of capacity bytes with
 // headroom, a fraction of it, kept free: Total() ≤ Usable(capacity, headroom). It
-// is false for a headroom Usable refuses.
+// is false for a headroom Usable refuses and for a breakdown with a negative term
+// (which no estimate has), and a total that saturates (see Total) fits nothing.
 func (b Breakdown) Fits(capacity Bytes, headroom float64) bool {
 	u, err := Usable(capacity, headroom)
-	return err == nil && b.Total() <= u
+	return err == nil && !b.negative() && b.Total() <= u && b.Total() < math.MaxInt64
 }
 
 // Usable returns the memory of a card of capacity bytes a job may plan to use when
