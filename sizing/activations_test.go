@@ -92,11 +92,12 @@ func TestActivationsLayouts(t *testing.T) {
 	if b := get(w); modelStates(b) != modelStates(one)/4 {
 		t.Errorf("t2·p2 model states = %d, want %d", modelStates(b), modelStates(one)/4)
 	}
-	// Offload moves the optimizer, master copy included, to the host.
+	// Offload moves the optimizer, master copy included, and the gradients in
+	// FP32 (twice their BF16 bytes) to the host, times DeepSpeed's 1.5 buffer factor.
 	w = base
 	w.Parallel.OffloadOptimizer = true
-	if b := get(w); b.Optimizer != 0 || b.Host != one.Optimizer || b.Weights != one.Weights {
-		t.Errorf("offload: %+v, want optimizer %d on the host", b, one.Optimizer)
+	if b, want := get(w), (one.Optimizer+2*one.Gradients)*3/2; b.Optimizer != 0 || b.Gradients != 0 || b.Host != want || b.Weights != one.Weights {
+		t.Errorf("offload: %+v, want %d on the host", b, want)
 	}
 	// Logits: s·b·V FP32, split by the tensor degree.
 	w = base

@@ -97,3 +97,22 @@ func TestPrefillChunk(t *testing.T) {
 		t.Errorf("negative chunk: %v", err)
 	}
 }
+
+// ZeRO-Offload against DeepSpeed's published estimate for bigscience/T0_3B
+// (2783M parameters, one GPU, ZeRO-3, offload_optimizer=cpu: 62.23 GB of host
+// memory, 5.43 GB on the GPU of which 0.25 GB is the largest layer's working
+// copy; Hugging Face's DeepSpeed integration guide, "Memory Requirements").
+func TestOffloadMatchesDeepSpeed(t *testing.T) {
+	m := Model{Params: 2_783_000_000}
+	w := Workload{Task: Training, Precision: BF16, Batch: 1, SeqLen: 1, Parallel: Parallel{ZeRO: 3, OffloadOptimizer: true}}
+	b, err := Estimate(m, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if host := b.Host.GiB(); host < 62.1 || host > 62.3 {
+		t.Errorf("host %.2f GiB, DeepSpeed 62.23", host)
+	}
+	if gpu := (b.Weights + b.Gradients + b.Optimizer).GiB(); gpu < 5.43-0.25-0.05 || gpu > 5.43 {
+		t.Errorf("GPU model states %.2f GiB, DeepSpeed 5.43 with 0.25 of working buffers", gpu)
+	}
+}

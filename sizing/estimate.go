@@ -207,8 +207,9 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 // state). Tensor degree t and pipeline degree p divide weights, gradients and
 // optimizer state by t·p (norms and biases, a fraction of a percent, are divided
 // too); pipeline stages hold ⌈L/p⌉ layers of KV cache. OffloadOptimizer moves the
-// optimizer term, master copy included, to Host (Ren et al. 2021, ZeRO-Offload);
-// Host is this device's share.
+// optimizer term, master copy included, and the gradients, kept in FP32, to Host
+// (Ren et al. 2021, ZeRO-Offload), times DeepSpeed's 1.5 buffer factor; Host is
+// this device's share.
 //
 // A model given by Params alone is answered with an assumed dense Llama-like shape:
 // N ≈ 12·L·h² with h = 128·L, heads of 128, 8 KV heads (GQA), an FFN of 4h and
@@ -345,7 +346,19 @@ func estimate(ar *arch, approx bool, N, emb, stored float64, w *Workload) (Break
 		br.Overhead = DefaultOverhead
 	}
 	if p.OffloadOptimizer {
-		br.Host, br.Optimizer = br.Optimizer, 0
+		// ZeRO-Offload keeps the FP32 gradients on the host with the optimizer
+		// state (Ren et al. 2021, §4.1), and DeepSpeed's estimator
+		// (estimate_zero3_model_states_mem_needs) sizes the host side at 16 bytes
+		// per parameter times an additional_buffer_factor of 1.5 for its pinned
+		// buffers: T0_3B's 2,783M parameters need 62.2 GiB of host memory and
+		// 2 bytes per parameter on the GPU.
+		hostGrads := grads / gShard * 4 / max(1, gradBitsOf(w)/8)
+		var hok bool
+		br.Host, hok = toBytes(1.5 * (opt/oShard + hostGrads))
+		if !hok {
+			return Breakdown{}, fmt.Errorf("sizing: memory estimate overflows int64 bytes: %w", ErrInvalid)
+		}
+		br.Optimizer, br.Gradients = 0, 0
 	}
 	// The total and the host term must fit too, so that Total never wraps.
 	sum := float64(br.Weights) + float64(br.Gradients) + float64(br.Optimizer) + float64(br.Activations) +
@@ -358,6 +371,17 @@ func estimate(ar *arch, approx bool, N, emb, stored float64, w *Workload) (Break
 		br.Approx = terms
 	}
 	return br, nil
+}
+
+// gradBitsOf returns the width of the gradients Estimate counts for w.
+func gradBitsOf(w *Workload) float64 {
+	if w.GradPrecision != 0 {
+		return w.GradPrecision.Bits()
+	}
+	if w.Task == Training {
+		return w.Precision.Bits()
+	}
+	return 8 * computeBytes(w.Precision)
 }
 
 // optimizerBytes returns the optimizer state for params trainable parameters kept
