@@ -41,7 +41,7 @@ func TestReadmeTour(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	claim("b.Total().Human(): 17.7 GiB", est.Total().Human())
+	claim("b.Total().Human(): 18.1 GiB", est.Total().Human())
 	usable, err := sizing.Usable(24564*sizing.MiB, 0.2)
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestReadmeTour(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	claim("// 14866 tokens: the longest context it holds", strconv.Itoa(ctx)+" tokens")
+	claim("// 13434 tokens: the longest context it holds", strconv.Itoa(ctx)+" tokens")
 
 	tariff := pricing.Tariff{Currency: "CNY", Hourly: decimal.New(18, 0), Monthly: decimal.New(9000, 0)}
 	q, err := tariff.Cost(731 * time.Hour)

@@ -599,7 +599,9 @@ func TestNextCount(t *testing.T) {
 // A card without a published rate for the precision (the A10G's tensor rates) is
 // timed at its FP32 rate, with a warning, rather than dropped.
 func TestPlanUnpublishedRate(t *testing.T) {
-	opts, err := Planner{Offers: []Offer{planOffer("aws-like", "A10G", 1, "7", "")}}.Plan(trainingRequest(t))
+	r := trainingRequest(t)
+	r.Workload.Overhead = sizing.GiB // the A10G's 24 GiB hold the request with a 1 GiB allowance
+	opts, err := Planner{Offers: []Offer{planOffer("aws-like", "A10G", 1, "7", "")}}.Plan(r)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}

@@ -6,11 +6,12 @@ import (
 )
 
 // DefaultOverhead is the per-device memory Estimate adds for the CUDA context, the
-// kernels' workspaces and the framework when Workload.Overhead is zero: 1 GiB. It
-// sits inside the range memory calculators assume (457 MiB to about 1.3 GB); the
-// Hugging Face "model memory anatomy" guide measured 1343 MiB for loading the CUDA
-// kernels alone on a V100. Calibrate replaces it with a measured figure.
-const DefaultOverhead = 1 * GiB
+// kernels' workspaces and the framework when Workload.Overhead is zero: 1343 MiB,
+// what Hugging Face's "model memory anatomy" guide measured for loading the CUDA
+// kernels alone (torch.ones on a V100, before any model weight). Calculators
+// assume from 457 MiB to about 1.3 GB; the measured figure is the one cited.
+// Calibrate replaces it with a figure measured on the user's own stack.
+const DefaultOverhead = 1343 * MiB
 
 // Assumptions for a model known only by its parameter count (see Estimate).
 const (

@@ -27,7 +27,7 @@ func Example() {
 	b, err := sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 4096})
 	fmt.Printf("%.1f GiB %v\n", b.Total().GiB(), err)
 	// Output:
-	// 15.9 GiB <nil>
+	// 16.2 GiB <nil>
 }
 
 // Full fine-tuning of a 7B model in BF16 with AdamW: 16 bytes per parameter of
@@ -47,8 +47,8 @@ func ExampleEstimate() {
 	// optimizer    75.31 GiB
 	// activations  20.24 GiB
 	// kv cache      0.00 GiB
-	// overhead      1.00 GiB
-	// total       121.65 GiB
+	// overhead      1.31 GiB
+	// total       121.96 GiB
 }
 
 // Serving a 7B model in BF16 with 8 concurrent sequences of 4096 tokens.
@@ -66,8 +66,8 @@ func ExampleEstimate_inference() {
 	// optimizer     0.00 GiB
 	// activations   2.52 GiB
 	// kv cache     16.00 GiB
-	// overhead      1.00 GiB
-	// total        32.07 GiB
+	// overhead      1.31 GiB
+	// total        32.38 GiB
 }
 
 // QLoRA on a 24 GB card, and ZeRO-3 over 8 devices, for the same model.
@@ -84,9 +84,9 @@ func ExampleEstimate_qloraAndZeRO() {
 	b, _ = sizing.Estimate(sizing.Model{Params: 7e9}, sizing.Workload{Task: sizing.Inference, Precision: sizing.FP16, Batch: 1, SeqLen: 4096})
 	fmt.Printf("7e9 params, FP16: %.1f GiB, approximated: %v\n", b.Total().GiB(), b.Approx)
 	// Output:
-	// QLoRA: 9.4 GiB
-	// ZeRO-3 on 8: 33.8 GiB per device
-	// 7e9 params, FP16: 14.9 GiB, approximated: activations+kv_cache
+	// QLoRA: 9.7 GiB
+	// ZeRO-3 on 8: 34.1 GiB per device
+	// 7e9 params, FP16: 15.2 GiB, approximated: activations+kv_cache
 }
 
 // The longest context a 7B model serves on a 24 GB card (24564 MiB as nvidia-smi
@@ -101,7 +101,7 @@ func ExampleMaxContext() {
 	_, err = sizing.MaxContext(exampleLlama2_7B, w, 8*sizing.GiB)
 	fmt.Println(errors.Is(err, sizing.ErrDoesNotFit))
 	// Output:
-	// 18470 <nil>
+	// 17919 <nil>
 	// 28 <nil>
 	// true
 }
@@ -120,9 +120,9 @@ func ExampleFitPrecision() {
 		fmt.Printf("%v: %v, %.1f GiB\n", c, p, b.Total().GiB())
 	}
 	// Output:
-	// 24GiB: BF16, 16.8 GiB
-	// 16GiB: FP8, 10.3 GiB
-	// 8GiB: Q5_K_M, 7.2 GiB
+	// 24GiB: BF16, 17.2 GiB
+	// 16GiB: FP8, 10.7 GiB
+	// 8GiB: Q5_K_M, 7.5 GiB
 	// 4GiB: nothing fits
 }
 
@@ -133,5 +133,5 @@ func ExampleBreakdown_Fits() {
 	usable, _ := sizing.Usable(24564*sizing.MiB, 0.2)
 	fmt.Printf("needs %.1f GiB of %.1f GiB usable: fits %v\n", b.Total().GiB(), usable.GiB(), b.Fits(24564*sizing.MiB, 0.2))
 	// Output:
-	// needs 18.2 GiB of 19.2 GiB usable: fits true
+	// needs 18.5 GiB of 19.2 GiB usable: fits true
 }
