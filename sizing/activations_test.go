@@ -99,11 +99,12 @@ func TestActivationsLayouts(t *testing.T) {
 	if b, want := get(w), (one.Optimizer+2*one.Gradients)*3/2; b.Optimizer != 0 || b.Gradients != 0 || b.Host != want || b.Weights != one.Weights {
 		t.Errorf("offload: %+v, want %d on the host", b, want)
 	}
-	// Logits: s·b·V FP32, split by the tensor degree.
+	// Full recomputation: each layer's input, plus the larger of one layer's set
+	// (161,792 bytes per token) and the FP32 logits (32000 × 4), never held together.
 	w = base
 	w.Recompute = FullRecompute
 	full := get(w)
-	want := 2048 * 2 * (32*2*4096 + 161792 + 32000*4)
+	want := 2048 * 2 * (32*2*4096 + max(161792, 32000*4))
 	if full.Activations != Bytes(want) {
 		t.Errorf("full recompute activations = %d, want %d", full.Activations, want)
 	}

@@ -2,6 +2,7 @@ package sizing
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -114,5 +115,32 @@ func TestOffloadMatchesDeepSpeed(t *testing.T) {
 	}
 	if gpu := (b.Weights + b.Gradients + b.Optimizer).GiB(); gpu < 5.43-0.25-0.05 || gpu > 5.43 {
 		t.Errorf("GPU model states %.2f GiB, DeepSpeed 5.43 with 0.25 of working buffers", gpu)
+	}
+}
+
+// GPT-2 1.5B trained with full activation checkpointing at 1024 tokens × 32
+// sequences: the ZeRO paper (Rajbhandari et al. 2020, §3.2) puts its activations at
+// "about 8 GB". gpuplan keeps 48 layer inputs (5.03 GB) and the larger of one
+// layer's set (1.78 GB) and the FP32 logits (6.59 GB), which the paper leaves out.
+func TestFullRecomputeGPT2(t *testing.T) {
+	m, err := Preset("gpt2-xl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := Workload{Task: Training, Precision: FP16, Batch: 32, SeqLen: 1024, Recompute: FullRecompute}
+	b, err := Estimate(m, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens := 1024.0 * 32
+	inputs := tokens * 48 * 2 * 1600
+	logits := tokens * 50257 * 4
+	if got := float64(b.Activations); math.Abs(got-(inputs+logits)) > 1 {
+		t.Errorf("activations %.3g, want %.3g", got, inputs+logits)
+	}
+	// Without the logits, the transformer's part is within the paper's figure.
+	layer := tokens * 1600 * 34
+	if tr := (inputs + layer) / 1e9; tr < 6 || tr > 8.5 {
+		t.Errorf("transformer activations %.1f GB, the ZeRO paper about 8", tr)
 	}
 }

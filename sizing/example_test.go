@@ -84,7 +84,7 @@ func ExampleEstimate_qloraAndZeRO() {
 	b, _ = sizing.Estimate(sizing.Model{Params: 7e9}, sizing.Workload{Task: sizing.Inference, Precision: sizing.FP16, Batch: 1, SeqLen: 4096})
 	fmt.Printf("7e9 params, FP16: %.1f GiB, approximated: %v\n", b.Total().GiB(), b.Approx)
 	// Output:
-	// QLoRA: 9.7 GiB
+	// QLoRA: 8.7 GiB
 	// ZeRO-3 on 8: 34.1 GiB per device
 	// 7e9 params, FP16: 15.2 GiB, approximated: activations+kv_cache
 }
