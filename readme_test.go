@@ -32,7 +32,7 @@ func TestReadmeTour(t *testing.T) {
 		}
 	}
 
-	m, err := sizing.Preset("llama-3-8b")
+	m, err := sizing.Preset("llama-3.1-8b")
 	if err != nil {
 		t.Fatal(err)
 	}

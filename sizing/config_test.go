@@ -10,7 +10,7 @@ import (
 
 func readConfigFile(t testing.TB, name string) Model {
 	t.Helper()
-	data, err := os.ReadFile("testdata/configs/" + name + ".json")
+	data, err := os.ReadFile("models/" + name + ".json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +22,7 @@ func readConfigFile(t testing.TB, name string) Model {
 }
 
 // Parameter counts of stored configs against the checkpoints' published counts:
-// the total_size of each BF16 safetensors index, halved (testdata/configs/SOURCES.md).
+// the total_size of each BF16 safetensors index, halved (models/SOURCES.md).
 func TestReadConfigParamCounts(t *testing.T) {
 	for _, tc := range []struct {
 		file   string
@@ -145,7 +145,7 @@ func TestReadConfigErrors(t *testing.T) {
 
 func FuzzReadConfig(f *testing.F) {
 	for _, name := range []string{"deepseek-r1", "gemma-2-9b", "qwen3-30b-a3b"} {
-		data, err := os.ReadFile("testdata/configs/" + name + ".json")
+		data, err := os.ReadFile("models/" + name + ".json")
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -169,7 +169,7 @@ func FuzzReadConfig(f *testing.F) {
 }
 
 func BenchmarkReadConfig(b *testing.B) {
-	data, err := os.ReadFile("testdata/configs/deepseek-r1.json")
+	data, err := os.ReadFile("models/deepseek-r1.json")
 	if err != nil {
 		b.Fatal(err)
 	}

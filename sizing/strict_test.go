@@ -11,7 +11,7 @@ import (
 // Model and Workload JSON reject unknown keys: a Hugging Face config.json decoded
 // into a Model is an error, not a zero model.
 func TestStrictJSON(t *testing.T) {
-	data, err := os.ReadFile("testdata/configs/qwen2.5-32b.json")
+	data, err := os.ReadFile("models/qwen2.5-32b.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,10 @@
 // the reason and its source.
 //
 //	go run ./examples/seeds                    # inference at 4096 tokens, training at 2048
-//	go run ./examples/seeds -context 32768 -seq 4096
+//	go run ./examples/seeds -context 2048 -seq 4096
+//
+// The articles' models are the Llama-2 family, whose context window is 4096
+// tokens: a longer -context is an error that names the window.
 //
 // Every figure is computed when the program runs, from the packages sizing,
 // compute, catalog and pricing; nothing is typed in except the articles' own
@@ -916,7 +919,7 @@ func headroom(s settings) (section, error) {
 		article: "1 and 2",
 		claim:   "keep 20% of the memory free (article 1); keep 30% free (article 2).",
 	}
-	m, err := sizing.Preset("llama-2-7b")
+	m, err := sizing.Preset("llama-3.1-8b")
 	if err != nil {
 		return sec, err
 	}
@@ -924,7 +927,7 @@ func headroom(s settings) (section, error) {
 	if err != nil {
 		return sec, err
 	}
-	sec.add("pricing.DefaultHeadroom = %.0f%%; a Request's Headroom sets another. Llama-2-7B BF16 inference,", pricing.DefaultHeadroom*100)
+	sec.add("pricing.DefaultHeadroom = %.0f%%; a Request's Headroom sets another. Llama-3.1-8B BF16 inference,", pricing.DefaultHeadroom*100)
 	sec.add("batch 1, on one %s (%d MiB), largest context (sizing.MaxContext):", card.Name, card.Memory/sizing.MiB)
 	for _, h := range []float64{0, 0.2, 0.3} {
 		capacity := usable(card, h)

@@ -19,7 +19,7 @@ func TestGolden(t *testing.T) {
 		args []string
 	}{
 		{name: "default", args: nil},
-		{name: "long_context", args: []string{"-context", "32768", "-seq", "4096"}},
+		{name: "long_sequence", args: []string{"-context", "2048", "-seq", "4096"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -41,6 +41,15 @@ func TestGolden(t *testing.T) {
 				t.Errorf("run(%q) output differs from %s:\ngot:\n%s\nwant:\n%s", tt.args, golden, got, want)
 			}
 		})
+	}
+}
+
+// A context past the Llama-2 window of 4096 tokens is an error naming it.
+func TestContextPastWindow(t *testing.T) {
+	var out bytes.Buffer
+	err := run(&out, []string{"-context", "32768"})
+	if err == nil || !strings.Contains(err.Error(), "context window of 4096 tokens") {
+		t.Errorf("run(-context 32768) = %v, want an error naming the 4096-token window", err)
 	}
 }
 
