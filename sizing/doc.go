@@ -11,6 +11,11 @@
 //   - Breakdown, the answer of Estimate, whose Total is the GPU memory per device;
 //   - Calibration, a measured peak carried into other estimates as overhead.
 //
+// A Model comes from what users have: Preset by name (the built-in models are read
+// from stored config.json files), ReadConfig from a Hugging Face config.json,
+// ReadGGUF and ReadSafetensors from a weights file's header (exact parameters and
+// stored bytes; CombineFiles adds up a model split over several files).
+//
 // MaxContext, MaxBatch and FitPrecision answer the inverse questions: the largest
 // context or batch, and the widest precision, that fit a capacity.
 //

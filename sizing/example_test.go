@@ -1,8 +1,11 @@
 package sizing_test
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/gpuplan/gpuplan/sizing"
 )
@@ -134,4 +137,42 @@ func ExampleBreakdown_Fits() {
 	fmt.Printf("needs %.1f GiB of %.1f GiB usable: fits %v\n", b.Total().GiB(), usable.GiB(), b.Fits(24564*sizing.MiB, 0.2))
 	// Output:
 	// needs 18.5 GiB of 19.2 GiB usable: fits true
+}
+
+// Reading a Hugging Face config.json: Qwen2.5-72B's parameter count and its memory
+// for one 32768-token sequence in BF16, within its 32768-token window.
+func ExampleReadConfig() {
+	f, err := os.Open("models/qwen2.5-72b.json")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer f.Close()
+	m, err := sizing.ReadConfig(f)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	kv, _ := sizing.KVCacheBytes(m, 1, 1, sizing.BF16)
+	b, _ := sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 32768})
+	_, err = sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 65536})
+	fmt.Printf("%s: %d parameters, %d KV bytes per token\n", m.Name, m.ParamCount(), kv)
+	fmt.Printf("32768 tokens: %s\n", b.Total().Human())
+	fmt.Println(err)
+	// Output:
+	// qwen2: 72706203648 parameters, 327680 KV bytes per token
+	// 32768 tokens: 153.2 GiB
+	// sizing: sequence length 65536 is past the model's context window of 32768 tokens: invalid input
+}
+
+// Reading a safetensors header: the exact parameters and bytes of the tensors,
+// which Estimate then uses for the weights.
+func ExampleReadSafetensors() {
+	header := `{"embed":{"dtype":"BF16","shape":[32000,4096],"data_offsets":[0,262144000]}}`
+	file := binary.LittleEndian.AppendUint64(nil, uint64(len(header)))
+	file = append(file, header...)
+	f, err := sizing.ReadSafetensors(bytes.NewReader(file))
+	fmt.Println(f.Params, f.Weights.Human(), f.Tensors, err)
+	// Output:
+	// 131072000 250.0 MiB 1 <nil>
 }
