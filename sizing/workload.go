@@ -187,6 +187,10 @@ type Breakdown struct {
 	Host Bytes `json:"host_bytes"`
 	// Approx lists the terms that were approximated because the model's
 	// architecture was not given; empty when every term was computed from it.
+	// Without the architecture Estimate assumes today's shape (Estimate lists it):
+	// grouped-query attention with 8 KV heads of 128, so an approximated KV cache
+	// is that of a Llama 3, Mistral or Qwen2.5 model of the size; read the model's
+	// config.json with ReadConfig to make every term exact.
 	Approx Terms `json:"approximated"`
 }
 
