@@ -119,6 +119,35 @@ func TestReadConfigFamilies(t *testing.T) {
 	}
 }
 
+// Families without a stored config, from the keys of their published config.json,
+// against the rounded counts of their model cards: DeepSeek-V2-Lite 15.7B (latent
+// attention without a query rank, 2 shared experts, 1 dense layer) and
+// Qwen1.5-MoE-A2.7B 14.3B (a shared expert of 5632, 60 routed experts).
+func TestReadConfigMoEFamilies(t *testing.T) {
+	for _, tc := range []struct {
+		name, json string
+		billions   float64
+	}{
+		{"DeepSeek-V2-Lite", `{"model_type":"deepseek_v2","hidden_size":2048,"num_hidden_layers":27,"num_attention_heads":16,
+			"num_key_value_heads":16,"q_lora_rank":null,"kv_lora_rank":512,"qk_rope_head_dim":64,"qk_nope_head_dim":128,
+			"v_head_dim":128,"intermediate_size":10944,"moe_intermediate_size":1408,"n_routed_experts":64,"n_shared_experts":2,
+			"num_experts_per_tok":6,"first_k_dense_replace":1,"vocab_size":102400,"max_position_embeddings":163840}`, 15.7},
+		{"Qwen1.5-MoE-A2.7B", `{"model_type":"qwen2_moe","hidden_size":2048,"num_hidden_layers":24,"num_attention_heads":16,
+			"num_key_value_heads":16,"intermediate_size":5632,"moe_intermediate_size":1408,"shared_expert_intermediate_size":5632,
+			"num_experts":60,"num_experts_per_tok":4,"decoder_sparse_step":1,"vocab_size":151936,"max_position_embeddings":8192,
+			"tie_word_embeddings":false}`, 14.3},
+	} {
+		m, err := ReadConfig(strings.NewReader(tc.json))
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if got := float64(m.ParamCount()) / 1e9; got < tc.billions-0.05 || got >= tc.billions+0.05 {
+			t.Errorf("%s: %.2fB parameters, published %.1fB", tc.name, got, tc.billions)
+		}
+	}
+}
+
 // A config ReadConfig cannot read is an error that names what is wrong.
 func TestReadConfigErrors(t *testing.T) {
 	for _, tc := range []struct{ json, want string }{
