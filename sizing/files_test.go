@@ -188,3 +188,61 @@ func BenchmarkReadGGUF(b *testing.B) {
 		}
 	}
 }
+
+// Metadata of every value type is read or skipped: a string array for the
+// vocabulary, a float, a nested array, and general.alignment.
+func TestReadGGUFMetadata(t *testing.T) {
+	var b bytes.Buffer
+	w := func(v any) { _ = binary.Write(&b, binary.LittleEndian, v) }
+	str := func(s string) { w(uint64(len(s))); b.WriteString(s) }
+	b.WriteString("GGUF")
+	w(uint32(3))
+	w(uint64(1)) // tensors
+	w(uint64(6)) // keys
+	str("general.architecture")
+	w(uint32(8))
+	str("qwen2")
+	str("general.name")
+	w(uint32(8))
+	str("Tiny")
+	str("general.alignment")
+	w(uint32(4))
+	w(uint32(64))
+	str("qwen2.rope.freq_base")
+	w(uint32(6))
+	w(float32(1e6))
+	str("tokenizer.ggml.tokens")
+	w(uint32(9))
+	w(uint32(8))
+	w(uint64(3))
+	str("a")
+	str("bb")
+	str("ccc")
+	str("x.nested")
+	w(uint32(9))
+	w(uint32(9))
+	w(uint64(1))
+	w(uint32(5))
+	w(uint64(2))
+	w(int32(1))
+	w(int32(2))
+	str("t0")
+	w(uint32(2))
+	w(uint64(32))
+	w(uint64(3))
+	w(uint32(8)) // Q8_0: 3 blocks of 34 bytes
+	w(uint64(0))
+	f, err := ReadGGUF(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Model.Name != "Tiny" || f.Params != 96 || f.Weights != 3*34 || f.Tensors != 1 {
+		t.Errorf("got %+v", f)
+	}
+	// An offset off the 64-byte alignment is refused.
+	data := b.Bytes()
+	binary.LittleEndian.PutUint64(data[len(data)-8:], 32)
+	if _, err := ReadGGUF(bytes.NewReader(data)); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "aligned to 64") {
+		t.Errorf("misaligned offset: %v", err)
+	}
+}
