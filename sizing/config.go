@@ -268,7 +268,7 @@ func (c *hfConfig) model() (Model, error) {
 	case "qwen2", "qwen3", "qwen2_moe", "qwen3_moe":
 		m.FFN = c.int("intermediate_size")
 		if typ == "qwen2" || typ == "qwen2_moe" {
-			m.QKVBias = c.boolOr(true, "qkv_bias") || m.QKVBias
+			m.QKVBias = true // Qwen2's query, key and value projections have biases
 		} else {
 			m.QKNorm = true
 		}

@@ -223,7 +223,10 @@ var ggufKeys = map[string]bool{
 // list, context, sliding window) as far as the metadata gives one that Validate
 // accepts; without one, only Params. Counts and lengths are bounded before
 // anything is allocated: at most MaxFileTensors tensors, MaxFileDims (4 for
-// GGML) dimensions and MaxHeaderBytes of header; every failure wraps ErrInvalid.
+// GGML) dimensions and MaxHeaderBytes of header; a key is read when it is at most
+// 64 KiB (the GGUF specification's limit is 65,535 bytes), a string value only when
+// it is at most 256 bytes (the architecture and the name), and everything else is
+// skipped unread; every failure wraps ErrInvalid.
 func ReadGGUF(r io.Reader) (ModelFile, error) {
 	g := &ggufReader{r: bufio.NewReaderSize(r, 64<<10)}
 	if magic := g.read(4); g.err == nil && string(magic) != "GGUF" {
