@@ -117,6 +117,17 @@ func TestReadConfigFamilies(t *testing.T) {
 			t.Errorf("%s:\n got %+v\nwant %+v", tc.name, got, tc.want)
 		}
 	}
+	// Checkpoint counts of two of them: Falcon-7B (multi-query attention, one
+	// LayerNorm per parallel block) holds 6,921,720,704 parameters, GPT-2 XL
+	// 1,557,611,200.
+	for json, want := range map[string]int64{
+		`{"model_type":"falcon","num_hidden_layers":32,"hidden_size":4544,"num_attention_heads":71,"multi_query":true,"parallel_attn":true,"bias":false,"vocab_size":65024}`: 6_921_720_704,
+		`{"model_type":"gpt2","n_layer":48,"n_embd":1600,"n_head":25,"vocab_size":50257,"n_positions":1024}`:                                                                 1_557_611_200,
+	} {
+		if m, err := ReadConfig(strings.NewReader(json)); err != nil || m.ParamCount() != want {
+			t.Errorf("%s: %d parameters (%v), want %d", json, m.ParamCount(), err, want)
+		}
+	}
 }
 
 // Families without a stored config, from the keys of their published config.json,
