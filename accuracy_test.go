@@ -51,6 +51,21 @@ func accuracyRows() []accuracyRow {
 	add("Llama-2-7B parameters", "6,738,415,616", commas(l27.ParamCount()), "config.json", l27.ParamCount() == 6738415616)
 	add("Llama-3-8B parameters", "8,030,261,248", commas(l38.ParamCount()), "config.json", l38.ParamCount() == 8030261248)
 
+	// Checkpoint counts of models read from their stored config.json: the BF16
+	// safetensors index's total_size halved; DeepSeek-V3's published 671B.
+	q72 := must(sizing.Preset("qwen2.5-72b"))
+	add("Qwen2.5-72B parameters (from config.json)", "72,706,203,648", commas(q72.ParamCount()), "safetensors index", q72.ParamCount() == 72706203648)
+	ds := must(sizing.Preset("deepseek-v3"))
+	add("DeepSeek-V3 parameters, without the MTP module", "671B", fmt.Sprintf("%.1fB", float64(ds.ParamCount())/1e9), "DeepSeek-V3 report", ds.ParamCount()/1e9 == 671)
+	dkv := must(sizing.KVCacheBytes(ds, 1, 1, sizing.BF16))
+	add("DeepSeek-V3 KV cache per token, BF16 (bytes)", "70,272", commas(int64(dkv)), "DeepSeek-V2 §2.1 (576 × 61 × 2)", dkv == 70272)
+
+	// DeepSpeed's estimate for T0_3B, ZeRO-3 with the optimizer offloaded, one GPU:
+	// 62.23 GB of host memory (Hugging Face's DeepSpeed guide).
+	t0 := must(sizing.Estimate(sizing.Model{Params: 2_783_000_000}, sizing.Workload{Task: sizing.Training, Precision: sizing.BF16,
+		Batch: 1, SeqLen: 1, Parallel: sizing.Parallel{ZeRO: 3, OffloadOptimizer: true}}))
+	add("T0_3B ZeRO-Offload host memory (GiB)", "62.23", fmt.Sprintf("%.2f", t0.Host.GiB()), "DeepSpeed estimator", within(t0.Host.GiB(), 62.23, 0.01))
+
 	// ZeRO §3.1/§5: a 7.5B model, mixed-precision Adam, 64 GPUs, per device.
 	zero := sizing.Model{Name: "zero-7.5b", Params: 7_500_000_000}
 	var zs []string
@@ -69,7 +84,7 @@ func accuracyRows() []accuracyRow {
 	// recomputation saves 70% of activation memory.
 	gpt3 := must(sizing.Preset("gpt-3-175b"))
 	act := func(r sizing.Recompute) float64 {
-		w := sizing.Workload{Task: sizing.Training, Precision: sizing.FP16, Batch: 1, SeqLen: 2048, Recompute: r,
+		w := sizing.Workload{Task: sizing.Training, Precision: sizing.FP16, Batch: 1, SeqLen: 2048, Recompute: r, EagerAttention: true,
 			Parallel: sizing.Parallel{Tensor: 8, SequenceParallel: true}}
 		b := must(sizing.Estimate(gpt3, w))
 		return float64(b.Activations)

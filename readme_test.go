@@ -32,16 +32,16 @@ func TestReadmeTour(t *testing.T) {
 		}
 	}
 
-	m, err := sizing.Preset("llama-3-8b")
+	m, err := sizing.Preset("llama-3.1-8b")
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 8192, FlashAttention: true}
+	w := sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 8192}
 	est, err := sizing.Estimate(m, w)
 	if err != nil {
 		t.Fatal(err)
 	}
-	claim("b.Total().Human(): 17.7 GiB", est.Total().Human())
+	claim("b.Total().Human(): 18.1 GiB", est.Total().Human())
 	usable, err := sizing.Usable(24564*sizing.MiB, 0.2)
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestReadmeTour(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	claim("// 14866 tokens: the longest context it holds", strconv.Itoa(ctx)+" tokens")
+	claim("// 13434 tokens: the longest context it holds", strconv.Itoa(ctx)+" tokens")
 
 	tariff := pricing.Tariff{Currency: "CNY", Hourly: decimal.New(18, 0), Monthly: decimal.New(9000, 0)}
 	q, err := tariff.Cost(731 * time.Hour)
@@ -83,7 +83,7 @@ func TestReadmeTour(t *testing.T) {
 		t.Fatalf("the README's price list does not load: %v", err)
 	}
 	lora := sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 4, SeqLen: 2048,
-		FlashAttention: true, Recompute: sizing.FullRecompute}
+		Recompute: sizing.FullRecompute}
 	opts, err := pricing.Planner{Catalog: catalog.Default(), Offers: offers}.Plan(pricing.Request{
 		Model: m, Workload: lora, Tokens: 1e8, Deadline: 12 * time.Hour,
 	})

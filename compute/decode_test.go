@@ -105,22 +105,22 @@ func TestDecodeParamsOnlyKV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	long, err := Decode{Model: m, Weights: sizing.BF16, Context: 100000, Bandwidth: a100HBM, Peak: a100Peak}.Speed()
+	long, err := Decode{Model: m, Weights: sizing.BF16, Context: 200000, Bandwidth: a100HBM, Peak: a100Peak}.Speed()
 	if err != nil {
 		t.Fatal(err)
 	}
-	est, err := sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 100000})
+	est, err := sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 200000})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if short.Approx || !long.Approx {
-		t.Errorf("Approx = %v at no context and %v at 100000 tokens, want false and true", short.Approx, long.Approx)
+		t.Errorf("Approx = %v at no context and %v at 200000 tokens, want false and true", short.Approx, long.Approx)
 	}
 	if got, want := long.BytesRead-short.BytesRead, est.KVCache; got != want {
-		t.Errorf("KV read at 100000 tokens = %d bytes, want Estimate's %d", got, want)
+		t.Errorf("KV read at 200000 tokens = %d bytes, want Estimate's %d", got, want)
 	}
 	if long.PerSequence >= short.PerSequence/2 {
-		t.Errorf("100000 tokens of context decode at %v tokens/s against %v without: want under half", long.PerSequence, short.PerSequence)
+		t.Errorf("200000 tokens of context decode at %v tokens/s against %v without: want under half", long.PerSequence, short.PerSequence)
 	}
 }
 

@@ -68,21 +68,21 @@ func (s settings) suggest(cards []catalog.Card, d *diagnosis) []string {
 		note string
 	}{{w, ""}}
 	if w.Task != sizing.Inference {
-		if !w.FlashAttention {
+		if w.EagerAttention {
 			v := w
-			v.FlashAttention = true
+			v.EagerAttention = false
 			variants = append(variants, struct {
 				w    sizing.Workload
 				note string
-			}{v, " with FlashAttention"})
+			}{v, " with memory-efficient attention"})
 		}
 		if w.Recompute != sizing.FullRecompute {
 			v := w
-			v.FlashAttention, v.Recompute = true, sizing.FullRecompute
+			v.EagerAttention, v.Recompute = false, sizing.FullRecompute
 			variants = append(variants, struct {
 				w    sizing.Workload
 				note string
-			}{v, " with FlashAttention and full recomputation"})
+			}{v, " with memory-efficient attention and full recomputation"})
 		}
 	}
 	for _, v := range variants {

@@ -38,7 +38,7 @@ func mustPreset(t testing.TB, name string) sizing.Model {
 }
 
 func inference(p sizing.Precision, ctx int) sizing.Workload {
-	return sizing.Workload{Task: sizing.Inference, Precision: p, Batch: 1, SeqLen: ctx}
+	return sizing.Workload{Task: sizing.Inference, Precision: p, Batch: 1, SeqLen: ctx, EagerAttention: true}
 }
 
 // The second article: a 7B model in FP16/BF16 runs on one 24 GB card (RTX 4090).
@@ -170,7 +170,7 @@ func trainingRequest(t testing.TB) Request {
 	return Request{
 		Model: mustPreset(t, "llama-2-7b"),
 		Workload: sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 4, SeqLen: 2048,
-			FlashAttention: true, Recompute: sizing.FullRecompute},
+			Recompute: sizing.FullRecompute},
 		Tokens: 2e8,
 	}
 }
@@ -377,7 +377,7 @@ func genPlanRequest(t *rapid.T) Request {
 	r := Request{
 		Model: m,
 		Workload: sizing.Workload{Task: task, Precision: sizing.BF16, Batch: rapid.IntRange(1, 8).Draw(t, "batch"),
-			SeqLen: rapid.IntRange(128, 8192).Draw(t, "seq_len"), FlashAttention: rapid.Bool().Draw(t, "flash")},
+			SeqLen: rapid.IntRange(128, 8192).Draw(t, "seq_len"), EagerAttention: rapid.Bool().Draw(t, "eager")},
 		Headroom: float64(rapid.IntRange(0, 40).Draw(t, "headroom_pct")) / 100, // 0: the default
 	}
 	if rapid.Bool().Draw(t, "has_tokens") {
@@ -513,7 +513,7 @@ func TestPlanTensorParallelInferenceComm(t *testing.T) {
 	p := Planner{Offers: []Offer{planOffer("a", "RTX 4090", 8, "1.80", ""), planOffer("b", "A100 SXM4 80GB", 8, "12", "")}}
 	r := Request{Model: mustPreset(t, "llama-2-70b"), Workload: inference(sizing.BF16, 4096), Tokens: 1e6}
 	r.Workload.Batch = 4
-	r.Workload.FlashAttention = true
+	r.Workload.EagerAttention = false
 	opts, err := p.Plan(r)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
@@ -599,7 +599,9 @@ func TestNextCount(t *testing.T) {
 // A card without a published rate for the precision (the A10G's tensor rates) is
 // timed at its FP32 rate, with a warning, rather than dropped.
 func TestPlanUnpublishedRate(t *testing.T) {
-	opts, err := Planner{Offers: []Offer{planOffer("aws-like", "A10G", 1, "7", "")}}.Plan(trainingRequest(t))
+	r := trainingRequest(t)
+	r.Workload.Overhead = sizing.GiB // the A10G's 24 GiB hold the request with a 1 GiB allowance
+	opts, err := Planner{Offers: []Offer{planOffer("aws-like", "A10G", 1, "7", "")}}.Plan(r)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}

@@ -10,7 +10,7 @@ func BenchmarkEstimate(b *testing.B) {
 		m    Model
 		w    Workload
 	}{
-		{"training", estLlama2_7B, Workload{Task: Training, Precision: BF16, Batch: 4, SeqLen: 4096, FlashAttention: true,
+		{"training", estLlama2_7B, Workload{Task: Training, Precision: BF16, Batch: 4, SeqLen: 4096,
 			Parallel: Parallel{Data: 8, ZeRO: 2}}},
 		{"inference", estLlama2_70B, Workload{Task: Inference, Precision: FP8, Batch: 32, SeqLen: 8192, Parallel: Parallel{Tensor: 4}}},
 		{"qlora", estLlama2_7B, Workload{Task: QLoRA, Precision: BF16, Batch: 4, SeqLen: 2048, Recompute: FullRecompute}},
@@ -31,7 +31,7 @@ func BenchmarkEstimate(b *testing.B) {
 }
 
 func BenchmarkMaxContext(b *testing.B) {
-	w := Workload{Task: Inference, Precision: BF16, Batch: 1, FlashAttention: true}
+	w := Workload{Task: Inference, Precision: BF16, Batch: 1}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		if _, err := MaxContext(estLlama2_7B, w, 24*GiB); err != nil {

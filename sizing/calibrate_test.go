@@ -6,7 +6,7 @@ import (
 )
 
 func TestCalibrate(t *testing.T) {
-	w := Workload{Task: Inference, Precision: BF16, Batch: 1, SeqLen: 4096, FlashAttention: true}
+	w := Workload{Task: Inference, Precision: BF16, Batch: 1, SeqLen: 4096}
 	b, err := Estimate(estLlama2_7B, w)
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,11 @@
 //   - Breakdown, the answer of Estimate, whose Total is the GPU memory per device;
 //   - Calibration, a measured peak carried into other estimates as overhead.
 //
+// A Model comes from what users have: Preset by name (the built-in models are read
+// from stored config.json files), ReadConfig from a Hugging Face config.json,
+// ReadGGUF and ReadSafetensors from a weights file's header (exact parameters and
+// stored bytes; CombineFiles adds up a model split over several files).
+//
 // MaxContext, MaxBatch and FitPrecision answer the inverse questions: the largest
 // context or batch, and the widest precision, that fit a capacity.
 //
@@ -21,11 +26,11 @@
 // mean 1; a zero Overhead means DefaultOverhead; zero LoRARank and LoRATargets mean
 // DefaultLoRARank and the task's default targets. Batch and SeqLen must be at least 1.
 //
-// Attention: Workload.FlashAttention's zero value is eager attention, which for
-// inference materialises the a·s² score matrix during prefill. vLLM, TGI,
-// llama.cpp and transformers (SDPA) all avoid that, so set FlashAttention when
-// sizing any of them; otherwise a long context is charged gigabytes of scores they
-// never hold.
+// Attention: Workload.EagerAttention's zero value is memory-efficient attention
+// (FlashAttention, SDPA, paged attention), what vLLM, TGI, llama.cpp and
+// transformers run; set it for eager attention, which materialises the a·s² score
+// matrix. Serving engines prefill in chunks: Workload.PrefillChunk, set to
+// DefaultPrefillChunk for vLLM, bounds the activations to one chunk of tokens.
 //
 // Conventions: sizes are per device and in bytes, rounded up. Under mixed precision
 // the FP32 master copy counts under Optimizer, so mixed-precision AdamW costs 2 + 2 +

@@ -6,17 +6,19 @@ import (
 )
 
 // DefaultOverhead is the per-device memory Estimate adds for the CUDA context, the
-// kernels' workspaces and the framework when Workload.Overhead is zero: 1 GiB. It
-// sits inside the range memory calculators assume (457 MiB to about 1.3 GB); the
-// Hugging Face "model memory anatomy" guide measured 1343 MiB for loading the CUDA
-// kernels alone on a V100. Calibrate replaces it with a measured figure.
-const DefaultOverhead = 1 * GiB
+// kernels' workspaces and the framework when Workload.Overhead is zero: 1343 MiB,
+// what Hugging Face's "model memory anatomy" guide measured for loading the CUDA
+// kernels alone (torch.ones on a V100, before any model weight). Calculators
+// assume from 457 MiB to about 1.3 GB; the measured figure is the one cited.
+// Calibrate replaces it with a figure measured on the user's own stack.
+const DefaultOverhead = 1343 * MiB
 
 // Assumptions for a model known only by its parameter count (see Estimate).
 const (
 	approxAspect  = 128   // hidden size per layer, h/L: Llama-2-7B has 4096/32
 	approxHeadDim = 128   // head dimension of Llama, Mistral and Qwen2 models
 	approxVocab   = 32000 // Llama-2's and Mistral's vocabulary
+	approxKVHeads = 8     // grouped-query attention as Llama 3, Mistral, Qwen2.5 and Qwen3 have it
 )
 
 // arch is the model's architecture as float64 numbers, with MoE and defaults
@@ -26,6 +28,9 @@ type arch struct {
 	L, h, a, k, d, f, V float64
 	experts, ept        float64
 	gated               bool
+	// latent: the KV cache values per token per layer under latent attention
+	// (zero otherwise); sliding of the L layers keep at most window tokens.
+	latent, sliding, window float64
 }
 
 // resolveArch writes the architecture of m to ar and reports whether it had to
@@ -40,7 +45,10 @@ type arch struct {
 // activations, ⌈L/p⌉ layers per pipeline stage of p) round it up, and Estimate
 // refuses a pipeline degree above ⌈L⌉, as it refuses one above Layers for a model
 // with its architecture. Heads have dimension 128, every head is its own KV head,
-// the FFN is 4h and not gated, the vocabulary 32000. Llama-2-7B's 6.74e9 parameters
+// the FFN is 4h and not gated, the vocabulary 32000, and attention is grouped-query
+// with 8 KV heads (fewer when there are fewer heads), the shape of Llama 3,
+// Mistral, Qwen2.5 and Qwen3 (Llama-2-7B, with a KV head per head, keeps 4 times
+// the KV cache this assumes). Llama-2-7B's 6.74e9 parameters
 // give 32.5 layers of hidden 4157 (true: 32 of 4096), counted as 33 whole layers. The terms that depend on this shape (activations,
 // KV cache, LoRA adapters, Adafactor's state) are then flagged in Breakdown.Approx.
 func resolveArch(m *Model, n int64, ar *arch) bool {
@@ -49,6 +57,10 @@ func resolveArch(m *Model, n int64, ar *arch) bool {
 			L: float64(m.Layers), h: float64(m.Hidden), a: float64(m.Heads),
 			k: float64(m.kvHeads()), d: float64(m.headDim()), f: float64(m.FFN),
 			V: float64(m.Vocab), experts: 1, ept: 1, gated: m.GatedFFN,
+			sliding: float64(m.slidingLayers()), window: float64(m.SlidingWindow),
+		}
+		if m.KVLoRARank > 0 {
+			ar.latent = float64(m.kvValuesPerToken())
 		}
 		approx := false
 		if m.FFN == 0 {
@@ -60,6 +72,12 @@ func resolveArch(m *Model, n int64, ar *arch) bool {
 			if m.ExpertsPerToken > 0 {
 				ar.ept = float64(m.ExpertsPerToken)
 			}
+			// Activations pass through the routed experts' width, and the shared
+			// experts count as that many more routed ones.
+			ar.f = float64(m.expertFFN())
+			if ar.f > 0 {
+				ar.ept += float64(m.SharedFFN) / ar.f
+			}
 		}
 		return approx
 	}
@@ -70,7 +88,7 @@ func resolveArch(m *Model, n int64, ar *arch) bool {
 		L, h = 1, math.Sqrt(N/12)
 	}
 	a := h / approxHeadDim
-	*ar = arch{L: L, h: h, a: a, k: a, d: approxHeadDim, f: 4 * h, V: approxVocab, experts: 1, ept: 1}
+	*ar = arch{L: L, h: h, a: a, k: min(a, approxKVHeads), d: approxHeadDim, f: 4 * h, V: approxVocab, experts: 1, ept: 1}
 	return true
 }
 
@@ -89,10 +107,12 @@ func checkModel(m *Model) (int64, error) {
 // archBound is an upper bound, in float64, of every partial sum ParamCount forms
 // from the architecture, so that below 2^62 the count cannot overflow.
 func archBound(m *Model) float64 {
-	h, f, V := float64(m.Hidden), float64(m.FFN), float64(m.Vocab)
-	x := max(h, max(float64(m.Heads)*float64(m.headDim()), float64(m.kvHeads())*float64(m.headDim())))
+	h, f, V := float64(m.Hidden), float64(max(m.FFN, m.ExpertFFN, m.SharedFFN)), float64(m.Vocab)
+	d := float64(m.headDim())
+	x := max(h, max(float64(m.Heads)*d, float64(m.kvHeads())*d), float64(m.Heads)*(d+float64(m.VHeadDim)))
 	E := max(1, float64(m.Experts))
-	perLayer := 4*h*x + 4*E*(h+1)*(f+1) + 8*(h+x)
+	rank := float64(m.QLoRARank) + float64(m.KVLoRARank) + float64(m.RopeHeadDim) + 1
+	perLayer := 4*h*x + 4*(E+1)*(h+1)*(f+1) + 8*(h+x) + 4*(h+x+1)*rank + float64(m.NormsPerLayer)*2*h + 2*d
 	return (float64(m.Layers)+1)*perLayer + 2*V*h + float64(m.Positions)*h + 2*h
 }
 
@@ -136,7 +156,8 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 // experts, all of which are resident) and T the trainable parameters (P for
 // Training, the adapters for LoRA and QLoRA, none for Inference):
 //
-//   - Weights: P × Precision.Bits()/8, the base in NF4 for QLoRA, plus the adapters
+//   - Weights: Model.StoredBytes when set (a file's exact bytes; Inference and
+//     LoRA), else P × Precision.Bits()/8, the base in NF4 for QLoRA, plus the adapters
 //     at the compute width for LoRA and QLoRA. With the architecture known, the
 //     embedding tables and the output head of an FP8, INT8, INT4, NF4, GPTQ4 or
 //     AWQ4 model count at 16 bits, as their checkpoints keep them (WeightBytes
@@ -166,7 +187,10 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 //     largest set alive while one layer runs over the prefill, plus the last
 //     token's FP32 logits.
 //   - KV cache, Inference only: 2 × layers × KV heads × head dimension × SeqLen ×
-//     Batch × KVPrecision bits/8 (Kwon et al. 2023). Unset KVPrecision follows
+//     Batch × KVPrecision bits/8 (Kwon et al. 2023); under latent attention
+//     (KVLoRARank) KVLoRARank + RopeHeadDim values per token per layer in place
+//     of 2 × KV heads × head dimension (DeepSeek-V2 §2.1.2); sliding-window layers
+//     keep at most SlidingWindow tokens. Past the model's Context is an error. Unset KVPrecision follows
 //     Precision for FP16 and wider and is FP16 for narrower formats (FP8 and
 //     quantized weights): Precision.KVDefault.
 //   - Overhead: Workload.Overhead, or DefaultOverhead when zero.
@@ -184,11 +208,12 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 // state). Tensor degree t and pipeline degree p divide weights, gradients and
 // optimizer state by t·p (norms and biases, a fraction of a percent, are divided
 // too); pipeline stages hold ⌈L/p⌉ layers of KV cache. OffloadOptimizer moves the
-// optimizer term, master copy included, to Host (Ren et al. 2021, ZeRO-Offload);
-// Host is this device's share.
+// optimizer term, master copy included, and the gradients, kept in FP32, to Host
+// (Ren et al. 2021, ZeRO-Offload), times DeepSpeed's 1.5 buffer factor; Host is
+// this device's share.
 //
 // A model given by Params alone is answered with an assumed dense Llama-like shape:
-// N ≈ 12·L·h² with h = 128·L, heads of 128, one KV head per head, an FFN of 4h and
+// N ≈ 12·L·h² with h = 128·L, heads of 128, 8 KV heads (GQA), an FFN of 4h and
 // a 32000-word vocabulary (a pipeline degree above its ⌈L⌉ layers is an error
 // wrapping ErrInvalid), and
 // the terms that depend on it are listed in Breakdown.Approx; a model with the
@@ -205,6 +230,10 @@ func Estimate(m Model, w Workload) (Breakdown, error) {
 	if err != nil {
 		return Breakdown{}, err
 	}
+	if w.Task == Inference && m.Context > 0 && w.SeqLen > m.Context {
+		return Breakdown{}, fmt.Errorf("sizing: sequence length %d is past the model's context window of %d tokens: %w",
+			w.SeqLen, m.Context, ErrInvalid)
+	}
 	if err := checkParallel(&m, &w.Parallel); err != nil {
 		return Breakdown{}, err
 	}
@@ -215,12 +244,13 @@ func Estimate(m Model, w Workload) (Breakdown, error) {
 		return Breakdown{}, fmt.Errorf("sizing: pipeline degree %d exceeds the %.0f layers assumed for %d parameters: %w",
 			pp, math.Ceil(ar.L), n, ErrInvalid)
 	}
-	return estimate(&ar, approx, float64(n), embeddingParams(&m), &w)
+	return estimate(&ar, approx, float64(n), embeddingParams(&m), float64(m.StoredBytes), &w)
 }
 
 // estimate computes the breakdown for a validated workload; emb is the part of the N
-// parameters in embedding tables and the output head (embeddingParams).
-func estimate(ar *arch, approx bool, N, emb float64, w *Workload) (Breakdown, error) {
+// parameters in embedding tables and the output head (embeddingParams), stored
+// the model's StoredBytes.
+func estimate(ar *arch, approx bool, N, emb, stored float64, w *Workload) (Breakdown, error) {
 	p := w.Parallel
 	t, pp, dp := float64(one(p.Tensor)), float64(one(p.Pipeline)), float64(one(p.Data))
 	wShard, gShard, oShard := t*pp, t*pp, t*pp
@@ -240,16 +270,29 @@ func estimate(ar *arch, approx bool, N, emb float64, w *Workload) (Breakdown, er
 	var terms Terms
 	if w.Task == Inference {
 		weights = storedWeights(N, emb, w.Precision)
+		if stored > 0 {
+			weights = stored
+		}
 		kvBits := w.Precision.KVDefault().Bits()
 		if w.KVPrecision != 0 {
 			kvBits = w.KVPrecision.Bits()
 		}
-		kdev := ar.k / t
-		if kdev < 1 && ar.k >= 1 {
-			kdev = 1 // KV heads replicated across the tensor-parallel group
+		var perToken float64 // KV values per token per layer on this device
+		if ar.latent > 0 {
+			perToken = ar.latent // one latent shared by every head, replicated across the group
+		} else {
+			kdev := ar.k / t
+			if kdev < 1 && ar.k >= 1 {
+				kdev = 1 // KV heads replicated across the tensor-parallel group
+			}
+			perToken = 2 * kdev * ar.d
 		}
-		kv = 2 * math.Ceil(ar.L/pp) * kdev * ar.d * s * b * kvBits / 8
-		act = inferenceActivations(ar, s, b, t, e, w.FlashAttention)
+		tokens := s // tokens each layer keeps, on average over the layers
+		if ar.sliding > 0 && ar.window < s {
+			tokens = ((ar.L-ar.sliding)*s + ar.sliding*ar.window) / ar.L
+		}
+		kv = math.Ceil(ar.L/pp) * perToken * tokens * b * kvBits / 8
+		act = inferenceActivations(ar, s, b, t, e, !w.EagerAttention, w.PrefillChunk)
 		terms = TermActivations | TermKVCache
 	} else {
 		optimizer := w.Optimizer
@@ -275,7 +318,11 @@ func estimate(ar *arch, approx bool, N, emb float64, w *Workload) (Breakdown, er
 			if w.Task == QLoRA {
 				base = NF4
 			}
-			weights = storedWeights(N, emb, base) + trainable*trainBits/8
+			weights = storedWeights(N, emb, base)
+			if stored > 0 && w.Task == LoRA {
+				weights = stored
+			}
+			weights += trainable * trainBits / 8
 			terms = TermWeights | TermGradients | TermOptimizer
 		}
 		gradBits := trainBits
@@ -284,7 +331,7 @@ func estimate(ar *arch, approx bool, N, emb float64, w *Workload) (Breakdown, er
 		}
 		grads = trainable * gradBits / 8
 		opt = optimizerBytes(optimizer, trainable, factored, trainBits)
-		act = trainingActivations(ar, s, b, t, pp, e, w.FlashAttention, w.Recompute, p.SequenceParallel)
+		act = trainingActivations(ar, s, b, t, pp, e, !w.EagerAttention, w.Recompute, p.SequenceParallel)
 		terms |= TermActivations
 	}
 
@@ -300,7 +347,19 @@ func estimate(ar *arch, approx bool, N, emb float64, w *Workload) (Breakdown, er
 		br.Overhead = DefaultOverhead
 	}
 	if p.OffloadOptimizer {
-		br.Host, br.Optimizer = br.Optimizer, 0
+		// ZeRO-Offload keeps the FP32 gradients on the host with the optimizer
+		// state (Ren et al. 2021, §4.1), and DeepSpeed's estimator
+		// (estimate_zero3_model_states_mem_needs) sizes the host side at 16 bytes
+		// per parameter times an additional_buffer_factor of 1.5 for its pinned
+		// buffers: T0_3B's 2,783M parameters need 62.2 GiB of host memory and
+		// 2 bytes per parameter on the GPU.
+		hostGrads := grads / gShard * 4 / max(1, gradBitsOf(w)/8)
+		var hok bool
+		br.Host, hok = toBytes(1.5 * (opt/oShard + hostGrads))
+		if !hok {
+			return Breakdown{}, fmt.Errorf("sizing: memory estimate overflows int64 bytes: %w", ErrInvalid)
+		}
+		br.Optimizer, br.Gradients = 0, 0
 	}
 	// The total and the host term must fit too, so that Total never wraps.
 	sum := float64(br.Weights) + float64(br.Gradients) + float64(br.Optimizer) + float64(br.Activations) +
@@ -313,6 +372,17 @@ func estimate(ar *arch, approx bool, N, emb float64, w *Workload) (Breakdown, er
 		br.Approx = terms
 	}
 	return br, nil
+}
+
+// gradBitsOf returns the width of the gradients Estimate counts for w.
+func gradBitsOf(w *Workload) float64 {
+	if w.GradPrecision != 0 {
+		return w.GradPrecision.Bits()
+	}
+	if w.Task == Training {
+		return w.Precision.Bits()
+	}
+	return 8 * computeBytes(w.Precision)
 }
 
 // optimizerBytes returns the optimizer state for params trainable parameters kept

@@ -1,8 +1,11 @@
 package sizing_test
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/gpuplan/gpuplan/sizing"
 )
@@ -27,14 +30,14 @@ func Example() {
 	b, err := sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 4096})
 	fmt.Printf("%.1f GiB %v\n", b.Total().GiB(), err)
 	// Output:
-	// 17.7 GiB <nil>
+	// 16.2 GiB <nil>
 }
 
 // Full fine-tuning of a 7B model in BF16 with AdamW: 16 bytes per parameter of
 // model state before activations, far beyond one 80 GB card.
 func ExampleEstimate() {
 	w := sizing.Workload{Task: sizing.Training, Precision: sizing.BF16, Optimizer: sizing.AdamW,
-		Batch: 1, SeqLen: 4096, FlashAttention: true}
+		Batch: 1, SeqLen: 4096}
 	b, err := sizing.Estimate(exampleLlama2_7B, w)
 	if err != nil {
 		fmt.Println(err)
@@ -47,13 +50,13 @@ func ExampleEstimate() {
 	// optimizer    75.31 GiB
 	// activations  20.24 GiB
 	// kv cache      0.00 GiB
-	// overhead      1.00 GiB
-	// total       121.65 GiB
+	// overhead      1.31 GiB
+	// total       121.96 GiB
 }
 
 // Serving a 7B model in BF16 with 8 concurrent sequences of 4096 tokens.
 func ExampleEstimate_inference() {
-	w := sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 8, SeqLen: 4096, FlashAttention: true}
+	w := sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 8, SeqLen: 4096}
 	b, err := sizing.Estimate(exampleLlama2_7B, w)
 	if err != nil {
 		fmt.Println(err)
@@ -66,33 +69,33 @@ func ExampleEstimate_inference() {
 	// optimizer     0.00 GiB
 	// activations   2.52 GiB
 	// kv cache     16.00 GiB
-	// overhead      1.00 GiB
-	// total        32.07 GiB
+	// overhead      1.31 GiB
+	// total        32.38 GiB
 }
 
 // QLoRA on a 24 GB card, and ZeRO-3 over 8 devices, for the same model.
 func ExampleEstimate_qloraAndZeRO() {
 	q := sizing.Workload{Task: sizing.QLoRA, Precision: sizing.BF16, Batch: 4, SeqLen: 2048,
-		FlashAttention: true, Recompute: sizing.FullRecompute}
+		Recompute: sizing.FullRecompute}
 	b, _ := sizing.Estimate(exampleLlama2_7B, q)
 	fmt.Printf("QLoRA: %.1f GiB\n", b.Total().GiB())
 	z := sizing.Workload{Task: sizing.Training, Precision: sizing.BF16, Batch: 1, SeqLen: 4096,
-		FlashAttention: true, Recompute: sizing.SelectiveRecompute, Parallel: sizing.Parallel{Data: 8, ZeRO: 3}}
+		Recompute: sizing.SelectiveRecompute, Parallel: sizing.Parallel{Data: 8, ZeRO: 3}}
 	b, _ = sizing.Estimate(exampleLlama2_7B, z)
 	fmt.Printf("ZeRO-3 on 8: %.1f GiB per device\n", b.Total().GiB())
 	// A model known only by its size: the architecture terms are approximated.
 	b, _ = sizing.Estimate(sizing.Model{Params: 7e9}, sizing.Workload{Task: sizing.Inference, Precision: sizing.FP16, Batch: 1, SeqLen: 4096})
 	fmt.Printf("7e9 params, FP16: %.1f GiB, approximated: %v\n", b.Total().GiB(), b.Approx)
 	// Output:
-	// QLoRA: 9.4 GiB
-	// ZeRO-3 on 8: 33.8 GiB per device
-	// 7e9 params, FP16: 18.4 GiB, approximated: activations+kv_cache
+	// QLoRA: 8.7 GiB
+	// ZeRO-3 on 8: 34.1 GiB per device
+	// 7e9 params, FP16: 15.2 GiB, approximated: activations+kv_cache
 }
 
 // The longest context a 7B model serves on a 24 GB card (24564 MiB as nvidia-smi
 // reports an RTX 4090), and the most concurrent 4096-token sequences on an 80 GB one.
 func ExampleMaxContext() {
-	w := sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, FlashAttention: true}
+	w := sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1}
 	n, err := sizing.MaxContext(exampleLlama2_7B, w, 24564*sizing.MiB)
 	fmt.Println(n, err)
 	w.SeqLen = 4096
@@ -101,7 +104,7 @@ func ExampleMaxContext() {
 	_, err = sizing.MaxContext(exampleLlama2_7B, w, 8*sizing.GiB)
 	fmt.Println(errors.Is(err, sizing.ErrDoesNotFit))
 	// Output:
-	// 18470 <nil>
+	// 17919 <nil>
 	// 28 <nil>
 	// true
 }
@@ -110,7 +113,7 @@ func ExampleMaxContext() {
 // 24, 16, 8 and 4 GiB.
 func ExampleFitPrecision() {
 	m, _ := sizing.Preset("llama-3-8b")
-	w := sizing.Workload{Task: sizing.Inference, Batch: 1, SeqLen: 4096, FlashAttention: true}
+	w := sizing.Workload{Task: sizing.Inference, Batch: 1, SeqLen: 4096}
 	for _, c := range []sizing.Bytes{24 * sizing.GiB, 16 * sizing.GiB, 8 * sizing.GiB, 4 * sizing.GiB} {
 		p, b, err := sizing.FitPrecision(m, w, c)
 		if errors.Is(err, sizing.ErrDoesNotFit) {
@@ -120,18 +123,56 @@ func ExampleFitPrecision() {
 		fmt.Printf("%v: %v, %.1f GiB\n", c, p, b.Total().GiB())
 	}
 	// Output:
-	// 24GiB: BF16, 16.8 GiB
-	// 16GiB: FP8, 10.3 GiB
-	// 8GiB: Q5_K_M, 7.2 GiB
+	// 24GiB: BF16, 17.2 GiB
+	// 16GiB: FP8, 10.7 GiB
+	// 8GiB: Q5_K_M, 7.5 GiB
 	// 4GiB: nothing fits
 }
 
 // Does Llama-2-7B serving an 8192-token context in BF16 fit an RTX 4090 (24564
 // MiB as nvidia-smi reports it) with 20% of its memory kept free?
 func ExampleBreakdown_Fits() {
-	b, _ := sizing.Estimate(exampleLlama2_7B, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 8192, FlashAttention: true})
+	b, _ := sizing.Estimate(exampleLlama2_7B, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 8192})
 	usable, _ := sizing.Usable(24564*sizing.MiB, 0.2)
 	fmt.Printf("needs %.1f GiB of %.1f GiB usable: fits %v\n", b.Total().GiB(), usable.GiB(), b.Fits(24564*sizing.MiB, 0.2))
 	// Output:
-	// needs 18.2 GiB of 19.2 GiB usable: fits true
+	// needs 18.5 GiB of 19.2 GiB usable: fits true
+}
+
+// Reading a Hugging Face config.json: Qwen2.5-72B's parameter count and its memory
+// for one 32768-token sequence in BF16, within its 32768-token window.
+func ExampleReadConfig() {
+	f, err := os.Open("models/qwen2.5-72b.json")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer f.Close()
+	m, err := sizing.ReadConfig(f)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	kv, _ := sizing.KVCacheBytes(m, 1, 1, sizing.BF16)
+	b, _ := sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 32768})
+	_, err = sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 65536})
+	fmt.Printf("%s: %d parameters, %d KV bytes per token\n", m.Name, m.ParamCount(), kv)
+	fmt.Printf("32768 tokens: %s\n", b.Total().Human())
+	fmt.Println(err)
+	// Output:
+	// qwen2: 72706203648 parameters, 327680 KV bytes per token
+	// 32768 tokens: 153.2 GiB
+	// sizing: sequence length 65536 is past the model's context window of 32768 tokens: invalid input
+}
+
+// Reading a safetensors header: the exact parameters and bytes of the tensors,
+// which Estimate then uses for the weights.
+func ExampleReadSafetensors() {
+	header := `{"embed":{"dtype":"BF16","shape":[32000,4096],"data_offsets":[0,262144000]}}`
+	file := binary.LittleEndian.AppendUint64(nil, uint64(len(header)))
+	file = append(file, header...)
+	f, err := sizing.ReadSafetensors(bytes.NewReader(file))
+	fmt.Println(f.Params, f.Weights.Human(), f.Tensors, err)
+	// Output:
+	// 131072000 250.0 MiB 1 <nil>
 }

@@ -33,6 +33,20 @@ func genModel() *rapid.Generator[Model] {
 		if rapid.Bool().Draw(t, "moe") {
 			m.Experts = rapid.IntRange(2, 16).Draw(t, "experts")
 			m.ExpertsPerToken = rapid.IntRange(1, m.Experts).Draw(t, "experts_per_token")
+			m.ExpertFFN = rapid.IntRange(0, 4*m.Hidden).Draw(t, "expert_ffn")
+			m.SharedFFN = rapid.IntRange(0, 4*m.Hidden).Draw(t, "shared_ffn")
+			m.DenseLayers = rapid.IntRange(0, m.Layers).Draw(t, "dense_layers")
+		}
+		if rapid.Bool().Draw(t, "latent") {
+			m.KVHeads = 0
+			m.RopeHeadDim = headDim / 2
+			m.HeadDim = headDim
+			m.KVLoRARank = rapid.IntRange(1, 1024).Draw(t, "kv_lora_rank")
+			m.QLoRARank = rapid.IntRange(0, 2048).Draw(t, "q_lora_rank")
+		}
+		if rapid.Bool().Draw(t, "sliding") {
+			m.SlidingWindow = rapid.IntRange(1, 8192).Draw(t, "sliding_window")
+			m.SlidingLayers = rapid.IntRange(0, m.Layers).Draw(t, "sliding_layers")
 		}
 		return m
 	})
@@ -59,7 +73,7 @@ func genWorkload(m Model) *rapid.Generator[Workload] {
 			Batch:          rapid.IntRange(1, 64).Draw(t, "batch"),
 			SeqLen:         rapid.IntRange(1, 32768).Draw(t, "seq_len"),
 			Recompute:      Recompute(rapid.IntRange(0, int(numRecomputes)-1).Draw(t, "recompute")),
-			FlashAttention: rapid.Bool().Draw(t, "flash"),
+			EagerAttention: rapid.Bool().Draw(t, "eager"),
 			LoRARank:       rapid.IntRange(0, 256).Draw(t, "lora_rank"),
 			LoRATargets:    LoRATargets(rapid.IntRange(0, int(TargetAllLinear)).Draw(t, "lora_targets")),
 			Overhead:       Bytes(rapid.Int64Range(0, int64(4*GiB)).Draw(t, "overhead")),

@@ -6,10 +6,11 @@ import (
 )
 
 // Model describes a transformer by its architecture. Only Params is needed for a rough
-// answer; the architecture fields make every term exact. The field names follow the
-// Hugging Face config.json keys they come from (num_hidden_layers, hidden_size,
-// num_attention_heads, num_key_value_heads, head_dim, intermediate_size, vocab_size,
-// tie_word_embeddings, num_local_experts, num_experts_per_tok).
+// answer; the architecture fields make every term exact. The JSON keys are this
+// package's own (snake_case, with the unit where there is one), not those of a
+// Hugging Face config.json: read a config.json with ReadConfig, and a GGUF or
+// safetensors file with ReadGGUF or ReadSafetensors. Unknown keys are rejected
+// when a Model is decoded from JSON.
 type Model struct {
 	Name    string `json:"name"`
 	Params  int64  `json:"params"` // total parameters; derived from the architecture when zero
@@ -17,23 +18,70 @@ type Model struct {
 	Hidden  int    `json:"hidden"`
 	Heads   int    `json:"heads"`
 	KVHeads int    `json:"kv_heads"` // KVHeads < Heads: GQA; 1: MQA; zero: same as Heads
-	HeadDim int    `json:"head_dim"` // zero: Hidden/Heads
-	FFN     int    `json:"ffn"`      // intermediate size of one FFN (one expert for MoE)
+	HeadDim int    `json:"head_dim"` // zero: Hidden/Heads; with latent attention, the query/key head dimension
+	FFN     int    `json:"ffn"`      // intermediate size of one dense FFN (of one expert for MoE without ExpertFFN)
 	Vocab   int    `json:"vocab"`
 
 	GatedFFN       bool `json:"gated_ffn"` // SwiGLU-style: gate, up and down matrices
 	TiedEmbeddings bool `json:"tied_embeddings"`
 
-	Experts         int `json:"experts"`           // MoE experts per layer; zero: dense
+	Experts         int `json:"experts"`           // MoE routed experts per layer; zero: dense
 	ExpertsPerToken int `json:"experts_per_token"` // experts routed per token
+	// ExpertFFN is the intermediate size of one routed expert (moe_intermediate_size);
+	// zero: FFN. SharedFFN is the intermediate size of the experts every token
+	// passes through, all together (DeepSeek's n_shared_experts ×
+	// moe_intermediate_size, Qwen2-MoE's shared_expert_intermediate_size); zero: none.
+	// DenseLayers of the Layers have a dense FFN of width FFN instead of experts
+	// (DeepSeek's first_k_dense_replace; the layers off Qwen-MoE's decoder_sparse_step).
+	ExpertFFN   int `json:"expert_ffn"`
+	SharedFFN   int `json:"shared_expert_ffn"`
+	DenseLayers int `json:"dense_layers"`
 
 	// LinearBias: every linear layer has a bias and the norms are LayerNorm with a
 	// bias (GPT-2, GPT-3, OPT). QKVBias: only the query, key and value projections
-	// have biases (Qwen2). Positions: size of a learned absolute position table
-	// (GPT-3: 2048); zero for rotary embeddings, which have no parameters.
+	// have biases (Qwen2). NormBias: the norms are LayerNorm with a bias while the
+	// linear layers have none (Falcon). Positions: size of a learned absolute
+	// position table (GPT-3: 2048); zero for rotary embeddings, which have no
+	// parameters.
 	LinearBias bool `json:"linear_bias"`
 	QKVBias    bool `json:"qkv_bias"`
+	NormBias   bool `json:"norm_bias"`
 	Positions  int  `json:"positions"`
+	// NormsPerLayer is the norms in each layer; zero: 2 (before attention and
+	// before the FFN). Gemma 2 and 3 have 4, Falcon-7B's parallel block 1. QKNorm:
+	// a norm of HeadDim weights on the queries and one on the keys in each layer
+	// (Qwen3, Gemma 3).
+	NormsPerLayer int  `json:"norms_per_layer"`
+	QKNorm        bool `json:"qk_norm"`
+
+	// Multi-head latent attention (DeepSeek-V2 and V3), set when KVLoRARank is
+	// positive: keys and values are rebuilt from a cached latent of KVLoRARank
+	// values plus RopeHeadDim rotary values per token per layer, shared by every
+	// head. HeadDim is then the query/key head dimension (qk_nope_head_dim +
+	// qk_rope_head_dim) and VHeadDim the value head dimension (zero: HeadDim −
+	// RopeHeadDim); QLoRARank is the rank of the query projection (zero: a full
+	// Hidden × Heads·HeadDim projection).
+	KVLoRARank  int `json:"kv_lora_rank"`
+	QLoRARank   int `json:"q_lora_rank"`
+	RopeHeadDim int `json:"rope_head_dim"`
+	VHeadDim    int `json:"v_head_dim"`
+
+	// Context is the model's context window in tokens (max_position_embeddings);
+	// zero: unknown. Inference past it is an error. SlidingWindow is the window, in
+	// tokens, of sliding-window attention layers, which keep at most that many
+	// tokens of KV cache; SlidingLayers of the Layers use it (zero with a window:
+	// all of them, as Mistral-7B; Gemma 2 alternates, half of them).
+	Context       int `json:"context_tokens"`
+	SlidingWindow int `json:"sliding_window_tokens"`
+	SlidingLayers int `json:"sliding_layers"`
+
+	// StoredBytes is the exact size of the weights as a file stores them (ReadGGUF,
+	// ReadSafetensors); zero: unknown. When set, Estimate's Weights term for
+	// Inference and LoRA (whose frozen base is the file as stored) is this figure,
+	// in place of the parameter count × the Precision's bits per weight; Precision
+	// still sets the compute width. Training and QLoRA, which store the weights
+	// anew, ignore it.
+	StoredBytes Bytes `json:"stored_bytes"`
 }
 
 // HasArchitecture reports whether the fields every architecture-dependent term needs
@@ -82,13 +130,20 @@ func (m Model) problems() error {
 	if m.Params < 0 {
 		bad("negative Params %d", m.Params)
 	}
+	if m.StoredBytes < 0 {
+		bad("negative StoredBytes %d", int64(m.StoredBytes))
+	}
 	for _, f := range []struct {
 		name string
 		v    int
 	}{
 		{"Layers", m.Layers}, {"Hidden", m.Hidden}, {"Heads", m.Heads}, {"KVHeads", m.KVHeads},
 		{"HeadDim", m.HeadDim}, {"FFN", m.FFN}, {"Vocab", m.Vocab}, {"Experts", m.Experts},
-		{"ExpertsPerToken", m.ExpertsPerToken}, {"Positions", m.Positions},
+		{"ExpertsPerToken", m.ExpertsPerToken}, {"Positions", m.Positions}, {"ExpertFFN", m.ExpertFFN},
+		{"SharedFFN", m.SharedFFN}, {"DenseLayers", m.DenseLayers}, {"NormsPerLayer", m.NormsPerLayer},
+		{"KVLoRARank", m.KVLoRARank}, {"QLoRARank", m.QLoRARank}, {"RopeHeadDim", m.RopeHeadDim},
+		{"VHeadDim", m.VHeadDim}, {"Context", m.Context}, {"SlidingWindow", m.SlidingWindow},
+		{"SlidingLayers", m.SlidingLayers},
 	} {
 		if f.v < 0 {
 			bad("negative %s %d", f.name, f.v)
@@ -117,6 +172,15 @@ func (m Model) problems() error {
 	} else if m.Experts > 1 && m.ExpertsPerToken == 0 {
 		bad("%d experts without ExpertsPerToken (the experts each token is routed to: 2 for Mixtral-8x7B)", m.Experts)
 	}
+	if m.DenseLayers > m.Layers || m.SlidingLayers > m.Layers {
+		bad("%d dense and %d sliding-window layers of %d layers", m.DenseLayers, m.SlidingLayers, m.Layers)
+	}
+	if m.SlidingLayers > 0 && m.SlidingWindow == 0 {
+		bad("SlidingLayers %d set without SlidingWindow", m.SlidingLayers)
+	}
+	if m.KVLoRARank > 0 && (m.HeadDim == 0 || m.RopeHeadDim >= m.HeadDim) {
+		bad("latent attention needs HeadDim %d above RopeHeadDim %d", m.HeadDim, m.RopeHeadDim)
+	}
 	if m.HasArchitecture() && m.FFN > 0 {
 		if _, err := m.archParams(false); err != nil {
 			bad("parameter count overflows int64")
@@ -130,7 +194,16 @@ func (m Model) problems() error {
 // architecture exactly when archBound reaches 2^62, so that is the overflow test.
 func (m *Model) valid() bool {
 	if m.Params < 0 || m.Layers < 0 || m.Hidden < 0 || m.Heads < 0 || m.KVHeads < 0 || m.HeadDim < 0 ||
-		m.FFN < 0 || m.Vocab < 0 || m.Experts < 0 || m.ExpertsPerToken < 0 || m.Positions < 0 {
+		m.FFN < 0 || m.Vocab < 0 || m.Experts < 0 || m.ExpertsPerToken < 0 || m.Positions < 0 ||
+		m.ExpertFFN < 0 || m.SharedFFN < 0 || m.DenseLayers < 0 || m.NormsPerLayer < 0 || m.KVLoRARank < 0 ||
+		m.QLoRARank < 0 || m.RopeHeadDim < 0 || m.VHeadDim < 0 || m.Context < 0 || m.SlidingWindow < 0 ||
+		m.SlidingLayers < 0 || m.StoredBytes < 0 {
+		return false
+	}
+	if m.DenseLayers > m.Layers || m.SlidingLayers > m.Layers || m.SlidingLayers > 0 && m.SlidingWindow == 0 {
+		return false
+	}
+	if m.KVLoRARank > 0 && (m.HeadDim == 0 || m.RopeHeadDim >= m.HeadDim) {
 		return false
 	}
 	if m.Heads > 0 && m.HeadDim == 0 && m.Hidden%m.Heads != 0 {
@@ -231,39 +304,116 @@ func (m Model) archParams(active bool) (int64, error) {
 // is under 2^62 (archParams and Validate check it), in plain int64.
 func (m *Model) archSum(active bool) int64 {
 	h, V := int64(m.Hidden), int64(m.Vocab)
-	a, k, d, f := int64(m.Heads), int64(m.kvHeads()), int64(m.headDim()), int64(m.FFN)
-	q, kv := a*d, 2*k*d // query width; key and value widths together
+	a, k, d := int64(m.Heads), int64(m.kvHeads()), int64(m.headDim())
+	norm := int64(1)
+	if m.LinearBias || m.NormBias {
+		norm = 2 // LayerNorm weight and bias
+	}
 
-	layer := h*q + h*kv + q*h // query, key and value, output projections
-	mats := int64(2)          // up, down
+	var attn int64
+	if m.KVLoRARank > 0 {
+		// Latent attention (DeepSeek-V2 §2.1): query down/up projections with a
+		// norm on the rank (or one full projection), the joint KV down projection
+		// with its rotary part and a norm on the latent, the KV up projection to
+		// the heads' non-rotary keys and values, and the output projection.
+		r, c, vd := int64(m.RopeHeadDim), int64(m.KVLoRARank), int64(m.vHeadDim())
+		if qr := int64(m.QLoRARank); qr > 0 {
+			attn += h*qr + qr + qr*a*d
+		} else {
+			attn += h * a * d
+		}
+		attn += h*(c+r) + c + c*a*(d-r+vd) + a*vd*h
+	} else {
+		q, kv := a*d, 2*k*d // query width; key and value widths together
+		attn = h*q + h*kv + q*h
+		switch {
+		case m.LinearBias:
+			attn += q + kv + h
+		case m.QKVBias:
+			attn += q + kv
+		}
+	}
+	if m.QKNorm {
+		attn += 2 * d
+	}
+	attn += int64(m.normsPerLayer()) * norm * h
+
+	mats := int64(2) // up, down
 	if m.GatedFFN {
 		mats = 3 // and gate
 	}
-	experts := int64(1)
+	ffn := func(width, n int64) int64 {
+		v := n * mats * h * width
+		if m.LinearBias {
+			v += n * ((mats-1)*width + h) // up (and gate), down biases
+		}
+		return v
+	}
+	dense := ffn(int64(m.FFN), 1)
+	nDense, nMoE := int64(m.Layers), int64(0)
+	var moe int64
 	if m.Experts > 1 {
-		experts = int64(m.Experts)
+		nDense = int64(m.DenseLayers)
+		nMoE = int64(m.Layers) - nDense
+		experts := int64(m.Experts)
 		if active && m.ExpertsPerToken > 0 && m.ExpertsPerToken < m.Experts {
 			experts = int64(m.ExpertsPerToken)
 		}
-		layer += h * int64(m.Experts) // router
-	}
-	layer += experts * mats * h * f
-	norm := int64(1)
-	if m.LinearBias {
-		norm = 2 // LayerNorm weight and bias
-	}
-	layer += 2 * norm * h
-	switch {
-	case m.LinearBias:
-		layer += q + kv + h                 // attention biases
-		layer += experts * ((mats-1)*f + h) // FFN biases: up (and gate), down
-	case m.QKVBias:
-		layer += q + kv
+		moe = h*int64(m.Experts) + ffn(int64(m.expertFFN()), experts) // router and experts
+		if m.SharedFFN > 0 {
+			moe += ffn(int64(m.SharedFFN), 1)
+		}
 	}
 
-	total := layer*int64(m.Layers) + norm*h + V*h // layers, final norm, embeddings
+	total := (attn)*int64(m.Layers) + dense*nDense + moe*nMoE + norm*h + V*h // layers, final norm, embeddings
 	if !m.TiedEmbeddings {
 		total += V * h // output head
 	}
 	return total + int64(m.Positions)*h
+}
+
+// normsPerLayer returns NormsPerLayer, defaulting to 2.
+func (m *Model) normsPerLayer() int {
+	if m.NormsPerLayer == 0 {
+		return 2
+	}
+	return m.NormsPerLayer
+}
+
+// expertFFN returns the intermediate size of one routed expert: ExpertFFN, or FFN.
+func (m *Model) expertFFN() int {
+	if m.ExpertFFN == 0 {
+		return m.FFN
+	}
+	return m.ExpertFFN
+}
+
+// vHeadDim returns the value head dimension of latent attention, defaulting to
+// HeadDim − RopeHeadDim.
+func (m *Model) vHeadDim() int {
+	if m.VHeadDim == 0 {
+		return m.HeadDim - m.RopeHeadDim
+	}
+	return m.VHeadDim
+}
+
+// kvValuesPerToken returns the KV cache values one layer keeps per token: the
+// latent and its rotary part under latent attention, keys and values of every KV
+// head otherwise.
+func (m *Model) kvValuesPerToken() int64 {
+	if m.KVLoRARank > 0 {
+		return int64(m.KVLoRARank) + int64(m.RopeHeadDim)
+	}
+	return 2 * int64(m.kvHeads()) * int64(m.headDim())
+}
+
+// slidingLayers returns the layers that keep at most SlidingWindow tokens.
+func (m *Model) slidingLayers() int {
+	if m.SlidingWindow == 0 {
+		return 0
+	}
+	if m.SlidingLayers == 0 {
+		return m.Layers
+	}
+	return m.SlidingLayers
 }

@@ -172,6 +172,18 @@ func TestValidateFastPath(t *testing.T) {
 			Experts:         rapid.IntRange(-1, 16).Draw(t, "experts"),
 			ExpertsPerToken: rapid.IntRange(-1, 16).Draw(t, "experts_per_token"),
 			Positions:       rapid.IntRange(-1, 4096).Draw(t, "positions"),
+			ExpertFFN:       rapid.IntRange(-1, 4096).Draw(t, "expert_ffn"),
+			SharedFFN:       rapid.IntRange(-1, 4096).Draw(t, "shared_ffn"),
+			DenseLayers:     rapid.IntRange(-1, 210).Draw(t, "dense_layers"),
+			NormsPerLayer:   rapid.IntRange(-1, 4).Draw(t, "norms"),
+			KVLoRARank:      rapid.SampledFrom([]int{-1, 0, 0, 512}).Draw(t, "kv_lora_rank"),
+			QLoRARank:       rapid.SampledFrom([]int{-1, 0, 1536}).Draw(t, "q_lora_rank"),
+			RopeHeadDim:     rapid.SampledFrom([]int{-1, 0, 64, 128}).Draw(t, "rope_head_dim"),
+			VHeadDim:        rapid.SampledFrom([]int{-1, 0, 128}).Draw(t, "v_head_dim"),
+			Context:         rapid.IntRange(-1, 8192).Draw(t, "context"),
+			SlidingWindow:   rapid.IntRange(-1, 4096).Draw(t, "sliding_window"),
+			SlidingLayers:   rapid.IntRange(-1, 210).Draw(t, "sliding_layers"),
+			StoredBytes:     Bytes(rapid.Int64Range(-1, 1e12).Draw(t, "stored_bytes")),
 		}
 		if rapid.Bool().Draw(t, "huge") {
 			m.Layers, m.Hidden, m.FFN = math.MaxInt32, math.MaxInt32, math.MaxInt32

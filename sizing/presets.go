@@ -1,88 +1,81 @@
 package sizing
 
 import (
+	"embed"
 	"fmt"
 	"sort"
 	"strings"
 )
 
-// preset is one built-in model: its canonical name, the other names it answers to,
-// and its architecture.
+// presetFiles holds the config.json of every built-in model (models/SOURCES.md
+// names where each comes from).
+//
+//go:embed models/*.json
+var presetFiles embed.FS
+
+// preset is one built-in model: its canonical name, the file its architecture is
+// read from, and the other names it answers to.
 type preset struct {
-	aliases []string // normalised by presetKey, besides the canonical name
-	model   Model
+	name, file string
+	aliases    []string // normalised by presetKey, besides the canonical name
 }
 
-// presetTable returns the built-in models, built fresh on every call so that no
-// caller can change another's. Architecture numbers come from each model's
-// config.json on the Hugging Face hub (the repository is named in the comment);
-// Params is left zero so that ParamCount derives the count, and presets_test.go pins
-// each count against the published one.
-func presetTable() []preset {
-	// Llama family: gated SwiGLU FFN, RMSNorm, rotary positions, untied output head.
-	llama := func(name string, layers, hidden, heads, kv, ffn, vocab int, aliases ...string) preset {
-		return preset{aliases, Model{Name: name, Layers: layers, Hidden: hidden, Heads: heads, KVHeads: kv,
-			FFN: ffn, Vocab: vocab, GatedFFN: true}}
+// presetList names the built-in models. Every architecture comes from the stored
+// config.json through ReadConfig; Params is left zero so that ParamCount derives
+// the count, and presets_test.go pins each count against the published one.
+var presetList = []preset{
+	{"llama-2-7b", "llama-2-7b", []string{"llama2-7b", "llama-7b-v2"}},
+	{"llama-2-13b", "llama-2-13b", []string{"llama2-13b"}},
+	{"llama-2-70b", "llama-2-70b", []string{"llama2-70b"}},
+	{"llama-3-8b", "llama-3-8b", []string{"llama3-8b"}},
+	{"llama-3-70b", "llama-3-70b", []string{"llama3-70b"}},
+	{"llama-3.1-8b", "llama-3.1-8b", []string{"llama3.1-8b", "llama-31-8b"}},
+	{"llama-3.1-70b", "llama-3.1-70b", []string{"llama3.1-70b", "llama-31-70b"}},
+	{"llama-3.1-405b", "llama-3.1-405b", []string{"llama3.1-405b", "llama-31-405b"}},
+	{"llama-3.2-1b", "llama-3.2-1b", []string{"llama3.2-1b", "llama-32-1b"}},
+	{"llama-3.2-3b", "llama-3.2-3b", []string{"llama3.2-3b", "llama-32-3b"}},
+	{"mistral-7b", "mistral-7b", []string{"mistral-7b-v0.1"}},
+	{"mistral-nemo-12b", "mistral-nemo-12b", []string{"mistral-nemo", "mistral-nemo-base-2407", "mistral-nemo-instruct-2407"}},
+	{"mixtral-8x7b", "mixtral-8x7b", []string{"mixtral-8x7b-v0.1", "mixtral"}},
+	{"qwen2-7b", "qwen2-7b", []string{"qwen-2-7b"}},
+	{"qwen2-72b", "qwen2-72b", []string{"qwen-2-72b"}},
+	{"qwen2.5-7b", "qwen2.5-7b", []string{"qwen-2.5-7b", "qwen25-7b"}},
+	{"qwen2.5-14b", "qwen2.5-14b", []string{"qwen-2.5-14b", "qwen25-14b"}},
+	{"qwen2.5-32b", "qwen2.5-32b", []string{"qwen-2.5-32b", "qwen25-32b"}},
+	{"qwen2.5-72b", "qwen2.5-72b", []string{"qwen-2.5-72b", "qwen25-72b"}},
+	{"qwen3-8b", "qwen3-8b", []string{"qwen-3-8b"}},
+	{"qwen3-32b", "qwen3-32b", []string{"qwen-3-32b"}},
+	{"qwen3-30b-a3b", "qwen3-30b-a3b", []string{"qwen-3-30b-a3b"}},
+	{"deepseek-v3", "deepseek-r1", []string{"deepseek-r1", "deepseek-v3-0324", "deepseek-r1-0528"}},
+	{"gemma-2-9b", "gemma-2-9b", []string{"gemma2-9b"}},
+	{"gemma-2-27b", "gemma-2-27b", []string{"gemma2-27b"}},
+	{"phi-3-mini", "phi-3-mini-4k", []string{"phi-3-mini-4k", "phi3-mini"}},
+	{"gpt-3-175b", "gpt-3-175b", []string{"gpt3", "gpt-3", "davinci"}},
+	{"gpt2-xl", "gpt2-xl", []string{"gpt-2-xl", "gpt2-1.5b"}},
+	{"opt-13b", "opt-13b", []string{"opt13b"}},
+}
+
+// presetModel reads p's stored config. The files are part of the package and
+// presets_test.go reads every one, so an error here is a build defect.
+func presetModel(p preset) Model {
+	f, err := presetFiles.Open("models/" + p.file + ".json")
+	if err != nil {
+		panic("sizing: preset " + p.name + ": " + err.Error())
 	}
-	return []preset{
-		// meta-llama/Llama-2-7b-hf config.json
-		llama("llama-2-7b", 32, 4096, 32, 32, 11008, 32000, "llama2-7b", "llama-7b-v2"),
-		// meta-llama/Llama-2-13b-hf config.json
-		llama("llama-2-13b", 40, 5120, 40, 40, 13824, 32000, "llama2-13b"),
-		// meta-llama/Llama-2-70b-hf config.json: GQA with 8 KV heads
-		llama("llama-2-70b", 80, 8192, 64, 8, 28672, 32000, "llama2-70b"),
-		// meta-llama/Meta-Llama-3-8B config.json
-		llama("llama-3-8b", 32, 4096, 32, 8, 14336, 128256, "llama3-8b"),
-		// meta-llama/Meta-Llama-3-70B config.json
-		llama("llama-3-70b", 80, 8192, 64, 8, 28672, 128256, "llama3-70b"),
-		// meta-llama/Llama-3.1-8B config.json (same shape as Llama 3 8B; longer context)
-		llama("llama-3.1-8b", 32, 4096, 32, 8, 14336, 128256, "llama3.1-8b", "llama-31-8b"),
-		// meta-llama/Llama-3.1-70B config.json
-		llama("llama-3.1-70b", 80, 8192, 64, 8, 28672, 128256, "llama3.1-70b", "llama-31-70b"),
-		// meta-llama/Llama-3.1-405B config.json
-		llama("llama-3.1-405b", 126, 16384, 128, 8, 53248, 128256, "llama3.1-405b", "llama-31-405b"),
-		// mistralai/Mistral-7B-v0.1 config.json
-		llama("mistral-7b", 32, 4096, 32, 8, 14336, 32000, "mistral-7b-v0.1", "mistral-7b-v0.2"), // v0.2 keeps v0.1's shape
-		// mistralai/Mixtral-8x7B-v0.1 config.json: 8 local experts, 2 per token
-		func() preset {
-			p := llama("mixtral-8x7b", 32, 4096, 32, 8, 14336, 32000, "mixtral-8x7b-v0.1", "mixtral")
-			p.model.Experts, p.model.ExpertsPerToken = 8, 2
-			return p
-		}(),
-		// Qwen/Qwen2-7B config.json: biases on q, k, v; untied head
-		func() preset {
-			p := llama("qwen2-7b", 28, 3584, 28, 4, 18944, 152064, "qwen-2-7b")
-			p.model.QKVBias = true
-			return p
-		}(),
-		// Qwen/Qwen2-72B config.json
-		func() preset {
-			p := llama("qwen2-72b", 80, 8192, 64, 8, 29568, 152064, "qwen-2-72b")
-			p.model.QKVBias = true
-			return p
-		}(),
-		// GPT-3 175B (Brown et al. 2020, Table 2.1: 96 layers, d_model 12288, 96 heads,
-		// context 2048), with GPT-2's layout: learned positions, biases everywhere,
-		// LayerNorm, FFN 4·d_model, the GPT-2 vocabulary of 50257, tied embeddings.
-		{[]string{"gpt3", "gpt-3", "davinci"}, Model{Name: "gpt-3-175b", Layers: 96, Hidden: 12288, Heads: 96,
-			FFN: 4 * 12288, Vocab: 50257, TiedEmbeddings: true, LinearBias: true, Positions: 2048}},
-		// openai-community/gpt2-xl config.json: the 1.5B model of the ZeRO paper's
-		// example (n_layer 48, n_embd 1600, n_head 25, n_positions 1024).
-		{[]string{"gpt2-xl", "gpt-2-xl", "gpt2-1.5b"}, Model{Name: "gpt2-xl", Layers: 48, Hidden: 1600, Heads: 25,
-			FFN: 4 * 1600, Vocab: 50257, TiedEmbeddings: true, LinearBias: true, Positions: 1024}},
-		// facebook/opt-13b config.json: the vLLM paper's KV-cache example. OPT offsets
-		// its learned positions by 2, so the table has 2048+2 rows.
-		{[]string{"opt13b"}, Model{Name: "opt-13b", Layers: 40, Hidden: 5120, Heads: 40,
-			FFN: 20480, Vocab: 50272, TiedEmbeddings: true, LinearBias: true, Positions: 2050}},
+	defer f.Close()
+	m, err := ReadConfig(f)
+	if err != nil {
+		panic("sizing: preset " + p.name + ": " + err.Error())
 	}
+	m.Name = p.name
+	return m
 }
 
 // Presets returns the canonical names of the built-in models, sorted.
 func Presets() []string {
-	t := presetTable()
-	names := make([]string, len(t))
-	for i, p := range t {
-		names[i] = p.model.Name
+	names := make([]string, len(presetList))
+	for i, p := range presetList {
+		names[i] = p.name
 	}
 	sort.Strings(names)
 	return names
@@ -97,14 +90,13 @@ func Presets() []string {
 // closest known names.
 func Preset(name string) (Model, error) {
 	key := presetKey(name)
-	t := presetTable()
-	for _, p := range t {
-		if key == presetKey(p.model.Name) {
-			return p.model, nil
+	for _, p := range presetList {
+		if key == presetKey(p.name) {
+			return presetModel(p), nil
 		}
 		for _, a := range p.aliases {
 			if key == presetKey(a) {
-				return p.model, nil
+				return presetModel(p), nil
 			}
 		}
 	}
@@ -113,10 +105,10 @@ func Preset(name string) (Model, error) {
 		d    int
 	}
 	var cands []cand
-	for _, p := range t {
-		d := editDistance(key, presetKey(p.model.Name))
+	for _, p := range presetList {
+		d := editDistance(key, presetKey(p.name))
 		if d <= max(2, len(key)/3) {
-			cands = append(cands, cand{p.model.Name, d})
+			cands = append(cands, cand{p.name, d})
 		}
 	}
 	sort.Slice(cands, func(i, j int) bool {

@@ -31,6 +31,26 @@ func TestPresetParamCounts(t *testing.T) {
 		{"GPT-3 175B, Brown et al. 2020 Table 2.1", "gpt-3-175b", 174_604_259_328, 0},
 		{"GPT-2 XL 1.5B, checkpoint", "gpt2-xl", 1_557_611_200, 0},
 		{"OPT-13B (12.85B), derived from config.json", "opt-13b", 12_853_473_280, 0},
+		// The presets added from stored configs: each checkpoint's BF16
+		// safetensors total_size, halved (models/SOURCES.md).
+		{"Llama-3.2-1B, checkpoint (tied embeddings)", "llama-3.2-1b", 1_235_814_400, 0},
+		{"Llama-3.2-3B, checkpoint (tied embeddings)", "llama-3.2-3b", 3_212_749_824, 0},
+		{"Mistral-Nemo-12B, checkpoint", "mistral-nemo-12b", 12_247_782_400, 0},
+		{"Qwen2.5-7B, checkpoint", "qwen2.5-7b", 7_615_616_512, 0},
+		{"Qwen2.5-14B, checkpoint", "qwen2.5-14b", 14_770_033_664, 0},
+		{"Qwen2.5-32B, checkpoint", "qwen2.5-32b", 32_763_876_352, 0},
+		{"Qwen2.5-72B, checkpoint", "qwen2.5-72b", 72_706_203_648, 0},
+		{"Qwen3-8B, checkpoint", "qwen3-8b", 8_190_735_360, 0},
+		{"Qwen3-32B, checkpoint", "qwen3-32b", 32_762_123_264, 0},
+		// Qwen3-30B-A3B: 3.3B active (the model card).
+		{"Qwen3-30B-A3B, checkpoint", "qwen3-30b-a3b", 30_532_122_624, 3_353_032_704},
+		// DeepSeek-V3: 671B total, 37B active, without the 14B MTP module (its
+		// README_WEIGHTS); the exact count leaves out 256 score-correction
+		// biases per MoE layer (14,848 in all).
+		{"DeepSeek-V3, 671B published", "deepseek-v3", 671_026_404_352, 37_552_282_624},
+		{"Gemma-2-9B, checkpoint", "gemma-2-9b", 9_241_705_984, 0},
+		{"Gemma-2-27B, checkpoint", "gemma-2-27b", 27_227_128_320, 0},
+		{"Phi-3-mini, checkpoint", "phi-3-mini", 3_821_079_552, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -90,8 +110,14 @@ func TestPresetNames(t *testing.T) {
 		{"meta-llama/Llama-3.1-405B", "llama-3.1-405b"},
 		{"Qwen/Qwen2-72B-Instruct", "qwen2-72b"},
 		{"mistralai/Mistral-7B-v0.1", "mistral-7b"},
-		// v0.2 config.json keeps v0.1's sizes (vocabulary 32000); v0.3 grew it to 32768.
-		{"mistralai/Mistral-7B-Instruct-v0.2", "mistral-7b"},
+		// v0.2 is not an alias: it drops v0.1's 4096-token sliding window, which
+		// sets the KV cache past 4096 tokens.
+		{"mistralai/Mistral-7B-Instruct-v0.1", "mistral-7b"},
+		{"Qwen/Qwen2.5-72B-Instruct", "qwen2.5-72b"},
+		{"deepseek-ai/DeepSeek-R1", "deepseek-v3"},
+		{"google/gemma-2-9b-it", "gemma-2-9b"},
+		{"microsoft/Phi-3-mini-4k-instruct", "phi-3-mini"},
+		{"mistralai/Mistral-Nemo-Instruct-2407", "mistral-nemo-12b"},
 		{"mistralai/Mixtral-8x7B-Instruct-v0.1", "mixtral-8x7b"},
 		{"facebook/opt-13b", "opt-13b"},
 		{"openai-community/gpt2-xl", "gpt2-xl"},
@@ -149,13 +175,13 @@ func TestPresetsList(t *testing.T) {
 	}
 	// Every canonical name and alias resolves to one preset only.
 	seen := map[string]string{}
-	for _, p := range presetTable() {
-		for _, n := range append([]string{p.model.Name}, p.aliases...) {
+	for _, p := range presetList {
+		for _, n := range append([]string{p.name}, p.aliases...) {
 			k := presetKey(n)
-			if other, ok := seen[k]; ok && other != p.model.Name {
-				t.Errorf("key %q of %q also names %q", k, p.model.Name, other)
+			if other, ok := seen[k]; ok && other != p.name {
+				t.Errorf("key %q of %q also names %q", k, p.name, other)
 			}
-			seen[k] = p.model.Name
+			seen[k] = p.name
 		}
 	}
 	// A caller's change to a returned model does not reach the next caller.

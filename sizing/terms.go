@@ -106,7 +106,10 @@ func storedWeights(n, emb float64, p Precision) float64 {
 // precision p: 2 (K and V) × layers × KV heads × head dimension × tokens × batch ×
 // bytes per value (Kwon et al. 2023, vLLM §2; GQA and MQA keep fewer KV heads than
 // query heads). OPT-13B keeps 819,200 bytes per token in FP16; Llama-2-70B, with 8 KV
-// heads of 128, keeps 327,680.
+// heads of 128, keeps 327,680. Under latent attention each layer keeps
+// KVLoRARank + RopeHeadDim values per token (DeepSeek-V3: 576 × 61 layers × 2 bytes,
+// 70,272 bytes per token in BF16), and sliding-window layers keep at most
+// SlidingWindow tokens.
 //
 // It needs the architecture (layers, heads, hidden) of a model Validate accepts
 // (heads that divide the hidden size, KV heads that divide the heads), or it
@@ -122,8 +125,12 @@ func KVCacheBytes(m Model, tokens, batch int, p Precision) (Bytes, error) {
 	if tokens < 0 || batch < 0 {
 		return 0, fmt.Errorf("sizing: negative tokens (%d) or batch (%d): %w", tokens, batch, ErrInvalid)
 	}
-	n, ok := checked.MulAll(2, int64(m.Layers), int64(m.kvHeads()), int64(m.headDim()), int64(tokens), int64(batch))
-	if !ok {
+	sl := int64(m.slidingLayers())
+	full, fok := checked.Mul(int64(m.Layers)-sl, int64(tokens))
+	win, wok := checked.Mul(sl, int64(min(tokens, m.SlidingWindow)))
+	layerTokens, sok := checked.Add(full, win)
+	n, ok := checked.MulAll(m.kvValuesPerToken(), layerTokens, int64(batch))
+	if !ok || !fok || !wok || !sok {
 		return 0, fmt.Errorf("sizing: KV cache size overflows int64: %w", ErrInvalid)
 	}
 	return bitsToBytes(n, p, "KV cache")

@@ -1,10 +1,53 @@
 package sizing
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/internal/checked"
 )
+
+// strictJSON decodes one JSON value into v, rejecting keys v has no field for and
+// anything after the value.
+func strictJSON(data []byte, v any, what string) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("sizing: %s: %v: %w", what, err, ErrInvalid)
+	}
+	if dec.More() {
+		return fmt.Errorf("sizing: %s: data after the JSON value: %w", what, ErrInvalid)
+	}
+	return nil
+}
+
+// UnmarshalJSON decodes a Workload, rejecting unknown keys (a misspelt
+// "seq_len" would otherwise leave SeqLen zero) with an error wrapping ErrInvalid.
+func (w *Workload) UnmarshalJSON(data []byte) error {
+	type plain Workload
+	p := plain(*w)
+	if err := strictJSON(data, &p, "workload"); err != nil {
+		return err
+	}
+	*w = Workload(p)
+	return nil
+}
+
+// UnmarshalJSON decodes a Model, rejecting unknown keys, such as a Hugging Face
+// config.json's (read those with ReadConfig), with an error wrapping ErrInvalid.
+func (m *Model) UnmarshalJSON(data []byte) error {
+	type plain Model
+	p := plain(*m)
+	if err := strictJSON(data, &p, "model"); err != nil {
+		return err
+	}
+	*m = Model(p)
+	return nil
+}
 
 // Workload describes the job run on the model: what it does, in which formats, at
 // what batch and length, on how many devices.
@@ -34,18 +77,23 @@ type Workload struct {
 	Batch       int       `json:"batch"`   // micro-batch per device (inference: concurrent sequences)
 	SeqLen      int       `json:"seq_len"` // tokens per sequence; for inference the context length
 	Recompute   Recompute `json:"recompute"`
-	// FlashAttention: attention kernels that never materialise the a·s² score
-	// matrix (Dao et al. 2022), dropping Korthikanti's 5·a·s/h term for training
-	// as selective recomputation does. For inference the zero value, false, means
-	// eager attention that builds the full score matrix and its softmax during
-	// prefill, 2·a·s² values per sequence per layer, which dominates long
-	// contexts. Every modern serving stack avoids it: vLLM and TGI (FlashAttention
-	// and paged-attention kernels), llama.cpp (prompts in small micro-batches, and
-	// a flash-attention path), transformers with SDPA (its default attention for
-	// most models). Set it to true when sizing any of them; leave it false only
-	// for eager attention (transformers' attn_implementation="eager").
-	FlashAttention bool `json:"flash_attention"`
-	LoRARank       int  `json:"lora_rank"` // zero: DefaultLoRARank for LoRA and QLoRA
+	// EagerAttention: attention that materialises the a·s² score matrix and its
+	// softmax (Korthikanti's baseline; transformers' attn_implementation="eager"):
+	// during inference prefill 2·a·s values per token per layer, and for training
+	// Korthikanti's 5·a·s/h term. The zero value, false, is memory-efficient
+	// attention that never holds the score matrix (FlashAttention, Dao et al.
+	// 2022; PyTorch SDPA; paged attention): what vLLM, TGI, llama.cpp and
+	// transformers (SDPA, its default for most models) run.
+	EagerAttention bool `json:"eager_attention"`
+	// PrefillChunk bounds the prompt tokens one inference forward pass runs: a
+	// serving engine with chunked prefill runs at most this many tokens per
+	// step (vLLM's max_num_batched_tokens; DefaultPrefillChunk is its default),
+	// so the activations are those of min(Batch·SeqLen, PrefillChunk) tokens.
+	// Zero prefills every sequence's whole prompt at once, as Hugging Face's
+	// generate does. Ignored for training. Set it to DefaultPrefillChunk to size
+	// a vLLM replica.
+	PrefillChunk int `json:"prefill_chunk"`
+	LoRARank     int `json:"lora_rank"` // zero: DefaultLoRARank for LoRA and QLoRA
 	// LoRATargets selects the adapted matrices; zero: the task's default (see
 	// LoRATargets). Ignored, like LoRARank, for Inference and Training.
 	LoRATargets LoRATargets `json:"lora_targets"`
@@ -139,20 +187,46 @@ type Breakdown struct {
 	Host Bytes `json:"host_bytes"`
 	// Approx lists the terms that were approximated because the model's
 	// architecture was not given; empty when every term was computed from it.
+	// Without the architecture Estimate assumes today's shape (Estimate lists it):
+	// grouped-query attention with 8 KV heads of 128, so an approximated KV cache
+	// is that of a Llama 3, Mistral or Qwen2.5 model of the size; read the model's
+	// config.json with ReadConfig to make every term exact.
 	Approx Terms `json:"approximated"`
 }
 
-// Total returns the GPU memory per device: every field but Host.
+// Total returns the GPU memory per device: every field but Host. Estimate's
+// breakdowns always sum within int64; for one built or decoded by hand, a sum past
+// the int64 range saturates at math.MaxInt64 bytes (or math.MinInt64), so that it
+// never wraps around to a small or negative figure.
 func (b Breakdown) Total() Bytes {
-	return b.Weights + b.Gradients + b.Optimizer + b.Activations + b.KVCache + b.Overhead
+	var t int64
+	for _, v := range [...]Bytes{b.Weights, b.Gradients, b.Optimizer, b.Activations, b.KVCache, b.Overhead} {
+		s, ok := checked.Add(t, int64(v))
+		if !ok {
+			if v > 0 {
+				s = math.MaxInt64
+			} else {
+				s = math.MinInt64
+			}
+		}
+		t = s
+	}
+	return Bytes(t)
+}
+
+// negative reports whether any term of b is below zero.
+func (b Breakdown) negative() bool {
+	return b.Weights < 0 || b.Gradients < 0 || b.Optimizer < 0 || b.Activations < 0 || b.KVCache < 0 ||
+		b.Overhead < 0 || b.Host < 0
 }
 
 // Fits reports whether the memory per device fits a card of capacity bytes with
 // headroom, a fraction of it, kept free: Total() ≤ Usable(capacity, headroom). It
-// is false for a headroom Usable refuses.
+// is false for a headroom Usable refuses and for a breakdown with a negative term
+// (which no estimate has), and a total that saturates (see Total) fits nothing.
 func (b Breakdown) Fits(capacity Bytes, headroom float64) bool {
 	u, err := Usable(capacity, headroom)
-	return err == nil && b.Total() <= u
+	return err == nil && !b.negative() && b.Total() <= u && b.Total() < math.MaxInt64
 }
 
 // Usable returns the memory of a card of capacity bytes a job may plan to use when
@@ -252,7 +326,7 @@ func isFloat(p Precision) bool { return p >= FP64 && p <= FP8 }
 //
 // Rules: Task and Precision must be set and known; GradPrecision and KVPrecision,
 // when set, must be valid (GradPrecision a floating-point one); Optimizer and Recompute must be known values; Batch and
-// SeqLen at least 1; LoRARank, Overhead and the parallel degrees not negative;
+// SeqLen at least 1; PrefillChunk, LoRARank, Overhead and the parallel degrees not negative;
 // LoRATargets only known bits; ZeRO 0 to 3; at most MaxDevices devices
 // (Parallel.Devices), which bounds each degree too. Full Training needs a floating-point
 // Precision (FP64 to FP8): quantized formats store frozen weights, so train
@@ -294,6 +368,9 @@ func (w Workload) Validate() error {
 	if w.SeqLen < 1 {
 		bad("sequence length %d is below 1", w.SeqLen)
 	}
+	if w.PrefillChunk < 0 {
+		bad("negative prefill chunk %d", w.PrefillChunk)
+	}
 	if w.LoRARank < 0 {
 		bad("negative LoRA rank %d", w.LoRARank)
 	}
@@ -325,7 +402,7 @@ func (w *Workload) valid() bool {
 		(w.GradPrecision == 0 || isFloat(w.GradPrecision)) &&
 		(w.KVPrecision == 0 || w.KVPrecision.Valid()) &&
 		w.Optimizer < numOptimizers && w.Recompute < numRecomputes &&
-		w.Batch >= 1 && w.SeqLen >= 1 && w.LoRARank >= 0 &&
+		w.Batch >= 1 && w.SeqLen >= 1 && w.LoRARank >= 0 && w.PrefillChunk >= 0 &&
 		w.LoRATargets&^TargetAllLinear == 0 && w.Overhead >= 0 &&
 		p.Data >= 0 && p.Tensor >= 0 && p.Pipeline >= 0 && p.Devices() != 0 &&
 		p.ZeRO >= 0 && p.ZeRO <= 3

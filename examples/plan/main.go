@@ -300,7 +300,7 @@ func (o options) request() (pricing.Request, error) {
 	} else if r.Model, err = sizing.Preset(o.model); err != nil {
 		return r, fmt.Errorf("%w (-model list prints every preset)", err)
 	}
-	wl := sizing.Workload{Batch: o.batch, SeqLen: o.context, FlashAttention: o.flash, LoRARank: o.loraRank}
+	wl := sizing.Workload{Batch: o.batch, SeqLen: o.context, EagerAttention: !o.flash, LoRARank: o.loraRank}
 	if wl.Task, err = sizing.ParseTask(o.task); err != nil {
 		return r, err
 	}

@@ -8,7 +8,10 @@
 // the reason and its source.
 //
 //	go run ./examples/seeds                    # inference at 4096 tokens, training at 2048
-//	go run ./examples/seeds -context 32768 -seq 4096
+//	go run ./examples/seeds -context 2048 -seq 4096
+//
+// The articles' models are the Llama-2 family, whose context window is 4096
+// tokens: a longer -context is an error that names the window.
 //
 // Every figure is computed when the program runs, from the packages sizing,
 // compute, catalog and pricing; nothing is typed in except the articles' own
@@ -194,7 +197,7 @@ func articleFormula(s settings) (section, error) {
 		return sec, err
 	}
 	w := sizing.Workload{Task: sizing.Training, Precision: sizing.BF16, Optimizer: sizing.AdamW,
-		Batch: 1, SeqLen: s.seq, FlashAttention: true}
+		Batch: 1, SeqLen: s.seq}
 	b, err := sizing.Estimate(m, w)
 	if err != nil {
 		return sec, err
@@ -263,7 +266,7 @@ func fullFineTune(s settings) (section, error) {
 	sec.add("(gradient checkpointing, as fine-tuning recipes use), per GPU; a card fits with %.0f%% kept free:", s.headroom*100)
 	sec.add("  %-52s %10s %10s  %-6s %-6s", "layout", "per GPU", "host", "40 GB", "80 GB")
 	base := sizing.Workload{Task: sizing.Training, Precision: sizing.BF16, Optimizer: sizing.AdamW,
-		Batch: 1, SeqLen: s.seq, FlashAttention: true, Recompute: sizing.FullRecompute}
+		Batch: 1, SeqLen: s.seq, Recompute: sizing.FullRecompute}
 	row := func(name string, w sizing.Workload) error {
 		b, err := sizing.Estimate(m, w)
 		if err != nil {
@@ -497,7 +500,7 @@ func inferenceMemory(s settings) (section, error) {
 		if err != nil {
 			return sec, err
 		}
-		b, err := sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, FlashAttention: true, Precision: sizing.FP16, Batch: 1, SeqLen: s.context})
+		b, err := sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, Precision: sizing.FP16, Batch: 1, SeqLen: s.context})
 		if err != nil {
 			return sec, err
 		}
@@ -516,7 +519,7 @@ func inferenceMemory(s settings) (section, error) {
 		prec sizing.Precision
 		tp   int
 	}{{"FP16, tensor parallel over 2", sizing.FP16, 2}, {"FP16, tensor parallel over 4", sizing.FP16, 4}, {"Q4_K_M, one GPU", sizing.Q4_K_M, 1}} {
-		b, err := sizing.Estimate(m70, sizing.Workload{Task: sizing.Inference, FlashAttention: true, Precision: p.prec, Batch: 1, SeqLen: s.context,
+		b, err := sizing.Estimate(m70, sizing.Workload{Task: sizing.Inference, Precision: p.prec, Batch: 1, SeqLen: s.context,
 			Parallel: sizing.Parallel{Tensor: p.tp}})
 		if err != nil {
 			return sec, err
@@ -571,7 +574,7 @@ func halfPrecision(s settings) (section, error) {
 	var totals [2]sizing.Breakdown
 	for i, p := range []sizing.Precision{sizing.FP32, sizing.FP16} {
 		totals[i], err = sizing.Estimate(m, sizing.Workload{Task: sizing.Training, Precision: p, Optimizer: sizing.AdamW,
-			Batch: 1, SeqLen: s.seq, FlashAttention: true, Recompute: sizing.FullRecompute})
+			Batch: 1, SeqLen: s.seq, Recompute: sizing.FullRecompute})
 		if err != nil {
 			return sec, err
 		}
@@ -602,7 +605,7 @@ func sevenTimes(s settings) (section, error) {
 		if wts[i], err = sizing.WeightBytes(m, sizing.BF16); err != nil {
 			return sec, err
 		}
-		if inf[i], err = sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, FlashAttention: true, Precision: sizing.BF16, Batch: 1, SeqLen: s.context}); err != nil {
+		if inf[i], err = sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: s.context}); err != nil {
 			return sec, err
 		}
 	}
@@ -626,7 +629,7 @@ func quantization(s settings) (section, error) {
 	if err != nil {
 		return sec, err
 	}
-	base, err := sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, FlashAttention: true, Precision: sizing.FP16, Batch: 1, SeqLen: s.context})
+	base, err := sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, Precision: sizing.FP16, Batch: 1, SeqLen: s.context})
 	if err != nil {
 		return sec, err
 	}
@@ -637,7 +640,7 @@ func quantization(s settings) (section, error) {
 		if err != nil {
 			return sec, err
 		}
-		b, err := sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, FlashAttention: true, Precision: p, Batch: 1, SeqLen: s.context})
+		b, err := sizing.Estimate(m, sizing.Workload{Task: sizing.Inference, Precision: p, Batch: 1, SeqLen: s.context})
 		if err != nil {
 			return sec, err
 		}
@@ -665,11 +668,11 @@ func lora(s settings) (section, error) {
 		return sec, err
 	}
 	train := func(t sizing.Task) sizing.Workload {
-		return sizing.Workload{Task: t, Precision: sizing.BF16, Batch: 1, SeqLen: s.seq, FlashAttention: true,
+		return sizing.Workload{Task: t, Precision: sizing.BF16, Batch: 1, SeqLen: s.seq,
 			Recompute: sizing.FullRecompute}
 	}
 	infer := func(p sizing.Precision, n int) sizing.Workload {
-		return sizing.Workload{Task: sizing.Inference, FlashAttention: true, Precision: p, Batch: 1, SeqLen: n}
+		return sizing.Workload{Task: sizing.Inference, Precision: p, Batch: 1, SeqLen: n}
 	}
 	sec.add("sizing.Estimate, batch 1, training at %d tokens with full recomputation (gradient checkpointing),", s.seq)
 	sec.add("on one %s (%d MiB, %.0f%% kept free):", card.Name, card.Memory/sizing.MiB, s.headroom*100)
@@ -858,7 +861,7 @@ func bigCardsOrMany(s settings) (section, error) {
 	}
 	sec.add("Llama-2-13B, LoRA in BF16, batch 1 × %d tokens with full recomputation, memory per GPU (sizing.Estimate):", s.seq)
 	var took []time.Duration // the two multi-GPU set-ups, in order
-	lw := sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 1, SeqLen: s.seq, FlashAttention: true,
+	lw := sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 1, SeqLen: s.seq,
 		Recompute: sizing.FullRecompute}
 	for _, r := range []struct {
 		card     catalog.Card
@@ -916,7 +919,7 @@ func headroom(s settings) (section, error) {
 		article: "1 and 2",
 		claim:   "keep 20% of the memory free (article 1); keep 30% free (article 2).",
 	}
-	m, err := sizing.Preset("llama-2-7b")
+	m, err := sizing.Preset("llama-3.1-8b")
 	if err != nil {
 		return sec, err
 	}
@@ -924,11 +927,11 @@ func headroom(s settings) (section, error) {
 	if err != nil {
 		return sec, err
 	}
-	sec.add("pricing.DefaultHeadroom = %.0f%%; a Request's Headroom sets another. Llama-2-7B BF16 inference,", pricing.DefaultHeadroom*100)
+	sec.add("pricing.DefaultHeadroom = %.0f%%; a Request's Headroom sets another. Llama-3.1-8B BF16 inference,", pricing.DefaultHeadroom*100)
 	sec.add("batch 1, on one %s (%d MiB), largest context (sizing.MaxContext):", card.Name, card.Memory/sizing.MiB)
 	for _, h := range []float64{0, 0.2, 0.3} {
 		capacity := usable(card, h)
-		n, err := sizing.MaxContext(m, sizing.Workload{Task: sizing.Inference, FlashAttention: true, Precision: sizing.BF16, Batch: 1, SeqLen: 1}, capacity)
+		n, err := sizing.MaxContext(m, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 1}, capacity)
 		if err != nil {
 			return sec, err
 		}
@@ -1036,7 +1039,7 @@ func trainingCards(s settings) (section, error) {
 		return sec, err
 	}
 	base := sizing.Workload{Task: sizing.Training, Precision: sizing.BF16, Optimizer: sizing.AdamW,
-		Batch: 1, SeqLen: s.seq, FlashAttention: true, Recompute: sizing.FullRecompute}
+		Batch: 1, SeqLen: s.seq, Recompute: sizing.FullRecompute}
 	sec.add("sizing.Estimate, full training, BF16 mixed precision (FP16 on the V100 takes the same memory), batch 1 ×")
 	sec.add("%d tokens, full recomputation, one GPU, models given by parameter count only; AdamW and 8-bit Adam;", s.seq)
 	sec.add("does one card fit with %.0f%% free?", s.headroom*100)
@@ -1090,7 +1093,7 @@ func trainingCards(s settings) (section, error) {
 	sec.add("10B on %s: ZeRO-3 over %d GPUs, or one GPU with the optimizer offloaded", cards[2].Name, n)
 	sec.add("(%s on the GPU, %s of host memory).", si(bo.Total()), si(bo.Host))
 	seven := sizing.Model{Params: 7e9}
-	lw := sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 1, SeqLen: s.seq, FlashAttention: true,
+	lw := sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 1, SeqLen: s.seq,
 		Recompute: sizing.FullRecompute}
 	bl, err := sizing.Estimate(seven, lw)
 	if err != nil {
@@ -1161,7 +1164,7 @@ func t4Inference(s settings) (section, error) {
 		if err != nil {
 			return sec, err
 		}
-		w := sizing.Workload{Task: sizing.Inference, FlashAttention: true, Precision: sizing.FP16, Batch: 1, SeqLen: ctx,
+		w := sizing.Workload{Task: sizing.Inference, Precision: sizing.FP16, Batch: 1, SeqLen: ctx,
 			KVPrecision: sizing.FP16}
 		full, err := sizing.Estimate(m, w)
 		if err != nil {
@@ -1267,14 +1270,14 @@ func batchMemory(s settings) (section, error) {
 		kvPerToken[preset] = kv
 		for _, c := range contexts {
 			r, err := row(preset, fmt.Sprintf("inference (KV %s a token)", si(kv)),
-				sizing.Workload{Task: sizing.Inference, FlashAttention: true, Precision: sizing.BF16, SeqLen: c})
+				sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, SeqLen: c})
 			if err != nil {
 				return sec, err
 			}
 			ratios[key{preset, c}] = r
 		}
 	}
-	lw := sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, SeqLen: s.seq, FlashAttention: true}
+	lw := sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, SeqLen: s.seq}
 	loraNo, err := row("llama-2-7b", "LoRA, no recomputation", lw)
 	if err != nil {
 		return sec, err
@@ -1313,7 +1316,7 @@ func batchConvergence(s settings) (section, error) {
 	if err != nil {
 		return sec, err
 	}
-	w := sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, SeqLen: s.seq, FlashAttention: true,
+	w := sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, SeqLen: s.seq,
 		Recompute: sizing.FullRecompute}
 	var parts []string
 	for _, b := range []int{1, 2, 4, 8, 16} {
@@ -1704,7 +1707,7 @@ func tierStability(s settings) (section, error) {
 		return sec, err
 	}
 	req := pricing.Request{Model: m, Workload: sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 1,
-		SeqLen: s.seq, FlashAttention: true, Recompute: sizing.FullRecompute}, Tokens: 2e8, MaxGPUs: 1}
+		SeqLen: s.seq, Recompute: sizing.FullRecompute}, Tokens: 2e8, MaxGPUs: 1}
 	sec.add("Planner.Plan, Llama-2-7B LoRA on 2e8 tokens, one RTX 4090, the SAMPLE offers (not quotes); the spot offer")
 	sec.add("at its listed rate and at higher ones (a checkpoint every %s, %s per restart: the planner's defaults):",
 		minutes(pricing.DefaultCheckpoint), minutes(pricing.DefaultRestart))

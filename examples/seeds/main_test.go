@@ -19,7 +19,7 @@ func TestGolden(t *testing.T) {
 		args []string
 	}{
 		{name: "default", args: nil},
-		{name: "long_context", args: []string{"-context", "32768", "-seq", "4096"}},
+		{name: "long_sequence", args: []string{"-context", "2048", "-seq", "4096"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -41,6 +41,15 @@ func TestGolden(t *testing.T) {
 				t.Errorf("run(%q) output differs from %s:\ngot:\n%s\nwant:\n%s", tt.args, golden, got, want)
 			}
 		})
+	}
+}
+
+// A context past the Llama-2 window of 4096 tokens is an error naming it.
+func TestContextPastWindow(t *testing.T) {
+	var out bytes.Buffer
+	err := run(&out, []string{"-context", "32768"})
+	if err == nil || !strings.Contains(err.Error(), "context window of 4096 tokens") {
+		t.Errorf("run(-context 32768) = %v, want an error naming the 4096-token window", err)
 	}
 }
 
@@ -74,10 +83,10 @@ func TestClaims(t *testing.T) {
 		"Llama-3-8B 8.03B (16.1 GB)",
 		"'keep 28 GB or more' rules out the 24 GB card",
 		// The T4: 15360 MiB, 320 GB/s against the RTX 4090's 1008 GB/s.
-		"A 7B model in FP16 needs 17.0 GB at 4K, more than the T4's 15360 MiB",
+		"A 7B model in FP16 needs 17.4 GB at 4K, more than the T4's 15360 MiB",
 		"decodes the same Q4_K_M model at 23 tokens/s against 71",
 		// Batch 1 to 8 doubles Llama-2-7B inference memory at 4096 tokens, not at 512.
-		"from 1.15× at 512 tokens to 2.02× at 4096",
+		"from 1.14× at 512 tokens to\n  2.00× at 4096",
 		"McCandlish et al. 2018",
 		// 13B: LoRA on a 16-bit base does not fit 24 GB, QLoRA and Q4_K_M inference do.
 		"For 13B, LoRA on a 16-bit base does not fit",

@@ -1,0 +1,222 @@
+package sizing
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+)
+
+func readConfigFile(t testing.TB, name string) Model {
+	t.Helper()
+	data, err := os.ReadFile("models/" + name + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadConfig(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("ReadConfig(%s): %v", name, err)
+	}
+	return m
+}
+
+// Parameter counts of stored configs against the checkpoints' published counts:
+// the total_size of each BF16 safetensors index, halved (models/SOURCES.md).
+func TestReadConfigParamCounts(t *testing.T) {
+	for _, tc := range []struct {
+		file   string
+		params int64
+		kv     int64 // KV cache values per token, all layers
+		ctx    int
+	}{
+		{"qwen2.5-7b", 7_615_616_512, 2 * 28 * 4 * 128, 131072},
+		{"qwen2.5-14b", 14_770_033_664, 2 * 48 * 8 * 128, 131072},
+		{"qwen2.5-32b", 32_763_876_352, 2 * 64 * 8 * 128, 131072},
+		{"qwen2.5-72b", 72_706_203_648, 2 * 80 * 8 * 128, 32768},
+		{"qwen3-8b", 8_190_735_360, 2 * 36 * 8 * 128, 40960},
+		{"qwen3-32b", 32_762_123_264, 2 * 64 * 8 * 128, 40960},
+		{"qwen3-30b-a3b", 30_532_122_624, 2 * 48 * 4 * 128, 40960},
+		{"llama-3.1-8b", 8_030_261_248, 2 * 32 * 8 * 128, 131072},
+		{"llama-3.2-1b", 1_235_814_400, 2 * 16 * 8 * 64, 131072},
+		{"llama-3.2-3b", 3_212_749_824, 2 * 28 * 8 * 128, 131072},
+		{"mistral-nemo-12b", 12_247_782_400, 2 * 40 * 8 * 128, 128000},
+		{"gemma-2-9b", 9_241_705_984, 2 * 42 * 8 * 256, 8192},
+		{"gemma-2-27b", 27_227_128_320, 2 * 46 * 16 * 128, 8192},
+		{"phi-3-mini-4k", 3_821_079_552, 2 * 32 * 32 * 96, 4096},
+		// Latent attention: 512 + 64 values per token per layer, 61 layers.
+		{"deepseek-r1", 0, 61 * (512 + 64), 163840},
+	} {
+		m := readConfigFile(t, tc.file)
+		got := m.ParamCount()
+		if tc.params != 0 && got != tc.params {
+			t.Errorf("%s: ParamCount %d, published %d", tc.file, got, tc.params)
+		}
+		if kv := m.kvValuesPerToken() * int64(m.Layers); kv != tc.kv {
+			t.Errorf("%s: KV values per token %d, want %d", tc.file, kv, tc.kv)
+		}
+		if m.Context != tc.ctx {
+			t.Errorf("%s: Context %d, want %d", tc.file, m.Context, tc.ctx)
+		}
+	}
+	// DeepSeek-V3/R1: 671B total and 37B active per token as published (DeepSeek-V3
+	// technical report, §1), rounded; the MTP module is left out, as there.
+	m := readConfigFile(t, "deepseek-r1")
+	if n := m.ParamCount(); n/1e9 != 671 {
+		t.Errorf("DeepSeek-R1 ParamCount %d, published 671B", n)
+	}
+	if n := m.ActiveParams(); (n+5e8)/1e9 != 38 && (n+5e8)/1e9 != 37 {
+		t.Errorf("DeepSeek-R1 ActiveParams %d, published 37B", n)
+	}
+	// Qwen3-30B-A3B: 3.3B active (the model card).
+	if n := readConfigFile(t, "qwen3-30b-a3b").ActiveParams(); (n+5e7)/1e8 != 34 && (n+5e7)/1e8 != 33 {
+		t.Errorf("Qwen3-30B-A3B ActiveParams %d, published 3.3B", n)
+	}
+}
+
+// The structure of each family, as ReadConfig reads it.
+func TestReadConfigFamilies(t *testing.T) {
+	g := readConfigFile(t, "gemma-2-9b")
+	if g.SlidingWindow != 4096 || g.slidingLayers() != 21 || g.NormsPerLayer != 4 || !g.TiedEmbeddings {
+		t.Errorf("gemma-2-9b: window %d over %d layers, %d norms, tied %v; want 4096 over 21, 4, true",
+			g.SlidingWindow, g.slidingLayers(), g.NormsPerLayer, g.TiedEmbeddings)
+	}
+	d := readConfigFile(t, "deepseek-r1")
+	if d.Experts != 256 || d.ExpertsPerToken != 8 || d.DenseLayers != 3 || d.SharedFFN != 2048 || d.ExpertFFN != 2048 ||
+		d.KVLoRARank != 512 || d.QLoRARank != 1536 || d.HeadDim != 192 || d.VHeadDim != 128 {
+		t.Errorf("deepseek-r1 read as %+v", d)
+	}
+	if l := readConfigFile(t, "llama-3.2-1b"); !l.TiedEmbeddings || l.HeadDim != 0 {
+		t.Errorf("llama-3.2-1b: tied %v, head_dim %d; want tied, head_dim left to Hidden/Heads", l.TiedEmbeddings, l.HeadDim)
+	}
+	for _, tc := range []struct {
+		name, json string
+		want       Model
+	}{
+		{"gpt2-xl", `{"model_type":"gpt2","n_layer":48,"n_embd":1600,"n_head":25,"n_inner":null,"vocab_size":50257,"n_positions":1024}`,
+			Model{Name: "gpt2", Layers: 48, Hidden: 1600, Heads: 25, FFN: 6400, Vocab: 50257, Positions: 1024, Context: 1024, LinearBias: true, TiedEmbeddings: true}},
+		{"opt-13b", `{"model_type":"opt","num_hidden_layers":40,"hidden_size":5120,"num_attention_heads":40,"ffn_dim":20480,"vocab_size":50272,"max_position_embeddings":2048}`,
+			Model{Name: "opt", Layers: 40, Hidden: 5120, Heads: 40, FFN: 20480, Vocab: 50272, Positions: 2050, Context: 2048, LinearBias: true, TiedEmbeddings: true}},
+		{"falcon-7b", `{"model_type":"falcon","num_hidden_layers":32,"hidden_size":4544,"num_attention_heads":71,"multi_query":true,"parallel_attn":true,"bias":false,"vocab_size":65024}`,
+			Model{Name: "falcon", Layers: 32, Hidden: 4544, Heads: 71, KVHeads: 1, FFN: 18176, Vocab: 65024, Context: 2048, NormBias: true, TiedEmbeddings: true, NormsPerLayer: 1}},
+		{"falcon-40b", `{"model_type":"falcon","num_hidden_layers":60,"hidden_size":8192,"num_attention_heads":128,"num_kv_heads":8,"new_decoder_architecture":true,"parallel_attn":true,"bias":false,"vocab_size":65024}`,
+			Model{Name: "falcon", Layers: 60, Hidden: 8192, Heads: 128, KVHeads: 8, FFN: 32768, Vocab: 65024, Context: 2048, NormBias: true, TiedEmbeddings: true}},
+		{"gemma-3-4b text_config", `{"model_type":"gemma3","text_config":{"model_type":"gemma3_text","num_hidden_layers":34,"hidden_size":2560,"num_attention_heads":8,"num_key_value_heads":4,"head_dim":256,"intermediate_size":10240,"vocab_size":262208,"sliding_window":1024,"max_position_embeddings":131072}}`,
+			Model{Name: "gemma3_text", Layers: 34, Hidden: 2560, Heads: 8, KVHeads: 4, HeadDim: 256, FFN: 10240, Vocab: 262208, Context: 131072, GatedFFN: true, TiedEmbeddings: true,
+				NormsPerLayer: 4, QKNorm: true, SlidingWindow: 1024, SlidingLayers: 29}},
+		{"gpt-oss", `{"model_type":"gpt_oss","num_hidden_layers":24,"hidden_size":2880,"num_attention_heads":64,"num_key_value_heads":8,"head_dim":64,"intermediate_size":2880,"num_local_experts":32,"num_experts_per_tok":4,"vocab_size":201088,"sliding_window":128,"max_position_embeddings":131072,"layer_types":["sliding_attention","full_attention","sliding_attention","full_attention"]}`,
+			Model{Name: "gpt_oss", Layers: 24, Hidden: 2880, Heads: 64, KVHeads: 8, HeadDim: 64, FFN: 2880, Vocab: 201088, Context: 131072, GatedFFN: true,
+				Experts: 32, ExpertsPerToken: 4, QKVBias: true, SlidingWindow: 128, SlidingLayers: 2}},
+	} {
+		got, err := ReadConfig(strings.NewReader(tc.json))
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("%s:\n got %+v\nwant %+v", tc.name, got, tc.want)
+		}
+	}
+	// Checkpoint counts of two of them: Falcon-7B (multi-query attention, one
+	// LayerNorm per parallel block) holds 6,921,720,704 parameters, GPT-2 XL
+	// 1,557,611,200.
+	for json, want := range map[string]int64{
+		`{"model_type":"falcon","num_hidden_layers":32,"hidden_size":4544,"num_attention_heads":71,"multi_query":true,"parallel_attn":true,"bias":false,"vocab_size":65024}`: 6_921_720_704,
+		`{"model_type":"gpt2","n_layer":48,"n_embd":1600,"n_head":25,"vocab_size":50257,"n_positions":1024}`:                                                                 1_557_611_200,
+	} {
+		if m, err := ReadConfig(strings.NewReader(json)); err != nil || m.ParamCount() != want {
+			t.Errorf("%s: %d parameters (%v), want %d", json, m.ParamCount(), err, want)
+		}
+	}
+}
+
+// Families without a stored config, from the keys of their published config.json,
+// against the rounded counts of their model cards: DeepSeek-V2-Lite 15.7B (latent
+// attention without a query rank, 2 shared experts, 1 dense layer) and
+// Qwen1.5-MoE-A2.7B 14.3B (a shared expert of 5632, 60 routed experts).
+func TestReadConfigMoEFamilies(t *testing.T) {
+	for _, tc := range []struct {
+		name, json string
+		billions   float64
+	}{
+		{"DeepSeek-V2-Lite", `{"model_type":"deepseek_v2","hidden_size":2048,"num_hidden_layers":27,"num_attention_heads":16,
+			"num_key_value_heads":16,"q_lora_rank":null,"kv_lora_rank":512,"qk_rope_head_dim":64,"qk_nope_head_dim":128,
+			"v_head_dim":128,"intermediate_size":10944,"moe_intermediate_size":1408,"n_routed_experts":64,"n_shared_experts":2,
+			"num_experts_per_tok":6,"first_k_dense_replace":1,"vocab_size":102400,"max_position_embeddings":163840}`, 15.7},
+		{"Qwen1.5-MoE-A2.7B", `{"model_type":"qwen2_moe","hidden_size":2048,"num_hidden_layers":24,"num_attention_heads":16,
+			"num_key_value_heads":16,"intermediate_size":5632,"moe_intermediate_size":1408,"shared_expert_intermediate_size":5632,
+			"num_experts":60,"num_experts_per_tok":4,"decoder_sparse_step":1,"vocab_size":151936,"max_position_embeddings":8192,
+			"tie_word_embeddings":false}`, 14.3},
+	} {
+		m, err := ReadConfig(strings.NewReader(tc.json))
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if got := float64(m.ParamCount()) / 1e9; got < tc.billions-0.05 || got >= tc.billions+0.05 {
+			t.Errorf("%s: %.2fB parameters, published %.1fB", tc.name, got, tc.billions)
+		}
+	}
+}
+
+// A config ReadConfig cannot read is an error that names what is wrong.
+func TestReadConfigErrors(t *testing.T) {
+	for _, tc := range []struct{ json, want string }{
+		{`{"model_type":"mamba","hidden_size":4}`, `model_type "mamba"`},
+		{`{"hidden_size":4096}`, "missing key model_type"},
+		{`{"model_type":"llama","hidden_size":4096,"num_attention_heads":32,"intermediate_size":11008,"vocab_size":32000}`, "missing key num_hidden_layers"},
+		{`{"model_type":"llama","num_hidden_layers":"32"}`, "num_hidden_layers is not a number"},
+		{`{"model_type":"llama","num_hidden_layers":-1}`, "num_hidden_layers -1"},
+		{`{"model_type":"llama","num_hidden_layers":1.5}`, "num_hidden_layers 1.5"},
+		{`[1,2]`, "config.json"},
+		{`{"model_type":"gemma3"}`, "missing key text_config"},
+		{`{"model_type":"deepseek_v3","num_hidden_layers":2,"hidden_size":64,"num_attention_heads":4,"intermediate_size":128,"vocab_size":100,"qk_rope_head_dim":8,"qk_nope_head_dim":16,"v_head_dim":16}`, "missing key kv_lora_rank"},
+	} {
+		m, err := ReadConfig(strings.NewReader(tc.json))
+		if err == nil || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ReadConfig(%s) = %+v, %v; want an ErrInvalid naming %q", tc.json, m, err, tc.want)
+		}
+	}
+	big := `{"model_type":"llama","x":"` + strings.Repeat("a", MaxConfigBytes) + `"}`
+	if _, err := ReadConfig(strings.NewReader(big)); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a config over MaxConfigBytes: %v, want ErrInvalid", err)
+	}
+}
+
+func FuzzReadConfig(f *testing.F) {
+	for _, name := range []string{"deepseek-r1", "gemma-2-9b", "qwen3-30b-a3b"} {
+		data, err := os.ReadFile("models/" + name + ".json")
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := ReadConfig(bytes.NewReader(data))
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v does not wrap ErrInvalid", err)
+			}
+			return
+		}
+		if err := m.Validate(); err != nil {
+			t.Fatalf("ReadConfig returned a model Validate rejects: %v", err)
+		}
+		if m.ParamCount() <= 0 {
+			t.Fatalf("ReadConfig returned a model without a parameter count: %+v", m)
+		}
+	})
+}
+
+func BenchmarkReadConfig(b *testing.B) {
+	data, err := os.ReadFile("models/deepseek-r1.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := ReadConfig(bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,248 @@
+package sizing
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// gguf builds a GGUF v3 header: metadata, then tensors of the given type and shape
+// at aligned, consecutive offsets.
+type ggufTensor struct {
+	typ  uint32
+	dims []uint64
+}
+
+func ggufHeader(arch string, meta map[string]uint32, tensors []ggufTensor) []byte {
+	var b bytes.Buffer
+	w := func(v any) { _ = binary.Write(&b, binary.LittleEndian, v) }
+	str := func(s string) { w(uint64(len(s))); b.WriteString(s) }
+	b.WriteString("GGUF")
+	w(uint32(3))
+	w(uint64(len(tensors)))
+	w(uint64(len(meta) + 1))
+	str("general.architecture")
+	w(uint32(8))
+	str(arch)
+	for k, v := range meta {
+		str(arch + "." + k)
+		w(uint32(4))
+		w(v)
+	}
+	off := uint64(0)
+	for i, t := range tensors {
+		str(fmt.Sprintf("t%d", i))
+		w(uint32(len(t.dims)))
+		n := uint64(1)
+		for _, d := range t.dims {
+			w(d)
+			n *= d
+		}
+		w(t.typ)
+		w(off)
+		if ty, ok := ggmlTypes[t.typ]; ok {
+			off += (n/uint64(ty.block)*uint64(ty.size) + 31) / 32 * 32
+		}
+	}
+	return b.Bytes()
+}
+
+func TestReadGGUF(t *testing.T) {
+	meta := map[string]uint32{"block_count": 2, "embedding_length": 256, "attention.head_count": 4,
+		"attention.head_count_kv": 2, "feed_forward_length": 512, "context_length": 4096, "vocab_size": 1000}
+	// A Q4_K matrix of 256×512 (131,072 weights in 512 blocks of 144 bytes), an
+	// F32 norm of 256, a Q6_K table of 1000×256 (1000 blocks of 210 bytes).
+	f, err := ReadGGUF(bytes.NewReader(ggufHeader("llama", meta, []ggufTensor{{12, []uint64{256, 512}}, {0, []uint64{256}}, {14, []uint64{256, 1000}}})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Params != 131072+256+256000 || f.Weights != 512*144+256*4+1000*210 || f.Tensors != 3 {
+		t.Errorf("params %d, weights %d, tensors %d", f.Params, f.Weights, f.Tensors)
+	}
+	want := Model{Name: "llama", Params: f.Params, StoredBytes: f.Weights, Layers: 2, Hidden: 256, Heads: 4, KVHeads: 2,
+		FFN: 512, Vocab: 1000, Context: 4096, GatedFFN: true}
+	if f.Model != want {
+		t.Errorf("model %+v\nwant  %+v", f.Model, want)
+	}
+	// Estimate takes the weights from the file.
+	b, err := Estimate(f.Model, Workload{Task: Inference, Precision: Q4_K_M, Batch: 1, SeqLen: 100})
+	if err != nil || b.Weights != f.Weights {
+		t.Errorf("Estimate weights %d (%v), want the file's %d", b.Weights, err, f.Weights)
+	}
+}
+
+func TestReadGGUFBad(t *testing.T) {
+	good := ggufHeader("llama", nil, []ggufTensor{{0, []uint64{4}}})
+	u64 := func(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
+	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+	head := func(nt, nkv uint64) []byte { return cat([]byte("GGUF\x03\x00\x00\x00"), u64(nt), u64(nkv)) }
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"magic", append([]byte("GGML"), good[4:]...), "magic"},
+		{"version", cat([]byte("GGUF\x01\x00\x00\x00"), good[8:]), "version 1"},
+		{"2^60 tensors", head(1<<60, 0), "tensors"},
+		{"2^60 keys", head(0, 1<<60), "metadata keys"},
+		{"2^62-byte string", cat(head(0, 1), u64(1<<62)), "header"},
+		{"truncated", good[:len(good)-3], "ends early"},
+		{"100 dims", cat(head(1, 0), u64(1), []byte("t"), []byte{100, 0, 0, 0}), "100 dimensions"},
+		{"unknown type", ggufHeader("llama", nil, []ggufTensor{{77, []uint64{4}}}), "unknown ggml type 77"},
+		{"block", ggufHeader("llama", nil, []ggufTensor{{12, []uint64{100}}}), "block of 256"},
+	} {
+		_, err := ReadGGUF(bytes.NewReader(tc.data))
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want ErrInvalid naming %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func safetensorsFile(header string) []byte {
+	return append(binary.LittleEndian.AppendUint64(nil, uint64(len(header))), header...)
+}
+
+func TestReadSafetensors(t *testing.T) {
+	h := `{"__metadata__":{"format":"pt"},"b":{"dtype":"F32","shape":[4],"data_offsets":[8192,8208]},` +
+		`"a":{"dtype":"BF16","shape":[64,64],"data_offsets":[0,8192]}}`
+	f, err := ReadSafetensors(bytes.NewReader(safetensorsFile(h)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Params != 4096+4 || f.Weights != 8208 || f.Tensors != 2 || f.Model.Params != 4100 || f.Model.StoredBytes != 8208 {
+		t.Errorf("got %+v", f)
+	}
+	two, err := CombineFiles(f, f)
+	if err != nil || two.Params != 8200 || two.Weights != 16416 || two.Tensors != 4 || two.Model.StoredBytes != 16416 {
+		t.Errorf("CombineFiles: %+v, %v", two, err)
+	}
+	for _, tc := range []struct{ name, header, want string }{
+		{"gap", `{"a":{"dtype":"F32","shape":[4],"data_offsets":[16,32]}}`, "not at 0"},
+		{"size", `{"a":{"dtype":"F32","shape":[5],"data_offsets":[0,16]}}`, "do not fill"},
+		{"dtype", `{"a":{"dtype":"F7","shape":[4],"data_offsets":[0,16]}}`, "unknown dtype"},
+		{"dims", `{"a":{"dtype":"F32","shape":[` + strings.Repeat("1,", 99) + `1],"data_offsets":[0,4]}}`, "100 dimensions"},
+		{"overflow", `{"a":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,4]}}`, "int64"},
+		{"field", `{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4],"x":1}}`, "unknown field"},
+	} {
+		_, err := ReadSafetensors(bytes.NewReader(safetensorsFile(tc.header)))
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want ErrInvalid naming %q", tc.name, err, tc.want)
+		}
+	}
+	huge := binary.LittleEndian.AppendUint64(nil, 1<<62)
+	if _, err := ReadSafetensors(bytes.NewReader(huge)); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a 2^62-byte header: %v", err)
+	}
+	short := binary.LittleEndian.AppendUint64(nil, 1000)
+	if _, err := ReadSafetensors(bytes.NewReader(append(short, "{}"...))); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a header longer than the file: %v", err)
+	}
+}
+
+func FuzzReadGGUF(f *testing.F) {
+	f.Add(ggufHeader("llama", map[string]uint32{"block_count": 2, "embedding_length": 64}, []ggufTensor{{12, []uint64{256, 2}}, {0, []uint64{3}}}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := ReadGGUF(bytes.NewReader(data))
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v does not wrap ErrInvalid", err)
+			}
+			return
+		}
+		if m.Params < 0 || m.Weights < 0 || m.Model.Validate() != nil {
+			t.Fatalf("bad result %+v", m)
+		}
+	})
+}
+
+func FuzzReadSafetensors(f *testing.F) {
+	f.Add(safetensorsFile(`{"a":{"dtype":"BF16","shape":[2,2],"data_offsets":[0,8]},"b":{"dtype":"F4","shape":[2],"data_offsets":[8,9]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := ReadSafetensors(bytes.NewReader(data))
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v does not wrap ErrInvalid", err)
+			}
+			return
+		}
+		if m.Params < 0 || m.Weights < 0 || m.Model.Validate() != nil {
+			t.Fatalf("bad result %+v", m)
+		}
+	})
+}
+
+// A header of 700 tensors, about a 70B model's count.
+func BenchmarkReadGGUF(b *testing.B) {
+	tensors := make([]ggufTensor, 700)
+	for i := range tensors {
+		tensors[i] = ggufTensor{12, []uint64{8192, 1024}}
+	}
+	data := ggufHeader("llama", map[string]uint32{"block_count": 80, "embedding_length": 8192, "attention.head_count": 64}, tensors)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := ReadGGUF(bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Metadata of every value type is read or skipped: a string array for the
+// vocabulary, a float, a nested array, and general.alignment.
+func TestReadGGUFMetadata(t *testing.T) {
+	var b bytes.Buffer
+	w := func(v any) { _ = binary.Write(&b, binary.LittleEndian, v) }
+	str := func(s string) { w(uint64(len(s))); b.WriteString(s) }
+	b.WriteString("GGUF")
+	w(uint32(3))
+	w(uint64(1)) // tensors
+	w(uint64(6)) // keys
+	str("general.architecture")
+	w(uint32(8))
+	str("qwen2")
+	str("general.name")
+	w(uint32(8))
+	str("Tiny")
+	str("general.alignment")
+	w(uint32(4))
+	w(uint32(64))
+	str("qwen2.rope.freq_base")
+	w(uint32(6))
+	w(float32(1e6))
+	str("tokenizer.ggml.tokens")
+	w(uint32(9))
+	w(uint32(8))
+	w(uint64(3))
+	str("a")
+	str("bb")
+	str("ccc")
+	str("x.nested")
+	w(uint32(9))
+	w(uint32(9))
+	w(uint64(1))
+	w(uint32(5))
+	w(uint64(2))
+	w(int32(1))
+	w(int32(2))
+	str("t0")
+	w(uint32(2))
+	w(uint64(32))
+	w(uint64(3))
+	w(uint32(8)) // Q8_0: 3 blocks of 34 bytes
+	w(uint64(0))
+	f, err := ReadGGUF(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Model.Name != "Tiny" || f.Params != 96 || f.Weights != 3*34 || f.Tensors != 1 {
+		t.Errorf("got %+v", f)
+	}
+	// An offset off the 64-byte alignment is refused.
+	data := b.Bytes()
+	binary.LittleEndian.PutUint64(data[len(data)-8:], 32)
+	if _, err := ReadGGUF(bytes.NewReader(data)); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "aligned to 64") {
+		t.Errorf("misaligned offset: %v", err)
+	}
+}
