@@ -1,0 +1,172 @@
+package compute
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/gpuplan/gpuplan/sizing"
+)
+
+// The fixed cost of one small all-reduce in a tensor-parallel forward pass, on top of
+// what the Link charges for its latency and bandwidth: AllReduceBase +
+// AllReduceHop·log₂(devices). A decode step's all-reduces carry a few kilobytes (one
+// hidden vector per token), so their time is launch, synchronization and hops, not
+// bytes. The two figures are fitted to gpt-fast's tensor-parallel table (README at
+// commit 0f925b5, A100-80GB SXM, Llama-2-7B in BF16 at batch 1: 104.9, 168.84,
+// 254.02 and 328.43 tokens/s on 1, 2, 4 and 8 GPUs; https://github.com/pytorch-labs/gpt-fast,
+// read 2026-12-01): 64 all-reduces per token cost 1.2, 1.6 and 1.9 ms beyond the
+// weight read at 2, 4 and 8 GPUs, about 19, 25 and 29 µs each, which 13.5 µs + 5.2 µs
+// per doubling reproduces within 2%.
+const (
+	AllReduceBase = 13500 * time.Nanosecond
+	AllReduceHop  = 5200 * time.Nanosecond
+)
+
+// replica is the cost model of one forward step of a model replica spread over
+// devices tensor-parallel devices: Decode and Serving both time their steps with it.
+// Every field is a total over the replica unless named per device.
+type replica struct {
+	devices float64
+	weights float64 // bytes of all weights
+	// A mixture of experts reads its shared weights and the experts a step's tokens
+	// are routed to: shared + touched(tokens)·expert bytes, expertsRead's rule.
+	shared, expert, experts, routed float64
+	flopsPerToken                   float64 // 2·N (MatmulParams)
+	attnPerCtx                      float64 // 2·layers·d_attn: attention FLOPs per token per context token
+	kvRead                          float64 // bytes of KV cache one decoding sequence reads per step
+	ctx                             float64 // context of a decoding sequence, for its attention FLOPs
+	layers                          float64
+	hiddenBytes                     float64 // one token's hidden state at the compute width
+	memRate                         float64 // bytes/s the replica's memory delivers: devices·bandwidth·efficiency
+	flopRate                        float64 // FLOP/s the replica sustains: devices·peak·utilization
+	link                            Link
+}
+
+// cost is one step's time split into its parts, in seconds.
+type cost struct {
+	read, mem, comp, comm float64
+}
+
+func (c cost) total() float64 { return math.Max(c.mem, c.comp) + c.comm }
+
+// newReplica builds the step model of m with weights stored at p over devices
+// devices, each with bandwidth bw and peak; it validates everything it takes.
+// memEff and util are the fractions of bandwidth and peak reached (zero: the
+// defaults for p). The KV cache terms are left for the caller.
+func newReplica(m sizing.Model, p sizing.Precision, devices int, bw Bandwidth, peak FLOPRate, link Link, memEff, util float64) (replica, error) {
+	if memEff == 0 {
+		memEff = MemoryEfficiencyFor(p)
+	}
+	if util == 0 {
+		util = DefaultUtilization
+	}
+	if devices < 1 {
+		return replica{}, fmt.Errorf("compute: %d devices, want 1 or more: %w", devices, ErrInvalid)
+	}
+	if err := positive("bandwidth", float64(bw)); err != nil {
+		return replica{}, err
+	}
+	if err := positive("peak", float64(peak)); err != nil {
+		return replica{}, err
+	}
+	if err := fraction("memory efficiency", memEff); err != nil {
+		return replica{}, err
+	}
+	if err := fraction("utilization", util); err != nil {
+		return replica{}, err
+	}
+	if devices > 1 {
+		if err := link.Validate(); err != nil {
+			return replica{}, fmt.Errorf("compute: %d tensor-parallel devices need a link: %w", devices, err)
+		}
+	} else if !(link.Bandwidth >= 0 && finite(float64(link.Bandwidth))) || link.Latency < 0 {
+		return replica{}, fmt.Errorf("compute: link of %v and latency %v, want neither negative: %w", link.Bandwidth, link.Latency, ErrInvalid)
+	}
+	if !p.Valid() {
+		return replica{}, fmt.Errorf("compute: weights precision %v is not a known precision: %w", p, ErrInvalid)
+	}
+	if err := checkModel(m); err != nil {
+		return replica{}, err
+	}
+	if devices > 1 {
+		if !m.HasArchitecture() {
+			return replica{}, fmt.Errorf("compute: tensor parallelism over %d devices needs the model's layers, hidden size and heads: %w", devices, ErrInvalid)
+		}
+		if m.Heads%devices != 0 {
+			return replica{}, fmt.Errorf("compute: %d attention heads do not divide over %d tensor-parallel devices: %w", m.Heads, devices, ErrInvalid)
+		}
+	}
+	w, err := sizing.WeightBytes(m, p)
+	if err != nil {
+		return replica{}, &foreign{err, ErrInvalid}
+	}
+	n := float64(devices)
+	r := replica{
+		devices:       n,
+		weights:       float64(w),
+		flopsPerToken: 2 * float64(matmulParams(m)),
+		layers:        float64(m.Layers),
+		hiddenBytes:   float64(m.Hidden) * p.ComputeBits() / 8,
+		memRate:       n * float64(bw) * memEff,
+		flopRate:      n * float64(peak) * util,
+		link:          link,
+	}
+	if m.HasArchitecture() {
+		r.attnPerCtx = 2 * float64(m.Layers) * float64(attnDim(m))
+	}
+	E, k := float64(m.Experts), float64(m.ExpertsPerToken)
+	P, A := float64(m.ParamCount()), float64(m.ActiveParams())
+	if m.Experts > 1 && m.ExpertsPerToken > 0 && k < E && P > 0 && A < P {
+		x := (P - A) / (E - k) // one expert's parameters over all layers
+		r.shared = (A - k*x) / P * r.weights
+		r.expert = x / P * r.weights
+		r.experts, r.routed = E, k
+	}
+	return r, nil
+}
+
+// weightsRead returns the bytes of weights a step over tokens tokens reads. A dense
+// model reads them all. A mixture of experts reads the shared weights and only the
+// experts some token is routed to: with k of E experts per token, chosen uniformly
+// and independently, tokens tokens touch E·(1 − (1 − k/E)^tokens) experts per layer
+// on average, k for one token and nearly all of them at large batch.
+func (r *replica) weightsRead(tokens float64) float64 {
+	if r.experts == 0 {
+		return r.weights
+	}
+	touched := r.experts * (1 - math.Pow(1-r.routed/r.experts, tokens))
+	return r.shared + touched*r.expert
+}
+
+// step returns the cost of one forward step that decodes one token for each of dec
+// sequences and runs pre prompt tokens whose attention spans preCtx tokens on
+// average. Memory: the weights the step's tokens route to, once, and each decoding
+// sequence's KV cache, shared over the devices. Compute: 2·N per token plus the
+// attention term. The slower sets the step (a roofline); tensor parallelism then adds
+// two all-reduces per layer of the step's hidden states (Shoeybi et al. 2019, §3: one
+// after attention, one after the MLP), which wait on both.
+func (r *replica) step(dec, pre, preCtx float64) cost {
+	tokens := dec + pre
+	var c cost
+	c.read = r.weightsRead(tokens) + dec*r.kvRead
+	c.mem = c.read / r.memRate
+	c.comp = (tokens*r.flopsPerToken + r.attnPerCtx*(dec*r.ctx+pre*preCtx)) / r.flopRate
+	if r.devices > 1 {
+		n := int(r.devices)
+		one := AllReduceBase.Seconds() + AllReduceHop.Seconds()*math.Log2(r.devices) +
+			r.link.allReduce(tokens*r.hiddenBytes, n)
+		c.comm = 2 * r.layers * one
+	}
+	return c
+}
+
+// latency converts a step's seconds to a Duration of at least one nanosecond:
+// a step always takes time.
+func latency(s float64) (time.Duration, error) {
+	d, err := seconds(s)
+	if err == nil && d < 1 {
+		d = 1
+	}
+	return d, err
+}
