@@ -131,21 +131,19 @@ func (s Serving) prepare() (serving, error) {
 	}
 	held := (s.PromptTokens + s.OutputTokens + KVBlockTokens - 1) / KVBlockTokens * KVBlockTokens
 	ctx := s.PromptTokens + s.OutputTokens/2 // a decoding sequence's mean context
-	var kvSeq, kvRead float64
+	// The KV cache a sequence holds at its longest, and what it reads at its mean
+	// context, in proportion.
+	var kvSeq float64
 	if s.Model.HasArchitecture() {
 		a, err := sizing.KVCacheBytes(s.Model, held, 1, kvp)
 		if err != nil {
 			return serving{}, &foreign{err, ErrInvalid}
 		}
-		b, err := sizing.KVCacheBytes(s.Model, ctx, 1, kvp)
-		if err != nil {
-			return serving{}, &foreign{err, ErrInvalid}
-		}
-		kvSeq, kvRead = float64(a), float64(b)
+		kvSeq = float64(a)
 	} else {
-		perToken := float64(est.KVCache) / float64(chunk)
-		kvSeq, kvRead = perToken*float64(held), perToken*float64(ctx)
+		kvSeq = float64(est.KVCache) / float64(chunk) * float64(held)
 	}
+	kvRead := kvSeq * float64(ctx) / float64(held)
 	r.kvRead, r.ctx = kvRead, float64(ctx)
 	n, mem := float64(devices), float64(s.Memory)
 	sv := serving{

@@ -86,8 +86,10 @@ func newReplica(m sizing.Model, p sizing.Precision, devices int, bw Bandwidth, p
 	if !p.Valid() {
 		return replica{}, fmt.Errorf("compute: weights precision %v is not a known precision: %w", p, ErrInvalid)
 	}
-	if err := checkModel(m); err != nil {
-		return replica{}, err
+	// WeightBytes validates the model as checkModel would.
+	w, err := sizing.WeightBytes(m, p)
+	if err != nil {
+		return replica{}, &foreign{err, ErrInvalid}
 	}
 	if devices > 1 {
 		if !m.HasArchitecture() {
@@ -96,10 +98,6 @@ func newReplica(m sizing.Model, p sizing.Precision, devices int, bw Bandwidth, p
 		if m.Heads%devices != 0 {
 			return replica{}, fmt.Errorf("compute: %d attention heads do not divide over %d tensor-parallel devices: %w", m.Heads, devices, ErrInvalid)
 		}
-	}
-	w, err := sizing.WeightBytes(m, p)
-	if err != nil {
-		return replica{}, &foreign{err, ErrInvalid}
 	}
 	n := float64(devices)
 	r := replica{
@@ -115,13 +113,15 @@ func newReplica(m sizing.Model, p sizing.Precision, devices int, bw Bandwidth, p
 	if m.HasArchitecture() {
 		r.attnPerCtx = 2 * float64(m.Layers) * float64(attnDim(m))
 	}
-	E, k := float64(m.Experts), float64(m.ExpertsPerToken)
-	P, A := float64(m.ParamCount()), float64(m.ActiveParams())
-	if m.Experts > 1 && m.ExpertsPerToken > 0 && k < E && P > 0 && A < P {
-		x := (P - A) / (E - k) // one expert's parameters over all layers
-		r.shared = (A - k*x) / P * r.weights
-		r.expert = x / P * r.weights
-		r.experts, r.routed = E, k
+	if m.Experts > 1 && m.ExpertsPerToken > 0 && m.ExpertsPerToken < m.Experts {
+		E, k := float64(m.Experts), float64(m.ExpertsPerToken)
+		P, A := float64(m.ParamCount()), float64(m.ActiveParams())
+		if P > 0 && A < P {
+			x := (P - A) / (E - k) // one expert's parameters over all layers
+			r.shared = (A - k*x) / P * r.weights
+			r.expert = x / P * r.weights
+			r.experts, r.routed = E, k
+		}
 	}
 	return r, nil
 }
