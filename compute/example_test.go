@@ -174,3 +174,31 @@ func ExampleMemoryEfficiencyFor() {
 	// INT8 0.59
 	// INT4 0.40
 }
+
+// Llama-2-7B in BF16 behind an API on one A100-80GB: requests of 1000 prompt tokens
+// and 300 generated. How many users it holds, how fast each is served at a few
+// loads, and the most it serves with each user's tokens under 30 ms apart and the
+// first within a second.
+func ExampleServing() {
+	s := compute.Serving{
+		Model: sizing.Model{Name: "llama-2-7b", Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008,
+			Vocab: 32000, GatedFFN: true},
+		Weights: sizing.BF16, Memory: 80 * sizing.GB, Bandwidth: 2039 * compute.GBps, Peak: 312 * compute.TFLOPS,
+		PromptTokens: 1000, OutputTokens: 300,
+	}
+	max, _ := s.MaxConcurrency()
+	fmt.Println("sequences held:", max)
+	for _, c := range []int{1, 16, max} {
+		p, _ := s.At(c)
+		fmt.Printf("%3d users: TTFT %v, TPOT %v, %v each, %v in all\n", c,
+			p.TTFT.Round(time.Millisecond), p.TPOT.Round(100*time.Microsecond), p.PerUser, p.Throughput)
+	}
+	p, _ := s.Best(time.Second, 30*time.Millisecond)
+	fmt.Printf("within 1s and 30ms: %d users, %.2f requests/s\n", p.Concurrency, p.Requests)
+	// Output:
+	// sequences held: 84
+	//   1 users: TTFT 95ms, TPOT 9.9ms, 101.4 tok/s each, 101.4 tok/s in all
+	//  16 users: TTFT 97ms, TPOT 16.2ms, 61.72 tok/s each, 987.6 tok/s in all
+	//  84 users: TTFT 103ms, TPOT 44.9ms, 22.26 tok/s each, 1870 tok/s in all
+	// within 1s and 30ms: 48 users, 5.38 requests/s
+}
