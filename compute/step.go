@@ -43,12 +43,17 @@ type replica struct {
 	link                            Link
 }
 
-// cost is one step's time split into its parts, in seconds.
+// cost is one step's time split into its parts, in seconds: the linear layers
+// (reading the weights the step routes to, or multiplying every token through them,
+// whichever is slower), attention (decoding sequences read their KV cache, prompt
+// tokens compute), and the all-reduces.
 type cost struct {
-	read, mem, comp, comm float64
+	read            float64 // bytes read: weights and KV caches
+	weights, matmul float64 // the linear layers' memory and compute times
+	attn, comm      float64
 }
 
-func (c cost) total() float64 { return math.Max(c.mem, c.comp) + c.comm }
+func (c cost) total() float64 { return math.Max(c.weights, c.matmul) + c.attn + c.comm }
 
 // newReplica builds the step model of m with weights stored at p over devices
 // devices, each with bandwidth bw and peak; it validates everything it takes.
@@ -141,17 +146,25 @@ func (r *replica) weightsRead(tokens float64) float64 {
 
 // step returns the cost of one forward step that decodes one token for each of dec
 // sequences and runs pre prompt tokens whose attention spans preCtx tokens on
-// average. Memory: the weights the step's tokens route to, once, and each decoding
-// sequence's KV cache, shared over the devices. Compute: 2·N per token plus the
-// attention term. The slower sets the step (a roofline); tensor parallelism then adds
-// two all-reduces per layer of the step's hidden states (Shoeybi et al. 2019, §3: one
-// after attention, one after the MLP), which wait on both.
+// average. The linear layers read the weights the step's tokens route to, once, and
+// multiply every token through them (2·N FLOPs a token): the slower of the two sets
+// their time, a roofline. Attention has no weights to share: each decoding sequence
+// streams its own KV cache (or computes over it, if that is slower), and prompt
+// tokens compute over their context (Kaplan's 2·layers·context·d_attn a token); its
+// kernels run after the linear layers' rather than beside them, so their time adds.
+// All of it is shared over the devices. Tensor parallelism then adds two all-reduces
+// per layer of the step's hidden states (Shoeybi et al. 2019, §3: one after
+// attention, one after the MLP), each AllReduceBase + AllReduceHop·log₂(devices)
+// plus the link's ring time.
 func (r *replica) step(dec, pre, preCtx float64) cost {
 	tokens := dec + pre
 	var c cost
-	c.read = r.weightsRead(tokens) + dec*r.kvRead
-	c.mem = c.read / r.memRate
-	c.comp = (tokens*r.flopsPerToken + r.attnPerCtx*(dec*r.ctx+pre*preCtx)) / r.flopRate
+	w := r.weightsRead(tokens)
+	kv := dec * r.kvRead
+	c.read = w + kv
+	c.weights = w / r.memRate
+	c.matmul = tokens * r.flopsPerToken / r.flopRate
+	c.attn = math.Max(kv/r.memRate, r.attnPerCtx*dec*r.ctx/r.flopRate) + r.attnPerCtx*pre*preCtx/r.flopRate
 	if r.devices > 1 {
 		n := int(r.devices)
 		one := AllReduceBase.Seconds() + AllReduceHop.Seconds()*math.Log2(r.devices) +
