@@ -136,7 +136,11 @@ func (d Decode) Speed() (DecodeSpeed, error) {
 	if batch < 1 || d.Context < 0 {
 		return DecodeSpeed{}, fmt.Errorf("compute: decode batch %d and context %d, want batch at least 1 and context 0 or more: %w", d.Batch, d.Context, ErrInvalid)
 	}
-	r, err := newReplica(d.Model, d.Weights, devices, d.Bandwidth, d.Peak, d.Link, d.MemoryEfficiency, d.Utilization)
+	w, err := sizing.WeightBytes(d.Model, d.Weights) // validates the model
+	if err != nil {
+		return DecodeSpeed{}, &foreign{err, ErrInvalid}
+	}
+	r, err := newReplica(d.Model, d.Weights, float64(w), devices, d.Bandwidth, d.Peak, d.Link, d.MemoryEfficiency, d.Utilization)
 	if err != nil {
 		return DecodeSpeed{}, err
 	}

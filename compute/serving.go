@@ -118,16 +118,20 @@ func (s Serving) prepare() (serving, error) {
 	if !kvp.Valid() {
 		return serving{}, fmt.Errorf("compute: KV cache precision %v is not a known precision: %w", kvp, ErrInvalid)
 	}
-	r, err := newReplica(s.Model, s.Weights, devices, s.Bandwidth, s.Peak, s.Link, s.MemoryEfficiency, s.Utilization)
-	if err != nil {
-		return serving{}, err
+	if !s.Weights.Valid() {
+		return serving{}, fmt.Errorf("compute: weights precision %v is not a known precision: %w", s.Weights, ErrInvalid)
 	}
-	// The activations of one prefill chunk, as sizing.Estimate counts them; for a
-	// model known by Params alone, its KV cache per token too.
+	// The weights and the activations of one prefill chunk, as sizing.Estimate
+	// counts them (it validates the model); for a model known by Params alone, its
+	// KV cache per token too.
 	est, err := sizing.Estimate(s.Model, sizing.Workload{Task: sizing.Inference, Precision: s.Weights,
 		KVPrecision: kvp, Batch: 1, SeqLen: chunk})
 	if err != nil {
 		return serving{}, &foreign{err, ErrInvalid}
+	}
+	r, err := newReplica(s.Model, s.Weights, float64(est.Weights), devices, s.Bandwidth, s.Peak, s.Link, s.MemoryEfficiency, s.Utilization)
+	if err != nil {
+		return serving{}, err
 	}
 	held := (s.PromptTokens + s.OutputTokens + KVBlockTokens - 1) / KVBlockTokens * KVBlockTokens
 	ctx := s.PromptTokens + s.OutputTokens/2 // a decoding sequence's mean context

@@ -55,11 +55,12 @@ type cost struct {
 
 func (c cost) total() float64 { return math.Max(c.weights, c.matmul) + c.attn + c.comm }
 
-// newReplica builds the step model of m with weights stored at p over devices
-// devices, each with bandwidth bw and peak; it validates everything it takes.
-// memEff and util are the fractions of bandwidth and peak reached (zero: the
+// newReplica builds the step model of m with weights stored at p, w bytes of them
+// (sizing.WeightBytes, from a model the caller has had validated by sizing), over
+// devices devices, each with bandwidth bw and peak; it validates everything else it
+// takes. memEff and util are the fractions of bandwidth and peak reached (zero: the
 // defaults for p). The KV cache terms are left for the caller.
-func newReplica(m sizing.Model, p sizing.Precision, devices int, bw Bandwidth, peak FLOPRate, link Link, memEff, util float64) (replica, error) {
+func newReplica(m sizing.Model, p sizing.Precision, w float64, devices int, bw Bandwidth, peak FLOPRate, link Link, memEff, util float64) (replica, error) {
 	if memEff == 0 {
 		memEff = MemoryEfficiencyFor(p)
 	}
@@ -91,11 +92,6 @@ func newReplica(m sizing.Model, p sizing.Precision, devices int, bw Bandwidth, p
 	if !p.Valid() {
 		return replica{}, fmt.Errorf("compute: weights precision %v is not a known precision: %w", p, ErrInvalid)
 	}
-	// WeightBytes validates the model as checkModel would.
-	w, err := sizing.WeightBytes(m, p)
-	if err != nil {
-		return replica{}, &foreign{err, ErrInvalid}
-	}
 	if devices > 1 {
 		if !m.HasArchitecture() {
 			return replica{}, fmt.Errorf("compute: tensor parallelism over %d devices needs the model's layers, hidden size and heads: %w", devices, ErrInvalid)
@@ -107,7 +103,7 @@ func newReplica(m sizing.Model, p sizing.Precision, devices int, bw Bandwidth, p
 	n := float64(devices)
 	r := replica{
 		devices:       n,
-		weights:       float64(w),
+		weights:       w,
 		flopsPerToken: 2 * float64(matmulParams(m)),
 		layers:        float64(m.Layers),
 		hiddenBytes:   float64(m.Hidden) * p.ComputeBits() / 8,
