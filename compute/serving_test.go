@@ -463,3 +463,20 @@ func BenchmarkServingBest(b *testing.B) {
 		}
 	}
 }
+
+// Past one device per KV head the KV heads are replicated: TinyLlama's 4 KV heads
+// over 8 devices are held twice, so a sequence takes twice its KV cache.
+func TestServingKVReplicated(t *testing.T) {
+	s := Serving{Model: tinyLlama, Weights: sizing.BF16, Devices: 8, Link: NVLink(a100NVLink), Memory: 24 * sizing.GB,
+		Bandwidth: a100HBM, Peak: a100Peak, PromptTokens: 1000, OutputTokens: 1000}
+	got, err := s.MaxConcurrency()
+	if err != nil {
+		t.Fatal(err)
+	}
+	est, _ := sizing.Estimate(tinyLlama, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 2048})
+	kv, _ := sizing.KVCacheBytes(tinyLlama, 2000, 1, sizing.BF16)
+	free := 8 * (24e9*0.9 - float64(est.Weights)/8 - float64(est.Activations))
+	if want := int(free / (2 * float64(kv))); got != want {
+		t.Errorf("MaxConcurrency = %d, want %d (each KV head on two devices)", got, want)
+	}
+}

@@ -34,13 +34,17 @@ type replica struct {
 	shared, expert, experts, routed float64
 	flopsPerToken                   float64 // 2·N (MatmulParams)
 	attnPerCtx                      float64 // 2·layers·d_attn: attention FLOPs per token per context token
-	kvRead                          float64 // bytes of KV cache one decoding sequence reads per step
-	ctx                             float64 // context of a decoding sequence, for its attention FLOPs
-	layers                          float64
-	hiddenBytes                     float64 // one token's hidden state at the compute width
-	memRate                         float64 // bytes/s the replica's memory delivers: devices·bandwidth·efficiency
-	flopRate                        float64 // FLOP/s the replica sustains: devices·peak·utilization
-	link                            Link
+	kvRead                          float64 // bytes of KV cache one decoding sequence reads per step, over all devices
+	// kvCopies is how many devices hold each KV head: 1 while the devices split the
+	// KV heads, devices/KVHeads once they outnumber them (each device keeps the one
+	// head its query heads use, as vLLM and Megatron replicate them).
+	kvCopies    float64
+	ctx         float64 // context of a decoding sequence, for its attention FLOPs
+	layers      float64
+	hiddenBytes float64 // one token's hidden state at the compute width
+	memRate     float64 // bytes/s the replica's memory delivers: devices·bandwidth·efficiency
+	flopRate    float64 // FLOP/s the replica sustains: devices·peak·utilization
+	link        Link
 }
 
 // cost is one step's time split into its parts, in seconds: the linear layers
@@ -111,8 +115,16 @@ func newReplica(m sizing.Model, p sizing.Precision, w float64, devices int, bw B
 		flopRate:      n * float64(peak) * util,
 		link:          link,
 	}
+	r.kvCopies = 1
 	if m.HasArchitecture() {
 		r.attnPerCtx = 2 * float64(m.Layers) * float64(attnDim(m))
+		kvh := m.KVHeads
+		if kvh == 0 {
+			kvh = m.Heads
+		}
+		if devices > kvh {
+			r.kvCopies = n / float64(kvh)
+		}
 	}
 	if m.Experts > 1 && m.ExpertsPerToken > 0 && m.ExpertsPerToken < m.Experts {
 		E, k := float64(m.Experts), float64(m.ExpertsPerToken)
@@ -156,7 +168,7 @@ func (r *replica) step(dec, pre, preCtx float64) cost {
 	tokens := dec + pre
 	var c cost
 	w := r.weightsRead(tokens)
-	kv := dec * r.kvRead
+	kv := dec * r.kvRead * r.kvCopies
 	c.read = w + kv
 	c.weights = w / r.memRate
 	c.matmul = tokens * r.flopsPerToken / r.flopRate
