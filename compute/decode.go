@@ -92,18 +92,28 @@ type DecodeSpeed struct {
 	Approx bool `json:"approx"`
 }
 
-func (d Decode) defaulted() (batch int, kv sizing.Precision, util float64) {
-	batch, kv, util = d.Batch, d.KV, d.Utilization
+func (d Decode) defaulted() (batch int, kv sizing.Precision) {
+	batch, kv = d.Batch, d.KV
 	if batch == 0 {
 		batch = 1
 	}
 	if kv == 0 {
 		kv = d.Weights.KVDefault() // as sizing.Estimate defaults Workload.KVPrecision
 	}
-	if util == 0 {
-		util = DefaultUtilization
-	}
 	return
+}
+
+// replica validates d and returns its step model, without the KV cache.
+func (d Decode) replica() (replica, error) {
+	devices := d.Devices
+	if devices == 0 {
+		devices = 1
+	}
+	w, err := sizing.WeightBytes(d.Model, d.Weights) // validates the model
+	if err != nil {
+		return replica{}, &foreign{err, ErrInvalid}
+	}
+	return newReplica(d.Model, d.Weights, float64(w), devices, d.Bandwidth, d.Peak, d.Link, d.MemoryEfficiency, d.Utilization)
 }
 
 // Speed returns the decode speed. Decoding a token is memory-bound at small batch:
@@ -128,19 +138,11 @@ func (d Decode) defaulted() (batch int, kv sizing.Precision, util float64) {
 // within 1% on one GPU and on 2, 4 and 8, Llama-2-70B within 9% on 2 to 8
 // (TestDecodeGPTFastTensorParallel).
 func (d Decode) Speed() (DecodeSpeed, error) {
-	batch, kvp, _ := d.defaulted()
-	devices := d.Devices
-	if devices == 0 {
-		devices = 1
-	}
+	batch, kvp := d.defaulted()
 	if batch < 1 || d.Context < 0 {
 		return DecodeSpeed{}, fmt.Errorf("compute: decode batch %d and context %d, want batch at least 1 and context 0 or more: %w", d.Batch, d.Context, ErrInvalid)
 	}
-	w, err := sizing.WeightBytes(d.Model, d.Weights) // validates the model
-	if err != nil {
-		return DecodeSpeed{}, &foreign{err, ErrInvalid}
-	}
-	r, err := newReplica(d.Model, d.Weights, float64(w), devices, d.Bandwidth, d.Peak, d.Link, d.MemoryEfficiency, d.Utilization)
+	r, err := d.replica()
 	if err != nil {
 		return DecodeSpeed{}, err
 	}
@@ -196,29 +198,23 @@ func toBytes(f float64) (sizing.Bytes, bool) {
 }
 
 // Prefill returns the time to process a prompt of tokens tokens for each of Batch
-// sequences: InferenceFLOPs(Model, tokens × Batch, tokens) / (Peak × Utilization).
-// Prefill multiplies whole prompts at once and is compute-bound. It counts the
-// attention term over the full prompt length (Kaplan's n_ctx), which overstates a
-// causal prompt's attention by up to 2×, a small share of the total for prompts
-// shorter than the hidden size.
+// sequences in one forward pass, with Speed's step model: the linear layers
+// multiply tokens × Batch tokens, 2·N FLOPs each (or read the weights, if that is
+// slower, as for a short prompt), the prompt's tokens attend to tokens/2 earlier
+// tokens on average (a causal mask), and a tensor-parallel group adds its
+// all-reduces. A long prompt is compute-bound. Zero tokens take no time. It
+// validates the Decode as Speed does; Context is not used.
 func (d Decode) Prefill(tokens int) (time.Duration, error) {
-	batch, _, util := d.defaulted()
+	batch, _ := d.defaulted()
 	if tokens < 0 || batch < 1 {
 		return 0, fmt.Errorf("compute: prefill of %d tokens at batch %d, want tokens 0 or more and batch at least 1: %w", tokens, d.Batch, ErrInvalid)
 	}
-	if err := positive("peak", float64(d.Peak)); err != nil {
-		return 0, err
-	}
-	if err := fraction("utilization", util); err != nil {
-		return 0, err
-	}
-	seq := 0
-	if d.Model.HasArchitecture() {
-		seq = tokens
-	}
-	work, err := InferenceFLOPs(d.Model, float64(tokens)*float64(batch), seq)
+	r, err := d.replica()
 	if err != nil {
 		return 0, err
 	}
-	return TimeFor(work, d.Peak*FLOPRate(util))
+	if tokens == 0 {
+		return 0, nil
+	}
+	return latency(r.step(0, float64(tokens)*float64(batch), float64(tokens)/2).total())
 }

@@ -160,15 +160,25 @@ func TestDecodeRoofline(t *testing.T) {
 }
 
 func TestPrefill(t *testing.T) {
-	// 2000 prompt tokens of Llama-2-7B: 2000 · (2·6.607e9 + 2·32·2000·4096) FLOPs
-	// at 45% of 312 TFLOPS.
+	// 2000 prompt tokens of Llama-2-7B: 2000 · 2·6.607e9 FLOPs in the linear layers
+	// (far slower than reading the weights once) and 2000 · 2·32·4096·1000 in
+	// attention (each token sees 1000 earlier ones on average), at 45% of 312
+	// TFLOPS.
 	d := Decode{Model: llama27B, Weights: sizing.BF16, Bandwidth: a100HBM, Peak: a100Peak}
 	got, err := d.Prefill(2000)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n, _ := MatmulParams(llama27B)
-	want := seconds2(2000 * (2*float64(n) + 2*32*2000*4096) / (312e12 * 0.45))
+	want := seconds2(2000 * (2*float64(n) + 2*32*1000*4096) / (312e12 * 0.45))
+	if zero, err := d.Prefill(0); zero != 0 || err != nil {
+		t.Errorf("Prefill(0) = %v, %v; want no time", zero, err)
+	}
+	// Eight tokens are bound by reading the 13.48 GB of weights at 0.7 of 2039 GB/s.
+	short, _ := d.Prefill(8)
+	if w, _ := sizing.WeightBytes(llama27B, sizing.BF16); !within(short.Seconds(), float64(w)/(0.7*2039e9)+8*2*32*4*4096/(312e12*0.45), 1e-6) {
+		t.Errorf("Prefill(8) = %v, want the weights' read time", short)
+	}
 	if (got - want).Abs() > time.Microsecond {
 		t.Errorf("Prefill = %v, want %v", got, want)
 	}

@@ -149,7 +149,7 @@ func ExampleDecode_Speed() {
 	p, _ := d.Prefill(2000)
 	fmt.Printf("%.1f tokens/s, memory-bound %v; a 2000-token prompt in %v\n", float64(s.PerSequence), s.MemoryBound, p.Round(time.Millisecond))
 	// Output:
-	// 105.1 tokens/s, memory-bound true; a 2000-token prompt in 196ms
+	// 105.1 tokens/s, memory-bound true; a 2000-token prompt in 192ms
 }
 
 // LoRA on a frozen base skips the weight gradients: 4·N·D against full training's
