@@ -177,8 +177,8 @@ func ExampleMemoryEfficiencyFor() {
 
 // Llama-2-7B in BF16 behind an API on one A100-80GB: requests of 1000 prompt tokens
 // and 300 generated. How many users it holds, how fast each is served at a few
-// loads, and the most it serves with each user's tokens under 30 ms apart and the
-// first within a second.
+// loads, the most it serves with each user's tokens under 30 ms apart and the first
+// within a second, and how many such replicas 20 requests a second need.
 func ExampleServing() {
 	s := compute.Serving{
 		Model: sizing.Model{Name: "llama-2-7b", Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008,
@@ -194,11 +194,14 @@ func ExampleServing() {
 			p.TTFT.Round(time.Millisecond), p.TPOT.Round(100*time.Microsecond), p.PerUser, p.Throughput)
 	}
 	p, _ := s.Best(time.Second, 30*time.Millisecond)
-	fmt.Printf("within 1s and 30ms: %d users, %.2f requests/s\n", p.Concurrency, p.Requests)
+	fmt.Printf("within 1s and 30ms: %d users, %.3f requests/s\n", p.Concurrency, p.Requests)
+	n, _ := p.Replicas(20)
+	fmt.Println("replicas for 20 requests/s:", n)
 	// Output:
 	// sequences held: 84
 	//   1 users: TTFT 96ms, TPOT 9.9ms, 101.3 tok/s each, 101.3 tok/s in all
 	//  16 users: TTFT 103ms, TPOT 16.3ms, 61.54 tok/s each, 984.6 tok/s in all
 	//  84 users: TTFT 138ms, TPOT 70ms, 14.28 tok/s each, 1200 tok/s in all
-	// within 1s and 30ms: 35 users, 4.00 requests/s
+	// within 1s and 30ms: 35 users, 3.999 requests/s
+	// replicas for 20 requests/s: 6
 }

@@ -287,3 +287,21 @@ func (s Serving) Best(ttft, tpot time.Duration) (ServingPoint, error) {
 	}
 	return best, nil
 }
+
+// Replicas returns how many replicas at this point serve rate requests per second:
+// ⌈rate / Requests⌉, each replica completing Requests a second in its steady state.
+// A rate that is not positive and finite, or a point with no Requests, is an error
+// wrapping ErrInvalid; more than math.MaxInt32 replicas, ErrRange.
+func (p ServingPoint) Replicas(rate float64) (int, error) {
+	if !(rate > 0) || math.IsInf(rate, 0) {
+		return 0, fmt.Errorf("compute: %v requests per second, want a positive finite rate: %w", rate, ErrInvalid)
+	}
+	if !(p.Requests > 0) || math.IsInf(p.Requests, 0) {
+		return 0, fmt.Errorf("compute: a serving point completing %v requests per second: %w", p.Requests, ErrInvalid)
+	}
+	n := math.Ceil(rate / p.Requests)
+	if n > math.MaxInt32 {
+		return 0, fmt.Errorf("compute: %v requests per second need %.3g replicas: %w", rate, n, ErrRange)
+	}
+	return int(n), nil
+}

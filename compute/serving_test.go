@@ -480,3 +480,26 @@ func TestServingKVReplicated(t *testing.T) {
 		t.Errorf("MaxConcurrency = %d, want %d (each KV head on two devices)", got, want)
 	}
 }
+
+func TestServingPointReplicas(t *testing.T) {
+	p := ServingPoint{Requests: 4}
+	for _, tt := range []struct {
+		rate float64
+		want int
+	}{{20, 5}, {20.5, 6}, {0.1, 1}, {4, 1}} {
+		if got, err := p.Replicas(tt.rate); got != tt.want || err != nil {
+			t.Errorf("Replicas(%v) = %d, %v; want %d", tt.rate, got, err, tt.want)
+		}
+	}
+	for _, rate := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+		if _, err := p.Replicas(rate); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Replicas(%v): %v, want ErrInvalid", rate, err)
+		}
+	}
+	if _, err := (ServingPoint{}).Replicas(1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("zero point: %v, want ErrInvalid", err)
+	}
+	if _, err := (ServingPoint{Requests: 1e-9}).Replicas(1e9); !errors.Is(err, ErrRange) {
+		t.Errorf("1e18 replicas: %v, want ErrRange", err)
+	}
+}
