@@ -194,7 +194,7 @@ func ExampleServing() {
 			p.TTFT.Round(time.Millisecond), p.TPOT.Round(100*time.Microsecond), p.PerUser, p.Throughput)
 	}
 	p, _ := s.Best(time.Second, 30*time.Millisecond)
-	fmt.Printf("within 1s and 30ms: %d users, %.3f requests/s\n", p.Concurrency, p.Requests)
+	fmt.Printf("within 1s and 30ms: %d users, %.4f requests/s\n", p.Concurrency, p.Requests)
 	n, _ := p.Replicas(20)
 	fmt.Println("replicas for 20 requests/s:", n)
 	// Output:
@@ -202,6 +202,6 @@ func ExampleServing() {
 	//   1 users: TTFT 96ms, TPOT 9.9ms, 101.3 tok/s each, 101.3 tok/s in all
 	//  16 users: TTFT 103ms, TPOT 16.3ms, 61.54 tok/s each, 984.6 tok/s in all
 	//  84 users: TTFT 138ms, TPOT 70ms, 14.28 tok/s each, 1200 tok/s in all
-	// within 1s and 30ms: 35 users, 3.999 requests/s
+	// within 1s and 30ms: 35 users, 3.9997 requests/s
 	// replicas for 20 requests/s: 6
 }
