@@ -75,15 +75,14 @@ type ServingPoint struct {
 
 // serving is a validated Serving with its per-replica quantities worked out once.
 type serving struct {
-	r         replica
-	prompt    float64
-	output    float64
-	chunk     float64
-	kvSeq     float64 // bytes of KV cache one sequence holds at its longest, in whole blocks
-	free      float64 // bytes left for the KV cache over the whole replica
-	need      float64 // bytes per device the weights, a chunk's activations and the reserve take
-	perDevice float64 // each device's memory
-	max       int
+	r      replica
+	prompt float64
+	output float64
+	chunk  float64
+	kvSeq  float64 // bytes of KV cache one sequence holds at its longest, in whole blocks
+	free   float64 // bytes left for the KV cache over the whole replica
+	need   float64 // bytes per device the weights, a chunk's activations and the reserve take
+	max    int
 }
 
 func (s Serving) prepare() (serving, error) {
@@ -153,14 +152,13 @@ func (s Serving) prepare() (serving, error) {
 	n, mem := float64(devices), float64(s.Memory)
 	sv := serving{
 		r: r, prompt: float64(s.PromptTokens), output: float64(s.OutputTokens), chunk: float64(chunk),
-		kvSeq:     kvSeq,
-		need:      mem*reserve + r.weights/n + float64(est.Activations),
-		perDevice: mem,
+		kvSeq: kvSeq,
+		need:  mem*reserve + r.weights/n + float64(est.Activations),
 	}
 	sv.free = n * (mem - sv.need)
 	if sv.free < kvSeq || !(kvSeq > 0) {
 		return serving{}, fmt.Errorf("compute: %s on %d × %s: weights, a %d-token prefill chunk's activations and the %.0f%% reserve take %s of each device's %s, leaving the replica %s for a KV cache of %s per sequence (%d tokens): %w",
-			modelName(s.Model), devices, s.Memory.HumanSI(), chunk, 100*reserve, sizing.Bytes(sv.need).HumanSI(), s.Memory.HumanSI(),
+			modelName(s.Model), devices, s.Memory.HumanSI(), chunk, 100*reserve, sizing.Bytes(math.Min(sv.need, 9e18)).HumanSI(), s.Memory.HumanSI(),
 			sizing.Bytes(math.Max(sv.free, 0)).HumanSI(), sizing.Bytes(kvSeq).HumanSI(), held, ErrNoFit)
 	}
 	sv.max = int(math.Min(sv.free/kvSeq, math.MaxInt32))

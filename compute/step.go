@@ -87,8 +87,9 @@ func newReplica(m sizing.Model, p sizing.Precision, w float64, devices int, bw B
 		return replica{}, err
 	}
 	if devices > 1 {
-		if err := link.Validate(); err != nil {
-			return replica{}, fmt.Errorf("compute: %d tensor-parallel devices need a link: %w", devices, err)
+		if link.Validate() != nil {
+			return replica{}, fmt.Errorf("compute: %d tensor-parallel devices need a link of positive, finite bandwidth and no negative latency, got %v and %v: %w",
+				devices, link.Bandwidth, link.Latency, ErrInvalid)
 		}
 	} else if !(link.Bandwidth >= 0 && finite(float64(link.Bandwidth))) || link.Latency < 0 {
 		return replica{}, fmt.Errorf("compute: link of %v and latency %v, want neither negative: %w", link.Bandwidth, link.Latency, ErrInvalid)
