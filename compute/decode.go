@@ -3,6 +3,7 @@ package compute
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/gpuplan/gpuplan/sizing"
@@ -10,6 +11,16 @@ import (
 
 // TokenRate is a rate of generation in tokens per second.
 type TokenRate float64
+
+// String returns the rate with four significant digits below 1000 tokens per second
+// and in whole tokens from there: "52.5 tok/s", "0.04167 tok/s", "12345 tok/s".
+func (r TokenRate) String() string {
+	v := float64(r)
+	if math.Abs(v) >= 1000 && !math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'f', 0, 64) + " tok/s"
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64) + " tok/s"
+}
 
 // DefaultMemoryEfficiency is the fraction of peak memory bandwidth a well-tuned
 // decoder of 16-bit (or wider) weights reaches when the caller gives none: 0.7.
@@ -42,17 +53,22 @@ func MemoryEfficiencyFor(p sizing.Precision) float64 {
 	return 0.4
 }
 
-// Decode describes autoregressive generation on one device (or one tensor-parallel
-// group, given its summed bandwidth and peak). Each step generates one token for
-// each of Batch sequences and reads every weight once plus each sequence's KV cache.
+// Decode describes autoregressive generation on one device or on a tensor-parallel
+// group of Devices devices joined by Link. Each step generates one token for each of
+// Batch sequences and reads every weight once plus each sequence's KV cache; a group
+// shares that reading and the compute over its devices and pays two all-reduces per
+// layer per step. Bandwidth and Peak are each device's: a group is not a device with
+// the summed bandwidth, since its all-reduces sit on every step's critical path.
 type Decode struct {
 	Model     sizing.Model     `json:"model"`
-	Weights   sizing.Precision `json:"weights"`      // storage of the weights; required
-	KV        sizing.Precision `json:"kv_precision"` // zero: Weights.KVDefault() (FP16 below 16 bits)
-	Context   int              `json:"context"`      // tokens already in each sequence's KV cache
-	Batch     int              `json:"batch"`        // sequences decoded together; zero: 1
-	Bandwidth Bandwidth        `json:"bandwidth_bytes_per_second"`
-	Peak      FLOPRate         `json:"peak_flops"` // dense peak at the compute precision
+	Weights   sizing.Precision `json:"weights"`                    // storage of the weights; required
+	KV        sizing.Precision `json:"kv_precision"`               // zero: Weights.KVDefault() (FP16 below 16 bits)
+	Context   int              `json:"context"`                    // tokens already in each sequence's KV cache
+	Batch     int              `json:"batch"`                      // sequences decoded together; zero: 1
+	Bandwidth Bandwidth        `json:"bandwidth_bytes_per_second"` // per device
+	Peak      FLOPRate         `json:"peak_flops"`                 // per device, dense, at the compute precision
+	Devices   int              `json:"devices"`                    // tensor-parallel devices; zero: 1
+	Link      Link             `json:"link"`                       // between the devices; required when Devices > 1
 
 	// MemoryEfficiency is the fraction of Bandwidth reached; zero:
 	// MemoryEfficiencyFor(Weights). Utilization is the fraction of Peak reached by
@@ -66,72 +82,78 @@ type DecodeSpeed struct {
 	PerSequence TokenRate     `json:"per_sequence_tokens_per_second"` // one user's generation speed
 	Total       TokenRate     `json:"total_tokens_per_second"`        // PerSequence × Batch
 	Step        time.Duration `json:"step_ns"`                        // one token for every sequence
-	BytesRead   sizing.Bytes  `json:"bytes_read"`                     // per step: weights + KV caches
+	BytesRead   sizing.Bytes  `json:"bytes_read"`                     // per step, all devices: weights + KV caches
 	MemoryBound bool          `json:"memory_bound"`                   // false: compute caps the speed
+	// Comm is the part of Step spent in tensor-parallel all-reduces (zero on one
+	// device).
+	Comm time.Duration `json:"comm_ns"`
 	// Approx reports that the KV cache was approximated from Params alone, with
 	// the shape sizing.Estimate assumes for such a model.
 	Approx bool `json:"approx"`
 }
 
-func (d Decode) defaulted() (batch int, kv sizing.Precision, memEff, util float64) {
-	batch, kv, memEff, util = d.Batch, d.KV, d.MemoryEfficiency, d.Utilization
+func (d Decode) defaulted() (batch int, kv sizing.Precision) {
+	batch, kv = d.Batch, d.KV
 	if batch == 0 {
 		batch = 1
 	}
 	if kv == 0 {
 		kv = d.Weights.KVDefault() // as sizing.Estimate defaults Workload.KVPrecision
 	}
-	if memEff == 0 {
-		memEff = MemoryEfficiencyFor(d.Weights)
-	}
-	if util == 0 {
-		util = DefaultUtilization
-	}
 	return
 }
 
+// replica validates d and returns its step model, without the KV cache.
+func (d Decode) replica() (replica, error) {
+	devices := d.Devices
+	if devices == 0 {
+		devices = 1
+	}
+	w, err := sizing.WeightBytes(d.Model, d.Weights) // validates the model
+	if err != nil {
+		return replica{}, &foreign{err, ErrInvalid}
+	}
+	return newReplica(d.Model, d.Weights, float64(w), devices, d.Bandwidth, d.Peak, d.Link, d.MemoryEfficiency, d.Utilization)
+}
+
 // Speed returns the decode speed. Decoding a token is memory-bound at small batch:
-// every weight the step uses and the KV cache must stream from memory each step, so
+// every weight the step uses must stream from memory once per step, whatever the
+// batch, and each sequence streams its own KV cache. The linear layers take
 //
-//	step ≥ (weights + KV(Context) × Batch) / (Bandwidth × MemoryEfficiency)
+//	max(weights / (Devices × Bandwidth × MemoryEfficiency), 2·N_active·Batch / (Devices × Peak × Utilization))
 //
-// and it is also at least the compute, 2·N_active·Batch / (Peak × Utilization), plus
-// the attention term of InferenceFLOPs. The step is the larger of the two (a
-// roofline). Weights are WeightBytes, of which a mixture of experts reads only the
-// experts the batch is routed to (all shared weights, k experts per layer at batch
-// 1); KV is KVCacheBytes. A model known only by Params gets the KV cache
-// sizing.Estimate approximates for it, and Approx says so. Errors wrap ErrInvalid.
+// (a roofline: batching shares the weight read until compute catches up), attention
+// then adds KV(Context) × Batch at the same bandwidth (or its FLOPs, the attention
+// term of InferenceFLOPs, where those are slower), and a tensor-parallel group adds
+// two all-reduces per layer of the batch's hidden states, each AllReduceBase +
+// AllReduceHop·log₂(Devices) plus Link.AllReduce's time. Weights are WeightBytes, of
+// which a mixture of experts reads only the experts the batch is routed to (all
+// shared weights, k experts per layer at batch 1); KV is KVCacheBytes. A model known
+// only by Params gets the KV cache sizing.Estimate approximates for it, and Approx
+// says so; it cannot be split over devices. MemoryBound reports that reading
+// (weights and KV) takes longer than the linear layers' FLOPs. Errors wrap
+// ErrInvalid.
+//
+// Against gpt-fast's tables (A100-80GB, batch 1) the defaults give Llama-2-7B in BF16
+// within 1% on one GPU and on 2, 4 and 8, Llama-2-70B within 9% on 2 to 8
+// (TestDecodeGPTFastTensorParallel).
 func (d Decode) Speed() (DecodeSpeed, error) {
-	batch, kvp, memEff, util := d.defaulted()
+	batch, kvp := d.defaulted()
 	if batch < 1 || d.Context < 0 {
 		return DecodeSpeed{}, fmt.Errorf("compute: decode batch %d and context %d, want batch at least 1 and context 0 or more: %w", d.Batch, d.Context, ErrInvalid)
 	}
-	if err := positive("bandwidth", float64(d.Bandwidth)); err != nil {
-		return DecodeSpeed{}, err
-	}
-	if err := positive("peak", float64(d.Peak)); err != nil {
-		return DecodeSpeed{}, err
-	}
-	if err := fraction("memory efficiency", memEff); err != nil {
-		return DecodeSpeed{}, err
-	}
-	if err := fraction("utilization", util); err != nil {
-		return DecodeSpeed{}, err
-	}
-	w, err := sizing.WeightBytes(d.Model, d.Weights)
+	r, err := d.replica()
 	if err != nil {
-		return DecodeSpeed{}, &foreign{err, ErrInvalid}
+		return DecodeSpeed{}, err
 	}
-	read := float64(w) * expertsRead(d.Model, batch)
-	seq, approx := 0, false
+	approx := false
 	switch {
 	case d.Model.HasArchitecture():
-		kv, err := sizing.KVCacheBytes(d.Model, d.Context, batch, kvp)
+		kv, err := sizing.KVCacheBytes(d.Model, d.Context, 1, kvp)
 		if err != nil {
 			return DecodeSpeed{}, &foreign{err, ErrInvalid}
 		}
-		read += float64(kv)
-		seq = d.Context
+		r.kvRead, r.ctx = float64(kv), float64(d.Context)
 	case d.Context > 0:
 		// The KV cache of a model known by Params alone, as Estimate shapes it.
 		est, err := sizing.Estimate(d.Model, sizing.Workload{Task: sizing.Inference, Precision: d.Weights,
@@ -139,50 +161,33 @@ func (d Decode) Speed() (DecodeSpeed, error) {
 		if err != nil {
 			return DecodeSpeed{}, &foreign{err, ErrInvalid}
 		}
-		read += float64(est.KVCache)
+		r.kvRead = float64(est.KVCache) / float64(batch)
 		approx = true
 	}
-	work, err := InferenceFLOPs(d.Model, float64(batch), seq)
+	c := r.step(float64(batch), 0, 0)
+	step := c.total()
+	stepD, err := latency(step)
 	if err != nil {
 		return DecodeSpeed{}, err
 	}
-	mem := read / (float64(d.Bandwidth) * memEff)
-	comp := float64(work) / (float64(d.Peak) * util)
-	step := math.Max(mem, comp)
-	stepD, err := seconds(step)
+	comm, err := seconds(c.comm)
 	if err != nil {
 		return DecodeSpeed{}, err
 	}
-	bytes, ok := toBytes(read)
+	bytes, ok := toBytes(c.read)
 	if !ok {
 		return DecodeSpeed{}, fmt.Errorf("compute: bytes read per token overflow float64: %w", ErrInvalid)
 	}
+	per := 1 / step
 	return DecodeSpeed{
-		PerSequence: TokenRate(1 / step),
-		Total:       TokenRate(float64(batch) / step),
+		PerSequence: TokenRate(per),
+		Total:       TokenRate(per * float64(batch)),
 		Step:        stepD,
 		BytesRead:   bytes,
-		MemoryBound: mem >= comp,
+		MemoryBound: c.weights+c.attn >= c.matmul,
+		Comm:        comm,
 		Approx:      approx,
 	}, nil
-}
-
-// expertsRead returns the fraction of the weights a decode step reads. A dense model
-// reads them all. A mixture of experts reads the shared weights and only the experts
-// some token of the batch is routed to: with k of E experts per token, chosen
-// uniformly and independently, a batch of B tokens touches E·(1 − (1 − k/E)^B)
-// experts per layer on average, k at batch 1 and nearly all of them at large batch.
-// One expert's parameters (over all layers) are (ParamCount − ActiveParams)/(E − k).
-func expertsRead(m sizing.Model, batch int) float64 {
-	E, k := float64(m.Experts), float64(m.ExpertsPerToken)
-	P, A := float64(m.ParamCount()), float64(m.ActiveParams())
-	if m.Experts <= 1 || m.ExpertsPerToken <= 0 || k >= E || P <= 0 || A >= P {
-		return 1
-	}
-	x := (P - A) / (E - k)
-	shared := A - k*x
-	touched := E * (1 - math.Pow(1-k/E, float64(batch)))
-	return (shared + touched*x) / P
 }
 
 func toBytes(f float64) (sizing.Bytes, bool) {
@@ -193,29 +198,23 @@ func toBytes(f float64) (sizing.Bytes, bool) {
 }
 
 // Prefill returns the time to process a prompt of tokens tokens for each of Batch
-// sequences: InferenceFLOPs(Model, tokens × Batch, tokens) / (Peak × Utilization).
-// Prefill multiplies whole prompts at once and is compute-bound. It counts the
-// attention term over the full prompt length (Kaplan's n_ctx), which overstates a
-// causal prompt's attention by up to 2×, a small share of the total for prompts
-// shorter than the hidden size.
+// sequences in one forward pass, with Speed's step model: the linear layers
+// multiply tokens × Batch tokens, 2·N FLOPs each (or read the weights, if that is
+// slower, as for a short prompt), the prompt's tokens attend to tokens/2 earlier
+// tokens on average (a causal mask), and a tensor-parallel group adds its
+// all-reduces. A long prompt is compute-bound. Zero tokens take no time. It
+// validates the Decode as Speed does; Context is not used.
 func (d Decode) Prefill(tokens int) (time.Duration, error) {
-	batch, _, _, util := d.defaulted()
+	batch, _ := d.defaulted()
 	if tokens < 0 || batch < 1 {
 		return 0, fmt.Errorf("compute: prefill of %d tokens at batch %d, want tokens 0 or more and batch at least 1: %w", tokens, d.Batch, ErrInvalid)
 	}
-	if err := positive("peak", float64(d.Peak)); err != nil {
-		return 0, err
-	}
-	if err := fraction("utilization", util); err != nil {
-		return 0, err
-	}
-	seq := 0
-	if d.Model.HasArchitecture() {
-		seq = tokens
-	}
-	work, err := InferenceFLOPs(d.Model, float64(tokens)*float64(batch), seq)
+	r, err := d.replica()
 	if err != nil {
 		return 0, err
 	}
-	return TimeFor(work, d.Peak*FLOPRate(util))
+	if tokens == 0 {
+		return 0, nil
+	}
+	return latency(r.step(0, float64(tokens)*float64(batch), float64(tokens)/2).total())
 }

@@ -25,7 +25,11 @@
 //     into tensor- and data-parallel groups gives a Timing with the duration, its
 //     low/high band, and the scaling efficiency. It does not allocate.
 //   - Decode.Speed and Decode.Prefill: memory-bound decode tokens/s capped by
-//     compute, and compute-bound prefill.
+//     compute, on one device or a tensor-parallel group, and compute-bound prefill.
+//   - Serving: one replica under continuous batching; MaxConcurrency (the KV cache
+//     beside the weights), At (TTFT, TPOT and tokens/s at a concurrency) and Best
+//     (the most concurrency within latency targets). Decode and Serving time their
+//     steps with one model.
 //
 // Card figures (peaks, memory and link bandwidth) come from package catalog; this
 // package takes them as plain values, so it imports only sizing.
@@ -42,11 +46,16 @@
 // has no bandwidth: Link.Validate and AllReduce refuse it, and Job refuses it when
 // Devices is over 1 (one device sends nothing, so its Link may stay zero). In a Job
 // a zero Tensor means 1 and a zero Precision BF16; a zero Work takes no time; a zero
-// Devices, Batch, SeqLen or PeakPerDevice is refused. In a Decode a zero Batch means
+// Devices, Batch, SeqLen or PeakPerDevice is refused. In a Decode a zero Batch or Devices means
 // 1, a zero KV the weights' KVDefault, and a zero MemoryEfficiency or Utilization the
 // package defaults; a zero Weights, Bandwidth or Peak is refused. The zero FLOPs,
 // FLOPRate and Bandwidth are zero; rates must be positive where a time is divided by
 // them.
+//
+// In a Serving a zero Devices means 1, a zero Reserve DefaultServingReserve and a
+// zero PrefillChunk sizing.DefaultPrefillChunk; a replica that cannot hold the
+// model and one sequence is ErrNoFit, a latency target missed at concurrency 1
+// ErrUnreachable.
 //
 // Bad input (negative, zero where a positive value is needed, NaN, Inf, unknown
 // units) returns an error wrapping ErrInvalid; parse failures are *ParseError.

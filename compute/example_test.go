@@ -149,7 +149,7 @@ func ExampleDecode_Speed() {
 	p, _ := d.Prefill(2000)
 	fmt.Printf("%.1f tokens/s, memory-bound %v; a 2000-token prompt in %v\n", float64(s.PerSequence), s.MemoryBound, p.Round(time.Millisecond))
 	// Output:
-	// 105.1 tokens/s, memory-bound true; a 2000-token prompt in 196ms
+	// 105.1 tokens/s, memory-bound true; a 2000-token prompt in 192ms
 }
 
 // LoRA on a frozen base skips the weight gradients: 4·N·D against full training's
@@ -173,4 +173,35 @@ func ExampleMemoryEfficiencyFor() {
 	// BF16 0.70
 	// INT8 0.59
 	// INT4 0.40
+}
+
+// Llama-2-7B in BF16 behind an API on one A100-80GB: requests of 1000 prompt tokens
+// and 300 generated. How many users it holds, how fast each is served at a few
+// loads, the most it serves with each user's tokens under 30 ms apart and the first
+// within a second, and how many such replicas 20 requests a second need.
+func ExampleServing() {
+	s := compute.Serving{
+		Model: sizing.Model{Name: "llama-2-7b", Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008,
+			Vocab: 32000, GatedFFN: true},
+		Weights: sizing.BF16, Memory: 80 * sizing.GB, Bandwidth: 2039 * compute.GBps, Peak: 312 * compute.TFLOPS,
+		PromptTokens: 1000, OutputTokens: 300,
+	}
+	max, _ := s.MaxConcurrency()
+	fmt.Println("sequences held:", max)
+	for _, c := range []int{1, 16, max} {
+		p, _ := s.At(c)
+		fmt.Printf("%3d users: TTFT %v, TPOT %v, %v each, %v in all\n", c,
+			p.TTFT.Round(time.Millisecond), p.TPOT.Round(100*time.Microsecond), p.PerUser, p.Throughput)
+	}
+	p, _ := s.Best(time.Second, 30*time.Millisecond)
+	fmt.Printf("within 1s and 30ms: %d users, %.4f requests/s\n", p.Concurrency, p.Requests)
+	n, _ := p.Replicas(20)
+	fmt.Println("replicas for 20 requests/s:", n)
+	// Output:
+	// sequences held: 84
+	//   1 users: TTFT 96ms, TPOT 9.9ms, 101.3 tok/s each, 101.3 tok/s in all
+	//  16 users: TTFT 103ms, TPOT 16.3ms, 61.54 tok/s each, 984.6 tok/s in all
+	//  84 users: TTFT 138ms, TPOT 70ms, 14.28 tok/s each, 1200 tok/s in all
+	// within 1s and 30ms: 35 users, 3.9997 requests/s
+	// replicas for 20 requests/s: 6
 }

@@ -1,0 +1,305 @@
+package compute
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/gpuplan/gpuplan/sizing"
+)
+
+// Serving sentinels, besides ErrInvalid.
+var (
+	// ErrNoFit reports a replica whose memory cannot hold the model and the KV cache
+	// of the concurrency asked for (or of one sequence).
+	ErrNoFit = errors.New("does not fit")
+	// ErrUnreachable reports a latency target a replica misses even serving one
+	// sequence.
+	ErrUnreachable = errors.New("latency target not reachable")
+)
+
+// DefaultServingReserve is the fraction of each device's memory a serving replica
+// leaves unused when Serving.Reserve is zero: vLLM's gpu_memory_utilization of 0.9
+// leaves 0.1 for the CUDA context, NCCL buffers and fragmentation.
+const DefaultServingReserve = 0.1
+
+// KVBlockTokens is the number of tokens in one block of a paged KV cache, vLLM's
+// default block size (Kwon et al. 2023, §4): a sequence holds whole blocks.
+const KVBlockTokens = 16
+
+// Serving describes one replica of a model behind an API: a tensor-parallel group of
+// Devices devices running continuous batching (Yu et al. 2022, Orca; vLLM), with
+// requests of PromptTokens prompt tokens and OutputTokens generated tokens each.
+//
+// Memory, Bandwidth and Peak are each device's; Peak is the dense rate at the
+// precision the matrix multiplies run in, which the caller picks: FP8 for FP8
+// weights on a card that has FP8 tensor cores, 16-bit otherwise (weight-only
+// quantized formats such as INT4, AWQ or GGUF's compute in 16 bits).
+type Serving struct {
+	Model     sizing.Model     `json:"model"`
+	Weights   sizing.Precision `json:"weights"`                    // storage of the weights; required
+	KV        sizing.Precision `json:"kv_precision"`               // zero: Weights.KVDefault(); FP8 halves a 16-bit cache
+	Devices   int              `json:"devices"`                    // tensor-parallel devices per replica; zero: 1
+	Memory    sizing.Bytes     `json:"memory_bytes"`               // per device
+	Bandwidth Bandwidth        `json:"bandwidth_bytes_per_second"` // per device
+	Peak      FLOPRate         `json:"peak_flops"`                 // per device, dense, at the compute precision
+	Link      Link             `json:"link"`                       // between the devices; required when Devices > 1
+
+	PromptTokens int `json:"prompt_tokens"` // mean prompt length of a request; at least 1
+	OutputTokens int `json:"output_tokens"` // mean tokens generated per request; at least 1
+
+	// Reserve is the fraction of each device's memory left unused; zero:
+	// DefaultServingReserve. PrefillChunk is the prompt tokens of one chunked-prefill
+	// pass; zero: sizing.DefaultPrefillChunk.
+	Reserve      float64 `json:"reserve"`
+	PrefillChunk int     `json:"prefill_chunk"`
+	// MemoryEfficiency and Utilization are the fractions of Bandwidth and Peak
+	// reached; zero: MemoryEfficiencyFor(Weights) and DefaultUtilization, as in
+	// Decode.
+	MemoryEfficiency float64 `json:"memory_efficiency"`
+	Utilization      float64 `json:"utilization"`
+}
+
+// ServingPoint is a replica's steady state at one concurrency.
+type ServingPoint struct {
+	Concurrency int           `json:"concurrency"`                  // sequences decoding together
+	TTFT        time.Duration `json:"ttft_ns"`                      // time to first token: one prompt's prefill under this load
+	TPOT        time.Duration `json:"tpot_ns"`                      // time per output token: one step at this concurrency
+	Throughput  TokenRate     `json:"throughput_tokens_per_second"` // generated tokens/s of the replica: Concurrency × PerUser
+	PerUser     TokenRate     `json:"per_user_tokens_per_second"`   // one sequence's generation speed: 1/TPOT
+	// Requests is the requests the replica completes per second:
+	// Throughput / OutputTokens.
+	Requests float64 `json:"requests_per_second"`
+}
+
+// serving is a validated Serving with its per-replica quantities worked out once.
+type serving struct {
+	r      replica
+	prompt float64
+	output float64
+	chunk  float64
+	kvSeq  float64 // bytes of KV cache one sequence holds at its longest, in whole blocks
+	free   float64 // bytes left for the KV cache over the whole replica
+	need   float64 // bytes per device the weights, a chunk's activations and the reserve take
+	max    int
+}
+
+func (s Serving) prepare() (serving, error) {
+	devices, kvp, reserve, chunk := s.Devices, s.KV, s.Reserve, s.PrefillChunk
+	if devices == 0 {
+		devices = 1
+	}
+	if kvp == 0 {
+		kvp = s.Weights.KVDefault()
+	}
+	if reserve == 0 {
+		reserve = DefaultServingReserve
+	}
+	if chunk == 0 {
+		chunk = sizing.DefaultPrefillChunk
+	}
+	if s.PromptTokens < 1 || s.OutputTokens < 1 {
+		return serving{}, fmt.Errorf("compute: serving %d prompt and %d output tokens per request, want 1 or more of each: %w", s.PromptTokens, s.OutputTokens, ErrInvalid)
+	}
+	if s.PromptTokens > math.MaxInt32 || s.OutputTokens > math.MaxInt32-s.PromptTokens-KVBlockTokens {
+		return serving{}, fmt.Errorf("compute: serving %d prompt and %d output tokens per request, too long: %w", s.PromptTokens, s.OutputTokens, ErrInvalid)
+	}
+	if chunk < 1 {
+		return serving{}, fmt.Errorf("compute: prefill chunk of %d tokens, want 1 or more: %w", s.PrefillChunk, ErrInvalid)
+	}
+	if !(reserve > 0 && reserve < 1) {
+		return serving{}, fmt.Errorf("compute: memory reserve %v, want a fraction in (0, 1): %w", s.Reserve, ErrInvalid)
+	}
+	if s.Memory <= 0 {
+		return serving{}, fmt.Errorf("compute: device memory %d bytes, want more than 0: %w", s.Memory, ErrInvalid)
+	}
+	if !kvp.Valid() {
+		return serving{}, fmt.Errorf("compute: KV cache precision %v is not a known precision: %w", kvp, ErrInvalid)
+	}
+	if !s.Weights.Valid() {
+		return serving{}, fmt.Errorf("compute: weights precision %v is not a known precision: %w", s.Weights, ErrInvalid)
+	}
+	// The weights and the activations of one prefill chunk, as sizing.Estimate
+	// counts them (it validates the model); for a model known by Params alone, its
+	// KV cache per token too.
+	est, err := sizing.Estimate(s.Model, sizing.Workload{Task: sizing.Inference, Precision: s.Weights,
+		KVPrecision: kvp, Batch: 1, SeqLen: chunk})
+	if err != nil {
+		return serving{}, &foreign{err, ErrInvalid}
+	}
+	r, err := newReplica(s.Model, s.Weights, float64(est.Weights), devices, s.Bandwidth, s.Peak, s.Link, s.MemoryEfficiency, s.Utilization)
+	if err != nil {
+		return serving{}, err
+	}
+	held := (s.PromptTokens + s.OutputTokens + KVBlockTokens - 1) / KVBlockTokens * KVBlockTokens
+	ctx := s.PromptTokens + s.OutputTokens/2 // a decoding sequence's mean context
+	// The KV cache a sequence holds at its longest, and what it reads at its mean
+	// context, in proportion.
+	var kvSeq float64
+	if s.Model.HasArchitecture() {
+		a, err := sizing.KVCacheBytes(s.Model, held, 1, kvp)
+		if err != nil {
+			return serving{}, &foreign{err, ErrInvalid}
+		}
+		kvSeq = float64(a)
+	} else {
+		kvSeq = float64(est.KVCache) / float64(chunk) * float64(held)
+	}
+	kvRead := kvSeq * float64(ctx) / float64(held)
+	kvSeq *= r.kvCopies // the memory a sequence takes over the whole replica
+	r.kvRead, r.ctx = kvRead, float64(ctx)
+	n, mem := float64(devices), float64(s.Memory)
+	sv := serving{
+		r: r, prompt: float64(s.PromptTokens), output: float64(s.OutputTokens), chunk: float64(chunk),
+		kvSeq: kvSeq,
+		need:  mem*reserve + r.weights/n + float64(est.Activations),
+	}
+	sv.free = n * (mem - sv.need)
+	if sv.free < kvSeq || !(kvSeq > 0) {
+		return serving{}, fmt.Errorf("compute: %s on %d × %s: weights, a %d-token prefill chunk's activations and the %.0f%% reserve take %s of each device's %s, leaving the replica %s for a KV cache of %s per sequence (%d tokens): %w",
+			modelName(s.Model), devices, s.Memory.HumanSI(), chunk, 100*reserve, sizing.Bytes(math.Min(sv.need, 9e18)).HumanSI(), s.Memory.HumanSI(),
+			sizing.Bytes(math.Max(sv.free, 0)).HumanSI(), sizing.Bytes(kvSeq).HumanSI(), held, ErrNoFit)
+	}
+	sv.max = int(math.Min(sv.free/kvSeq, math.MaxInt32))
+	return sv, nil
+}
+
+func modelName(m sizing.Model) string {
+	if m.Name != "" {
+		return m.Name
+	}
+	return fmt.Sprintf("a %.3g-parameter model", float64(m.ParamCount()))
+}
+
+// MaxConcurrency returns how many sequences the replica can hold at once: the KV
+// cache gets each device's memory less the reserve, its share of the weights and the
+// activations of one prefill chunk (sizing.Estimate, batch 1, PrefillChunk tokens),
+// and each sequence holds PromptTokens + OutputTokens tokens of it, in whole blocks
+// of KVBlockTokens, so no sequence is preempted. A replica that cannot hold one
+// sequence is an error wrapping ErrNoFit that says what is needed and what is left.
+func (s Serving) MaxConcurrency() (int, error) {
+	sv, err := s.prepare()
+	return sv.max, err
+}
+
+// At returns the steady state of the replica with concurrency sequences decoding.
+//
+// Each step decodes one token of each running sequence, whose mean context is
+// PromptTokens + OutputTokens/2, and, since a sequence finishes every OutputTokens
+// steps and a new one takes its place, prefills concurrency × PromptTokens /
+// OutputTokens prompt tokens on average (chunked prefill shares the GPU with
+// decoding, as Sarathi-Serve and vLLM do). The step's linear layers read the weights
+// once for all its tokens or compute them, whichever is slower; attention then reads
+// every running sequence's KV cache and computes the prompt tokens' context; tensor
+// parallelism adds its all-reduces (see Decode.Speed). That step is TPOT. TTFT is the prefill of one prompt in chunks of PrefillChunk tokens, each
+// chunk one step alongside the running sequences' decode.
+//
+// Queueing before admission is not counted: At describes a replica whose arrivals
+// keep concurrency sequences running. Concurrency must be from 1 to MaxConcurrency
+// (ErrInvalid below, ErrNoFit above).
+func (s Serving) At(concurrency int) (ServingPoint, error) {
+	sv, err := s.prepare()
+	if err != nil {
+		return ServingPoint{}, err
+	}
+	return sv.at(concurrency)
+}
+
+func (sv *serving) at(c int) (ServingPoint, error) {
+	if c < 1 {
+		return ServingPoint{}, fmt.Errorf("compute: concurrency %d, want 1 or more: %w", c, ErrInvalid)
+	}
+	if c > sv.max {
+		return ServingPoint{}, fmt.Errorf("compute: concurrency %d needs %s of KV cache, the replica has room for %s (%d sequences): %w",
+			c, sizing.Bytes(math.Min(float64(c)*sv.kvSeq, 9e18)).HumanSI(), sizing.Bytes(sv.free).HumanSI(), sv.max, ErrNoFit)
+	}
+	dec := float64(c)
+	tpot := sv.r.step(dec, dec*sv.prompt/sv.output, sv.prompt/2).total()
+	// The prompt in chunks: whole chunks, then the rest; each chunk's tokens attend
+	// to the chunks before them and half of their own.
+	whole := math.Floor(sv.prompt / sv.chunk)
+	last := sv.prompt - whole*sv.chunk
+	ttft := 0.0
+	if whole > 0 {
+		// The whole chunks' mean context is the midpoint of the prompt they cover.
+		ttft = whole * sv.r.step(dec, sv.chunk, whole*sv.chunk/2).total()
+	}
+	if last > 0 {
+		ttft += sv.r.step(dec, last, whole*sv.chunk+last/2).total()
+	}
+	tp, err := latency(tpot)
+	if err != nil {
+		return ServingPoint{}, err
+	}
+	tf, err := latency(ttft)
+	if err != nil {
+		return ServingPoint{}, err
+	}
+	per := 1 / tpot
+	thr := per * dec
+	return ServingPoint{
+		Concurrency: c, TTFT: tf, TPOT: tp,
+		Throughput: TokenRate(thr), PerUser: TokenRate(per),
+		Requests: thr / sv.output,
+	}, nil
+}
+
+// Best returns the point of highest concurrency (and so highest throughput) whose
+// TTFT and TPOT are within the targets; a zero target is no limit, a negative one
+// ErrInvalid. TTFT and TPOT only grow with concurrency, so this is a binary search
+// over 1..MaxConcurrency, one validation and a few dozen steps. When even one
+// sequence misses a target, Best returns the point at concurrency 1 (the best
+// latency the replica reaches) with an error wrapping ErrUnreachable.
+func (s Serving) Best(ttft, tpot time.Duration) (ServingPoint, error) {
+	if ttft < 0 || tpot < 0 {
+		return ServingPoint{}, fmt.Errorf("compute: TTFT target %v and TPOT target %v, want neither negative: %w", ttft, tpot, ErrInvalid)
+	}
+	sv, err := s.prepare()
+	if err != nil {
+		return ServingPoint{}, err
+	}
+	meets := func(p ServingPoint) bool {
+		return (ttft == 0 || p.TTFT <= ttft) && (tpot == 0 || p.TPOT <= tpot)
+	}
+	best, err := sv.at(1)
+	if err != nil {
+		return ServingPoint{}, err
+	}
+	if !meets(best) {
+		return best, fmt.Errorf("compute: at concurrency 1 TTFT is %v (target %v) and TPOT %v (target %v): %w",
+			best.TTFT, ttft, best.TPOT, tpot, ErrUnreachable)
+	}
+	lo, hi := 1, sv.max // lo meets; find the largest that does
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		p, err := sv.at(mid)
+		if err != nil {
+			return ServingPoint{}, err
+		}
+		if meets(p) {
+			lo, best = mid, p
+		} else {
+			hi = mid - 1
+		}
+	}
+	return best, nil
+}
+
+// Replicas returns how many replicas at this point serve rate requests per second:
+// ⌈rate / Requests⌉, each replica completing Requests a second in its steady state.
+// A rate that is not positive and finite, or a point with no Requests, is an error
+// wrapping ErrInvalid; more than math.MaxInt32 replicas, ErrRange.
+func (p ServingPoint) Replicas(rate float64) (int, error) {
+	if !(rate > 0) || math.IsInf(rate, 0) {
+		return 0, fmt.Errorf("compute: %v requests per second, want a positive finite rate: %w", rate, ErrInvalid)
+	}
+	if !(p.Requests > 0) || math.IsInf(p.Requests, 0) {
+		return 0, fmt.Errorf("compute: a serving point completing %v requests per second: %w", p.Requests, ErrInvalid)
+	}
+	n := math.Ceil(rate / p.Requests)
+	if n > math.MaxInt32 {
+		return 0, fmt.Errorf("compute: %v requests per second need %.3g replicas: %w", rate, n, ErrRange)
+	}
+	return int(n), nil
+}

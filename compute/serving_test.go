@@ -1,0 +1,505 @@
+package compute
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuplan/gpuplan/sizing"
+	"pgregory.net/rapid"
+)
+
+// H100 SXM datasheet: 3.35 TB/s HBM3, 1979 TFLOPS FP8 dense, 80 GB.
+const (
+	h100HBM = 3350 * GBps
+	h100FP8 = 1979 * TFLOPS
+)
+
+// Llama 3.1 and 3.3 config.json (meta-llama on Hugging Face): 8B has 32 layers of
+// hidden 4096, 32 heads, 8 KV heads, intermediate 14336; 70B 80 layers of 8192, 64
+// heads, 8 KV heads, 28672; 405B 126 layers of 16384, 128 heads, 8 KV heads, 53248;
+// all SwiGLU, vocabulary 128256, untied.
+var (
+	llama318B = sizing.Model{Name: "llama-3.1-8b", Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8,
+		FFN: 14336, Vocab: 128256, GatedFFN: true}
+	llama3370B = sizing.Model{Name: "llama-3.3-70b", Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8,
+		FFN: 28672, Vocab: 128256, GatedFFN: true}
+	llama31405B = sizing.Model{Name: "llama-3.1-405b", Layers: 126, Hidden: 16384, Heads: 128, KVHeads: 8,
+		FFN: 53248, Vocab: 128256, GatedFFN: true}
+)
+
+// TestServingCalibration holds Serving to TensorRT-LLM's published throughput
+// (docs/source/performance/perf-overview.md at commit 00f37686aa854010d68bcbd0f4ab000221541ca6,
+// the v1.0 tables, https://github.com/NVIDIA/TensorRT-LLM, read 2026-12-01):
+// in-flight batching under maximum load, FP8 weights (NVIDIA's ModelOpt FP8
+// checkpoints, which keep an FP8 KV cache), total output tokens per second, on H100
+// SXM (80 GB, 3.35 TB/s, 1979 TFLOPS FP8, NVLink 900 GB/s) and H200 SXM (141 GB,
+// 4.8 TB/s). The model's figure is At at MaxConcurrency, capped at 2048 sequences
+// (TensorRT-LLM's default max_batch_size), with the package defaults: no case is
+// tuned on its own. The batch-1 side is held to gpt-fast in the Decode tests.
+//
+// Achieved: every case within 0.74–1.27 of the measurement, mean |error| 12.8%. The
+// model is low by about a fifth for Llama-3.1-8B throughout and for 4096-token outputs
+// (engines reach more of the bandwidth than MemoryEfficiencyFor's FP8 figure, which
+// comes from A100 int8 kernels), and high by up to a quarter for 405B on 8 GPUs at
+// long outputs.
+func TestServingCalibration(t *testing.T) {
+	h100 := Serving{Weights: sizing.FP8, KV: sizing.FP8, Memory: 80 * sizing.GB, Bandwidth: h100HBM,
+		Peak: h100FP8, Link: NVLink(h100NVLink)}
+	h200 := h100
+	h200.Memory, h200.Bandwidth = 141*sizing.GB, 4800*GBps
+	lengths := [...][2]int{{128, 128}, {128, 2048}, {128, 4096}, {500, 2000}, {1000, 1000},
+		{1000, 2000}, {2048, 128}, {2048, 2048}, {5000, 500}, {20000, 2000}}
+	tests := []struct {
+		name     string
+		card     Serving
+		m        sizing.Model
+		devices  int
+		measured [len(lengths)]float64 // tokens/s, in the order of lengths
+	}{
+		{"Llama-3.1-8B H100", h100, llama318B, 1, [...]float64{28312, 22714, 14325, 17660, 15220, 13899, 3450, 9305, 3459, 1351}},
+		{"Llama-3.3-70B H100 TP2", h100, llama3370B, 2, [...]float64{6378, 6651, 4199, 5222, 4205, 4146, 762, 3082, 898, 437}},
+		{"Llama-3.3-70B H200", h200, llama3370B, 1, [...]float64{3803, 4336, 2872, 3666, 2909, 2994, 442, 2003, 566, 283}},
+		{"Llama-3.1-405B H100 TP8", h100, llama31405B, 8, [...]float64{3627, 4340, 3116, 3994, 2919, 2895, 453, 2296, 610, 345}},
+	}
+	var sum, lo, hi float64 = 0, 1, 1
+	n := 0
+	for _, tt := range tests {
+		for i, l := range lengths {
+			s := tt.card
+			s.Model, s.Devices, s.PromptTokens, s.OutputTokens = tt.m, tt.devices, l[0], l[1]
+			c, err := s.MaxConcurrency()
+			if err != nil {
+				t.Fatalf("%s %d/%d: %v", tt.name, l[0], l[1], err)
+			}
+			p, err := s.At(min(c, 2048))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ratio := float64(p.Throughput) / tt.measured[i]
+			t.Logf("%-24s %5d/%-5d measured %6.0f  model %6.0f  ratio %.2f  (concurrency %d, TPOT %v)",
+				tt.name, l[0], l[1], tt.measured[i], float64(p.Throughput), ratio, p.Concurrency, p.TPOT.Round(time.Millisecond))
+			sum += math.Abs(ratio - 1)
+			lo, hi = math.Min(lo, ratio), math.Max(hi, ratio)
+			n++
+			if ratio < 0.74 || ratio > 1.27 {
+				t.Errorf("%s %d/%d: model %.0f tokens/s against the measured %.0f: ratio %.3f outside [0.74, 1.27]",
+					tt.name, l[0], l[1], float64(p.Throughput), tt.measured[i], ratio)
+			}
+		}
+	}
+	mean := sum / float64(n)
+	t.Logf("%d cases: ratios %.2f–%.2f, mean |error| %.1f%%", n, lo, hi, 100*mean)
+	if mean > 0.13 {
+		t.Errorf("mean |error| %.1f%%, want at most 13%%", 100*mean)
+	}
+}
+
+// staticThroughput is the output tokens per second of a static batch run with the
+// replica's step model: one prefill of batch prompts, then OutputTokens decode steps
+// of the whole batch at the mean context.
+func staticThroughput(t *testing.T, s Serving, batch int) float64 {
+	t.Helper()
+	sv, err := s.prepare()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := float64(batch)
+	pre := sv.r.step(0, b*sv.prompt, sv.prompt/2).total()
+	dec := sv.r.step(b, 0, 0).total()
+	return b * sv.output / (pre + sv.output*dec)
+}
+
+// TestServingStaticTRT05 sets the step model beside an older, static-batching
+// release: TensorRT-LLM 0.5.0's performance page
+// (https://raw.githubusercontent.com/NVIDIA/TensorRT-LLM/release/0.5.0/docs/source/performance.md,
+// read 2026-12-01), H100 SXM in FP8, fixed batches, output tokens per second. It is
+// not in the calibration set: LLaMA-7B comes within 0.84–1.14, but LLaMA-70B on 4
+// GPUs decodes long outputs far slower than its reads explain (from 16.8 ms a step
+// at 128 output tokens to 24.5 ms at 1152 tokens of mean context, 2.6 GB more KV
+// cache per GPU: 0.33 TB/s), and the model is 1.64× and 1.99× its figure there. The
+// bounds are those achieved, so a change that moves a case shows.
+func TestServingStaticTRT05(t *testing.T) {
+	h100 := Serving{Model: llama27B, Weights: sizing.FP8, KV: sizing.FP8, Memory: 80 * sizing.GB,
+		Bandwidth: h100HBM, Peak: h100FP8}
+	tp4 := h100
+	tp4.Model, tp4.Devices, tp4.Link = llama270B, 4, NVLink(h100NVLink)
+	tests := []struct {
+		name           string
+		s              Serving
+		batch, in, out int
+		measured       float64
+		lo, hi         float64 // ratio model/measured achieved
+	}{
+		{"LLaMA-7B 128/128", h100, 64, 128, 128, 9193, 1.10, 1.16},
+		{"LLaMA-7B 128/2048", h100, 64, 128, 2048, 5367, 0.86, 0.92},
+		{"LLaMA-7B 2048/128", h100, 64, 2048, 128, 2058, 0.81, 0.87},
+		{"LLaMA-7B 2048/2048", h100, 32, 2048, 2048, 2230, 0.81, 0.87},
+		{"LLaMA-70B TP4 128/128", tp4, 64, 128, 128, 3317, 1.14, 1.20},
+		{"LLaMA-70B TP4 128/2048", tp4, 64, 128, 2048, 2616, 1.61, 1.67},
+		{"LLaMA-70B TP4 2048/128", tp4, 64, 2048, 128, 843, 1.14, 1.20},
+		{"LLaMA-70B TP4 2048/2048", tp4, 64, 2048, 2048, 1583, 1.96, 2.02},
+	}
+	for _, tt := range tests {
+		s := tt.s
+		s.PromptTokens, s.OutputTokens = tt.in, tt.out
+		got := staticThroughput(t, s, tt.batch)
+		ratio := got / tt.measured
+		t.Logf("%-24s measured %6.0f  model %6.0f  ratio %.3f", tt.name, tt.measured, got, ratio)
+		if ratio < tt.lo || ratio > tt.hi {
+			t.Errorf("%s: model %.0f tokens/s against the measured %.0f, ratio %.3f outside [%.2f, %.2f]", tt.name, got, tt.measured, ratio, tt.lo, tt.hi)
+		}
+	}
+}
+
+// llama7BServing: Llama-2-7B in BF16 on one A100-80GB, 1000 prompt and 300 output
+// tokens per request.
+func llama7BServing() Serving {
+	return Serving{Model: llama27B, Weights: sizing.BF16, Memory: 80 * sizing.GB, Bandwidth: a100HBM,
+		Peak: a100Peak, PromptTokens: 1000, OutputTokens: 300}
+}
+
+func TestServingMaxConcurrency(t *testing.T) {
+	s := llama7BServing()
+	got, err := s.MaxConcurrency()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 80 GB less the 10% reserve, the 13.48 GB of weights and a 2048-token chunk's
+	// activations, over 1312 tokens (82 blocks of 16) of 512 KiB each.
+	w, _ := sizing.WeightBytes(llama27B, sizing.BF16)
+	est, _ := sizing.Estimate(llama27B, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 2048})
+	kv := 1312 * 524288.0
+	want := int((72e9 - float64(w) - float64(est.Activations)) / kv)
+	if got != want || got < 80 || got > 90 {
+		t.Errorf("MaxConcurrency = %d, want %d (about 85)", got, want)
+	}
+	// An FP8 KV cache holds twice the sequences, near enough.
+	s.KV = sizing.FP8
+	if fp8, _ := s.MaxConcurrency(); fp8 < 2*want || fp8 > 2*want+2 {
+		t.Errorf("FP8 KV: MaxConcurrency = %d, want about %d", fp8, 2*want)
+	}
+	// Two devices hold the weights once between them: more than twice the room.
+	s.KV, s.Devices, s.Link = 0, 2, NVLink(a100NVLink)
+	if two, _ := s.MaxConcurrency(); two <= 2*want {
+		t.Errorf("2 devices: MaxConcurrency = %d, want over %d", two, 2*want)
+	}
+}
+
+func TestServingAt(t *testing.T) {
+	s := llama7BServing()
+	p1, err := s.At(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One sequence: its step reads the weights and 1150 tokens of KV at 0.7 of
+	// 2039 GB/s, and prefills 1000/300 of a prompt's tokens on the side.
+	w, _ := sizing.WeightBytes(llama27B, sizing.BF16)
+	mem := (float64(w) + 1150*524288) / (0.7 * 2039e9)
+	if got := p1.TPOT.Seconds(); !within(got, mem, 0.001) {
+		t.Errorf("TPOT at 1 = %v, want %.4g s (memory-bound)", p1.TPOT, mem)
+	}
+	// TTFT at 1: a 1000-token prompt beside the running sequence, its linear layers
+	// compute-bound at 45% of 312 TFLOPS, then attention: the running sequence reads
+	// its KV cache, the prompt's tokens attend to 500 tokens on average.
+	n, _ := MatmulParams(llama27B)
+	pre := 1001*2*float64(n)/(0.45*312e12) + 1150*524288/(0.7*2039e9) + 2*32*4096*1000*500/(0.45*312e12)
+	if got := p1.TTFT.Seconds(); !within(got, pre, 0.001) {
+		t.Errorf("TTFT at 1 = %v, want %.4g s", p1.TTFT, pre)
+	}
+	if p1.Throughput != p1.PerUser || !within(p1.Requests, float64(p1.Throughput)/300, 1e-12) {
+		t.Errorf("At(1) = %+v", p1)
+	}
+	max, _ := s.MaxConcurrency()
+	pm, err := s.At(max)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(pm.Throughput > 10*p1.Throughput) || !(pm.TPOT > p1.TPOT) || !(pm.TTFT > p1.TTFT) {
+		t.Errorf("At(%d) = %+v against At(1) = %+v: want far more throughput, slower steps", max, pm, p1)
+	}
+	if _, err := s.At(max + 1); !errors.Is(err, ErrNoFit) {
+		t.Errorf("At(max+1): %v, want ErrNoFit", err)
+	}
+}
+
+func TestServingBest(t *testing.T) {
+	s := llama7BServing()
+	max, _ := s.MaxConcurrency()
+	all, err := s.Best(0, 0)
+	if err != nil || all.Concurrency != max {
+		t.Errorf("Best(0, 0) = %+v, %v; want concurrency %d", all, err, max)
+	}
+	p, err := s.Best(time.Second, 25*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, _ := s.At(p.Concurrency + 1)
+	if p.TPOT > 25*time.Millisecond || p.Concurrency >= max || next.TPOT <= 25*time.Millisecond {
+		t.Errorf("Best(1s, 25ms) = %+v, next %+v: want the last concurrency within 25 ms", p, next)
+	}
+	one, err := s.Best(0, time.Millisecond)
+	if !errors.Is(err, ErrUnreachable) || one.Concurrency != 1 || !strings.Contains(err.Error(), "TPOT") {
+		t.Errorf("Best(0, 1ms) = %+v, %v; want the point at 1 and ErrUnreachable", one, err)
+	}
+	if _, err := s.Best(-1, 0); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Best(-1, 0): %v, want ErrInvalid", err)
+	}
+}
+
+func TestServingNoFit(t *testing.T) {
+	// Llama-2-70B in BF16 (138 GB) on one 80 GB card.
+	s := Serving{Model: llama270B, Weights: sizing.BF16, Memory: 80 * sizing.GB, Bandwidth: a100HBM, Peak: a100Peak,
+		PromptTokens: 1000, OutputTokens: 300}
+	for name, f := range map[string]func() error{
+		"MaxConcurrency": func() error { _, err := s.MaxConcurrency(); return err },
+		"At":             func() error { _, err := s.At(1); return err },
+		"Best":           func() error { _, err := s.Best(0, 0); return err },
+	} {
+		err := f()
+		if !errors.Is(err, ErrNoFit) || !strings.Contains(err.Error(), "llama-2-70b on 1 × 80.0 GB") || !strings.Contains(err.Error(), "per sequence") {
+			t.Errorf("%s: %v, want ErrNoFit saying what is needed and what is left", name, err)
+		}
+	}
+	// Two of them fit.
+	s.Devices, s.Link = 2, NVLink(a100NVLink)
+	if n, err := s.MaxConcurrency(); err != nil || n < 1 {
+		t.Errorf("two devices: %d, %v", n, err)
+	}
+}
+
+func TestServingErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(*Serving)
+	}{
+		{"zero bandwidth", func(s *Serving) { s.Bandwidth = 0 }},
+		{"NaN bandwidth", func(s *Serving) { s.Bandwidth = Bandwidth(math.NaN()) }},
+		{"zero peak", func(s *Serving) { s.Peak = 0 }},
+		{"infinite peak", func(s *Serving) { s.Peak = FLOPRate(math.Inf(1)) }},
+		{"zero memory", func(s *Serving) { s.Memory = 0 }},
+		{"negative memory", func(s *Serving) { s.Memory = -1 }},
+		{"no weights precision", func(s *Serving) { s.Weights = 0 }},
+		{"bad KV precision", func(s *Serving) { s.KV = 200 }},
+		{"no model", func(s *Serving) { s.Model = sizing.Model{} }},
+		{"zero prompt", func(s *Serving) { s.PromptTokens = 0 }},
+		{"negative output", func(s *Serving) { s.OutputTokens = -5 }},
+		{"huge output", func(s *Serving) { s.OutputTokens = math.MaxInt }},
+		{"negative devices", func(s *Serving) { s.Devices = -2 }},
+		{"devices without link", func(s *Serving) { s.Devices = 2 }},
+		{"heads do not divide", func(s *Serving) { s.Devices, s.Link = 3, NVLink(a100NVLink) }},
+		{"TP without architecture", func(s *Serving) { s.Model, s.Devices, s.Link = sizing.Model{Params: 7e9}, 2, NVLink(a100NVLink) }},
+		{"negative link latency", func(s *Serving) { s.Link.Latency = -1 }},
+		{"reserve 1", func(s *Serving) { s.Reserve = 1 }},
+		{"negative reserve", func(s *Serving) { s.Reserve = -0.1 }},
+		{"negative chunk", func(s *Serving) { s.PrefillChunk = -1 }},
+		{"efficiency above 1", func(s *Serving) { s.MemoryEfficiency = 1.2 }},
+		{"NaN utilization", func(s *Serving) { s.Utilization = math.NaN() }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := llama7BServing()
+			tt.edit(&s)
+			if n, err := s.MaxConcurrency(); !errors.Is(err, ErrInvalid) {
+				t.Errorf("MaxConcurrency() = %d, %v; want ErrInvalid", n, err)
+			}
+			if p, err := s.At(1); !errors.Is(err, ErrInvalid) {
+				t.Errorf("At(1) = %+v, %v; want ErrInvalid", p, err)
+			}
+			if p, err := s.Best(0, 0); !errors.Is(err, ErrInvalid) {
+				t.Errorf("Best = %+v, %v; want ErrInvalid", p, err)
+			}
+		})
+	}
+	s := llama7BServing()
+	for _, c := range []int{0, -1, math.MinInt} {
+		if p, err := s.At(c); !errors.Is(err, ErrInvalid) {
+			t.Errorf("At(%d) = %+v, %v; want ErrInvalid", c, p, err)
+		}
+	}
+}
+
+// A model known by Params alone serves on one device, with Estimate's KV cache.
+func TestServingParamsOnly(t *testing.T) {
+	s := Serving{Model: sizing.Model{Params: 7e9}, Weights: sizing.BF16, Memory: 80 * sizing.GB,
+		Bandwidth: a100HBM, Peak: a100Peak, PromptTokens: 1000, OutputTokens: 300}
+	n, err := s.MaxConcurrency()
+	if err != nil || n < 10 {
+		t.Fatalf("MaxConcurrency = %d, %v", n, err)
+	}
+	p, err := s.At(n)
+	if err != nil || !(p.TPOT > 0) || !(p.TTFT > 0) {
+		t.Errorf("At(%d) = %+v, %v", n, p, err)
+	}
+}
+
+// Mixtral reads more experts as the batch grows: its TPOT rises faster from 1 to 8
+// sequences than a dense model's of the same active size would.
+func TestServingMixtureOfExperts(t *testing.T) {
+	mixtral := sizing.Model{Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336,
+		Vocab: 32000, GatedFFN: true, Experts: 8, ExpertsPerToken: 2}
+	s := Serving{Model: mixtral, Weights: sizing.FP8, KV: sizing.FP8, Memory: 80 * sizing.GB, Bandwidth: h100HBM,
+		Peak: h100FP8, PromptTokens: 10, OutputTokens: 1000}
+	p1, err := s.At(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p8, _ := s.At(8)
+	all, _ := sizing.WeightBytes(mixtral, sizing.FP8)
+	active := float64(mixtral.ActiveParams()) // bytes at FP8
+	if r := p8.TPOT.Seconds() / p1.TPOT.Seconds(); r < 2 || r > float64(all)/active*1.05 {
+		t.Errorf("TPOT grows %.2f× from 1 to 8 sequences, want between 2 and all/active = %.2f", r, float64(all)/active)
+	}
+}
+
+func TestTokenRateString(t *testing.T) {
+	for _, tt := range []struct {
+		r    TokenRate
+		want string
+	}{
+		{52.5, "52.5 tok/s"}, {105.0937, "105.1 tok/s"}, {1 / 24.0, "0.04167 tok/s"},
+		{12345.4, "12345 tok/s"}, {0, "0 tok/s"}, {TokenRate(math.Inf(1)), "+Inf tok/s"},
+	} {
+		if got := tt.r.String(); got != tt.want {
+			t.Errorf("TokenRate(%v).String() = %q, want %q", float64(tt.r), got, tt.want)
+		}
+	}
+}
+
+func genServing(t *rapid.T) Serving {
+	m := rapid.SampledFrom([]sizing.Model{llama27B, tinyLlama, llama270B}).Draw(t, "model")
+	devices := rapid.SampledFrom([]int{1, 2, 4, 8}).Draw(t, "devices")
+	return Serving{
+		Model:        m,
+		Weights:      rapid.SampledFrom([]sizing.Precision{sizing.BF16, sizing.FP8, sizing.INT4}).Draw(t, "weights"),
+		KV:           rapid.SampledFrom([]sizing.Precision{0, sizing.FP8}).Draw(t, "kv"),
+		Devices:      devices,
+		Memory:       sizing.Bytes(rapid.Int64Range(16, 192).Draw(t, "memory_gb")) * sizing.GB,
+		Bandwidth:    Bandwidth(rapid.Float64Range(300e9, 8e12).Draw(t, "bandwidth")),
+		Peak:         FLOPRate(rapid.Float64Range(50e12, 2e15).Draw(t, "peak")),
+		Link:         Link{Bandwidth: Bandwidth(rapid.Float64Range(10e9, 900e9).Draw(t, "link")), Latency: time.Duration(rapid.Int64Range(0, 10000).Draw(t, "latency_ns"))},
+		PromptTokens: rapid.IntRange(1, 32000).Draw(t, "prompt"),
+		OutputTokens: rapid.IntRange(1, 4000).Draw(t, "output"),
+	}
+}
+
+// Invariants of the serving model over random replicas.
+func TestPropServing(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := genServing(t)
+		max, err := s.MaxConcurrency()
+		if errors.Is(err, ErrNoFit) {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := rapid.IntRange(1, max).Draw(t, "concurrency")
+		p, err := s.At(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.TPOT <= 0 || p.TTFT <= 0 || !(p.PerUser > 0) || math.IsInf(float64(p.Throughput), 0) {
+			t.Fatalf("At(%d) = %+v: want positive latencies and finite rates", c, p)
+		}
+		if p.Concurrency != c || float64(p.Throughput) != float64(p.PerUser)*float64(c) {
+			t.Fatalf("At(%d) = %+v: throughput is not concurrency × per-user", c, p)
+		}
+		if c < max {
+			q, err := s.At(c + 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if q.TPOT < p.TPOT || q.TTFT < p.TTFT || q.PerUser > p.PerUser {
+				t.Fatalf("At(%d) = %+v faster than At(%d) = %+v", c+1, q, c, p)
+			}
+		}
+		// More bandwidth, peak or link is never slower.
+		f := s
+		f.Bandwidth *= 2
+		f.Peak *= 1.5
+		f.Link.Bandwidth *= 2
+		q, err := f.At(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.TPOT > p.TPOT || q.TTFT > p.TTFT {
+			t.Fatalf("faster card: %+v against %+v", q, p)
+		}
+		// More memory never holds fewer sequences.
+		f = s
+		f.Memory += 8 * sizing.GB
+		if m2, err := f.MaxConcurrency(); err != nil || m2 < max {
+			t.Fatalf("8 GB more memory: %d, %v against %d", m2, err, max)
+		}
+		// Best meets its targets, and the next concurrency does not.
+		b, err := s.Best(p.TTFT, p.TPOT)
+		if err != nil || b.Concurrency < c || b.TTFT > p.TTFT || b.TPOT > p.TPOT {
+			t.Fatalf("Best(%v, %v) = %+v, %v; want concurrency %d or more within the targets", p.TTFT, p.TPOT, b, err, c)
+		}
+	})
+}
+
+func BenchmarkServingAt(b *testing.B) {
+	s := Serving{Model: llama270B, Weights: sizing.FP8, KV: sizing.FP8, Devices: 4, Memory: 80 * sizing.GB,
+		Bandwidth: h100HBM, Peak: h100FP8, Link: NVLink(h100NVLink), PromptTokens: 1000, OutputTokens: 300}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := s.At(64); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkServingBest(b *testing.B) {
+	s := Serving{Model: llama270B, Weights: sizing.FP8, KV: sizing.FP8, Devices: 4, Memory: 80 * sizing.GB,
+		Bandwidth: h100HBM, Peak: h100FP8, Link: NVLink(h100NVLink), PromptTokens: 1000, OutputTokens: 300}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := s.Best(time.Second, 50*time.Millisecond); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Past one device per KV head the KV heads are replicated: TinyLlama's 4 KV heads
+// over 8 devices are held twice, so a sequence takes twice its KV cache.
+func TestServingKVReplicated(t *testing.T) {
+	s := Serving{Model: tinyLlama, Weights: sizing.BF16, Devices: 8, Link: NVLink(a100NVLink), Memory: 24 * sizing.GB,
+		Bandwidth: a100HBM, Peak: a100Peak, PromptTokens: 1000, OutputTokens: 1000}
+	got, err := s.MaxConcurrency()
+	if err != nil {
+		t.Fatal(err)
+	}
+	est, _ := sizing.Estimate(tinyLlama, sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 2048})
+	kv, _ := sizing.KVCacheBytes(tinyLlama, 2000, 1, sizing.BF16)
+	free := 8 * (24e9*0.9 - float64(est.Weights)/8 - float64(est.Activations))
+	if want := int(free / (2 * float64(kv))); got != want {
+		t.Errorf("MaxConcurrency = %d, want %d (each KV head on two devices)", got, want)
+	}
+}
+
+func TestServingPointReplicas(t *testing.T) {
+	p := ServingPoint{Requests: 4}
+	for _, tt := range []struct {
+		rate float64
+		want int
+	}{{20, 5}, {20.5, 6}, {0.1, 1}, {4, 1}} {
+		if got, err := p.Replicas(tt.rate); got != tt.want || err != nil {
+			t.Errorf("Replicas(%v) = %d, %v; want %d", tt.rate, got, err, tt.want)
+		}
+	}
+	for _, rate := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+		if _, err := p.Replicas(rate); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Replicas(%v): %v, want ErrInvalid", rate, err)
+		}
+	}
+	if _, err := (ServingPoint{}).Replicas(1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("zero point: %v, want ErrInvalid", err)
+	}
+	if _, err := (ServingPoint{Requests: 1e-9}).Replicas(1e9); !errors.Is(err, ErrRange) {
+		t.Errorf("1e18 replicas: %v, want ErrRange", err)
+	}
+}
