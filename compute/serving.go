@@ -71,6 +71,10 @@ type ServingPoint struct {
 	// Requests is the requests the replica completes per second:
 	// Throughput / OutputTokens.
 	Requests float64 `json:"requests_per_second"`
+	// Approx reports a model known by Params alone: its KV cache, attention and
+	// all-reduces follow the shape sizing.Estimate assumes for it
+	// (sizing.Model.Shape), dense with grouped-query attention of 8 KV heads.
+	Approx bool `json:"approx"`
 }
 
 // serving is a validated Serving with its per-replica quantities worked out once.
@@ -241,7 +245,7 @@ func (sv *serving) at(c int) (ServingPoint, error) {
 	return ServingPoint{
 		Concurrency: c, TTFT: tf, TPOT: tp,
 		Throughput: TokenRate(thr), PerUser: TokenRate(per),
-		Requests: thr / sv.output,
+		Requests: thr / sv.output, Approx: sv.r.approx,
 	}, nil
 }
 

@@ -290,7 +290,6 @@ func TestServingErrors(t *testing.T) {
 		{"negative devices", func(s *Serving) { s.Devices = -2 }},
 		{"devices without link", func(s *Serving) { s.Devices = 2 }},
 		{"heads do not divide", func(s *Serving) { s.Devices, s.Link = 3, NVLink(a100NVLink) }},
-		{"TP without architecture", func(s *Serving) { s.Model, s.Devices, s.Link = sizing.Model{Params: 7e9}, 2, NVLink(a100NVLink) }},
 		{"negative link latency", func(s *Serving) { s.Link.Latency = -1 }},
 		{"reserve 1", func(s *Serving) { s.Reserve = 1 }},
 		{"negative reserve", func(s *Serving) { s.Reserve = -0.1 }},
@@ -332,6 +331,65 @@ func TestServingParamsOnly(t *testing.T) {
 	p, err := s.At(n)
 	if err != nil || !(p.TPOT > 0) || !(p.TTFT > 0) {
 		t.Errorf("At(%d) = %+v, %v", n, p, err)
+	}
+}
+
+// A model known by Params alone splits over devices with the shape sizing assumes
+// for it (sizing.Model.Shape): Llama-3.1-8B's 8.03e9 parameters become 35 whole
+// layers of hidden 4408 with 8 KV heads (true: 32 of 4096), so on two H100s the
+// replica holds about a tenth fewer sequences than the real model and steps within a
+// few percent of it, and says it approximated.
+func TestServingParamsOnlyTensorParallel(t *testing.T) {
+	exact := Serving{Model: llama318B, Weights: sizing.BF16, Devices: 2, Link: NVLink(900 * GBps),
+		Memory: 80 * sizing.GB, Bandwidth: h100HBM, Peak: 989 * TFLOPS, PromptTokens: 1000, OutputTokens: 300}
+	approx := exact
+	approx.Model = sizing.Model{Params: llama318B.ParamCount()}
+	sh, err := approx.Model.Shape()
+	if err != nil || math.Ceil(sh.Layers) != 35 || math.Round(sh.Hidden) != 4408 || sh.KVHeads != 8 || !sh.Assumed {
+		t.Fatalf("Shape = %+v, %v; want 35 whole layers of hidden 4408, 8 KV heads, assumed", sh, err)
+	}
+	ne, err := exact.MaxConcurrency()
+	if err != nil {
+		t.Fatal(err)
+	}
+	na, err := approx.MaxConcurrency()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The assumed KV cache is 35/32 of the true one.
+	if r := float64(na) / float64(ne); r < 0.88 || r > 0.94 {
+		t.Errorf("MaxConcurrency params-only %d, exact %d: ratio %.3f, want 32/35 ≈ 0.914 within 3%%", na, ne, r)
+	}
+	for _, c := range []int{1, 64, na} {
+		pe, err := exact.At(min(c, ne))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pa, err := approx.At(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !pa.Approx || pe.Approx {
+			t.Errorf("At(%d): Approx %v params-only, %v exact; want true, false", c, pa.Approx, pe.Approx)
+		}
+		if r := pa.TPOT.Seconds() / pe.TPOT.Seconds(); r < 0.95 || r > 1.15 {
+			t.Errorf("At(%d): TPOT params-only %v, exact %v: ratio %.3f, want 0.95–1.15", c, pa.TPOT, pe.TPOT, r)
+		}
+	}
+	// Decode splits the same way, and says so.
+	d := Decode{Model: approx.Model, Weights: sizing.BF16, Devices: 2, Link: NVLink(900 * GBps), Bandwidth: h100HBM, Peak: 989 * TFLOPS}
+	sp, err := d.Speed()
+	if err != nil || !sp.Approx || !(sp.Comm > 0) {
+		t.Errorf("Decode params-only on 2 devices = %+v, %v; want Approx and a positive Comm", sp, err)
+	}
+	// 70 all-reduces of 35 layers, where the exact model has 64.
+	d.Model = llama318B
+	spe, err := d.Speed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := sp.Comm.Seconds() / spe.Comm.Seconds(); math.Abs(r-70.0/64) > 0.01 {
+		t.Errorf("Comm params-only %v, exact %v: ratio %.4f, want 70/64", sp.Comm, spe.Comm, r)
 	}
 }
 
