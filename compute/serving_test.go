@@ -561,3 +561,78 @@ func TestServingPointReplicas(t *testing.T) {
 		t.Errorf("1e18 replicas: %v, want ErrRange", err)
 	}
 }
+
+// The prepared replica skips validation and sizing: a sweep over concurrency pays
+// for them once.
+func BenchmarkPreparedServingAt(b *testing.B) {
+	s := Serving{Model: llama270B, Weights: sizing.FP8, KV: sizing.FP8, Devices: 4, Memory: 80 * sizing.GB,
+		Bandwidth: h100HBM, Peak: h100FP8, Link: NVLink(h100NVLink), PromptTokens: 1000, OutputTokens: 300}
+	p, err := s.Prepare()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := p.At(64); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkPreparedServingBest(b *testing.B) {
+	s := Serving{Model: llama270B, Weights: sizing.FP8, KV: sizing.FP8, Devices: 4, Memory: 80 * sizing.GB,
+		Bandwidth: h100HBM, Peak: h100FP8, Link: NVLink(h100NVLink), PromptTokens: 1000, OutputTokens: 300}
+	p, err := s.Prepare()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := p.Best(time.Second, 50*time.Millisecond); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// A prepared replica answers as Serving does, and its zero value is refused.
+func TestPreparedServing(t *testing.T) {
+	s := Serving{Model: llama318B, Weights: sizing.BF16, Memory: 80 * sizing.GB, Bandwidth: h100HBM, Peak: 989 * TFLOPS,
+		PromptTokens: 1000, OutputTokens: 300}
+	p, err := s.Prepare()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.MaxConcurrency()
+	if m, err2 := p.MaxConcurrency(); err != nil || err2 != nil || m != n {
+		t.Fatalf("MaxConcurrency %d, %v; prepared %d, %v", n, err, m, err2)
+	}
+	for _, c := range []int{0, 1, 7, n, n + 1} {
+		want, werr := s.At(c)
+		got, gerr := p.At(c)
+		if got != want || (werr == nil) != (gerr == nil) {
+			t.Errorf("At(%d): prepared %+v, %v; Serving %+v, %v", c, got, gerr, want, werr)
+		}
+	}
+	for _, tg := range [][2]time.Duration{{0, 0}, {time.Second, 30 * time.Millisecond}, {0, time.Millisecond}, {-1, 0}} {
+		want, werr := s.Best(tg[0], tg[1])
+		got, gerr := p.Best(tg[0], tg[1])
+		if got != want || (werr == nil) != (gerr == nil) || errors.Is(gerr, ErrUnreachable) != errors.Is(werr, ErrUnreachable) {
+			t.Errorf("Best(%v): prepared %+v, %v; Serving %+v, %v", tg, got, gerr, want, werr)
+		}
+	}
+	bad := s
+	bad.PromptTokens = 0
+	if _, err := bad.Prepare(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Prepare with no prompt: %v, want ErrInvalid", err)
+	}
+	var zero PreparedServing
+	if _, err := zero.At(1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("zero PreparedServing At: %v, want ErrInvalid", err)
+	}
+	if _, err := zero.Best(0, 0); !errors.Is(err, ErrInvalid) {
+		t.Errorf("zero PreparedServing Best: %v, want ErrInvalid", err)
+	}
+	if _, err := zero.MaxConcurrency(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("zero PreparedServing MaxConcurrency: %v, want ErrInvalid", err)
+	}
+}

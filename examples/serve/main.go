@@ -8,7 +8,7 @@
 //	go run ./examples/serve -out serve.svg
 //	go run ./examples/serve -model llama-3.1-70b -cards "A100 80GB,H100 SXM,H800" -tp 4 -precision fp8
 //
-// Every figure comes from compute.Serving (MaxConcurrency, At and Best) with the
+// Every figure comes from compute.Serving (Prepare, then MaxConcurrency, At and Best) with the
 // card's memory, bandwidth and dense peak from the catalog: FP8 weights compute at
 // the FP8 rate on cards that have it, every other format at the 16-bit rate. A
 // tensor-parallel replica (-tp) uses NVLink where the card has it for every GPU (a
@@ -234,7 +234,8 @@ func (cfg *config) curves() ([]curve, error) {
 			cur.err = err
 			continue
 		}
-		n, err := s.MaxConcurrency()
+		// The replica is validated and sized once for its whole sweep.
+		r, err := s.Prepare()
 		if err != nil {
 			if !errors.Is(err, compute.ErrNoFit) && !errors.Is(err, compute.ErrInvalid) {
 				return nil, err
@@ -242,19 +243,23 @@ func (cfg *config) curves() ([]curve, error) {
 			cur.err = err
 			continue
 		}
+		n, err := r.MaxConcurrency()
+		if err != nil {
+			return nil, err
+		}
 		for k := 1; k < n; k = next(k) {
-			p, err := s.At(k)
+			p, err := r.At(k)
 			if err != nil {
 				return nil, err
 			}
 			cur.points = append(cur.points, p)
 		}
-		p, err := s.At(n)
+		p, err := r.At(n)
 		if err != nil {
 			return nil, err
 		}
 		cur.points = append(cur.points, p)
-		cur.best, err = s.Best(0, cfg.tpot)
+		cur.best, err = r.Best(0, cfg.tpot)
 		if errors.Is(err, compute.ErrUnreachable) {
 			cur.miss, err = true, nil
 		}
