@@ -113,7 +113,7 @@ func newReplica(m sizing.Model, p sizing.Precision, w float64, devices int, bw B
 	r := replica{
 		devices:       n,
 		weights:       w,
-		flopsPerToken: 2 * float64(matmulParams(m)),
+		flopsPerToken: 2 * float64(matmulOf(m, sh.Active)),
 		attnPerCtx:    2 * layers * sh.Heads * sh.HeadDim,
 		layers:        layers,
 		hiddenBytes:   sh.Hidden * p.ComputeBits() / 8,
@@ -128,7 +128,7 @@ func newReplica(m sizing.Model, p sizing.Precision, w float64, devices int, bw B
 	}
 	if m.Experts > 1 && m.ExpertsPerToken > 0 && m.ExpertsPerToken < m.Experts {
 		E, k := float64(m.Experts), float64(m.ExpertsPerToken)
-		P, A := float64(m.ParamCount()), float64(m.ActiveParams())
+		P, A := float64(sh.Params), float64(sh.Active)
 		if P > 0 && A < P {
 			x := (P - A) / (E - k) // one expert's parameters over all layers
 			r.shared = (A - k*x) / P * r.weights

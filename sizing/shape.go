@@ -1,13 +1,16 @@
 package sizing
 
-// Shape is the part of a model's architecture that the cost of a forward step over
-// tensor-parallel devices depends on: layers, hidden size, attention heads, KV heads
-// and head dimension. For a model with its architecture these are its own fields
+// Shape is the part of a model that the cost of a forward step over tensor-parallel
+// devices depends on: its parameters (all of them, and those one token uses, as
+// ParamCount and ActiveParams count them), layers, hidden size, attention heads, KV
+// heads and head dimension. For a model with its architecture these are its own fields
 // (KVHeads and HeadDim with their defaults resolved); for a model known by Params
 // alone they are the dense Llama-style shape Estimate assumes (see Estimate), in
 // which Layers and Heads are fractional, so that the terms built on them grow
 // smoothly with Params, and Assumed is true.
 type Shape struct {
+	Params  int64   `json:"params"`
+	Active  int64   `json:"active_params"`
 	Layers  float64 `json:"layers"`
 	Hidden  float64 `json:"hidden"`
 	Heads   float64 `json:"heads"`
@@ -27,5 +30,9 @@ func (m Model) Shape() (Shape, error) {
 	}
 	var ar arch
 	resolveArch(&m, n, &ar)
-	return Shape{Layers: ar.L, Hidden: ar.h, Heads: ar.a, KVHeads: ar.k, HeadDim: ar.d, Assumed: !m.HasArchitecture()}, nil
+	active := n
+	if m.Experts > 1 {
+		active = m.ActiveParams()
+	}
+	return Shape{Params: n, Active: active, Layers: ar.L, Hidden: ar.h, Heads: ar.a, KVHeads: ar.k, HeadDim: ar.d, Assumed: !m.HasArchitecture()}, nil
 }

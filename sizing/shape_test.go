@@ -12,7 +12,7 @@ func TestShape(t *testing.T) {
 	// Mistral-7B's config.json: 32 layers of 4096, 32 heads, 8 KV heads.
 	m := Model{Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, Vocab: 32000, GatedFFN: true}
 	sh, err := m.Shape()
-	if err != nil || sh != (Shape{Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, HeadDim: 128}) {
+	if err != nil || sh != (Shape{Params: m.ParamCount(), Active: m.ParamCount(), Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, HeadDim: 128}) {
 		t.Errorf("Shape = %+v, %v", sh, err)
 	}
 	p := Model{Params: 7e9}
@@ -27,6 +27,14 @@ func TestShape(t *testing.T) {
 	}
 	if want := 2 * math.Ceil(sh.Layers) * sh.KVHeads * sh.HeadDim * 2 * 1000; math.Abs(float64(est.KVCache)-want) > 1 {
 		t.Errorf("KVCache %d, want %.0f from the shape", est.KVCache, want)
+	}
+	// A mixture of experts: Mixtral-8x7B's 46.7B parameters, 12.9B a token.
+	mx, err := Preset("mixtral-8x7b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sh, err := mx.Shape(); err != nil || sh.Params != mx.ParamCount() || sh.Active != mx.ActiveParams() || sh.Active >= sh.Params {
+		t.Errorf("Shape(Mixtral) = %+v, %v; want ParamCount %d and ActiveParams %d", sh, err, mx.ParamCount(), mx.ActiveParams())
 	}
 	if _, err := (Model{Params: -1}).Shape(); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Shape(Params -1) error %v, want ErrInvalid", err)
