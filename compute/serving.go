@@ -36,6 +36,10 @@ const KVBlockTokens = 16
 // precision the matrix multiplies run in, which the caller picks: FP8 for FP8
 // weights on a card that has FP8 tensor cores, 16-bit otherwise (weight-only
 // quantized formats such as INT4, AWQ or GGUF's compute in 16 bits).
+//
+// A model known by Params alone is served with the shape sizing.Estimate assumes
+// for it (sizing.Model.Shape: dense, Llama-like, 8 KV heads), on one device or
+// tensor-parallel, and every ServingPoint says so in Approx.
 type Serving struct {
 	Model     sizing.Model     `json:"model"`
 	Weights   sizing.Precision `json:"weights"`                    // storage of the weights; required
