@@ -427,7 +427,10 @@ func TestTokenRateString(t *testing.T) {
 }
 
 func genServing(t *rapid.T) Serving {
-	m := rapid.SampledFrom([]sizing.Model{llama27B, tinyLlama, llama270B}).Draw(t, "model")
+	m := rapid.SampledFrom([]sizing.Model{llama27B, tinyLlama, llama270B, {}}).Draw(t, "model")
+	if !m.HasArchitecture() { // known by Params alone, with the shape sizing assumes
+		m.Params = rapid.Int64Range(1e8, 2e11).Draw(t, "params")
+	}
 	devices := rapid.SampledFrom([]int{1, 2, 4, 8}).Draw(t, "devices")
 	return Serving{
 		Model:        m,
@@ -461,6 +464,14 @@ func TestPropServing(t *testing.T) {
 		}
 		if p.TPOT <= 0 || p.TTFT <= 0 || !(p.PerUser > 0) || math.IsInf(float64(p.Throughput), 0) {
 			t.Fatalf("At(%d) = %+v: want positive latencies and finite rates", c, p)
+		}
+		if p.Approx == s.Model.HasArchitecture() {
+			t.Fatalf("At(%d).Approx = %v for a model with architecture %v", c, p.Approx, s.Model.HasArchitecture())
+		}
+		if r, err := s.Prepare(); err != nil {
+			t.Fatal(err)
+		} else if q, err := r.At(c); err != nil || q != p {
+			t.Fatalf("prepared At(%d) = %+v, %v; Serving.At %+v", c, q, err, p)
 		}
 		if p.Concurrency != c || float64(p.Throughput) != float64(p.PerUser)*float64(c) {
 			t.Fatalf("At(%d) = %+v: throughput is not concurrency × per-user", c, p)
