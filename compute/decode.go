@@ -87,8 +87,9 @@ type DecodeSpeed struct {
 	// Comm is the part of Step spent in tensor-parallel all-reduces (zero on one
 	// device).
 	Comm time.Duration `json:"comm_ns"`
-	// Approx reports that the KV cache was approximated from Params alone, with
-	// the shape sizing.Estimate assumes for such a model.
+	// Approx reports that the KV cache or the all-reduces were worked out from the
+	// shape sizing.Estimate assumes for a model known by Params alone
+	// (sizing.Model.Shape).
 	Approx bool `json:"approx"`
 }
 
@@ -129,8 +130,8 @@ func (d Decode) replica() (replica, error) {
 // AllReduceHop·log₂(Devices) plus Link.AllReduce's time. Weights are WeightBytes, of
 // which a mixture of experts reads only the experts the batch is routed to (all
 // shared weights, k experts per layer at batch 1); KV is KVCacheBytes. A model known
-// only by Params gets the KV cache sizing.Estimate approximates for it, and Approx
-// says so; it cannot be split over devices. MemoryBound reports that reading
+// only by Params gets the KV cache and the layers sizing.Estimate assumes for it
+// (sizing.Model.Shape), and Approx says so. MemoryBound reports that reading
 // (weights and KV) takes longer than the linear layers' FLOPs. Errors wrap
 // ErrInvalid.
 //
@@ -164,6 +165,7 @@ func (d Decode) Speed() (DecodeSpeed, error) {
 		r.kvRead = float64(est.KVCache) / float64(batch)
 		approx = true
 	}
+	approx = approx || r.approx && r.devices > 1
 	c := r.step(float64(batch), 0, 0)
 	step := c.total()
 	stepD, err := latency(step)

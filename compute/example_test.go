@@ -205,3 +205,28 @@ func ExampleServing() {
 	// within 1s and 30ms: 35 users, 3.9997 requests/s
 	// replicas for 20 requests/s: 6
 }
+
+// A sweep over concurrency validates and sizes the replica once.
+func ExampleServing_Prepare() {
+	s := compute.Serving{
+		Model: sizing.Model{Name: "llama-2-7b", Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008,
+			Vocab: 32000, GatedFFN: true},
+		Weights: sizing.BF16, Memory: 80 * sizing.GB, Bandwidth: 2039 * compute.GBps, Peak: 312 * compute.TFLOPS,
+		PromptTokens: 1000, OutputTokens: 300,
+	}
+	r, err := s.Prepare()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	max, _ := r.MaxConcurrency()
+	for c := 1; c <= max; c *= 4 {
+		p, _ := r.At(c)
+		fmt.Printf("%2d users: TPOT %v, %v in all\n", c, p.TPOT.Round(100*time.Microsecond), p.Throughput)
+	}
+	// Output:
+	//  1 users: TPOT 9.9ms, 101.3 tok/s in all
+	//  4 users: TPOT 11.1ms, 358.9 tok/s in all
+	// 16 users: TPOT 16.3ms, 984.6 tok/s in all
+	// 64 users: TPOT 53.3ms, 1200 tok/s in all
+}

@@ -36,6 +36,10 @@ const KVBlockTokens = 16
 // precision the matrix multiplies run in, which the caller picks: FP8 for FP8
 // weights on a card that has FP8 tensor cores, 16-bit otherwise (weight-only
 // quantized formats such as INT4, AWQ or GGUF's compute in 16 bits).
+//
+// A model known by Params alone is served with the shape sizing.Estimate assumes
+// for it (sizing.Model.Shape: dense, Llama-like, 8 KV heads), on one device or
+// tensor-parallel, and every ServingPoint says so in Approx.
 type Serving struct {
 	Model     sizing.Model     `json:"model"`
 	Weights   sizing.Precision `json:"weights"`                    // storage of the weights; required
@@ -71,6 +75,10 @@ type ServingPoint struct {
 	// Requests is the requests the replica completes per second:
 	// Throughput / OutputTokens.
 	Requests float64 `json:"requests_per_second"`
+	// Approx reports a model known by Params alone: its KV cache, attention and
+	// all-reduces follow the shape sizing.Estimate assumes for it
+	// (sizing.Model.Shape), dense with grouped-query attention of 8 KV heads.
+	Approx bool `json:"approx"`
 }
 
 // serving is a validated Serving with its per-replica quantities worked out once.
@@ -183,6 +191,51 @@ func (s Serving) MaxConcurrency() (int, error) {
 	return sv.max, err
 }
 
+// PreparedServing is a Serving validated and sized once: its At, Best and
+// MaxConcurrency give what Serving's do without validating the replica and sizing
+// its memory again on every call, for callers that ask many concurrencies of one
+// replica (a sweep, a planner over many offers). The zero PreparedServing is not
+// usable: its methods return errors wrapping ErrInvalid.
+type PreparedServing struct {
+	sv serving
+}
+
+// Prepare validates s and works out its per-replica quantities once, with the
+// errors MaxConcurrency returns.
+func (s Serving) Prepare() (PreparedServing, error) {
+	sv, err := s.prepare()
+	if err != nil {
+		return PreparedServing{}, err
+	}
+	return PreparedServing{sv}, nil
+}
+
+var errUnprepared = fmt.Errorf("compute: a PreparedServing not made by Serving.Prepare: %w", ErrInvalid)
+
+// MaxConcurrency returns Serving.MaxConcurrency of the prepared replica.
+func (p *PreparedServing) MaxConcurrency() (int, error) {
+	if p.sv.max < 1 {
+		return 0, errUnprepared
+	}
+	return p.sv.max, nil
+}
+
+// At returns Serving.At of the prepared replica.
+func (p *PreparedServing) At(concurrency int) (ServingPoint, error) {
+	if p.sv.max < 1 {
+		return ServingPoint{}, errUnprepared
+	}
+	return p.sv.at(concurrency)
+}
+
+// Best returns Serving.Best of the prepared replica.
+func (p *PreparedServing) Best(ttft, tpot time.Duration) (ServingPoint, error) {
+	if p.sv.max < 1 {
+		return ServingPoint{}, errUnprepared
+	}
+	return p.sv.best(ttft, tpot)
+}
+
 // At returns the steady state of the replica with concurrency sequences decoding.
 //
 // Each step decodes one token of each running sequence, whose mean context is
@@ -241,7 +294,7 @@ func (sv *serving) at(c int) (ServingPoint, error) {
 	return ServingPoint{
 		Concurrency: c, TTFT: tf, TPOT: tp,
 		Throughput: TokenRate(thr), PerUser: TokenRate(per),
-		Requests: thr / sv.output,
+		Requests: thr / sv.output, Approx: sv.r.approx,
 	}, nil
 }
 
@@ -252,11 +305,25 @@ func (sv *serving) at(c int) (ServingPoint, error) {
 // sequence misses a target, Best returns the point at concurrency 1 (the best
 // latency the replica reaches) with an error wrapping ErrUnreachable.
 func (s Serving) Best(ttft, tpot time.Duration) (ServingPoint, error) {
-	if ttft < 0 || tpot < 0 {
-		return ServingPoint{}, fmt.Errorf("compute: TTFT target %v and TPOT target %v, want neither negative: %w", ttft, tpot, ErrInvalid)
+	if err := targets(ttft, tpot); err != nil {
+		return ServingPoint{}, err
 	}
 	sv, err := s.prepare()
 	if err != nil {
+		return ServingPoint{}, err
+	}
+	return sv.best(ttft, tpot)
+}
+
+func targets(ttft, tpot time.Duration) error {
+	if ttft < 0 || tpot < 0 {
+		return fmt.Errorf("compute: TTFT target %v and TPOT target %v, want neither negative: %w", ttft, tpot, ErrInvalid)
+	}
+	return nil
+}
+
+func (sv *serving) best(ttft, tpot time.Duration) (ServingPoint, error) {
+	if err := targets(ttft, tpot); err != nil {
 		return ServingPoint{}, err
 	}
 	meets := func(p ServingPoint) bool {

@@ -290,7 +290,6 @@ func TestServingErrors(t *testing.T) {
 		{"negative devices", func(s *Serving) { s.Devices = -2 }},
 		{"devices without link", func(s *Serving) { s.Devices = 2 }},
 		{"heads do not divide", func(s *Serving) { s.Devices, s.Link = 3, NVLink(a100NVLink) }},
-		{"TP without architecture", func(s *Serving) { s.Model, s.Devices, s.Link = sizing.Model{Params: 7e9}, 2, NVLink(a100NVLink) }},
 		{"negative link latency", func(s *Serving) { s.Link.Latency = -1 }},
 		{"reserve 1", func(s *Serving) { s.Reserve = 1 }},
 		{"negative reserve", func(s *Serving) { s.Reserve = -0.1 }},
@@ -335,6 +334,65 @@ func TestServingParamsOnly(t *testing.T) {
 	}
 }
 
+// A model known by Params alone splits over devices with the shape sizing assumes
+// for it (sizing.Model.Shape): Llama-3.1-8B's 8.03e9 parameters become 35 whole
+// layers of hidden 4408 with 8 KV heads (true: 32 of 4096), so on two H100s the
+// replica holds about a tenth fewer sequences than the real model and steps within a
+// few percent of it, and says it approximated.
+func TestServingParamsOnlyTensorParallel(t *testing.T) {
+	exact := Serving{Model: llama318B, Weights: sizing.BF16, Devices: 2, Link: NVLink(900 * GBps),
+		Memory: 80 * sizing.GB, Bandwidth: h100HBM, Peak: 989 * TFLOPS, PromptTokens: 1000, OutputTokens: 300}
+	approx := exact
+	approx.Model = sizing.Model{Params: llama318B.ParamCount()}
+	sh, err := approx.Model.Shape()
+	if err != nil || math.Ceil(sh.Layers) != 35 || math.Round(sh.Hidden) != 4408 || sh.KVHeads != 8 || !sh.Assumed {
+		t.Fatalf("Shape = %+v, %v; want 35 whole layers of hidden 4408, 8 KV heads, assumed", sh, err)
+	}
+	ne, err := exact.MaxConcurrency()
+	if err != nil {
+		t.Fatal(err)
+	}
+	na, err := approx.MaxConcurrency()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The assumed KV cache is 35/32 of the true one.
+	if r := float64(na) / float64(ne); r < 0.88 || r > 0.94 {
+		t.Errorf("MaxConcurrency params-only %d, exact %d: ratio %.3f, want 32/35 ≈ 0.914 within 3%%", na, ne, r)
+	}
+	for _, c := range []int{1, 64, na} {
+		pe, err := exact.At(min(c, ne))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pa, err := approx.At(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !pa.Approx || pe.Approx {
+			t.Errorf("At(%d): Approx %v params-only, %v exact; want true, false", c, pa.Approx, pe.Approx)
+		}
+		if r := pa.TPOT.Seconds() / pe.TPOT.Seconds(); r < 0.95 || r > 1.15 {
+			t.Errorf("At(%d): TPOT params-only %v, exact %v: ratio %.3f, want 0.95–1.15", c, pa.TPOT, pe.TPOT, r)
+		}
+	}
+	// Decode splits the same way, and says so.
+	d := Decode{Model: approx.Model, Weights: sizing.BF16, Devices: 2, Link: NVLink(900 * GBps), Bandwidth: h100HBM, Peak: 989 * TFLOPS}
+	sp, err := d.Speed()
+	if err != nil || !sp.Approx || !(sp.Comm > 0) {
+		t.Errorf("Decode params-only on 2 devices = %+v, %v; want Approx and a positive Comm", sp, err)
+	}
+	// 70 all-reduces of 35 layers, where the exact model has 64.
+	d.Model = llama318B
+	spe, err := d.Speed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := sp.Comm.Seconds() / spe.Comm.Seconds(); math.Abs(r-70.0/64) > 0.01 {
+		t.Errorf("Comm params-only %v, exact %v: ratio %.4f, want 70/64", sp.Comm, spe.Comm, r)
+	}
+}
+
 // Mixtral reads more experts as the batch grows: its TPOT rises faster from 1 to 8
 // sequences than a dense model's of the same active size would.
 func TestServingMixtureOfExperts(t *testing.T) {
@@ -369,7 +427,10 @@ func TestTokenRateString(t *testing.T) {
 }
 
 func genServing(t *rapid.T) Serving {
-	m := rapid.SampledFrom([]sizing.Model{llama27B, tinyLlama, llama270B}).Draw(t, "model")
+	m := rapid.SampledFrom([]sizing.Model{llama27B, tinyLlama, llama270B, {}}).Draw(t, "model")
+	if !m.HasArchitecture() { // known by Params alone, with the shape sizing assumes
+		m.Params = rapid.Int64Range(1e8, 2e11).Draw(t, "params")
+	}
 	devices := rapid.SampledFrom([]int{1, 2, 4, 8}).Draw(t, "devices")
 	return Serving{
 		Model:        m,
@@ -403,6 +464,14 @@ func TestPropServing(t *testing.T) {
 		}
 		if p.TPOT <= 0 || p.TTFT <= 0 || !(p.PerUser > 0) || math.IsInf(float64(p.Throughput), 0) {
 			t.Fatalf("At(%d) = %+v: want positive latencies and finite rates", c, p)
+		}
+		if p.Approx == s.Model.HasArchitecture() {
+			t.Fatalf("At(%d).Approx = %v for a model with architecture %v", c, p.Approx, s.Model.HasArchitecture())
+		}
+		if r, err := s.Prepare(); err != nil {
+			t.Fatal(err)
+		} else if q, err := r.At(c); err != nil || q != p {
+			t.Fatalf("prepared At(%d) = %+v, %v; Serving.At %+v", c, q, err, p)
 		}
 		if p.Concurrency != c || float64(p.Throughput) != float64(p.PerUser)*float64(c) {
 			t.Fatalf("At(%d) = %+v: throughput is not concurrency × per-user", c, p)
@@ -501,5 +570,80 @@ func TestServingPointReplicas(t *testing.T) {
 	}
 	if _, err := (ServingPoint{Requests: 1e-9}).Replicas(1e9); !errors.Is(err, ErrRange) {
 		t.Errorf("1e18 replicas: %v, want ErrRange", err)
+	}
+}
+
+// The prepared replica skips validation and sizing: a sweep over concurrency pays
+// for them once.
+func BenchmarkPreparedServingAt(b *testing.B) {
+	s := Serving{Model: llama270B, Weights: sizing.FP8, KV: sizing.FP8, Devices: 4, Memory: 80 * sizing.GB,
+		Bandwidth: h100HBM, Peak: h100FP8, Link: NVLink(h100NVLink), PromptTokens: 1000, OutputTokens: 300}
+	p, err := s.Prepare()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := p.At(64); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkPreparedServingBest(b *testing.B) {
+	s := Serving{Model: llama270B, Weights: sizing.FP8, KV: sizing.FP8, Devices: 4, Memory: 80 * sizing.GB,
+		Bandwidth: h100HBM, Peak: h100FP8, Link: NVLink(h100NVLink), PromptTokens: 1000, OutputTokens: 300}
+	p, err := s.Prepare()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := p.Best(time.Second, 50*time.Millisecond); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// A prepared replica answers as Serving does, and its zero value is refused.
+func TestPreparedServing(t *testing.T) {
+	s := Serving{Model: llama318B, Weights: sizing.BF16, Memory: 80 * sizing.GB, Bandwidth: h100HBM, Peak: 989 * TFLOPS,
+		PromptTokens: 1000, OutputTokens: 300}
+	p, err := s.Prepare()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.MaxConcurrency()
+	if m, err2 := p.MaxConcurrency(); err != nil || err2 != nil || m != n {
+		t.Fatalf("MaxConcurrency %d, %v; prepared %d, %v", n, err, m, err2)
+	}
+	for _, c := range []int{0, 1, 7, n, n + 1} {
+		want, werr := s.At(c)
+		got, gerr := p.At(c)
+		if got != want || (werr == nil) != (gerr == nil) {
+			t.Errorf("At(%d): prepared %+v, %v; Serving %+v, %v", c, got, gerr, want, werr)
+		}
+	}
+	for _, tg := range [][2]time.Duration{{0, 0}, {time.Second, 30 * time.Millisecond}, {0, time.Millisecond}, {-1, 0}} {
+		want, werr := s.Best(tg[0], tg[1])
+		got, gerr := p.Best(tg[0], tg[1])
+		if got != want || (werr == nil) != (gerr == nil) || errors.Is(gerr, ErrUnreachable) != errors.Is(werr, ErrUnreachable) {
+			t.Errorf("Best(%v): prepared %+v, %v; Serving %+v, %v", tg, got, gerr, want, werr)
+		}
+	}
+	bad := s
+	bad.PromptTokens = 0
+	if _, err := bad.Prepare(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Prepare with no prompt: %v, want ErrInvalid", err)
+	}
+	var zero PreparedServing
+	if _, err := zero.At(1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("zero PreparedServing At: %v, want ErrInvalid", err)
+	}
+	if _, err := zero.Best(0, 0); !errors.Is(err, ErrInvalid) {
+		t.Errorf("zero PreparedServing Best: %v, want ErrInvalid", err)
+	}
+	if _, err := zero.MaxConcurrency(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("zero PreparedServing MaxConcurrency: %v, want ErrInvalid", err)
 	}
 }

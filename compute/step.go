@@ -45,6 +45,7 @@ type replica struct {
 	memRate     float64 // bytes/s the replica's memory delivers: devices·bandwidth·efficiency
 	flopRate    float64 // FLOP/s the replica sustains: devices·peak·utilization
 	link        Link
+	approx      bool // the shape is sizing's assumption for a model known by Params alone
 }
 
 // cost is one step's time split into its parts, in seconds: the linear layers
@@ -97,39 +98,37 @@ func newReplica(m sizing.Model, p sizing.Precision, w float64, devices int, bw B
 	if !p.Valid() {
 		return replica{}, fmt.Errorf("compute: weights precision %v is not a known precision: %w", p, ErrInvalid)
 	}
-	if devices > 1 {
-		if !m.HasArchitecture() {
-			return replica{}, fmt.Errorf("compute: tensor parallelism over %d devices needs the model's layers, hidden size and heads: %w", devices, ErrInvalid)
-		}
-		if m.Heads%devices != 0 {
-			return replica{}, fmt.Errorf("compute: %d attention heads do not divide over %d tensor-parallel devices: %w", m.Heads, devices, ErrInvalid)
-		}
+	// The layers, hidden size and heads: the model's own, or for a model known by
+	// Params alone the dense shape sizing.Estimate assumes, in whole layers as
+	// Estimate counts the KV cache (the point's Approx then says so).
+	sh, err := m.Shape()
+	if err != nil {
+		return replica{}, &foreign{err, ErrInvalid}
+	}
+	if devices > 1 && !sh.Assumed && m.Heads%devices != 0 {
+		return replica{}, fmt.Errorf("compute: %d attention heads do not divide over %d tensor-parallel devices: %w", m.Heads, devices, ErrInvalid)
 	}
 	n := float64(devices)
+	layers := math.Ceil(sh.Layers)
 	r := replica{
 		devices:       n,
 		weights:       w,
-		flopsPerToken: 2 * float64(matmulParams(m)),
-		layers:        float64(m.Layers),
-		hiddenBytes:   float64(m.Hidden) * p.ComputeBits() / 8,
+		flopsPerToken: 2 * float64(matmulOf(m, sh.Active)),
+		attnPerCtx:    2 * layers * sh.Heads * sh.HeadDim,
+		layers:        layers,
+		hiddenBytes:   sh.Hidden * p.ComputeBits() / 8,
 		memRate:       n * float64(bw) * memEff,
 		flopRate:      n * float64(peak) * util,
 		link:          link,
+		approx:        sh.Assumed,
 	}
 	r.kvCopies = 1
-	if m.HasArchitecture() {
-		r.attnPerCtx = 2 * float64(m.Layers) * float64(attnDim(m))
-		kvh := m.KVHeads
-		if kvh == 0 {
-			kvh = m.Heads
-		}
-		if devices > kvh {
-			r.kvCopies = n / float64(kvh)
-		}
+	if k := math.Max(sh.KVHeads, 1); n > k {
+		r.kvCopies = n / k
 	}
 	if m.Experts > 1 && m.ExpertsPerToken > 0 && m.ExpertsPerToken < m.Experts {
 		E, k := float64(m.Experts), float64(m.ExpertsPerToken)
-		P, A := float64(m.ParamCount()), float64(m.ActiveParams())
+		P, A := float64(sh.Params), float64(sh.Active)
 		if P > 0 && A < P {
 			x := (P - A) / (E - k) // one expert's parameters over all layers
 			r.shared = (A - k*x) / P * r.weights

@@ -77,8 +77,10 @@ func checkModel(m sizing.Model) error {
 }
 
 // matmulParams is MatmulParams for a model checkModel accepts.
-func matmulParams(m sizing.Model) int64 {
-	n := m.ActiveParams()
+func matmulParams(m sizing.Model) int64 { return matmulOf(m, m.ActiveParams()) }
+
+// matmulOf is matmulParams of m given its ActiveParams, n.
+func matmulOf(m sizing.Model, n int64) int64 {
 	if m.HasArchitecture() {
 		h := int64(m.Hidden)
 		lookup := int64(m.Positions) * h

@@ -124,6 +124,7 @@ func run(w io.Writer, args []string) error {
 		cardTable,
 		inferenceMemory,
 		t4Inference,
+		servingAPI,
 		halfPrecision,
 		sevenTimes,
 		batchMemory,
@@ -1216,6 +1217,107 @@ func t4Inference(s settings) (section, error) {
 		batchT4["llama-2-7b"], batchT4["llama-3-8b"],
 		tflops(t4fp16), tflops(r4090fp16), t4.MemoryBandwidth, r4090.MemoryBandwidth, q4,
 		speed["t4 "+q4], speed["rtx-4090 "+q4], t4.TDP)
+	return sec, nil
+}
+
+// The serving claims: a 7B–13B model behind an API on an A100 40GB or an RTX 4090
+// "depending on the concurrency", and the H800 for high-concurrency inference.
+func servingAPI(s settings) (section, error) {
+	const (
+		prompt, output = 1000, 300 // a chat request: tokens in, tokens out (an assumption)
+		target         = 50 * time.Millisecond
+	)
+	sec := section{
+		title:   "Serving a 7B–13B model behind an API",
+		article: "2",
+		claim: "to serve a 7B–13B model as an API, an A100 40GB or an RTX 4090 will do, depending on the " +
+			"concurrency (line 34); the H800 80GB is for large-model training and high-concurrency inference (line 28).",
+	}
+	cards, err := lookup(s.cat, "rtx-4090", "a100-sxm4-40gb", "h800-sxm5-80gb")
+	if err != nil {
+		return sec, err
+	}
+	sec.add("compute.Serving, one card a replica, continuous batching; each request %d prompt + %d output tokens;", prompt, output)
+	sec.add("%.0f%% of memory reserved (compute.DefaultServingReserve, vLLM's default); 'within target' is Best at",
+		compute.DefaultServingReserve*100)
+	sec.add("TPOT ≤ %s (20 tokens/s a user, faster than reading).", ms(target))
+	sec.add("  %-12s %-6s %-16s %9s %10s %13s %19s", "model", "format", "card", "max seqs", "TPOT at 1", "tokens/s max", "within target")
+	type key struct{ model, card string }
+	type row struct {
+		max  int
+		top  float64 // tokens/s at max concurrency
+		best compute.ServingPoint
+	}
+	got := map[key]row{}
+	for _, r := range []struct {
+		preset string
+		prec   sizing.Precision
+		cards  []catalog.Card
+	}{
+		{"llama-2-7b", sizing.BF16, cards},
+		{"llama-3-8b", sizing.BF16, cards[:2]},
+		{"llama-2-13b", sizing.BF16, cards},
+		{"llama-2-13b", sizing.AWQ4, cards[:2]},
+		{"llama-2-7b", sizing.FP8, cards[2:]},
+	} {
+		m, err := sizing.Preset(r.preset)
+		if err != nil {
+			return sec, err
+		}
+		for _, c := range r.cards {
+			peak, _ := c.Peak(sizing.BF16)
+			if r.prec == sizing.FP8 {
+				peak, _ = c.Peak(sizing.FP8)
+			}
+			sv := compute.Serving{Model: m, Weights: r.prec, Memory: c.Memory, Bandwidth: c.MemoryBandwidth, Peak: peak,
+				PromptTokens: prompt, OutputTokens: output}
+			k := key{r.preset + " " + r.prec.String(), c.ID}
+			n, err := sv.MaxConcurrency()
+			if errors.Is(err, compute.ErrNoFit) {
+				sec.add("  %-12s %-6s %-16s %9s", r.preset, r.prec, c.Name, "no fit")
+				continue
+			}
+			if err != nil {
+				return sec, err
+			}
+			one, err := sv.At(1)
+			if err != nil {
+				return sec, err
+			}
+			top, err := sv.At(n)
+			if err != nil {
+				return sec, err
+			}
+			best, err := sv.Best(0, target)
+			if err != nil {
+				return sec, err
+			}
+			got[k] = row{max: n, top: float64(top.Throughput), best: best}
+			sec.add("  %-12s %-6s %-16s %9d %10s %13.0f %8d, %4.0f tok/s", r.preset, r.prec, c.Name, n, ms(one.TPOT),
+				float64(top.Throughput), best.Concurrency, float64(best.Throughput))
+		}
+	}
+	bf := sizing.BF16.String()
+	r7, a7, h7 := got[key{"llama-2-7b " + bf, "rtx-4090"}], got[key{"llama-2-7b " + bf, "a100-sxm4-40gb"}], got[key{"llama-2-7b " + bf, "h800-sxm5-80gb"}]
+	a13, h13 := got[key{"llama-2-13b " + bf, "a100-sxm4-40gb"}], got[key{"llama-2-13b " + bf, "h800-sxm5-80gb"}]
+	q13 := got[key{"llama-2-13b " + sizing.AWQ4.String(), "rtx-4090"}]
+	r8, a8 := got[key{"llama-3-8b " + bf, "rtx-4090"}], got[key{"llama-3-8b " + bf, "a100-sxm4-40gb"}]
+	h7f := got[key{"llama-2-7b " + sizing.FP8.String(), "h800-sxm5-80gb"}]
+	if r7.max == 0 || a7.max == 0 || h7.max == 0 || a13.max == 0 || h13.max == 0 || q13.max == 0 || h7f.max == 0 || r8.max == 0 || a8.max == 0 {
+		return sec, errors.New("serving: a replica the verdict reads did not fit")
+	}
+	sec.verdict = fmt.Sprintf("partly true. Both cards serve a 7B model, and concurrency is the right test, but "+
+		"the line between them depends on the model as much as on the traffic. Llama-2-7B in BF16 (a KV head per head) "+
+		"holds %d requests at once on the RTX 4090 and %d on the A100 40GB, %.0f and %.0f tokens/s a card within %s "+
+		"a token; Llama-3-8B, whose grouped-query KV cache is a quarter the size, holds %d and %d. "+
+		"13B in BF16 does not fit the 4090 at all: quantized to AWQ 4-bit it holds %d requests there, and the "+
+		"A100 40GB holds only %d in BF16. The H800 claim is true: one H800 holds %d requests of Llama-2-7B (%d of 13B) "+
+		"at %.0f tokens/s within the target, %.1f times the A100 40GB, and %.0f in FP8, which the H800 computes and the "+
+		"A100 does not. One qualification: a one-card replica never uses NVLink, so the H800's cut link costs it "+
+		"nothing here, and an H100 SXM, with the same memory and bandwidth, serves as much.",
+		r7.max, a7.max, float64(r7.best.Throughput), float64(a7.best.Throughput), ms(target), r8.max, a8.max,
+		q13.max, a13.max, h7.max, h13.max, float64(h7.best.Throughput), float64(h7.best.Throughput)/float64(a7.best.Throughput),
+		float64(h7f.best.Throughput))
 	return sec, nil
 }
 

@@ -1,0 +1,497 @@
+// Command serve draws how one model serves on two or three cards: the tokens a
+// replica generates per second, and the time per output token (TPOT) each user
+// sees, against the number of sequences decoding together. That curve is the one
+// people read to choose a card for an API: throughput climbs with concurrency while
+// the weights are read once per step for every sequence, TPOT climbs with it as the
+// KV caches grow, and each card stops where its memory holds no more KV cache.
+//
+//	go run ./examples/serve -out serve.svg
+//	go run ./examples/serve -model llama-3.1-70b -cards "A100 80GB,H100 SXM,H800" -tp 4 -precision fp8
+//
+// Every figure comes from compute.Serving (Prepare, then MaxConcurrency, At and Best) with the
+// card's memory, bandwidth and dense peak from the catalog: FP8 weights compute at
+// the FP8 rate on cards that have it, every other format at the 16-bit rate. A
+// tensor-parallel replica (-tp) uses NVLink where the card has it for every GPU (a
+// bridge joins a pair only), PCIe otherwise. The chart has two panels over the same
+// logarithmic concurrency axis; a filled dot ends each card's curve at its
+// MaxConcurrency, and an open ring marks the highest concurrency within the -tpot
+// target, whose dashed line is drawn on the TPOT panel. A short table, written to
+// standard output, gives the same figures.
+//
+// The SVG is written by hand with the standard library, and is deterministic: the
+// same flags give the same bytes. -out - writes it to standard output instead of
+// the table.
+//
+// Exit status: 0 when the chart is written (or with -h), 1 when the output file
+// cannot be written or no card holds the model, 2 for a usage error (a bad flag, an
+// unknown model, card or precision). Run with -h for every flag.
+package main
+
+import (
+	"encoding/xml"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/internal/excerpt"
+	"github.com/gpuplan/gpuplan/sizing"
+)
+
+// errUsage marks a bad command line (exit status 2).
+var errUsage = errors.New("usage")
+
+// errNoCard is returned, after the table is written, when no card holds the model.
+var errNoCard = errors.New("no card holds the model")
+
+func main() {
+	os.Exit(exitStatus(run(os.Stdout, os.Args[1:]), os.Stderr))
+}
+
+// exitStatus writes err to stderr and returns the exit status it calls for: 0 for
+// none or -h, 2 for a usage error, 1 otherwise.
+func exitStatus(err error, stderr io.Writer) int {
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintln(stderr, "serve:", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
+		fmt.Fprintln(stderr, "serve: -h lists the flags")
+		return 2
+	}
+	fmt.Fprintln(stderr, "serve:", err)
+	return 1
+}
+
+// usagef returns a usage error (exit status 2) that names the flag at fault.
+func usagef(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{errUsage}, args...)...)
+}
+
+const usageHeader = `Usage: serve [flags]
+
+Draws, as an SVG chart, the tokens per second a replica generates and the time
+per output token against the number of sequences decoding together, for one
+model on up to three cards, and prints a table of the same figures.
+
+Exit status: 0 chart written (or -h); 1 the output file cannot be written, or no
+card holds the model; 2 usage error (a bad flag, model, card or precision).
+
+Flags:
+`
+
+// maxCards is how many cards one chart compares: one colour each.
+const maxCards = 3
+
+// config is the command line, checked.
+type config struct {
+	model     sizing.Model
+	weights   sizing.Precision
+	prompt    int
+	output    int
+	tp        int
+	tpot      time.Duration
+	cards     []catalog.Card
+	modelName string
+}
+
+// run is the command: it writes the table to w and the chart to -out (or the
+// chart to w with -out -).
+func run(w io.Writer, args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	model := fs.String("model", "llama-3.1-8b", "model preset (sizing.Presets)")
+	cards := fs.String("cards", "RTX 4090,A100 SXM4 40GB,H100 SXM5 80GB", "comma-separated catalog card names, one to three")
+	precision := fs.String("precision", "bf16", "precision of the weights (bf16, fp16, fp8, int8, awq4, q4_k_m, ...); the KV cache keeps its default for it")
+	prompt := fs.Int("prompt", 1000, "mean prompt tokens of a request")
+	output := fs.Int("output", 300, "mean generated tokens of a request")
+	tp := fs.Int("tp", 1, "tensor-parallel GPUs per replica")
+	tpot := fs.Duration("tpot", 50*time.Millisecond, "TPOT target marked on the chart and in the table; 0: none")
+	out := fs.String("out", "serve.svg", "SVG output file; -: standard output, instead of the table")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(w, usageHeader)
+			fs.SetOutput(w)
+			fs.PrintDefaults()
+			return err
+		}
+		return usagef("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected arguments %q", fs.Args())
+	}
+	cfg := config{prompt: *prompt, output: *output, tp: *tp, tpot: *tpot, modelName: *model}
+	var err error
+	if cfg.model, err = sizing.Preset(*model); err != nil {
+		return usagef("-model %s: %v", excerpt.Quote(*model), err)
+	}
+	if cfg.weights, err = sizing.ParsePrecision(*precision); err != nil {
+		return usagef("-precision %s: %v", excerpt.Quote(*precision), err)
+	}
+	if *prompt < 1 || *output < 1 {
+		return usagef("-prompt %d and -output %d: want 1 or more tokens each", *prompt, *output)
+	}
+	if *tp < 1 || *tp > 64 {
+		return usagef("-tp %d: want 1 to 64 GPUs a replica", *tp)
+	}
+	if *tpot < 0 {
+		return usagef("-tpot %v: want 0 (none) or a positive duration", *tpot)
+	}
+	cat := catalog.Default()
+	for _, name := range strings.Split(*cards, ",") {
+		c, err := cat.Lookup(strings.TrimSpace(name))
+		if err != nil {
+			return usagef("-cards: %v", err)
+		}
+		cfg.cards = append(cfg.cards, c)
+	}
+	if len(cfg.cards) > maxCards {
+		return usagef("-cards: %d cards, want one to %d", len(cfg.cards), maxCards)
+	}
+
+	curves, err := cfg.curves()
+	if err != nil {
+		return err
+	}
+	fits := false
+	for _, c := range curves {
+		fits = fits || c.err == nil
+	}
+	if *out == "-" {
+		_, err = io.WriteString(w, cfg.svg(curves))
+	} else {
+		if err = cfg.table(w, curves); err == nil {
+			err = os.WriteFile(*out, []byte(cfg.svg(curves)), 0o644)
+		}
+	}
+	if err == nil && !fits {
+		err = errNoCard
+	}
+	return err
+}
+
+// curve is one card's replica swept over concurrency.
+type curve struct {
+	card   catalog.Card
+	err    error                  // the replica holds no sequence (ErrNoFit), or cannot be built
+	points []compute.ServingPoint // at sampled concurrencies, the last at MaxConcurrency
+	best   compute.ServingPoint   // the highest concurrency within the TPOT target
+	miss   bool                   // even one sequence misses the target
+}
+
+// serving returns the replica of the model on c.
+func (cfg *config) serving(c catalog.Card) (compute.Serving, error) {
+	peak, ok := c.Peak(sizing.BF16)
+	if !ok {
+		peak, ok = c.Peak(sizing.FP16)
+	}
+	if fp8, has := c.Peak(sizing.FP8); cfg.weights == sizing.FP8 && has {
+		peak, ok = fp8, true
+	}
+	if !ok {
+		return compute.Serving{}, fmt.Errorf("%s has no 16-bit tensor rate in the catalog", c.Name)
+	}
+	s := compute.Serving{Model: cfg.model, Weights: cfg.weights, Devices: cfg.tp,
+		Memory: c.Memory, Bandwidth: c.MemoryBandwidth, Peak: peak,
+		PromptTokens: cfg.prompt, OutputTokens: cfg.output}
+	if cfg.tp > 1 {
+		nv := c.Link == catalog.LinkNVLink || c.Link == catalog.LinkInfinityFabric || c.Link == catalog.LinkNVLinkBridge && cfg.tp == 2
+		if c.NVLink > 0 && nv {
+			s.Link = compute.NVLink(c.NVLink)
+		} else {
+			gen := c.PCIeGen
+			if gen == 0 {
+				gen = 4
+			}
+			l, err := compute.PCIeLink(gen)
+			if err != nil {
+				return compute.Serving{}, err
+			}
+			s.Link = l
+		}
+	}
+	return s, nil
+}
+
+// curves sweeps each card's replica over concurrencies 1, 2, 3, 4, 6, 8, 12, 16,
+// ... (two points an octave) and its MaxConcurrency.
+func (cfg *config) curves() ([]curve, error) {
+	var cs []curve
+	for _, card := range cfg.cards {
+		c := curve{card: card}
+		cs = append(cs, c)
+		cur := &cs[len(cs)-1]
+		s, err := cfg.serving(card)
+		if err != nil {
+			cur.err = err
+			continue
+		}
+		// The replica is validated and sized once for its whole sweep.
+		r, err := s.Prepare()
+		if err != nil {
+			if !errors.Is(err, compute.ErrNoFit) && !errors.Is(err, compute.ErrInvalid) {
+				return nil, err
+			}
+			cur.err = err
+			continue
+		}
+		n, err := r.MaxConcurrency()
+		if err != nil {
+			return nil, err
+		}
+		for k := 1; k < n; k = next(k) {
+			p, err := r.At(k)
+			if err != nil {
+				return nil, err
+			}
+			cur.points = append(cur.points, p)
+		}
+		p, err := r.At(n)
+		if err != nil {
+			return nil, err
+		}
+		cur.points = append(cur.points, p)
+		cur.best, err = r.Best(0, cfg.tpot)
+		if errors.Is(err, compute.ErrUnreachable) {
+			cur.miss, err = true, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return cs, nil
+}
+
+// next returns the concurrency sampled after k: 1, 2, 3, 4, 6, 8, 12, 16, 24, ...
+func next(k int) int {
+	switch {
+	case k < 4:
+		return k + 1
+	case k&(k-1) == 0: // 2^j → 3·2^(j-1)
+		return k + k/2
+	}
+	return k + k/3 // 3·2^j → 2^(j+2)
+}
+
+// title is the chart's and the table's heading.
+func (cfg *config) title() string {
+	gpus := "1 GPU"
+	if cfg.tp > 1 {
+		gpus = fmt.Sprintf("%d GPUs (tensor-parallel)", cfg.tp)
+	}
+	return fmt.Sprintf("%s in %s, %d prompt + %d output tokens a request, %s a replica",
+		cfg.modelName, strings.ToUpper(cfg.weights.String()), cfg.prompt, cfg.output, gpus)
+}
+
+// table writes the figures of each card: its MaxConcurrency, TPOT and tokens/s at
+// one sequence and at the maximum, TTFT at the maximum, and the highest concurrency
+// within the TPOT target.
+func (cfg *config) table(w io.Writer, cs []curve) error {
+	fmt.Fprintln(w, cfg.title())
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	target := "within TPOT target"
+	if cfg.tpot > 0 {
+		target = "TPOT ≤ " + ms(cfg.tpot)
+	}
+	wide := len("card")
+	for _, c := range cs {
+		wide = max(wide, len(c.card.Name))
+	}
+	fmt.Fprintf(tw, "%-*s\tmax seqs\tTPOT at 1\ttokens/s at 1\tTPOT at max\tTTFT at max\ttokens/s at max\t%s\t\n", wide, "card", target)
+	for _, c := range cs {
+		if c.err != nil {
+			fmt.Fprintf(tw, "%-*s\tdoes not fit\t-\t-\t-\t-\t-\t-\t\n", wide, c.card.Name)
+			continue
+		}
+		one, top := c.points[0], c.points[len(c.points)-1]
+		within := fmt.Sprintf("%d seqs, %.0f tokens/s", c.best.Concurrency, float64(c.best.Throughput))
+		if c.miss {
+			within = "missed at 1 seq"
+		}
+		fmt.Fprintf(tw, "%-*s\t%d\t%s\t%.0f\t%s\t%s\t%.0f\t%s\t\n", wide, c.card.Name, top.Concurrency,
+			ms(one.TPOT), float64(one.Throughput), ms(top.TPOT), ms(top.TTFT), float64(top.Throughput), within)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, c := range cs {
+		if c.err != nil {
+			fmt.Fprintf(w, "\n%s: %v\n", c.card.Name, c.err)
+		}
+	}
+	_, err := fmt.Fprintln(w, "\nTPOT: time per output token, one decoding step; TTFT: time to the first token, under that load.")
+	return err
+}
+
+// ms formats a duration in milliseconds, to three significant figures.
+func ms(d time.Duration) string {
+	v := d.Seconds() * 1000
+	if v >= 1000 {
+		return fmt.Sprintf("%.0f ms", v)
+	}
+	return fmt.Sprintf("%.3g ms", v)
+}
+
+// Chart geometry, in SVG user units.
+const (
+	width, height = 800.0, 650.0
+	left, plotW   = 90.0, 640.0
+	panelH        = 220.0
+	top1, top2    = 70.0, 340.0
+	fontFamily    = "Helvetica, Arial, sans-serif"
+	gridColor     = "#dddddd"
+)
+
+// colors are the cards' line colours, distinct for readers with colour-blindness
+// (Okabe and Ito's palette).
+var colors = [maxCards]string{"#0072B2", "#D55E00", "#009E73"}
+
+// svg draws the chart.
+func (cfg *config) svg(cs []curve) string {
+	// The x axis runs over powers of two from 1 to the largest MaxConcurrency.
+	xMax, yThr, yTPOT := 2.0, 0.0, 0.0
+	for _, c := range cs {
+		for _, p := range c.points {
+			for xMax < float64(p.Concurrency) {
+				xMax *= 2
+			}
+			yThr = math.Max(yThr, float64(p.Throughput))
+			yTPOT = math.Max(yTPOT, p.TPOT.Seconds()*1000)
+		}
+	}
+	if cfg.tpot > 0 {
+		yTPOT = math.Max(yTPOT, cfg.tpot.Seconds()*1000*1.1)
+	}
+	thrStep := niceStep(math.Max(yThr, 1) / 5)
+	thrMax := math.Ceil(math.Max(yThr, 1)/thrStep) * thrStep
+	tpotStep := niceStep(math.Max(yTPOT, 1) / 5)
+	tpotMax := math.Ceil(math.Max(yTPOT, 1)/tpotStep) * tpotStep
+	octaves := math.Log2(xMax)
+	x := func(k int) float64 { return left + math.Log2(float64(k))/octaves*plotW }
+	y1 := func(v float64) float64 { return top1 + panelH - v/thrMax*panelH }
+	y2 := func(v float64) float64 { return top2 + panelH - v/tpotMax*panelH }
+
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	p(`<?xml version="1.0" encoding="UTF-8"?>`)
+	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g" font-family="%s" font-size="13">`,
+		width, height, width, height, fontFamily)
+	p(`<rect width="100%%" height="100%%" fill="white"/>`)
+	p(`<text x="%g" y="28" font-size="18" font-weight="bold">Throughput and time per output token against concurrency</text>`, left)
+	p(`<text x="%g" y="48" fill="#444444">%s</text>`, left, esc(cfg.title()))
+
+	panel := func(top float64, yMax, yStep float64, y func(float64) float64, label string) {
+		p(`<g stroke="%s" stroke-width="1">`, gridColor)
+		for v := 0.0; v <= yMax+yStep/2; v += yStep {
+			p(`<line x1="%g" y1="%.1f" x2="%g" y2="%.1f"/>`, left, y(v), left+plotW, y(v))
+		}
+		for k := 1; float64(k) <= xMax; k *= 2 {
+			p(`<line x1="%.1f" y1="%g" x2="%.1f" y2="%g"/>`, x(k), top, x(k), top+panelH)
+		}
+		p(`</g>`)
+		p(`<g font-size="12" text-anchor="end" fill="#333333">`)
+		for v := 0.0; v <= yMax+yStep/2; v += yStep {
+			p(`<text x="%g" y="%.1f">%s</text>`, left-6, y(v)+4, tick(v))
+		}
+		p(`</g>`)
+		p(`<g font-size="12" text-anchor="middle" fill="#333333">`)
+		for k := 1; float64(k) <= xMax; k *= 2 {
+			p(`<text x="%.1f" y="%g">%d</text>`, x(k), top+panelH+16, k)
+		}
+		p(`</g>`)
+		p(`<rect x="%g" y="%g" width="%g" height="%g" fill="none" stroke="#333333"/>`, left, top, plotW, panelH)
+		cy := top + panelH/2
+		p(`<text x="%g" y="%g" text-anchor="middle" transform="rotate(-90 %g %g)">%s</text>`, left-58, cy, left-58, cy, esc(label))
+	}
+	panel(top1, thrMax, thrStep, y1, "generated tokens/s per replica")
+	panel(top2, tpotMax, tpotStep, y2, "TPOT (ms)")
+	p(`<text x="%g" y="%g" text-anchor="middle">sequences decoding together (concurrency, log scale)</text>`, left+plotW/2, top2+panelH+40)
+
+	if cfg.tpot > 0 {
+		t := cfg.tpot.Seconds() * 1000
+		p(`<line x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="#555555" stroke-width="1.5" stroke-dasharray="6 4"/>`, left, y2(t), left+plotW, y2(t))
+		p(`<text x="%g" y="%.1f" font-size="12" fill="#555555">TPOT target %s</text>`, left+6, y2(t)-5, esc(ms(cfg.tpot)))
+	}
+
+	for i, c := range cs {
+		if c.err != nil {
+			continue
+		}
+		var thr, lat strings.Builder
+		for j, pt := range c.points {
+			sep := " "
+			if j == 0 {
+				sep = ""
+			}
+			fmt.Fprintf(&thr, "%s%.1f,%.1f", sep, x(pt.Concurrency), y1(float64(pt.Throughput)))
+			fmt.Fprintf(&lat, "%s%.1f,%.1f", sep, x(pt.Concurrency), y2(pt.TPOT.Seconds()*1000))
+		}
+		p(`<polyline fill="none" stroke="%s" stroke-width="2.5" stroke-linejoin="round" points="%s"/>`, colors[i], thr.String())
+		p(`<polyline fill="none" stroke="%s" stroke-width="2.5" stroke-linejoin="round" points="%s"/>`, colors[i], lat.String())
+		end := c.points[len(c.points)-1]
+		p(`<circle cx="%.1f" cy="%.1f" r="4.5" fill="%s"/>`, x(end.Concurrency), y1(float64(end.Throughput)), colors[i])
+		p(`<circle cx="%.1f" cy="%.1f" r="4.5" fill="%s"/>`, x(end.Concurrency), y2(end.TPOT.Seconds()*1000), colors[i])
+		if cfg.tpot > 0 && !c.miss && c.best.Concurrency < end.Concurrency {
+			p(`<circle cx="%.1f" cy="%.1f" r="6" fill="white" stroke="%s" stroke-width="2"/>`, x(c.best.Concurrency), y1(float64(c.best.Throughput)), colors[i])
+			p(`<circle cx="%.1f" cy="%.1f" r="6" fill="white" stroke="%s" stroke-width="2"/>`, x(c.best.Concurrency), y2(c.best.TPOT.Seconds()*1000), colors[i])
+		}
+	}
+	// Legend, one entry a card, in the empty upper left of the throughput panel.
+	p(`<rect x="%g" y="%g" width="300" height="%g" fill="white" fill-opacity="0.9" stroke="#bbbbbb"/>`, left+10, top1+10, 10+18*float64(len(cs)))
+	for i, c := range cs {
+		ly := top1 + 28 + 18*float64(i)
+		label := c.card.Name
+		if c.err != nil {
+			label += ": does not fit"
+		} else {
+			label += fmt.Sprintf(": up to %d sequences", c.points[len(c.points)-1].Concurrency)
+		}
+		p(`<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="%s" stroke-width="3"/>`, left+18, ly-4.5, left+42, ly-4.5, colors[i])
+		p(`<text x="%g" y="%g">%s</text>`, left+48, ly, esc(label))
+	}
+	note := "Filled dot: the most sequences the card's memory holds. Open ring: the most within the TPOT target."
+	p(`<text x="%g" y="%g" font-size="12" fill="#444444">%s</text>`, left, height-14, esc(note))
+	p(`</svg>`)
+	return b.String()
+}
+
+// tick formats an axis value: 12000 as 12k.
+func tick(v float64) string {
+	if v >= 1000 && math.Mod(v, 1000) == 0 {
+		return fmt.Sprintf("%gk", v/1000)
+	}
+	return fmt.Sprintf("%g", v)
+}
+
+// niceStep rounds a tick step up to 1, 2 or 5 times a power of ten.
+func niceStep(v float64) float64 {
+	p := 1.0
+	for p*10 <= v {
+		p *= 10
+	}
+	for p > v {
+		p /= 10
+	}
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= v {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// esc escapes text for an SVG text node or attribute.
+func esc(s string) string {
+	var b strings.Builder
+	_ = xml.EscapeText(&b, []byte(s)) // a strings.Builder never fails to write
+	return b.String()
+}
