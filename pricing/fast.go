@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
-	"strconv"
 	"time"
 
 	"github.com/gpuplan/gpuplan/internal/checked"
@@ -517,32 +516,4 @@ func mulDivRound(a, b, d uint64, mode RoundingMode) (int64, bool, bool) {
 		return 0, false, false
 	}
 	return int64(q), r == 0, true
-}
-
-// appendKey appends every field of t that pricing reads, each decimal as its
-// coefficient and exponent: tariffs with the same key price alike, down to how
-// each amount is written.
-func appendKey(b []byte, t Tariff) []byte {
-	b = append(b, t.Currency...)
-	for _, d := range [...]decimal.Decimal{t.Hourly, t.Daily, t.Weekly, t.Monthly} {
-		b = appendDecKey(b, d)
-	}
-	for _, v := range [...]int64{int64(t.HoursPerMonth), int64(t.Granularity), int64(t.Minimum), int64(t.AfterPackage), int64(t.Rounding)} {
-		b = strconv.AppendInt(append(b, '|'), v, 10)
-	}
-	for _, term := range t.Terms {
-		b = strconv.AppendInt(append(b, '|', 't'), int64(term.Months), 10)
-		b = appendDecKey(appendDecKey(b, term.Monthly), term.Discount)
-	}
-	return b
-}
-
-func appendDecKey(b []byte, d decimal.Decimal) []byte {
-	b = append(b, '|')
-	if raw, _ := splitDec(d); raw.ok {
-		b = strconv.AppendInt(b, raw.c, 10)
-	} else {
-		b = d.Coefficient().Append(b, 10)
-	}
-	return strconv.AppendInt(append(b, 'e'), int64(d.Exponent()), 10)
 }

@@ -33,6 +33,10 @@ type Offer struct {
 	// weighs it in the expected cost. Zero: none expected.
 	InterruptionsPerDay float64 `json:"interruptions_per_day"`
 	Notes               string  `json:"notes"`
+	// Line is the 1-based line of the price list the offer was loaded from (the
+	// line of its row in CSV, of its opening brace in JSON), set by LoadOffersCSV
+	// and LoadOffersJSON so that messages can point at it; zero otherwise.
+	Line int `json:"line"`
 }
 
 // Validate reports every problem with o, joined, each wrapping ErrInvalid: an empty
@@ -69,7 +73,10 @@ func (o Offer) name() string {
 	}
 	s += " " + o.Card
 	if strings.TrimSpace(s) == "" {
-		return "without provider or card"
+		s = "without provider or card"
+	}
+	if o.Line > 0 {
+		s += " (line " + strconv.Itoa(o.Line) + ")"
 	}
 	return s
 }
@@ -233,6 +240,18 @@ type PriceCheck struct {
 // ErrCurrencyMismatch for one card priced in two currencies.
 func MarketCheck(offers []Offer, threshold decimal.Decimal) ([]PriceCheck, error) {
 	return marketCheck(offers, nil, threshold, false)
+}
+
+// MarketCheckIn is MarketCheck with the markets given: markets[i] names offer i's
+// market, and offers with equal names are compared with each other (a planner that
+// resolved card names to catalog cards passes the card, so "A100 80GB" and "NVIDIA
+// A100-SXM4-80GB" are one market). Messages name each offer's card as written.
+// markets must have one entry per offer.
+func MarketCheckIn(offers []Offer, markets []string, threshold decimal.Decimal) ([]PriceCheck, error) {
+	if len(markets) != len(offers) {
+		return nil, fmt.Errorf("pricing: market check: %d markets for %d offers: %w", len(markets), len(offers), ErrInvalid)
+	}
+	return marketCheck(offers, markets, threshold, false)
 }
 
 // marketCheck is MarketCheck with the markets given: keys[i] is offer i's market

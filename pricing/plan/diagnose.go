@@ -1,7 +1,8 @@
-package pricing
+package plan
 
 import (
 	"fmt"
+	"github.com/gpuplan/gpuplan/pricing"
 	"strings"
 	"time"
 
@@ -174,7 +175,7 @@ type cardMiss struct {
 	err            error // a miss that is not about memory
 	low            time.Duration
 	lowGPUs        int
-	cost           Money
+	cost           pricing.Money
 	costGPUs       int
 	fitted, priced bool
 	fastest        time.Duration // the quickest job that outlasted the rental
@@ -265,7 +266,7 @@ func (d *diagnosis) short(c catalog.Card, n int, job, span time.Duration) {
 	m.span, m.outlasted = span, true
 }
 
-func (d *diagnosis) over(c catalog.Card, n int, cost Money) {
+func (d *diagnosis) over(c catalog.Card, n int, cost pricing.Money) {
 	m := d.card(c)
 	if !m.priced || cost.Amount.LessThan(m.cost.Amount) {
 		m.cost, m.costGPUs = cost, n

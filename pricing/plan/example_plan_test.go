@@ -1,4 +1,4 @@
-package pricing_test
+package plan_test
 
 import (
 	"fmt"

@@ -1,7 +1,8 @@
-package pricing
+package plan
 
 import (
 	"fmt"
+	"github.com/gpuplan/gpuplan/pricing"
 	"math"
 	"strings"
 	"time"
@@ -243,12 +244,12 @@ func (s settings) timeDecode(f *fit, card catalog.Card, n int, peak compute.FLOP
 			return 0, err
 		}
 		if sp.Step <= 0 {
-			return 0, fmt.Errorf("decode step takes no time: %w", ErrInvalid)
+			return 0, fmt.Errorf("decode step takes no time: %w", pricing.ErrInvalid)
 		}
 		f.eff = float64(sp.Step) / float64(sp.Step+comm)
 		rate := float64(sp.Total) * f.eff * float64(replicas)
 		if !(rate > 0) {
-			return 0, fmt.Errorf("decode speed is zero: %w", ErrInvalid)
+			return 0, fmt.Errorf("decode speed is zero: %w", pricing.ErrInvalid)
 		}
 		return seconds(s.Tokens / rate)
 	}
@@ -268,7 +269,7 @@ func (s settings) timeDecode(f *fit, card catalog.Card, n int, peak compute.FLOP
 func seconds(sec float64) (time.Duration, error) {
 	ns := math.Ceil(sec * 1e9)
 	if math.IsNaN(ns) || ns >= math.MaxInt64 {
-		return 0, fmt.Errorf("pricing: plan: %g s is past time.Duration's range: %w", sec, ErrInvalid)
+		return 0, fmt.Errorf("plan: %g s is past time.Duration's range: %w", sec, pricing.ErrInvalid)
 	}
 	return time.Duration(ns), nil
 }

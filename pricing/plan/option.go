@@ -1,8 +1,9 @@
-package pricing
+package plan
 
 import (
 	"errors"
 	"fmt"
+	"github.com/gpuplan/gpuplan/pricing"
 	"sort"
 	"strings"
 	"time"
@@ -20,9 +21,9 @@ type candidate struct {
 	offer         int // the offer's place in Planner.Offers, the last tie-break
 	gpus          int
 	fit           *fit
-	rental        Usage
-	cost, hourly  Quote
-	expected      Money         // Cost plus the rental of the time lost to interruptions
+	rental        pricing.Usage
+	cost, hourly  pricing.Quote
+	expected      pricing.Money // Cost plus the rental of the time lost to interruptions
 	interruptions float64       // expected over the job
 	lost          time.Duration // expected time lost to interruptions
 	minor         int64         // expected in minor units, when exact says it is one
@@ -31,32 +32,32 @@ type candidate struct {
 
 // price prices one fit on one offer (offer i, n GPUs): the rental, its quotes and
 // the expected cost with interruptions.
-func (s settings) price(i int, o Offer, n int, f *fit) (candidate, error) {
+func (s settings) price(i int, o pricing.Offer, n int, f *fit) (candidate, error) {
 	c := candidate{offer: i, gpus: n, fit: f}
 	jobRental := false
 	switch {
 	case s.rentalSet():
 		c.rental = s.Rental
 	case s.Usage > 0:
-		c.rental = Continuous(s.Usage)
+		c.rental = pricing.Continuous(s.Usage)
 	case s.Tokens > 0:
-		c.rental, jobRental = Continuous(ceilSecond(f.duration)), true
+		c.rental, jobRental = pricing.Continuous(ceilSecond(f.duration)), true
 	default:
-		c.rental = Continuous(DefaultDemoHour)
+		c.rental = pricing.Continuous(DefaultDemoHour)
 	}
 	if span := usageSpan(c.rental); !jobRental && s.Tokens > 0 && span < f.duration {
 		return candidate{}, &shortRental{span: span}
-	} else if span > MaxDuration {
-		return candidate{}, &unavailable{o.name(), fmt.Errorf("the rental of %s is past the %s pricing limit: %w",
-			roundDur(span), roundDur(MaxDuration), ErrUnavailable)}
+	} else if span > pricing.MaxDuration {
+		return candidate{}, &unavailable{offerName(o), fmt.Errorf("the rental of %s is past the %s pricing limit: %w",
+			roundDur(span), roundDur(pricing.MaxDuration), pricing.ErrUnavailable)}
 	}
 	var err error
 	c.cost, c.hourly, err = s.quote(o, c.rental, n)
-	if errors.Is(err, ErrUnavailable) {
-		return candidate{}, &unavailable{o.name(), err}
+	if errors.Is(err, pricing.ErrUnavailable) {
+		return candidate{}, &unavailable{offerName(o), err}
 	}
 	if err != nil {
-		return candidate{}, &contextError{context: fmt.Sprintf("plan: %s at %d GPU(s)", o.name(), n), err: err}
+		return candidate{}, &contextError{context: fmt.Sprintf("plan: %s at %d GPU(s)", offerName(o), n), err: err}
 	}
 	c.expected = c.cost.Total
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
@@ -74,7 +75,7 @@ func (s settings) price(i int, o Offer, n int, f *fit) (candidate, error) {
 // to cover the job and the lost time: a run as long as the job is priced again at
 // the longer length; a rental the user gave costs more only for the time past its
 // end, bought as a further run.
-func (s settings) interruptions(c *candidate, o Offer) error {
+func (s settings) interruptions(c *candidate, o pricing.Offer) error {
 	d := c.fit.duration
 	c.interruptions = o.InterruptionsPerDay * d.Hours() / 24
 	lost := c.interruptions * ((s.checkpoint / 2).Seconds() + s.restart.Seconds())
@@ -86,13 +87,13 @@ func (s settings) interruptions(c *candidate, o Offer) error {
 	span := usageSpan(c.rental)
 	switch {
 	case !s.rentalSet() && s.Usage == 0: // the rental is the job's own run
-		q, _, err := s.quote(o, Continuous(need), c.gpus)
+		q, _, err := s.quote(o, pricing.Continuous(need), c.gpus)
 		if err != nil {
 			return err
 		}
 		c.expected = q.Total
 	case need > span:
-		q, _, err := s.quote(o, Continuous(need-span), c.gpus)
+		q, _, err := s.quote(o, pricing.Continuous(need-span), c.gpus)
 		if err != nil {
 			return err
 		}
@@ -105,7 +106,7 @@ func (s settings) interruptions(c *candidate, o Offer) error {
 
 // explain writes the option of candidate c, on offer o of card, into opt: memory,
 // timing, money, its waste against the cheapest option, and the warnings.
-func (s settings) explain(opt *Option, c *candidate, o Offer, card catalog.Card, check PriceCheck, cheapest *candidate) error {
+func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catalog.Card, check pricing.PriceCheck, cheapest *candidate) error {
 	f, n := c.fit, c.gpus
 	*opt = Option{
 		Offer: o, CardID: card.ID, GPUs: n, Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
@@ -122,12 +123,12 @@ func (s settings) explain(opt *Option, c *candidate, o Offer, card catalog.Card,
 		ExpectedCost:  c.expected,
 	}
 	if opt.HourlyOnly.Total.Currency == "" {
-		opt.HourlyOnly = Quote{Total: Money{Amount: decimal.Decimal{}, Currency: o.Tariff.Currency}, Lines: []Line{}}
+		opt.HourlyOnly = pricing.Quote{Total: pricing.Money{Amount: decimal.Decimal{}, Currency: o.Tariff.Currency}, Lines: []pricing.Line{}}
 	}
 	// Whole minor units subtract as integers (every total is rounded to them);
 	// anything else goes through the exact decimal subtraction.
 	if c.exact && cheapest.exact {
-		opt.Waste = Money{Amount: decimal.New(c.minor-cheapest.minor, -MinorUnit(c.expected.Currency)), Currency: c.expected.Currency}
+		opt.Waste = pricing.Money{Amount: decimal.New(c.minor-cheapest.minor, -pricing.MinorUnit(c.expected.Currency)), Currency: c.expected.Currency}
 	} else {
 		w, err := c.expected.Sub(cheapest.expected)
 		if err != nil {
@@ -151,10 +152,10 @@ func (s settings) explain(opt *Option, c *candidate, o Offer, card catalog.Card,
 			kind, c.interruptions, roundDur(c.lost), extra))
 	}
 	warn = append(warn, pre...)
-	if check.Flag == PriceBelow || check.Flag == PriceAbove {
+	if check.Flag == pricing.PriceBelow || check.Flag == pricing.PriceAbove {
 		warn = append(warn, check.Message)
 	}
-	if a, ok := SiteAvailability(o.Tier); ok && tierLevel(o.Tier) < 3 && f.duration > 0 {
+	if a, ok := pricing.SiteAvailability(o.Tier); ok && a < 0.999 && f.duration > 0 {
 		// The second seed article: a lesser datacenter risks outages that cost a
 		// long job more than the rent it saves.
 		down := time.Duration(float64(f.duration) * (1 - a))
@@ -185,7 +186,7 @@ type unavailable struct {
 	err   error
 }
 
-func (e *unavailable) Error() string { return "pricing: plan: " + e.reason() }
+func (e *unavailable) Error() string { return "plan: " + e.reason() }
 func (e *unavailable) Unwrap() error { return e.err }
 
 // reason is the offer and why, without package prefixes.
@@ -197,12 +198,12 @@ func (e *unavailable) reason() string {
 type shortRental struct{ span time.Duration }
 
 func (e *shortRental) Error() string {
-	return fmt.Sprintf("pricing: plan: the rental covers %s of use, less than the job takes", roundDur(e.span))
+	return fmt.Sprintf("plan: the rental covers %s of use, less than the job takes", roundDur(e.span))
 }
 
 // usageSpan is the GPU time a usage rents: the run, the sessions' hours, or the
 // trial and the run after it.
-func usageSpan(u Usage) time.Duration {
+func usageSpan(u pricing.Usage) time.Duration {
 	switch u.Pattern {
 	case Sessions:
 		return u.PerDay * time.Duration(u.Days)
@@ -260,18 +261,18 @@ type tariffPricing struct {
 // id), usage and GPU count give the same quotes, however many offers share them.
 type quoteKey struct {
 	tariff int
-	rental Usage
+	rental pricing.Usage
 	gpus   int
 }
 
-type quotePair struct{ cost, hourly Quote }
+type quotePair struct{ cost, hourly pricing.Quote }
 
 // tariffKey writes every field of a tariff that pricing reads (see appendKey).
-func tariffKey(t Tariff) string { return string(appendKey(make([]byte, 0, 128), t)) }
+func tariffKey(t pricing.Tariff) string { return string(appendKey(make([]byte, 0, 128), t)) }
 
 // pricing returns the per-Plan pricing of o's tariff, made on first use, and
 // counts o among the offers that share it.
-func (s settings) pricing(o Offer) *tariffPricing {
+func (s settings) pricing(o pricing.Offer) *tariffPricing {
 	k := tariffKey(o.Tariff)
 	tp := s.tariffs[k]
 	if tp == nil {
@@ -287,7 +288,7 @@ func (s settings) pricing(o Offer) *tariffPricing {
 // when an identical tariff priced it already. The offer and the rental were
 // validated once in Plan, so pricing skips that. Each option gets its own line
 // slices: a cache hit copies them.
-func (s settings) quote(o Offer, u Usage, n int) (Quote, Quote, error) {
+func (s settings) quote(o pricing.Offer, u pricing.Usage, n int) (pricing.Quote, pricing.Quote, error) {
 	tp := s.offer
 	if tp.offers < 2 {
 		// No other offer has this tariff: nothing to share, so no cache.
@@ -304,13 +305,13 @@ func (s settings) quote(o Offer, u Usage, n int) (Quote, Quote, error) {
 		}
 		var err error
 		if p.cost, p.hourly, err = tp.pricer.quotes(u, n); err != nil {
-			return Quote{}, Quote{}, err
+			return pricing.Quote{}, pricing.Quote{}, err
 		}
 		s.quotes[k] = p
 		return p.cost, p.hourly, nil // the first option shares the cache's lines: Plan never changes them
 	}
-	p.cost.Lines = append([]Line(nil), p.cost.Lines...)
-	p.hourly.Lines = append([]Line(nil), p.hourly.Lines...)
+	p.cost.Lines = append([]pricing.Line(nil), p.cost.Lines...)
+	p.hourly.Lines = append([]pricing.Line(nil), p.hourly.Lines...)
 	return p.cost, p.hourly, nil
 }
 
@@ -328,7 +329,7 @@ func ceilSecond(d time.Duration) time.Duration {
 // units (every total is rounded to them) when both are whole ones that fit an
 // int64, by the decimal comparison otherwise. It sorts indices: candidates are
 // large.
-func rank(cands []candidate, offers []Offer, cards []catalog.Card) []int {
+func rank(cands []candidate, offers []pricing.Offer, cards []catalog.Card) []int {
 	order := make([]int, len(cands))
 	for i := range order {
 		order[i] = i
@@ -369,9 +370,9 @@ func rank(cands []candidate, offers []Offer, cards []catalog.Card) []int {
 // minorAmount returns m as a whole number of the currency's minor units (CNY 12.34
 // is 1234) when it is one and fits in 18 digits, without allocating; false
 // otherwise.
-func minorAmount(m Money) (int64, bool) {
+func minorAmount(m pricing.Money) (int64, bool) {
 	a := m.Amount
-	shift := int(a.Exponent()) + int(MinorUnit(m.Currency))
+	shift := int(a.Exponent()) + int(pricing.MinorUnit(m.Currency))
 	if shift < 0 || a.NumDigits()+shift > 18 {
 		return 0, false
 	}

@@ -1,8 +1,9 @@
-package pricing
+package plan
 
 import (
 	"errors"
 	"fmt"
+	"github.com/gpuplan/gpuplan/pricing"
 	"strings"
 	"time"
 
@@ -22,13 +23,13 @@ var ErrNoFit = errors.New("no option fits")
 // goroutines.
 type Planner struct {
 	Catalog *catalog.Catalog
-	Offers  []Offer
+	Offers  []pricing.Offer
 }
 
 // Option is one way to run the job: an offer at a GPU count and parallel layout,
 // with the memory, the time, the money and the warnings that explain it.
 type Option struct {
-	Offer  Offer           `json:"offer"`
+	Offer  pricing.Offer   `json:"offer"`
 	CardID string          `json:"card_id"` // the catalog card the offer resolved to
 	GPUs   int             `json:"gpus"`
 	Layout sizing.Parallel `json:"layout"`
@@ -48,24 +49,24 @@ type Option struct {
 	// Efficiency is the multi-GPU scaling efficiency (1 for one GPU).
 	Efficiency float64 `json:"efficiency"`
 	// Rental is the usage priced: the request's, or a run as long as the job.
-	Rental Usage `json:"rental"`
+	Rental pricing.Usage `json:"rental"`
 	// Cost is the cheapest cover of Rental for all GPUs, with line items.
-	Cost Quote `json:"cost"`
+	Cost pricing.Quote `json:"cost"`
 	// HourlyOnly is the same rental paid by the hour (zero when the offer has no
 	// hourly price), to set beside the best packages in Cost.
-	HourlyOnly Quote `json:"hourly_only"`
+	HourlyOnly pricing.Quote `json:"hourly_only"`
 	// Waste is ExpectedCost minus that of the first (cheapest) option: what this
 	// choice costs beyond the cheapest one that fits. When the option has more
 	// GPUs or a bigger card than that one, it is the seeds' over-provisioning
 	// cost; between offers of the same card it is the price difference.
-	Waste Money `json:"waste"`
+	Waste pricing.Money `json:"waste"`
 	// Interruptions is the expected number of interruptions during the job (from
 	// the offer's InterruptionsPerDay), TimeLost the expected time they cost
 	// (half a checkpoint interval of work plus a restart each), and ExpectedCost
 	// Cost plus the rental of TimeLost. Options are ranked on ExpectedCost.
 	Interruptions float64       `json:"interruptions"`
 	TimeLost      time.Duration `json:"time_lost_ns"`
-	ExpectedCost  Money         `json:"expected_cost"`
+	ExpectedCost  pricing.Money `json:"expected_cost"`
 	Warnings      []string      `json:"warnings"`
 }
 
@@ -79,7 +80,7 @@ type NoFitError struct {
 // Error describes the failure, quoting the input where there is one.
 func (e *NoFitError) Error() string {
 	var b strings.Builder
-	b.WriteString("pricing: no option fits")
+	b.WriteString("plan: no option fits")
 	if len(e.Reasons) > 0 {
 		b.WriteString(": ")
 		b.WriteString(strings.Join(e.Reasons, "; "))
@@ -128,7 +129,7 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 		return nil, err
 	}
 	if len(p.Offers) == 0 {
-		return nil, fmt.Errorf("pricing: plan: no offers: %w", ErrInvalid)
+		return nil, fmt.Errorf("plan: no offers: %w", pricing.ErrInvalid)
 	}
 	cat := p.Catalog
 	if cat == nil {
@@ -226,7 +227,7 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 
 // gpuLimit is the most GPUs tried on an offer: its MaxGPUs (DefaultPlanGPUs when
 // it states none), capped by the request's MaxGPUs and by MaxPlanGPUs.
-func (s settings) gpuLimit(o Offer) int {
+func (s settings) gpuLimit(o pricing.Offer) int {
 	limit := o.MaxGPUs
 	if limit == 0 {
 		limit = DefaultPlanGPUs
@@ -253,7 +254,7 @@ func nextCount(n, limit int) int {
 
 // candidateBound is the most candidates a plan can have, to size the slice once:
 // growing it by copying showed in profiles.
-func (s settings) candidateBound(offers []Offer) int {
+func (s settings) candidateBound(offers []pricing.Offer) int {
 	total := 0
 	for _, o := range offers {
 		limit := s.gpuLimit(o)
@@ -272,12 +273,12 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) ([]catalog.Card, erro
 	currency := ""
 	for i, o := range p.Offers {
 		if err := o.Validate(); err != nil {
-			return nil, &contextError{context: fmt.Sprintf("plan: offer %d (%s)", i, o.name()), drop: "offer: ", err: err}
+			return nil, &contextError{context: fmt.Sprintf("plan: offer %d (%s)", i, offerName(o)), drop: "offer: ", err: err}
 		}
 		if currency == "" {
 			currency = o.Tariff.Currency
 		} else if o.Tariff.Currency != currency {
-			return nil, fmt.Errorf("pricing: plan: offer %d (%s) is in %s, others in %s: %w", i, o.Provider, o.Tariff.Currency, currency, ErrCurrencyMismatch)
+			return nil, fmt.Errorf("plan: offer %d (%s) is in %s, others in %s: %w", i, o.Provider, o.Tariff.Currency, currency, pricing.ErrCurrencyMismatch)
 		}
 		if j, ok := byName[o.Card]; ok {
 			cards[i] = cards[j]
@@ -285,13 +286,13 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) ([]catalog.Card, erro
 		}
 		c, err := cat.Lookup(o.Card)
 		if err != nil {
-			return nil, &contextError{context: fmt.Sprintf("plan: offer %d (%s)", i, o.name()), err: err}
+			return nil, &contextError{context: fmt.Sprintf("plan: offer %d (%s)", i, offerName(o)), err: err}
 		}
 		cards[i] = c
 		byName[o.Card] = i
 	}
 	if !s.Budget.Amount.IsZero() && s.Budget.Currency != currency {
-		return nil, fmt.Errorf("pricing: plan: budget in %s, offers in %s: %w", s.Budget.Currency, currency, ErrCurrencyMismatch)
+		return nil, fmt.Errorf("plan: budget in %s, offers in %s: %w", s.Budget.Currency, currency, pricing.ErrCurrencyMismatch)
 	}
 	return cards, nil
 }
@@ -317,7 +318,7 @@ func (s settings) work() (compute.FLOPs, error) {
 	}
 	f, err := count(s.Model, s.Tokens, s.Workload.SeqLen)
 	if err != nil {
-		return 0, &contextError{context: "plan", err: err, also: ErrInvalid}
+		return 0, &contextError{context: "plan", err: err, also: pricing.ErrInvalid}
 	}
 	return f, nil
 }

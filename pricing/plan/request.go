@@ -1,8 +1,9 @@
-package pricing
+package plan
 
 import (
 	"errors"
 	"fmt"
+	"github.com/gpuplan/gpuplan/pricing"
 	"math"
 	"time"
 
@@ -62,7 +63,7 @@ type Request struct {
 	Usage time.Duration `json:"usage_ns"`
 	// Rental, when set (a non-zero Duration, Days or Trial), replaces Usage with a
 	// pattern: N hours a day for M days, or a trial billed hourly then packages.
-	Rental   Usage         `json:"rental"`
+	Rental   pricing.Usage `json:"rental"`
 	Deadline time.Duration `json:"deadline_ns"` // zero: none
 	// Headroom is the fraction of card memory kept free, in [0, 1); zero:
 	// DefaultHeadroom. Use a tiny value such as 0.001 for almost none.
@@ -80,7 +81,7 @@ type Request struct {
 	// Budget leaves out options whose expected cost (Option.ExpectedCost: the
 	// rental plus, for interruptible offers, the time interruptions lose) is above
 	// it; zero Amount: no budget.
-	Budget Money `json:"budget"`
+	Budget pricing.Money `json:"budget"`
 	// Checkpoint is the checkpoint interval for interruption risk; zero:
 	// DefaultCheckpoint. Restart is the time each interruption costs on top of
 	// the lost work; zero: DefaultRestart.
@@ -119,16 +120,16 @@ func (r Request) settle() (settings, error) {
 	s := settings{Request: r}
 	var errs []error
 	bad := func(format string, a ...any) {
-		errs = append(errs, fmt.Errorf("pricing: request: "+format+": %w", append(a, ErrInvalid)...))
+		errs = append(errs, fmt.Errorf("plan: request: "+format+": %w", append(a, pricing.ErrInvalid)...))
 	}
 	if err := r.Model.Validate(); err != nil {
-		errs = append(errs, &contextError{context: "request", err: err, also: ErrInvalid})
+		errs = append(errs, &contextError{context: "request", err: err, also: pricing.ErrInvalid})
 	}
 	// The planner sets its own layouts, so the workload's is left out of the check.
 	w := r.Workload
 	w.Parallel = sizing.Parallel{}
 	if err := w.Validate(); err != nil {
-		errs = append(errs, &contextError{context: "request", err: err, also: ErrInvalid})
+		errs = append(errs, &contextError{context: "request", err: err, also: pricing.ErrInvalid})
 	}
 	if math.IsNaN(r.Tokens) || math.IsInf(r.Tokens, 0) || r.Tokens < 0 {
 		bad("tokens %v must be a finite number >= 0", r.Tokens)
@@ -141,7 +142,7 @@ func (r Request) settle() (settings, error) {
 			errs = append(errs, &contextError{context: "request: rental", err: err})
 		}
 		if r.Usage != 0 {
-			bad("give Usage or Rental, not both")
+			bad("give pricing.Usage or Rental, not both")
 		}
 	}
 	if r.Deadline > 0 && r.Tokens == 0 {
@@ -159,7 +160,7 @@ func (r Request) settle() (settings, error) {
 		s.band = compute.PublishedMFU()
 	}
 	if err := s.band.Validate(); err != nil {
-		errs = append(errs, &contextError{context: "request: utilization band", err: err, also: ErrInvalid})
+		errs = append(errs, &contextError{context: "request: utilization band", err: err, also: pricing.ErrInvalid})
 	}
 	s.util = r.Utilization
 	if math.IsNaN(s.util) || s.util < 0 || s.util > 1 {
@@ -177,7 +178,7 @@ func (r Request) settle() (settings, error) {
 		if r.Budget.Amount.IsNegative() {
 			bad("budget %s must not be negative", r.Budget.Amount)
 		}
-		if err := ValidCurrency(r.Budget.Currency); err != nil {
+		if err := pricing.ValidCurrency(r.Budget.Currency); err != nil {
 			errs = append(errs, &contextError{context: "request: budget", err: err})
 		}
 	}
@@ -200,4 +201,4 @@ func (r Request) settle() (settings, error) {
 }
 
 // rentalSet reports whether Rental holds a pattern rather than the zero value.
-func (r Request) rentalSet() bool { return r.Rental != (Usage{}) }
+func (r Request) rentalSet() bool { return r.Rental != (pricing.Usage{}) }
