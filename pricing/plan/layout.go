@@ -33,7 +33,6 @@ type fit struct {
 	// written on first use.
 	warned bool
 	pre    []string
-	late   string
 }
 
 type fitKey struct {
@@ -82,12 +81,12 @@ func (s settings) layouts(n int) []sizing.Parallel {
 	return ls
 }
 
-// fitCard finds the first layout of n GPUs of card that fits, and times it.
+// fitCard times every layout of n GPUs of card that fits and keeps the fastest
+// (the first listed among equals; without Tokens, the first that fits).
 func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
-	f := &fit{}
 	usable, _ := sizing.Usable(card.Memory, s.headroom) // settle checked the headroom
-	f.usable = usable
 	var smallest sizing.Bytes = -1
+	var best, failed *fit
 	w := s.Workload
 	for _, l := range s.layouts(n) {
 		w.Parallel = l
@@ -98,21 +97,42 @@ func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 		if smallest < 0 || b.Total() < smallest {
 			smallest = b.Total()
 		}
-		if b.Total() <= usable {
-			f.ok, f.layout, f.mem = true, l, b
+		if b.Total() > usable {
+			continue
+		}
+		f := s.timeLayout(card, n, l, b, usable, work)
+		switch {
+		case !f.ok:
+			if failed == nil {
+				failed = f
+			}
+		case best == nil || f.duration < best.duration:
+			best = f
+		}
+		if s.Tokens == 0 && best != nil {
 			break
 		}
 	}
-	if !f.ok {
-		if smallest < 0 {
-			f.err = fmt.Errorf("%s: no layout of %d GPU(s) is valid for this model", card.Name, n)
-		} else {
-			f.need = smallest
-			f.err = fmt.Errorf("%s at %d GPU(s) needs %s per GPU, over the %s usable (%s less %.0f%% headroom)",
-				card.Name, n, smallest.Human(), usable.Human(), card.Memory.Human(), s.headroom*100)
-		}
-		return f
+	if best != nil {
+		return best
 	}
+	if failed != nil {
+		return failed
+	}
+	f := &fit{usable: usable}
+	if smallest < 0 {
+		f.err = fmt.Errorf("%s: no layout of %d GPU(s) is valid for this model", card.Name, n)
+	} else {
+		f.need = smallest
+		f.err = fmt.Errorf("%s at %d GPU(s) needs %s per GPU, over the %s usable (%s less %.0f%% headroom)",
+			card.Name, n, smallest.Human(), usable.Human(), card.Memory.Human(), s.headroom*100)
+	}
+	return f
+}
+
+// timeLayout times layout l of n GPUs of card, whose memory b fits.
+func (s settings) timeLayout(card catalog.Card, n int, l sizing.Parallel, b sizing.Breakdown, usable sizing.Bytes, work compute.FLOPs) *fit {
+	f := &fit{ok: true, layout: l, mem: b, usable: usable}
 	link, nvlink, name := linkFor(card, n)
 	f.nvlink, f.linkName = nvlink, name
 	peak, note, err := peakFor(card, s.Workload.Precision, s.Workload.Task)

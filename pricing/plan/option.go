@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
 )
@@ -26,13 +27,13 @@ type candidate struct {
 	expected      pricing.Money // Cost plus the rental of the time lost to interruptions
 	interruptions float64       // expected over the job
 	lost          time.Duration // expected time lost to interruptions
-	minor         int64         // expected in minor units, when exact says it is one
-	exact         bool
+	key           pricing.Money // expected in the ranking's currency (Rates.Base, or the offers' one)
+	rate          string        // the rate that converted expected into key; empty: none
 }
 
 // price prices one fit on one offer (offer i, n GPUs): the rental, its quotes and
 // the expected cost with interruptions.
-func (s settings) price(i int, o pricing.Offer, n int, f *fit) (candidate, error) {
+func (s settings) price(i int, o pricing.Offer, n int, f *fit, rates pricing.Rates) (candidate, error) {
 	c := candidate{offer: i, gpus: n, fit: f}
 	jobRental := false
 	switch {
@@ -65,7 +66,13 @@ func (s settings) price(i int, o pricing.Offer, n int, f *fit) (candidate, error
 			return candidate{}, err
 		}
 	}
-	c.minor, c.exact = minorAmount(c.expected)
+	c.key = c.expected
+	if !isZeroRates(rates) && c.expected.Currency != rates.Base {
+		if c.key, err = rates.Convert(c.expected); err != nil {
+			return candidate{}, err
+		}
+		c.rate = rates.Per[c.expected.Currency].String()
+	}
 	return c, nil
 }
 
@@ -106,7 +113,7 @@ func (s settings) interruptions(c *candidate, o pricing.Offer) error {
 
 // explain writes the option of candidate c, on offer o of card, into opt: memory,
 // timing, money, its waste against the cheapest option, and the warnings.
-func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catalog.Card, check pricing.PriceCheck, cheapest *candidate) error {
+func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catalog.Card, faster *catalog.Card, check pricing.PriceCheck, cheapest *candidate, fits map[fitKey]*fit, work compute.FLOPs) error {
 	f, n := c.fit, c.gpus
 	*opt = Option{
 		Offer: o, CardID: card.ID, GPUs: n, Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
@@ -125,19 +132,14 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catal
 	if opt.HourlyOnly.Total.Currency == "" {
 		opt.HourlyOnly = pricing.Quote{Total: pricing.Money{Amount: decimal.Decimal{}, Currency: o.Tariff.Currency}, Lines: []pricing.Line{}}
 	}
-	// Whole minor units subtract as integers (every total is rounded to them);
-	// anything else goes through the exact decimal subtraction.
-	if c.exact && cheapest.exact {
-		opt.Waste = pricing.Money{Amount: decimal.New(c.minor-cheapest.minor, -pricing.MinorUnit(c.expected.Currency)), Currency: c.expected.Currency}
-	} else {
-		w, err := c.expected.Sub(cheapest.expected)
-		if err != nil {
-			return err
-		}
-		opt.Waste = w
+	opt.RankedCost, opt.Rate = c.key, c.rate
+	w, err := c.key.Sub(cheapest.key)
+	if err != nil {
+		return err
 	}
+	opt.Waste = w
 
-	pre, late := s.fitWarnings(f, n, card)
+	pre := s.fitWarnings(f, n, card)
 	warn := make([]string, 0, len(pre)+3)
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
 		extra, err := c.expected.Sub(c.cost.Total)
@@ -152,6 +154,9 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catal
 			kind, c.interruptions, roundDur(c.lost), extra))
 	}
 	warn = append(warn, pre...)
+	if faster != nil {
+		warn = append(warn, s.boardWarning(o, card, *faster, n, f, fits, work))
+	}
 	if check.Flag == pricing.PriceBelow || check.Flag == pricing.PriceAbove {
 		warn = append(warn, check.Message)
 	}
@@ -165,12 +170,6 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catal
 		}
 		warn = append(warn, fmt.Sprintf("datacenter tier %s: %.3f%% design availability (Uptime Institute), about %s of site outage over this %s job on average, each outage costing a restart and the work since the last checkpoint%s",
 			strings.TrimSpace(o.Tier), a*100, roundDur(down), roundDur(f.duration), hint))
-	}
-	switch {
-	case late != "":
-		warn = append(warn, late)
-	case s.Deadline > 0 && f.duration+c.lost > s.Deadline:
-		warn = append(warn, fmt.Sprintf("with the expected interruptions it finishes in %s, after the %s deadline", roundDur(f.duration+c.lost), roundDur(s.Deadline)))
 	}
 	if len(warn) == 0 {
 		warn = nil
@@ -205,21 +204,20 @@ func (e *shortRental) Error() string {
 // trial and the run after it.
 func usageSpan(u pricing.Usage) time.Duration {
 	switch u.Pattern {
-	case Sessions:
+	case pricing.Sessions:
 		return u.PerDay * time.Duration(u.Days)
-	case TrialThenCommit:
+	case pricing.TrialThenCommit:
 		return u.Trial + u.Duration
 	}
 	return u.Duration
 }
 
 // fitWarnings returns the warnings that belong to a fit of n GPUs of card, the
-// same for every offer of that card: pre (the layout's notes, the links, little
-// headroom) and late (a deadline met only at the optimistic end of the band).
-// They are written on first use and kept in the fit.
-func (s settings) fitWarnings(f *fit, n int, card catalog.Card) ([]string, string) {
+// same for every offer of that card: the layout's notes, the links, little
+// headroom. They are written on first use and kept in the fit.
+func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 	if f.warned {
-		return f.pre, f.late
+		return f.pre
 	}
 	f.warned = true
 	f.pre = append(f.pre, f.notes...)
@@ -242,77 +240,21 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) ([]string, strin
 	if headroom := 1 - float64(f.mem.Total())/float64(card.Memory); headroom < DefaultHeadroom {
 		f.pre = append(f.pre, fmt.Sprintf("only %.0f%% of GPU memory left free (under 20%%): fragmentation or a longer input may run out of memory", headroom*100))
 	}
-	if s.Deadline > 0 && f.duration > s.Deadline {
-		f.late = fmt.Sprintf("meets the %s deadline only at the optimistic end of the utilization band (%s expected)", roundDur(s.Deadline), roundDur(f.duration))
-	}
-	return f.pre, f.late
+	return f.pre
 }
 
-// tariffPricing is what Plan keeps for one tariff, shared by every offer with an
-// identical one (a provider's regions often are): its number in the quote cache,
-// and a pricer built on first use.
-type tariffPricing struct {
-	id     int
-	offers int // offers in the plan with this tariff; quotes are cached only when shared
-	pricer *pricer
-}
-
-// quoteKey identifies a priced rental: the same tariff (by its tariffPricing
-// id), usage and GPU count give the same quotes, however many offers share them.
-type quoteKey struct {
-	tariff int
-	rental pricing.Usage
-	gpus   int
-}
-
-type quotePair struct{ cost, hourly pricing.Quote }
-
-// tariffKey writes every field of a tariff that pricing reads (see appendKey).
-func tariffKey(t pricing.Tariff) string { return string(appendKey(make([]byte, 0, 128), t)) }
-
-// pricing returns the per-Plan pricing of o's tariff, made on first use, and
-// counts o among the offers that share it.
-func (s settings) pricing(o pricing.Offer) *tariffPricing {
-	k := tariffKey(o.Tariff)
-	tp := s.tariffs[k]
-	if tp == nil {
-		tp = &tariffPricing{id: len(s.tariffs)}
-		s.tariffs[k] = tp
-	}
-	tp.offers++
-	return tp
-}
-
-// quote prices a rental on the offer being planned (s.offer) for n GPUs, and the
-// same rental paid by the hour alone (see pricer.quotes), from the per-Plan cache
-// when an identical tariff priced it already. The offer and the rental were
-// validated once in Plan, so pricing skips that. Each option gets its own line
-// slices: a cache hit copies them.
+// quote prices a rental on offer o for n GPUs, and the same rental paid by the
+// hour alone (the zero Quote when the tariff has no hourly price), to set beside
+// the best packages.
 func (s settings) quote(o pricing.Offer, u pricing.Usage, n int) (pricing.Quote, pricing.Quote, error) {
-	tp := s.offer
-	if tp.offers < 2 {
-		// No other offer has this tariff: nothing to share, so no cache.
-		if tp.pricer == nil {
-			tp.pricer = newPricer(o.Tariff)
-		}
-		return tp.pricer.quotes(u, n)
+	cost, err := o.Tariff.Price(u, n)
+	if err != nil || !o.Tariff.Hourly.IsPositive() {
+		return cost, pricing.Quote{}, err
 	}
-	k := quoteKey{tp.id, u, n}
-	p, ok := s.quotes[k]
-	if !ok {
-		if tp.pricer == nil {
-			tp.pricer = newPricer(o.Tariff)
-		}
-		var err error
-		if p.cost, p.hourly, err = tp.pricer.quotes(u, n); err != nil {
-			return pricing.Quote{}, pricing.Quote{}, err
-		}
-		s.quotes[k] = p
-		return p.cost, p.hourly, nil // the first option shares the cache's lines: Plan never changes them
-	}
-	p.cost.Lines = append([]pricing.Line(nil), p.cost.Lines...)
-	p.hourly.Lines = append([]pricing.Line(nil), p.hourly.Lines...)
-	return p.cost, p.hourly, nil
+	h := o.Tariff
+	h.Daily, h.Weekly, h.Monthly, h.Terms = decimal.Decimal{}, decimal.Decimal{}, decimal.Decimal{}, nil
+	hourly, err := h.Price(u, n)
+	return cost, hourly, err
 }
 
 // ceilSecond rounds d up to a whole second, the finest unit rentals are billed in.
@@ -323,62 +265,118 @@ func ceilSecond(d time.Duration) time.Duration {
 	return d
 }
 
-// rank returns the order of the candidates: by expected cost, then duration,
-// then fewer GPUs, then provider, region, catalog card and card name as written,
-// and last the offer's place in the list. The expected cost compares in minor
-// units (every total is rounded to them) when both are whole ones that fit an
-// int64, by the decimal comparison otherwise. It sorts indices: candidates are
-// large.
-func rank(cands []candidate, offers []pricing.Offer, cards []catalog.Card) []int {
-	order := make([]int, len(cands))
-	for i := range order {
-		order[i] = i
-	}
-	sort.Slice(order, func(x, y int) bool {
-		a, b := &cands[order[x]], &cands[order[y]]
-		if a.exact && b.exact {
-			if a.minor != b.minor {
-				return a.minor < b.minor
+// choose picks and orders the options to return (see Report): at most one per
+// offer unless EveryCount, the cost-time Pareto front for RankFrontier, sorted by
+// the rank, cut at the limit.
+func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []catalog.Card) []int {
+	less := func(a, b *candidate) bool { return s.less(a, b, offers, cards) }
+	var keep []int
+	switch {
+	case s.Rank == RankFrontier:
+		// Cheapest first; an option joins the front when it is faster than every
+		// cheaper one.
+		all := make([]int, len(cands))
+		for i := range all {
+			all[i] = i
+		}
+		byCost := settings{Request: Request{Rank: RankCost}}
+		sort.Slice(all, func(x, y int) bool { return byCost.less(&cands[all[x]], &cands[all[y]], offers, cards) })
+		for _, k := range all {
+			if len(keep) == 0 || cands[k].fit.duration+cands[k].lost < cands[keep[len(keep)-1]].fit.duration+cands[keep[len(keep)-1]].lost {
+				keep = append(keep, k)
 			}
-		} else if c := a.expected.Amount.Cmp(b.expected.Amount); c != 0 {
-			return c < 0
 		}
-		if a.fit.duration != b.fit.duration {
-			return a.fit.duration < b.fit.duration
+	case s.EveryCount:
+		keep = make([]int, len(cands))
+		for i := range keep {
+			keep[i] = i
 		}
-		if a.gpus != b.gpus {
-			return a.gpus < b.gpus
+	default:
+		// Candidates of one offer are adjacent: keep the best of each run.
+		for k := range cands {
+			if n := len(keep); n > 0 && cands[keep[n-1]].offer == cands[k].offer {
+				if less(&cands[k], &cands[keep[n-1]]) {
+					keep[n-1] = k
+				}
+				continue
+			}
+			keep = append(keep, k)
 		}
-		oa, ob := &offers[a.offer], &offers[b.offer]
-		if oa.Provider != ob.Provider {
-			return oa.Provider < ob.Provider
-		}
-		if oa.Region != ob.Region {
-			return oa.Region < ob.Region
-		}
-		if ca, cb := cards[a.offer].ID, cards[b.offer].ID; ca != cb {
-			return ca < cb
-		}
-		if oa.Card != ob.Card {
-			return oa.Card < ob.Card
-		}
-		return a.offer < b.offer
-	})
-	return order
+	}
+	if s.Rank != RankFrontier {
+		sort.Slice(keep, func(x, y int) bool { return less(&cands[keep[x]], &cands[keep[y]]) })
+	}
+	if s.limit >= 0 && len(keep) > s.limit {
+		keep = keep[:s.limit]
+	}
+	return keep
 }
 
-// minorAmount returns m as a whole number of the currency's minor units (CNY 12.34
-// is 1234) when it is one and fits in 18 digits, without allocating; false
-// otherwise.
-func minorAmount(m pricing.Money) (int64, bool) {
-	a := m.Amount
-	shift := int(a.Exponent()) + int(pricing.MinorUnit(m.Currency))
-	if shift < 0 || a.NumDigits()+shift > 18 {
-		return 0, false
+// less orders two candidates by the rank: expected cost (in the ranking's
+// currency) then expected duration for RankCost, the other way round for
+// RankTime; then fewer GPUs, provider, region, catalog card, card name as
+// written, and last the offer's place in the list.
+func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []catalog.Card) bool {
+	da, db := a.fit.duration+a.lost, b.fit.duration+b.lost
+	c := a.key.Amount.Cmp(b.key.Amount)
+	if s.Rank == RankTime {
+		if da != db {
+			return da < db
+		}
+		if c != 0 {
+			return c < 0
+		}
+	} else {
+		if c != 0 {
+			return c < 0
+		}
+		if da != db {
+			return da < db
+		}
 	}
-	c := a.CoefficientInt64()
-	for ; shift > 0; shift-- {
-		c *= 10
+	if a.gpus != b.gpus {
+		return a.gpus < b.gpus
 	}
-	return c, true
+	oa, ob := &offers[a.offer], &offers[b.offer]
+	if oa.Provider != ob.Provider {
+		return oa.Provider < ob.Provider
+	}
+	if oa.Region != ob.Region {
+		return oa.Region < ob.Region
+	}
+	if ca, cb := cards[a.offer].ID, cards[b.offer].ID; ca != cb {
+		return ca < cb
+	}
+	if oa.Card != ob.Card {
+		return oa.Card < ob.Card
+	}
+	return a.offer < b.offer
+}
+
+// boardWarning says that the offer's card name left the board open, which board
+// was assumed (the slowest), and what the fastest board the name allows would
+// change: the time at the same GPU count and layout search, and NVLink.
+func (s settings) boardWarning(o pricing.Offer, card, faster catalog.Card, n int, f *fit, fits map[fitKey]*fit, work compute.FLOPs) string {
+	msg := fmt.Sprintf("%q does not say its board: planned on the %s, the slowest it may be", o.Card, card.Name)
+	k := fitKey{faster.ID, n}
+	ff := fits[k]
+	if ff == nil {
+		ff = s.fitCard(faster, n, work)
+		fits[k] = ff
+	}
+	var change []string
+	if ff.ok && f.duration > 0 && ff.duration != f.duration {
+		change = append(change, fmt.Sprintf("%s instead of %s", roundDur(ff.duration), roundDur(f.duration)))
+	}
+	if n > 1 && ff.ok && ff.nvlink != f.nvlink {
+		if ff.nvlink {
+			change = append(change, "GPUs joined by "+ff.linkName)
+		} else {
+			change = append(change, "no NVLink")
+		}
+	}
+	if len(change) == 0 {
+		return msg + fmt.Sprintf("; the %s would take the same time", faster.Name)
+	}
+	return msg + fmt.Sprintf("; on the %s: %s", faster.Name, strings.Join(change, ", "))
 }

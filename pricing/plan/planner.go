@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,8 +24,25 @@ var ErrNoFit = errors.New("no option fits")
 // neither changes it nor keeps state between calls, so one Planner may serve many
 // goroutines.
 type Planner struct {
-	Catalog *catalog.Catalog
+	Catalog *catalog.Catalog // nil: catalog.Default()
 	Offers  []pricing.Offer
+	// Rates ranks offers priced in several currencies in Rates.Base; the zero
+	// value allows one currency only.
+	Rates pricing.Rates
+}
+
+// Report is a plan with what went into it.
+type Report struct {
+	Options    []Option  `json:"options"`
+	Considered int       `json:"considered"` // candidates (offer and GPU count) evaluated, each over its layouts
+	Skipped    []Skipped `json:"skipped"`    // offers left out before ranking, each with its reason
+}
+
+// Skipped is an offer left out of a plan, and why: a card the catalog does not
+// know, a currency without a rate, a tariff that cannot serve the usage.
+type Skipped struct {
+	Offer  pricing.Offer `json:"offer"`
+	Reason string        `json:"reason"`
 }
 
 // Option is one way to run the job: an offer at a GPU count and parallel layout,
@@ -67,7 +86,13 @@ type Option struct {
 	Interruptions float64       `json:"interruptions"`
 	TimeLost      time.Duration `json:"time_lost_ns"`
 	ExpectedCost  pricing.Money `json:"expected_cost"`
-	Warnings      []string      `json:"warnings"`
+	// RankedCost is ExpectedCost in the currency options are ranked in
+	// (Planner.Rates.Base, or the offers' own currency without rates), and Rate the
+	// exchange rate that converted it, as an exact decimal ("" when none did).
+	// Waste is in that currency too.
+	RankedCost pricing.Money `json:"ranked_cost"`
+	Rate       string        `json:"rate"`
+	Warnings   []string      `json:"warnings"`
 }
 
 // NoFitError explains an empty plan: why each offer was left out, and what would
@@ -95,85 +120,82 @@ func (e *NoFitError) Error() string {
 // Unwrap returns ErrNoFit.
 func (e *NoFitError) Unwrap() error { return ErrNoFit }
 
-// Plan tries each offer at each GPU count from 1 to its limit (the offer's MaxGPUs,
-// DefaultPlanGPUs when it states none, capped by Request.MaxGPUs) and, for each
-// count, the first parallel layout that fits in this order:
+// Plan returns Report's options: the best rental options for the job, ranked.
+func (p Planner) Plan(r Request) ([]Option, error) {
+	rep, err := p.Report(r)
+	return rep.Options, err
+}
+
+// Report tries each offer at each GPU count from 1 to its limit (the offer's
+// MaxGPUs, DefaultPlanGPUs when it states none, capped by Request.MaxGPUs) and,
+// for each count, every parallel layout that fits, keeping the fastest:
 //
 //   - training (full, LoRA, QLoRA): data parallel; ZeRO stages 1, 2 and 3 over the
 //     data-parallel GPUs; tensor parallel of 2, 4 or 8 (dividing the heads and KV
-//     heads) with sequence parallelism, the rest data parallel; and, as a
-//     fallback, ZeRO-3 (or one GPU) with the optimizer offloaded to host memory;
-//   - inference: one replica per GPU; tensor parallel over all the GPUs of one server (heads
-//     and KV heads divisible); pipeline parallel over all of them.
+//     heads) with sequence parallelism, the rest data parallel, with and without
+//     ZeRO-3; and ZeRO-3 (or one GPU) with the optimizer offloaded to host memory;
+//   - inference: one replica per GPU; tensor parallel over all the GPUs of one
+//     server (heads and KV heads divisible); pipeline parallel over all of them.
 //
 // A layout fits when sizing.Estimate's Total is at most the card's memory less the
-// headroom. The duration comes from compute: for training, compute.Job on the
-// card's dense peak at the workload's precision with the scaling efficiency of its
-// links (NVLink where the card has it, a bridge for pairs only, PCIe otherwise);
-// for inference, compute.Decode's memory-bound decode speed across the replicas.
-// The rental is priced with the offer's tariff for all GPUs.
+// headroom; among the layouts that fit, the fastest wins, then the one listed
+// first. The duration comes from compute: for training, compute.Job on the card's
+// dense peak at the workload's precision with the scaling efficiency of its links
+// (NVLink where the card has it, a bridge for pairs only, PCIe otherwise); for
+// inference, compute.Decode's memory-bound decode speed across the replicas. The
+// rental is priced with the offer's tariff for all GPUs.
 //
-// Options that miss the deadline even at the optimistic end of the utilization
-// band, or cost more than the budget, are left out. The rest are ranked by
-// ExpectedCost, then Duration, then fewer GPUs, then provider, region, catalog card
-// and card name as written, and last the offer's place in the list, so the order
-// is stable. With no option left, the error is a *NoFitError (ErrNoFit).
+// Options whose expected duration (at the request's utilization, with the time
+// interruptions are expected to lose) misses the deadline, or whose expected cost
+// is over the budget, are left out. Of the rest, Rank orders the options; without
+// EveryCount each offer keeps only its best GPU count, and Limit cuts the list.
+// Ties fall to expected cost, duration, fewer GPUs, provider, region, catalog card,
+// card name as written, and last the offer's place in the list, so the order is
+// stable. Only the options returned are explained (quotes, warnings, waste).
 //
-// Errors: ErrInvalid for a request or offer that makes no sense (an empty offer
-// list, an invalid tariff), ErrCurrencyMismatch for offers (or a budget) in more
-// than one currency, and catalog.ErrNotFound or catalog.ErrAmbiguous for an offer
-// whose card the catalog cannot resolve to one card.
-func (p Planner) Plan(r Request) ([]Option, error) {
+// Offers of a card the catalog does not know, offers in a currency Rates cannot
+// convert, and offers that cannot serve the usage at any GPU count (no price for
+// the pattern, an expected time past time.Duration's range) are left out and
+// listed in Report.Skipped with the reason. An offer whose card name covers
+// several boards ("A100 80GB") is planned on the slowest of them, with a warning.
+//
+// Errors: a *NoFitError (ErrNoFit) when no option is left; pricing.ErrInvalid for
+// a request or offer that makes no sense (an empty offer list, an invalid tariff);
+// pricing.ErrCurrencyMismatch for offers (or a budget) in more than one currency
+// without Rates, naming the currencies and the offers' lines.
+func (p Planner) Report(r Request) (Report, error) {
 	s, err := r.settle()
 	if err != nil {
-		return nil, err
+		return Report{}, err
 	}
 	if len(p.Offers) == 0 {
-		return nil, fmt.Errorf("plan: no offers: %w", pricing.ErrInvalid)
+		return Report{}, fmt.Errorf("plan: no offers: %w", pricing.ErrInvalid)
 	}
 	cat := p.Catalog
 	if cat == nil {
 		cat = catalog.Default()
 	}
-	cards, err := p.resolve(cat, s)
+	rs, err := p.resolve(cat, s)
 	if err != nil {
-		return nil, err
+		return Report{}, err
 	}
-	// The market check groups offers by the catalog card they resolved to, so
-	// "A100 80GB" and "NVIDIA A100-SXM4-80GB" are one market; interruptible
-	// capacity is a market of its own, since spot prices are meant to be lower.
-	markets := make([]string, len(p.Offers))
-	for i, o := range p.Offers {
-		markets[i] = cards[i].ID
-		if o.Interruptible {
-			markets[i] += " (interruptible)"
-		}
-	}
-	checks, err := marketCheck(p.Offers, markets, s.threshold, true) // resolve validated them
-	if err != nil {
-		return nil, err
-	}
-
+	rep := Report{Skipped: rs.skipped}
 	work, err := s.work()
 	if err != nil {
-		return nil, err
+		return Report{}, err
 	}
 
 	fits := make(map[fitKey]*fit)
-	bound := s.candidateBound(p.Offers)
-	s.tariffs = make(map[string]*tariffPricing)
-	pricings := make([]*tariffPricing, len(p.Offers))
-	for i, o := range p.Offers {
-		pricings[i] = s.pricing(o)
-	}
-	s.quotes = make(map[quoteKey]quotePair)
-	cands := make([]candidate, 0, bound)
+	var cands []candidate
 	var diag diagnosis
-	for i, o := range p.Offers {
-		card := cards[i]
-		s.offer = pricings[i]
+	for _, i := range rs.kept {
+		o := p.Offers[i]
+		card := rs.cards[i]
 		limit := s.gpuLimit(o)
+		first := len(cands)
+		var why error // why the offer cannot serve the usage, when no count prices
 		for n := 1; n <= limit; n = nextCount(n, limit) {
+			rep.Considered++
 			k := fitKey{card.ID, n}
 			f := fits[k]
 			if f == nil {
@@ -184,11 +206,11 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 				diag.miss(card, n, f)
 				continue
 			}
-			if s.Deadline > 0 && f.low > s.Deadline {
-				diag.late(card, n, f.low)
+			if s.Deadline > 0 && f.duration > s.Deadline {
+				diag.late(card, n, f.duration)
 				continue
 			}
-			c, err := s.price(i, o, n, f)
+			c, err := s.price(i, o, n, f, p.Rates)
 			if err != nil {
 				var short *shortRental
 				if errors.As(err, &short) {
@@ -197,32 +219,81 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 				}
 				var un *unavailable
 				if errors.As(err, &un) {
-					diag.other.add(un.reason())
+					why = un
 					continue
 				}
-				return nil, err
+				return Report{}, err
 			}
-			if !s.Budget.Amount.IsZero() && c.expected.Amount.GreaterThan(s.Budget.Amount) {
-				diag.over(card, n, c.expected)
+			if s.Deadline > 0 && f.duration+c.lost > s.Deadline {
+				diag.late(card, n, f.duration+c.lost)
+				continue
+			}
+			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.budget.Amount) {
+				diag.over(card, n, c.key)
 				continue
 			}
 			cands = append(cands, c)
 		}
-	}
-	if len(cands) == 0 {
-		return nil, &NoFitError{Reasons: diag.reasons(s), Suggestions: s.suggest(cards, &diag)}
-	}
-
-	order := rank(cands, p.Offers, cards)
-	cheapest := &cands[order[0]] // ranked on expected cost
-	opts := make([]Option, len(order))
-	for j, k := range order {
-		c := &cands[k]
-		if err := s.explain(&opts[j], c, p.Offers[c.offer], cards[c.offer], checks[c.offer], cheapest); err != nil {
-			return nil, err
+		if why != nil && len(cands) == first {
+			reason := strings.Join(unprefixed(why, ""), "; ")
+			rep.Skipped = append(rep.Skipped, Skipped{Offer: o, Reason: reason})
+			diag.other.add(reason)
 		}
 	}
-	return opts, nil
+	if len(cands) == 0 {
+		e := &NoFitError{Reasons: diag.reasons(s), Suggestions: s.suggest(rs.cards, rs.kept, &diag)}
+		for _, sk := range rep.Skipped {
+			e.Reasons = append(e.Reasons, offerName(sk.Offer)+": "+sk.Reason)
+		}
+		return rep, e
+	}
+
+	order := s.choose(cands, p.Offers, rs.cards)
+	checks, err := p.marketChecks(rs, s)
+	if err != nil {
+		return Report{}, err
+	}
+	cheapest := &cands[order[0]]
+	if s.Rank != RankCost {
+		for _, k := range order {
+			if cands[k].key.Amount.LessThan(cheapest.key.Amount) {
+				cheapest = &cands[k]
+			}
+		}
+	}
+	rep.Options = make([]Option, len(order))
+	for j, k := range order {
+		c := &cands[k]
+		if err := s.explain(&rep.Options[j], c, p.Offers[c.offer], rs.cards[c.offer], rs.boards[c.offer], checks[c.offer], cheapest, fits, work); err != nil {
+			return Report{}, err
+		}
+	}
+	return rep, nil
+}
+
+// marketChecks runs the market check over the offers kept, each in the market of
+// the catalog card it resolved to ("A100 80GB" and "NVIDIA A100-SXM4-80GB" are one
+// market; interruptible capacity is a market of its own, since spot prices are
+// meant to be lower). Offers left out get a zero check.
+func (p Planner) marketChecks(rs resolved, s settings) ([]pricing.PriceCheck, error) {
+	offers := make([]pricing.Offer, len(rs.kept))
+	markets := make([]string, len(rs.kept))
+	for j, i := range rs.kept {
+		offers[j] = p.Offers[i]
+		markets[j] = rs.cards[i].ID
+		if p.Offers[i].Interruptible {
+			markets[j] += " (interruptible)"
+		}
+	}
+	got, err := pricing.MarketCheckIn(offers, markets, s.threshold)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]pricing.PriceCheck, len(p.Offers))
+	for j, i := range rs.kept {
+		out[i] = got[j]
+	}
+	return out, nil
 }
 
 // gpuLimit is the most GPUs tried on an offer: its MaxGPUs (DefaultPlanGPUs when
@@ -252,49 +323,185 @@ func nextCount(n, limit int) int {
 	return 2 * n
 }
 
-// candidateBound is the most candidates a plan can have, to size the slice once:
-// growing it by copying showed in profiles.
-func (s settings) candidateBound(offers []pricing.Offer) int {
-	total := 0
-	for _, o := range offers {
-		limit := s.gpuLimit(o)
-		for n := 1; n <= limit; n = nextCount(n, limit) {
-			total++
-		}
-	}
-	return total
+// resolved is what Report knows of the offers before it plans: the catalog card
+// of each (by offer index), the faster board when the name left the board open,
+// the offers kept (indices, in list order) and those left out.
+type resolved struct {
+	cards   []catalog.Card
+	boards  []*catalog.Card // the fastest board the name allows, when it was assumed
+	kept    []int
+	skipped []Skipped
 }
 
-// resolve looks every offer's card up once per distinct name and checks that the
-// offers (and the budget) share one currency.
-func (p Planner) resolve(cat *catalog.Catalog, s settings) ([]catalog.Card, error) {
-	cards := make([]catalog.Card, len(p.Offers))
-	byName := make(map[string]int) // card name → index of the first offer with it
-	currency := ""
+// resolve validates every offer, looks its card up once per distinct name, applies
+// the request's card filter and checks the currencies: one for all offers (and
+// the budget) without rates; each convertible with them.
+func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
+	rs := resolved{cards: make([]catalog.Card, len(p.Offers)), boards: make([]*catalog.Card, len(p.Offers))}
+	var want map[string]bool
+	if len(s.Cards) > 0 {
+		want = make(map[string]bool)
+		for _, name := range s.Cards {
+			c, err := cat.Lookup(name)
+			var amb *catalog.AmbiguousError
+			switch {
+			case errors.As(err, &amb):
+				for _, id := range amb.Candidates {
+					want[id] = true
+				}
+			case err != nil:
+				return resolved{}, &contextError{context: "request: cards", err: err, also: pricing.ErrInvalid}
+			default:
+				want[c.ID] = true
+			}
+		}
+	}
+	if !isZeroRates(p.Rates) {
+		if err := p.Rates.Validate(); err != nil {
+			return resolved{}, &contextError{context: "rates", err: err}
+		}
+	}
+	type looked struct {
+		card   catalog.Card
+		faster *catalog.Card
+		err    error
+	}
+	byName := make(map[string]looked)
+	currencies := make(map[string][]int) // currency → lines (or list places) of its offers
 	for i, o := range p.Offers {
 		if err := o.Validate(); err != nil {
-			return nil, &contextError{context: fmt.Sprintf("plan: offer %d (%s)", i, offerName(o)), drop: "offer: ", err: err}
+			return resolved{}, &contextError{context: "offer " + offerName(o), drop: "offer: ", err: err}
 		}
-		if currency == "" {
-			currency = o.Tariff.Currency
-		} else if o.Tariff.Currency != currency {
-			return nil, fmt.Errorf("plan: offer %d (%s) is in %s, others in %s: %w", i, o.Provider, o.Tariff.Currency, currency, pricing.ErrCurrencyMismatch)
+		l, ok := byName[o.Card]
+		if !ok {
+			l.card, l.faster, l.err = lookupBoard(cat, o.Card)
+			byName[o.Card] = l
 		}
-		if j, ok := byName[o.Card]; ok {
-			cards[i] = cards[j]
+		if l.err != nil {
+			rs.skipped = append(rs.skipped, Skipped{Offer: o, Reason: strings.Join(unprefixed(l.err, ""), "; ")})
 			continue
 		}
-		c, err := cat.Lookup(o.Card)
-		if err != nil {
-			return nil, &contextError{context: fmt.Sprintf("plan: offer %d (%s)", i, offerName(o)), err: err}
+		if want != nil && !want[l.card.ID] && (l.faster == nil || !want[l.faster.ID]) {
+			continue // not a card asked for: filtered, not skipped
 		}
-		cards[i] = c
-		byName[o.Card] = i
+		if !isZeroRates(p.Rates) && o.Tariff.Currency != p.Rates.Base {
+			if _, ok := p.Rates.Per[o.Tariff.Currency]; !ok {
+				rs.skipped = append(rs.skipped, Skipped{Offer: o, Reason: fmt.Sprintf("no exchange rate for %s into %s", o.Tariff.Currency, p.Rates.Base)})
+				continue
+			}
+		}
+		rs.cards[i], rs.boards[i] = l.card, l.faster
+		rs.kept = append(rs.kept, i)
+		line := o.Line
+		if line == 0 {
+			line = -(i + 1) // no file line: the offer's place in the list
+		}
+		currencies[o.Tariff.Currency] = append(currencies[o.Tariff.Currency], line)
 	}
-	if !s.Budget.Amount.IsZero() && s.Budget.Currency != currency {
-		return nil, fmt.Errorf("plan: budget in %s, offers in %s: %w", s.Budget.Currency, currency, pricing.ErrCurrencyMismatch)
+	if len(rs.kept) == 0 {
+		e := &NoFitError{}
+		for _, sk := range rs.skipped {
+			e.Reasons = append(e.Reasons, offerName(sk.Offer)+": "+sk.Reason)
+		}
+		if len(e.Reasons) == 0 {
+			e.Reasons = []string{"no offer is of the cards asked for (" + strings.Join(s.Cards, ", ") + ")"}
+		}
+		return resolved{}, e
 	}
-	return cards, nil
+	if isZeroRates(p.Rates) && len(currencies) > 1 {
+		return resolved{}, fmt.Errorf("plan: offers in %s; give Rates to rank them together: %w", describeCurrencies(currencies), pricing.ErrCurrencyMismatch)
+	}
+	if !s.Budget.Amount.IsZero() {
+		base := p.Rates.Base
+		if isZeroRates(p.Rates) {
+			base = p.Offers[rs.kept[0]].Tariff.Currency
+		}
+		if s.Budget.Currency != base {
+			return resolved{}, fmt.Errorf("plan: budget in %s, offers ranked in %s: %w", s.Budget.Currency, base, pricing.ErrCurrencyMismatch)
+		}
+	}
+	return rs, nil
+}
+
+// lookupBoard resolves a card name. A name that covers several boards of one
+// memory size ("A100 80GB": PCIe or SXM) resolves to the slowest of them (lower
+// memory bandwidth, then lower dense BF16 peak, then no NVLink), the conservative
+// time, and returns the fastest beside it so the option can say what it would
+// change.
+func lookupBoard(cat *catalog.Catalog, name string) (catalog.Card, *catalog.Card, error) {
+	c, err := cat.Lookup(name)
+	var amb *catalog.AmbiguousError
+	if !errors.As(err, &amb) {
+		return c, nil, err
+	}
+	var slow, fast catalog.Card
+	for k, id := range amb.Candidates {
+		b, err := cat.Lookup(id)
+		if err != nil {
+			return catalog.Card{}, nil, err
+		}
+		if k == 0 || slower(b, slow) {
+			slow = b
+		}
+		if k == 0 || slower(fast, b) {
+			fast = b
+		}
+	}
+	if fast.ID == slow.ID {
+		return slow, nil, nil
+	}
+	return slow, &fast, nil
+}
+
+// slower reports whether card a is slower than b: lower memory bandwidth, then
+// lower dense BF16 peak, then no NVLink where b has it.
+func slower(a, b catalog.Card) bool {
+	if a.MemoryBandwidth != b.MemoryBandwidth {
+		return a.MemoryBandwidth < b.MemoryBandwidth
+	}
+	pa, _ := a.Peak(sizing.BF16)
+	pb, _ := b.Peak(sizing.BF16)
+	if pa != pb {
+		return pa < pb
+	}
+	return a.NVLink < b.NVLink
+}
+
+func isZeroRates(r pricing.Rates) bool { return r.Base == "" && len(r.Per) == 0 }
+
+// describeCurrencies names each currency with the lines of its offers (or their
+// places in the list, for offers not read from a file): "CNY (lines 2, 3) and USD
+// (line 4)".
+func describeCurrencies(m map[string][]int) string {
+	codes := make([]string, 0, len(m))
+	for c := range m {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	parts := make([]string, len(codes))
+	for k, c := range codes {
+		lines, places := []string{}, []string{}
+		for _, l := range m[c] {
+			if len(lines)+len(places) == 5 {
+				lines = append(lines, "…")
+				break
+			}
+			if l > 0 {
+				lines = append(lines, strconv.Itoa(l))
+			} else {
+				places = append(places, strconv.Itoa(-l))
+			}
+		}
+		where := []string{}
+		if len(lines) > 0 {
+			where = append(where, "lines "+strings.Join(lines, ", "))
+		}
+		if len(places) > 0 {
+			where = append(where, "offers "+strings.Join(places, ", "))
+		}
+		parts[k] = c + " (" + strings.Join(where, "; ") + ")"
+	}
+	return strings.Join(parts, " and ")
 }
 
 // work returns the job's training work in FLOPs (zero for inference, whose time

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/gpuplan/gpuplan/compute"
@@ -90,6 +91,75 @@ type Request struct {
 	// MarketThreshold is the fraction away from the median hourly price of the
 	// same card that earns a price warning; zero: 0.3.
 	MarketThreshold decimal.Decimal `json:"market_threshold"`
+	// Limit is the most options returned; zero: DefaultLimit; negative: all.
+	Limit int `json:"limit"`
+	// EveryCount returns an option for each GPU count of each offer; false: one per
+	// offer, its best count and layout by Rank.
+	EveryCount bool `json:"every_count"`
+	// Rank orders the options; zero: RankCost.
+	Rank Rank `json:"rank"`
+	// Cards keeps only offers of these cards (any name the catalog knows; a family
+	// name keeps each of its cards); empty: all.
+	Cards []string `json:"cards"`
+}
+
+// DefaultLimit is the number of options a plan returns when Request.Limit is zero.
+const DefaultLimit = 10
+
+// Rank is how a plan orders its options.
+type Rank int
+
+const (
+	// RankCost orders by expected cost, cheapest first, then by expected time.
+	RankCost Rank = iota
+	// RankTime orders by expected time, fastest first, then by expected cost.
+	RankTime
+	// RankFrontier returns the cost-time Pareto front over all offers and GPU
+	// counts, cheapest first: each option is faster than every cheaper one.
+	RankFrontier
+)
+
+// String returns "cost", "time" or "frontier".
+func (r Rank) String() string {
+	switch r {
+	case RankCost:
+		return "cost"
+	case RankTime:
+		return "time"
+	case RankFrontier:
+		return "frontier"
+	}
+	return "Rank(" + strconv.Itoa(int(r)) + ")"
+}
+
+// MarshalText writes the rank's name.
+func (r Rank) MarshalText() ([]byte, error) {
+	if r < RankCost || r > RankFrontier {
+		return nil, fmt.Errorf("plan: rank %d: %w", int(r), pricing.ErrInvalid)
+	}
+	return []byte(r.String()), nil
+}
+
+// UnmarshalText reads "cost", "time" or "frontier" (empty: cost).
+func (r *Rank) UnmarshalText(b []byte) error {
+	v, err := ParseRank(string(b))
+	if err == nil {
+		*r = v
+	}
+	return err
+}
+
+// ParseRank reads "cost", "time" or "frontier"; empty is RankCost.
+func ParseRank(s string) (Rank, error) {
+	switch s {
+	case "", "cost":
+		return RankCost, nil
+	case "time":
+		return RankTime, nil
+	case "frontier":
+		return RankFrontier, nil
+	}
+	return 0, fmt.Errorf("plan: rank %q: want cost, time or frontier: %w", s, pricing.ErrInvalid)
 }
 
 // settings is a Request with its defaults filled in.
@@ -101,12 +171,8 @@ type settings struct {
 	threshold  decimal.Decimal
 	checkpoint time.Duration
 	restart    time.Duration
-
-	// Per-Plan caches: pricing by tariff (tariffKey), that of the offer being
-	// priced, and the quotes given.
-	tariffs map[string]*tariffPricing
-	offer   *tariffPricing
-	quotes  map[quoteKey]quotePair
+	limit      int           // options returned; negative: all
+	budget     pricing.Money // the budget, checked against RankedCost
 }
 
 // Validate reports what makes no sense in the request, each problem wrapping
@@ -174,7 +240,11 @@ func (r Request) settle() (settings, error) {
 	if r.MaxGPUs < 0 {
 		bad("max_gpus %d must not be negative", r.MaxGPUs)
 	}
-	if !r.Budget.Amount.IsZero() {
+	if e := r.Budget.Amount.Exponent(); e < -60 || e > 60 {
+		bad("budget has exponent %d, outside -60 to 60", e)
+		s.Budget = pricing.Money{}
+	}
+	if !s.Budget.Amount.IsZero() {
 		if r.Budget.Amount.IsNegative() {
 			bad("budget %s must not be negative", r.Budget.Amount)
 		}
@@ -183,6 +253,18 @@ func (r Request) settle() (settings, error) {
 		}
 	}
 	s.threshold = r.MarketThreshold
+	if e := s.threshold.Exponent(); e < -60 || e > 60 {
+		bad("market threshold has exponent %d, outside -60 to 60", e)
+		s.threshold = defaultMarketThreshold
+	}
+	s.budget = s.Budget
+	if s.Rank < RankCost || s.Rank > RankFrontier {
+		bad("rank %d: want RankCost, RankTime or RankFrontier", int(s.Rank))
+	}
+	s.limit = r.Limit
+	if s.limit == 0 {
+		s.limit = DefaultLimit
+	}
 	if s.threshold.IsZero() {
 		s.threshold = defaultMarketThreshold
 	}
