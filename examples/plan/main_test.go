@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/shopspring/decimal"
 	"pgregory.net/rapid"
 )
@@ -64,7 +65,7 @@ func TestGolden(t *testing.T) {
 		{"13b_fp16_no_fit", noFitArgs, exitFail},
 		{"8b_deadline", []string{"-model", "llama-3-8b", "-task", "training", "-tokens", "2e9", "-deadline", "24h", "-top", "5"}, exitOK},
 		{"daily_sessions", []string{"-task", "qlora", "-per-day", "6h", "-days", "20", "-top", "3"}, exitOK},
-		// No tokens and no -usage: the costs are of pricing.DefaultDemoHour, and say so.
+		// No tokens and no -usage: the costs are of plan.DefaultDemoHour, and say so.
 		{"memory_only", []string{"-tokens", "0", "-top", "2"}, exitOK},
 		// One option fits: the header is singular.
 		{"one_fit", []string{"-task", "qlora", "-tokens", "1e7", "-offers", "testdata/only_4090.csv"}, exitOK},
@@ -84,9 +85,18 @@ func TestJSON(t *testing.T) {
 	if r.code != exitOK || r.stderr != "" {
 		t.Fatalf("exit %d, stderr %q; want exit 0, empty stderr", r.code, r.stderr)
 	}
-	var opts []map[string]any
-	if err := json.Unmarshal([]byte(r.stdout), &opts); err != nil {
+	var out struct {
+		Currency   string           `json:"currency"`
+		Considered int              `json:"considered"`
+		Returned   int              `json:"returned"`
+		Options    []map[string]any `json:"options"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
 		t.Fatalf("output is not JSON: %v", err)
+	}
+	opts := out.Options
+	if out.Currency != "CNY" || out.Returned != 2 || out.Considered <= out.Returned {
+		t.Errorf("currency %q, %d returned of %d considered; want CNY, 2 of more", out.Currency, out.Returned, out.Considered)
 	}
 	if len(opts) != 2 {
 		t.Fatalf("%d options, want 2", len(opts))
@@ -130,7 +140,7 @@ func TestJSONNoFit(t *testing.T) {
 	if len(want.Reasons) == 0 || len(want.Suggestions) == 0 {
 		t.Fatalf("text report %q: want reasons and suggestions to compare with", text.stdout)
 	}
-	want.Error = "pricing: no option fits: " + strings.Join(want.Reasons, "; ") + "; what would fit: " + strings.Join(want.Suggestions, "; ")
+	want.Error = "plan: no option fits: " + strings.Join(want.Reasons, "; ") + "; what would fit: " + strings.Join(want.Suggestions, "; ")
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("JSON no-fit report differs from the text report (-want +got):\n%s", diff)
 	}
@@ -274,8 +284,8 @@ func TestJSONAlways(t *testing.T) {
 		}
 		switch r.code {
 		case exitOK:
-			if opts, ok := v.([]any); !ok || len(opts) == 0 {
-				t.Fatalf("run(%q) = exit 0 with %q; want a non-empty array", args, r.stdout)
+			if m, ok := v.(map[string]any); !ok || len(m["options"].([]any)) == 0 {
+				t.Fatalf("run(%q) = exit 0 with %q; want an object with options", args, r.stdout)
 			}
 		case exitFail, exitUsage:
 			obj, ok := v.(map[string]any)
@@ -356,10 +366,8 @@ func TestFitCount(t *testing.T) {
 		all, shown int
 		want       string
 	}{
-		{"one", 1, 1, "1 option fits (expected cost, interruptions included)"},
-		{"all shown", 3, 3, "3 options fit, cheapest first" + ranking},
-		{"top one", 128, 1, "128 options fit; the cheapest" + ranking},
-		{"top ten", 128, 10, "128 options fit; the 10 cheapest" + ranking},
+		{"one", 1, 1, "1 candidates considered; the best option, one per offer" + ranking},
+		{"top ten", 129, 10, "129 candidates considered; the 10 best options, one per offer, cheapest first" + ranking},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := fitCount(tc.all, tc.shown); got != tc.want {
@@ -370,13 +378,13 @@ func TestFitCount(t *testing.T) {
 }
 
 // TestMemoryOnlyCost checks that with no tokens the output says which rental the
-// costs are for: pricing.DefaultDemoHour, or the -usage given.
+// costs are for: plan.DefaultDemoHour, or the -usage given.
 func TestMemoryOnlyCost(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"-tokens", "0", "-top", "1"}, "no -tokens or -usage, so the costs are for " + hours(pricing.DefaultDemoHour) + " of rental only"},
+		{[]string{"-tokens", "0", "-top", "1"}, "no -tokens or -usage, so the costs are for " + hours(plan.DefaultDemoHour) + " of rental only"},
 		{[]string{"-tokens", "0", "-usage", "90m", "-top", "1"}, "the costs are for 1h30m of rental (-usage)"},
 		{[]string{"-tokens", "0", "-per-day", "6h", "-days", "1", "-top", "1"}, "the costs are for 6h of use a day on 1 day (-per-day, -days)"},
 	} {

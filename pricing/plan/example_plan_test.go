@@ -45,7 +45,7 @@ func ExamplePlanner_Plan() {
 			plan.DescribeLayout(o.Layout), o.PerGPU.Total().GiB(), o.Duration.Round(time.Minute), o.Cost.Total)
 	}
 	// Output:
-	// 24 options meet the deadline; the cheapest on each card:
+	// 3 options meet the deadline; the cheapest on each card:
 	// sample-a 1× rtx-4090 (one GPU): 17.9 GiB/GPU, 10h29m0s, CNY 16.76
 	// sample-c 1× h100-sxm5-80gb (one GPU): 17.9 GiB/GPU, 1h45m0s, CNY 38.49
 	// sample-b 1× a100-sxm4-80gb (one GPU): 17.9 GiB/GPU, 5h33m0s, CNY 54.92

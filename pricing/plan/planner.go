@@ -100,6 +100,7 @@ type Option struct {
 type NoFitError struct {
 	Reasons     []string // why options were left out, one sentence per cause
 	Suggestions []string // what would fit: a quantization, a context, a GPU count
+	causes      []error  // errors behind the offers left out (catalog.ErrNotFound, ...)
 }
 
 // Error describes the failure, quoting the input where there is one.
@@ -117,8 +118,9 @@ func (e *NoFitError) Error() string {
 	return b.String()
 }
 
-// Unwrap returns ErrNoFit.
-func (e *NoFitError) Unwrap() error { return ErrNoFit }
+// Unwrap returns ErrNoFit and the errors that left offers out, so that
+// errors.Is(err, catalog.ErrNotFound) holds when an unknown card was one reason.
+func (e *NoFitError) Unwrap() []error { return append([]error{ErrNoFit}, e.causes...) }
 
 // Plan returns Report's options: the best rental options for the job, ranked.
 func (p Planner) Plan(r Request) ([]Option, error) {
@@ -188,6 +190,7 @@ func (p Planner) Report(r Request) (Report, error) {
 	fits := make(map[fitKey]*fit)
 	var cands []candidate
 	var diag diagnosis
+	causes := rs.causes
 	for _, i := range rs.kept {
 		o := p.Offers[i]
 		card := rs.cards[i]
@@ -219,7 +222,7 @@ func (p Planner) Report(r Request) (Report, error) {
 				}
 				var un *unavailable
 				if errors.As(err, &un) {
-					why = un
+					why = un.err
 					continue
 				}
 				return Report{}, err
@@ -237,11 +240,11 @@ func (p Planner) Report(r Request) (Report, error) {
 		if why != nil && len(cands) == first {
 			reason := strings.Join(unprefixed(why, ""), "; ")
 			rep.Skipped = append(rep.Skipped, Skipped{Offer: o, Reason: reason})
-			diag.other.add(reason)
+			causes = append(causes, why)
 		}
 	}
 	if len(cands) == 0 {
-		e := &NoFitError{Reasons: diag.reasons(s), Suggestions: s.suggest(rs.cards, rs.kept, &diag)}
+		e := &NoFitError{Reasons: diag.reasons(s), Suggestions: s.suggest(rs.cards, rs.kept, &diag), causes: causes}
 		for _, sk := range rep.Skipped {
 			e.Reasons = append(e.Reasons, offerName(sk.Offer)+": "+sk.Reason)
 		}
@@ -331,6 +334,7 @@ type resolved struct {
 	boards  []*catalog.Card // the fastest board the name allows, when it was assumed
 	kept    []int
 	skipped []Skipped
+	causes  []error // the errors behind skipped, for NoFitError's Unwrap
 }
 
 // resolve validates every offer, looks its card up once per distinct name, applies
@@ -379,6 +383,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		}
 		if l.err != nil {
 			rs.skipped = append(rs.skipped, Skipped{Offer: o, Reason: strings.Join(unprefixed(l.err, ""), "; ")})
+			rs.causes = append(rs.causes, l.err)
 			continue
 		}
 		if want != nil && !want[l.card.ID] && (l.faster == nil || !want[l.faster.ID]) {
@@ -399,7 +404,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		currencies[o.Tariff.Currency] = append(currencies[o.Tariff.Currency], line)
 	}
 	if len(rs.kept) == 0 {
-		e := &NoFitError{}
+		e := &NoFitError{causes: rs.causes}
 		for _, sk := range rs.skipped {
 			e.Reasons = append(e.Reasons, offerName(sk.Offer)+": "+sk.Reason)
 		}

@@ -308,7 +308,6 @@ func TestPlanBadInput(t *testing.T) {
 	}{
 		{"no offers", Planner{}, nil, pricing.ErrInvalid},
 		{"unknown card", Planner{Offers: []pricing.Offer{planOffer("a", "RTX 9999", 1, "1", "")}}, nil, catalog.ErrNotFound},
-		{"ambiguous card", Planner{Offers: []pricing.Offer{planOffer("a", "A100", 1, "1", "")}}, nil, catalog.ErrAmbiguous},
 		{"mixed currencies", Planner{Offers: []pricing.Offer{offer, usd}}, nil, pricing.ErrCurrencyMismatch},
 		{"invalid tariff", Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 1, "-1", "")}}, nil, pricing.ErrInvalid},
 		{"budget currency", Planner{Offers: []pricing.Offer{offer}}, func(r *Request) { r.Budget = pricing.Money{Amount: decimal.New(1, 0), Currency: "USD"} }, pricing.ErrCurrencyMismatch},
@@ -512,7 +511,7 @@ func TestPlanInterruptionsInsideAPackage(t *testing.T) {
 // is under 1 and the warning says so; over NVLink it is higher.
 func TestPlanTensorParallelInferenceComm(t *testing.T) {
 	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 8, "1.80", ""), planOffer("b", "A100 SXM4 80GB", 8, "12", "")}}
-	r := Request{Model: mustPreset(t, "llama-2-70b"), Workload: inference(sizing.BF16, 4096), Tokens: 1e6}
+	r := Request{Model: mustPreset(t, "llama-2-70b"), Workload: inference(sizing.BF16, 4096), Tokens: 1e6, EveryCount: true, Limit: -1}
 	r.Workload.Batch = 4
 	r.Workload.FlashAttention = true
 	opts, err := p.Plan(r)
@@ -554,7 +553,7 @@ func TestPlanDeadlineSuggestion(t *testing.T) {
 // the limit, and never past MaxPlanGPUs.
 func TestPlanGPUCounts(t *testing.T) {
 	p := Planner{Offers: []pricing.Offer{planOffer("big", "H100 SXM5 80GB", 100000, "22", "")}}
-	r := Request{Model: mustPreset(t, "llama-2-7b"), Workload: inference(sizing.BF16, 2048)}
+	r := Request{Model: mustPreset(t, "llama-2-7b"), Workload: inference(sizing.BF16, 2048), EveryCount: true, Limit: -1}
 	opts, err := p.Plan(r)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
@@ -626,12 +625,13 @@ func TestPlanDeadlineWithInterruptions(t *testing.T) {
 		t.Fatalf("no time lost for an interruptible offer")
 	}
 	r.Deadline = o.Duration + o.TimeLost/2 // met without interruptions, missed with them
-	opts, err = Planner{Offers: []pricing.Offer{spot}}.Plan(r)
-	if err != nil {
-		t.Fatalf("Plan with deadline: %v", err)
+	_, err = Planner{Offers: []pricing.Offer{spot}}.Plan(r)
+	if !errors.Is(err, ErrNoFit) {
+		t.Fatalf("Plan with a deadline missed only with interruptions: %v, want ErrNoFit", err)
 	}
-	if w := strings.Join(opts[0].Warnings, "|"); !strings.Contains(w, "with the expected interruptions it finishes in") {
-		t.Errorf("warnings %q, want the interruptions' effect on the deadline", w)
+	r.Deadline = o.Duration + o.TimeLost // met with them
+	if opts, err = (Planner{Offers: []pricing.Offer{spot}}).Plan(r); err != nil || len(opts) != 1 {
+		t.Fatalf("Plan with a deadline met with interruptions: %d options, %v", len(opts), err)
 	}
 }
 
@@ -754,7 +754,7 @@ func TestPlanPipelineWithoutNVLink(t *testing.T) {
 	// Llama-2-13B in FP16 (26 GB of weights) needs more than one 24 GB card; 40
 	// heads do not split three ways, so three cards are three pipeline stages.
 	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 3, "1.80", "")}}
-	r := Request{Model: mustPreset(t, "llama-2-13b"), Workload: sizing.Workload{Task: sizing.Inference, Precision: sizing.FP16, Batch: 1, SeqLen: 2048}}
+	r := Request{Model: mustPreset(t, "llama-2-13b"), Workload: sizing.Workload{Task: sizing.Inference, Precision: sizing.FP16, Batch: 1, SeqLen: 2048}, EveryCount: true}
 	opts, err := p.Plan(r)
 	if err != nil {
 		t.Fatal(err)
