@@ -285,7 +285,7 @@ func (d *diagnosis) reasons(s settings) []string {
 		case m.priced:
 			out = append(out, fmt.Sprintf("%s: the cheapest option (%d GPU(s)) costs %s, over the %s budget", m.name, m.costGPUs, m.cost, s.Budget))
 		case m.fitted:
-			out = append(out, fmt.Sprintf("%s: the fastest option (%d GPU(s)) takes %s even at the high end of the utilization band, past the %s deadline", m.name, m.lowGPUs, roundDur(m.low), roundDur(s.Deadline)))
+			out = append(out, fmt.Sprintf("%s: the fastest option (%d GPU(s)) takes %s at the request's utilization, past the %s deadline", m.name, m.lowGPUs, roundDur(m.low), roundDur(s.Deadline)))
 		case m.need > 0:
 			out = append(out, fmt.Sprintf("%s: needs at least %s per GPU (at %d GPU(s)), over the %s usable with %.0f%% headroom", m.name, m.need.Human(), m.needGPUs, m.usable.Human(), s.headroom*100))
 		case m.err != nil:

@@ -283,7 +283,7 @@ func (p Planner) marketChecks(rs resolved, s settings) ([]pricing.PriceCheck, er
 	markets := make([]string, len(rs.kept))
 	for j, i := range rs.kept {
 		offers[j] = p.Offers[i]
-		markets[j] = rs.cards[i].ID
+		markets[j] = rs.cards[i].ID + " " + p.Offers[i].Tariff.Currency // with rates, each currency is a market
 		if p.Offers[i].Interruptible {
 			markets[j] += " (interruptible)"
 		}

@@ -1,0 +1,213 @@
+package plan
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/sizing"
+	"github.com/shopspring/decimal"
+)
+
+// An unknown card is left out and listed; the rest is planned. Only when nothing
+// is left is that an error, and it still answers errors.Is for the catalog's reason.
+func TestReportSkipsUnknownCards(t *testing.T) {
+	bad := planOffer("x", "RTX 9999", 1, "1", "")
+	bad.Line = 7
+	p := Planner{Offers: []pricing.Offer{bad, planOffer("a", "RTX 4090", 1, "1.80", "")}}
+	rep, err := p.Report(trainingRequest(t))
+	if err != nil {
+		t.Fatalf("Report: %v", err)
+	}
+	if len(rep.Skipped) != 1 || rep.Skipped[0].Offer.Line != 7 || !strings.Contains(rep.Skipped[0].Reason, "RTX 9999") {
+		t.Errorf("skipped %+v, want the RTX 9999 offer of line 7 with its reason", rep.Skipped)
+	}
+	if len(rep.Options) != 1 || rep.Considered != 1 {
+		t.Errorf("%d options of %d considered, want 1 of 1", len(rep.Options), rep.Considered)
+	}
+	_, err = Planner{Offers: []pricing.Offer{bad}}.Plan(trainingRequest(t))
+	if !errors.Is(err, ErrNoFit) || !errors.Is(err, catalog.ErrNotFound) || !strings.Contains(err.Error(), "line 7") {
+		t.Errorf("only an unknown card: %v, want ErrNoFit and catalog.ErrNotFound naming line 7", err)
+	}
+}
+
+// Limit, EveryCount and the Cards filter shape what comes back.
+func TestReportLimitCountsCards(t *testing.T) {
+	p := Planner{Offers: []pricing.Offer{
+		planOffer("a", "RTX 4090", 8, "1.80", ""),
+		planOffer("b", "RTX 4090", 8, "2.00", ""),
+		planOffer("c", "A100 SXM4 80GB", 8, "12", ""),
+	}}
+	r := trainingRequest(t)
+	opts, err := p.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(opts) != 3 {
+		t.Errorf("%d options, want one per offer (3)", len(opts))
+	}
+	r.EveryCount, r.Limit = true, -1
+	if opts, _ = p.Plan(r); len(opts) != 24 {
+		t.Errorf("EveryCount: %d options, want 24 (3 offers × 8 counts)", len(opts))
+	}
+	r.Limit = 5
+	if opts, _ = p.Plan(r); len(opts) != 5 {
+		t.Errorf("Limit 5: %d options", len(opts))
+	}
+	r = trainingRequest(t)
+	r.Cards = []string{"NVIDIA A100-SXM4-80GB"}
+	opts, err = p.Plan(r)
+	if err != nil || len(opts) != 1 || opts[0].CardID != "a100-sxm4-80gb" {
+		t.Errorf("Cards filter: %d options, %v; want the A100 offer alone", len(opts), err)
+	}
+	r.Cards = []string{"no such card"}
+	if _, err := p.Plan(r); !errors.Is(err, pricing.ErrInvalid) {
+		t.Errorf("unknown card in the filter: %v, want ErrInvalid", err)
+	}
+}
+
+// RankTime puts the fastest first; RankFrontier returns options each faster than
+// every cheaper one.
+func TestReportRanks(t *testing.T) {
+	p := Planner{Offers: []pricing.Offer{
+		planOffer("a", "RTX 4090", 8, "1.80", ""),
+		planOffer("c", "H100 SXM5 80GB", 8, "22", ""),
+	}}
+	r := trainingRequest(t)
+	r.Rank, r.EveryCount, r.Limit = RankTime, true, -1
+	opts, err := p.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(opts); i++ {
+		if opts[i].Duration+opts[i].TimeLost < opts[i-1].Duration+opts[i-1].TimeLost {
+			t.Fatalf("RankTime: option %d (%v) faster than option %d (%v)", i, opts[i].Duration, i-1, opts[i-1].Duration)
+		}
+	}
+	r.Rank = RankFrontier
+	front, err := p.Plan(r)
+	if err != nil || len(front) < 2 {
+		t.Fatalf("frontier: %d options, %v", len(front), err)
+	}
+	for i := 1; i < len(front); i++ {
+		if !front[i].ExpectedCost.Amount.GreaterThanOrEqual(front[i-1].ExpectedCost.Amount) || front[i].Duration >= front[i-1].Duration {
+			t.Errorf("frontier option %d (%s, %v) not dearer and faster than %d (%s, %v)", i, front[i].ExpectedCost, front[i].Duration, i-1, front[i-1].ExpectedCost, front[i-1].Duration)
+		}
+	}
+	// No option of the full list is both cheaper and faster than a frontier one.
+	for _, f := range front {
+		for _, o := range opts {
+			if o.ExpectedCost.Amount.LessThan(f.ExpectedCost.Amount) && o.Duration < f.Duration {
+				t.Errorf("%s at %v dominates frontier option %s at %v", o.ExpectedCost, o.Duration, f.ExpectedCost, f.Duration)
+			}
+		}
+	}
+}
+
+// The deadline binds at the request's utilization: no option returned misses it.
+func TestReportDeadlineBinds(t *testing.T) {
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 8, "1.80", "")}}
+	r := trainingRequest(t)
+	r.Deadline, r.EveryCount, r.Limit = 6*time.Hour, true, -1
+	opts, err := p.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range opts {
+		if o.Duration+o.TimeLost > r.Deadline {
+			t.Errorf("%d GPUs take %v, past the %v deadline", o.GPUs, o.Duration, r.Deadline)
+		}
+	}
+}
+
+// Mixed currencies need rates; with them each option keeps its currency and
+// reports the converted cost and the rate.
+func TestReportRates(t *testing.T) {
+	cny := planOffer("a", "RTX 4090", 1, "18", "")
+	cny.Line = 2
+	usd := planOffer("b", "RTX 4090", 1, "1", "")
+	usd.Tariff.Currency, usd.Line = "USD", 3
+	p := Planner{Offers: []pricing.Offer{cny, usd}}
+	_, err := p.Plan(trainingRequest(t))
+	if !errors.Is(err, pricing.ErrCurrencyMismatch) || !strings.Contains(err.Error(), "CNY (lines 2)") || !strings.Contains(err.Error(), "USD (lines 3)") {
+		t.Fatalf("mixed currencies without rates: %v", err)
+	}
+	p.Rates = pricing.Rates{Base: "CNY", Per: map[string]decimal.Decimal{"USD": decimal.RequireFromString("7.2")}}
+	opts, err := p.Plan(trainingRequest(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(opts) != 2 || opts[0].Offer.Provider != "b" {
+		t.Fatalf("options %d, first %q; want the USD 1/h offer (CNY 7.2/h) first", len(opts), opts[0].Offer.Provider)
+	}
+	want, _ := opts[0].ExpectedCost.Amount.Mul(decimal.RequireFromString("7.2")).Round(2).Float64()
+	got, _ := opts[0].RankedCost.Amount.Float64()
+	if opts[0].ExpectedCost.Currency != "USD" || opts[0].RankedCost.Currency != "CNY" || opts[0].Rate != "7.2" || got != want {
+		t.Errorf("first option: expected %s, ranked %s at rate %q; want USD, its CNY value %v at 7.2", opts[0].ExpectedCost, opts[0].RankedCost, opts[0].Rate, want)
+	}
+}
+
+// A name that leaves the board open is planned on the slowest board, and says so.
+func TestReportAssumedBoard(t *testing.T) {
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "A100", 8, "10", "")}}
+	opts, err := p.Plan(trainingRequest(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := opts[0]
+	if o.CardID != "a100-pcie-40gb" {
+		t.Errorf("planned on %s, want the slowest board, the 40 GB PCIe", o.CardID)
+	}
+	w := strings.Join(o.Warnings, "|")
+	if !strings.Contains(w, "does not say its board") || !strings.Contains(w, "SXM") {
+		t.Errorf("warnings %q, want the board assumed and the SXM board's time", w)
+	}
+}
+
+// A threshold with a huge exponent is refused at once, not rescaled for ever.
+func TestRequestHugeExponent(t *testing.T) {
+	r := trainingRequest(t)
+	r.MarketThreshold = decimal.New(1, -2000000000)
+	if err := r.Validate(); !errors.Is(err, pricing.ErrInvalid) {
+		t.Errorf("threshold 1e-2000000000: %v, want ErrInvalid", err)
+	}
+	r = trainingRequest(t)
+	r.Budget = pricing.Money{Amount: decimal.New(1, -2000000000), Currency: "CNY"}
+	if err := r.Validate(); !errors.Is(err, pricing.ErrInvalid) {
+		t.Errorf("budget 1e-2000000000: %v, want ErrInvalid", err)
+	}
+}
+
+// A layout fits when its total is at most the usable memory: exactly equal fits,
+// one byte more does not.
+func TestFitsBoundary(t *testing.T) {
+	m := mustPreset(t, "llama-2-7b")
+	w := sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 2048, Parallel: sizing.Parallel{Data: 1}}
+	b, err := sizing.Estimate(m, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	card, err := catalog.Default().Lookup("RTX 4090")
+	if err != nil {
+		t.Fatal(err)
+	}
+	card.Memory = b.Total()
+	w.Parallel = sizing.Parallel{}
+	s, err := Request{Model: m, Workload: w, Headroom: 1e-300}.settle()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, _ := sizing.Usable(card.Memory, s.headroom); u != b.Total() {
+		t.Skipf("usable %d != total %d at the tiniest headroom", u, b.Total())
+	}
+	if f := s.fitCard(card, 1, 0); !f.ok {
+		t.Errorf("exactly fitting memory refused: %v", f.err)
+	}
+	card.Memory--
+	if f := s.fitCard(card, 1, 0); f.ok {
+		t.Errorf("one byte short accepted")
+	}
+}
