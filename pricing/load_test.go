@@ -56,11 +56,18 @@ func TestLoadSamples(t *testing.T) {
 	if fromCSV[3].Tariff.AfterPackage != Renew || fromCSV[3].Tariff.Rounding != RoundHalfEven {
 		t.Errorf("fourth offer policy = %v, rounding %v", fromCSV[3].Tariff.AfterPackage, fromCSV[3].Tariff.Rounding)
 	}
-	// Marshal and load again: the same offers.
-	b, err := json.Marshal(fromCSV)
-	if err != nil {
-		t.Fatal(err)
+	// Marshal and load again, one offer a line after the "[" line: the same
+	// offers, each with its new line.
+	parts := make([]string, len(fromCSV))
+	for i := range fromCSV {
+		one, err := json.Marshal(fromCSV[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts[i] = string(one)
+		fromCSV[i].Line = i + 2
 	}
+	b := []byte("[\n" + strings.Join(parts, ",\n") + "\n]\n")
 	back, err := LoadOffersJSON(bytes.NewReader(b))
 	if err != nil {
 		t.Fatalf("loading marshalled offers: %v\n%s", err, b)
