@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -428,27 +429,40 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 	return rs, nil
 }
 
-// lookupBoard resolves a card name. A name that covers several boards of one
-// memory size ("A100 80GB": PCIe or SXM) resolves to the slowest of them (lower
-// memory bandwidth, then lower dense BF16 peak, then no NVLink), the conservative
-// time, and returns the fastest beside it so the option can say what it would
-// change.
+// lookupBoard resolves a card name. A name that does not say its board covers
+// every board of its size: a family name the catalog calls ambiguous ("A100"), or
+// a name that resolves to one board but names none of SXM, PCIe or NVL while the
+// catalog holds a sibling of the same family and memory on another board ("A100
+// 80GB", "H800": price lists write them for either). It resolves to the slowest
+// of those boards (lower memory bandwidth, then lower dense BF16 peak, then no
+// NVLink), the conservative time, and returns the fastest beside it so the
+// option can say what it would change.
 func lookupBoard(cat *catalog.Catalog, name string) (catalog.Card, *catalog.Card, error) {
 	c, err := cat.Lookup(name)
+	var boards []catalog.Card
 	var amb *catalog.AmbiguousError
-	if !errors.As(err, &amb) {
-		return c, nil, err
-	}
-	var slow, fast catalog.Card
-	for k, id := range amb.Candidates {
-		b, err := cat.Lookup(id)
-		if err != nil {
-			return catalog.Card{}, nil, err
+	switch {
+	case errors.As(err, &amb):
+		for _, id := range amb.Candidates {
+			b, err := cat.Lookup(id)
+			if err != nil {
+				return catalog.Card{}, nil, err
+			}
+			boards = append(boards, b)
 		}
-		if k == 0 || slower(b, slow) {
+	case err != nil:
+		return c, nil, err
+	case namesBoard(name):
+		return c, nil, nil
+	default:
+		boards = append(siblings(cat, c), c)
+	}
+	slow, fast := boards[0], boards[0]
+	for _, b := range boards[1:] {
+		if slower(b, slow) {
 			slow = b
 		}
-		if k == 0 || slower(fast, b) {
+		if slower(fast, b) {
 			fast = b
 		}
 	}
@@ -456,6 +470,36 @@ func lookupBoard(cat *catalog.Catalog, name string) (catalog.Card, *catalog.Card
 		return slow, nil, nil
 	}
 	return slow, &fast, nil
+}
+
+// namesBoard reports whether a card name says its board: SXM, PCIe, NVL or HGX
+// in any case and spacing.
+func namesBoard(name string) bool {
+	n := strings.ToLower(name)
+	for _, b := range [...]string{"sxm", "pcie", "nvl", "hgx"} {
+		if strings.Contains(n, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// siblings returns the cards that share a family and the marketed memory with c
+// but sit on another board.
+func siblings(cat *catalog.Catalog, c catalog.Card) []catalog.Card {
+	var out []catalog.Card
+	for _, o := range cat.Cards() {
+		if o.ID == c.ID || o.Form == c.Form || o.MemoryNominal != c.MemoryNominal || o.Vendor != c.Vendor {
+			continue
+		}
+		for _, f := range o.Families {
+			if slices.Contains(c.Families, f) {
+				out = append(out, o)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // slower reports whether card a is slower than b: lower memory bandwidth, then

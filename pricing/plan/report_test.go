@@ -150,7 +150,27 @@ func TestReportRates(t *testing.T) {
 	}
 }
 
-// A name that leaves the board open is planned on the slowest board, and says so.
+// A name that leaves the board open is planned on the slowest board, and says so;
+// a name that says its board is planned on it without a word.
+func TestReportAssumedBoards(t *testing.T) {
+	for _, tc := range []struct{ name, want, faster string }{
+		{"A100 80GB", "a100-pcie-80gb", "SXM4"},
+		{"H800", "h800-pcie-80gb", "SXM5"},
+		{"NVIDIA A100-SXM4-80GB", "a100-sxm4-80gb", ""},
+		{"A100 PCIe 80GB", "a100-pcie-80gb", ""},
+		{"RTX 4090", "rtx-4090", ""},
+	} {
+		opts, err := Planner{Offers: []pricing.Offer{planOffer("a", tc.name, 8, "10", "")}}.Plan(trainingRequest(t))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		w := strings.Join(opts[0].Warnings, "|")
+		if opts[0].CardID != tc.want || strings.Contains(w, "does not say its board") != (tc.faster != "") || !strings.Contains(w, tc.faster) {
+			t.Errorf("%s: planned on %s with warnings %q; want %s and a word on the %s board", tc.name, opts[0].CardID, w, tc.want, tc.faster)
+		}
+	}
+}
+
 func TestReportAssumedBoard(t *testing.T) {
 	p := Planner{Offers: []pricing.Offer{planOffer("a", "A100", 8, "10", "")}}
 	opts, err := p.Plan(trainingRequest(t))
