@@ -183,50 +183,29 @@ func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, 
 	return s.layoutCost(f, card, mid)
 }
 
-// layoutCost adds to a fit's durations what compute.Job does not model:
-//   - ZeRO-3 gathers the weights before the forward and the backward pass and
-//     reduce-scatters the gradients, 3Ψ per step against data parallelism's 2Ψ
-//     (Rajbhandari et al. 2020, §7.2): the exposed communication grows by half;
-//   - optimizer offload sends each step's gradients (this GPU's shard of them) to
-//     the host and as many bytes of updated weights back over PCIe, not
-//     overlapped (Ren et al. 2021, ZeRO-Offload; a lower bound: the CPU's own
-//     optimizer step, which ZeRO-Offload overlaps with the next step, is not
-//     counted).
+// layoutCost adds what a ZeRO-3 layout and an offloaded optimizer cost
+// (compute.Timing.WithZeRO): the optimizer's shard of gradients out and weights
+// back over the card's PCIe link each step.
 func (s settings) layoutCost(f *fit, card catalog.Card, mid compute.Timing) error {
-	var extra time.Duration
-	if f.layout.ZeRO == 3 && mid.Comm > 0 {
-		extra += mid.Comm / 2
-	}
-	if f.layout.OffloadOptimizer && mid.Steps > 0 {
+	var host compute.Bandwidth
+	var offload sizing.Bytes
+	if f.layout.OffloadOptimizer {
 		gen := card.PCIeGen
 		if gen == 0 {
 			gen = 4
 		}
-		pcie, err := compute.PCIe(gen)
-		if err != nil {
+		var err error
+		if host, err = compute.PCIe(gen); err != nil {
 			return err
 		}
-		// This GPU's gradients go out, as many bytes of weights come back.
-		perStep, err := seconds(2 * float64(f.mem.Gradients) / float64(pcie))
-		if err != nil {
-			return err
-		}
-		total, err := seconds(perStep.Seconds() * mid.Steps)
-		if err != nil {
-			return err
-		}
-		extra += total
+		offload = f.mem.Gradients
 	}
-	if extra == 0 {
-		return nil
+	mid.Low, mid.High = f.low, f.high
+	t, err := mid.WithZeRO(f.layout.ZeRO, offload, host)
+	if err != nil {
+		return err
 	}
-	var err error
-	for _, d := range []*time.Duration{&f.duration, &f.low, &f.high} {
-		if *d, err = seconds(d.Seconds() + extra.Seconds()); err != nil {
-			return err
-		}
-	}
-	f.eff *= float64(mid.Duration) / float64(f.duration)
+	f.duration, f.low, f.high, f.eff = t.Duration, t.Low, t.High, t.Efficiency
 	return nil
 }
 

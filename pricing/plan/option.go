@@ -370,7 +370,7 @@ func (s settings) boardWarning(o pricing.Offer, card, faster catalog.Card, n int
 	}
 	if n > 1 && ff.ok && ff.nvlink != f.nvlink {
 		if ff.nvlink {
-			change = append(change, "GPUs joined by "+ff.linkName)
+			change = append(change, "NVLink between the GPUs")
 		} else {
 			change = append(change, "no NVLink")
 		}
