@@ -37,18 +37,6 @@ type pricer struct {
 	hourlyC  decParts           // Hourly, trimmed, for the hourly line's amount
 	pkC      [maxItems]decParts // each package's price as written, for its line's amount
 	forceBig bool               // tests: take the *big.Int and decimal path
-	one      decimal.Decimal    // 1, the quantity of every rounding line, made on first use
-
-	// last holds the last cover found by the hour alone ([0]) and with packages
-	// ([1]): a planner prices one usage for every GPU count, and the cover of one
-	// GPU's usage does not depend on the count. A pricer is used by one goroutine
-	// at a time.
-	last [2]struct {
-		ok    bool
-		u     Usage
-		c     cover
-		trial int64
-	}
 }
 
 // decParts is a decimal c·10^e whose coefficient fits an int64.
@@ -265,22 +253,6 @@ func (p *pricer) price(u Usage, gpus int, packages bool) (Quote, error) {
 // cover returns the cheapest cover of u (with packages false, by the hour alone)
 // and the billed seconds of a trial before it.
 func (p *pricer) cover(u Usage, packages bool) (cover, int64, error) {
-	l := &p.last[0]
-	if packages {
-		l = &p.last[1]
-	}
-	if l.ok && l.u == u {
-		return l.c, l.trial, nil
-	}
-	c, trial, err := p.coverOf(u, packages)
-	if err == nil {
-		l.ok, l.u, l.c, l.trial = true, u, c, trial
-	}
-	return c, trial, err
-}
-
-// coverOf finds the cover cover returns.
-func (p *pricer) coverOf(u Usage, packages bool) (cover, int64, error) {
 	switch u.Pattern {
 	case Sessions:
 		return p.sessions(u, packages), 0, nil
@@ -347,7 +319,8 @@ func (p *pricer) quote(c cover, trialSecs int64, gpus int) Quote {
 			exact, ok = checked.Add(exact, c.cost64)
 		}
 		if ok {
-			if q, ok := quickQuote(p.t.Currency, p.t.Rounding, lines, exact, p.scale, gpus, &p.one); ok {
+			var one decimal.Decimal
+			if q, ok := quickQuote(p.t.Currency, p.t.Rounding, lines, exact, p.scale, gpus, &one); ok {
 				return q
 			}
 		}
@@ -355,6 +328,16 @@ func (p *pricer) quote(c cover, trialSecs int64, gpus int) Quote {
 	exact := new(big.Int).Mul(toInt(p.t.Hourly, p.scale), big.NewInt(trialSecs))
 	exact.Add(exact, c.costInt())
 	return buildQuote(p.t.Currency, p.t.Rounding, lines, decimal.NewFromBigInt(exact, -p.scale), decimal.NewFromInt(3600), gpus)
+}
+
+// total is the Total of quote(c, trialSecs, gpus): the exact cost for gpus GPUs
+// rounded once, as buildQuote rounds it.
+func (p *pricer) total(c cover, trialSecs int64, gpus int) Money {
+	exact := new(big.Int).Mul(toInt(p.t.Hourly, p.scale), big.NewInt(trialSecs))
+	exact.Add(exact, c.costInt())
+	exact.Mul(exact, big.NewInt(int64(gpus)))
+	amt := roundQuo(decimal.NewFromBigInt(exact, -p.scale), decimal.NewFromInt(3600), MinorUnit(p.t.Currency), p.t.Rounding)
+	return Money{Amount: amt, Currency: p.t.Currency}
 }
 
 // quickQuote is buildQuote on integers, for lines already in rank order and an

@@ -33,7 +33,7 @@ type candidate struct {
 
 // price prices one fit on one offer (offer i, n GPUs): the rental, its quotes and
 // the expected cost with interruptions.
-func (s settings) price(i int, o pricing.Offer, n int, f *fit, rates pricing.Rates) (candidate, error) {
+func (s settings) price(i int, o pricing.Offer, pr pricing.Pricer, n int, f *fit, rates pricing.Rates) (candidate, error) {
 	c := candidate{offer: i, gpus: n, fit: f}
 	jobRental := false
 	switch {
@@ -53,7 +53,7 @@ func (s settings) price(i int, o pricing.Offer, n int, f *fit, rates pricing.Rat
 			roundDur(span), roundDur(pricing.MaxDuration), pricing.ErrUnavailable)}
 	}
 	var err error
-	c.cost, c.hourly, err = s.quote(o, c.rental, n)
+	c.cost.Total, err = pr.Total(c.rental, n) // the quotes are built for the options returned
 	if errors.Is(err, pricing.ErrUnavailable) {
 		return candidate{}, &unavailable{offerName(o), err}
 	}
@@ -62,7 +62,7 @@ func (s settings) price(i int, o pricing.Offer, n int, f *fit, rates pricing.Rat
 	}
 	c.expected = c.cost.Total
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
-		if err := s.interruptions(&c, o); err != nil {
+		if err := s.interruptions(&c, pr, o.InterruptionsPerDay); err != nil {
 			return candidate{}, err
 		}
 	}
@@ -82,9 +82,9 @@ func (s settings) price(i int, o pricing.Offer, n int, f *fit, rates pricing.Rat
 // to cover the job and the lost time: a run as long as the job is priced again at
 // the longer length; a rental the user gave costs more only for the time past its
 // end, bought as a further run.
-func (s settings) interruptions(c *candidate, o pricing.Offer) error {
+func (s settings) interruptions(c *candidate, pr pricing.Pricer, perDay float64) error {
 	d := c.fit.duration
-	c.interruptions = o.InterruptionsPerDay * d.Hours() / 24
+	c.interruptions = perDay * d.Hours() / 24
 	lost := c.interruptions * ((s.checkpoint / 2).Seconds() + s.restart.Seconds())
 	var err error
 	if c.lost, err = seconds(lost); err != nil {
@@ -94,17 +94,17 @@ func (s settings) interruptions(c *candidate, o pricing.Offer) error {
 	span := usageSpan(c.rental)
 	switch {
 	case !s.rentalSet() && s.Usage == 0: // the rental is the job's own run
-		q, _, err := s.quote(o, pricing.Continuous(need), c.gpus)
+		q, err := pr.Total(pricing.Continuous(need), c.gpus)
 		if err != nil {
 			return err
 		}
-		c.expected = q.Total
+		c.expected = q
 	case need > span:
-		q, _, err := s.quote(o, pricing.Continuous(need-span), c.gpus)
+		q, err := pr.Total(pricing.Continuous(need-span), c.gpus)
 		if err != nil {
 			return err
 		}
-		if c.expected, err = c.cost.Total.Add(q.Total); err != nil {
+		if c.expected, err = c.cost.Total.Add(q); err != nil {
 			return err
 		}
 	}
@@ -115,6 +115,10 @@ func (s settings) interruptions(c *candidate, o pricing.Offer) error {
 // timing, money, its waste against the cheapest option, and the warnings.
 func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catalog.Card, faster *catalog.Card, check pricing.PriceCheck, cheapest *candidate, fits map[fitKey]*fit, work compute.FLOPs) error {
 	f, n := c.fit, c.gpus
+	var err error
+	if c.cost, c.hourly, err = s.quote(o, c.rental, n); err != nil {
+		return err
+	}
 	*opt = Option{
 		Offer: o, CardID: card.ID, GPUs: n, Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
 		Headroom:      1 - float64(f.mem.Total())/float64(card.Memory),

@@ -197,6 +197,10 @@ func (p Planner) Report(r Request) (Report, error) {
 		card := rs.cards[i]
 		limit := s.gpuLimit(o)
 		first := len(cands)
+		pr, err := pricing.NewPricer(o.Tariff) // resolve validated the offer
+		if err != nil {
+			return Report{}, err
+		}
 		var why error // why the offer cannot serve the usage, when no count prices
 		for n := 1; n <= limit; n = nextCount(n, limit) {
 			rep.Considered++
@@ -214,7 +218,7 @@ func (p Planner) Report(r Request) (Report, error) {
 				diag.late(card, n, f.duration)
 				continue
 			}
-			c, err := s.price(i, o, n, f, p.Rates)
+			c, err := s.price(i, o, pr, n, f, p.Rates)
 			if err != nil {
 				var short *shortRental
 				if errors.As(err, &short) {

@@ -434,35 +434,6 @@ func TestPlanProperties(t *testing.T) {
 	})
 }
 
-// benchOffers makes n offers of eight cards at varied prices.
-func benchOffers(n int) []pricing.Offer {
-	cards := []string{"RTX 4090", "A100 SXM4 80GB", "H100 SXM5 80GB", "L40S", "V100 SXM2 32GB", "T4", "A10", "RTX 3090"}
-	offers := make([]pricing.Offer, n)
-	for i := range offers {
-		offers[i] = planOffer(fmt.Sprintf("p%d", i), cards[i%len(cards)], 1+i%8,
-			decimal.New(int64(100+i%997), -2).String(), decimal.New(int64(50000+i%9973), -2).String())
-	}
-	return offers
-}
-
-func benchmarkPlan(b *testing.B, n int) {
-	p := Planner{Catalog: catalog.Default(), Offers: benchOffers(n)}
-	r := trainingRequest(b)
-	if _, err := p.Plan(r); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := p.Plan(r); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkPlan1000(b *testing.B)  { benchmarkPlan(b, 1000) }
-func BenchmarkPlan10000(b *testing.B) { benchmarkPlan(b, 10000) }
-
 // A rental shorter than the job cannot finish it: such options are left out, and
 // the error names the fastest option there was.
 func TestPlanRentalShorterThanJob(t *testing.T) {
