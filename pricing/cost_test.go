@@ -421,7 +421,41 @@ func TestLinesSumForAllPatterns(t *testing.T) {
 			t.Fatalf("Price(%+v, %d): %v", u, gpus, err)
 		}
 		checkConservation(t, q)
+		// Total and a prepared Pricer give the same total, and the Pricer the same
+		// quote.
+		tot, err := tr.Total(u, gpus)
+		if err != nil || !tot.Amount.Equal(q.Total.Amount) || tot.Currency != q.Total.Currency {
+			t.Fatalf("Total(%+v, %d) = %v, %v; Price's total %v", u, gpus, tot, err, q.Total)
+		}
+		pr, err := NewPricer(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pq, err := pr.Price(u, gpus)
+		if err != nil || !pq.Total.Amount.Equal(q.Total.Amount) || len(pq.Lines) != len(q.Lines) {
+			t.Fatalf("Pricer.Price(%+v, %d) = %v, %v; Price gave %v", u, gpus, pq, err, q)
+		}
 	})
+}
+
+// A Pricer refuses what Price refuses, and the zero Pricer is an error, not a panic.
+func TestPricerBadInput(t *testing.T) {
+	if _, err := NewPricer(Tariff{Currency: "CNY"}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("NewPricer of a tariff offering nothing: %v, want ErrInvalid", err)
+	}
+	pr, err := NewPricer(Tariff{Currency: "CNY", Hourly: dec("1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pr.Total(Continuous(-time.Hour), 1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("negative usage: %v, want ErrInvalid", err)
+	}
+	if _, err := pr.Price(Continuous(time.Hour), 0); !errors.Is(err, ErrInvalid) {
+		t.Errorf("zero GPUs: %v, want ErrInvalid", err)
+	}
+	if _, err := (Pricer{}).Total(Continuous(time.Hour), 1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("zero Pricer: %v, want ErrInvalid", err)
+	}
 }
 
 func BenchmarkCost(b *testing.B) {
