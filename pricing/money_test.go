@@ -187,6 +187,8 @@ func TestImmuneToDecimalGlobals(t *testing.T) {
 		out += string(b) + "\n"
 		b, _ = json.Marshal(checks)
 		out += string(b) + "\n"
+		b, _ = json.Marshal(Rates{Base: "CNY", Per: map[string]decimal.Decimal{"USD": dec("7.2"), "JPY": dec("0.0481")}})
+		out += string(b) + "\n"
 		return out
 	}
 	before := run()

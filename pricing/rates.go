@@ -87,3 +87,37 @@ func checkAmount(d decimal.Decimal) error {
 	}
 	return nil
 }
+
+type ratesWire struct {
+	Base string            `json:"base"`
+	Per  map[string]string `json:"per"`
+}
+
+// MarshalJSON writes each rate as an exact decimal string, whatever decimal's
+// package settings are: {"base":"CNY","per":{"USD":"7.2"}}.
+func (r Rates) MarshalJSON() ([]byte, error) {
+	w := ratesWire{Base: r.Base, Per: make(map[string]string, len(r.Per))}
+	for c, v := range r.Per {
+		w.Per[c] = excerpt(v)
+	}
+	return jsonMarshal(w)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, rejecting unknown fields and rates
+// that are not plain decimals. It does not validate: Convert does.
+func (r *Rates) UnmarshalJSON(b []byte) error {
+	var w ratesWire
+	if err := strictUnmarshal(b, &w); err != nil {
+		return err
+	}
+	out := Rates{Base: w.Base, Per: make(map[string]decimal.Decimal, len(w.Per))}
+	for c, s := range w.Per {
+		v, err := parseDecimal(s, false)
+		if err != nil {
+			return fmt.Errorf("pricing: rates: %s: %w", code(c), err)
+		}
+		out.Per[c] = v
+	}
+	*r = out
+	return nil
+}

@@ -1,6 +1,7 @@
 package pricing
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -46,5 +47,22 @@ func TestRatesValidate(t *testing.T) {
 	r := Rates{Base: "CNY", Per: map[string]decimal.Decimal{"USD": dec("7.2")}}
 	if _, err := r.Convert(Money{decimal.New(1, -2000000000), "USD"}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("an amount of exponent -2000000000: %v, want ErrInvalid", err)
+	}
+}
+
+func TestRatesJSON(t *testing.T) {
+	r := Rates{Base: "CNY", Per: map[string]decimal.Decimal{"USD": dec("7.2"), "JPY": dec("0.0481")}}
+	b, err := json.Marshal(r)
+	if err != nil || string(b) != `{"base":"CNY","per":{"JPY":"0.0481","USD":"7.2"}}` {
+		t.Fatalf("Marshal = %s, %v", b, err)
+	}
+	var back Rates
+	if err := json.Unmarshal(b, &back); err != nil || !back.Per["USD"].Equal(dec("7.2")) || back.Base != "CNY" {
+		t.Errorf("Unmarshal = %+v, %v", back, err)
+	}
+	for _, bad := range []string{`{"base":"CNY","per":{"USD":7.2}}`, `{"base":"CNY","rates":{}}`, `{"base":"CNY","per":{"USD":"1e5"}}`} {
+		if err := json.Unmarshal([]byte(bad), &back); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Unmarshal(%s) = %v, want ErrInvalid", bad, err)
+		}
 	}
 }

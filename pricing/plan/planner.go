@@ -63,9 +63,9 @@ type Option struct {
 	// All are zero for a request without Tokens. Inference decode is memory-bound
 	// at small batches, so its band is narrow or empty: the utilization of peak
 	// FLOP/s barely changes it (compute.Decode).
-	Duration     time.Duration `json:"duration_ns"`
-	DurationLow  time.Duration `json:"duration_low_ns"`
-	DurationHigh time.Duration `json:"duration_high_ns"`
+	Duration     time.Duration `json:"duration"`
+	DurationLow  time.Duration `json:"duration_low"`
+	DurationHigh time.Duration `json:"duration_high"`
 	// Efficiency is the multi-GPU scaling efficiency (1 for one GPU).
 	Efficiency float64 `json:"efficiency"`
 	// Rental is the usage priced: the request's, or a run as long as the job.
@@ -85,7 +85,7 @@ type Option struct {
 	// (half a checkpoint interval of work plus a restart each), and ExpectedCost
 	// Cost plus the rental of TimeLost. Options are ranked on ExpectedCost.
 	Interruptions float64       `json:"interruptions"`
-	TimeLost      time.Duration `json:"time_lost_ns"`
+	TimeLost      time.Duration `json:"time_lost"`
 	ExpectedCost  pricing.Money `json:"expected_cost"`
 	// RankedCost is ExpectedCost in the currency options are ranked in
 	// (Planner.Rates.Base, or the offers' own currency without rates), and Rate the

@@ -61,11 +61,11 @@ type Request struct {
 	// rental priced is Usage or Rental, or DefaultDemoHour when neither is set.
 	Tokens float64 `json:"tokens"`
 	// Usage is how long the machines are rented; zero: as long as the job takes.
-	Usage time.Duration `json:"usage_ns"`
+	Usage time.Duration `json:"usage"`
 	// Rental, when set (a non-zero Duration, Days or Trial), replaces Usage with a
 	// pattern: N hours a day for M days, or a trial billed hourly then packages.
 	Rental   pricing.Usage `json:"rental"`
-	Deadline time.Duration `json:"deadline_ns"` // zero: none
+	Deadline time.Duration `json:"deadline"` // zero: none
 	// Headroom is the fraction of card memory kept free, in [0, 1); zero:
 	// DefaultHeadroom. Use a tiny value such as 0.001 for almost none.
 	Headroom float64 `json:"headroom"`
@@ -86,8 +86,8 @@ type Request struct {
 	// Checkpoint is the checkpoint interval for interruption risk; zero:
 	// DefaultCheckpoint. Restart is the time each interruption costs on top of
 	// the lost work; zero: DefaultRestart.
-	Checkpoint time.Duration `json:"checkpoint_ns"`
-	Restart    time.Duration `json:"restart_ns"`
+	Checkpoint time.Duration `json:"checkpoint"`
+	Restart    time.Duration `json:"restart"`
 	// MarketThreshold is the fraction away from the median hourly price of the
 	// same card that earns a price warning; zero: 0.3.
 	MarketThreshold decimal.Decimal `json:"market_threshold"`
