@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/google/go-cmp/cmp"
+	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/shopspring/decimal"
 )
 
