@@ -131,7 +131,6 @@ func (m *Model) check(bad func(format string, args ...any)) {
 	}
 }
 
-
 // kvHeads returns the number of key/value heads, defaulting to Heads.
 func (m *Model) kvHeads() int {
 	if m.KVHeads == 0 {

@@ -327,4 +327,3 @@ func (w *Workload) check(bad func(format string, args ...any)) {
 		bad("ZeRO stage %d is outside 0..3", p.ZeRO)
 	}
 }
-
