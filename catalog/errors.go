@@ -2,9 +2,9 @@ package catalog
 
 import (
 	"errors"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Sentinel errors. Every error from this package wraps one of them; test with
@@ -92,14 +92,4 @@ func (e *ParseError) Error() string {
 func (e *ParseError) Unwrap() error { return e.Err }
 
 // quote quotes s for a message, cut to 80 bytes at a character boundary.
-func quote(s string) string {
-	const max = 80
-	if len(s) > max {
-		cut := max
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "..."
-	}
-	return strconv.Quote(s)
-}
+func quote(s string) string { return text.Quote(s, 80) }
