@@ -464,7 +464,7 @@ func printPlan(w io.Writer, r plan.Request, source string, rep plan.Report) erro
 		fmt.Fprintf(w, " for %d GPUs (prices per GPU)", best.GPUs)
 	}
 	for _, l := range best.Cost.Lines {
-		fmt.Fprintf(w, "; %s", costLine(l))
+		fmt.Fprintf(w, "; %s", costLine(l, best.GPUs))
 	}
 	fmt.Fprintln(w)
 	for _, warn := range best.Warnings {
@@ -543,10 +543,13 @@ var units = map[string]struct{ one, many, per string }{
 	"term":  {"term", "terms", "term"},
 }
 
-// costLine writes a quote's line with its units and exact amounts, as the
-// library computed them: "hourly 10.4775 h × CNY 0.80/h = CNY 8.382",
-// "monthly 5 months × CNY 1800.00/month = CNY 9000.00", "rounding CNY -0.002".
-func costLine(l pricing.Line) string {
+// costLine writes a quote's line: the quantity rounded to two places for reading
+// (more for a quantity under 0.01, so it never reads 0), counted in GPU-units
+// when the option has several GPUs, and the unit price and the amount exact, as
+// the library computed them: "hourly 10.48 h × CNY 0.80/h = CNY 8.382",
+// "monthly 8 GPU-months × CNY 1800.00/month = CNY 14400.00", "rounding CNY
+// -0.002". -json keeps the quantity exact too.
+func costLine(l pricing.Line, gpus int) string {
 	if l.Unit == "" && l.Quantity.Equal(decimal.NewFromInt(1)) && l.Price.Currency == l.Amount.Currency && l.Price.Amount.Equal(l.Amount.Amount) {
 		return fmt.Sprintf("%s %s", l.Item, exactMoney(l.Amount)) // the rounding line
 	}
@@ -554,12 +557,19 @@ func costLine(l pricing.Line) string {
 	if u, ok := units[l.Unit]; ok {
 		one, many, per = u.one, u.many, u.per
 	}
-	qty := l.Quantity.String() + " " + many
-	if l.Quantity.Equal(decimal.NewFromInt(1)) {
+	if gpus > 1 && l.Unit != "" {
+		one, many = "GPU-"+one, "GPU-"+many
+	}
+	shown := l.Quantity.Round(2)
+	for places := int32(3); shown.IsZero() && !l.Quantity.IsZero() && places <= 9; places++ {
+		shown = l.Quantity.Round(places)
+	}
+	qty := shown.String() + " " + many
+	if shown.Equal(decimal.NewFromInt(1)) {
 		qty = "1 " + one
 	}
 	if l.Unit == "" {
-		qty, per = l.Quantity.String(), "unit"
+		qty, per = shown.String(), "unit"
 	}
 	return fmt.Sprintf("%s %s × %s/%s = %s", l.Item, qty, exactMoney(l.Price), per, exactMoney(l.Amount))
 }

@@ -310,7 +310,7 @@ func TestCostLine(t *testing.T) {
 		want string
 	}{
 		{"hourly, exact to the tenth of a fen", pricing.Line{Item: "hourly", Unit: "hour", Quantity: decimal.RequireFromString("10.4775"), Price: cny("0.8"), Amount: cny("8.382")},
-			"hourly 10.4775 h × CNY 0.80/h = CNY 8.382"},
+			"hourly 10.48 h × CNY 0.80/h = CNY 8.382"},
 		{"one hour", pricing.Line{Item: "hourly", Unit: "hour", Quantity: decimal.NewFromInt(1), Price: cny("0.80"), Amount: cny("0.80")},
 			"hourly 1 h × CNY 0.80/h = CNY 0.80"},
 		{"months", pricing.Line{Item: "monthly", Unit: "month", Quantity: decimal.NewFromInt(5), Price: cny("1800"), Amount: cny("9000")},
@@ -322,7 +322,7 @@ func TestCostLine(t *testing.T) {
 		{"term", pricing.Line{Item: "term_12m", Unit: "term", Quantity: decimal.NewFromInt(1), Price: cny("60000"), Amount: cny("60000")},
 			"term_12m 1 term × CNY 60000.00/term = CNY 60000.00"},
 		{"trial, nine places", pricing.Line{Item: "trial", Unit: "hour", Quantity: decimal.RequireFromString("0.001944444"), Price: cny("1.3"), Amount: cny("0.002527778")},
-			"trial 0.001944444 h × CNY 1.30/h = CNY 0.002527778"},
+			"trial 0.002 h × CNY 1.30/h = CNY 0.002527778"},
 		{"rounding down", pricing.Line{Item: "rounding", Quantity: decimal.NewFromInt(1), Price: cny("-0.002"), Amount: cny("-0.002")},
 			"rounding CNY -0.002"},
 		{"yen, no minor unit", pricing.Line{Item: "hourly", Unit: "hour", Quantity: decimal.NewFromInt(3), Price: pricing.Money{Amount: decimal.NewFromInt(250), Currency: "JPY"}, Amount: pricing.Money{Amount: decimal.NewFromInt(750), Currency: "JPY"}},
@@ -331,10 +331,23 @@ func TestCostLine(t *testing.T) {
 			"quarterly 2 quarters × CNY 5000.00/quarter = CNY 10000.00"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := costLine(tc.line); got != tc.want {
+			if got := costLine(tc.line, 1); got != tc.want {
 				t.Errorf("costLine() = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// On several GPUs a line counts GPU-units.
+func TestCostLineGPUUnits(t *testing.T) {
+	cny := func(s string) pricing.Money { return pricing.Money{Amount: decimal.RequireFromString(s), Currency: "CNY"} }
+	l := pricing.Line{Item: "monthly", Unit: "month", Quantity: decimal.NewFromInt(8), Price: cny("1800"), Amount: cny("14400")}
+	if got, want := costLine(l, 8), "monthly 8 GPU-months × CNY 1800.00/month = CNY 14400.00"; got != want {
+		t.Errorf("costLine() = %q, want %q", got, want)
+	}
+	l = pricing.Line{Item: "hourly", Unit: "hour", Quantity: decimal.RequireFromString("172.7166"), Price: cny("8"), Amount: cny("1381.7328")}
+	if got, want := costLine(l, 8), "hourly 172.72 GPU-h × CNY 8.00/h = CNY 1381.7328"; got != want {
+		t.Errorf("costLine() = %q, want %q", got, want)
 	}
 }
 
