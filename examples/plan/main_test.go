@@ -340,7 +340,9 @@ func TestCostLine(t *testing.T) {
 
 // On several GPUs a line counts GPU-units.
 func TestCostLineGPUUnits(t *testing.T) {
-	cny := func(s string) pricing.Money { return pricing.Money{Amount: decimal.RequireFromString(s), Currency: "CNY"} }
+	cny := func(s string) pricing.Money {
+		return pricing.Money{Amount: decimal.RequireFromString(s), Currency: "CNY"}
+	}
 	l := pricing.Line{Item: "monthly", Unit: "month", Quantity: decimal.NewFromInt(8), Price: cny("1800"), Amount: cny("14400")}
 	if got, want := costLine(l, 8), "monthly 8 GPU-months × CNY 1800.00/month = CNY 14400.00"; got != want {
 		t.Errorf("costLine() = %q, want %q", got, want)
