@@ -58,12 +58,15 @@ func (s settings) price(i int, o pricing.Offer, pr pricing.Pricer, n int, f *fit
 		return candidate{}, &unavailable{offerName(o), err}
 	}
 	if err != nil {
-		return candidate{}, &contextError{context: fmt.Sprintf("plan: %s at %d GPU(s)", offerName(o), n), err: err}
+		return candidate{}, &contextError{context: fmt.Sprintf("%s at %d GPUs", offerName(o), n), err: err}
 	}
 	c.expected = c.cost.Total
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
 		if err := s.interruptions(&c, pr, o.InterruptionsPerDay); err != nil {
-			return candidate{}, err
+			// The expected time overflows or passes what can be priced: the offer
+			// can never run this job.
+			return candidate{}, &unavailable{offerName(o), fmt.Errorf("with %g interruptions a day the expected time cannot be priced: %s: %w",
+				o.InterruptionsPerDay, strings.Join(unprefixed(err, ""), "; "), pricing.ErrUnavailable)}
 		}
 	}
 	c.key = c.expected

@@ -231,3 +231,25 @@ func TestFitsBoundary(t *testing.T) {
 		t.Errorf("one byte short accepted")
 	}
 }
+
+// An offer whose interruption rate makes the expected time overflow can never run
+// the job: it is left out with its reason, and the plan goes on without it.
+func TestReportOverflowingInterruptions(t *testing.T) {
+	wild := planOffer("wild", "RTX 4090", 1, "0.10", "")
+	wild.Interruptible, wild.InterruptionsPerDay, wild.Line = true, 1e300, 9
+	p := Planner{Offers: []pricing.Offer{wild, planOffer("a", "RTX 4090", 1, "1.80", "")}}
+	rep, err := p.Report(trainingRequest(t))
+	if err != nil {
+		t.Fatalf("Report: %v", err)
+	}
+	if len(rep.Options) != 1 || rep.Options[0].Offer.Provider != "a" {
+		t.Fatalf("options %d, want the other offer alone", len(rep.Options))
+	}
+	if len(rep.Skipped) != 1 || rep.Skipped[0].Offer.Line != 9 || !strings.Contains(rep.Skipped[0].Reason, "interruptions") {
+		t.Errorf("skipped %+v, want the wild offer with its reason", rep.Skipped)
+	}
+	_, err = Planner{Offers: []pricing.Offer{wild}}.Plan(trainingRequest(t))
+	if !errors.Is(err, ErrNoFit) || !strings.Contains(err.Error(), "line 9") {
+		t.Errorf("only the wild offer: %v, want ErrNoFit naming line 9", err)
+	}
+}
