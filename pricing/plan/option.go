@@ -33,7 +33,7 @@ type candidate struct {
 
 // price prices one fit on one offer (offer i, n GPUs): the rental, its quotes and
 // the expected cost with interruptions.
-func (s settings) price(i int, o pricing.Offer, pr pricing.Pricer, n int, f *fit, rates pricing.Rates) (candidate, error) {
+func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, rates pricing.Rates) (candidate, error) {
 	c := candidate{offer: i, gpus: n, fit: f}
 	jobRental := false
 	switch {
@@ -85,7 +85,7 @@ func (s settings) price(i int, o pricing.Offer, pr pricing.Pricer, n int, f *fit
 // to cover the job and the lost time: a run as long as the job is priced again at
 // the longer length; a rental the user gave costs more only for the time past its
 // end, bought as a further run.
-func (s settings) interruptions(c *candidate, pr pricing.Pricer, perDay float64) error {
+func (s settings) interruptions(c *candidate, pr tariffPricer, perDay float64) error {
 	d := c.fit.duration
 	c.interruptions = perDay * d.Hours() / 24
 	lost := c.interruptions * ((s.checkpoint / 2).Seconds() + s.restart.Seconds())

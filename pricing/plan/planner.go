@@ -13,6 +13,7 @@ import (
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/sizing"
+	"github.com/shopspring/decimal"
 )
 
 // ErrNoFit reports that no offer can run the job: it does not fit in memory, misses
@@ -192,12 +193,13 @@ func (p Planner) Report(r Request) (Report, error) {
 	var cands []candidate
 	var diag diagnosis
 	causes := rs.causes
+	totals := newTotals()
 	for _, i := range rs.kept {
 		o := p.Offers[i]
 		card := rs.cards[i]
 		limit := s.gpuLimit(o)
 		first := len(cands)
-		pr, err := pricing.NewPricer(o.Tariff) // resolve validated the offer
+		pr, err := totals.pricer(o.Tariff) // resolve validated the offer
 		if err != nil {
 			return Report{}, err
 		}
@@ -581,4 +583,89 @@ func (s settings) work() (compute.FLOPs, error) {
 		return 0, &contextError{context: "plan", err: err, also: pricing.ErrInvalid}
 	}
 	return f, nil
+}
+
+// totals prices rentals for one Report, once per distinct tariff: a provider's
+// regions often share one, and the same rental on the same tariff costs the
+// same. It lives for one call; nothing is kept between calls.
+type totals struct {
+	ids  map[string]int // tariff (tariffKey) → its number
+	memo map[totalKey]pricing.Money
+	byID []pricing.Pricer
+	key  []byte
+	id   int // the tariff of the offer being planned
+}
+
+type totalKey struct {
+	tariff int
+	rental pricing.Usage
+	gpus   int
+}
+
+func newTotals() *totals {
+	return &totals{ids: make(map[string]int), memo: make(map[totalKey]pricing.Money)}
+}
+
+// pricer returns the prepared tariff, the same one for equal tariffs, and makes
+// it the current one for total.
+func (t *totals) pricer(tr pricing.Tariff) (tariffPricer, error) {
+	t.key = tariffKey(t.key[:0], tr)
+	id, ok := t.ids[string(t.key)]
+	if !ok {
+		p, err := pricing.NewPricer(tr)
+		if err != nil {
+			return tariffPricer{}, err
+		}
+		id = len(t.byID)
+		t.ids[string(t.key)] = id
+		t.byID = append(t.byID, p)
+	}
+	return tariffPricer{t, id}, nil
+}
+
+// tariffPricer is a tariff's Pricer behind the per-Report memo.
+type tariffPricer struct {
+	t  *totals
+	id int
+}
+
+// Total is pricing.Pricer.Total, computed once per tariff, rental and GPU count.
+func (p tariffPricer) Total(u pricing.Usage, gpus int) (pricing.Money, error) {
+	k := totalKey{p.id, u, gpus}
+	if m, ok := p.t.memo[k]; ok {
+		return m, nil
+	}
+	m, err := p.t.byID[p.id].Total(u, gpus)
+	if err == nil {
+		p.t.memo[k] = m
+	}
+	return m, err
+}
+
+// tariffKey appends every field of a tariff that pricing reads, decimals as
+// written (coefficient and exponent), so equal keys price alike.
+func tariffKey(b []byte, t pricing.Tariff) []byte {
+	dec := func(d decimal.Decimal) {
+		b = append(b, d.Coefficient().String()...)
+		b = append(b, 'e')
+		b = strconv.AppendInt(b, int64(d.Exponent()), 10)
+		b = append(b, '|')
+	}
+	b = append(b, t.Currency...)
+	b = append(b, '|')
+	dec(t.Hourly)
+	dec(t.Daily)
+	dec(t.Weekly)
+	dec(t.Monthly)
+	for _, v := range [...]int64{int64(t.HoursPerMonth), int64(t.Granularity), int64(t.Minimum), int64(t.AfterPackage), int64(t.Rounding)} {
+		b = strconv.AppendInt(b, v, 10)
+		b = append(b, '|')
+	}
+	for _, term := range t.Terms {
+		b = strconv.AppendInt(b, int64(term.Months), 10)
+		b = append(b, ':')
+		dec(term.Monthly)
+		dec(term.Discount)
+	}
+	return b
 }

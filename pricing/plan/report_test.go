@@ -253,3 +253,43 @@ func TestReportOverflowingInterruptions(t *testing.T) {
 		t.Errorf("only the wild offer: %v, want ErrNoFit naming line 9", err)
 	}
 }
+
+// tariffKey tells apart tariffs that differ in any field pricing reads, even in
+// how an amount is written, and gives copies the same key.
+func TestTariffKey(t *testing.T) {
+	dec := decimal.RequireFromString
+	b := pricing.Tariff{Currency: "CNY", Hourly: dec("18"), Daily: dec("300"), Weekly: dec("1500"), Monthly: dec("9000"),
+		Terms: []pricing.Term{{Months: 3, Monthly: dec("8000")}, {Months: 12, Discount: dec("0.25")}}}
+	mods := map[string]func(*pricing.Tariff){
+		"currency":         func(t *pricing.Tariff) { t.Currency = "USD" },
+		"hourly":           func(t *pricing.Tariff) { t.Hourly = dec("18.01") },
+		"hourly written":   func(t *pricing.Tariff) { t.Hourly = dec("18.00") },
+		"daily":            func(t *pricing.Tariff) { t.Daily = decimal.Decimal{} },
+		"weekly":           func(t *pricing.Tariff) { t.Weekly = dec("1501") },
+		"monthly":          func(t *pricing.Tariff) { t.Monthly = dec("90000") },
+		"hours per month":  func(t *pricing.Tariff) { t.HoursPerMonth = 720 },
+		"granularity":      func(t *pricing.Tariff) { t.Granularity = time.Minute },
+		"minimum":          func(t *pricing.Tariff) { t.Minimum = time.Hour },
+		"after package":    func(t *pricing.Tariff) { t.AfterPackage = pricing.Renew },
+		"rounding":         func(t *pricing.Tariff) { t.Rounding = pricing.RoundHalfEven },
+		"term months":      func(t *pricing.Tariff) { t.Terms = []pricing.Term{{Months: 4, Monthly: dec("8000")}, t.Terms[1]} },
+		"term price":       func(t *pricing.Tariff) { t.Terms = []pricing.Term{{Months: 3, Monthly: dec("8001")}, t.Terms[1]} },
+		"term discount":    func(t *pricing.Tariff) { t.Terms = []pricing.Term{t.Terms[0], {Months: 12, Discount: dec("0.2")}} },
+		"one term fewer":   func(t *pricing.Tariff) { t.Terms = t.Terms[:1] },
+		"huge coefficient": func(t *pricing.Tariff) { t.Hourly = dec("18.0000000000000000000000") },
+	}
+	base := string(tariffKey(nil, b))
+	c := b
+	c.Terms = append([]pricing.Term(nil), b.Terms...)
+	if got := string(tariffKey(nil, c)); got != base {
+		t.Errorf("a copy has key %q, want %q", got, base)
+	}
+	for name, mod := range mods {
+		m := b
+		m.Terms = append([]pricing.Term(nil), b.Terms...)
+		mod(&m)
+		if got := string(tariffKey(nil, m)); got == base {
+			t.Errorf("%s: key %q unchanged", name, got)
+		}
+	}
+}
