@@ -259,7 +259,7 @@ func (p Planner) Report(r Request) (Report, error) {
 	}
 
 	order := s.choose(cands, p.Offers, rs.cards)
-	checks, err := p.marketChecks(rs, s)
+	checks, err := p.marketChecks(rs, s, cands, order)
 	if err != nil {
 		return Report{}, err
 	}
@@ -281,18 +281,29 @@ func (p Planner) Report(r Request) (Report, error) {
 	return rep, nil
 }
 
-// marketChecks runs the market check over the offers kept, each in the market of
-// the catalog card it resolved to ("A100 80GB" and "NVIDIA A100-SXM4-80GB" are one
-// market; interruptible capacity is a market of its own, since spot prices are
-// meant to be lower). Offers left out get a zero check.
-func (p Planner) marketChecks(rs resolved, s settings) ([]pricing.PriceCheck, error) {
-	offers := make([]pricing.Offer, len(rs.kept))
-	markets := make([]string, len(rs.kept))
-	for j, i := range rs.kept {
-		offers[j] = p.Offers[i]
-		markets[j] = rs.cards[i].ID + " " + p.Offers[i].Tariff.Currency // with rates, each currency is a market
+// marketChecks runs the market check for the options returned (cands[order]):
+// each over the offers kept in its market, that of the catalog card it resolved to
+// and its currency ("A100 80GB" and "NVIDIA A100-SXM4-80GB" are one market;
+// interruptible capacity is a market of its own, since spot prices are meant to
+// be lower). Offers in no returned option's market get a zero check.
+func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order []int) ([]pricing.PriceCheck, error) {
+	market := func(i int) string {
+		m := rs.cards[i].ID + " " + p.Offers[i].Tariff.Currency
 		if p.Offers[i].Interruptible {
-			markets[j] += " (interruptible)"
+			m += " (interruptible)"
+		}
+		return m
+	}
+	shown := make(map[string]bool, len(order))
+	for _, k := range order {
+		shown[market(cands[k].offer)] = true
+	}
+	var offers []pricing.Offer
+	var markets []string
+	var index []int
+	for _, i := range rs.kept {
+		if m := market(i); shown[m] {
+			offers, markets, index = append(offers, p.Offers[i]), append(markets, m), append(index, i)
 		}
 	}
 	got, err := pricing.MarketCheckIn(offers, markets, s.threshold)
@@ -300,7 +311,7 @@ func (p Planner) marketChecks(rs resolved, s settings) ([]pricing.PriceCheck, er
 		return nil, err
 	}
 	out := make([]pricing.PriceCheck, len(p.Offers))
-	for j, i := range rs.kept {
+	for j, i := range index {
 		out[i] = got[j]
 	}
 	return out, nil
