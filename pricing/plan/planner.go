@@ -194,6 +194,7 @@ func (p Planner) Report(r Request) (Report, error) {
 	var diag diagnosis
 	causes := rs.causes
 	totals := newTotals()
+	best := !s.EveryCount && s.Rank != RankFrontier // one candidate per offer is kept
 	for _, i := range rs.kept {
 		o := p.Offers[i]
 		card := rs.cards[i]
@@ -240,6 +241,12 @@ func (p Planner) Report(r Request) (Report, error) {
 			}
 			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.budget.Amount) {
 				diag.over(card, n, c.key)
+				continue
+			}
+			if best && len(cands) > first { // one option per offer: keep the better
+				if s.less(&c, &cands[first], p.Offers, rs.cards) {
+					cands[first] = c
+				}
 				continue
 			}
 			cands = append(cands, c)
