@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
@@ -28,7 +29,9 @@ type candidate struct {
 	interruptions float64       // expected over the job
 	lost          time.Duration // expected time lost to interruptions
 	key           pricing.Money // expected in the ranking's currency (Rates.Base, or the offers' one)
-	rate          string        // the rate that converted expected into key; empty: none
+	minor         int64         // key in whole minor units, when exact says it is one
+	exact         bool
+	rate          string // the rate that converted expected into key; empty: none
 }
 
 // price prices one fit on one offer (offer i, n GPUs): the rental, its quotes and
@@ -76,6 +79,7 @@ func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, 
 		}
 		c.rate = rates.Per[c.expected.Currency].String()
 	}
+	c.minor, c.exact = minorUnits(c.key)
 	return c, nil
 }
 
@@ -310,7 +314,25 @@ func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []cata
 			keep = append(keep, k)
 		}
 	}
-	if s.Rank != RankFrontier {
+	switch {
+	case s.Rank == RankFrontier:
+	case s.limit >= 0 && s.limit < len(keep)/4:
+		// The best few of many: keep them sorted as the rest stream past.
+		top := make([]int, 0, s.limit+1)
+		for _, k := range keep {
+			if len(top) == s.limit && !less(&cands[k], &cands[top[len(top)-1]]) {
+				continue
+			}
+			j := sort.Search(len(top), func(j int) bool { return less(&cands[k], &cands[top[j]]) })
+			top = append(top, 0)
+			copy(top[j+1:], top[j:])
+			top[j] = k
+			if len(top) > s.limit {
+				top = top[:s.limit]
+			}
+		}
+		return top
+	default:
 		sort.Slice(keep, func(x, y int) bool { return less(&cands[keep[x]], &cands[keep[y]]) })
 	}
 	if s.limit >= 0 && len(keep) > s.limit {
@@ -325,7 +347,7 @@ func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []cata
 // written, and last the offer's place in the list.
 func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []catalog.Card) bool {
 	da, db := a.fit.duration+a.lost, b.fit.duration+b.lost
-	c := a.key.Amount.Cmp(b.key.Amount)
+	c := cmpKey(a, b)
 	if s.Rank == RankTime {
 		if da != db {
 			return da < db
@@ -386,4 +408,28 @@ func (s settings) boardWarning(o pricing.Offer, card, faster catalog.Card, n int
 		return msg + fmt.Sprintf("; the %s would take the same time", faster.Name)
 	}
 	return msg + fmt.Sprintf("; on the %s: %s", faster.Name, strings.Join(change, ", "))
+}
+
+// cmpKey compares two candidates' ranking costs: as whole minor units when both
+// are (every total is rounded to them), by the decimal comparison otherwise.
+func cmpKey(a, b *candidate) int {
+	if a.exact && b.exact {
+		return cmp.Compare(a.minor, b.minor)
+	}
+	return a.key.Amount.Cmp(b.key.Amount)
+}
+
+// minorUnits returns m as a whole number of its currency's minor units (CNY 12.34
+// is 1234) when it is one and fits in 18 digits; false otherwise.
+func minorUnits(m pricing.Money) (int64, bool) {
+	a := m.Amount
+	shift := int(a.Exponent()) + int(pricing.MinorUnit(m.Currency))
+	if shift < 0 || a.NumDigits()+shift > 18 {
+		return 0, false
+	}
+	c := a.CoefficientInt64()
+	for ; shift > 0; shift-- {
+		c *= 10
+	}
+	return c, true
 }

@@ -664,7 +664,11 @@ func (p tariffPricer) Total(u pricing.Usage, gpus int) (pricing.Money, error) {
 // written (coefficient and exponent), so equal keys price alike.
 func tariffKey(b []byte, t pricing.Tariff) []byte {
 	dec := func(d decimal.Decimal) {
-		b = append(b, d.Coefficient().String()...)
+		if d.NumDigits() <= 18 {
+			b = strconv.AppendInt(b, d.CoefficientInt64(), 10) // exact below 19 digits
+		} else {
+			b = append(b, d.Coefficient().String()...)
+		}
 		b = append(b, 'e')
 		b = strconv.AppendInt(b, int64(d.Exponent()), 10)
 		b = append(b, '|')

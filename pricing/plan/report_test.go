@@ -293,3 +293,30 @@ func TestTariffKey(t *testing.T) {
 		}
 	}
 }
+
+// The best few of a long list are the head of the whole ranked list, for every
+// rank.
+func TestReportLimitIsHead(t *testing.T) {
+	p := Planner{Offers: syntheticOffers(300)}
+	for _, rank := range []Rank{RankCost, RankTime} {
+		r := trainingRequest(t)
+		r.Rank, r.Limit = rank, -1
+		all, err := p.Plan(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Limit = 7
+		head, err := p.Plan(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(head) != 7 {
+			t.Fatalf("%v: %d options, want 7", rank, len(head))
+		}
+		for i := range head {
+			if offerName(head[i].Offer) != offerName(all[i].Offer) || head[i].GPUs != all[i].GPUs || !head[i].ExpectedCost.Amount.Equal(all[i].ExpectedCost.Amount) {
+				t.Errorf("%v: option %d is %s ×%d, the full list has %s ×%d", rank, i, offerName(head[i].Offer), head[i].GPUs, offerName(all[i].Offer), all[i].GPUs)
+			}
+		}
+	}
+}
