@@ -333,11 +333,41 @@ func (p *pricer) quote(c cover, trialSecs int64, gpus int) Quote {
 // total is the Total of quote(c, trialSecs, gpus): the exact cost for gpus GPUs
 // rounded once, as buildQuote rounds it.
 func (p *pricer) total(c cover, trialSecs int64, gpus int) Money {
+	if c.small && !p.forceBig {
+		exact, ok := checked.Mul(p.hourly64, trialSecs)
+		if ok {
+			exact, ok = checked.Add(exact, c.cost64)
+		}
+		minor := MinorUnit(p.t.Currency)
+		if tot, ok2 := totalMinor(exact, p.scale, gpus, minor, p.t.Rounding); ok && ok2 {
+			return Money{Amount: decimal.New(tot, -minor), Currency: p.t.Currency}
+		}
+	}
 	exact := new(big.Int).Mul(toInt(p.t.Hourly, p.scale), big.NewInt(trialSecs))
 	exact.Add(exact, c.costInt())
 	exact.Mul(exact, big.NewInt(int64(gpus)))
 	amt := roundQuo(decimal.NewFromBigInt(exact, -p.scale), decimal.NewFromInt(3600), MinorUnit(p.t.Currency), p.t.Rounding)
 	return Money{Amount: amt, Currency: p.t.Currency}
+}
+
+// totalMinor is the total of a quote in minor units from integers: an exact
+// cost exact/(3600·10^scale) per GPU, times gpus, rounded once; false when a
+// value does not fit an int64.
+func totalMinor(exact int64, scale int32, gpus int, minor int32, mode RoundingMode) (int64, bool) {
+	// total = exact·gpus·10^minor / (3600·10^scale), rounded once.
+	g := int64(gpus)
+	b, den := g, int64(3600)
+	var ok bool
+	if minor >= scale {
+		b, ok = checked.Mul(g, pow10(int64(minor-scale)))
+	} else {
+		den, ok = checked.Mul(den, pow10(int64(scale-minor)))
+	}
+	if !ok || exact < 0 {
+		return 0, false
+	}
+	tot, _, ok := mulDivRound(uint64(exact), uint64(b), uint64(den), mode)
+	return tot, ok
 }
 
 // quickQuote is buildQuote on integers, for lines already in rank order and an
@@ -347,18 +377,7 @@ func (p *pricer) total(c cover, trialSecs int64, gpus int) Money {
 func quickQuote(cur string, mode RoundingMode, lines []rawLine, exact int64, scale int32, gpus int, one *decimal.Decimal) (Quote, bool) {
 	g := int64(gpus)
 	minor := MinorUnit(cur)
-	// total = exact·gpus·10^minor / (3600·10^scale), rounded once.
-	b, den := g, int64(3600)
-	var ok bool
-	if minor >= scale {
-		b, ok = checked.Mul(g, pow10(int64(minor-scale)))
-	} else {
-		den, ok = checked.Mul(den, pow10(int64(scale-minor)))
-	}
-	if !ok || exact < 0 {
-		return Quote{}, false
-	}
-	tot, _, ok := mulDivRound(uint64(exact), uint64(b), uint64(den), mode)
+	tot, ok := totalMinor(exact, scale, gpus, minor, mode)
 	if !ok {
 		return Quote{}, false
 	}
