@@ -165,7 +165,6 @@ func one(n int) int {
 type diagnosis struct {
 	order []string // card IDs, first seen first
 	cards map[string]*cardMiss
-	other reasonSet
 }
 
 type cardMiss struct {
@@ -292,22 +291,5 @@ func (d *diagnosis) reasons(s settings) []string {
 			out = append(out, m.err.Error())
 		}
 	}
-	return append(out, d.other.list...)
-}
-
-// reasonSet keeps distinct reasons in the order first seen, at most a dozen.
-type reasonSet struct {
-	list []string
-	seen map[string]bool
-}
-
-func (r *reasonSet) add(s string) {
-	if r.seen == nil {
-		r.seen = make(map[string]bool)
-	}
-	if r.seen[s] || len(r.list) >= 12 {
-		return
-	}
-	r.seen[s] = true
-	r.list = append(r.list, s)
+	return out
 }

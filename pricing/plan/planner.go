@@ -611,7 +611,6 @@ type totals struct {
 	memo map[totalKey]pricing.Money
 	byID []pricing.Pricer
 	key  []byte
-	id   int // the tariff of the offer being planned
 }
 
 type totalKey struct {
@@ -624,8 +623,7 @@ func newTotals() *totals {
 	return &totals{ids: make(map[string]int), memo: make(map[totalKey]pricing.Money)}
 }
 
-// pricer returns the prepared tariff, the same one for equal tariffs, and makes
-// it the current one for total.
+// pricer returns the prepared tariff, the same one for equal tariffs.
 func (t *totals) pricer(tr pricing.Tariff) (tariffPricer, error) {
 	t.key = tariffKey(t.key[:0], tr)
 	id, ok := t.ids[string(t.key)]
