@@ -168,6 +168,8 @@ type diagnosis struct {
 }
 
 type cardMiss struct {
+	card           catalog.Card
+	limit          int // the most GPUs any offer of the card allows here
 	name           string
 	need, usable   sizing.Bytes
 	needGPUs       int
@@ -189,7 +191,7 @@ func (d *diagnosis) card(c catalog.Card) *cardMiss {
 	}
 	m := d.cards[c.ID]
 	if m == nil {
-		m = &cardMiss{name: c.Name}
+		m = &cardMiss{card: c, name: c.Name}
 		d.cards[c.ID] = m
 		d.order = append(d.order, c.ID)
 	}
@@ -209,8 +211,9 @@ func (d *diagnosis) miss(c catalog.Card, n int, f *fit) {
 	}
 }
 
-func (d *diagnosis) late(c catalog.Card, n int, low time.Duration) {
+func (d *diagnosis) late(c catalog.Card, n, limit int, low time.Duration) {
 	m := d.card(c)
+	m.limit = max(m.limit, limit)
 	if !m.fitted || low < m.low {
 		m.low, m.lowGPUs = low, n
 	}
@@ -240,6 +243,9 @@ func (d *diagnosis) beyondMemory(s settings) ([]string, bool) {
 	if fastest != nil {
 		out = append(out, fmt.Sprintf("the fastest option is %d × %s at %s (more GPUs per offer, a faster card, or a later deadline or longer rental)",
 			fastest.lowGPUs, fastest.name, roundDur(fastest.low)))
+		if more := s.moreGPUs(fastest); more != "" {
+			out = append(out, more)
+		}
 	}
 	if cheapest != nil {
 		out = append(out, fmt.Sprintf("the cheapest option is %d × %s at %s", cheapest.costGPUs, cheapest.name, cheapest.cost))
@@ -292,4 +298,30 @@ func (d *diagnosis) reasons(s settings) []string {
 		}
 	}
 	return out
+}
+
+// moreGPUs says, for a card whose offers all missed the deadline, how many GPUs
+// of it would meet it, past what its offers allow (limit) or the request caps:
+// the first count the planner would try beyond them, up to MaxPlanGPUs; empty
+// when none would or the miss was not the deadline.
+func (s settings) moreGPUs(m *cardMiss) string {
+	if s.Deadline == 0 || m.card.ID == "" || m.limit == 0 || m.limit >= MaxPlanGPUs {
+		return ""
+	}
+	work, err := s.work()
+	if err != nil {
+		return ""
+	}
+	for n := m.limit + 1; n <= MaxPlanGPUs; n = nextCount(n, MaxPlanGPUs) {
+		f := s.fitCard(m.card, n, work)
+		if !f.ok || f.duration > s.Deadline {
+			continue
+		}
+		why := fmt.Sprintf("its offers here allow at most %d", m.limit)
+		if s.MaxGPUs > 0 && s.MaxGPUs <= m.limit {
+			why = fmt.Sprintf("the request allows at most %d", s.MaxGPUs)
+		}
+		return fmt.Sprintf("%d × %s would finish in %s, meeting the %s deadline (%s)", n, m.name, roundDur(f.duration), roundDur(s.Deadline), why)
+	}
+	return ""
 }

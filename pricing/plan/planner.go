@@ -218,7 +218,7 @@ func (p Planner) Report(r Request) (Report, error) {
 				continue
 			}
 			if s.Deadline > 0 && f.duration > s.Deadline {
-				diag.late(card, n, f.duration)
+				diag.late(card, n, limit, f.duration)
 				continue
 			}
 			c, err := s.price(i, o, pr, n, f, p.Rates)
@@ -236,7 +236,7 @@ func (p Planner) Report(r Request) (Report, error) {
 				return Report{}, err
 			}
 			if s.Deadline > 0 && f.duration+c.lost > s.Deadline {
-				diag.late(card, n, f.duration+c.lost)
+				diag.late(card, n, limit, f.duration+c.lost)
 				continue
 			}
 			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.budget.Amount) {

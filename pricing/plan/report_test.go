@@ -320,3 +320,25 @@ func TestReportLimitIsHead(t *testing.T) {
 		}
 	}
 }
+
+// When every option misses the deadline, the error names the closest and the GPU
+// count that would meet it, past what the offers allow.
+func TestNoFitNamesWhatMeetsTheDeadline(t *testing.T) {
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 8, "1.80", "")}}
+	r := trainingRequest(t)
+	r.Deadline = 3 * time.Hour // 8 GPUs take just over 3 hours
+	_, err := p.Plan(r)
+	var nf *NoFitError
+	if !errors.As(err, &nf) {
+		t.Fatalf("Plan: %v, want a *NoFitError", err)
+	}
+	s := strings.Join(nf.Suggestions, "|")
+	if !strings.Contains(s, "the fastest option is 8 × GeForce RTX 4090") || !strings.Contains(s, "9 × GeForce RTX 4090 would finish in") || !strings.Contains(s, "at most 8") {
+		t.Errorf("suggestions %q, want the closest (8 GPUs) and 9 GPUs past the offers' 8", s)
+	}
+	r.MaxGPUs = 4
+	_, err = p.Plan(r)
+	if !errors.As(err, &nf) || !strings.Contains(strings.Join(nf.Suggestions, "|"), "the request allows at most 4") {
+		t.Errorf("with MaxGPUs 4: %v, want the request's cap named", err)
+	}
+}
