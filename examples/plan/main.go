@@ -289,7 +289,7 @@ func (o options) execute(w io.Writer) (int, error) {
 type jsonPlan struct {
 	Job        plan.Request  `json:"job"`        // the request planned, as the flags built it
 	Currency   string        `json:"currency"`   // the currency options are ranked in
-	Considered int           `json:"considered"` // candidates (offer, GPU count) evaluated
+	Considered int           `json:"considered"` // candidates (offer, GPU count, layout) evaluated
 	Returned   int           `json:"returned"`   // options printed
 	Skipped    []jsonSkipped `json:"skipped"`    // offers left out, and why
 	Options    []plan.Option `json:"options"`
@@ -523,7 +523,7 @@ func shortDuration(d time.Duration) string {
 	return s
 }
 
-// fitCount heads the table: how many candidates (offer and GPU count) were
+// fitCount heads the table: how many candidates (offer, GPU count, layout) were
 // considered and how many options are shown, best first, one per offer.
 func fitCount(considered, shown int) string {
 	const ranking = "(expected cost, interruptions included; warnings do not change the order)"

@@ -27,6 +27,7 @@ type fit struct {
 	notes     []string     // warnings that belong to the card and layout
 	need      sizing.Bytes // the smallest per-GPU total of the layouts tried, when none fits
 	usable    sizing.Bytes // card memory less the headroom
+	tried     int          // layouts evaluated for this card and GPU count
 	err       error        // why nothing fits (memory, or a card that cannot run the precision)
 
 	// The warnings every option of this fit shares (settings.fitWarnings),
@@ -88,7 +89,9 @@ func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 	var smallest sizing.Bytes = -1
 	var best, failed *fit
 	w := s.Workload
+	tried := 0
 	for _, l := range s.layouts(n) {
+		tried++
 		w.Parallel = l
 		b, err := sizing.Estimate(s.Model, w)
 		if err != nil {
@@ -114,12 +117,14 @@ func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 		}
 	}
 	if best != nil {
+		best.tried = tried
 		return best
 	}
 	if failed != nil {
+		failed.tried = tried
 		return failed
 	}
-	f := &fit{usable: usable}
+	f := &fit{usable: usable, tried: tried}
 	if smallest < 0 {
 		f.err = fmt.Errorf("%s: no layout of %d GPU(s) is valid for this model", card.Name, n)
 	} else {

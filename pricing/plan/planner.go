@@ -36,7 +36,7 @@ type Planner struct {
 // Report is a plan with what went into it.
 type Report struct {
 	Options    []Option  `json:"options"`
-	Considered int       `json:"considered"` // candidates (offer and GPU count) evaluated, each over its layouts
+	Considered int       `json:"considered"` // candidates (offer, GPU count, layout) evaluated
 	Skipped    []Skipped `json:"skipped"`    // offers left out before ranking, each with its reason
 }
 
@@ -206,13 +206,13 @@ func (p Planner) Report(r Request) (Report, error) {
 		}
 		var why error // why the offer cannot serve the usage, when no count prices
 		for n := 1; n <= limit; n = nextCount(n, limit) {
-			rep.Considered++
 			k := fitKey{card.ID, n}
 			f := fits[k]
 			if f == nil {
 				f = s.fitCard(card, n, work)
 				fits[k] = f
 			}
+			rep.Considered += max(f.tried, 1)
 			if !f.ok {
 				diag.miss(card, n, f)
 				continue

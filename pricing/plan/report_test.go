@@ -25,8 +25,9 @@ func TestReportSkipsUnknownCards(t *testing.T) {
 	if len(rep.Skipped) != 1 || rep.Skipped[0].Offer.Line != 7 || !strings.Contains(rep.Skipped[0].Reason, "RTX 9999") {
 		t.Errorf("skipped %+v, want the RTX 9999 offer of line 7 with its reason", rep.Skipped)
 	}
-	if len(rep.Options) != 1 || rep.Considered != 1 {
-		t.Errorf("%d options of %d considered, want 1 of 1", len(rep.Options), rep.Considered)
+	// One offer of one GPU: two layouts, one GPU alone and with its optimizer offloaded.
+	if len(rep.Options) != 1 || rep.Considered != 2 {
+		t.Errorf("%d options of %d considered, want 1 of 2", len(rep.Options), rep.Considered)
 	}
 	_, err = Planner{Offers: []pricing.Offer{bad}}.Plan(trainingRequest(t))
 	if !errors.Is(err, ErrNoFit) || !errors.Is(err, catalog.ErrNotFound) || !strings.Contains(err.Error(), "line 7") {
