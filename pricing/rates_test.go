@@ -66,3 +66,22 @@ func TestRatesJSON(t *testing.T) {
 		}
 	}
 }
+
+// Rates' JSON reader never panics, and Convert on what it accepts never hangs or
+// panics.
+func FuzzRatesJSON(f *testing.F) {
+	f.Add(`{"base":"CNY","per":{"USD":"7.2"}}`)
+	f.Add(`{"base":"CNY","per":{"USD":"1e-2000000000"}}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		var r Rates
+		if err := json.Unmarshal([]byte(in), &r); err != nil {
+			return
+		}
+		for c := range r.Per {
+			_, _ = r.Convert(Money{Amount: dec("12.34"), Currency: c})
+		}
+		if _, err := json.Marshal(r); err != nil {
+			t.Fatalf("Marshal of a read value: %v", err)
+		}
+	})
+}

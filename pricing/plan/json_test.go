@@ -102,3 +102,30 @@ func TestImmuneToDecimalGlobals(t *testing.T) {
 		t.Errorf("JSON changed under hostile decimal settings:\n got %s\nwant %s", after, before)
 	}
 }
+
+// Request's JSON reader never panics, and what it accepts writes back and reads
+// again to the same request.
+func FuzzRequestJSON(f *testing.F) {
+	f.Add(`{"tokens":1e8,"deadline":"12h","market_threshold":"0.25","rank":"time","cards":["RTX 4090"]}`)
+	f.Add(`{"market_threshold":"1e-2000000000"}`)
+	f.Add(`{"usage":"-1h","limit":-1}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		var r Request
+		if err := json.Unmarshal([]byte(in), &r); err != nil {
+			return
+		}
+		_ = r.Validate()
+		b, err := json.Marshal(r)
+		if err != nil {
+			return // a rank out of range has no name
+		}
+		var back Request
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("re-reading %s: %v", b, err)
+		}
+		b2, err := json.Marshal(back)
+		if err != nil || string(b2) != string(b) {
+			t.Fatalf("round trip changed %s into %s (%v)", b, b2, err)
+		}
+	})
+}
