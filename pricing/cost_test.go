@@ -475,3 +475,32 @@ func BenchmarkCost(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCostCommon prices a tariff of hourly, daily, weekly and monthly
+// packages at lengths up to MaxDuration, and the pathological tariff of
+// TestCostPathologicalTerms at its longest.
+func BenchmarkCostCommon(b *testing.B) {
+	common := Tariff{Currency: "CNY", Hourly: dec("1.60"), Daily: dec("35"), Weekly: dec("220"), Monthly: dec("900")}
+	for _, c := range []struct {
+		name string
+		d    time.Duration
+	}{{"20h", 20 * time.Hour}, {"400d", 400 * 24 * time.Hour}, {"100y-1s", MaxDuration - time.Second}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				if _, err := common.Cost(c.d); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("pathological-46y", func(b *testing.B) {
+		tr := pathological()
+		b.ReportAllocs()
+		for range b.N {
+			if _, err := tr.CostGPUs(46*8760*time.Hour+20*time.Minute, 8); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
