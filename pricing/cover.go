@@ -46,8 +46,8 @@ func solveCover[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C]
 	limit := need + longest // no cheapest cover overshoots by a whole package
 	if len(ks) > 1 {
 		limit = min(limit, pr.reach[1])
-		p2, l2 := a.big(ks[1].price), big.NewInt(ks[1].length)
-		pb, lb := a.big(b.price), big.NewInt(b.length)
+		p2, l2 := ks[1].big, big.NewInt(ks[1].length)
+		pb, lb := b.big, big.NewInt(b.length)
 		// The other packages cost less than a cover already known (b alone, or the
 		// tail alone), which wins ties: s·price_2/length_2 < known.
 		known := new(big.Int).Mul(pb, big.NewInt((need+b.length-1)/b.length))

@@ -98,6 +98,7 @@ type kept[C any] struct {
 	length int64
 	price  C
 	orig   int
+	big    *big.Int // price, for cross products that may pass int64
 }
 
 // prepared is a problem made ready for any need: the packages kept, in the
@@ -134,13 +135,17 @@ func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
 		if p.hasTail && p.mix && a.cmp(a.mul(p.rate, p.units(l)), p.prices[i]) <= 0 {
 			continue
 		}
-		pr.ks = append(pr.ks, kept[C]{l, p.prices[i], i})
+		pr.ks = append(pr.ks, kept[C]{l, p.prices[i], i, a.big(p.prices[i])})
 	}
 	// Strict order: price per unit ascending (cross-multiplied), then longer
 	// first, then original place. An insertion sort: at most maxItems packages.
 	ks := pr.ks
+	// Cross products go through *big.Int: they can pass int64 where no cost does.
+	var cx, cy, lx, ly big.Int
 	before := func(x, y kept[C]) bool {
-		if c := a.cmp(a.mul(x.price, y.length), a.mul(y.price, x.length)); c != 0 {
+		lx.SetInt64(x.length)
+		ly.SetInt64(y.length)
+		if c := cx.Mul(x.big, &ly).Cmp(cy.Mul(y.big, &lx)); c != 0 {
 			return c < 0
 		}
 		if x.length != y.length {
@@ -167,9 +172,13 @@ func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
 			if pr.caps[i] < limit {
 				limit = pr.caps[i] + 1
 			}
+			pi, pj := ks[i].big, ks[j].big
+			var x, y big.Int
 			for k := int64(1); k <= limit; k++ {
 				m := (k*ks[i].length + ks[j].length - 1) / ks[j].length
-				if a.cmp(a.mul(ks[j].price, m), a.mul(ks[i].price, k)) <= 0 {
+				x.SetInt64(m)
+				y.SetInt64(k)
+				if x.Mul(&x, pj).Cmp(y.Mul(&y, pi)) <= 0 {
 					pr.caps[i] = k - 1
 					break
 				}
@@ -221,18 +230,22 @@ func solve[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C] {
 	return solveCover(a, pr, need)
 }
 
-// smallEnough reports whether the search on pr, for needs up to need, stays
-// inside int64: it bounds every value solve and lower can compute. With A_i =
-// ceil(need/length_i)·price_i (at least any count of i times its price, and the
-// q·price of the bound), T = tail(max(need, longest)) (at least any tail and any
-// x·rate), and X = the largest price times the longest length (the order's
-// cross products and the bound's r·price), every cost is at most
-// Σ A_i + max A_i + T + X.
+// smallEnough reports whether solve on pr, for needs up to need, stays inside
+// int64: it bounds every cost solve can compute. Its table fills lengths below
+// need plus the longest package, so with A_i = ⌈(need + longest)/length_i⌉·price_i
+// (at least any count of i in it times its price) and T = tail(need + longest)
+// (at least any tail and any tail a package is compared with), every cost is at
+// most Σ A_i + max A_i + T. Cross products of prices and lengths are taken in
+// *big.Int.
 func smallEnough(pr *problem[int64], need int64) bool {
 	if need < 1 {
 		need = 1
 	}
-	var sum, maxA, maxP, maxL int64
+	var sum, maxA, maxL int64
+	for _, l := range pr.lengths {
+		maxL = max(maxL, l)
+	}
+	need += maxL
 	for i, l := range pr.lengths {
 		q := need / l
 		if need%l != 0 {
@@ -245,17 +258,17 @@ func smallEnough(pr *problem[int64], need int64) bool {
 		if sum, ok = checked.Add(sum, ai); !ok {
 			return false
 		}
-		maxA, maxP, maxL = max(maxA, ai), max(maxP, pr.prices[i]), max(maxL, l)
+		maxA = max(maxA, ai)
 	}
 	var tail int64
 	if pr.hasTail {
 		var ok bool
-		if tail, ok = checked.Mul(pr.rate, pr.units(max(need, maxL))); !ok {
+		if tail, ok = checked.Mul(pr.rate, pr.units(need)); !ok {
 			return false
 		}
 	}
-	x, ok := checked.Mul(maxP, maxL)
-	for _, v := range []int64{maxA, tail, x} {
+	ok := true
+	for _, v := range []int64{maxA, tail} {
 		if !ok {
 			return false
 		}
