@@ -102,7 +102,6 @@ type rawLine struct {
 	count      int64 // per GPU packages
 	secs       int64 // per GPU billed seconds (hourly time); count unused
 	price      decimal.Decimal
-	parts      decParts // price as an int64 coefficient and exponent, for quickQuote
 	rank       int
 }
 

@@ -225,23 +225,6 @@ func TestMulDivRound(t *testing.T) {
 	}
 }
 
-func TestQuo9IntMatchesQuo9(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		s := rapid.Int64Range(1, 1e12).Draw(t, "secs")
-		c := rapid.Int64Range(0, 1e12).Draw(t, "coef")
-		e := rapid.Int32Range(-12, 3).Draw(t, "exp")
-		gc, ge, ok := quo9Int(s, c, e)
-		if !ok {
-			return
-		}
-		got := decOf(gc, ge)
-		want := quo9(decimal.NewFromInt(s).Mul(decimal.New(c, e)), decimal.NewFromInt(3600))
-		if !got.Equal(want) || got.Exponent() != want.Exponent() {
-			t.Fatalf("quo9Int(%d, %d, %d) = %se%d, quo9 %se%d", s, c, e, got.Coefficient(), got.Exponent(), want.Coefficient(), want.Exponent())
-		}
-	})
-}
-
 func TestTrimMatchesString(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := rapid.Int64().Draw(t, "coef")
