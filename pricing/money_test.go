@@ -217,23 +217,3 @@ func errString(err error) string {
 	}
 	return " error: " + err.Error()
 }
-
-// exactString's integer path writes what decimal's StringFixed writes, for any
-// coefficient that fits an int64 and any exponent and minimum it takes.
-func TestExactStringFastPath(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		c := rapid.Int64().Draw(t, "coefficient")
-		e := int32(rapid.IntRange(-30, 18).Draw(t, "exponent"))
-		min := int32(rapid.IntRange(0, 64).Draw(t, "min"))
-		d := decimal.New(c, e)
-		slow := trim(d)
-		places := min
-		if x := -slow.Exponent(); x > places {
-			places = x
-		}
-		want := slow.StringFixed(places)
-		if got := exactString(d, min); got != want {
-			t.Fatalf("exactString(%s, %d) = %q, want %q", d.String(), min, got, want)
-		}
-	})
-}

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gpuplan/gpuplan/internal/checked"
 	"github.com/shopspring/decimal"
 )
 
@@ -332,9 +331,6 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, valid
 		p := o.Tariff.Hourly
 		// Percentage away from the median, for the message: (p/med − 1)·100.
 		pct := func() string {
-			if s, ok := percentOff(p, m.median); ok {
-				return s
-			}
 			return roundQuo(p.Sub(m.median).Abs().Mul(decimal.NewFromInt(100)), m.median, 1, RoundHalfUp).StringFixed(1)
 		}
 		switch {
@@ -352,41 +348,6 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, valid
 		out[i] = pc
 	}
 	return out, nil
-}
-
-// percentOff writes |p/med − 1|·100 to one decimal place, half up, from integers
-// when both prices have coefficients that fit an int64 at a common exponent;
-// false otherwise (marketCheck then uses decimal arithmetic).
-func percentOff(p, med decimal.Decimal) (string, bool) {
-	_, a := splitDec(p)
-	_, b := splitDec(med)
-	if !a.ok || !b.ok || b.c <= 0 || a.c < 0 {
-		return "", false
-	}
-	// Bring both to the smaller exponent.
-	for a.e > b.e {
-		var ok bool
-		if a.c, ok = checked.Mul(a.c, 10); !ok {
-			return "", false
-		}
-		a.e--
-	}
-	for b.e > a.e {
-		var ok bool
-		if b.c, ok = checked.Mul(b.c, 10); !ok {
-			return "", false
-		}
-		b.e--
-	}
-	diff := a.c - b.c
-	if diff < 0 {
-		diff = -diff
-	}
-	tenths, _, ok := mulDivRound(uint64(diff), 1000, uint64(b.c), RoundHalfUp)
-	if !ok {
-		return "", false
-	}
-	return strconv.FormatInt(tenths/10, 10) + "." + strconv.FormatInt(tenths%10, 10), true
 }
 
 // exactMoney formats m as "CNY 1.475": the code and the exact amount, with at least
