@@ -301,20 +301,6 @@ func FuzzFastAndBig(f *testing.F) {
 	})
 }
 
-// checkPrice on integers agrees with the limits written on decimals: at most 12
-// places once trailing zeros go, and below 10^15.
-func TestCheckPriceMatchesDecimal(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		c := decimal.NewFromInt(rapid.Int64Range(0, 1<<62).Draw(t, "coef"))
-		c = c.Mul(decimal.New(1, rapid.Int32Range(0, 12).Draw(t, "extra_digits")))
-		d := decimal.NewFromBigInt(c.BigInt(), rapid.Int32Range(-40, 15).Draw(t, "exp"))
-		want := trim(d).Exponent() >= -maxPricePlaces && d.LessThan(decimal.New(1, maxPriceDigits))
-		if got := checkPrice("x", d) == nil; got != want {
-			t.Fatalf("checkPrice(%se%d) ok = %v, want %v", d.Coefficient(), d.Exponent(), got, want)
-		}
-	})
-}
-
 // pricer.quotes gives the cheapest quote and the hourly-only one exactly as
 // pricing the usage on the tariff, and on the tariff without its packages, does.
 func TestQuotesMatchSeparatePrices(t *testing.T) {
