@@ -184,7 +184,8 @@ func checkPrice(name string, d decimal.Decimal) error {
 	if t.Exponent() < -maxPricePlaces {
 		return fmt.Errorf("pricing: tariff: %s price %s has more than %d decimal places: %w", name, t.String(), maxPricePlaces, ErrInvalid)
 	}
-	if t.Cmp(decimal.New(1, maxPriceDigits)) >= 0 {
+	// c·10^e < 10^15 exactly when c has at most 15 − e digits (NumDigits is exact).
+	if !t.IsZero() && int64(t.NumDigits())+int64(t.Exponent()) > maxPriceDigits {
 		return fmt.Errorf("pricing: tariff: %s price %s is 10^%d or more: %w", name, t.String(), maxPriceDigits, ErrInvalid)
 	}
 	return nil
