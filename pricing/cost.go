@@ -83,9 +83,9 @@ func (l *Line) UnmarshalJSON(b []byte) error {
 // cheapest package is repeated for the rest. Inputs are bounded as Validate and
 // MaxDuration say: prices below 10^15 with at most 12 decimal places, runs up to
 // MaxDuration. Measured with go test -bench Cost on a shared two-core machine:
-// a tariff of hourly, daily, weekly and monthly prices takes about 6 µs for 20
-// hours and 21 µs for a hundred years; the audit's tariff of eight terms at
-// nearly one price per hour (TestCostPathologicalTerms) about 34 ms at 46 years,
+// a tariff of hourly, daily, weekly and monthly prices takes about 9 µs for 20
+// hours and 24 µs for a hundred years; the audit's tariff of eight terms at
+// nearly one price per hour (TestCostPathologicalTerms) about 47 ms at 46 years,
 // its table then holding some hundreds of thousands of entries.
 func (t Tariff) Cost(d time.Duration) (Quote, error) { return t.CostGPUs(d, 1) }
 

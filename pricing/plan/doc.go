@@ -33,9 +33,9 @@
 // EPYC machine shared with other work (runs varied up to fourfold):
 //
 //	offers    time/op   memory/op   allocs/op
-//	1000      9.6 ms     4.3 MB      38 k
-//	10000     50 ms      29 MB       146 k
-//	100000    0.44 s     263 MB      728 k
+//	1000      13 ms      4.5 MB      51 k
+//	10000     71 ms      30 MB       241 k
+//	100000    0.45 s     276 MB      1.6 M
 //
 // The time is mostly exact pricing (pricing.Pricer.Total, once per distinct
 // tariff, rental and GPU count), the offers' validation and the layouts timed per
