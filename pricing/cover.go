@@ -77,12 +77,19 @@ func solveCover[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C]
 		limit = 0
 	}
 	size := limit/g + 1
-	cost := make([]C, size)
-	ok := make([]bool, size)
-	took := make([][]bool, len(ks)) // took[i][s]: the table's cover of s ends with package i
+	// took[s] has bit i set when the table's cover of s takes one more package i
+	// (at most maxItems bits); ok[s] when s can be filled at all. Small tables,
+	// the common case of short rentals, stay on the stack.
+	var costBuf [64]C
+	var okBuf [64]bool
+	var tookBuf [64]uint16
+	cost, ok, took := costBuf[:0], okBuf[:0], tookBuf[:0]
+	if size > int64(len(costBuf)) {
+		cost, ok, took = make([]C, 0, size), make([]bool, 0, size), make([]uint16, 0, size)
+	}
+	cost, ok, took = cost[:size], ok[:size], took[:size]
 	cost[0], ok[0] = a.zero(), true
 	for i := len(ks) - 1; i >= 1; i-- {
-		took[i] = make([]bool, size)
 		step := ks[i].length / g
 		for s := step; s < size; s++ {
 			if !ok[s-step] {
@@ -90,14 +97,15 @@ func solveCover[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C]
 			}
 			c := a.add(cost[s-step], ks[i].price)
 			if !ok[s] || a.cmp(c, cost[s]) <= 0 { // a tie takes one more of i
-				cost[s], ok[s], took[i][s] = c, true, true
+				cost[s], ok[s] = c, true
+				took[s] |= 1 << i
 			}
 		}
 	}
 	counts := func(s int64) [maxItems]int64 {
 		var n [maxItems]int64
 		for i := 1; i < len(ks); i++ {
-			for took[i] != nil && took[i][s] {
+			for took[s]&(1<<i) != 0 {
 				n[ks[i].orig]++
 				s -= ks[i].length / g
 			}
