@@ -20,7 +20,7 @@
 // a sizing.Workload and call sizing.Estimate for the memory per GPU; look the card up
 // with catalog.Default().Lookup("RTX 4090") and ask the estimate whether it
 // Fits(card.Memory, 0.2), that is with 20% of the card kept free; give the planner
-// a pricing.Request and a list of pricing.Offer values, and pricing.Planner.Plan
+// a plan.Request and a list of pricing.Offer values, and plan.Planner.Plan
 // returns the options that fit, cheapest first, each explaining itself.
 //
 // Every value is immutable and safe for concurrent use. There is no global state, no

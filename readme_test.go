@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
 )
@@ -84,7 +85,7 @@ func TestReadmeTour(t *testing.T) {
 	}
 	lora := sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 4, SeqLen: 2048,
 		Recompute: sizing.FullRecompute}
-	opts, err := pricing.Planner{Catalog: catalog.Default(), Offers: offers}.Plan(pricing.Request{
+	opts, err := plan.Planner{Catalog: catalog.Default(), Offers: offers}.Plan(plan.Request{
 		Model: m, Workload: lora, Tokens: 1e8, Deadline: 12 * time.Hour,
 	})
 	if err != nil {

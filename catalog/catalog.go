@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"io"
 	"sort"
 	"strings"
@@ -269,7 +270,7 @@ func (c *Catalog) suggest(key string) []string {
 	var cands []cand
 	var rows [2][]int
 	for pos, n := range c.names {
-		d := editDistanceBuf(key, n.key, limit, &rows)
+		d := text.EditDistance(key, n.key, limit, &rows)
 		if d > limit {
 			continue
 		}
@@ -288,47 +289,6 @@ func (c *Catalog) suggest(key string) []string {
 		}
 	}
 	return out
-}
-
-// editDistance returns the Levenshtein distance between a and b, or limit+1 once
-// it is sure to exceed limit.
-func editDistance(a, b string, limit int) int {
-	var rows [2][]int
-	return editDistanceBuf(a, b, limit, &rows)
-}
-
-// editDistanceBuf is editDistance reusing the two rows in rows between calls.
-func editDistanceBuf(a, b string, limit int, rows *[2][]int) int {
-	if d := len(a) - len(b); d > limit || -d > limit {
-		return limit + 1
-	}
-	for i := range rows {
-		if cap(rows[i]) < len(b)+1 {
-			rows[i] = make([]int, len(b)+1, max(len(b)+1, 64))
-		}
-		rows[i] = rows[i][:len(b)+1]
-	}
-	prev, cur := rows[0], rows[1]
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin > limit {
-			return limit + 1
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func contains(s []string, x string) bool {

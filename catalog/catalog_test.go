@@ -509,23 +509,6 @@ func TestMarketsAndLinks(t *testing.T) {
 	}
 }
 
-func TestEditDistance(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0}, {"a", "", 1}, {"kitten", "sitting", 3}, {"a100", "a1000", 1}, {"h100", "h1oo", 2},
-	}
-	for _, tt := range tests {
-		if got := editDistance(tt.a, tt.b, 10); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-	}
-	if got := editDistance("abcdef", "uvwxyz", 2); got != 3 {
-		t.Errorf("capped distance = %d, want 3", got)
-	}
-}
-
 func BenchmarkLookup(b *testing.B) {
 	cat := Default()
 	for _, name := range []string{"NVIDIA A100-SXM4-80GB", "RTX 4090", "A100", "no such card"} {

@@ -3,6 +3,7 @@ package catalog
 import (
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -90,15 +91,13 @@ func TestParseDmonDeviceLimit(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("# gpu sm\n")
 	for i := range maxDevices + 1 {
-		b.WriteString(strings.Repeat(" ", 2) + itoa(i) + " 50\n")
+		b.WriteString(strings.Repeat(" ", 2) + strconv.Itoa(i) + " 50\n")
 	}
 	_, err := ParseDmon(strings.NewReader(b.String()))
 	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "more than 1024 GPUs") {
 		t.Errorf("ParseDmon(1025 GPUs) = %v, want the limit", err)
 	}
 }
-
-func itoa(i int) string { return string(appendInt(nil, int64(i))) }
 
 func TestParseAllReducePerfFiles(t *testing.T) {
 	run := parseFile(t, "testdata/nccl_a100x8.txt", func(f *os.File) (AllReduceRun, error) { return ParseAllReducePerf(f) })

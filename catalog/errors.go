@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gpuplan/gpuplan/internal/excerpt"
+	"github.com/gpuplan/gpuplan/internal/text"
 )
 
 // Sentinel errors. Every error from this package wraps one of them; test with
@@ -95,7 +95,7 @@ func (e *ParseError) Unwrap() error { return e.Err }
 
 // quote quotes s for a message: at most its first 80 bytes, cut at a character
 // boundary.
-func quote(s string) string { return excerpt.Quote(s) }
+func quote(s string) string { return text.Quote(s, 80) }
 
 // maxErrors is how many problems a joined error lists before it counts the rest.
 const maxErrors = 20

@@ -3,6 +3,7 @@ package catalog
 import (
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/sizing"
@@ -261,7 +262,7 @@ func (c *Catalog) lookupTokens(name, key string) (card Card, found bool, err err
 			k = append(k, w...)
 		}
 		for _, gb := range q.memory {
-			k = appendInt(k, gb)
+			k = strconv.AppendInt(k, gb, 10)
 			k = append(k, 'g', 'b')
 		}
 		if string(k) != key {
@@ -304,18 +305,4 @@ func (c *Catalog) lookupKey(name, key string) (Card, bool, error) {
 		ids[i] = c.cards[k].ID
 	}
 	return Card{}, true, &AmbiguousError{Name: name, Candidates: ids}
-}
-
-func appendInt(dst []byte, n int64) []byte {
-	var d [20]byte
-	i := len(d)
-	for {
-		i--
-		d[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			break
-		}
-	}
-	return append(dst, d[i:]...)
 }

@@ -3,8 +3,8 @@ package compute
 import (
 	"errors"
 	"fmt"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -40,14 +40,6 @@ func (e *ParseError) Error() string {
 
 // Unwrap returns the reason, so that errors.Is(err, ErrInvalid) holds.
 func (e *ParseError) Unwrap() error { return e.Err }
-
-func quote(s string) string {
-	const max = 64
-	if len(s) > max {
-		s = s[:max] + "..."
-	}
-	return strconv.Quote(s)
-}
 
 // foreign carries an error from another package of this module (a sizing.Model
 // that fails Validate, say) under one of this package's sentinels. Its message is
@@ -117,3 +109,6 @@ func seconds(s float64) (time.Duration, error) {
 	}
 	return time.Duration(ns), nil
 }
+
+// quote quotes s for a message, cut to 64 bytes at a character boundary.
+func quote(s string) string { return text.Quote(s, 64) }

@@ -198,3 +198,47 @@ func (j Job) Time() (Timing, error) {
 	tm.Low, tm.High = min(tm.Low, tm.Duration), max(tm.High, tm.Duration)
 	return tm, nil
 }
+
+// WithZeRO returns tm, the timing of a data-parallel job, with what a ZeRO layout
+// adds that Job.Time does not model:
+//
+//   - stage 3 gathers the weights before the forward and the backward pass and
+//     reduce-scatters the gradients, 3Ψ per step against data parallelism's 2Ψ
+//     (Rajbhandari et al. 2020, §7.2): the exposed communication grows by half;
+//   - an offloaded optimizer sends each step's gradients (offload, this device's
+//     shard of them, in bytes) to the host and as many bytes of updated weights
+//     back over host, not overlapped (Ren et al. 2021, ZeRO-Offload). It is a lower
+//     bound: the CPU's own optimizer step, which ZeRO-Offload overlaps with the
+//     next step, is not counted.
+//
+// The added time lands on Duration, Low and High alike, and Efficiency falls in
+// proportion. Stage 0 to 2 without offload returns tm unchanged. Errors:
+// ErrInvalid for a stage outside 0 to 3, a negative offload or a host bandwidth
+// that is not positive when offload is set; ErrRange past time.Duration's range.
+func (tm Timing) WithZeRO(stage int, offload sizing.Bytes, host Bandwidth) (Timing, error) {
+	if stage < 0 || stage > 3 || offload < 0 {
+		return Timing{}, fmt.Errorf("compute: ZeRO stage %d with %d bytes offloaded: want stage 0 to 3 and bytes >= 0: %w", stage, offload, ErrInvalid)
+	}
+	var extra float64 // seconds
+	if stage == 3 && tm.Comm > 0 {
+		extra += (tm.Comm / 2).Seconds()
+	}
+	if offload > 0 && tm.Steps > 0 {
+		if err := positive("host bandwidth", float64(host)); err != nil {
+			return Timing{}, err
+		}
+		extra += 2 * float64(offload) / float64(host) * tm.Steps
+	}
+	if extra == 0 {
+		return tm, nil
+	}
+	out := tm
+	var err error
+	for _, d := range []*time.Duration{&out.Duration, &out.Low, &out.High} {
+		if *d, err = seconds(d.Seconds() + extra); err != nil {
+			return Timing{}, err
+		}
+	}
+	out.Efficiency *= float64(tm.Duration) / float64(out.Duration)
+	return out, nil
+}

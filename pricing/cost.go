@@ -72,17 +72,21 @@ func (l *Line) UnmarshalJSON(b []byte) error {
 // tariff is an error wrapping ErrInvalid. A valid tariff covers any duration (a
 // package can be repeated), so Cost fails only on bad input. When two covers cost
 // the same, hourly-only is kept (no commitment), then the one with the most of
-// the packages cheapest per hour.
+// the packages cheapest per hour (lexicographically, in order of price per hour;
+// pricing/solve.go states the rule and its proof).
 //
-// The search is exact: a branch and bound over package counts that prunes only
-// branches a lower bound proves no cheaper, and never tries more of a package than
-// could be swapped for one that is cheaper per hour (pricing/solve.go gives the
-// proof). A tariff of many terms at nearly one price per hour can defeat its
-// pruning; past a fixed amount of search it switches to a table over the package
-// lengths, also exact, whose time grows with the length priced (measured on an
-// eight-term tariff whose prices pass int64: 46 years in under 2 s, a hundred in
-// about 4 s; common tariffs never reach it). The table may break ties between
-// equal covers differently (less package time first).
+// The search is exact and its time does not grow with d: the packages other
+// than the cheapest per hour are bounded (a cheapest cover never holds so many
+// of one that they could be swapped for an earlier package at no extra cost, nor
+// so much that the cheapest package bought instead would cost no more), a table
+// over their lengths up to that bound holds their cheapest fills, and the
+// cheapest package is repeated for the rest. Inputs are bounded as Validate and
+// MaxDuration say: prices below 10^15 with at most 12 decimal places, runs up to
+// MaxDuration. Measured with go test -bench Cost on a shared two-core machine:
+// a tariff of hourly, daily, weekly and monthly prices takes about 9 µs for 20
+// hours and 24 µs for a hundred years; the audit's tariff of eight terms at
+// nearly one price per hour (TestCostPathologicalTerms) about 47 ms at 46 years,
+// its table then holding some hundreds of thousands of entries.
 func (t Tariff) Cost(d time.Duration) (Quote, error) { return t.CostGPUs(d, 1) }
 
 // CostGPUs is Cost for gpus GPUs rented together for the same run: each line's
@@ -98,7 +102,6 @@ type rawLine struct {
 	count      int64 // per GPU packages
 	secs       int64 // per GPU billed seconds (hourly time); count unused
 	price      decimal.Decimal
-	parts      decParts // price as an int64 coefficient and exponent, for quickQuote
 	rank       int
 }
 

@@ -421,7 +421,41 @@ func TestLinesSumForAllPatterns(t *testing.T) {
 			t.Fatalf("Price(%+v, %d): %v", u, gpus, err)
 		}
 		checkConservation(t, q)
+		// Total and a prepared Pricer give the same total, and the Pricer the same
+		// quote.
+		tot, err := tr.Total(u, gpus)
+		if err != nil || !tot.Amount.Equal(q.Total.Amount) || tot.Currency != q.Total.Currency {
+			t.Fatalf("Total(%+v, %d) = %v, %v; Price's total %v", u, gpus, tot, err, q.Total)
+		}
+		pr, err := NewPricer(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pq, err := pr.Price(u, gpus)
+		if err != nil || !pq.Total.Amount.Equal(q.Total.Amount) || len(pq.Lines) != len(q.Lines) {
+			t.Fatalf("Pricer.Price(%+v, %d) = %v, %v; Price gave %v", u, gpus, pq, err, q)
+		}
 	})
+}
+
+// A Pricer refuses what Price refuses, and the zero Pricer is an error, not a panic.
+func TestPricerBadInput(t *testing.T) {
+	if _, err := NewPricer(Tariff{Currency: "CNY"}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("NewPricer of a tariff offering nothing: %v, want ErrInvalid", err)
+	}
+	pr, err := NewPricer(Tariff{Currency: "CNY", Hourly: dec("1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pr.Total(Continuous(-time.Hour), 1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("negative usage: %v, want ErrInvalid", err)
+	}
+	if _, err := pr.Price(Continuous(time.Hour), 0); !errors.Is(err, ErrInvalid) {
+		t.Errorf("zero GPUs: %v, want ErrInvalid", err)
+	}
+	if _, err := (Pricer{}).Total(Continuous(time.Hour), 1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("zero Pricer: %v, want ErrInvalid", err)
+	}
 }
 
 func BenchmarkCost(b *testing.B) {
@@ -440,4 +474,33 @@ func BenchmarkCost(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkCostCommon prices a tariff of hourly, daily, weekly and monthly
+// packages at lengths up to MaxDuration, and the pathological tariff of
+// TestCostPathologicalTerms at its longest.
+func BenchmarkCostCommon(b *testing.B) {
+	common := Tariff{Currency: "CNY", Hourly: dec("1.60"), Daily: dec("35"), Weekly: dec("220"), Monthly: dec("900")}
+	for _, c := range []struct {
+		name string
+		d    time.Duration
+	}{{"20h", 20 * time.Hour}, {"400d", 400 * 24 * time.Hour}, {"100y-1s", MaxDuration - time.Second}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				if _, err := common.Cost(c.d); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("pathological-46y", func(b *testing.B) {
+		tr := pathological()
+		b.ReportAllocs()
+		for range b.N {
+			if _, err := tr.CostGPUs(46*8760*time.Hour+20*time.Minute, 8); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -1,7 +1,9 @@
 // Package pricing prices GPU rentals exactly: money, tariffs, the cheapest way to
 // cover a usage, break-even against hourly use, comparison across offers, a market
-// check, and price lists in JSON and CSV. The planner, which joins sizing, compute
-// and catalog to rank rental options for a job, lives here too.
+// check, exchange rates, and price lists in JSON and CSV. It imports only the
+// standard library and decimal: no card table, no sizing, no FLOPs. The planner,
+// which joins sizing, compute and catalog to rank rental options for a job, is
+// package pricing/plan.
 //
 // The main types:
 //
@@ -18,9 +20,12 @@
 //   - Offer: a provider's tariff for one card, with datacenter tier (SiteAvailability
 //     reads it), support and interruption risk; Compare and MarketCheck work on
 //     lists of them, which LoadOffersJSON and LoadOffersCSV read.
-//   - Planner: ranks the options a list of offers gives for a job (Request), each
-//     Option explaining its memory, time, cost and warnings; NoFitError says why
-//     nothing fits and what would.
+//     Each offer a loader reads keeps its line of the file (Offer.Line) for
+//     messages.
+//   - Pricer: a tariff validated once to price many usages (Price, and Total for
+//     the total alone).
+//   - Rates: a base currency and the price of other currencies in it, to rank
+//     offers priced in several.
 //
 // Zero values mean "not offered" for prices, 730 hours for the month, per-second
 // billing for the granularity, half-up rounding, and hourly billing after a package.
@@ -40,7 +45,7 @@
 // Every value is immutable and every function safe for concurrent use; there is
 // no global state, no logging and no network access.
 //
-// Errors wrap ErrInvalid, ErrCurrencyMismatch, ErrUnavailable or (Plan) ErrNoFit; the loaders return
+// Errors wrap ErrInvalid, ErrCurrencyMismatch or ErrUnavailable; the loaders return
 // *ParseError with the line and field. Messages start with "pricing: ", quote the
 // input once and end with the sentinel's text, which carries no package name of its
 // own: "pricing: add USD to CNY: currency mismatch".

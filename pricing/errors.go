@@ -2,6 +2,7 @@ package pricing
 
 import (
 	"errors"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"strconv"
 	"strings"
 )
@@ -141,11 +142,5 @@ func (e *contextError) Unwrap() []error {
 	return []error{e.err, e.also}
 }
 
-// quote quotes s for an error message, shortened to at most 64 bytes of input.
-func quote(s string) string {
-	const max = 64
-	if len(s) > max {
-		return strconv.Quote(s[:max]) + "..."
-	}
-	return strconv.Quote(s)
-}
+// quote quotes s for a message, cut to 64 bytes at a character boundary.
+func quote(s string) string { return text.Quote(s, 64) }

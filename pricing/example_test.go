@@ -104,7 +104,7 @@ d,RTX 4090,CNY,1.90
 		}
 	}
 	// Output:
-	// below c rtx-4090 at CNY 0.80/h is 45.8% below the median CNY 1.475/h of 4 offers of rtx-4090: a price far under the going rate often hides a lesser card or missing service; check the delivered card with nvidia-smi and what support is included
+	// below c rtx-4090 (line 4) at CNY 0.80/h is 45.8% below the median CNY 1.475/h of 4 offers of rtx-4090: a price far under the going rate often hides a lesser card or missing service; check the delivered card with nvidia-smi and what support is included
 }
 
 // The second seed article warns that a cheap machine room costs a long job in

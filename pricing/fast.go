@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
-	"strconv"
 	"time"
 
 	"github.com/gpuplan/gpuplan/internal/checked"
@@ -19,10 +18,10 @@ import (
 // read-only once built, and safe for concurrent use.
 //
 // Costs are integers in units of 10^-scale / 3600 of the currency (hourly time
-// is billed by the second). When every price fits an int64 in that unit and
-// smallEnough bounds the search, pricing runs on int64 and builds the quote
-// from integers (quickQuote); otherwise it falls back to *big.Int and decimal
-// arithmetic, with the same search and the same results.
+// is billed by the second). The one cover algorithm (solve) runs on int64 when
+// every cost it can reach fits (smallEnough), on *big.Int otherwise; quotes are
+// built once, from the exact cost, in decimal (buildQuote), and a total alone
+// from integers when they fit (totalMinor).
 type pricer struct {
 	t     Tariff
 	pk    []pkg
@@ -35,21 +34,8 @@ type pricer struct {
 	price64  [maxItems]int64
 	runLen   [maxItems]int64 // package lengths in seconds
 	run64    prepared[int64]
-	hourlyC  decParts           // Hourly, trimmed, for the hourly line's amount
-	pkC      [maxItems]decParts // each package's price as written, for its line's amount
-	forceBig bool               // tests: take the *big.Int and decimal path
-	one      decimal.Decimal    // 1, the quantity of every rounding line, made on first use
-
-	// last holds the last cover found by the hour alone ([0]) and with packages
-	// ([1]): a planner prices one usage for every GPU count, and the cover of one
-	// GPU's usage does not depend on the count. A pricer is used by one goroutine
-	// at a time.
-	last [2]struct {
-		ok    bool
-		u     Usage
-		c     cover
-		trial int64
-	}
+	hourlyC  decParts // Hourly, trimmed
+	forceBig bool     // tests: take the *big.Int and decimal path
 }
 
 // decParts is a decimal c·10^e whose coefficient fits an int64.
@@ -90,7 +76,7 @@ func newPricer(t Tariff) *pricer {
 	p.small = p.hourlyC.ok
 	p.scale = max(0, -p.hourlyC.e)
 	for i, k := range p.pk {
-		p.pkC[i], trimmed[i] = splitDec(k.price)
+		_, trimmed[i] = splitDec(k.price)
 		p.small = p.small && trimmed[i].ok
 		p.scale = max(p.scale, -trimmed[i].e)
 		p.runLen[i] = k.hours * 3600
@@ -266,22 +252,6 @@ func (p *pricer) price(u Usage, gpus int, packages bool) (Quote, error) {
 // cover returns the cheapest cover of u (with packages false, by the hour alone)
 // and the billed seconds of a trial before it.
 func (p *pricer) cover(u Usage, packages bool) (cover, int64, error) {
-	l := &p.last[0]
-	if packages {
-		l = &p.last[1]
-	}
-	if l.ok && l.u == u {
-		return l.c, l.trial, nil
-	}
-	c, trial, err := p.coverOf(u, packages)
-	if err == nil {
-		l.ok, l.u, l.c, l.trial = true, u, c, trial
-	}
-	return c, trial, err
-}
-
-// coverOf finds the cover cover returns.
-func (p *pricer) coverOf(u Usage, packages bool) (cover, int64, error) {
 	switch u.Pattern {
 	case Sessions:
 		return p.sessions(u, packages), 0, nil
@@ -324,15 +294,15 @@ func (p *pricer) quotes(u Usage, gpus int) (Quote, Quote, error) {
 // trial of trialSecs billed seconds first when positive.
 func (p *pricer) rawLines(lines []rawLine, c cover, trialSecs int64) []rawLine {
 	if trialSecs > 0 {
-		lines = append(lines, rawLine{item: "trial", unit: "hour", secs: trialSecs, price: p.t.Hourly, parts: p.hourlyC, rank: -1})
+		lines = append(lines, rawLine{item: "trial", unit: "hour", secs: trialSecs, price: p.t.Hourly, rank: -1})
 	}
 	for i, k := range p.pk {
 		if c.counts[i] > 0 {
-			lines = append(lines, rawLine{item: k.name, unit: k.unit, count: c.counts[i], price: k.price, parts: p.pkC[i], rank: i})
+			lines = append(lines, rawLine{item: k.name, unit: k.unit, count: c.counts[i], price: k.price, rank: i})
 		}
 	}
 	if c.hourlySecs > 0 {
-		lines = append(lines, rawLine{item: "hourly", unit: "hour", secs: c.hourlySecs, price: p.t.Hourly, parts: p.hourlyC, rank: 100})
+		lines = append(lines, rawLine{item: "hourly", unit: "hour", secs: c.hourlySecs, price: p.t.Hourly, rank: 100})
 	}
 	return lines
 }
@@ -342,30 +312,37 @@ func (p *pricer) rawLines(lines []rawLine, c cover, trialSecs int64) []rawLine {
 func (p *pricer) quote(c cover, trialSecs int64, gpus int) Quote {
 	var buf [maxItems + 2]rawLine
 	lines := p.rawLines(buf[:0], c, trialSecs)
-	if c.small && !p.forceBig {
-		exact, ok := checked.Mul(p.hourly64, trialSecs)
-		if ok {
-			exact, ok = checked.Add(exact, c.cost64)
-		}
-		if ok {
-			if q, ok := quickQuote(p.t.Currency, p.t.Rounding, lines, exact, p.scale, gpus, &p.one); ok {
-				return q
-			}
-		}
-	}
 	exact := new(big.Int).Mul(toInt(p.t.Hourly, p.scale), big.NewInt(trialSecs))
 	exact.Add(exact, c.costInt())
 	return buildQuote(p.t.Currency, p.t.Rounding, lines, decimal.NewFromBigInt(exact, -p.scale), decimal.NewFromInt(3600), gpus)
 }
 
-// quickQuote is buildQuote on integers, for lines already in rank order and an
-// exact cost that is exact/(3600·10^scale) in money. It gives the same values,
-// with the same exponents, or false when some number does not fit an int64.
-// Every rounding is decided on an exact integer remainder (mulDivRound).
-func quickQuote(cur string, mode RoundingMode, lines []rawLine, exact int64, scale int32, gpus int, one *decimal.Decimal) (Quote, bool) {
-	g := int64(gpus)
-	minor := MinorUnit(cur)
+// total is the Total of quote(c, trialSecs, gpus): the exact cost for gpus GPUs
+// rounded once, as buildQuote rounds it.
+func (p *pricer) total(c cover, trialSecs int64, gpus int) Money {
+	if c.small && !p.forceBig {
+		exact, ok := checked.Mul(p.hourly64, trialSecs)
+		if ok {
+			exact, ok = checked.Add(exact, c.cost64)
+		}
+		minor := MinorUnit(p.t.Currency)
+		if tot, ok2 := totalMinor(exact, p.scale, gpus, minor, p.t.Rounding); ok && ok2 {
+			return Money{Amount: decimal.New(tot, -minor), Currency: p.t.Currency}
+		}
+	}
+	exact := new(big.Int).Mul(toInt(p.t.Hourly, p.scale), big.NewInt(trialSecs))
+	exact.Add(exact, c.costInt())
+	exact.Mul(exact, big.NewInt(int64(gpus)))
+	amt := roundQuo(decimal.NewFromBigInt(exact, -p.scale), decimal.NewFromInt(3600), MinorUnit(p.t.Currency), p.t.Rounding)
+	return Money{Amount: amt, Currency: p.t.Currency}
+}
+
+// totalMinor is the total of a quote in minor units from integers: an exact
+// cost exact/(3600·10^scale) per GPU, times gpus, rounded once; false when a
+// value does not fit an int64.
+func totalMinor(exact int64, scale int32, gpus int, minor int32, mode RoundingMode) (int64, bool) {
 	// total = exact·gpus·10^minor / (3600·10^scale), rounded once.
+	g := int64(gpus)
 	b, den := g, int64(3600)
 	var ok bool
 	if minor >= scale {
@@ -374,129 +351,10 @@ func quickQuote(cur string, mode RoundingMode, lines []rawLine, exact int64, sca
 		den, ok = checked.Mul(den, pow10(int64(scale-minor)))
 	}
 	if !ok || exact < 0 {
-		return Quote{}, false
+		return 0, false
 	}
 	tot, _, ok := mulDivRound(uint64(exact), uint64(b), uint64(den), mode)
-	if !ok {
-		return Quote{}, false
-	}
-	q := Quote{Total: Money{Amount: decimal.New(tot, -minor), Currency: cur}, Lines: make([]Line, 0, len(lines)+1)}
-	// The rounding line is total − Σ amounts, at the least exponent among them
-	// (decimal's Add and Sub keep the least exponent).
-	type amount struct {
-		c int64
-		e int32
-	}
-	var buf [maxItems + 2]amount
-	amts := buf[:0]
-	minE := -minor
-	for _, l := range lines {
-		var qty, amt decimal.Decimal
-		var a amount
-		if l.secs > 0 {
-			// Hourly time: secs·gpus/3600 hours for secs·gpus·price/3600, each
-			// exact when it terminates within nine places, else half up to nine.
-			s, ok := checked.Mul(l.secs, g)
-			if !ok || !l.parts.ok {
-				return Quote{}, false
-			}
-			qc, qe, ok := quo9Int(s, 1, 0)
-			if !ok {
-				return Quote{}, false
-			}
-			if a.c, a.e, ok = quo9Int(s, l.parts.c, l.parts.e); !ok {
-				return Quote{}, false
-			}
-			qty, amt = decOf(qc, qe), decOf(a.c, a.e)
-			if a.c == 0 {
-				a.e = 0 // the zero Decimal
-			}
-		} else {
-			n, ok := checked.Mul(l.count, g)
-			if !ok || !l.parts.ok {
-				return Quote{}, false
-			}
-			if a.c, ok = checked.Mul(l.parts.c, n); !ok {
-				return Quote{}, false
-			}
-			a.e = l.parts.e
-			qty, amt = decimal.New(n, 0), decimal.New(a.c, a.e)
-		}
-		amts = append(amts, a)
-		minE = min(minE, a.e)
-		q.Lines = append(q.Lines, Line{Item: l.item, Unit: l.unit, Quantity: qty,
-			Price: Money{Amount: l.price, Currency: cur}, Amount: Money{Amount: amt, Currency: cur}})
-	}
-	diff, ok := scaleUp(tot, -minor-minE)
-	for _, a := range amts {
-		if !ok {
-			return Quote{}, false
-		}
-		var v int64
-		if v, ok = scaleUp(a.c, a.e-minE); ok {
-			diff, ok = checked.Add(diff, -v)
-		}
-	}
-	if !ok {
-		return Quote{}, false
-	}
-	if diff != 0 {
-		m := Money{Amount: decimal.New(diff, minE), Currency: cur}
-		if one.IsZero() {
-			*one = decimal.NewFromInt(1) // shared by every rounding line: decimals are immutable
-		}
-		q.Lines = append(q.Lines, Line{Item: "rounding", Quantity: *one, Price: m, Amount: m})
-	}
-	return q, true
-}
-
-// scaleUp returns v·10^k for k ≥ 0, reporting overflow.
-func scaleUp(v int64, k int32) (int64, bool) {
-	if k > 18 {
-		return 0, v == 0
-	}
-	return checked.Mul(v, pow10(int64(k)))
-}
-
-// decOf returns c·10^e, trimmed like trim: the zero Decimal for zero.
-func decOf(c int64, e int32) decimal.Decimal {
-	if c == 0 {
-		return decimal.Decimal{}
-	}
-	return decimal.New(c, e)
-}
-
-// quo9Int returns s·c·10^e / 3600 (s, c ≥ 0) as a coefficient and exponent,
-// trimmed: exact when it terminates within nine places, else rounded half up to
-// nine places, as quo9 does. False when a number does not fit.
-func quo9Int(s, c int64, e int32) (int64, int32, bool) {
-	// v = s·c·10^(e+9) / 3600, an integer count of 10^-9.
-	b, den := c, int64(3600)
-	var ok bool
-	switch k := int64(e) + 9; {
-	case k > 18 || k < -18:
-		return 0, 0, false
-	case k >= 0:
-		b, ok = checked.Mul(c, pow10(k))
-	default:
-		den, ok = checked.Mul(den, pow10(-k))
-	}
-	if !ok || s < 0 || b < 0 {
-		return 0, 0, false
-	}
-	v, _, ok := mulDivRound(uint64(s), uint64(b), uint64(den), RoundHalfUp)
-	if !ok {
-		return 0, 0, false
-	}
-	exp := int32(-9)
-	for exp < 0 && v != 0 && v%10 == 0 {
-		v /= 10
-		exp++
-	}
-	if v == 0 {
-		exp = 0
-	}
-	return v, exp, true
+	return tot, ok
 }
 
 // mulDivRound returns a·b/d rounded to an integer with mode (the remainder
@@ -517,32 +375,4 @@ func mulDivRound(a, b, d uint64, mode RoundingMode) (int64, bool, bool) {
 		return 0, false, false
 	}
 	return int64(q), r == 0, true
-}
-
-// appendKey appends every field of t that pricing reads, each decimal as its
-// coefficient and exponent: tariffs with the same key price alike, down to how
-// each amount is written.
-func appendKey(b []byte, t Tariff) []byte {
-	b = append(b, t.Currency...)
-	for _, d := range [...]decimal.Decimal{t.Hourly, t.Daily, t.Weekly, t.Monthly} {
-		b = appendDecKey(b, d)
-	}
-	for _, v := range [...]int64{int64(t.HoursPerMonth), int64(t.Granularity), int64(t.Minimum), int64(t.AfterPackage), int64(t.Rounding)} {
-		b = strconv.AppendInt(append(b, '|'), v, 10)
-	}
-	for _, term := range t.Terms {
-		b = strconv.AppendInt(append(b, '|', 't'), int64(term.Months), 10)
-		b = appendDecKey(appendDecKey(b, term.Monthly), term.Discount)
-	}
-	return b
-}
-
-func appendDecKey(b []byte, d decimal.Decimal) []byte {
-	b = append(b, '|')
-	if raw, _ := splitDec(d); raw.ok {
-		b = strconv.AppendInt(b, raw.c, 10)
-	} else {
-		b = d.Coefficient().Append(b, 10)
-	}
-	return strconv.AppendInt(append(b, 'e'), int64(d.Exponent()), 10)
 }

@@ -225,23 +225,6 @@ func TestMulDivRound(t *testing.T) {
 	}
 }
 
-func TestQuo9IntMatchesQuo9(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		s := rapid.Int64Range(1, 1e12).Draw(t, "secs")
-		c := rapid.Int64Range(0, 1e12).Draw(t, "coef")
-		e := rapid.Int32Range(-12, 3).Draw(t, "exp")
-		gc, ge, ok := quo9Int(s, c, e)
-		if !ok {
-			return
-		}
-		got := decOf(gc, ge)
-		want := quo9(decimal.NewFromInt(s).Mul(decimal.New(c, e)), decimal.NewFromInt(3600))
-		if !got.Equal(want) || got.Exponent() != want.Exponent() {
-			t.Fatalf("quo9Int(%d, %d, %d) = %se%d, quo9 %se%d", s, c, e, got.Coefficient(), got.Exponent(), want.Coefficient(), want.Exponent())
-		}
-	})
-}
-
 func TestTrimMatchesString(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := rapid.Int64().Draw(t, "coef")
@@ -318,20 +301,6 @@ func FuzzFastAndBig(f *testing.F) {
 	})
 }
 
-// checkPrice on integers agrees with the limits written on decimals: at most 12
-// places once trailing zeros go, and below 10^15.
-func TestCheckPriceMatchesDecimal(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		c := decimal.NewFromInt(rapid.Int64Range(0, 1<<62).Draw(t, "coef"))
-		c = c.Mul(decimal.New(1, rapid.Int32Range(0, 12).Draw(t, "extra_digits")))
-		d := decimal.NewFromBigInt(c.BigInt(), rapid.Int32Range(-40, 15).Draw(t, "exp"))
-		want := trim(d).Exponent() >= -maxPricePlaces && d.LessThan(decimal.New(1, maxPriceDigits))
-		if got := checkPrice("x", d) == nil; got != want {
-			t.Fatalf("checkPrice(%se%d) ok = %v, want %v", d.Coefficient(), d.Exponent(), got, want)
-		}
-	})
-}
-
 // pricer.quotes gives the cheapest quote and the hourly-only one exactly as
 // pricing the usage on the tariff, and on the tariff without its packages, does.
 func TestQuotesMatchSeparatePrices(t *testing.T) {
@@ -377,43 +346,4 @@ func TestQuotesMatchSeparatePrices(t *testing.T) {
 			t.Fatalf("the two quotes share their lines")
 		}
 	})
-}
-
-// tariffKey tells apart tariffs that differ in any field pricing reads, even in
-// how an amount is written, and gives copies the same key.
-func TestTariffKey(t *testing.T) {
-	b := Tariff{Currency: "CNY", Hourly: dec("18"), Daily: dec("300"), Weekly: dec("1500"), Monthly: dec("9000"),
-		Terms: []Term{{Months: 3, Monthly: dec("8000")}, {Months: 12, Discount: dec("0.25")}}}
-	mods := map[string]func(*Tariff){
-		"currency":         func(t *Tariff) { t.Currency = "USD" },
-		"hourly":           func(t *Tariff) { t.Hourly = dec("18.01") },
-		"hourly written":   func(t *Tariff) { t.Hourly = dec("18.00") },
-		"daily":            func(t *Tariff) { t.Daily = decimal.Decimal{} },
-		"weekly":           func(t *Tariff) { t.Weekly = dec("1501") },
-		"monthly":          func(t *Tariff) { t.Monthly = dec("90000") },
-		"hours per month":  func(t *Tariff) { t.HoursPerMonth = 720 },
-		"granularity":      func(t *Tariff) { t.Granularity = time.Minute },
-		"minimum":          func(t *Tariff) { t.Minimum = time.Hour },
-		"after package":    func(t *Tariff) { t.AfterPackage = Renew },
-		"rounding":         func(t *Tariff) { t.Rounding = RoundHalfEven },
-		"term months":      func(t *Tariff) { t.Terms = []Term{{Months: 4, Monthly: dec("8000")}, t.Terms[1]} },
-		"term price":       func(t *Tariff) { t.Terms = []Term{{Months: 3, Monthly: dec("8001")}, t.Terms[1]} },
-		"term discount":    func(t *Tariff) { t.Terms = []Term{t.Terms[0], {Months: 12, Discount: dec("0.2")}} },
-		"one term fewer":   func(t *Tariff) { t.Terms = t.Terms[:1] },
-		"huge coefficient": func(t *Tariff) { t.Hourly = dec("18.0000000000000000000000") },
-	}
-	base := tariffKey(b)
-	c := b
-	c.Terms = append([]Term(nil), b.Terms...)
-	if got := tariffKey(c); got != base {
-		t.Errorf("a copy has key %q, want %q", got, base)
-	}
-	for name, mod := range mods {
-		m := b
-		m.Terms = append([]Term(nil), b.Terms...)
-		mod(&m)
-		if got := tariffKey(m); got == base {
-			t.Errorf("%s: key %q unchanged", name, got)
-		}
-	}
 }

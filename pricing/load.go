@@ -239,7 +239,7 @@ func (o *Offer) UnmarshalJSON(b []byte) error {
 // isOfferField reports whether name is a JSON field of Offer itself.
 func isOfferField(name string) bool {
 	switch name {
-	case "provider", "region", "card", "max_gpus", "tier", "support", "interruptible", "interruptions_per_day", "notes":
+	case "provider", "region", "card", "max_gpus", "tier", "support", "interruptible", "interruptions_per_day", "notes", "line":
 		return true
 	}
 	return false
@@ -320,6 +320,7 @@ func LoadOffersJSON(r io.Reader) ([]Offer, error) {
 		return nil, fail(0, fmt.Errorf("want a JSON array of offers: %w", ErrInvalid))
 	}
 	offers := []Offer{}
+	seen, line := int64(0), 1 // lines counted up to seen, so the count stays linear
 	for dec.More() {
 		start := dec.InputOffset()
 		var raw json.RawMessage
@@ -339,6 +340,10 @@ func LoadOffersJSON(r io.Reader) ([]Offer, error) {
 			}
 			return nil, fail(start, err)
 		}
+		brace := start + int64(bytes.IndexByte(data[start:], '{'))
+		line += bytes.Count(data[seen:brace], []byte{'\n'})
+		seen = brace
+		o.Line = line
 		offers = append(offers, o)
 	}
 	if _, err := dec.Token(); err != nil {
@@ -495,6 +500,7 @@ func LoadOffersCSV(r io.Reader) ([]Offer, error) {
 			}
 			return nil, pe
 		}
+		o.Line = line
 		offers = append(offers, o)
 	}
 }

@@ -38,6 +38,7 @@ func TestLoadSamples(t *testing.T) {
 	// The two files hold the same offers but for the notes.
 	for i := range fromCSV {
 		fromCSV[i].Notes, fromJSON[i].Notes = "", ""
+		fromCSV[i].Line, fromJSON[i].Line = 0, 0 // the files lay their offers out differently
 	}
 	if diff := cmp.Diff(fromJSON, fromCSV, equateDecimal); diff != "" {
 		t.Errorf("CSV and JSON samples differ (-json +csv):\n%s", diff)
@@ -55,11 +56,18 @@ func TestLoadSamples(t *testing.T) {
 	if fromCSV[3].Tariff.AfterPackage != Renew || fromCSV[3].Tariff.Rounding != RoundHalfEven {
 		t.Errorf("fourth offer policy = %v, rounding %v", fromCSV[3].Tariff.AfterPackage, fromCSV[3].Tariff.Rounding)
 	}
-	// Marshal and load again: the same offers.
-	b, err := json.Marshal(fromCSV)
-	if err != nil {
-		t.Fatal(err)
+	// Marshal and load again, one offer a line after the "[" line: the same
+	// offers, each with its new line.
+	parts := make([]string, len(fromCSV))
+	for i := range fromCSV {
+		one, err := json.Marshal(fromCSV[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts[i] = string(one)
+		fromCSV[i].Line = i + 2
 	}
+	b := []byte("[\n" + strings.Join(parts, ",\n") + "\n]\n")
 	back, err := LoadOffersJSON(bytes.NewReader(b))
 	if err != nil {
 		t.Fatalf("loading marshalled offers: %v\n%s", err, b)

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"math/big"
-	"strconv"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -173,49 +171,12 @@ func (m Money) exactString() string { return exactString(m.Amount, MinorUnit(m.C
 // exactString writes d exactly with at least min decimal places. StringFixed never
 // rounds here, because it is given at least as many places as d has.
 func exactString(d decimal.Decimal, min int32) string {
-	if _, t := splitDec(d); t.ok && t.e <= 18 && t.c != math.MinInt64 && min >= 0 && min <= 64 {
-		return formatParts(t.c, t.e, min)
-	}
 	d = trim(d)
 	places := min
 	if e := -d.Exponent(); e > places {
 		places = e
 	}
 	return d.StringFixed(places)
-}
-
-// formatParts writes c·10^e with at least min decimal places, as exactString's
-// decimal path does, from integers: the common case of a coefficient that fits
-// an int64, without decimal's allocations.
-func formatParts(c int64, e, min int32) string {
-	var dbuf [128]byte // at most 19 digits, 18 zeros for e > 0 and 64+18 of padding
-	digits := strconv.AppendInt(dbuf[:0], max(c, -c), 10)
-	for ; e > 0; e-- {
-		digits = append(digits, '0')
-	}
-	places := max(min, -e)
-	for i := int32(0); i < places+e; i++ { // pad to the places asked for
-		digits = append(digits, '0')
-	}
-	var out [160]byte
-	b := out[:0]
-	if c < 0 {
-		b = append(b, '-')
-	}
-	point := len(digits) - int(places)
-	if point <= 0 {
-		b = append(b, '0', '.')
-		for ; point < 0; point++ {
-			b = append(b, '0')
-		}
-		return string(append(b, digits...))
-	}
-	b = append(b, digits[:point]...)
-	if places > 0 {
-		b = append(b, '.')
-		b = append(b, digits[point:]...)
-	}
-	return string(b)
 }
 
 type moneyWire struct {

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gpuplan/gpuplan/internal/checked"
 	"github.com/shopspring/decimal"
 )
 
@@ -33,6 +32,10 @@ type Offer struct {
 	// weighs it in the expected cost. Zero: none expected.
 	InterruptionsPerDay float64 `json:"interruptions_per_day"`
 	Notes               string  `json:"notes"`
+	// Line is the 1-based line of the price list the offer was loaded from (the
+	// line of its row in CSV, of its opening brace in JSON), set by LoadOffersCSV
+	// and LoadOffersJSON so that messages can point at it; zero otherwise.
+	Line int `json:"line"`
 }
 
 // Validate reports every problem with o, joined, each wrapping ErrInvalid: an empty
@@ -69,7 +72,10 @@ func (o Offer) name() string {
 	}
 	s += " " + o.Card
 	if strings.TrimSpace(s) == "" {
-		return "without provider or card"
+		s = "without provider or card"
+	}
+	if o.Line > 0 {
+		s += " (line " + strconv.Itoa(o.Line) + ")"
 	}
 	return s
 }
@@ -235,6 +241,18 @@ func MarketCheck(offers []Offer, threshold decimal.Decimal) ([]PriceCheck, error
 	return marketCheck(offers, nil, threshold, false)
 }
 
+// MarketCheckIn is MarketCheck with the markets given: markets[i] names offer i's
+// market, and offers with equal names are compared with each other (a planner that
+// resolved card names to catalog cards passes the card, so "A100 80GB" and "NVIDIA
+// A100-SXM4-80GB" are one market). Messages name each offer's card as written.
+// markets must have one entry per offer.
+func MarketCheckIn(offers []Offer, markets []string, threshold decimal.Decimal) ([]PriceCheck, error) {
+	if len(markets) != len(offers) {
+		return nil, fmt.Errorf("pricing: market check: %d markets for %d offers: %w", len(markets), len(offers), ErrInvalid)
+	}
+	return marketCheck(offers, markets, threshold, false)
+}
+
 // marketCheck is MarketCheck with the markets given: keys[i] is offer i's market
 // (the planner passes the catalog card, and keeps interruptible capacity apart);
 // nil keys group by CardKey. Messages name each offer's card as written. The
@@ -313,9 +331,6 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, valid
 		p := o.Tariff.Hourly
 		// Percentage away from the median, for the message: (p/med − 1)·100.
 		pct := func() string {
-			if s, ok := percentOff(p, m.median); ok {
-				return s
-			}
 			return roundQuo(p.Sub(m.median).Abs().Mul(decimal.NewFromInt(100)), m.median, 1, RoundHalfUp).StringFixed(1)
 		}
 		switch {
@@ -333,41 +348,6 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, valid
 		out[i] = pc
 	}
 	return out, nil
-}
-
-// percentOff writes |p/med − 1|·100 to one decimal place, half up, from integers
-// when both prices have coefficients that fit an int64 at a common exponent;
-// false otherwise (marketCheck then uses decimal arithmetic).
-func percentOff(p, med decimal.Decimal) (string, bool) {
-	_, a := splitDec(p)
-	_, b := splitDec(med)
-	if !a.ok || !b.ok || b.c <= 0 || a.c < 0 {
-		return "", false
-	}
-	// Bring both to the smaller exponent.
-	for a.e > b.e {
-		var ok bool
-		if a.c, ok = checked.Mul(a.c, 10); !ok {
-			return "", false
-		}
-		a.e--
-	}
-	for b.e > a.e {
-		var ok bool
-		if b.c, ok = checked.Mul(b.c, 10); !ok {
-			return "", false
-		}
-		b.e--
-	}
-	diff := a.c - b.c
-	if diff < 0 {
-		diff = -diff
-	}
-	tenths, _, ok := mulDivRound(uint64(diff), 1000, uint64(b.c), RoundHalfUp)
-	if !ok {
-		return "", false
-	}
-	return strconv.FormatInt(tenths/10, 10) + "." + strconv.FormatInt(tenths%10, 10), true
 }
 
 // exactMoney formats m as "CNY 1.475": the code and the exact amount, with at least

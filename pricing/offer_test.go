@@ -7,9 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/shopspring/decimal"
-	"pgregory.net/rapid"
 )
 
 func offer(provider, region, card, hourly string) Offer {
@@ -200,22 +197,4 @@ func TestSiteAvailability(t *testing.T) {
 			t.Errorf("SiteAvailability(%q) = %v, %v; want %v, %v", tt.tier, got, ok, tt.want, tt.ok)
 		}
 	}
-}
-
-// percentOff's integer path agrees with the decimal arithmetic it stands in for.
-func TestPercentOffMatchesDecimal(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		p := decimal.New(rapid.Int64Range(0, 1e12).Draw(t, "price"), -int32(rapid.IntRange(0, 6).Draw(t, "price_places")))
-		med := decimal.New(rapid.Int64Range(1, 1e12).Draw(t, "median"), -int32(rapid.IntRange(0, 6).Draw(t, "median_places")))
-		want := roundQuo(p.Sub(med).Abs().Mul(decimal.NewFromInt(100)), med, 1, RoundHalfUp).StringFixed(1)
-		got, ok := percentOff(p, med)
-		if ok && got != want {
-			t.Fatalf("percentOff(%s, %s) = %s, want %s", p, med, got, want)
-		}
-		// It may decline only when the answer passes what an int64 of tenths holds
-		// (coefficients up to 1e12 at up to 6 places always align within int64).
-		if !ok && decimal.RequireFromString(want).LessThan(decimal.New(9e17, 0)) {
-			t.Fatalf("percentOff(%s, %s) declined; want %s", p, med, want)
-		}
-	})
 }

@@ -39,35 +39,9 @@ func coverCost(p problem[int64], sol solution[int64]) (cost, length int64) {
 	return cost, length
 }
 
-// The table solve falls back on finds covers exactly as cheap as the search's,
-// and what it returns is a cover of that cost.
-func TestSolveTableMatchesSearch(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		p := genProblem(t)
-		need := rapid.Int64Range(1, 400*3600).Draw(t, "need")
-		pr := prepare(int64Arith{}, p)
-		search := solveWithin(int64Arith{}, pr, need, 1<<40)
-		table := solveWithin(int64Arith{}, pr, need, 0)
-		if search.cost != table.cost {
-			t.Fatalf("search %d, table %d", search.cost, table.cost)
-		}
-		got, length := coverCost(p, table)
-		if got != table.cost {
-			t.Fatalf("table counts %v rest %d cost %d, reported %d", table.counts, table.rest, got, table.cost)
-		}
-		if length+table.rest < need || (table.rest > 0 && !(p.hasTail && p.mix) && length > 0) {
-			t.Fatalf("table cover %v rest %d leaves need %d uncovered or mixes under Renew", table.counts, table.rest, need)
-		}
-	})
-}
-
-// A package-only tariff with eight terms of coprime lengths at nearly one price
-// per hour leaves the search little to prune: before the budget, thirty years
-// and a second took it 17 s, and forty-six years did not finish. The table
-// answers, and agrees with the search where the search can finish.
-func TestCostPathologicalTerms(t *testing.T) {
-	// Daily, weekly and monthly packages and eight terms, all within a hundredth
-	// of a yuan a month of one another (the tariff an audit found).
+// pathological is a tariff an audit found: daily, weekly and monthly packages and
+// eight terms, all within a hundredth of a yuan a month of one another.
+func pathological() Tariff {
 	tr := Tariff{Currency: "CNY", Daily: decimal.RequireFromString("241.9661"), Weekly: decimal.RequireFromString("1693.7607"),
 		Monthly: decimal.RequireFromString("6966.6024"), HoursPerMonth: 691}
 	for _, term := range []struct {
@@ -77,10 +51,16 @@ func TestCostPathologicalTerms(t *testing.T) {
 		{89, "6966.5946"}, {59, "6966.6024"}, {67, "6966.5838"}} {
 		tr.Terms = append(tr.Terms, Term{Months: term.months, Monthly: decimal.RequireFromString(term.monthly)})
 	}
+	return tr
+}
+
+// The pathological tariff prices at any length, with lines that add up.
+func TestCostPathologicalTerms(t *testing.T) {
+	tr := pathological()
 	if err := tr.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range []time.Duration{10*8760*time.Hour + time.Second, 46*8760*time.Hour + 20*time.Minute} {
+	for _, d := range []time.Duration{10*8760*time.Hour + time.Second, 46*8760*time.Hour + 20*time.Minute, MaxDuration} {
 		q, err := tr.CostGPUs(d, 8)
 		if err != nil {
 			t.Fatalf("Cost(%v): %v", d, err)
@@ -88,57 +68,77 @@ func TestCostPathologicalTerms(t *testing.T) {
 		if len(q.Lines) == 0 || !q.Total.Amount.IsPositive() {
 			t.Fatalf("Cost(%v) = %+v", d, q)
 		}
-	}
-	// Its cross products (price times length) pass int64, so the pricer runs the
-	// *big.Int search, which alone gives up on thirty years and a second.
-	p := newPricer(tr)
-	if p.hasRun64 {
-		t.Fatal("the tariff now prices in int64; move the test to the int64 search")
-	}
-	pr := prepare(bigArith{}, p.problemBig(false, 0))
-	if n := searchNodes(bigArith{}, pr, 30*8760*3600+1, searchBudget); n <= searchBudget {
-		t.Errorf("the search finished in %d nodes; the test no longer reaches the table", n)
-	}
-	// Where the search finishes within a generous budget, the table agrees.
-	need := int64(5*8760*3600 + 1)
-	if n := searchNodes(bigArith{}, pr, need, 1<<24); n > 1<<24 {
-		t.Fatalf("five years and a second: the search took over %d nodes", 1<<24)
-	}
-	search := solveWithin(bigArith{}, pr, need, 1<<24)
-	table := solveWithin(bigArith{}, pr, need, 0)
-	if search.cost.Cmp(table.cost) != 0 {
-		t.Errorf("five years and a second: search %v, table %v", search.cost, table.cost)
+		checkConservation(t, q)
 	}
 }
 
-// searchNodes runs solve's search alone on need and returns the nodes it visited,
-// up to limit+1.
-func searchNodes[C any, A arith[C]](a A, pr *prepared[C], need int64, limit int) int {
-	s := searcher[C, A]{a: a, pr: pr, useTail: pr.hasTail && pr.mix, budget: limit}
-	s.best.cost = a.zero()
-	if pr.hasTail {
-		s.best.rest, s.best.cost, s.found = need, a.mul(pr.rate, pr.units(need)), true
-	}
-	if len(pr.ks) > 0 {
-		s.costs[0] = a.zero()
-		s.dfs(0, need)
-	}
-	return limit - s.budget
-}
-
-// Tariffs of the common packages (hourly, daily, weekly, monthly, a term of two
-// or three months) never come near the search's budget, so their covers come
-// from the search and keep its order among equal covers.
-func TestSearchBudgetCommonTariffs(t *testing.T) {
+// solve finds a cheapest cover, and of the cheapest the one its rule picks: the
+// tail alone when it is among them, else the largest counts in the search's
+// order. Checked against every cover whose counts each stay under need plus one
+// package (a superset of the covers that do not overshoot).
+func TestSolveMatchesBruteForce(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		tr := genTariff(t)
-		d := genDuration(t, "run", MaxDuration)
-		p := newPricer(tr)
-		if !p.hasRun64 || !smallEnough(&p.run64.problem, int64(d/time.Second)) {
+		p := genProblem(t)
+		need := rapid.Int64Range(1, 30*3600).Draw(t, "need")
+		pr := prepare(int64Arith{}, p)
+		got := solve(int64Arith{}, pr, need)
+		gotCost, gotLen := coverCost(p, got)
+		if gotCost != got.cost || gotLen+got.rest < need || (got.rest > 0 && (!p.hasTail || (!p.mix && gotLen > 0))) {
+			t.Fatalf("solve gave %+v: cost %d, length %d; not a valid cover of %d", got, gotCost, gotLen, need)
+		}
+		// Brute force over the kept packages, in the search's order.
+		bestCost, bestTail := int64(-1), false
+		var bestCounts []int64
+		if p.hasTail {
+			bestCost, bestTail = p.rate*p.units(need), true
+		}
+		counts := make([]int64, len(pr.ks))
+		var walk func(i int, length, cost int64)
+		walk = func(i int, length, cost int64) {
+			if i == len(pr.ks) {
+				if length == 0 {
+					return
+				}
+				if rest := need - length; rest > 0 {
+					if !p.hasTail || !p.mix {
+						return
+					}
+					cost += p.rate * p.units(rest)
+				}
+				better := bestCost < 0 || cost < bestCost
+				if cost == bestCost && !bestTail {
+					for j := range counts {
+						if counts[j] != bestCounts[j] {
+							better = counts[j] > bestCounts[j]
+							break
+						}
+					}
+				}
+				if better {
+					bestCost, bestTail, bestCounts = cost, false, append([]int64(nil), counts...)
+				}
+				return
+			}
+			for c := int64(0); c*pr.ks[i].length < need+pr.ks[i].length; c++ {
+				counts[i] = c
+				walk(i+1, length+c*pr.ks[i].length, cost+c*pr.ks[i].price)
+			}
+			counts[i] = 0
+		}
+		walk(0, 0, 0)
+		if got.cost != bestCost {
+			t.Fatalf("need %d: solve cost %d, brute force %d", need, got.cost, bestCost)
+		}
+		if bestTail {
+			if got.rest != need || gotLen != 0 {
+				t.Fatalf("need %d: solve %+v, want the tail alone", need, got)
+			}
 			return
 		}
-		if n := searchNodes(int64Arith{}, &p.run64, int64(d/time.Second), searchBudget); n > searchBudget/16 {
-			t.Fatalf("%d nodes for %v on %+v, want at most %d", n, d, tr, searchBudget/16)
+		for j, k := range pr.ks {
+			if got.counts[k.orig] != bestCounts[j] {
+				t.Fatalf("need %d: solve counts %v, brute force %v (search order)", need, got.counts, bestCounts)
+			}
 		}
 	})
 }

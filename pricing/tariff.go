@@ -172,34 +172,21 @@ func (a AfterPackage) valid() bool { return a == BillHourly || a == Renew }
 
 // checkPrice accepts a non-negative decimal below 10^15 with at most 12 places.
 func checkPrice(name string, d decimal.Decimal) error {
-	if d.Sign() < 0 {
-		return fmt.Errorf("pricing: tariff: %s price %s is negative: %w", name, d.String(), ErrInvalid)
-	}
-	// Check the exponent before any arithmetic: a value built as 1e-2000000000
-	// would take forever to rescale.
+	// Check the exponent before any arithmetic or formatting: a value built as
+	// 1e-2000000000 would take forever to rescale.
 	if e := d.Exponent(); e < -60 || e > maxPriceDigits {
 		return fmt.Errorf("pricing: tariff: %s price has exponent %d: %w", name, e, ErrInvalid)
 	}
-	// On the trimmed coefficient c and exponent e: places are −e, and
-	// c·10^e < 10^15 exactly when c < 10^(15−e), with 15−e ≥ 0 here.
-	_, c := splitDec(d)
-	if !c.ok {
-		c.e = trim(d).Exponent()
+	if d.Sign() < 0 {
+		return fmt.Errorf("pricing: tariff: %s price %s is negative: %w", name, d.String(), ErrInvalid)
 	}
-	if c.e < -maxPricePlaces {
-		return fmt.Errorf("pricing: tariff: %s price %s has more than %d decimal places: %w", name, trim(d).String(), maxPricePlaces, ErrInvalid)
+	t := trim(d)
+	if t.Exponent() < -maxPricePlaces {
+		return fmt.Errorf("pricing: tariff: %s price %s has more than %d decimal places: %w", name, t.String(), maxPricePlaces, ErrInvalid)
 	}
-	below := false
-	switch k := int64(maxPriceDigits - c.e); {
-	case !c.ok:
-		below = d.Cmp(decimal.New(1, maxPriceDigits)) < 0
-	case k > 18:
-		below = true // c < 2^63 < 10^19 ≤ 10^k
-	default:
-		below = c.c < pow10(k)
-	}
-	if !below {
-		return fmt.Errorf("pricing: tariff: %s price %s is 10^%d or more: %w", name, trim(d).String(), maxPriceDigits, ErrInvalid)
+	// c·10^e < 10^15 exactly when c has at most 15 − e digits (NumDigits is exact).
+	if !t.IsZero() && int64(t.NumDigits())+int64(t.Exponent()) > maxPriceDigits {
+		return fmt.Errorf("pricing: tariff: %s price %s is 10^%d or more: %w", name, t.String(), maxPriceDigits, ErrInvalid)
 	}
 	return nil
 }

@@ -130,6 +130,59 @@ func (t Tariff) Price(u Usage, gpus int) (Quote, error) {
 	return t.price(u, gpus)
 }
 
+// Pricer is a tariff validated once and made ready to price many usages, for a
+// caller (a planner) that prices one tariff at many lengths and GPU counts. It is
+// read-only once made and safe for concurrent use; its answers are those of
+// Tariff.Price and Tariff.Total.
+type Pricer struct{ p *pricer }
+
+// NewPricer validates t and prepares it. Errors wrap ErrInvalid.
+func NewPricer(t Tariff) (Pricer, error) {
+	if err := t.Validate(); err != nil {
+		return Pricer{}, err
+	}
+	return Pricer{newPricer(t)}, nil
+}
+
+// Price is Tariff.Price on the prepared tariff.
+func (p Pricer) Price(u Usage, gpus int) (Quote, error) {
+	if err := p.check(u, gpus); err != nil {
+		return Quote{}, err
+	}
+	return p.p.price(u, gpus, true)
+}
+
+// Total is Tariff.Total on the prepared tariff.
+func (p Pricer) Total(u Usage, gpus int) (Money, error) {
+	if err := p.check(u, gpus); err != nil {
+		return Money{}, err
+	}
+	c, trial, err := p.p.cover(u, true)
+	if err != nil {
+		return Money{}, err
+	}
+	return p.p.total(c, trial, gpus), nil
+}
+
+func (p Pricer) check(u Usage, gpus int) error {
+	if p.p == nil {
+		return fmt.Errorf("pricing: a Pricer not made by NewPricer: %w", ErrInvalid)
+	}
+	return errors.Join(u.Validate(), checkGPUs(gpus))
+}
+
+// Total is Price's Total alone: the cheapest price of usage u on gpus GPUs,
+// rounded once to the minor unit, without building the quote's lines. A caller
+// that ranks many usages compares totals and builds quotes for the few it shows.
+// Errors are Price's.
+func (t Tariff) Total(u Usage, gpus int) (Money, error) {
+	p, err := NewPricer(t)
+	if err != nil {
+		return Money{}, err
+	}
+	return p.Total(u, gpus)
+}
+
 // price is Price for a tariff, usage and GPU count already validated.
 func (t Tariff) price(u Usage, gpus int) (Quote, error) {
 	return newPricer(t).price(u, gpus, true)

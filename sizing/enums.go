@@ -1,6 +1,9 @@
 package sizing
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Task is the kind of job whose memory is estimated. The zero value is unset.
 type Task uint8
@@ -96,7 +99,7 @@ func (r Recompute) String() string {
 	if int(r) < len(recomputeNames) {
 		return recomputeNames[r]
 	}
-	return "Recompute(" + itoa(int(r)) + ")"
+	return "Recompute(" + strconv.Itoa(int(r)) + ")"
 }
 
 // ParseRecompute reads "none", "selective" or "full", case-insensitively.
@@ -126,7 +129,7 @@ func enumString(names []string, i int, typ string) string {
 	if i > 0 && i < len(names) {
 		return names[i]
 	}
-	return typ + "(" + itoa(i) + ")"
+	return typ + "(" + strconv.Itoa(i) + ")"
 }
 
 func enumParse(names []string, s, fn string) (int, error) {
@@ -137,27 +140,4 @@ func enumParse(names []string, s, fn string) (int, error) {
 		}
 	}
 	return 0, &ParseError{Func: fn, Input: s, Err: newInvalidReason("want one of " + strings.Join(names[1:], ", "))}
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	neg := i < 0
-	var b [20]byte
-	n := len(b)
-	u := uint64(i)
-	if neg {
-		u = uint64(-i)
-	}
-	for u > 0 {
-		n--
-		b[n] = byte('0' + u%10)
-		u /= 10
-	}
-	if neg {
-		n--
-		b[n] = '-'
-	}
-	return string(b[n:])
 }

@@ -2,6 +2,7 @@ package sizing
 
 import (
 	"errors"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"strconv"
 )
 
@@ -38,14 +39,6 @@ func (e *ParseError) Error() string {
 // Unwrap returns the reason, so that errors.Is(err, ErrInvalid) holds.
 func (e *ParseError) Unwrap() error { return e.Err }
 
-func quote(s string) string {
-	const max = 64
-	if len(s) > max {
-		s = s[:max] + "..."
-	}
-	return strconv.Quote(s)
-}
-
 // invalidReason is the reason inside a *ParseError or a field problem: its own message,
 // wrapping ErrInvalid.
 type invalidReason struct{ msg string }
@@ -63,3 +56,6 @@ func newInvalidReason(msg string) error { return &invalidReason{msg} }
 func sized(b Bytes) string {
 	return b.Human() + " (" + strconv.FormatInt(int64(b), 10) + " bytes)"
 }
+
+// quote quotes s for a message, cut to 64 bytes at a character boundary.
+func quote(s string) string { return text.Quote(s, 64) }

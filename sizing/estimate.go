@@ -96,7 +96,7 @@ func resolveArch(m *Model, n int64, ar *arch) bool {
 // invalid) and returns its parameter count.
 func checkModel(m *Model) (int64, error) {
 	if !m.valid() {
-		return 0, m.problems()
+		return 0, m.Validate()
 	}
 	if m.Params > 0 {
 		return m.Params, nil

@@ -2,6 +2,7 @@ package sizing
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -57,7 +58,7 @@ func (t LoRATargets) String() string {
 		if s != "" {
 			s += "+"
 		}
-		s += "LoRATargets(" + itoa(int(t&^TargetAllLinear)) + ")"
+		s += "LoRATargets(" + strconv.Itoa(int(t&^TargetAllLinear)) + ")"
 	}
 	return s
 }

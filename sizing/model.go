@@ -111,46 +111,56 @@ func (m Model) HasArchitecture() bool {
 // A valid model costs no allocation: Validate builds its list only when something
 // is wrong, so hot paths (Estimate, compute's Job.Time) call it on every use.
 func (m Model) Validate() error {
-	if m.valid() {
-		return nil
-	}
-	return m.problems()
-}
-
-// problems lists what is wrong with m, as Validate documents; nil when nothing is.
-func (m Model) problems() error {
 	var errs []error
-	bad := func(format string, args ...any) {
+	m.check(func(format string, args ...any) {
 		if m.Name == "" {
 			errs = append(errs, fmt.Errorf("sizing: model: "+format+": %w", append(args, ErrInvalid)...))
 			return
 		}
 		errs = append(errs, fmt.Errorf("sizing: model %q: "+format+": %w", append([]any{m.Name}, append(args, ErrInvalid)...)...))
-	}
-	if m.Params < 0 {
-		bad("negative Params %d", m.Params)
-	}
-	if m.StoredBytes < 0 {
-		bad("negative StoredBytes %d", int64(m.StoredBytes))
-	}
-	for _, f := range []struct {
-		name string
-		v    int
-	}{
-		{"Layers", m.Layers}, {"Hidden", m.Hidden}, {"Heads", m.Heads}, {"KVHeads", m.KVHeads},
-		{"HeadDim", m.HeadDim}, {"FFN", m.FFN}, {"Vocab", m.Vocab}, {"Experts", m.Experts},
-		{"ExpertsPerToken", m.ExpertsPerToken}, {"Positions", m.Positions}, {"ExpertFFN", m.ExpertFFN},
-		{"SharedFFN", m.SharedFFN}, {"DenseLayers", m.DenseLayers}, {"NormsPerLayer", m.NormsPerLayer},
-		{"KVLoRARank", m.KVLoRARank}, {"QLoRARank", m.QLoRARank}, {"RopeHeadDim", m.RopeHeadDim},
-		{"VHeadDim", m.VHeadDim}, {"Context", m.Context}, {"SlidingWindow", m.SlidingWindow},
-		{"SlidingLayers", m.SlidingLayers},
-	} {
-		if f.v < 0 {
-			bad("negative %s %d", f.name, f.v)
+	})
+	return errors.Join(errs...)
+}
+
+// valid reports whether Validate would return nil, without building errors: the
+// same checks, so hot paths allocate nothing (the arguments of a problem are
+// boxed only when it is found).
+func (m *Model) valid() bool {
+	ok := true
+	m.check(func(string, ...any) { ok = false })
+	return ok
+}
+
+// check calls bad once for each problem Validate reports.
+func (m *Model) check(bad func(format string, args ...any)) {
+	if m.Params < 0 || m.Layers < 0 || m.Hidden < 0 || m.Heads < 0 || m.KVHeads < 0 || m.HeadDim < 0 ||
+		m.FFN < 0 || m.Vocab < 0 || m.Experts < 0 || m.ExpertsPerToken < 0 || m.Positions < 0 ||
+		m.ExpertFFN < 0 || m.SharedFFN < 0 || m.DenseLayers < 0 || m.NormsPerLayer < 0 || m.KVLoRARank < 0 ||
+		m.QLoRARank < 0 || m.RopeHeadDim < 0 || m.VHeadDim < 0 || m.Context < 0 || m.SlidingWindow < 0 ||
+		m.SlidingLayers < 0 || m.StoredBytes < 0 {
+		if m.Params < 0 {
+			bad("negative Params %d", m.Params)
 		}
-	}
-	if len(errs) > 0 {
-		return errors.Join(errs...) // the checks below assume non-negative fields
+		if m.StoredBytes < 0 {
+			bad("negative StoredBytes %d", int64(m.StoredBytes))
+		}
+		for _, f := range []struct {
+			name string
+			v    int
+		}{
+			{"Layers", m.Layers}, {"Hidden", m.Hidden}, {"Heads", m.Heads}, {"KVHeads", m.KVHeads},
+			{"HeadDim", m.HeadDim}, {"FFN", m.FFN}, {"Vocab", m.Vocab}, {"Experts", m.Experts},
+			{"ExpertsPerToken", m.ExpertsPerToken}, {"Positions", m.Positions}, {"ExpertFFN", m.ExpertFFN},
+			{"SharedFFN", m.SharedFFN}, {"DenseLayers", m.DenseLayers}, {"NormsPerLayer", m.NormsPerLayer},
+			{"KVLoRARank", m.KVLoRARank}, {"QLoRARank", m.QLoRARank}, {"RopeHeadDim", m.RopeHeadDim},
+			{"VHeadDim", m.VHeadDim}, {"Context", m.Context}, {"SlidingWindow", m.SlidingWindow},
+			{"SlidingLayers", m.SlidingLayers},
+		} {
+			if f.v < 0 {
+				bad("negative %s %d", f.name, f.v)
+			}
+		}
+		return // the checks below assume non-negative fields
 	}
 	if m.Params == 0 && (!m.HasArchitecture() || m.FFN == 0) {
 		bad("no parameter count: set Params, or Layers, Hidden, Heads, Vocab and FFN")
@@ -181,45 +191,11 @@ func (m Model) problems() error {
 	if m.KVLoRARank > 0 && (m.HeadDim == 0 || m.RopeHeadDim >= m.HeadDim) {
 		bad("latent attention needs HeadDim %d above RopeHeadDim %d", m.HeadDim, m.RopeHeadDim)
 	}
-	if m.HasArchitecture() && m.FFN > 0 {
-		if _, err := m.archParams(false); err != nil {
-			bad("parameter count overflows int64")
-		}
+	// archParams fails on a complete architecture exactly when archBound reaches
+	// 2^62; the bound is the cheaper test.
+	if m.HasArchitecture() && m.FFN > 0 && !(archBound(m) < 1<<62) {
+		bad("parameter count overflows int64")
 	}
-	return errors.Join(errs...)
-}
-
-// valid reports, without allocating, whether Validate finds nothing wrong: the same
-// rules, in the same order of assumptions. archParams fails on a complete
-// architecture exactly when archBound reaches 2^62, so that is the overflow test.
-func (m *Model) valid() bool {
-	if m.Params < 0 || m.Layers < 0 || m.Hidden < 0 || m.Heads < 0 || m.KVHeads < 0 || m.HeadDim < 0 ||
-		m.FFN < 0 || m.Vocab < 0 || m.Experts < 0 || m.ExpertsPerToken < 0 || m.Positions < 0 ||
-		m.ExpertFFN < 0 || m.SharedFFN < 0 || m.DenseLayers < 0 || m.NormsPerLayer < 0 || m.KVLoRARank < 0 ||
-		m.QLoRARank < 0 || m.RopeHeadDim < 0 || m.VHeadDim < 0 || m.Context < 0 || m.SlidingWindow < 0 ||
-		m.SlidingLayers < 0 || m.StoredBytes < 0 {
-		return false
-	}
-	if m.DenseLayers > m.Layers || m.SlidingLayers > m.Layers || m.SlidingLayers > 0 && m.SlidingWindow == 0 {
-		return false
-	}
-	if m.KVLoRARank > 0 && (m.HeadDim == 0 || m.RopeHeadDim >= m.HeadDim) {
-		return false
-	}
-	if m.Heads > 0 && m.HeadDim == 0 && m.Hidden%m.Heads != 0 {
-		return false
-	}
-	if m.KVHeads > 0 && (m.KVHeads > m.Heads || m.Heads%m.KVHeads != 0) {
-		return false
-	}
-	if m.ExpertsPerToken > m.Experts || m.Experts > 1 && m.ExpertsPerToken == 0 {
-		return false
-	}
-	arch := m.HasArchitecture() && m.FFN > 0
-	if arch && !(archBound(m) < 1<<62) {
-		return false
-	}
-	return m.Params > 0 || arch
 }
 
 // kvHeads returns the number of key/value heads, defaulting to Heads.

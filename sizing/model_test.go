@@ -188,8 +188,8 @@ func TestValidateFastPath(t *testing.T) {
 		if rapid.Bool().Draw(t, "huge") {
 			m.Layers, m.Hidden, m.FFN = math.MaxInt32, math.MaxInt32, math.MaxInt32
 		}
-		if got, want := m.valid(), m.problems() == nil; got != want {
-			t.Fatalf("valid() = %v, problems() = %v for %+v", got, m.problems(), m)
+		if got, want := m.valid(), m.Validate() == nil; got != want {
+			t.Fatalf("valid() = %v, Validate() = %v for %+v", got, m.Validate(), m)
 		}
 	})
 	m := Model{Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, Vocab: 128256, GatedFFN: true}

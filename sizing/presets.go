@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/internal/text"
 )
 
 // presetFiles holds the config.json of every built-in model (models/SOURCES.md
@@ -105,9 +107,11 @@ func Preset(name string) (Model, error) {
 		d    int
 	}
 	var cands []cand
+	var rows [2][]int
+	limit := max(2, len(key)/3)
 	for _, p := range presetList {
-		d := editDistance(key, presetKey(p.name))
-		if d <= max(2, len(key)/3) {
+		d := text.EditDistance(key, presetKey(p.name), limit, &rows)
+		if d <= limit {
 			cands = append(cands, cand{p.name, d})
 		}
 	}
@@ -154,25 +158,4 @@ func presetKey(s string) string {
 		b.WriteString(w)
 	}
 	return b.String()
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

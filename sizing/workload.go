@@ -335,9 +335,23 @@ func isFloat(p Precision) bool { return p >= FP64 && p <= FP8 }
 // use optimizer offload on one device).
 func (w Workload) Validate() error {
 	var errs []error
-	bad := func(format string, args ...any) {
+	w.check(func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("sizing: workload: "+format+": %w", append(args, ErrInvalid)...))
-	}
+	})
+	return errors.Join(errs...)
+}
+
+// valid reports whether Validate would return nil, without building errors: the
+// same checks, so Estimate's common case allocates nothing (the arguments of a
+// problem are boxed only when it is found).
+func (w *Workload) valid() bool {
+	ok := true
+	w.check(func(string, ...any) { ok = false })
+	return ok
+}
+
+// check calls bad once for each problem Validate reports.
+func (w *Workload) check(bad func(format string, args ...any)) {
 	if w.Task == 0 {
 		bad("task is not set")
 	} else if w.Task >= numTasks {
@@ -380,7 +394,7 @@ func (w Workload) Validate() error {
 	if w.Overhead < 0 {
 		bad("negative overhead %d bytes", int64(w.Overhead))
 	}
-	p := w.Parallel
+	p := &w.Parallel
 	if p.Data < 0 || p.Tensor < 0 || p.Pipeline < 0 {
 		bad("negative parallel degree (data %d, tensor %d, pipeline %d)", p.Data, p.Tensor, p.Pipeline)
 	} else if p.Devices() == 0 {
@@ -389,21 +403,4 @@ func (w Workload) Validate() error {
 	if p.ZeRO < 0 || p.ZeRO > 3 {
 		bad("ZeRO stage %d is outside 0..3", p.ZeRO)
 	}
-	return errors.Join(errs...)
-}
-
-// valid reports whether Validate would return nil, without building errors, so
-// that Estimate's common case costs a few comparisons (a property test keeps the
-// two in step).
-func (w *Workload) valid() bool {
-	p := &w.Parallel
-	return w.Task > 0 && w.Task < numTasks &&
-		w.Precision.Valid() && (w.Task != Training || isFloat(w.Precision)) &&
-		(w.GradPrecision == 0 || isFloat(w.GradPrecision)) &&
-		(w.KVPrecision == 0 || w.KVPrecision.Valid()) &&
-		w.Optimizer < numOptimizers && w.Recompute < numRecomputes &&
-		w.Batch >= 1 && w.SeqLen >= 1 && w.LoRARank >= 0 && w.PrefillChunk >= 0 &&
-		w.LoRATargets&^TargetAllLinear == 0 && w.Overhead >= 0 &&
-		p.Data >= 0 && p.Tensor >= 0 && p.Pipeline >= 0 && p.Devices() != 0 &&
-		p.ZeRO >= 0 && p.ZeRO <= 3
 }

@@ -41,7 +41,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/gpuplan/gpuplan/internal/excerpt"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 )
 
@@ -128,7 +128,7 @@ func run(w io.Writer, args []string) error {
 
 	// Each flag is checked on its own, so that an error names the flag at fault.
 	if err := pricing.ValidCurrency(*currency); err != nil {
-		return usagef("-currency %s: want a three-letter ISO 4217 code such as USD or CNY", excerpt.Quote(*currency))
+		return usagef("-currency %s: want a three-letter ISO 4217 code such as USD or CNY", text.Quote(*currency, 80))
 	}
 	if h := *hoursPerMonth; h < 672 || h > 744 {
 		return usagef("-hours-per-month %d: want 672 to 744 (a month of 28 to 31 days)", h)
@@ -148,7 +148,7 @@ func run(w io.Writer, args []string) error {
 			if p.name == "daily" {
 				want += ", or none"
 			}
-			return usagef("-%s %s: %s", p.name, excerpt.Cut(p.text, 40), want)
+			return usagef("-%s %s: %s", p.name, text.Cut(p.text, 40), want)
 		}
 		*p.dst = m.Amount
 	}

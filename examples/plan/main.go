@@ -19,7 +19,7 @@
 //
 // With -tokens 0 (memory only) the job takes no time, so the costs are of the
 // rental given by -usage or -per-day and -days, or, with neither, of one hour
-// (pricing.DefaultDemoHour); the report says which.
+// (plan.DefaultDemoHour); the report says which.
 //
 // With -json, once the flags parse, standard output holds one JSON value whatever
 // the outcome: the options shown (an array), the preset names for -model list (an
@@ -57,6 +57,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
 )
@@ -256,8 +257,12 @@ func (o options) execute(w io.Writer) (int, error) {
 	if !req.Budget.Amount.IsZero() && len(offers) > 0 {
 		req.Budget.Currency = offers[0].Tariff.Currency
 	}
-	opts, err := pricing.Planner{Catalog: catalog.Default(), Offers: offers}.Plan(req)
-	var nf *pricing.NoFitError
+	req.Limit = o.top
+	if o.top == 0 {
+		req.Limit = -1 // all
+	}
+	rep, err := plan.Planner{Catalog: catalog.Default(), Offers: offers}.Report(req)
+	var nf *plan.NoFitError
 	if errors.As(err, &nf) {
 		if o.json {
 			je := jsonError{Error: nf.Error(), NoFit: true, Reasons: nonNil(nf.Reasons), Suggestions: nonNil(nf.Suggestions)}
@@ -269,14 +274,34 @@ func (o options) execute(w io.Writer) (int, error) {
 	if err != nil {
 		return exitFail, err
 	}
-	shown := opts
-	if o.top > 0 && len(shown) > o.top {
-		shown = shown[:o.top]
-	}
 	if o.json {
-		return exitOK, writeJSON(w, shown)
+		skipped := make([]jsonSkipped, len(rep.Skipped))
+		for i, s := range rep.Skipped {
+			skipped[i] = jsonSkipped{Provider: s.Offer.Provider, Region: s.Offer.Region, Card: s.Offer.Card, Line: s.Offer.Line, Reason: s.Reason}
+		}
+		return exitOK, writeJSON(w, jsonPlan{Job: req, Currency: rep.Options[0].RankedCost.Currency,
+			Considered: rep.Considered, Returned: len(rep.Options), Skipped: skipped, Options: rep.Options})
 	}
-	return exitOK, printPlan(w, req, source, opts, shown)
+	return exitOK, printPlan(w, req, source, rep)
+}
+
+// jsonPlan is what -json prints when the plan succeeds.
+type jsonPlan struct {
+	Job        plan.Request  `json:"job"`        // the request planned, as the flags built it
+	Currency   string        `json:"currency"`   // the currency options are ranked in
+	Considered int           `json:"considered"` // candidates (offer, GPU count, layout) evaluated
+	Returned   int           `json:"returned"`   // options printed
+	Skipped    []jsonSkipped `json:"skipped"`    // offers left out, and why
+	Options    []plan.Option `json:"options"`
+}
+
+// jsonSkipped is an offer left out of the plan.
+type jsonSkipped struct {
+	Provider string `json:"provider"`
+	Region   string `json:"region"`
+	Card     string `json:"card"`
+	Line     int    `json:"line"` // of the price list; zero when not from a file
+	Reason   string `json:"reason"`
 }
 
 // nonNil makes an absent list print as [] rather than null.
@@ -288,8 +313,8 @@ func nonNil(s []string) []string {
 }
 
 // request builds the planner's request from the flags.
-func (o options) request() (pricing.Request, error) {
-	var r pricing.Request
+func (o options) request() (plan.Request, error) {
+	var r plan.Request
 	var err error
 	if o.params != "" {
 		f, perr := strconv.ParseFloat(o.params, 64)
@@ -364,7 +389,7 @@ func (o options) loadOffers() ([]pricing.Offer, string, error) {
 	return offers, o.offers, nil
 }
 
-func describeRequest(w io.Writer, r pricing.Request, source string) {
+func describeRequest(w io.Writer, r plan.Request, source string) {
 	m := r.Model
 	fmt.Fprintf(w, "Job:    %s (%.2fB parameters), %v in %v, ", m.Name, float64(m.ParamCount())/1e9, r.Workload.Task, r.Workload.Precision)
 	if r.Workload.Task == sizing.Inference {
@@ -384,22 +409,29 @@ func describeRequest(w io.Writer, r pricing.Request, source string) {
 	fmt.Fprintln(w)
 	if r.Tokens <= 0 {
 		// With no work the job takes no time: the cost is of the rental asked for,
-		// or of pricing.DefaultDemoHour when none is.
+		// or of plan.DefaultDemoHour when none is.
 		switch {
 		case r.Rental != (pricing.Usage{}):
 			fmt.Fprintf(w, "Rental: the costs are for %s of use a day on %s (-per-day, -days)\n", shortDuration(r.Rental.PerDay), count(r.Rental.Days, "day", "days"))
 		case r.Usage > 0:
 			fmt.Fprintf(w, "Rental: the costs are for %s of rental (-usage)\n", shortDuration(r.Usage))
 		default:
-			fmt.Fprintf(w, "Rental: no -tokens or -usage, so the costs are for %s of rental only\n", hours(pricing.DefaultDemoHour))
+			fmt.Fprintf(w, "Rental: no -tokens or -usage, so the costs are for %s of rental only\n", hours(plan.DefaultDemoHour))
 		}
 	}
 	fmt.Fprintf(w, "Offers: %s\n\n", source)
 }
 
-func printPlan(w io.Writer, r pricing.Request, source string, all, shown []pricing.Option) error {
+func printPlan(w io.Writer, r plan.Request, source string, rep plan.Report) error {
+	shown := rep.Options
 	describeRequest(w, r, source)
-	fmt.Fprintf(w, "%s:\n\n", fitCount(len(all), len(shown)))
+	fmt.Fprintf(w, "%s:\n\n", fitCount(rep.Considered, len(shown)))
+	for _, sk := range rep.Skipped {
+		fmt.Fprintf(w, "left out: %s %s %s (line %d): %s\n", sk.Offer.Provider, sk.Offer.Region, sk.Offer.Card, sk.Offer.Line, sk.Reason)
+	}
+	if len(rep.Skipped) > 0 {
+		fmt.Fprintln(w)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "#\tprovider\tcard\tGPUs\tlayout\tmem/GPU\tfree\ttime\tscaling\texpected cost\thourly only\tvs best\t")
 	for i, o := range shown {
@@ -408,14 +440,14 @@ func printPlan(w io.Writer, r pricing.Request, source string, all, shown []prici
 			scaling = fmt.Sprintf("%.0f%%", o.Efficiency*100)
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%.0f%%\t%s\t%s\t%s\t%s\t%s\t\n",
-			i+1, o.Offer.Provider, o.CardID, o.GPUs, pricing.DescribeLayout(o.Layout), o.PerGPU.Total().Human(),
+			i+1, o.Offer.Provider, o.CardID, o.GPUs, plan.DescribeLayout(o.Layout), o.PerGPU.Total().Human(),
 			o.Headroom*100, duration(o.Duration), scaling, o.ExpectedCost, money(o.HourlyOnly.Total), o.Waste)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	best := shown[0]
-	fmt.Fprintf(w, "\nBest: %s %s (%s), %d × %s, %s\n", best.Offer.Provider, best.Offer.Region, best.Offer.Card, best.GPUs, best.CardID, pricing.DescribeLayout(best.Layout))
+	fmt.Fprintf(w, "\nBest: %s %s (%s), %d × %s, %s\n", best.Offer.Provider, best.Offer.Region, best.Offer.Card, best.GPUs, best.CardID, plan.DescribeLayout(best.Layout))
 	b := best.PerGPU
 	fmt.Fprintf(w, "  memory per GPU: weights %s, gradients %s, optimizer %s, activations %s, KV cache %s, overhead %s = %s of %s (%.0f%% free)\n",
 		b.Weights.Human(), b.Gradients.Human(), b.Optimizer.Human(), b.Activations.Human(), b.KVCache.Human(), b.Overhead.Human(),
@@ -432,7 +464,7 @@ func printPlan(w io.Writer, r pricing.Request, source string, all, shown []prici
 		fmt.Fprintf(w, " for %d GPUs (prices per GPU)", best.GPUs)
 	}
 	for _, l := range best.Cost.Lines {
-		fmt.Fprintf(w, "; %s", costLine(l))
+		fmt.Fprintf(w, "; %s", costLine(l, best.GPUs))
 	}
 	fmt.Fprintln(w)
 	for _, warn := range best.Warnings {
@@ -456,7 +488,7 @@ func printPlan(w io.Writer, r pricing.Request, source string, all, shown []prici
 	return nil
 }
 
-func printNoFit(w io.Writer, r pricing.Request, source string, nf *pricing.NoFitError) {
+func printNoFit(w io.Writer, r plan.Request, source string, nf *plan.NoFitError) {
 	describeRequest(w, r, source)
 	fmt.Fprintln(w, "No option fits.")
 	for _, s := range nf.Reasons {
@@ -491,21 +523,14 @@ func shortDuration(d time.Duration) string {
 	return s
 }
 
-// fitCount heads the table: how many options fit, how many are shown, and how
-// they are ranked. "1 option fits (...)", "3 options fit, cheapest first (...)",
-// "128 options fit; the 10 cheapest (...)".
-func fitCount(all, shown int) string {
+// fitCount heads the table: how many candidates (offer, GPU count, layout) were
+// considered and how many options are shown, best first, one per offer.
+func fitCount(considered, shown int) string {
 	const ranking = "(expected cost, interruptions included; warnings do not change the order)"
-	switch {
-	case all == 1:
-		return "1 option fits (expected cost, interruptions included)"
-	case shown == all:
-		return fmt.Sprintf("%d options fit, cheapest first %s", all, ranking)
-	case shown == 1:
-		return fmt.Sprintf("%d options fit; the cheapest %s", all, ranking)
-	default:
-		return fmt.Sprintf("%d options fit; the %d cheapest %s", all, shown, ranking)
+	if shown == 1 {
+		return fmt.Sprintf("%d candidates considered; the best option, one per offer %s", considered, ranking)
 	}
+	return fmt.Sprintf("%d candidates considered; the %d best options, one per offer, cheapest first %s", considered, shown, ranking)
 }
 
 // units maps a cost line's Unit to how it is written after a quantity (one,
@@ -518,10 +543,13 @@ var units = map[string]struct{ one, many, per string }{
 	"term":  {"term", "terms", "term"},
 }
 
-// costLine writes a quote's line with its units and exact amounts, as the
-// library computed them: "hourly 10.4775 h × CNY 0.80/h = CNY 8.382",
-// "monthly 5 months × CNY 1800.00/month = CNY 9000.00", "rounding CNY -0.002".
-func costLine(l pricing.Line) string {
+// costLine writes a quote's line: the quantity rounded to two places for reading
+// (more for a quantity under 0.01, so it never reads 0), counted in GPU-units
+// when the option has several GPUs, and the unit price and the amount exact, as
+// the library computed them: "hourly 10.48 h × CNY 0.80/h = CNY 8.382",
+// "monthly 8 GPU-months × CNY 1800.00/month = CNY 14400.00", "rounding CNY
+// -0.002". -json keeps the quantity exact too.
+func costLine(l pricing.Line, gpus int) string {
 	if l.Unit == "" && l.Quantity.Equal(decimal.NewFromInt(1)) && l.Price.Currency == l.Amount.Currency && l.Price.Amount.Equal(l.Amount.Amount) {
 		return fmt.Sprintf("%s %s", l.Item, exactMoney(l.Amount)) // the rounding line
 	}
@@ -529,12 +557,19 @@ func costLine(l pricing.Line) string {
 	if u, ok := units[l.Unit]; ok {
 		one, many, per = u.one, u.many, u.per
 	}
-	qty := l.Quantity.String() + " " + many
-	if l.Quantity.Equal(decimal.NewFromInt(1)) {
+	if gpus > 1 && l.Unit != "" {
+		one, many = "GPU-"+one, "GPU-"+many
+	}
+	shown := l.Quantity.Round(2)
+	for places := int32(3); shown.IsZero() && !l.Quantity.IsZero() && places <= 9; places++ {
+		shown = l.Quantity.Round(places)
+	}
+	qty := shown.String() + " " + many
+	if shown.Equal(decimal.NewFromInt(1)) {
 		qty = "1 " + one
 	}
 	if l.Unit == "" {
-		qty, per = l.Quantity.String(), "unit"
+		qty, per = shown.String(), "unit"
 	}
 	return fmt.Sprintf("%s %s × %s/%s = %s", l.Item, qty, exactMoney(l.Price), per, exactMoney(l.Amount))
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/shopspring/decimal"
 	"pgregory.net/rapid"
 )
@@ -64,7 +65,7 @@ func TestGolden(t *testing.T) {
 		{"13b_fp16_no_fit", noFitArgs, exitFail},
 		{"8b_deadline", []string{"-model", "llama-3-8b", "-task", "training", "-tokens", "2e9", "-deadline", "24h", "-top", "5"}, exitOK},
 		{"daily_sessions", []string{"-task", "qlora", "-per-day", "6h", "-days", "20", "-top", "3"}, exitOK},
-		// No tokens and no -usage: the costs are of pricing.DefaultDemoHour, and say so.
+		// No tokens and no -usage: the costs are of plan.DefaultDemoHour, and say so.
 		{"memory_only", []string{"-tokens", "0", "-top", "2"}, exitOK},
 		// One option fits: the header is singular.
 		{"one_fit", []string{"-task", "qlora", "-tokens", "1e7", "-offers", "testdata/only_4090.csv"}, exitOK},
@@ -84,9 +85,18 @@ func TestJSON(t *testing.T) {
 	if r.code != exitOK || r.stderr != "" {
 		t.Fatalf("exit %d, stderr %q; want exit 0, empty stderr", r.code, r.stderr)
 	}
-	var opts []map[string]any
-	if err := json.Unmarshal([]byte(r.stdout), &opts); err != nil {
+	var out struct {
+		Currency   string           `json:"currency"`
+		Considered int              `json:"considered"`
+		Returned   int              `json:"returned"`
+		Options    []map[string]any `json:"options"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
 		t.Fatalf("output is not JSON: %v", err)
+	}
+	opts := out.Options
+	if out.Currency != "CNY" || out.Returned != 2 || out.Considered <= out.Returned {
+		t.Errorf("currency %q, %d returned of %d considered; want CNY, 2 of more", out.Currency, out.Returned, out.Considered)
 	}
 	if len(opts) != 2 {
 		t.Fatalf("%d options, want 2", len(opts))
@@ -130,7 +140,7 @@ func TestJSONNoFit(t *testing.T) {
 	if len(want.Reasons) == 0 || len(want.Suggestions) == 0 {
 		t.Fatalf("text report %q: want reasons and suggestions to compare with", text.stdout)
 	}
-	want.Error = "pricing: no option fits: " + strings.Join(want.Reasons, "; ") + "; what would fit: " + strings.Join(want.Suggestions, "; ")
+	want.Error = "plan: no option fits: " + strings.Join(want.Reasons, "; ") + "; what would fit: " + strings.Join(want.Suggestions, "; ")
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("JSON no-fit report differs from the text report (-want +got):\n%s", diff)
 	}
@@ -274,8 +284,8 @@ func TestJSONAlways(t *testing.T) {
 		}
 		switch r.code {
 		case exitOK:
-			if opts, ok := v.([]any); !ok || len(opts) == 0 {
-				t.Fatalf("run(%q) = exit 0 with %q; want a non-empty array", args, r.stdout)
+			if m, ok := v.(map[string]any); !ok || len(m["options"].([]any)) == 0 {
+				t.Fatalf("run(%q) = exit 0 with %q; want an object with options", args, r.stdout)
 			}
 		case exitFail, exitUsage:
 			obj, ok := v.(map[string]any)
@@ -300,7 +310,7 @@ func TestCostLine(t *testing.T) {
 		want string
 	}{
 		{"hourly, exact to the tenth of a fen", pricing.Line{Item: "hourly", Unit: "hour", Quantity: decimal.RequireFromString("10.4775"), Price: cny("0.8"), Amount: cny("8.382")},
-			"hourly 10.4775 h × CNY 0.80/h = CNY 8.382"},
+			"hourly 10.48 h × CNY 0.80/h = CNY 8.382"},
 		{"one hour", pricing.Line{Item: "hourly", Unit: "hour", Quantity: decimal.NewFromInt(1), Price: cny("0.80"), Amount: cny("0.80")},
 			"hourly 1 h × CNY 0.80/h = CNY 0.80"},
 		{"months", pricing.Line{Item: "monthly", Unit: "month", Quantity: decimal.NewFromInt(5), Price: cny("1800"), Amount: cny("9000")},
@@ -312,7 +322,7 @@ func TestCostLine(t *testing.T) {
 		{"term", pricing.Line{Item: "term_12m", Unit: "term", Quantity: decimal.NewFromInt(1), Price: cny("60000"), Amount: cny("60000")},
 			"term_12m 1 term × CNY 60000.00/term = CNY 60000.00"},
 		{"trial, nine places", pricing.Line{Item: "trial", Unit: "hour", Quantity: decimal.RequireFromString("0.001944444"), Price: cny("1.3"), Amount: cny("0.002527778")},
-			"trial 0.001944444 h × CNY 1.30/h = CNY 0.002527778"},
+			"trial 0.002 h × CNY 1.30/h = CNY 0.002527778"},
 		{"rounding down", pricing.Line{Item: "rounding", Quantity: decimal.NewFromInt(1), Price: cny("-0.002"), Amount: cny("-0.002")},
 			"rounding CNY -0.002"},
 		{"yen, no minor unit", pricing.Line{Item: "hourly", Unit: "hour", Quantity: decimal.NewFromInt(3), Price: pricing.Money{Amount: decimal.NewFromInt(250), Currency: "JPY"}, Amount: pricing.Money{Amount: decimal.NewFromInt(750), Currency: "JPY"}},
@@ -321,10 +331,25 @@ func TestCostLine(t *testing.T) {
 			"quarterly 2 quarters × CNY 5000.00/quarter = CNY 10000.00"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := costLine(tc.line); got != tc.want {
+			if got := costLine(tc.line, 1); got != tc.want {
 				t.Errorf("costLine() = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// On several GPUs a line counts GPU-units.
+func TestCostLineGPUUnits(t *testing.T) {
+	cny := func(s string) pricing.Money {
+		return pricing.Money{Amount: decimal.RequireFromString(s), Currency: "CNY"}
+	}
+	l := pricing.Line{Item: "monthly", Unit: "month", Quantity: decimal.NewFromInt(8), Price: cny("1800"), Amount: cny("14400")}
+	if got, want := costLine(l, 8), "monthly 8 GPU-months × CNY 1800.00/month = CNY 14400.00"; got != want {
+		t.Errorf("costLine() = %q, want %q", got, want)
+	}
+	l = pricing.Line{Item: "hourly", Unit: "hour", Quantity: decimal.RequireFromString("172.7166"), Price: cny("8"), Amount: cny("1381.7328")}
+	if got, want := costLine(l, 8), "hourly 172.72 GPU-h × CNY 8.00/h = CNY 1381.7328"; got != want {
+		t.Errorf("costLine() = %q, want %q", got, want)
 	}
 }
 
@@ -356,10 +381,8 @@ func TestFitCount(t *testing.T) {
 		all, shown int
 		want       string
 	}{
-		{"one", 1, 1, "1 option fits (expected cost, interruptions included)"},
-		{"all shown", 3, 3, "3 options fit, cheapest first" + ranking},
-		{"top one", 128, 1, "128 options fit; the cheapest" + ranking},
-		{"top ten", 128, 10, "128 options fit; the 10 cheapest" + ranking},
+		{"one", 1, 1, "1 candidates considered; the best option, one per offer" + ranking},
+		{"top ten", 129, 10, "129 candidates considered; the 10 best options, one per offer, cheapest first" + ranking},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := fitCount(tc.all, tc.shown); got != tc.want {
@@ -370,13 +393,13 @@ func TestFitCount(t *testing.T) {
 }
 
 // TestMemoryOnlyCost checks that with no tokens the output says which rental the
-// costs are for: pricing.DefaultDemoHour, or the -usage given.
+// costs are for: plan.DefaultDemoHour, or the -usage given.
 func TestMemoryOnlyCost(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"-tokens", "0", "-top", "1"}, "no -tokens or -usage, so the costs are for " + hours(pricing.DefaultDemoHour) + " of rental only"},
+		{[]string{"-tokens", "0", "-top", "1"}, "no -tokens or -usage, so the costs are for " + hours(plan.DefaultDemoHour) + " of rental only"},
 		{[]string{"-tokens", "0", "-usage", "90m", "-top", "1"}, "the costs are for 1h30m of rental (-usage)"},
 		{[]string{"-tokens", "0", "-per-day", "6h", "-days", "1", "-top", "1"}, "the costs are for 6h of use a day on 1 day (-per-day, -days)"},
 	} {

@@ -42,6 +42,7 @@ import (
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -104,7 +105,7 @@ func run(w io.Writer, args []string) error {
 	if *ctx < 1 || *ctx > sizing.MaxSearchContext || *seq < 1 || *seq > sizing.MaxSearchContext {
 		return fmt.Errorf("%w: -context and -seq must be 1 to %d tokens", errUsage, sizing.MaxSearchContext)
 	}
-	s := settings{context: *ctx, seq: *seq, headroom: pricing.DefaultHeadroom, cat: catalog.Default()}
+	s := settings{context: *ctx, seq: *seq, headroom: plan.DefaultHeadroom, cat: catalog.Default()}
 
 	fmt.Fprintln(w, "The seed articles' claims, checked against gpuplan")
 	fmt.Fprintln(w, "===================================================")
@@ -928,7 +929,7 @@ func headroom(s settings) (section, error) {
 	if err != nil {
 		return sec, err
 	}
-	sec.add("pricing.DefaultHeadroom = %.0f%%; a Request's Headroom sets another. Llama-3.1-8B BF16 inference,", pricing.DefaultHeadroom*100)
+	sec.add("plan.DefaultHeadroom = %.0f%%; a Request's Headroom sets another. Llama-3.1-8B BF16 inference,", plan.DefaultHeadroom*100)
 	sec.add("batch 1, on one %s (%d MiB), largest context (sizing.MaxContext):", card.Name, card.Memory/sizing.MiB)
 	for _, h := range []float64{0, 0.2, 0.3} {
 		capacity := usable(card, h)
@@ -1808,11 +1809,11 @@ func tierStability(s settings) (section, error) {
 	if err != nil {
 		return sec, err
 	}
-	req := pricing.Request{Model: m, Workload: sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 1,
+	req := plan.Request{Model: m, Workload: sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 1,
 		SeqLen: s.seq, Recompute: sizing.FullRecompute}, Tokens: 2e8, MaxGPUs: 1}
 	sec.add("Planner.Plan, Llama-2-7B LoRA on 2e8 tokens, one RTX 4090, the SAMPLE offers (not quotes); the spot offer")
 	sec.add("at its listed rate and at higher ones (a checkpoint every %s, %s per restart: the planner's defaults):",
-		minutes(pricing.DefaultCheckpoint), minutes(pricing.DefaultRestart))
+		minutes(plan.DefaultCheckpoint), minutes(plan.DefaultRestart))
 	sec.add("  %-23s %-5s %15s %7s %7s %10s %9s %13s", "provider", "tier", "interruptions/d", "hourly", "job", "cost", "lost",
 		"expected cost")
 	var spot pricing.Offer
@@ -1824,11 +1825,11 @@ func tierStability(s settings) (section, error) {
 	if spot.Provider == "" {
 		return sec, errors.New("no interruptible RTX 4090 sample offer")
 	}
-	opts, err := pricing.Planner{Catalog: s.cat, Offers: r4090}.Plan(req)
+	opts, err := plan.Planner{Catalog: s.cat, Offers: r4090}.Plan(req)
 	if err != nil {
 		return sec, err
 	}
-	var cheapestSteady pricing.Option
+	var cheapestSteady plan.Option
 	for _, o := range opts {
 		tier := o.Offer.Tier
 		if tier == "" {
@@ -1844,7 +1845,7 @@ func tierStability(s settings) (section, error) {
 	for _, rate := range []float64{2, 4, 8, 16, 32} {
 		o := spot
 		o.InterruptionsPerDay = rate
-		opt, err := pricing.Planner{Catalog: s.cat, Offers: []pricing.Offer{o}}.Plan(req)
+		opt, err := plan.Planner{Catalog: s.cat, Offers: []pricing.Offer{o}}.Plan(req)
 		if err != nil {
 			return sec, err
 		}

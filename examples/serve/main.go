@@ -41,7 +41,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
-	"github.com/gpuplan/gpuplan/internal/excerpt"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -131,10 +131,10 @@ func run(w io.Writer, args []string) error {
 	cfg := config{prompt: *prompt, output: *output, tp: *tp, tpot: *tpot, modelName: *model}
 	var err error
 	if cfg.model, err = sizing.Preset(*model); err != nil {
-		return usagef("-model %s: %v", excerpt.Quote(*model), err)
+		return usagef("-model %s: %v", text.Quote(*model, 80), err)
 	}
 	if cfg.weights, err = sizing.ParsePrecision(*precision); err != nil {
-		return usagef("-precision %s: %v", excerpt.Quote(*precision), err)
+		return usagef("-precision %s: %v", text.Quote(*precision, 80), err)
 	}
 	if *prompt < 1 || *output < 1 {
 		return usagef("-prompt %d and -output %d: want 1 or more tokens each", *prompt, *output)

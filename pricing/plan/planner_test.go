@@ -1,9 +1,10 @@
-package pricing
+package plan
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gpuplan/gpuplan/pricing"
 	"math"
 	"strings"
 	"testing"
@@ -17,15 +18,15 @@ import (
 
 // planOffer is a one-line offer for planner tests: hourly and monthly prices in CNY
 // as strings ("" for not offered).
-func planOffer(provider, card string, maxGPUs int, hourly, monthly string) Offer {
-	t := Tariff{Currency: "CNY"}
+func planOffer(provider, card string, maxGPUs int, hourly, monthly string) pricing.Offer {
+	t := pricing.Tariff{Currency: "CNY"}
 	if hourly != "" {
 		t.Hourly = decimal.RequireFromString(hourly)
 	}
 	if monthly != "" {
 		t.Monthly = decimal.RequireFromString(monthly)
 	}
-	return Offer{Provider: provider, Region: "cn-hangzhou", Card: card, MaxGPUs: maxGPUs, Tariff: t}
+	return pricing.Offer{Provider: provider, Region: "cn-hangzhou", Card: card, MaxGPUs: maxGPUs, Tariff: t}
 }
 
 func mustPreset(t testing.TB, name string) sizing.Model {
@@ -43,7 +44,7 @@ func inference(p sizing.Precision, ctx int) sizing.Workload {
 
 // The second article: a 7B model in FP16/BF16 runs on one 24 GB card (RTX 4090).
 func TestPlan7BInferenceFitsOne24GBCard(t *testing.T) {
-	p := Planner{Offers: []Offer{planOffer("a", "RTX 4090", 1, "1.80", "")}}
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 1, "1.80", "")}}
 	for _, name := range []string{"llama-2-7b", "llama-3-8b", "qwen2-7b", "mistral-7b"} {
 		t.Run(name, func(t *testing.T) {
 			opts, err := p.Plan(Request{Model: mustPreset(t, name), Workload: inference(sizing.BF16, 4096)})
@@ -71,7 +72,7 @@ func TestPlan7BInferenceFitsOne24GBCard(t *testing.T) {
 // 13B in FP16 needs 26 GB of weights alone: no 24 GB card holds it, and the planner
 // says what would: a quantized format.
 func TestPlan13BFP16DoesNotFitOne24GBCard(t *testing.T) {
-	p := Planner{Offers: []Offer{planOffer("a", "RTX 4090", 1, "1.80", "")}}
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 1, "1.80", "")}}
 	_, err := p.Plan(Request{Model: mustPreset(t, "llama-2-13b"), Workload: inference(sizing.FP16, 4096)})
 	if !errors.Is(err, ErrNoFit) {
 		t.Fatalf("Plan error %v, want ErrNoFit", err)
@@ -98,7 +99,7 @@ func TestPlan13BFP16DoesNotFitOne24GBCard(t *testing.T) {
 // 70B in BF16 (138 GB of weights) needs several cards; eight RTX 4090s joined by
 // PCIe only carry a warning, eight NVLinked A100s do not.
 func TestPlan70BNeedsSeveralCards(t *testing.T) {
-	p := Planner{Offers: []Offer{
+	p := Planner{Offers: []pricing.Offer{
 		planOffer("a", "RTX 4090", 8, "1.80", ""),
 		planOffer("b", "A100 SXM4 80GB", 8, "12.00", ""),
 	}}
@@ -136,7 +137,7 @@ func TestPlan70BNeedsSeveralCards(t *testing.T) {
 // 720 hours of use: ¥9000 a month beats 720 × ¥18 = ¥12,960 by the hour. 300 hours
 // stay hourly (¥5400), under the 500-hour break-even.
 func TestPlanUsagePicksMonthlyWhenCheaper(t *testing.T) {
-	p := Planner{Offers: []Offer{planOffer("a", "A100 SXM4 80GB", 1, "18", "9000")}}
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "A100 SXM4 80GB", 1, "18", "9000")}}
 	for _, tc := range []struct {
 		name  string
 		usage time.Duration
@@ -178,7 +179,7 @@ func trainingRequest(t testing.TB) Request {
 // A training job with a deadline only returns options that can meet it, and a
 // deadline nothing can meet says so.
 func TestPlanDeadline(t *testing.T) {
-	p := Planner{Offers: []Offer{
+	p := Planner{Offers: []pricing.Offer{
 		planOffer("a", "RTX 4090", 8, "1.80", ""),
 		planOffer("b", "A100 SXM4 80GB", 8, "12.00", ""),
 		planOffer("c", "H100 SXM5 80GB", 8, "25.00", ""),
@@ -213,9 +214,9 @@ func TestPlanDeadline(t *testing.T) {
 }
 
 func TestPlanBudget(t *testing.T) {
-	p := Planner{Offers: []Offer{planOffer("a", "RTX 4090", 1, "1.80", "")}}
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 1, "1.80", "")}}
 	r := Request{Model: mustPreset(t, "llama-2-7b"), Workload: inference(sizing.BF16, 2048), Usage: 100 * time.Hour}
-	r.Budget = Money{Amount: decimal.New(179, 0), Currency: "CNY"}
+	r.Budget = pricing.Money{Amount: decimal.New(179, 0), Currency: "CNY"}
 	_, err := p.Plan(r)
 	if !errors.Is(err, ErrNoFit) || !strings.Contains(err.Error(), "over the CNY 179.00 budget") {
 		t.Errorf("¥180 against a ¥179 budget: %v, want ErrNoFit naming the budget", err)
@@ -235,7 +236,7 @@ func TestPlanInterruptionRisk(t *testing.T) {
 	r := trainingRequest(t)
 	r.MaxGPUs = 1
 	r.Checkpoint = 2 * time.Hour
-	opts, err := Planner{Offers: []Offer{spot, steady}}.Plan(r)
+	opts, err := Planner{Offers: []pricing.Offer{spot, steady}}.Plan(r)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}
@@ -264,7 +265,7 @@ func TestPlanInterruptionRisk(t *testing.T) {
 }
 
 func TestPlanMarketWarningAndWaste(t *testing.T) {
-	offers := []Offer{
+	offers := []pricing.Offer{
 		planOffer("a", "RTX 4090", 1, "1.80", ""),
 		planOffer("b", "RTX 4090", 1, "1.90", ""),
 		planOffer("c", "RTX 4090", 1, "2.00", ""),
@@ -305,24 +306,23 @@ func TestPlanBadInput(t *testing.T) {
 		mutate func(*Request)
 		want   error
 	}{
-		{"no offers", Planner{}, nil, ErrInvalid},
-		{"unknown card", Planner{Offers: []Offer{planOffer("a", "RTX 9999", 1, "1", "")}}, nil, catalog.ErrNotFound},
-		{"ambiguous card", Planner{Offers: []Offer{planOffer("a", "A100", 1, "1", "")}}, nil, catalog.ErrAmbiguous},
-		{"mixed currencies", Planner{Offers: []Offer{offer, usd}}, nil, ErrCurrencyMismatch},
-		{"invalid tariff", Planner{Offers: []Offer{planOffer("a", "RTX 4090", 1, "-1", "")}}, nil, ErrInvalid},
-		{"budget currency", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Budget = Money{Amount: decimal.New(1, 0), Currency: "USD"} }, ErrCurrencyMismatch},
-		{"negative headroom", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Headroom = -0.1 }, ErrInvalid},
-		{"headroom 1", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Headroom = 1 }, ErrInvalid},
-		{"NaN tokens", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Tokens = math.NaN() }, ErrInvalid},
-		{"infinite tokens", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Tokens = math.Inf(1) }, ErrInvalid},
-		{"negative usage", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Usage = -time.Hour }, ErrInvalid},
-		{"deadline without tokens", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Deadline = time.Hour }, ErrInvalid},
-		{"utilization over 1", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Utilization = 1.5 }, ErrInvalid},
-		{"usage and rental", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Usage = time.Hour; r.Rental = DailySessions(time.Hour, 2) }, ErrInvalid},
-		{"no task", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Workload.Task = 0 }, ErrInvalid},
-		{"zero batch", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Workload.Batch = 0 }, ErrInvalid},
-		{"empty model", Planner{Offers: []Offer{offer}}, func(r *Request) { r.Model = sizing.Model{} }, ErrInvalid},
-		{"negative max gpus", Planner{Offers: []Offer{offer}}, func(r *Request) { r.MaxGPUs = -1 }, ErrInvalid},
+		{"no offers", Planner{}, nil, pricing.ErrInvalid},
+		{"unknown card", Planner{Offers: []pricing.Offer{planOffer("a", "RTX 9999", 1, "1", "")}}, nil, catalog.ErrNotFound},
+		{"mixed currencies", Planner{Offers: []pricing.Offer{offer, usd}}, nil, pricing.ErrCurrencyMismatch},
+		{"invalid tariff", Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 1, "-1", "")}}, nil, pricing.ErrInvalid},
+		{"budget currency", Planner{Offers: []pricing.Offer{offer}}, func(r *Request) { r.Budget = pricing.Money{Amount: decimal.New(1, 0), Currency: "USD"} }, pricing.ErrCurrencyMismatch},
+		{"negative headroom", Planner{Offers: []pricing.Offer{offer}}, func(r *Request) { r.Headroom = -0.1 }, pricing.ErrInvalid},
+		{"headroom 1", Planner{Offers: []pricing.Offer{offer}}, func(r *Request) { r.Headroom = 1 }, pricing.ErrInvalid},
+		{"NaN tokens", Planner{Offers: []pricing.Offer{offer}}, func(r *Request) { r.Tokens = math.NaN() }, pricing.ErrInvalid},
+		{"infinite tokens", Planner{Offers: []pricing.Offer{offer}}, func(r *Request) { r.Tokens = math.Inf(1) }, pricing.ErrInvalid},
+		{"negative usage", Planner{Offers: []pricing.Offer{offer}}, func(r *Request) { r.Usage = -time.Hour }, pricing.ErrInvalid},
+		{"deadline without tokens", Planner{Offers: []pricing.Offer{offer}}, func(r *Request) { r.Deadline = time.Hour }, pricing.ErrInvalid},
+		{"utilization over 1", Planner{Offers: []pricing.Offer{offer}}, func(r *Request) { r.Utilization = 1.5 }, pricing.ErrInvalid},
+		{"usage and rental", Planner{Offers: []pricing.Offer{offer}}, func(r *Request) { r.Usage = time.Hour; r.Rental = pricing.DailySessions(time.Hour, 2) }, pricing.ErrInvalid},
+		{"no task", Planner{Offers: []pricing.Offer{offer}}, func(r *Request) { r.Workload.Task = 0 }, pricing.ErrInvalid},
+		{"zero batch", Planner{Offers: []pricing.Offer{offer}}, func(r *Request) { r.Workload.Batch = 0 }, pricing.ErrInvalid},
+		{"empty model", Planner{Offers: []pricing.Offer{offer}}, func(r *Request) { r.Model = sizing.Model{} }, pricing.ErrInvalid},
+		{"negative max gpus", Planner{Offers: []pricing.Offer{offer}}, func(r *Request) { r.MaxGPUs = -1 }, pricing.ErrInvalid},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := good
@@ -340,8 +340,8 @@ func TestPlanBadInput(t *testing.T) {
 // A rental pattern replaces the job's duration: four hours a day for five days on
 // an hourly tariff pays twenty hours.
 func TestPlanRentalPattern(t *testing.T) {
-	p := Planner{Offers: []Offer{planOffer("a", "RTX 4090", 1, "2", "")}}
-	r := Request{Model: mustPreset(t, "llama-2-7b"), Workload: inference(sizing.BF16, 2048), Rental: DailySessions(4*time.Hour, 5)}
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 1, "2", "")}}
+	r := Request{Model: mustPreset(t, "llama-2-7b"), Workload: inference(sizing.BF16, 2048), Rental: pricing.DailySessions(4*time.Hour, 5)}
 	opts, err := p.Plan(r)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
@@ -352,10 +352,10 @@ func TestPlanRentalPattern(t *testing.T) {
 }
 
 // genPlanOffers draws offers of a few catalog cards with random prices.
-func genPlanOffers(t *rapid.T, label string) []Offer {
+func genPlanOffers(t *rapid.T, label string) []pricing.Offer {
 	cards := []string{"rtx-4090", "a100-sxm4-80gb", "h100-sxm5-80gb", "l40s", "v100-sxm2-32gb", "t4", "a10", "rtx-3090"}
 	n := rapid.IntRange(1, 6).Draw(t, label+"_count")
-	offers := make([]Offer, n)
+	offers := make([]pricing.Offer, n)
 	for i := range offers {
 		cents := rapid.Int64Range(50, 5000).Draw(t, fmt.Sprintf("%s_%d_hourly_cents", label, i))
 		monthly := ""
@@ -419,7 +419,7 @@ func TestPlanProperties(t *testing.T) {
 			}
 		}
 		extra := genPlanOffers(t, "x")
-		more, err := Planner{Offers: append(append([]Offer{}, offers...), extra...)}.Plan(r)
+		more, err := Planner{Offers: append(append([]pricing.Offer{}, offers...), extra...)}.Plan(r)
 		if err != nil && !errors.Is(err, ErrNoFit) {
 			t.Fatalf("Plan with more offers: %v", err)
 		}
@@ -434,39 +434,10 @@ func TestPlanProperties(t *testing.T) {
 	})
 }
 
-// benchOffers makes n offers of eight cards at varied prices.
-func benchOffers(n int) []Offer {
-	cards := []string{"RTX 4090", "A100 SXM4 80GB", "H100 SXM5 80GB", "L40S", "V100 SXM2 32GB", "T4", "A10", "RTX 3090"}
-	offers := make([]Offer, n)
-	for i := range offers {
-		offers[i] = planOffer(fmt.Sprintf("p%d", i), cards[i%len(cards)], 1+i%8,
-			decimal.New(int64(100+i%997), -2).String(), decimal.New(int64(50000+i%9973), -2).String())
-	}
-	return offers
-}
-
-func benchmarkPlan(b *testing.B, n int) {
-	p := Planner{Catalog: catalog.Default(), Offers: benchOffers(n)}
-	r := trainingRequest(b)
-	if _, err := p.Plan(r); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := p.Plan(r); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkPlan1000(b *testing.B)  { benchmarkPlan(b, 1000) }
-func BenchmarkPlan10000(b *testing.B) { benchmarkPlan(b, 10000) }
-
 // A rental shorter than the job cannot finish it: such options are left out, and
 // the error names the fastest option there was.
 func TestPlanRentalShorterThanJob(t *testing.T) {
-	p := Planner{Offers: []Offer{planOffer("a", "H100 SXM5 80GB", 1, "22", "")}}
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "H100 SXM5 80GB", 1, "22", "")}}
 	r := trainingRequest(t)
 	r.Usage = time.Hour
 	_, err := p.Plan(r)
@@ -493,7 +464,7 @@ func TestPlanInterruptionsInsideAPackage(t *testing.T) {
 	o.Interruptible, o.InterruptionsPerDay = true, 2
 	r := trainingRequest(t)
 	r.Tokens = 1e9
-	opts, err := Planner{Offers: []Offer{o}}.Plan(r)
+	opts, err := Planner{Offers: []pricing.Offer{o}}.Plan(r)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}
@@ -510,8 +481,8 @@ func TestPlanInterruptionsInsideAPackage(t *testing.T) {
 // Tensor-parallel inference over PCIe pays for its all-reduces: the efficiency
 // is under 1 and the warning says so; over NVLink it is higher.
 func TestPlanTensorParallelInferenceComm(t *testing.T) {
-	p := Planner{Offers: []Offer{planOffer("a", "RTX 4090", 8, "1.80", ""), planOffer("b", "A100 SXM4 80GB", 8, "12", "")}}
-	r := Request{Model: mustPreset(t, "llama-2-70b"), Workload: inference(sizing.BF16, 4096), Tokens: 1e6}
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 8, "1.80", ""), planOffer("b", "A100 SXM4 80GB", 8, "12", "")}}
+	r := Request{Model: mustPreset(t, "llama-2-70b"), Workload: inference(sizing.BF16, 4096), Tokens: 1e6, EveryCount: true, Limit: -1}
 	r.Workload.Batch = 4
 	r.Workload.EagerAttention = false
 	opts, err := p.Plan(r)
@@ -535,7 +506,7 @@ func TestPlanTensorParallelInferenceComm(t *testing.T) {
 // A deadline nothing meets: the suggestion is the fastest option, not a
 // smaller format (memory was never the problem).
 func TestPlanDeadlineSuggestion(t *testing.T) {
-	p := Planner{Offers: []Offer{planOffer("a", "A100 SXM4 80GB", 2, "12", "")}}
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "A100 SXM4 80GB", 2, "12", "")}}
 	r := trainingRequest(t)
 	r.Deadline = time.Minute
 	_, err := p.Plan(r)
@@ -552,8 +523,8 @@ func TestPlanDeadlineSuggestion(t *testing.T) {
 // Large offers are tried at every count up to one server, then doubling up to
 // the limit, and never past MaxPlanGPUs.
 func TestPlanGPUCounts(t *testing.T) {
-	p := Planner{Offers: []Offer{planOffer("big", "H100 SXM5 80GB", 100000, "22", "")}}
-	r := Request{Model: mustPreset(t, "llama-2-7b"), Workload: inference(sizing.BF16, 2048)}
+	p := Planner{Offers: []pricing.Offer{planOffer("big", "H100 SXM5 80GB", 100000, "22", "")}}
+	r := Request{Model: mustPreset(t, "llama-2-7b"), Workload: inference(sizing.BF16, 2048), EveryCount: true, Limit: -1}
 	opts, err := p.Plan(r)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
@@ -601,7 +572,7 @@ func TestNextCount(t *testing.T) {
 func TestPlanUnpublishedRate(t *testing.T) {
 	r := trainingRequest(t)
 	r.Workload.Overhead = sizing.GiB // the A10G's 24 GiB hold the request with a 1 GiB allowance
-	opts, err := Planner{Offers: []Offer{planOffer("aws-like", "A10G", 1, "7", "")}}.Plan(r)
+	opts, err := Planner{Offers: []pricing.Offer{planOffer("aws-like", "A10G", 1, "7", "")}}.Plan(r)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}
@@ -618,7 +589,7 @@ func TestPlanDeadlineWithInterruptions(t *testing.T) {
 	r := trainingRequest(t)
 	r.Tokens = 3e8
 	r.MaxGPUs = 1
-	opts, err := Planner{Offers: []Offer{spot}}.Plan(r)
+	opts, err := Planner{Offers: []pricing.Offer{spot}}.Plan(r)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}
@@ -627,12 +598,13 @@ func TestPlanDeadlineWithInterruptions(t *testing.T) {
 		t.Fatalf("no time lost for an interruptible offer")
 	}
 	r.Deadline = o.Duration + o.TimeLost/2 // met without interruptions, missed with them
-	opts, err = Planner{Offers: []Offer{spot}}.Plan(r)
-	if err != nil {
-		t.Fatalf("Plan with deadline: %v", err)
+	_, err = Planner{Offers: []pricing.Offer{spot}}.Plan(r)
+	if !errors.Is(err, ErrNoFit) {
+		t.Fatalf("Plan with a deadline missed only with interruptions: %v, want ErrNoFit", err)
 	}
-	if w := strings.Join(opts[0].Warnings, "|"); !strings.Contains(w, "with the expected interruptions it finishes in") {
-		t.Errorf("warnings %q, want the interruptions' effect on the deadline", w)
+	r.Deadline = o.Duration + o.TimeLost // met with them
+	if opts, err = (Planner{Offers: []pricing.Offer{spot}}).Plan(r); err != nil || len(opts) != 1 {
+		t.Fatalf("Plan with a deadline met with interruptions: %d options, %v", len(opts), err)
 	}
 }
 
@@ -641,7 +613,7 @@ func TestPlanDeadlineWithInterruptions(t *testing.T) {
 func TestPlanWorkTooLarge(t *testing.T) {
 	r := trainingRequest(t)
 	r.Tokens = 1e30
-	_, err := Planner{Offers: []Offer{planOffer("a", "RTX 4090", 1, "1.6", "")}}.Plan(r)
+	_, err := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 1, "1.6", "")}}.Plan(r)
 	var nf *NoFitError
 	if !errors.As(err, &nf) {
 		t.Fatalf("Plan: %v, want a NoFitError", err)
@@ -656,7 +628,7 @@ func TestPlanWorkTooLarge(t *testing.T) {
 
 // Memory-only plans have no scaling efficiency to report.
 func TestPlanMemoryOnlyWarningHasNoEfficiency(t *testing.T) {
-	p := Planner{Offers: []Offer{planOffer("a", "RTX 4090", 8, "1.80", "")}}
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 8, "1.80", "")}}
 	opts, err := p.Plan(Request{Model: mustPreset(t, "llama-2-70b"), Workload: inference(sizing.BF16, 4096)})
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
@@ -689,8 +661,8 @@ func TestRequestJSONRoundTrip(t *testing.T) {
 // price) is named once, not once per GPU count.
 func TestPlanUnavailableNamedOnce(t *testing.T) {
 	o := planOffer("monthly-only", "RTX 4090", 8, "", "900")
-	r := Request{Model: mustPreset(t, "llama-2-7b"), Workload: inference(sizing.BF16, 2048), Rental: TrialThen(time.Hour, 100*time.Hour)}
-	_, err := Planner{Offers: []Offer{o}}.Plan(r)
+	r := Request{Model: mustPreset(t, "llama-2-7b"), Workload: inference(sizing.BF16, 2048), Rental: pricing.TrialThen(time.Hour, 100*time.Hour)}
+	_, err := Planner{Offers: []pricing.Offer{o}}.Plan(r)
 	var nf *NoFitError
 	if !errors.As(err, &nf) {
 		t.Fatalf("Plan: %v, want a NoFitError", err)
@@ -703,7 +675,7 @@ func TestPlanUnavailableNamedOnce(t *testing.T) {
 // Inference tensor parallelism stays inside a server: 16 GPUs fall back to
 // pipeline stages.
 func TestPlanTensorParallelWithinServer(t *testing.T) {
-	p := Planner{Offers: []Offer{planOffer("a", "RTX 4090", 16, "1.80", "")}}
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 16, "1.80", "")}}
 	opts, err := p.Plan(Request{Model: mustPreset(t, "llama-2-70b"), Workload: inference(sizing.BF16, 4096)})
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
@@ -721,7 +693,7 @@ func TestPlanTensorParallelWithinServer(t *testing.T) {
 // Shuffling the offers does not change the ranking, even between names of one
 // card from one provider.
 func TestPlanOrderIndependent(t *testing.T) {
-	offers := []Offer{
+	offers := []pricing.Offer{
 		planOffer("p", "A100 SXM4 80GB", 2, "10", ""),
 		planOffer("p", "NVIDIA A100-SXM4-80GB", 2, "10", ""),
 		planOffer("q", "RTX 4090", 2, "1.8", ""),
@@ -739,7 +711,7 @@ func TestPlanOrderIndependent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rev := []Offer{offers[3], offers[2], offers[1], offers[0]}
+	rev := []pricing.Offer{offers[3], offers[2], offers[1], offers[0]}
 	second, err := Planner{Offers: rev}.Plan(r)
 	if err != nil {
 		t.Fatal(err)
@@ -754,8 +726,8 @@ func TestPlanOrderIndependent(t *testing.T) {
 func TestPlanPipelineWithoutNVLink(t *testing.T) {
 	// Llama-2-13B in FP16 (26 GB of weights) needs more than one 24 GB card; 40
 	// heads do not split three ways, so three cards are three pipeline stages.
-	p := Planner{Offers: []Offer{planOffer("a", "RTX 4090", 3, "1.80", "")}}
-	r := Request{Model: mustPreset(t, "llama-2-13b"), Workload: sizing.Workload{Task: sizing.Inference, Precision: sizing.FP16, Batch: 1, SeqLen: 2048}}
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 3, "1.80", "")}}
+	r := Request{Model: mustPreset(t, "llama-2-13b"), Workload: sizing.Workload{Task: sizing.Inference, Precision: sizing.FP16, Batch: 1, SeqLen: 2048}, EveryCount: true}
 	opts, err := p.Plan(r)
 	if err != nil {
 		t.Fatal(err)
@@ -781,7 +753,7 @@ func TestPlanSharedTariff(t *testing.T) {
 	b := a
 	b.Region = "cn-beijing"
 	single := planOffer("q", "RTX 4090", 2, "1.90", "900")
-	opts, err := Planner{Offers: []Offer{a, b, single}}.Plan(trainingRequest(t))
+	opts, err := Planner{Offers: []pricing.Offer{a, b, single}}.Plan(trainingRequest(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -811,7 +783,7 @@ func TestPlanTierWarning(t *testing.T) {
 	low.Tier = "T2"
 	high := planOffer("high", "RTX 4090", 1, "1.60", "")
 	high.Tier = "T3"
-	opts, err := Planner{Offers: []Offer{low, high}}.Plan(trainingRequest(t))
+	opts, err := Planner{Offers: []pricing.Offer{low, high}}.Plan(trainingRequest(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -839,7 +811,7 @@ func TestPlanTierWarning(t *testing.T) {
 func TestPlanTierWithOutageRate(t *testing.T) {
 	o := planOffer("low", "RTX 4090", 1, "1.20", "")
 	o.Tier, o.InterruptionsPerDay = "Tier II", 0.2
-	opts, err := Planner{Offers: []Offer{o}}.Plan(trainingRequest(t))
+	opts, err := Planner{Offers: []pricing.Offer{o}}.Plan(trainingRequest(t))
 	if err != nil {
 		t.Fatal(err)
 	}

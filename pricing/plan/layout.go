@@ -1,7 +1,8 @@
-package pricing
+package plan
 
 import (
 	"fmt"
+	"github.com/gpuplan/gpuplan/pricing"
 	"math"
 	"strings"
 	"time"
@@ -26,13 +27,13 @@ type fit struct {
 	notes     []string     // warnings that belong to the card and layout
 	need      sizing.Bytes // the smallest per-GPU total of the layouts tried, when none fits
 	usable    sizing.Bytes // card memory less the headroom
+	tried     int          // layouts evaluated for this card and GPU count
 	err       error        // why nothing fits (memory, or a card that cannot run the precision)
 
 	// The warnings every option of this fit shares (settings.fitWarnings),
 	// written on first use.
 	warned bool
 	pre    []string
-	late   string
 }
 
 type fitKey struct {
@@ -81,14 +82,16 @@ func (s settings) layouts(n int) []sizing.Parallel {
 	return ls
 }
 
-// fitCard finds the first layout of n GPUs of card that fits, and times it.
+// fitCard times every layout of n GPUs of card that fits and keeps the fastest
+// (the first listed among equals; without Tokens, the first that fits).
 func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
-	f := &fit{}
 	usable, _ := sizing.Usable(card.Memory, s.headroom) // settle checked the headroom
-	f.usable = usable
 	var smallest sizing.Bytes = -1
+	var best, failed *fit
 	w := s.Workload
+	tried := 0
 	for _, l := range s.layouts(n) {
+		tried++
 		w.Parallel = l
 		b, err := sizing.Estimate(s.Model, w)
 		if err != nil {
@@ -97,21 +100,44 @@ func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 		if smallest < 0 || b.Total() < smallest {
 			smallest = b.Total()
 		}
-		if b.Total() <= usable {
-			f.ok, f.layout, f.mem = true, l, b
+		if b.Total() > usable {
+			continue
+		}
+		f := s.timeLayout(card, n, l, b, usable, work)
+		switch {
+		case !f.ok:
+			if failed == nil {
+				failed = f
+			}
+		case best == nil || f.duration < best.duration:
+			best = f
+		}
+		if s.Tokens == 0 && best != nil {
 			break
 		}
 	}
-	if !f.ok {
-		if smallest < 0 {
-			f.err = fmt.Errorf("%s: no layout of %d GPU(s) is valid for this model", card.Name, n)
-		} else {
-			f.need = smallest
-			f.err = fmt.Errorf("%s at %d GPU(s) needs %s per GPU, over the %s usable (%s less %.0f%% headroom)",
-				card.Name, n, smallest.Human(), usable.Human(), card.Memory.Human(), s.headroom*100)
-		}
-		return f
+	if best != nil {
+		best.tried = tried
+		return best
 	}
+	if failed != nil {
+		failed.tried = tried
+		return failed
+	}
+	f := &fit{usable: usable, tried: tried}
+	if smallest < 0 {
+		f.err = fmt.Errorf("%s: no layout of %d GPU(s) is valid for this model", card.Name, n)
+	} else {
+		f.need = smallest
+		f.err = fmt.Errorf("%s at %d GPU(s) needs %s per GPU, over the %s usable (%s less %.0f%% headroom)",
+			card.Name, n, smallest.Human(), usable.Human(), card.Memory.Human(), s.headroom*100)
+	}
+	return f
+}
+
+// timeLayout times layout l of n GPUs of card, whose memory b fits.
+func (s settings) timeLayout(card catalog.Card, n int, l sizing.Parallel, b sizing.Breakdown, usable sizing.Bytes, work compute.FLOPs) *fit {
+	f := &fit{ok: true, layout: l, mem: b, usable: usable}
 	link, nvlink, name := linkFor(card, n)
 	f.nvlink, f.linkName = nvlink, name
 	peak, note, err := peakFor(card, s.Workload.Precision, s.Workload.Task)
@@ -162,50 +188,29 @@ func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, 
 	return s.layoutCost(f, card, mid)
 }
 
-// layoutCost adds to a fit's durations what compute.Job does not model:
-//   - ZeRO-3 gathers the weights before the forward and the backward pass and
-//     reduce-scatters the gradients, 3Ψ per step against data parallelism's 2Ψ
-//     (Rajbhandari et al. 2020, §7.2): the exposed communication grows by half;
-//   - optimizer offload sends each step's gradients (this GPU's shard of them) to
-//     the host and as many bytes of updated weights back over PCIe, not
-//     overlapped (Ren et al. 2021, ZeRO-Offload; a lower bound: the CPU's own
-//     optimizer step, which ZeRO-Offload overlaps with the next step, is not
-//     counted).
+// layoutCost adds what a ZeRO-3 layout and an offloaded optimizer cost
+// (compute.Timing.WithZeRO): the optimizer's shard of gradients out and weights
+// back over the card's PCIe link each step.
 func (s settings) layoutCost(f *fit, card catalog.Card, mid compute.Timing) error {
-	var extra time.Duration
-	if f.layout.ZeRO == 3 && mid.Comm > 0 {
-		extra += mid.Comm / 2
-	}
-	if f.layout.OffloadOptimizer && mid.Steps > 0 {
+	var host compute.Bandwidth
+	var offload sizing.Bytes
+	if f.layout.OffloadOptimizer {
 		gen := card.PCIeGen
 		if gen == 0 {
 			gen = 4
 		}
-		pcie, err := compute.PCIe(gen)
-		if err != nil {
+		var err error
+		if host, err = compute.PCIe(gen); err != nil {
 			return err
 		}
-		// This GPU's gradients go out, as many bytes of weights come back.
-		perStep, err := seconds(2 * float64(f.mem.Gradients) / float64(pcie))
-		if err != nil {
-			return err
-		}
-		total, err := seconds(perStep.Seconds() * mid.Steps)
-		if err != nil {
-			return err
-		}
-		extra += total
+		offload = f.mem.Gradients
 	}
-	if extra == 0 {
-		return nil
+	mid.Low, mid.High = f.low, f.high
+	t, err := mid.WithZeRO(f.layout.ZeRO, offload, host)
+	if err != nil {
+		return err
 	}
-	var err error
-	for _, d := range []*time.Duration{&f.duration, &f.low, &f.high} {
-		if *d, err = seconds(d.Seconds() + extra.Seconds()); err != nil {
-			return err
-		}
-	}
-	f.eff *= float64(mid.Duration) / float64(f.duration)
+	f.duration, f.low, f.high, f.eff = t.Duration, t.Low, t.High, t.Efficiency
 	return nil
 }
 
@@ -243,12 +248,12 @@ func (s settings) timeDecode(f *fit, card catalog.Card, n int, peak compute.FLOP
 			return 0, err
 		}
 		if sp.Step <= 0 {
-			return 0, fmt.Errorf("decode step takes no time: %w", ErrInvalid)
+			return 0, fmt.Errorf("decode step takes no time: %w", pricing.ErrInvalid)
 		}
 		f.eff = float64(sp.Step) / float64(sp.Step+comm)
 		rate := float64(sp.Total) * f.eff * float64(replicas)
 		if !(rate > 0) {
-			return 0, fmt.Errorf("decode speed is zero: %w", ErrInvalid)
+			return 0, fmt.Errorf("decode speed is zero: %w", pricing.ErrInvalid)
 		}
 		return seconds(s.Tokens / rate)
 	}
@@ -268,7 +273,7 @@ func (s settings) timeDecode(f *fit, card catalog.Card, n int, peak compute.FLOP
 func seconds(sec float64) (time.Duration, error) {
 	ns := math.Ceil(sec * 1e9)
 	if math.IsNaN(ns) || ns >= math.MaxInt64 {
-		return 0, fmt.Errorf("pricing: plan: %g s is past time.Duration's range: %w", sec, ErrInvalid)
+		return 0, fmt.Errorf("plan: %g s is past time.Duration's range: %w", sec, pricing.ErrInvalid)
 	}
 	return time.Duration(ns), nil
 }

@@ -1,10 +1,11 @@
-package pricing_test
+package plan_test
 
 import (
 	"fmt"
 	"time"
 
 	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
 )
@@ -16,13 +17,13 @@ func ExamplePlanner_Plan() {
 		return pricing.Offer{Provider: provider, Card: card, MaxGPUs: 8, Tariff: pricing.Tariff{
 			Currency: "CNY", Hourly: decimal.New(hourly, -2), Monthly: decimal.New(monthly, 0)}}
 	}
-	planner := pricing.Planner{Offers: []pricing.Offer{
+	planner := plan.Planner{Offers: []pricing.Offer{
 		offer("sample-a", "RTX 4090", 160, 900),
 		offer("sample-b", "A100 SXM4 80GB", 990, 6500),
 		offer("sample-c", "H100 SXM5 80GB", 2200, 13500),
 	}}
 	m, _ := sizing.Preset("llama-2-7b")
-	opts, err := planner.Plan(pricing.Request{
+	opts, err := planner.Plan(plan.Request{
 		Model: m,
 		Workload: sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 4, SeqLen: 2048,
 			Recompute: sizing.FullRecompute},
@@ -41,10 +42,10 @@ func ExamplePlanner_Plan() {
 		}
 		seen[o.CardID] = true
 		fmt.Printf("%s %d× %s (%s): %.1f GiB/GPU, %v, %s\n", o.Offer.Provider, o.GPUs, o.CardID,
-			pricing.DescribeLayout(o.Layout), o.PerGPU.Total().GiB(), o.Duration.Round(time.Minute), o.Cost.Total)
+			plan.DescribeLayout(o.Layout), o.PerGPU.Total().GiB(), o.Duration.Round(time.Minute), o.Cost.Total)
 	}
 	// Output:
-	// 24 options meet the deadline; the cheapest on each card:
+	// 3 options meet the deadline; the cheapest on each card:
 	// sample-a 1× rtx-4090 (one GPU): 17.2 GiB/GPU, 10h29m0s, CNY 16.76
 	// sample-c 1× h100-sxm5-80gb (one GPU): 17.2 GiB/GPU, 1h45m0s, CNY 38.49
 	// sample-b 1× a100-sxm4-80gb (one GPU): 17.2 GiB/GPU, 5h33m0s, CNY 54.92

@@ -1,7 +1,8 @@
-package pricing
+package plan
 
 import (
 	"fmt"
+	"github.com/gpuplan/gpuplan/pricing"
 	"strings"
 	"time"
 
@@ -14,7 +15,7 @@ import (
 // closest option for that (beyondMemory). Otherwise memory was the limit, and it
 // looks at the offered card with the most memory: a smaller format, a shorter
 // context, or more GPUs.
-func (s settings) suggest(cards []catalog.Card, d *diagnosis) []string {
+func (s settings) suggest(cards []catalog.Card, kept []int, d *diagnosis) []string {
 	if out, ok := d.beyondMemory(s); ok {
 		return out
 	}
@@ -22,8 +23,8 @@ func (s settings) suggest(cards []catalog.Card, d *diagnosis) []string {
 		return nil // nothing was refused for memory: a smaller format would not help
 	}
 	var big catalog.Card
-	for _, c := range cards {
-		if c.Memory > big.Memory {
+	for _, i := range kept {
+		if c := cards[i]; c.Memory > big.Memory {
 			big = c
 		}
 	}
@@ -164,17 +165,18 @@ func one(n int) int {
 type diagnosis struct {
 	order []string // card IDs, first seen first
 	cards map[string]*cardMiss
-	other reasonSet
 }
 
 type cardMiss struct {
+	card           catalog.Card
+	limit          int // the most GPUs any offer of the card allows here
 	name           string
 	need, usable   sizing.Bytes
 	needGPUs       int
 	err            error // a miss that is not about memory
 	low            time.Duration
 	lowGPUs        int
-	cost           Money
+	cost           pricing.Money
 	costGPUs       int
 	fitted, priced bool
 	fastest        time.Duration // the quickest job that outlasted the rental
@@ -189,7 +191,7 @@ func (d *diagnosis) card(c catalog.Card) *cardMiss {
 	}
 	m := d.cards[c.ID]
 	if m == nil {
-		m = &cardMiss{name: c.Name}
+		m = &cardMiss{card: c, name: c.Name}
 		d.cards[c.ID] = m
 		d.order = append(d.order, c.ID)
 	}
@@ -209,8 +211,9 @@ func (d *diagnosis) miss(c catalog.Card, n int, f *fit) {
 	}
 }
 
-func (d *diagnosis) late(c catalog.Card, n int, low time.Duration) {
+func (d *diagnosis) late(c catalog.Card, n, limit int, low time.Duration) {
 	m := d.card(c)
+	m.limit = max(m.limit, limit)
 	if !m.fitted || low < m.low {
 		m.low, m.lowGPUs = low, n
 	}
@@ -240,6 +243,9 @@ func (d *diagnosis) beyondMemory(s settings) ([]string, bool) {
 	if fastest != nil {
 		out = append(out, fmt.Sprintf("the fastest option is %d × %s at %s (more GPUs per offer, a faster card, or a later deadline or longer rental)",
 			fastest.lowGPUs, fastest.name, roundDur(fastest.low)))
+		if more := s.moreGPUs(fastest); more != "" {
+			out = append(out, more)
+		}
 	}
 	if cheapest != nil {
 		out = append(out, fmt.Sprintf("the cheapest option is %d × %s at %s", cheapest.costGPUs, cheapest.name, cheapest.cost))
@@ -265,7 +271,7 @@ func (d *diagnosis) short(c catalog.Card, n int, job, span time.Duration) {
 	m.span, m.outlasted = span, true
 }
 
-func (d *diagnosis) over(c catalog.Card, n int, cost Money) {
+func (d *diagnosis) over(c catalog.Card, n int, cost pricing.Money) {
 	m := d.card(c)
 	if !m.priced || cost.Amount.LessThan(m.cost.Amount) {
 		m.cost, m.costGPUs = cost, n
@@ -284,29 +290,38 @@ func (d *diagnosis) reasons(s settings) []string {
 		case m.priced:
 			out = append(out, fmt.Sprintf("%s: the cheapest option (%d GPU(s)) costs %s, over the %s budget", m.name, m.costGPUs, m.cost, s.Budget))
 		case m.fitted:
-			out = append(out, fmt.Sprintf("%s: the fastest option (%d GPU(s)) takes %s even at the high end of the utilization band, past the %s deadline", m.name, m.lowGPUs, roundDur(m.low), roundDur(s.Deadline)))
+			out = append(out, fmt.Sprintf("%s: the fastest option (%d GPU(s)) takes %s at the request's utilization, past the %s deadline", m.name, m.lowGPUs, roundDur(m.low), roundDur(s.Deadline)))
 		case m.need > 0:
 			out = append(out, fmt.Sprintf("%s: needs at least %s per GPU (at %d GPU(s)), over the %s usable with %.0f%% headroom", m.name, m.need.Human(), m.needGPUs, m.usable.Human(), s.headroom*100))
 		case m.err != nil:
 			out = append(out, m.err.Error())
 		}
 	}
-	return append(out, d.other.list...)
+	return out
 }
 
-// reasonSet keeps distinct reasons in the order first seen, at most a dozen.
-type reasonSet struct {
-	list []string
-	seen map[string]bool
-}
-
-func (r *reasonSet) add(s string) {
-	if r.seen == nil {
-		r.seen = make(map[string]bool)
+// moreGPUs says, for a card whose offers all missed the deadline, how many GPUs
+// of it would meet it, past what its offers allow (limit) or the request caps:
+// the first count the planner would try beyond them, up to MaxPlanGPUs; empty
+// when none would or the miss was not the deadline.
+func (s settings) moreGPUs(m *cardMiss) string {
+	if s.Deadline == 0 || m.card.ID == "" || m.limit == 0 || m.limit >= MaxPlanGPUs {
+		return ""
 	}
-	if r.seen[s] || len(r.list) >= 12 {
-		return
+	work, err := s.work()
+	if err != nil {
+		return ""
 	}
-	r.seen[s] = true
-	r.list = append(r.list, s)
+	for n := m.limit + 1; n <= MaxPlanGPUs; n = nextCount(n, MaxPlanGPUs) {
+		f := s.fitCard(m.card, n, work)
+		if !f.ok || f.duration > s.Deadline {
+			continue
+		}
+		why := fmt.Sprintf("its offers here allow at most %d", m.limit)
+		if s.MaxGPUs > 0 && s.MaxGPUs <= m.limit {
+			why = fmt.Sprintf("the request allows at most %d", s.MaxGPUs)
+		}
+		return fmt.Sprintf("%d × %s would finish in %s, meeting the %s deadline (%s)", n, m.name, roundDur(f.duration), roundDur(s.Deadline), why)
+	}
+	return ""
 }

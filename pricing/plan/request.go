@@ -1,9 +1,11 @@
-package pricing
+package plan
 
 import (
 	"errors"
 	"fmt"
+	"github.com/gpuplan/gpuplan/pricing"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/gpuplan/gpuplan/compute"
@@ -59,11 +61,11 @@ type Request struct {
 	// rental priced is Usage or Rental, or DefaultDemoHour when neither is set.
 	Tokens float64 `json:"tokens"`
 	// Usage is how long the machines are rented; zero: as long as the job takes.
-	Usage time.Duration `json:"usage_ns"`
+	Usage time.Duration `json:"usage"`
 	// Rental, when set (a non-zero Duration, Days or Trial), replaces Usage with a
 	// pattern: N hours a day for M days, or a trial billed hourly then packages.
-	Rental   Usage         `json:"rental"`
-	Deadline time.Duration `json:"deadline_ns"` // zero: none
+	Rental   pricing.Usage `json:"rental"`
+	Deadline time.Duration `json:"deadline"` // zero: none
 	// Headroom is the fraction of card memory kept free, in [0, 1); zero:
 	// DefaultHeadroom. Use a tiny value such as 0.001 for almost none.
 	Headroom float64 `json:"headroom"`
@@ -80,15 +82,84 @@ type Request struct {
 	// Budget leaves out options whose expected cost (Option.ExpectedCost: the
 	// rental plus, for interruptible offers, the time interruptions lose) is above
 	// it; zero Amount: no budget.
-	Budget Money `json:"budget"`
+	Budget pricing.Money `json:"budget"`
 	// Checkpoint is the checkpoint interval for interruption risk; zero:
 	// DefaultCheckpoint. Restart is the time each interruption costs on top of
 	// the lost work; zero: DefaultRestart.
-	Checkpoint time.Duration `json:"checkpoint_ns"`
-	Restart    time.Duration `json:"restart_ns"`
+	Checkpoint time.Duration `json:"checkpoint"`
+	Restart    time.Duration `json:"restart"`
 	// MarketThreshold is the fraction away from the median hourly price of the
 	// same card that earns a price warning; zero: 0.3.
 	MarketThreshold decimal.Decimal `json:"market_threshold"`
+	// Limit is the most options returned; zero: DefaultLimit; negative: all.
+	Limit int `json:"limit"`
+	// EveryCount returns an option for each GPU count of each offer; false: one per
+	// offer, its best count and layout by Rank.
+	EveryCount bool `json:"every_count"`
+	// Rank orders the options; zero: RankCost.
+	Rank Rank `json:"rank"`
+	// Cards keeps only offers of these cards (any name the catalog knows; a family
+	// name keeps each of its cards); empty: all.
+	Cards []string `json:"cards"`
+}
+
+// DefaultLimit is the number of options a plan returns when Request.Limit is zero.
+const DefaultLimit = 10
+
+// Rank is how a plan orders its options.
+type Rank int
+
+const (
+	// RankCost orders by expected cost, cheapest first, then by expected time.
+	RankCost Rank = iota
+	// RankTime orders by expected time, fastest first, then by expected cost.
+	RankTime
+	// RankFrontier returns the cost-time Pareto front over all offers and GPU
+	// counts, cheapest first: each option is faster than every cheaper one.
+	RankFrontier
+)
+
+// String returns "cost", "time" or "frontier".
+func (r Rank) String() string {
+	switch r {
+	case RankCost:
+		return "cost"
+	case RankTime:
+		return "time"
+	case RankFrontier:
+		return "frontier"
+	}
+	return "Rank(" + strconv.Itoa(int(r)) + ")"
+}
+
+// MarshalText writes the rank's name.
+func (r Rank) MarshalText() ([]byte, error) {
+	if r < RankCost || r > RankFrontier {
+		return nil, fmt.Errorf("plan: rank %d: %w", int(r), pricing.ErrInvalid)
+	}
+	return []byte(r.String()), nil
+}
+
+// UnmarshalText reads "cost", "time" or "frontier" (empty: cost).
+func (r *Rank) UnmarshalText(b []byte) error {
+	v, err := ParseRank(string(b))
+	if err == nil {
+		*r = v
+	}
+	return err
+}
+
+// ParseRank reads "cost", "time" or "frontier"; empty is RankCost.
+func ParseRank(s string) (Rank, error) {
+	switch s {
+	case "", "cost":
+		return RankCost, nil
+	case "time":
+		return RankTime, nil
+	case "frontier":
+		return RankFrontier, nil
+	}
+	return 0, fmt.Errorf("plan: rank %q: want cost, time or frontier: %w", s, pricing.ErrInvalid)
 }
 
 // settings is a Request with its defaults filled in.
@@ -100,12 +171,8 @@ type settings struct {
 	threshold  decimal.Decimal
 	checkpoint time.Duration
 	restart    time.Duration
-
-	// Per-Plan caches: pricing by tariff (tariffKey), that of the offer being
-	// priced, and the quotes given.
-	tariffs map[string]*tariffPricing
-	offer   *tariffPricing
-	quotes  map[quoteKey]quotePair
+	limit      int           // options returned; negative: all
+	budget     pricing.Money // the budget, checked against RankedCost
 }
 
 // Validate reports what makes no sense in the request, each problem wrapping
@@ -119,16 +186,16 @@ func (r Request) settle() (settings, error) {
 	s := settings{Request: r}
 	var errs []error
 	bad := func(format string, a ...any) {
-		errs = append(errs, fmt.Errorf("pricing: request: "+format+": %w", append(a, ErrInvalid)...))
+		errs = append(errs, fmt.Errorf("plan: request: "+format+": %w", append(a, pricing.ErrInvalid)...))
 	}
 	if err := r.Model.Validate(); err != nil {
-		errs = append(errs, &contextError{context: "request", err: err, also: ErrInvalid})
+		errs = append(errs, &contextError{context: "request", err: err, also: pricing.ErrInvalid})
 	}
 	// The planner sets its own layouts, so the workload's is left out of the check.
 	w := r.Workload
 	w.Parallel = sizing.Parallel{}
 	if err := w.Validate(); err != nil {
-		errs = append(errs, &contextError{context: "request", err: err, also: ErrInvalid})
+		errs = append(errs, &contextError{context: "request", err: err, also: pricing.ErrInvalid})
 	}
 	if math.IsNaN(r.Tokens) || math.IsInf(r.Tokens, 0) || r.Tokens < 0 {
 		bad("tokens %v must be a finite number >= 0", r.Tokens)
@@ -141,7 +208,7 @@ func (r Request) settle() (settings, error) {
 			errs = append(errs, &contextError{context: "request: rental", err: err})
 		}
 		if r.Usage != 0 {
-			bad("give Usage or Rental, not both")
+			bad("give pricing.Usage or Rental, not both")
 		}
 	}
 	if r.Deadline > 0 && r.Tokens == 0 {
@@ -159,7 +226,7 @@ func (r Request) settle() (settings, error) {
 		s.band = compute.PublishedMFU()
 	}
 	if err := s.band.Validate(); err != nil {
-		errs = append(errs, &contextError{context: "request: utilization band", err: err, also: ErrInvalid})
+		errs = append(errs, &contextError{context: "request: utilization band", err: err, also: pricing.ErrInvalid})
 	}
 	s.util = r.Utilization
 	if math.IsNaN(s.util) || s.util < 0 || s.util > 1 {
@@ -173,15 +240,31 @@ func (r Request) settle() (settings, error) {
 	if r.MaxGPUs < 0 {
 		bad("max_gpus %d must not be negative", r.MaxGPUs)
 	}
-	if !r.Budget.Amount.IsZero() {
+	if e := r.Budget.Amount.Exponent(); e < -60 || e > 60 {
+		bad("budget has exponent %d, outside -60 to 60", e)
+		s.Budget = pricing.Money{}
+	}
+	if !s.Budget.Amount.IsZero() {
 		if r.Budget.Amount.IsNegative() {
 			bad("budget %s must not be negative", r.Budget.Amount)
 		}
-		if err := ValidCurrency(r.Budget.Currency); err != nil {
+		if err := pricing.ValidCurrency(r.Budget.Currency); err != nil {
 			errs = append(errs, &contextError{context: "request: budget", err: err})
 		}
 	}
 	s.threshold = r.MarketThreshold
+	if e := s.threshold.Exponent(); e < -60 || e > 60 {
+		bad("market threshold has exponent %d, outside -60 to 60", e)
+		s.threshold = defaultMarketThreshold
+	}
+	s.budget = s.Budget
+	if s.Rank < RankCost || s.Rank > RankFrontier {
+		bad("rank %d: want RankCost, RankTime or RankFrontier", int(s.Rank))
+	}
+	s.limit = r.Limit
+	if s.limit == 0 {
+		s.limit = DefaultLimit
+	}
 	if s.threshold.IsZero() {
 		s.threshold = defaultMarketThreshold
 	}
@@ -200,4 +283,4 @@ func (r Request) settle() (settings, error) {
 }
 
 // rentalSet reports whether Rental holds a pattern rather than the zero value.
-func (r Request) rentalSet() bool { return r.Rental != (Usage{}) }
+func (r Request) rentalSet() bool { return r.Rental != (pricing.Usage{}) }

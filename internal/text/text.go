@@ -1,0 +1,76 @@
+// Package text holds the small string helpers the gpuplan packages share for
+// their messages: quoting a short, rune-safe excerpt of an input, and the edit
+// distance behind "did you mean" suggestions.
+package text
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// Quote quotes s as strconv.Quote does, cut first by Cut to at most max bytes, so
+// that a 10 MB bad field never becomes a 10 MB message.
+func Quote(s string, max int) string { return strconv.Quote(Cut(s, max)) }
+
+// Cut returns s when it is at most n bytes long, else its start of at most n bytes,
+// cut before a character that would not fit (a byte that is not valid UTF-8 counts
+// as one character), with "..." after it. n below 0 counts as 0.
+func Cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	n = max(n, 0)
+	cut := n
+	// A valid character that starts in the last utf8.UTFMax-1 bytes kept and runs
+	// past n is left out whole; anything else (a byte of invalid UTF-8 counts as a
+	// character of its own) ends before n already.
+	for p := n - 1; p >= 0 && p > n-utf8.UTFMax; p-- {
+		if utf8.RuneStart(s[p]) {
+			if r, size := utf8.DecodeRuneInString(s[p:]); !(r == utf8.RuneError && size == 1) && p+size > n {
+				cut = p
+			}
+			break
+		}
+	}
+	return s[:cut] + "..."
+}
+
+// EditDistance returns the Levenshtein distance between a and b in bytes, or
+// limit+1 once it is sure to exceed limit. rows holds the two rows of the table
+// between calls, so a caller comparing one name with many allocates once; nil
+// is allowed.
+func EditDistance(a, b string, limit int, rows *[2][]int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	if rows == nil {
+		rows = new([2][]int)
+	}
+	for i := range rows {
+		if cap(rows[i]) < len(b)+1 {
+			rows[i] = make([]int, len(b)+1, max(len(b)+1, 64))
+		}
+		rows[i] = rows[i][:len(b)+1]
+	}
+	prev, cur := rows[0], rows[1]
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

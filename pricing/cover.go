@@ -1,0 +1,182 @@
+package pricing
+
+import "math/big"
+
+// solveCover returns the cheapest cover of need > 0 (see solve for the rule that
+// breaks ties), in time that does not grow with need.
+//
+// Let b be the first package of the order (the cheapest per unit of length). A
+// cover is b bought n_b times, the other packages (length s, cost c) and the
+// tail. Two facts bound the other packages of the cover solve returns:
+//
+//   - exchange: n_i < length_j/gcd(length_i, length_j) for every j before i in
+//     the order (solve's proof), so s is at most reach[1];
+//   - price: c < ⌈s/length_b⌉·price_b, since buying b instead for their length
+//     covers at least as much and costs no more; every unit of them costs at
+//     least the second package's rate r2, so s·(r2 − r_b) < price_b, bounding s
+//     when r2 > r_b;
+//   - known: c is less than the cost of a cover known beforehand (b alone, the
+//     tail alone), both of which win a tie, so s·r2 < that cost.
+//
+// Every package length is a multiple of g, their greatest common divisor, so a
+// table over s/g up to the smaller bound (and need plus the longest package)
+// holds, for each s, the cheapest packages other than b filling exactly s, the
+// lexicographically largest counts among equals (an unbounded knapsack per
+// package, last package first, preferring one more of a package on a tie). For
+// each s, the rest r = need − s is covered by ⌈r/length_b⌉ b packages, or, when
+// the tail may be mixed in, by n_b packages and the tail for r − n_b·length_b.
+// Past the tail's minimum each b swaps length_b of tail (a multiple of its
+// step) for price_b, a constant difference, so only the ends of that range, the
+// first n_b below the minimum and the largest n_b are candidates.
+func solveCover[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C] {
+	best := solution[C]{cost: a.zero()}
+	found, tailOnly := false, false
+	if pr.hasTail {
+		best.rest, best.cost, found, tailOnly = need, a.mul(pr.rate, pr.units(need)), true, true
+	}
+	ks := pr.ks
+	if len(ks) == 0 {
+		return best
+	}
+	b := ks[0]
+	g, longest := int64(0), int64(0)
+	for _, k := range ks {
+		g, longest = gcd(k.length, g), max(longest, k.length)
+	}
+	limit := need + longest // no cheapest cover overshoots by a whole package
+	if len(ks) > 1 {
+		limit = min(limit, pr.reach[1])
+		p2, l2 := ks[1].big, big.NewInt(ks[1].length)
+		pb, lb := b.big, big.NewInt(b.length)
+		// The other packages cost less than a cover already known (b alone, or the
+		// tail alone), which wins ties: s·price_2/length_2 < known.
+		known := new(big.Int).Mul(pb, big.NewInt((need+b.length-1)/b.length))
+		if pr.hasTail {
+			if t := a.big(a.mul(pr.rate, pr.units(need))); t.Cmp(known) < 0 {
+				known = t
+			}
+		}
+		if p2.Sign() > 0 {
+			q := known.Mul(known, l2)
+			q.Quo(q, p2)
+			if q.IsInt64() {
+				limit = min(limit, q.Int64())
+			}
+		}
+		// s·(price_2·length_b − price_b·length_2) < price_b·length_2·length_b.
+		d := new(big.Int).Sub(new(big.Int).Mul(p2, lb), new(big.Int).Mul(pb, l2))
+		if d.Sign() > 0 {
+			q := new(big.Int).Mul(pb, l2)
+			q.Mul(q, lb)
+			q.Quo(q, d)
+			if q.IsInt64() {
+				limit = min(limit, q.Int64())
+			}
+		}
+	} else {
+		limit = 0
+	}
+	size := limit/g + 1
+	// took[s] has bit i set when the table's cover of s takes one more package i
+	// (at most maxItems bits); ok[s] when s can be filled at all. Small tables,
+	// the common case of short rentals, stay on the stack.
+	var costBuf [64]C
+	var okBuf [64]bool
+	var tookBuf [64]uint16
+	cost, ok, took := costBuf[:0], okBuf[:0], tookBuf[:0]
+	if size > int64(len(costBuf)) {
+		cost, ok, took = make([]C, 0, size), make([]bool, 0, size), make([]uint16, 0, size)
+	}
+	cost, ok, took = cost[:size], ok[:size], took[:size]
+	cost[0], ok[0] = a.zero(), true
+	for i := len(ks) - 1; i >= 1; i-- {
+		step := ks[i].length / g
+		for s := step; s < size; s++ {
+			if !ok[s-step] {
+				continue
+			}
+			c := a.add(cost[s-step], ks[i].price)
+			if !ok[s] || a.cmp(c, cost[s]) <= 0 { // a tie takes one more of i
+				cost[s], ok[s] = c, true
+				took[s] |= 1 << i
+			}
+		}
+	}
+	counts := func(s int64) [maxItems]int64 {
+		var n [maxItems]int64
+		for i := 1; i < len(ks); i++ {
+			for took[s]&(1<<i) != 0 {
+				n[ks[i].orig]++
+				s -= ks[i].length / g
+			}
+		}
+		return n
+	}
+	useTail := pr.hasTail && pr.mix
+	bestS := int64(-1)
+	var bestNb int64
+	consider := func(s, nb, rest int64, c C) {
+		if found {
+			switch x := a.cmp(c, best.cost); {
+			case x > 0:
+				return
+			case x == 0:
+				if tailOnly || nb < bestNb {
+					return
+				}
+				if nb == bestNb {
+					// The larger counts of the other packages, in the order.
+					cur, old := counts(s), counts(bestS)
+					larger := false
+					for _, k := range ks[1:] {
+						if cur[k.orig] != old[k.orig] {
+							larger = cur[k.orig] > old[k.orig]
+							break
+						}
+					}
+					if !larger {
+						return
+					}
+				}
+			}
+		}
+		best.cost, best.rest, bestS, bestNb, found, tailOnly = c, rest, s, nb, true, false
+	}
+	for s := int64(0); s < size; s++ {
+		if !ok[s] {
+			continue
+		}
+		r := need - s*g
+		if r <= 0 {
+			if s > 0 {
+				consider(s, 0, 0, cost[s])
+			}
+			continue
+		}
+		full := (r + b.length - 1) / b.length
+		consider(s, full, 0, a.add(cost[s], a.mul(b.price, full)))
+		if !useTail {
+			continue
+		}
+		nMax := (r - 1) / b.length // the largest n_b leaving some tail
+		nLo := int64(-1)           // the largest n_b leaving at least the minimum
+		if r >= pr.minUnits {
+			nLo = (r - pr.minUnits) / b.length
+			if pr.minUnits == 0 {
+				nLo = nMax
+			}
+		}
+		for _, nb := range [...]int64{0, nLo, nLo + 1, nMax} {
+			if nb < 0 || nb > nMax || (nb == 0 && s == 0) {
+				continue
+			}
+			rest := r - nb*b.length
+			consider(s, nb, rest, a.add(a.add(cost[s], a.mul(b.price, nb)), a.mul(pr.rate, pr.units(rest))))
+		}
+	}
+	if !tailOnly && bestS >= 0 {
+		best.counts = counts(bestS)
+		best.counts[b.orig] = bestNb
+	}
+	return best
+}

@@ -1,0 +1,138 @@
+package plan
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/shopspring/decimal"
+)
+
+// JSON follows the project's convention: durations are strings in Go's syntax
+// ("12h0m0s") under keys without a unit suffix, decimals exact strings written
+// without decimal's package settings, and input types reject unknown fields.
+
+type requestPlain Request // Request without its methods
+
+type requestWire struct {
+	*requestPlain
+	Usage           string `json:"usage"`
+	Deadline        string `json:"deadline"`
+	Checkpoint      string `json:"checkpoint"`
+	Restart         string `json:"restart"`
+	MarketThreshold string `json:"market_threshold"`
+}
+
+// MarshalJSON writes the request with its durations in Go's syntax and the
+// market threshold as an exact decimal string.
+func (r Request) MarshalJSON() ([]byte, error) {
+	p := requestPlain(r)
+	return json.Marshal(requestWire{&p, r.Usage.String(), r.Deadline.String(), r.Checkpoint.String(),
+		r.Restart.String(), exactDecimal(r.MarketThreshold)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, rejecting unknown fields; empty
+// durations and threshold are zero. It does not validate: Plan does.
+func (r *Request) UnmarshalJSON(b []byte) error {
+	var p requestPlain
+	w := requestWire{requestPlain: &p}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return fmt.Errorf("plan: request: %s: %w", strings.TrimPrefix(err.Error(), "json: "), pricing.ErrInvalid)
+	}
+	for _, d := range []struct {
+		name string
+		in   string
+		out  *time.Duration
+	}{{"usage", w.Usage, &p.Usage}, {"deadline", w.Deadline, &p.Deadline}, {"checkpoint", w.Checkpoint, &p.Checkpoint}, {"restart", w.Restart, &p.Restart}} {
+		v, err := parseDuration(d.name, d.in)
+		if err != nil {
+			return err
+		}
+		*d.out = v
+	}
+	p.MarketThreshold = decimal.Decimal{}
+	if w.MarketThreshold != "" {
+		v, err := decimal.NewFromString(w.MarketThreshold)
+		if err != nil || len(w.MarketThreshold) > 40 {
+			return fmt.Errorf("plan: request: market_threshold %q: want a decimal such as 0.3: %w", excerpt(w.MarketThreshold), pricing.ErrInvalid)
+		}
+		p.MarketThreshold = v
+	}
+	*r = Request(p)
+	return nil
+}
+
+type optionPlain Option
+
+type optionWire struct {
+	*optionPlain
+	Duration     string `json:"duration"`
+	DurationLow  string `json:"duration_low"`
+	DurationHigh string `json:"duration_high"`
+	TimeLost     string `json:"time_lost"`
+}
+
+// MarshalJSON writes the option with its durations in Go's syntax.
+func (o Option) MarshalJSON() ([]byte, error) {
+	p := optionPlain(o)
+	return json.Marshal(optionWire{&p, o.Duration.String(), o.DurationLow.String(), o.DurationHigh.String(), o.TimeLost.String()})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, rejecting unknown fields.
+func (o *Option) UnmarshalJSON(b []byte) error {
+	var p optionPlain
+	w := optionWire{optionPlain: &p}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return fmt.Errorf("plan: option: %s: %w", strings.TrimPrefix(err.Error(), "json: "), pricing.ErrInvalid)
+	}
+	for _, d := range []struct {
+		name string
+		in   string
+		out  *time.Duration
+	}{{"duration", w.Duration, &p.Duration}, {"duration_low", w.DurationLow, &p.DurationLow}, {"duration_high", w.DurationHigh, &p.DurationHigh}, {"time_lost", w.TimeLost, &p.TimeLost}} {
+		v, err := parseDuration(d.name, d.in)
+		if err != nil {
+			return err
+		}
+		*d.out = v
+	}
+	*o = Option(p)
+	return nil
+}
+
+func parseDuration(name, s string) (time.Duration, error) {
+	if s == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("plan: %s %q: want a duration such as 12h or 90m: %w", name, excerpt(s), pricing.ErrInvalid)
+	}
+	return d, nil
+}
+
+// exactDecimal writes d exactly, whatever decimal's package settings; "0" for zero.
+func exactDecimal(d decimal.Decimal) string {
+	if d.IsZero() {
+		return "0"
+	}
+	if e := d.Exponent(); e < -60 || e > 60 {
+		return d.Coefficient().String() + "e" + fmt.Sprint(e)
+	}
+	return d.String()
+}
+
+// excerpt shortens an input quoted in a message to at most 32 runes.
+func excerpt(s string) string {
+	if r := []rune(s); len(r) > 32 {
+		return string(r[:32]) + "…"
+	}
+	return s
+}

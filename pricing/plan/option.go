@@ -1,0 +1,435 @@
+package plan
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"github.com/gpuplan/gpuplan/pricing"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/sizing"
+	"github.com/shopspring/decimal"
+)
+
+// candidate is an option that fits, priced but not yet explained: what the budget
+// check and the ranking need. Plan explains only the candidates it keeps, in rank
+// order, straight into the slice it returns, so the large Option is built once and
+// never copied or sorted.
+type candidate struct {
+	offer         int // the offer's place in Planner.Offers, the last tie-break
+	gpus          int
+	fit           *fit
+	rental        pricing.Usage
+	cost, hourly  pricing.Quote
+	expected      pricing.Money // Cost plus the rental of the time lost to interruptions
+	interruptions float64       // expected over the job
+	lost          time.Duration // expected time lost to interruptions
+	key           pricing.Money // expected in the ranking's currency (Rates.Base, or the offers' one)
+	minor         int64         // key in whole minor units, when exact says it is one
+	exact         bool
+	rate          string // the rate that converted expected into key; empty: none
+}
+
+// price prices one fit on one offer (offer i, n GPUs): the rental, its quotes and
+// the expected cost with interruptions.
+func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, rates pricing.Rates) (candidate, error) {
+	c := candidate{offer: i, gpus: n, fit: f}
+	jobRental := false
+	switch {
+	case s.rentalSet():
+		c.rental = s.Rental
+	case s.Usage > 0:
+		c.rental = pricing.Continuous(s.Usage)
+	case s.Tokens > 0:
+		c.rental, jobRental = pricing.Continuous(ceilSecond(f.duration)), true
+	default:
+		c.rental = pricing.Continuous(DefaultDemoHour)
+	}
+	if span := usageSpan(c.rental); !jobRental && s.Tokens > 0 && span < f.duration {
+		return candidate{}, &shortRental{span: span}
+	} else if span > pricing.MaxDuration {
+		return candidate{}, &unavailable{offerName(o), fmt.Errorf("the rental of %s is past the %s pricing limit: %w",
+			roundDur(span), roundDur(pricing.MaxDuration), pricing.ErrUnavailable)}
+	}
+	var err error
+	c.cost.Total, err = pr.Total(c.rental, n) // the quotes are built for the options returned
+	if errors.Is(err, pricing.ErrUnavailable) {
+		return candidate{}, &unavailable{offerName(o), err}
+	}
+	if err != nil {
+		return candidate{}, &contextError{context: fmt.Sprintf("%s at %d GPUs", offerName(o), n), err: err}
+	}
+	c.expected = c.cost.Total
+	if o.InterruptionsPerDay > 0 && f.duration > 0 {
+		if err := s.interruptions(&c, pr, o.InterruptionsPerDay); err != nil {
+			// The expected time overflows or passes what can be priced: the offer
+			// can never run this job.
+			return candidate{}, &unavailable{offerName(o), fmt.Errorf("with %g interruptions a day the expected time cannot be priced: %s: %w",
+				o.InterruptionsPerDay, strings.Join(unprefixed(err, ""), "; "), pricing.ErrUnavailable)}
+		}
+	}
+	c.key = c.expected
+	if !isZeroRates(rates) && c.expected.Currency != rates.Base {
+		if c.key, err = rates.Convert(c.expected); err != nil {
+			return candidate{}, err
+		}
+		c.rate = rates.Per[c.expected.Currency].String()
+	}
+	c.minor, c.exact = minorUnits(c.key)
+	return c, nil
+}
+
+// interruptions fills the candidate's interruption risk: the interruptions
+// expected over the job, the time they lose (half a checkpoint interval of rerun
+// plus a restart each), and the expected cost, the price of the rental stretched
+// to cover the job and the lost time: a run as long as the job is priced again at
+// the longer length; a rental the user gave costs more only for the time past its
+// end, bought as a further run.
+func (s settings) interruptions(c *candidate, pr tariffPricer, perDay float64) error {
+	d := c.fit.duration
+	c.interruptions = perDay * d.Hours() / 24
+	lost := c.interruptions * ((s.checkpoint / 2).Seconds() + s.restart.Seconds())
+	var err error
+	if c.lost, err = seconds(lost); err != nil {
+		return err
+	}
+	need := ceilSecond(d + c.lost)
+	span := usageSpan(c.rental)
+	switch {
+	case !s.rentalSet() && s.Usage == 0: // the rental is the job's own run
+		q, err := pr.Total(pricing.Continuous(need), c.gpus)
+		if err != nil {
+			return err
+		}
+		c.expected = q
+	case need > span:
+		q, err := pr.Total(pricing.Continuous(need-span), c.gpus)
+		if err != nil {
+			return err
+		}
+		if c.expected, err = c.cost.Total.Add(q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// explain writes the option of candidate c, on offer o of card, into opt: memory,
+// timing, money, its waste against the cheapest option, and the warnings.
+func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catalog.Card, faster *catalog.Card, check pricing.PriceCheck, cheapest *candidate, fits map[fitKey]*fit, work compute.FLOPs) error {
+	f, n := c.fit, c.gpus
+	var err error
+	if c.cost, c.hourly, err = s.quote(o, c.rental, n); err != nil {
+		return err
+	}
+	*opt = Option{
+		Offer: o, CardID: card.ID, GPUs: n, Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
+		Headroom:      1 - float64(f.mem.Total())/float64(card.Memory),
+		Duration:      f.duration,
+		DurationLow:   f.low,
+		DurationHigh:  f.high,
+		Efficiency:    f.eff,
+		Rental:        c.rental,
+		Cost:          c.cost,
+		HourlyOnly:    c.hourly,
+		Interruptions: c.interruptions,
+		TimeLost:      c.lost,
+		ExpectedCost:  c.expected,
+	}
+	if opt.HourlyOnly.Total.Currency == "" {
+		opt.HourlyOnly = pricing.Quote{Total: pricing.Money{Amount: decimal.Decimal{}, Currency: o.Tariff.Currency}, Lines: []pricing.Line{}}
+	}
+	opt.RankedCost, opt.Rate = c.key, c.rate
+	w, err := c.key.Sub(cheapest.key)
+	if err != nil {
+		return err
+	}
+	opt.Waste = w
+
+	pre := s.fitWarnings(f, n, card)
+	warn := make([]string, 0, len(pre)+3)
+	if o.InterruptionsPerDay > 0 && f.duration > 0 {
+		extra, err := c.expected.Sub(c.cost.Total)
+		if err != nil {
+			return err
+		}
+		kind := "interruptible"
+		if !o.Interruptible {
+			kind = "outages"
+		}
+		warn = append(warn, fmt.Sprintf("%s: about %.1f interruptions expected, costing %s of rerun and restart (%s)",
+			kind, c.interruptions, roundDur(c.lost), extra))
+	}
+	warn = append(warn, pre...)
+	if faster != nil {
+		warn = append(warn, s.boardWarning(o, card, *faster, n, f, fits, work))
+	}
+	if check.Flag == pricing.PriceBelow || check.Flag == pricing.PriceAbove {
+		warn = append(warn, check.Message)
+	}
+	if a, ok := pricing.SiteAvailability(o.Tier); ok && a < 0.999 && f.duration > 0 {
+		// The second seed article: a lesser datacenter risks outages that cost a
+		// long job more than the rent it saves.
+		down := time.Duration(float64(f.duration) * (1 - a))
+		hint := "; give InterruptionsPerDay to weigh it in the ranking"
+		if o.InterruptionsPerDay > 0 {
+			hint = ""
+		}
+		warn = append(warn, fmt.Sprintf("datacenter tier %s: %.3f%% design availability (Uptime Institute), about %s of site outage over this %s job on average, each outage costing a restart and the work since the last checkpoint%s",
+			strings.TrimSpace(o.Tier), a*100, roundDur(down), roundDur(f.duration), hint))
+	}
+	if len(warn) == 0 {
+		warn = nil
+	}
+	opt.Warnings = warn
+	return nil
+}
+
+// unavailable reports an offer that cannot serve the rental (ErrUnavailable): the
+// same for every GPU count, so the diagnosis names it once per offer.
+type unavailable struct {
+	offer string
+	err   error
+}
+
+func (e *unavailable) Error() string { return "plan: " + e.reason() }
+func (e *unavailable) Unwrap() error { return e.err }
+
+// reason is the offer and why, without package prefixes.
+func (e *unavailable) reason() string {
+	return e.offer + ": " + strings.Join(unprefixed(e.err, ""), "; ")
+}
+
+// shortRental reports a rental that ends before the job does.
+type shortRental struct{ span time.Duration }
+
+func (e *shortRental) Error() string {
+	return fmt.Sprintf("plan: the rental covers %s of use, less than the job takes", roundDur(e.span))
+}
+
+// usageSpan is the GPU time a usage rents: the run, the sessions' hours, or the
+// trial and the run after it.
+func usageSpan(u pricing.Usage) time.Duration {
+	switch u.Pattern {
+	case pricing.Sessions:
+		return u.PerDay * time.Duration(u.Days)
+	case pricing.TrialThenCommit:
+		return u.Trial + u.Duration
+	}
+	return u.Duration
+}
+
+// fitWarnings returns the warnings that belong to a fit of n GPUs of card, the
+// same for every offer of that card: the layout's notes, the links, little
+// headroom. They are written on first use and kept in the fit.
+func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
+	if f.warned {
+		return f.pre
+	}
+	f.warned = true
+	f.pre = append(f.pre, f.notes...)
+	scaling := "" // the efficiency, when the job was timed
+	if f.duration > 0 {
+		scaling = fmt.Sprintf("; scaling efficiency %.0f%%", f.eff*100)
+	}
+	switch {
+	case n > GPUsPerServer:
+		f.pre = append(f.pre, fmt.Sprintf("%d GPUs span %d servers: they talk over %s%s",
+			n, (n+GPUsPerServer-1)/GPUsPerServer, f.linkName, scaling))
+	case n > 1 && !f.nvlink && (s.Workload.Task != sizing.Inference || f.layout.Tensor > 1):
+		f.pre = append(f.pre, fmt.Sprintf("%d GPUs without NVLink: they talk over %s%s", n, f.linkName, scaling))
+	case n > 1 && !f.nvlink && f.layout.Pipeline > 1:
+		// Pipeline stages pass one token's activations per step, kilobytes, so
+		// PCIe costs latency rather than throughput.
+		f.pre = append(f.pre, fmt.Sprintf("%d GPUs without NVLink: the %d pipeline stages pass activations over %s, adding latency to each token",
+			n, f.layout.Pipeline, f.linkName))
+	}
+	if headroom := 1 - float64(f.mem.Total())/float64(card.Memory); headroom < DefaultHeadroom {
+		f.pre = append(f.pre, fmt.Sprintf("only %.0f%% of GPU memory left free (under 20%%): fragmentation or a longer input may run out of memory", headroom*100))
+	}
+	return f.pre
+}
+
+// quote prices a rental on offer o for n GPUs, and the same rental paid by the
+// hour alone (the zero Quote when the tariff has no hourly price), to set beside
+// the best packages.
+func (s settings) quote(o pricing.Offer, u pricing.Usage, n int) (pricing.Quote, pricing.Quote, error) {
+	cost, err := o.Tariff.Price(u, n)
+	if err != nil || !o.Tariff.Hourly.IsPositive() {
+		return cost, pricing.Quote{}, err
+	}
+	h := o.Tariff
+	h.Daily, h.Weekly, h.Monthly, h.Terms = decimal.Decimal{}, decimal.Decimal{}, decimal.Decimal{}, nil
+	hourly, err := h.Price(u, n)
+	return cost, hourly, err
+}
+
+// ceilSecond rounds d up to a whole second, the finest unit rentals are billed in.
+func ceilSecond(d time.Duration) time.Duration {
+	if r := d % time.Second; r != 0 {
+		return d - r + time.Second
+	}
+	return d
+}
+
+// choose picks and orders the options to return (see Report): at most one per
+// offer unless EveryCount, the cost-time Pareto front for RankFrontier, sorted by
+// the rank, cut at the limit.
+func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []catalog.Card) []int {
+	less := func(a, b *candidate) bool { return s.less(a, b, offers, cards) }
+	var keep []int
+	switch {
+	case s.Rank == RankFrontier:
+		// Cheapest first; an option joins the front when it is faster than every
+		// cheaper one.
+		all := make([]int, len(cands))
+		for i := range all {
+			all[i] = i
+		}
+		byCost := settings{Request: Request{Rank: RankCost}}
+		sort.Slice(all, func(x, y int) bool { return byCost.less(&cands[all[x]], &cands[all[y]], offers, cards) })
+		for _, k := range all {
+			if len(keep) == 0 || cands[k].fit.duration+cands[k].lost < cands[keep[len(keep)-1]].fit.duration+cands[keep[len(keep)-1]].lost {
+				keep = append(keep, k)
+			}
+		}
+	case s.EveryCount:
+		keep = make([]int, len(cands))
+		for i := range keep {
+			keep[i] = i
+		}
+	default:
+		// Candidates of one offer are adjacent: keep the best of each run.
+		for k := range cands {
+			if n := len(keep); n > 0 && cands[keep[n-1]].offer == cands[k].offer {
+				if less(&cands[k], &cands[keep[n-1]]) {
+					keep[n-1] = k
+				}
+				continue
+			}
+			keep = append(keep, k)
+		}
+	}
+	switch {
+	case s.Rank == RankFrontier:
+	case s.limit >= 0 && s.limit < len(keep)/4:
+		// The best few of many: keep them sorted as the rest stream past.
+		top := make([]int, 0, s.limit+1)
+		for _, k := range keep {
+			if len(top) == s.limit && !less(&cands[k], &cands[top[len(top)-1]]) {
+				continue
+			}
+			j := sort.Search(len(top), func(j int) bool { return less(&cands[k], &cands[top[j]]) })
+			top = append(top, 0)
+			copy(top[j+1:], top[j:])
+			top[j] = k
+			if len(top) > s.limit {
+				top = top[:s.limit]
+			}
+		}
+		return top
+	default:
+		sort.Slice(keep, func(x, y int) bool { return less(&cands[keep[x]], &cands[keep[y]]) })
+	}
+	if s.limit >= 0 && len(keep) > s.limit {
+		keep = keep[:s.limit]
+	}
+	return keep
+}
+
+// less orders two candidates by the rank: expected cost (in the ranking's
+// currency) then expected duration for RankCost, the other way round for
+// RankTime; then fewer GPUs, provider, region, catalog card, card name as
+// written, and last the offer's place in the list.
+func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []catalog.Card) bool {
+	da, db := a.fit.duration+a.lost, b.fit.duration+b.lost
+	c := cmpKey(a, b)
+	if s.Rank == RankTime {
+		if da != db {
+			return da < db
+		}
+		if c != 0 {
+			return c < 0
+		}
+	} else {
+		if c != 0 {
+			return c < 0
+		}
+		if da != db {
+			return da < db
+		}
+	}
+	if a.gpus != b.gpus {
+		return a.gpus < b.gpus
+	}
+	oa, ob := &offers[a.offer], &offers[b.offer]
+	if oa.Provider != ob.Provider {
+		return oa.Provider < ob.Provider
+	}
+	if oa.Region != ob.Region {
+		return oa.Region < ob.Region
+	}
+	if ca, cb := cards[a.offer].ID, cards[b.offer].ID; ca != cb {
+		return ca < cb
+	}
+	if oa.Card != ob.Card {
+		return oa.Card < ob.Card
+	}
+	return a.offer < b.offer
+}
+
+// boardWarning says that the offer's card name left the board open, which board
+// was assumed (the slowest), and what the fastest board the name allows would
+// change: the time at the same GPU count and layout search, and NVLink.
+func (s settings) boardWarning(o pricing.Offer, card, faster catalog.Card, n int, f *fit, fits map[fitKey]*fit, work compute.FLOPs) string {
+	msg := fmt.Sprintf("%q does not say its board: planned on the %s, the slowest it may be", o.Card, card.Name)
+	k := fitKey{faster.ID, n}
+	ff := fits[k]
+	if ff == nil {
+		ff = s.fitCard(faster, n, work)
+		fits[k] = ff
+	}
+	var change []string
+	if ff.ok && f.duration > 0 && ff.duration != f.duration {
+		change = append(change, fmt.Sprintf("%s instead of %s", roundDur(ff.duration), roundDur(f.duration)))
+	}
+	if n > 1 && ff.ok && ff.nvlink != f.nvlink {
+		if ff.nvlink {
+			change = append(change, "NVLink between the GPUs")
+		} else {
+			change = append(change, "no NVLink")
+		}
+	}
+	if len(change) == 0 {
+		return msg + fmt.Sprintf("; the %s would take the same time", faster.Name)
+	}
+	return msg + fmt.Sprintf("; on the %s: %s", faster.Name, strings.Join(change, ", "))
+}
+
+// cmpKey compares two candidates' ranking costs: as whole minor units when both
+// are (every total is rounded to them), by the decimal comparison otherwise.
+func cmpKey(a, b *candidate) int {
+	if a.exact && b.exact {
+		return cmp.Compare(a.minor, b.minor)
+	}
+	return a.key.Amount.Cmp(b.key.Amount)
+}
+
+// minorUnits returns m as a whole number of its currency's minor units (CNY 12.34
+// is 1234) when it is one and fits in 18 digits; false otherwise.
+func minorUnits(m pricing.Money) (int64, bool) {
+	a := m.Amount
+	shift := int(a.Exponent()) + int(pricing.MinorUnit(m.Currency))
+	if shift < 0 || a.NumDigits()+shift > 18 {
+		return 0, false
+	}
+	c := a.CoefficientInt64()
+	for ; shift > 0; shift-- {
+		c *= 10
+	}
+	return c, true
+}

@@ -1,0 +1,691 @@
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"github.com/gpuplan/gpuplan/pricing"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/sizing"
+	"github.com/shopspring/decimal"
+)
+
+// ErrNoFit reports that no offer can run the job: it does not fit in memory, misses
+// the deadline, exceeds the budget, or no offer can serve the usage. The error is a
+// *NoFitError that says why and what would fit.
+var ErrNoFit = errors.New("no option fits")
+
+// Planner ranks rental options for a job over a list of offers. Catalog resolves the
+// offers' card names; nil means catalog.Default(). A Planner is a value: Plan
+// neither changes it nor keeps state between calls, so one Planner may serve many
+// goroutines.
+type Planner struct {
+	Catalog *catalog.Catalog // nil: catalog.Default()
+	Offers  []pricing.Offer
+	// Rates ranks offers priced in several currencies in Rates.Base; the zero
+	// value allows one currency only.
+	Rates pricing.Rates
+}
+
+// Report is a plan with what went into it.
+type Report struct {
+	Options    []Option  `json:"options"`
+	Considered int       `json:"considered"` // candidates (offer, GPU count, layout) evaluated
+	Skipped    []Skipped `json:"skipped"`    // offers left out before ranking, each with its reason
+}
+
+// Skipped is an offer left out of a plan, and why: a card the catalog does not
+// know, a currency without a rate, a tariff that cannot serve the usage.
+type Skipped struct {
+	Offer  pricing.Offer `json:"offer"`
+	Reason string        `json:"reason"`
+}
+
+// Option is one way to run the job: an offer at a GPU count and parallel layout,
+// with the memory, the time, the money and the warnings that explain it.
+type Option struct {
+	Offer  pricing.Offer   `json:"offer"`
+	CardID string          `json:"card_id"` // the catalog card the offer resolved to
+	GPUs   int             `json:"gpus"`
+	Layout sizing.Parallel `json:"layout"`
+	// PerGPU is the memory each GPU needs; Capacity what each has; Headroom the
+	// fraction of Capacity left free, 1 − PerGPU.Total()/Capacity.
+	PerGPU   sizing.Breakdown `json:"per_gpu"`
+	Capacity sizing.Bytes     `json:"capacity_bytes"`
+	Headroom float64          `json:"headroom"`
+	// Duration is the job's time at the request's utilization; DurationLow and
+	// DurationHigh are the times at the high and low ends of the utilization band.
+	// All are zero for a request without Tokens. Inference decode is memory-bound
+	// at small batches, so its band is narrow or empty: the utilization of peak
+	// FLOP/s barely changes it (compute.Decode).
+	Duration     time.Duration `json:"duration"`
+	DurationLow  time.Duration `json:"duration_low"`
+	DurationHigh time.Duration `json:"duration_high"`
+	// Efficiency is the multi-GPU scaling efficiency (1 for one GPU).
+	Efficiency float64 `json:"efficiency"`
+	// Rental is the usage priced: the request's, or a run as long as the job.
+	Rental pricing.Usage `json:"rental"`
+	// Cost is the cheapest cover of Rental for all GPUs, with line items.
+	Cost pricing.Quote `json:"cost"`
+	// HourlyOnly is the same rental paid by the hour (zero when the offer has no
+	// hourly price), to set beside the best packages in Cost.
+	HourlyOnly pricing.Quote `json:"hourly_only"`
+	// Waste is ExpectedCost minus that of the first (cheapest) option: what this
+	// choice costs beyond the cheapest one that fits. When the option has more
+	// GPUs or a bigger card than that one, it is the seeds' over-provisioning
+	// cost; between offers of the same card it is the price difference.
+	Waste pricing.Money `json:"waste"`
+	// Interruptions is the expected number of interruptions during the job (from
+	// the offer's InterruptionsPerDay), TimeLost the expected time they cost
+	// (half a checkpoint interval of work plus a restart each), and ExpectedCost
+	// Cost plus the rental of TimeLost. Options are ranked on ExpectedCost.
+	Interruptions float64       `json:"interruptions"`
+	TimeLost      time.Duration `json:"time_lost"`
+	ExpectedCost  pricing.Money `json:"expected_cost"`
+	// RankedCost is ExpectedCost in the currency options are ranked in
+	// (Planner.Rates.Base, or the offers' own currency without rates), and Rate the
+	// exchange rate that converted it, as an exact decimal ("" when none did).
+	// Waste is in that currency too.
+	RankedCost pricing.Money `json:"ranked_cost"`
+	Rate       string        `json:"rate"`
+	Warnings   []string      `json:"warnings"`
+}
+
+// NoFitError explains an empty plan: why each offer was left out, and what would
+// fit.
+type NoFitError struct {
+	Reasons     []string // why options were left out, one sentence per cause
+	Suggestions []string // what would fit: a quantization, a context, a GPU count
+	causes      []error  // errors behind the offers left out (catalog.ErrNotFound, ...)
+}
+
+// Error describes the failure, quoting the input where there is one.
+func (e *NoFitError) Error() string {
+	var b strings.Builder
+	b.WriteString("plan: no option fits")
+	if len(e.Reasons) > 0 {
+		b.WriteString(": ")
+		b.WriteString(strings.Join(e.Reasons, "; "))
+	}
+	if len(e.Suggestions) > 0 {
+		b.WriteString("; what would fit: ")
+		b.WriteString(strings.Join(e.Suggestions, "; "))
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrNoFit and the errors that left offers out, so that
+// errors.Is(err, catalog.ErrNotFound) holds when an unknown card was one reason.
+func (e *NoFitError) Unwrap() []error { return append([]error{ErrNoFit}, e.causes...) }
+
+// Plan returns Report's options: the best rental options for the job, ranked.
+func (p Planner) Plan(r Request) ([]Option, error) {
+	rep, err := p.Report(r)
+	return rep.Options, err
+}
+
+// Report tries each offer at each GPU count from 1 to its limit (the offer's
+// MaxGPUs, DefaultPlanGPUs when it states none, capped by Request.MaxGPUs) and,
+// for each count, every parallel layout that fits, keeping the fastest:
+//
+//   - training (full, LoRA, QLoRA): data parallel; ZeRO stages 1, 2 and 3 over the
+//     data-parallel GPUs; tensor parallel of 2, 4 or 8 (dividing the heads and KV
+//     heads) with sequence parallelism, the rest data parallel, with and without
+//     ZeRO-3; and ZeRO-3 (or one GPU) with the optimizer offloaded to host memory;
+//   - inference: one replica per GPU; tensor parallel over all the GPUs of one
+//     server (heads and KV heads divisible); pipeline parallel over all of them.
+//
+// A layout fits when sizing.Estimate's Total is at most the card's memory less the
+// headroom; among the layouts that fit, the fastest wins, then the one listed
+// first. The duration comes from compute: for training, compute.Job on the card's
+// dense peak at the workload's precision with the scaling efficiency of its links
+// (NVLink where the card has it, a bridge for pairs only, PCIe otherwise); for
+// inference, compute.Decode's memory-bound decode speed across the replicas. The
+// rental is priced with the offer's tariff for all GPUs.
+//
+// Options whose expected duration (at the request's utilization, with the time
+// interruptions are expected to lose) misses the deadline, or whose expected cost
+// is over the budget, are left out. Of the rest, Rank orders the options; without
+// EveryCount each offer keeps only its best GPU count, and Limit cuts the list.
+// Ties fall to expected cost, duration, fewer GPUs, provider, region, catalog card,
+// card name as written, and last the offer's place in the list, so the order is
+// stable. Only the options returned are explained (quotes, warnings, waste).
+//
+// Offers of a card the catalog does not know, offers in a currency Rates cannot
+// convert, and offers that cannot serve the usage at any GPU count (no price for
+// the pattern, an expected time past time.Duration's range) are left out and
+// listed in Report.Skipped with the reason. An offer whose card name covers
+// several boards ("A100 80GB") is planned on the slowest of them, with a warning.
+//
+// Errors: a *NoFitError (ErrNoFit) when no option is left; pricing.ErrInvalid for
+// a request or offer that makes no sense (an empty offer list, an invalid tariff);
+// pricing.ErrCurrencyMismatch for offers (or a budget) in more than one currency
+// without Rates, naming the currencies and the offers' lines.
+func (p Planner) Report(r Request) (Report, error) {
+	s, err := r.settle()
+	if err != nil {
+		return Report{}, err
+	}
+	if len(p.Offers) == 0 {
+		return Report{}, fmt.Errorf("plan: no offers: %w", pricing.ErrInvalid)
+	}
+	cat := p.Catalog
+	if cat == nil {
+		cat = catalog.Default()
+	}
+	rs, err := p.resolve(cat, s)
+	if err != nil {
+		return Report{}, err
+	}
+	rep := Report{Skipped: rs.skipped}
+	work, err := s.work()
+	if err != nil {
+		return Report{}, err
+	}
+
+	fits := make(map[fitKey]*fit)
+	var cands []candidate
+	var diag diagnosis
+	causes := rs.causes
+	totals := newTotals()
+	best := !s.EveryCount && s.Rank != RankFrontier // one candidate per offer is kept
+	for _, i := range rs.kept {
+		o := p.Offers[i]
+		card := rs.cards[i]
+		limit := s.gpuLimit(o)
+		first := len(cands)
+		pr, err := totals.pricer(o.Tariff) // resolve validated the offer
+		if err != nil {
+			return Report{}, err
+		}
+		var why error // why the offer cannot serve the usage, when no count prices
+		for n := 1; n <= limit; n = nextCount(n, limit) {
+			k := fitKey{card.ID, n}
+			f := fits[k]
+			if f == nil {
+				f = s.fitCard(card, n, work)
+				fits[k] = f
+			}
+			rep.Considered += max(f.tried, 1)
+			if !f.ok {
+				diag.miss(card, n, f)
+				continue
+			}
+			if s.Deadline > 0 && f.duration > s.Deadline {
+				diag.late(card, n, limit, f.duration)
+				continue
+			}
+			c, err := s.price(i, o, pr, n, f, p.Rates)
+			if err != nil {
+				var short *shortRental
+				if errors.As(err, &short) {
+					diag.short(card, n, f.duration, short.span)
+					continue
+				}
+				var un *unavailable
+				if errors.As(err, &un) {
+					why = un.err
+					continue
+				}
+				return Report{}, err
+			}
+			if s.Deadline > 0 && f.duration+c.lost > s.Deadline {
+				diag.late(card, n, limit, f.duration+c.lost)
+				continue
+			}
+			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.budget.Amount) {
+				diag.over(card, n, c.key)
+				continue
+			}
+			if best && len(cands) > first { // one option per offer: keep the better
+				if s.less(&c, &cands[first], p.Offers, rs.cards) {
+					cands[first] = c
+				}
+				continue
+			}
+			cands = append(cands, c)
+		}
+		if why != nil && len(cands) == first {
+			reason := strings.Join(unprefixed(why, ""), "; ")
+			rep.Skipped = append(rep.Skipped, Skipped{Offer: o, Reason: reason})
+			causes = append(causes, why)
+		}
+	}
+	if len(cands) == 0 {
+		e := &NoFitError{Reasons: diag.reasons(s), Suggestions: s.suggest(rs.cards, rs.kept, &diag), causes: causes}
+		for _, sk := range rep.Skipped {
+			e.Reasons = append(e.Reasons, offerName(sk.Offer)+": "+sk.Reason)
+		}
+		return rep, e
+	}
+
+	order := s.choose(cands, p.Offers, rs.cards)
+	checks, err := p.marketChecks(rs, s, cands, order)
+	if err != nil {
+		return Report{}, err
+	}
+	cheapest := &cands[order[0]]
+	if s.Rank != RankCost {
+		for _, k := range order {
+			if cands[k].key.Amount.LessThan(cheapest.key.Amount) {
+				cheapest = &cands[k]
+			}
+		}
+	}
+	rep.Options = make([]Option, len(order))
+	for j, k := range order {
+		c := &cands[k]
+		if err := s.explain(&rep.Options[j], c, p.Offers[c.offer], rs.cards[c.offer], rs.boards[c.offer], checks[c.offer], cheapest, fits, work); err != nil {
+			return Report{}, err
+		}
+	}
+	return rep, nil
+}
+
+// marketChecks runs the market check for the options returned (cands[order]):
+// each over the offers kept in its market, that of the catalog card it resolved to
+// and its currency ("A100 80GB" and "NVIDIA A100-SXM4-80GB" are one market;
+// interruptible capacity is a market of its own, since spot prices are meant to
+// be lower). Offers in no returned option's market get a zero check.
+func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order []int) ([]pricing.PriceCheck, error) {
+	market := func(i int) string {
+		m := rs.cards[i].ID + " " + p.Offers[i].Tariff.Currency
+		if p.Offers[i].Interruptible {
+			m += " (interruptible)"
+		}
+		return m
+	}
+	shown := make(map[string]bool, len(order))
+	for _, k := range order {
+		shown[market(cands[k].offer)] = true
+	}
+	var offers []pricing.Offer
+	var markets []string
+	var index []int
+	for _, i := range rs.kept {
+		if m := market(i); shown[m] {
+			offers, markets, index = append(offers, p.Offers[i]), append(markets, m), append(index, i)
+		}
+	}
+	got, err := pricing.MarketCheckIn(offers, markets, s.threshold)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]pricing.PriceCheck, len(p.Offers))
+	for j, i := range index {
+		out[i] = got[j]
+	}
+	return out, nil
+}
+
+// gpuLimit is the most GPUs tried on an offer: its MaxGPUs (DefaultPlanGPUs when
+// it states none), capped by the request's MaxGPUs and by MaxPlanGPUs.
+func (s settings) gpuLimit(o pricing.Offer) int {
+	limit := o.MaxGPUs
+	if limit == 0 {
+		limit = DefaultPlanGPUs
+	}
+	if s.MaxGPUs > 0 && s.MaxGPUs < limit {
+		limit = s.MaxGPUs
+	}
+	return min(limit, MaxPlanGPUs)
+}
+
+// nextCount is the GPU count tried after n: every count up to one server
+// (GPUsPerServer), then doubling, and the limit itself last.
+func nextCount(n, limit int) int {
+	switch {
+	case n < GPUsPerServer:
+		return n + 1
+	case n == limit:
+		return limit + 1
+	case 2*n > limit:
+		return limit
+	}
+	return 2 * n
+}
+
+// resolved is what Report knows of the offers before it plans: the catalog card
+// of each (by offer index), the faster board when the name left the board open,
+// the offers kept (indices, in list order) and those left out.
+type resolved struct {
+	cards   []catalog.Card
+	boards  []*catalog.Card // the fastest board the name allows, when it was assumed
+	kept    []int
+	skipped []Skipped
+	causes  []error // the errors behind skipped, for NoFitError's Unwrap
+}
+
+// resolve validates every offer, looks its card up once per distinct name, applies
+// the request's card filter and checks the currencies: one for all offers (and
+// the budget) without rates; each convertible with them.
+func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
+	rs := resolved{cards: make([]catalog.Card, len(p.Offers)), boards: make([]*catalog.Card, len(p.Offers))}
+	var want map[string]bool
+	if len(s.Cards) > 0 {
+		want = make(map[string]bool)
+		for _, name := range s.Cards {
+			c, err := cat.Lookup(name)
+			var amb *catalog.AmbiguousError
+			switch {
+			case errors.As(err, &amb):
+				for _, id := range amb.Candidates {
+					want[id] = true
+				}
+			case err != nil:
+				return resolved{}, &contextError{context: "request: cards", err: err, also: pricing.ErrInvalid}
+			default:
+				want[c.ID] = true
+			}
+		}
+	}
+	if !isZeroRates(p.Rates) {
+		if err := p.Rates.Validate(); err != nil {
+			return resolved{}, &contextError{context: "rates", err: err}
+		}
+	}
+	type looked struct {
+		card   catalog.Card
+		faster *catalog.Card
+		err    error
+	}
+	byName := make(map[string]looked)
+	currencies := make(map[string][]int) // currency → lines (or list places) of its offers
+	for i, o := range p.Offers {
+		if err := o.Validate(); err != nil {
+			return resolved{}, &contextError{context: "offer " + offerName(o), drop: "offer: ", err: err}
+		}
+		l, ok := byName[o.Card]
+		if !ok {
+			l.card, l.faster, l.err = lookupBoard(cat, o.Card)
+			byName[o.Card] = l
+		}
+		if l.err != nil {
+			rs.skipped = append(rs.skipped, Skipped{Offer: o, Reason: strings.Join(unprefixed(l.err, ""), "; ")})
+			rs.causes = append(rs.causes, l.err)
+			continue
+		}
+		if want != nil && !want[l.card.ID] && (l.faster == nil || !want[l.faster.ID]) {
+			continue // not a card asked for: filtered, not skipped
+		}
+		if !isZeroRates(p.Rates) && o.Tariff.Currency != p.Rates.Base {
+			if _, ok := p.Rates.Per[o.Tariff.Currency]; !ok {
+				rs.skipped = append(rs.skipped, Skipped{Offer: o, Reason: fmt.Sprintf("no exchange rate for %s into %s", o.Tariff.Currency, p.Rates.Base)})
+				continue
+			}
+		}
+		rs.cards[i], rs.boards[i] = l.card, l.faster
+		rs.kept = append(rs.kept, i)
+		line := o.Line
+		if line == 0 {
+			line = -(i + 1) // no file line: the offer's place in the list
+		}
+		currencies[o.Tariff.Currency] = append(currencies[o.Tariff.Currency], line)
+	}
+	if len(rs.kept) == 0 {
+		e := &NoFitError{causes: rs.causes}
+		for _, sk := range rs.skipped {
+			e.Reasons = append(e.Reasons, offerName(sk.Offer)+": "+sk.Reason)
+		}
+		if len(e.Reasons) == 0 {
+			e.Reasons = []string{"no offer is of the cards asked for (" + strings.Join(s.Cards, ", ") + ")"}
+		}
+		return resolved{}, e
+	}
+	if isZeroRates(p.Rates) && len(currencies) > 1 {
+		return resolved{}, fmt.Errorf("plan: offers in %s; give Rates to rank them together: %w", describeCurrencies(currencies), pricing.ErrCurrencyMismatch)
+	}
+	if !s.Budget.Amount.IsZero() {
+		base := p.Rates.Base
+		if isZeroRates(p.Rates) {
+			base = p.Offers[rs.kept[0]].Tariff.Currency
+		}
+		if s.Budget.Currency != base {
+			return resolved{}, fmt.Errorf("plan: budget in %s, offers ranked in %s: %w", s.Budget.Currency, base, pricing.ErrCurrencyMismatch)
+		}
+	}
+	return rs, nil
+}
+
+// lookupBoard resolves a card name. A name that does not say its board covers
+// every board of its size: a family name the catalog calls ambiguous ("A100"), or
+// a name that resolves to one board but names none of SXM, PCIe or NVL while the
+// catalog holds a sibling of the same family and memory on another board ("A100
+// 80GB", "H800": price lists write them for either). It resolves to the slowest
+// of those boards (lower memory bandwidth, then lower dense BF16 peak, then no
+// NVLink), the conservative time, and returns the fastest beside it so the
+// option can say what it would change.
+func lookupBoard(cat *catalog.Catalog, name string) (catalog.Card, *catalog.Card, error) {
+	c, err := cat.Lookup(name)
+	var boards []catalog.Card
+	var amb *catalog.AmbiguousError
+	switch {
+	case errors.As(err, &amb):
+		for _, id := range amb.Candidates {
+			b, err := cat.Lookup(id)
+			if err != nil {
+				return catalog.Card{}, nil, err
+			}
+			boards = append(boards, b)
+		}
+	case err != nil:
+		return c, nil, err
+	case namesBoard(name):
+		return c, nil, nil
+	default:
+		boards = append(siblings(cat, c), c)
+	}
+	slow, fast := boards[0], boards[0]
+	for _, b := range boards[1:] {
+		if slower(b, slow) {
+			slow = b
+		}
+		if slower(fast, b) {
+			fast = b
+		}
+	}
+	if fast.ID == slow.ID {
+		return slow, nil, nil
+	}
+	return slow, &fast, nil
+}
+
+// namesBoard reports whether a card name says its board: SXM, PCIe, NVL or HGX
+// in any case and spacing.
+func namesBoard(name string) bool {
+	n := strings.ToLower(name)
+	for _, b := range [...]string{"sxm", "pcie", "nvl", "hgx"} {
+		if strings.Contains(n, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// siblings returns the cards that share a family and the marketed memory with c
+// but sit on another board.
+func siblings(cat *catalog.Catalog, c catalog.Card) []catalog.Card {
+	var out []catalog.Card
+	for _, o := range cat.Cards() {
+		if o.ID == c.ID || o.Form == c.Form || o.MemoryNominal != c.MemoryNominal || o.Vendor != c.Vendor {
+			continue
+		}
+		for _, f := range o.Families {
+			if slices.Contains(c.Families, f) {
+				out = append(out, o)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// slower reports whether card a is slower than b: lower memory bandwidth, then
+// lower dense BF16 peak, then no NVLink where b has it.
+func slower(a, b catalog.Card) bool {
+	if a.MemoryBandwidth != b.MemoryBandwidth {
+		return a.MemoryBandwidth < b.MemoryBandwidth
+	}
+	pa, _ := a.Peak(sizing.BF16)
+	pb, _ := b.Peak(sizing.BF16)
+	if pa != pb {
+		return pa < pb
+	}
+	return a.NVLink < b.NVLink
+}
+
+func isZeroRates(r pricing.Rates) bool { return r.Base == "" && len(r.Per) == 0 }
+
+// describeCurrencies names each currency with the lines of its offers (or their
+// places in the list, for offers not read from a file): "CNY (lines 2, 3) and USD
+// (line 4)".
+func describeCurrencies(m map[string][]int) string {
+	codes := make([]string, 0, len(m))
+	for c := range m {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	parts := make([]string, len(codes))
+	for k, c := range codes {
+		lines, places := []string{}, []string{}
+		for _, l := range m[c] {
+			if len(lines)+len(places) == 5 {
+				lines = append(lines, "…")
+				break
+			}
+			if l > 0 {
+				lines = append(lines, strconv.Itoa(l))
+			} else {
+				places = append(places, strconv.Itoa(-l))
+			}
+		}
+		where := []string{}
+		if len(lines) > 0 {
+			where = append(where, "lines "+strings.Join(lines, ", "))
+		}
+		if len(places) > 0 {
+			where = append(where, "offers "+strings.Join(places, ", "))
+		}
+		parts[k] = c + " (" + strings.Join(where, "; ") + ")"
+	}
+	return strings.Join(parts, " and ")
+}
+
+// work returns the job's training work in FLOPs (zero for inference, whose time
+// comes from decode speed, and for a memory-only request): compute.TrainingFLOPs
+// (6·N·D plus attention) for full training, compute.AdapterTrainingFLOPs (4·N·D
+// plus attention: a frozen base needs no weight gradients) for LoRA and QLoRA.
+//
+// The work is model FLOPs and the utilization is model FLOPs utilization, as
+// compute.Job reads them: published MFU figures come from runs that recompute
+// activations (PaLM reports 46.2% MFU against 57.8% hardware utilization with
+// rematerialization, Chowdhery et al. 2022), so the band already absorbs that
+// cost. A job without recomputation may run faster than the band says; give a
+// higher Utilization for it.
+func (s settings) work() (compute.FLOPs, error) {
+	if s.Tokens == 0 || s.Workload.Task == sizing.Inference {
+		return 0, nil
+	}
+	count := compute.TrainingFLOPs
+	if s.Workload.Task == sizing.LoRA || s.Workload.Task == sizing.QLoRA {
+		count = compute.AdapterTrainingFLOPs
+	}
+	f, err := count(s.Model, s.Tokens, s.Workload.SeqLen)
+	if err != nil {
+		return 0, &contextError{context: "plan", err: err, also: pricing.ErrInvalid}
+	}
+	return f, nil
+}
+
+// totals prices rentals for one Report, once per distinct tariff: a provider's
+// regions often share one, and the same rental on the same tariff costs the
+// same. It lives for one call; nothing is kept between calls.
+type totals struct {
+	ids  map[string]int // tariff (tariffKey) → its number
+	memo map[totalKey]pricing.Money
+	byID []pricing.Pricer
+	key  []byte
+}
+
+type totalKey struct {
+	tariff int
+	rental pricing.Usage
+	gpus   int
+}
+
+func newTotals() *totals {
+	return &totals{ids: make(map[string]int), memo: make(map[totalKey]pricing.Money)}
+}
+
+// pricer returns the prepared tariff, the same one for equal tariffs.
+func (t *totals) pricer(tr pricing.Tariff) (tariffPricer, error) {
+	t.key = tariffKey(t.key[:0], tr)
+	id, ok := t.ids[string(t.key)]
+	if !ok {
+		p, err := pricing.NewPricer(tr)
+		if err != nil {
+			return tariffPricer{}, err
+		}
+		id = len(t.byID)
+		t.ids[string(t.key)] = id
+		t.byID = append(t.byID, p)
+	}
+	return tariffPricer{t, id}, nil
+}
+
+// tariffPricer is a tariff's Pricer behind the per-Report memo.
+type tariffPricer struct {
+	t  *totals
+	id int
+}
+
+// Total is pricing.Pricer.Total, computed once per tariff, rental and GPU count.
+func (p tariffPricer) Total(u pricing.Usage, gpus int) (pricing.Money, error) {
+	k := totalKey{p.id, u, gpus}
+	if m, ok := p.t.memo[k]; ok {
+		return m, nil
+	}
+	m, err := p.t.byID[p.id].Total(u, gpus)
+	if err == nil {
+		p.t.memo[k] = m
+	}
+	return m, err
+}
+
+// tariffKey appends every field of a tariff that pricing reads, decimals as
+// written (coefficient and exponent), so equal keys price alike.
+func tariffKey(b []byte, t pricing.Tariff) []byte {
+	dec := func(d decimal.Decimal) {
+		if d.NumDigits() <= 18 {
+			b = strconv.AppendInt(b, d.CoefficientInt64(), 10) // exact below 19 digits
+		} else {
+			b = append(b, d.Coefficient().String()...)
+		}
+		b = append(b, 'e')
+		b = strconv.AppendInt(b, int64(d.Exponent()), 10)
+		b = append(b, '|')
+	}
+	b = append(b, t.Currency...)
+	b = append(b, '|')
+	dec(t.Hourly)
+	dec(t.Daily)
+	dec(t.Weekly)
+	dec(t.Monthly)
+	for _, v := range [...]int64{int64(t.HoursPerMonth), int64(t.Granularity), int64(t.Minimum), int64(t.AfterPackage), int64(t.Rounding)} {
+		b = strconv.AppendInt(b, v, 10)
+		b = append(b, '|')
+	}
+	for _, term := range t.Terms {
+		b = strconv.AppendInt(b, int64(term.Months), 10)
+		b = append(b, ':')
+		dec(term.Monthly)
+		dec(term.Discount)
+	}
+	return b
+}

@@ -1,0 +1,345 @@
+package plan
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/sizing"
+	"github.com/shopspring/decimal"
+)
+
+// An unknown card is left out and listed; the rest is planned. Only when nothing
+// is left is that an error, and it still answers errors.Is for the catalog's reason.
+func TestReportSkipsUnknownCards(t *testing.T) {
+	bad := planOffer("x", "RTX 9999", 1, "1", "")
+	bad.Line = 7
+	p := Planner{Offers: []pricing.Offer{bad, planOffer("a", "RTX 4090", 1, "1.80", "")}}
+	rep, err := p.Report(trainingRequest(t))
+	if err != nil {
+		t.Fatalf("Report: %v", err)
+	}
+	if len(rep.Skipped) != 1 || rep.Skipped[0].Offer.Line != 7 || !strings.Contains(rep.Skipped[0].Reason, "RTX 9999") {
+		t.Errorf("skipped %+v, want the RTX 9999 offer of line 7 with its reason", rep.Skipped)
+	}
+	// One offer of one GPU: two layouts, one GPU alone and with its optimizer offloaded.
+	if len(rep.Options) != 1 || rep.Considered != 2 {
+		t.Errorf("%d options of %d considered, want 1 of 2", len(rep.Options), rep.Considered)
+	}
+	_, err = Planner{Offers: []pricing.Offer{bad}}.Plan(trainingRequest(t))
+	if !errors.Is(err, ErrNoFit) || !errors.Is(err, catalog.ErrNotFound) || !strings.Contains(err.Error(), "line 7") {
+		t.Errorf("only an unknown card: %v, want ErrNoFit and catalog.ErrNotFound naming line 7", err)
+	}
+}
+
+// Limit, EveryCount and the Cards filter shape what comes back.
+func TestReportLimitCountsCards(t *testing.T) {
+	p := Planner{Offers: []pricing.Offer{
+		planOffer("a", "RTX 4090", 8, "1.80", ""),
+		planOffer("b", "RTX 4090", 8, "2.00", ""),
+		planOffer("c", "A100 SXM4 80GB", 8, "12", ""),
+	}}
+	r := trainingRequest(t)
+	opts, err := p.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(opts) != 3 {
+		t.Errorf("%d options, want one per offer (3)", len(opts))
+	}
+	r.EveryCount, r.Limit = true, -1
+	if opts, _ = p.Plan(r); len(opts) != 24 {
+		t.Errorf("EveryCount: %d options, want 24 (3 offers × 8 counts)", len(opts))
+	}
+	r.Limit = 5
+	if opts, _ = p.Plan(r); len(opts) != 5 {
+		t.Errorf("Limit 5: %d options", len(opts))
+	}
+	r = trainingRequest(t)
+	r.Cards = []string{"NVIDIA A100-SXM4-80GB"}
+	opts, err = p.Plan(r)
+	if err != nil || len(opts) != 1 || opts[0].CardID != "a100-sxm4-80gb" {
+		t.Errorf("Cards filter: %d options, %v; want the A100 offer alone", len(opts), err)
+	}
+	r.Cards = []string{"no such card"}
+	if _, err := p.Plan(r); !errors.Is(err, pricing.ErrInvalid) {
+		t.Errorf("unknown card in the filter: %v, want ErrInvalid", err)
+	}
+}
+
+// RankTime puts the fastest first; RankFrontier returns options each faster than
+// every cheaper one.
+func TestReportRanks(t *testing.T) {
+	p := Planner{Offers: []pricing.Offer{
+		planOffer("a", "RTX 4090", 8, "1.80", ""),
+		planOffer("c", "H100 SXM5 80GB", 8, "22", ""),
+	}}
+	r := trainingRequest(t)
+	r.Rank, r.EveryCount, r.Limit = RankTime, true, -1
+	opts, err := p.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(opts); i++ {
+		if opts[i].Duration+opts[i].TimeLost < opts[i-1].Duration+opts[i-1].TimeLost {
+			t.Fatalf("RankTime: option %d (%v) faster than option %d (%v)", i, opts[i].Duration, i-1, opts[i-1].Duration)
+		}
+	}
+	r.Rank = RankFrontier
+	front, err := p.Plan(r)
+	if err != nil || len(front) < 2 {
+		t.Fatalf("frontier: %d options, %v", len(front), err)
+	}
+	for i := 1; i < len(front); i++ {
+		if !front[i].ExpectedCost.Amount.GreaterThanOrEqual(front[i-1].ExpectedCost.Amount) || front[i].Duration >= front[i-1].Duration {
+			t.Errorf("frontier option %d (%s, %v) not dearer and faster than %d (%s, %v)", i, front[i].ExpectedCost, front[i].Duration, i-1, front[i-1].ExpectedCost, front[i-1].Duration)
+		}
+	}
+	// No option of the full list is both cheaper and faster than a frontier one.
+	for _, f := range front {
+		for _, o := range opts {
+			if o.ExpectedCost.Amount.LessThan(f.ExpectedCost.Amount) && o.Duration < f.Duration {
+				t.Errorf("%s at %v dominates frontier option %s at %v", o.ExpectedCost, o.Duration, f.ExpectedCost, f.Duration)
+			}
+		}
+	}
+}
+
+// The deadline binds at the request's utilization: no option returned misses it.
+func TestReportDeadlineBinds(t *testing.T) {
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 8, "1.80", "")}}
+	r := trainingRequest(t)
+	r.Deadline, r.EveryCount, r.Limit = 6*time.Hour, true, -1
+	opts, err := p.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range opts {
+		if o.Duration+o.TimeLost > r.Deadline {
+			t.Errorf("%d GPUs take %v, past the %v deadline", o.GPUs, o.Duration, r.Deadline)
+		}
+	}
+}
+
+// Mixed currencies need rates; with them each option keeps its currency and
+// reports the converted cost and the rate.
+func TestReportRates(t *testing.T) {
+	cny := planOffer("a", "RTX 4090", 1, "18", "")
+	cny.Line = 2
+	usd := planOffer("b", "RTX 4090", 1, "1", "")
+	usd.Tariff.Currency, usd.Line = "USD", 3
+	p := Planner{Offers: []pricing.Offer{cny, usd}}
+	_, err := p.Plan(trainingRequest(t))
+	if !errors.Is(err, pricing.ErrCurrencyMismatch) || !strings.Contains(err.Error(), "CNY (lines 2)") || !strings.Contains(err.Error(), "USD (lines 3)") {
+		t.Fatalf("mixed currencies without rates: %v", err)
+	}
+	p.Rates = pricing.Rates{Base: "CNY", Per: map[string]decimal.Decimal{"USD": decimal.RequireFromString("7.2")}}
+	opts, err := p.Plan(trainingRequest(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(opts) != 2 || opts[0].Offer.Provider != "b" {
+		t.Fatalf("options %d, first %q; want the USD 1/h offer (CNY 7.2/h) first", len(opts), opts[0].Offer.Provider)
+	}
+	want, _ := opts[0].ExpectedCost.Amount.Mul(decimal.RequireFromString("7.2")).Round(2).Float64()
+	got, _ := opts[0].RankedCost.Amount.Float64()
+	if opts[0].ExpectedCost.Currency != "USD" || opts[0].RankedCost.Currency != "CNY" || opts[0].Rate != "7.2" || got != want {
+		t.Errorf("first option: expected %s, ranked %s at rate %q; want USD, its CNY value %v at 7.2", opts[0].ExpectedCost, opts[0].RankedCost, opts[0].Rate, want)
+	}
+}
+
+// A name that leaves the board open is planned on the slowest board, and says so;
+// a name that says its board is planned on it without a word.
+func TestReportAssumedBoards(t *testing.T) {
+	for _, tc := range []struct{ name, want, faster string }{
+		{"A100 80GB", "a100-pcie-80gb", "SXM4"},
+		{"H800", "h800-pcie-80gb", "SXM5"},
+		{"NVIDIA A100-SXM4-80GB", "a100-sxm4-80gb", ""},
+		{"A100 PCIe 80GB", "a100-pcie-80gb", ""},
+		{"RTX 4090", "rtx-4090", ""},
+	} {
+		opts, err := Planner{Offers: []pricing.Offer{planOffer("a", tc.name, 8, "10", "")}}.Plan(trainingRequest(t))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		w := strings.Join(opts[0].Warnings, "|")
+		if opts[0].CardID != tc.want || strings.Contains(w, "does not say its board") != (tc.faster != "") || !strings.Contains(w, tc.faster) {
+			t.Errorf("%s: planned on %s with warnings %q; want %s and a word on the %s board", tc.name, opts[0].CardID, w, tc.want, tc.faster)
+		}
+	}
+}
+
+func TestReportAssumedBoard(t *testing.T) {
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "A100", 8, "10", "")}}
+	opts, err := p.Plan(trainingRequest(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := opts[0]
+	if o.CardID != "a100-pcie-40gb" {
+		t.Errorf("planned on %s, want the slowest board, the 40 GB PCIe", o.CardID)
+	}
+	w := strings.Join(o.Warnings, "|")
+	if !strings.Contains(w, "does not say its board") || !strings.Contains(w, "SXM") {
+		t.Errorf("warnings %q, want the board assumed and the SXM board's time", w)
+	}
+}
+
+// A threshold with a huge exponent is refused at once, not rescaled for ever.
+func TestRequestHugeExponent(t *testing.T) {
+	r := trainingRequest(t)
+	r.MarketThreshold = decimal.New(1, -2000000000)
+	if err := r.Validate(); !errors.Is(err, pricing.ErrInvalid) {
+		t.Errorf("threshold 1e-2000000000: %v, want ErrInvalid", err)
+	}
+	r = trainingRequest(t)
+	r.Budget = pricing.Money{Amount: decimal.New(1, -2000000000), Currency: "CNY"}
+	if err := r.Validate(); !errors.Is(err, pricing.ErrInvalid) {
+		t.Errorf("budget 1e-2000000000: %v, want ErrInvalid", err)
+	}
+}
+
+// A layout fits when its total is at most the usable memory: exactly equal fits,
+// one byte more does not.
+func TestFitsBoundary(t *testing.T) {
+	m := mustPreset(t, "llama-2-7b")
+	w := sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16, Batch: 1, SeqLen: 2048, Parallel: sizing.Parallel{Data: 1}}
+	b, err := sizing.Estimate(m, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	card, err := catalog.Default().Lookup("RTX 4090")
+	if err != nil {
+		t.Fatal(err)
+	}
+	card.Memory = b.Total()
+	w.Parallel = sizing.Parallel{}
+	s, err := Request{Model: m, Workload: w, Headroom: 1e-300}.settle()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, _ := sizing.Usable(card.Memory, s.headroom); u != b.Total() {
+		t.Skipf("usable %d != total %d at the tiniest headroom", u, b.Total())
+	}
+	if f := s.fitCard(card, 1, 0); !f.ok {
+		t.Errorf("exactly fitting memory refused: %v", f.err)
+	}
+	card.Memory--
+	if f := s.fitCard(card, 1, 0); f.ok {
+		t.Errorf("one byte short accepted")
+	}
+}
+
+// An offer whose interruption rate makes the expected time overflow can never run
+// the job: it is left out with its reason, and the plan goes on without it.
+func TestReportOverflowingInterruptions(t *testing.T) {
+	wild := planOffer("wild", "RTX 4090", 1, "0.10", "")
+	wild.Interruptible, wild.InterruptionsPerDay, wild.Line = true, 1e300, 9
+	p := Planner{Offers: []pricing.Offer{wild, planOffer("a", "RTX 4090", 1, "1.80", "")}}
+	rep, err := p.Report(trainingRequest(t))
+	if err != nil {
+		t.Fatalf("Report: %v", err)
+	}
+	if len(rep.Options) != 1 || rep.Options[0].Offer.Provider != "a" {
+		t.Fatalf("options %d, want the other offer alone", len(rep.Options))
+	}
+	if len(rep.Skipped) != 1 || rep.Skipped[0].Offer.Line != 9 || !strings.Contains(rep.Skipped[0].Reason, "interruptions") {
+		t.Errorf("skipped %+v, want the wild offer with its reason", rep.Skipped)
+	}
+	_, err = Planner{Offers: []pricing.Offer{wild}}.Plan(trainingRequest(t))
+	if !errors.Is(err, ErrNoFit) || !strings.Contains(err.Error(), "line 9") {
+		t.Errorf("only the wild offer: %v, want ErrNoFit naming line 9", err)
+	}
+}
+
+// tariffKey tells apart tariffs that differ in any field pricing reads, even in
+// how an amount is written, and gives copies the same key.
+func TestTariffKey(t *testing.T) {
+	dec := decimal.RequireFromString
+	b := pricing.Tariff{Currency: "CNY", Hourly: dec("18"), Daily: dec("300"), Weekly: dec("1500"), Monthly: dec("9000"),
+		Terms: []pricing.Term{{Months: 3, Monthly: dec("8000")}, {Months: 12, Discount: dec("0.25")}}}
+	mods := map[string]func(*pricing.Tariff){
+		"currency":         func(t *pricing.Tariff) { t.Currency = "USD" },
+		"hourly":           func(t *pricing.Tariff) { t.Hourly = dec("18.01") },
+		"hourly written":   func(t *pricing.Tariff) { t.Hourly = dec("18.00") },
+		"daily":            func(t *pricing.Tariff) { t.Daily = decimal.Decimal{} },
+		"weekly":           func(t *pricing.Tariff) { t.Weekly = dec("1501") },
+		"monthly":          func(t *pricing.Tariff) { t.Monthly = dec("90000") },
+		"hours per month":  func(t *pricing.Tariff) { t.HoursPerMonth = 720 },
+		"granularity":      func(t *pricing.Tariff) { t.Granularity = time.Minute },
+		"minimum":          func(t *pricing.Tariff) { t.Minimum = time.Hour },
+		"after package":    func(t *pricing.Tariff) { t.AfterPackage = pricing.Renew },
+		"rounding":         func(t *pricing.Tariff) { t.Rounding = pricing.RoundHalfEven },
+		"term months":      func(t *pricing.Tariff) { t.Terms = []pricing.Term{{Months: 4, Monthly: dec("8000")}, t.Terms[1]} },
+		"term price":       func(t *pricing.Tariff) { t.Terms = []pricing.Term{{Months: 3, Monthly: dec("8001")}, t.Terms[1]} },
+		"term discount":    func(t *pricing.Tariff) { t.Terms = []pricing.Term{t.Terms[0], {Months: 12, Discount: dec("0.2")}} },
+		"one term fewer":   func(t *pricing.Tariff) { t.Terms = t.Terms[:1] },
+		"huge coefficient": func(t *pricing.Tariff) { t.Hourly = dec("18.0000000000000000000000") },
+	}
+	base := string(tariffKey(nil, b))
+	c := b
+	c.Terms = append([]pricing.Term(nil), b.Terms...)
+	if got := string(tariffKey(nil, c)); got != base {
+		t.Errorf("a copy has key %q, want %q", got, base)
+	}
+	for name, mod := range mods {
+		m := b
+		m.Terms = append([]pricing.Term(nil), b.Terms...)
+		mod(&m)
+		if got := string(tariffKey(nil, m)); got == base {
+			t.Errorf("%s: key %q unchanged", name, got)
+		}
+	}
+}
+
+// The best few of a long list are the head of the whole ranked list, for every
+// rank.
+func TestReportLimitIsHead(t *testing.T) {
+	p := Planner{Offers: syntheticOffers(300)}
+	for _, rank := range []Rank{RankCost, RankTime} {
+		r := trainingRequest(t)
+		r.Rank, r.Limit = rank, -1
+		all, err := p.Plan(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Limit = 7
+		head, err := p.Plan(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(head) != 7 {
+			t.Fatalf("%v: %d options, want 7", rank, len(head))
+		}
+		for i := range head {
+			if offerName(head[i].Offer) != offerName(all[i].Offer) || head[i].GPUs != all[i].GPUs || !head[i].ExpectedCost.Amount.Equal(all[i].ExpectedCost.Amount) {
+				t.Errorf("%v: option %d is %s ×%d, the full list has %s ×%d", rank, i, offerName(head[i].Offer), head[i].GPUs, offerName(all[i].Offer), all[i].GPUs)
+			}
+		}
+	}
+}
+
+// When every option misses the deadline, the error names the closest and the GPU
+// count that would meet it, past what the offers allow.
+func TestNoFitNamesWhatMeetsTheDeadline(t *testing.T) {
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 8, "1.80", "")}}
+	r := trainingRequest(t)
+	r.Deadline = 3 * time.Hour // 8 GPUs take just over 3 hours
+	_, err := p.Plan(r)
+	var nf *NoFitError
+	if !errors.As(err, &nf) {
+		t.Fatalf("Plan: %v, want a *NoFitError", err)
+	}
+	s := strings.Join(nf.Suggestions, "|")
+	if !strings.Contains(s, "the fastest option is 8 × GeForce RTX 4090") || !strings.Contains(s, "9 × GeForce RTX 4090 would finish in") || !strings.Contains(s, "at most 8") {
+		t.Errorf("suggestions %q, want the closest (8 GPUs) and 9 GPUs past the offers' 8", s)
+	}
+	r.MaxGPUs = 4
+	_, err = p.Plan(r)
+	if !errors.As(err, &nf) || !strings.Contains(strings.Join(nf.Suggestions, "|"), "the request allows at most 4") {
+		t.Errorf("with MaxGPUs 4: %v, want the request's cap named", err)
+	}
+}

@@ -1,0 +1,123 @@
+package pricing
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// Rates converts money into one base currency, to rank offers priced in several.
+// Per holds the price of one unit of each other currency in Base (USD 7.2 in a
+// CNY base is Per["USD"] = 7.2). The zero Rates converts nothing: every amount
+// must already be in one currency. Rates is a value; Convert neither changes nor
+// keeps it.
+type Rates struct {
+	Base string                     `json:"base"` // ISO 4217 code the ranking uses
+	Per  map[string]decimal.Decimal `json:"per"`  // one unit of each other currency, in Base
+}
+
+// Validate reports a malformed base or currency code, or a rate that is not
+// positive or is out of the range prices take (see Tariff.Validate), each
+// wrapping ErrInvalid.
+func (r Rates) Validate() error {
+	if err := ValidCurrency(r.Base); err != nil {
+		return fmt.Errorf("pricing: rates: base: %w", err)
+	}
+	codes := make([]string, 0, len(r.Per))
+	for c := range r.Per {
+		codes = append(codes, c)
+	}
+	slices.Sort(codes) // the first problem named is the same on every call
+	for _, c := range codes {
+		if err := ValidCurrency(c); err != nil {
+			return fmt.Errorf("pricing: rates: %w", err)
+		}
+		v := r.Per[c]
+		if err := checkPrice("rate "+c, v); err != nil || !v.IsPositive() {
+			return fmt.Errorf("pricing: rates: %s rate %s: want a positive decimal below 10^%d with at most %d places: %w",
+				c, excerpt(v), maxPriceDigits, maxPricePlaces, ErrInvalid)
+		}
+	}
+	return nil
+}
+
+// Convert returns m in the base currency, rounded half-up to the base's minor
+// unit: m itself when it is in Base, m times Per[m.Currency] otherwise. A
+// currency without a rate is an error wrapping ErrCurrencyMismatch that names it;
+// invalid rates wrap ErrInvalid.
+func (r Rates) Convert(m Money) (Money, error) {
+	if err := r.Validate(); err != nil {
+		return Money{}, err
+	}
+	if err := checkAmount(m.Amount); err != nil {
+		return Money{}, err
+	}
+	if m.Currency == r.Base {
+		return m, nil
+	}
+	v, ok := r.Per[m.Currency]
+	if !ok {
+		have := make([]string, 0, len(r.Per))
+		for c := range r.Per {
+			have = append(have, c)
+		}
+		slices.Sort(have)
+		return Money{}, fmt.Errorf("pricing: rates: no rate for %s into %s (rates for %s): %w",
+			code(m.Currency), r.Base, strings.Join(append([]string{r.Base}, have...), ", "), ErrCurrencyMismatch)
+	}
+	out := Money{Amount: m.Amount.Mul(v), Currency: r.Base}
+	return out.Round(RoundHalfUp), nil
+}
+
+// excerpt writes a decimal for a message without expanding a huge exponent.
+func excerpt(d decimal.Decimal) string {
+	if e := d.Exponent(); e < -60 || e > 60 {
+		return fmt.Sprintf("%se%d", d.Coefficient().String(), e)
+	}
+	return d.String()
+}
+
+// checkAmount bounds an amount's exponent before any arithmetic, so that a value
+// such as 1e-2000000000 is refused instead of rescaled for ever.
+func checkAmount(d decimal.Decimal) error {
+	if e := d.Exponent(); e < -60 || e > 60 {
+		return fmt.Errorf("pricing: amount with exponent %d, outside -60 to 60: %w", e, ErrInvalid)
+	}
+	return nil
+}
+
+type ratesWire struct {
+	Base string            `json:"base"`
+	Per  map[string]string `json:"per"`
+}
+
+// MarshalJSON writes each rate as an exact decimal string, whatever decimal's
+// package settings are: {"base":"CNY","per":{"USD":"7.2"}}.
+func (r Rates) MarshalJSON() ([]byte, error) {
+	w := ratesWire{Base: r.Base, Per: make(map[string]string, len(r.Per))}
+	for c, v := range r.Per {
+		w.Per[c] = excerpt(v)
+	}
+	return jsonMarshal(w)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, rejecting unknown fields and rates
+// that are not plain decimals. It does not validate: Convert does.
+func (r *Rates) UnmarshalJSON(b []byte) error {
+	var w ratesWire
+	if err := strictUnmarshal(b, &w); err != nil {
+		return err
+	}
+	out := Rates{Base: w.Base, Per: make(map[string]decimal.Decimal, len(w.Per))}
+	for c, s := range w.Per {
+		v, err := parseDecimal(s, false)
+		if err != nil {
+			return fmt.Errorf("pricing: rates: %s: %w", code(c), err)
+		}
+		out.Per[c] = v
+	}
+	*r = out
+	return nil
+}
