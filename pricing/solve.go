@@ -3,6 +3,7 @@ package pricing
 import (
 	"math"
 	"math/big"
+	"math/bits"
 
 	"github.com/gpuplan/gpuplan/internal/checked"
 	"github.com/shopspring/decimal"
@@ -24,6 +25,8 @@ type arith[C any] interface {
 	quo(a C, d int64) C // ⌊a/d⌋, d > 0
 	cmp(a, b C) int
 	big(a C) *big.Int // a as a *big.Int the caller may change
+	// mulQuo returns ⌊a·k/d⌋ when d > 0 and the result fits an int64.
+	mulQuo(a C, k int64, d C) (int64, bool)
 }
 
 // int64Arith is arith on int64. It does not check for overflow: the search runs
@@ -36,6 +39,14 @@ func (int64Arith) mul(a, k int64) int64 { return a * k }
 func (int64Arith) quo(a, d int64) int64 { return a / d }
 func (int64Arith) cmp(a, b int64) int   { return cmpInt64(a, b) }
 func (int64Arith) big(a int64) *big.Int { return big.NewInt(a) }
+func (int64Arith) mulQuo(a, k, d int64) (int64, bool) {
+	hi, lo := bits.Mul64(uint64(a), uint64(k))
+	if d <= 0 || hi >= uint64(d) {
+		return 0, false
+	}
+	q, _ := bits.Div64(hi, lo, uint64(d))
+	return int64(q), q <= math.MaxInt64
+}
 
 // bigArith is arith on *big.Int, for prices or needs too large for int64.
 type bigArith struct{}
@@ -50,6 +61,14 @@ func (bigArith) quo(a *big.Int, d int64) *big.Int {
 }
 func (bigArith) cmp(a, b *big.Int) int   { return a.Cmp(b) }
 func (bigArith) big(a *big.Int) *big.Int { return new(big.Int).Set(a) }
+func (bigArith) mulQuo(a *big.Int, k int64, d *big.Int) (int64, bool) {
+	if d.Sign() <= 0 {
+		return 0, false
+	}
+	q := new(big.Int).Mul(a, big.NewInt(k))
+	q.Quo(q, d)
+	return q.Int64(), q.IsInt64()
+}
 
 func cmpInt64(a, b int64) int {
 	switch {
@@ -109,7 +128,10 @@ type prepared[C any] struct {
 	ks    []kept[C] // in ksBuf
 	caps  [maxItems]int64
 	reach [maxItems + 1]int64 // len(ks)+1 used
-	ksBuf [maxItems]kept[C]
+	// rateCap bounds the length of the packages other than the first in a
+	// cheapest cover by their rates (see solveCover); MaxInt64 when none does.
+	rateCap int64
+	ksBuf   [maxItems]kept[C]
 }
 
 // solution is a cover: a count per item (in the problem's item order), the
@@ -159,6 +181,19 @@ func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
 		}
 	}
 	n := len(ks)
+	// rateCap: s·(price_2·length_b − price_b·length_2) < price_b·length_2·length_b.
+	pr.rateCap = math.MaxInt64
+	if n > 1 {
+		p2, l2, pb, lb := ks[1].big, big.NewInt(ks[1].length), ks[0].big, big.NewInt(ks[0].length)
+		d := new(big.Int).Sub(new(big.Int).Mul(p2, lb), new(big.Int).Mul(pb, l2))
+		if d.Sign() > 0 {
+			q := new(big.Int).Mul(pb, l2)
+			q.Quo(q.Mul(q, lb), d)
+			if q.IsInt64() {
+				pr.rateCap = q.Int64()
+			}
+		}
+	}
 	// caps[i]: the most of package i a cheapest cover holds. k copies of i can
 	// be swapped for ⌈k·length_i/length_j⌉ of an earlier package j, covering at
 	// least as much, when that costs no more; the cover that breaks ties keeps
