@@ -1,6 +1,7 @@
 package pricing
 
 import (
+	"cmp"
 	"math"
 	"math/big"
 	"math/bits"
@@ -25,6 +26,8 @@ type arith[C any] interface {
 	quo(a C, d int64) C // ⌊a/d⌋, d > 0
 	cmp(a, b C) int
 	big(a C) *big.Int // a as a *big.Int the caller may change
+	// cmpMul compares a·x with b·y (x, y ≥ 0) exactly.
+	cmpMul(a C, x int64, b C, y int64) int
 	// mulQuo returns ⌊a·k/d⌋ when d > 0 and the result fits an int64.
 	mulQuo(a C, k int64, d C) (int64, bool)
 }
@@ -39,6 +42,14 @@ func (int64Arith) mul(a, k int64) int64 { return a * k }
 func (int64Arith) quo(a, d int64) int64 { return a / d }
 func (int64Arith) cmp(a, b int64) int   { return cmpInt64(a, b) }
 func (int64Arith) big(a int64) *big.Int { return big.NewInt(a) }
+func (int64Arith) cmpMul(a, x, b, y int64) int {
+	h1, l1 := bits.Mul64(uint64(a), uint64(x))
+	h2, l2 := bits.Mul64(uint64(b), uint64(y))
+	if h1 != h2 {
+		return cmp.Compare(h1, h2)
+	}
+	return cmp.Compare(l1, l2)
+}
 func (int64Arith) mulQuo(a, k, d int64) (int64, bool) {
 	hi, lo := bits.Mul64(uint64(a), uint64(k))
 	if d <= 0 || hi >= uint64(d) {
@@ -61,6 +72,9 @@ func (bigArith) quo(a *big.Int, d int64) *big.Int {
 }
 func (bigArith) cmp(a, b *big.Int) int   { return a.Cmp(b) }
 func (bigArith) big(a *big.Int) *big.Int { return new(big.Int).Set(a) }
+func (bigArith) cmpMul(a *big.Int, x int64, b *big.Int, y int64) int {
+	return new(big.Int).Mul(a, big.NewInt(x)).Cmp(new(big.Int).Mul(b, big.NewInt(y)))
+}
 func (bigArith) mulQuo(a *big.Int, k int64, d *big.Int) (int64, bool) {
 	if d.Sign() <= 0 {
 		return 0, false
@@ -117,7 +131,6 @@ type kept[C any] struct {
 	length int64
 	price  C
 	orig   int
-	big    *big.Int // price, for cross products that may pass int64
 }
 
 // prepared is a problem made ready for any need: the packages kept, in the
@@ -157,17 +170,13 @@ func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
 		if p.hasTail && p.mix && a.cmp(a.mul(p.rate, p.units(l)), p.prices[i]) <= 0 {
 			continue
 		}
-		pr.ks = append(pr.ks, kept[C]{l, p.prices[i], i, a.big(p.prices[i])})
+		pr.ks = append(pr.ks, kept[C]{l, p.prices[i], i})
 	}
 	// Strict order: price per unit ascending (cross-multiplied), then longer
 	// first, then original place. An insertion sort: at most maxItems packages.
 	ks := pr.ks
-	// Cross products go through *big.Int: they can pass int64 where no cost does.
-	var cx, cy, lx, ly big.Int
 	before := func(x, y kept[C]) bool {
-		lx.SetInt64(x.length)
-		ly.SetInt64(y.length)
-		if c := cx.Mul(x.big, &ly).Cmp(cy.Mul(y.big, &lx)); c != 0 {
+		if c := a.cmpMul(x.price, y.length, y.price, x.length); c != 0 {
 			return c < 0
 		}
 		if x.length != y.length {
@@ -184,7 +193,7 @@ func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
 	// rateCap: s·(price_2·length_b − price_b·length_2) < price_b·length_2·length_b.
 	pr.rateCap = math.MaxInt64
 	if n > 1 {
-		p2, l2, pb, lb := ks[1].big, big.NewInt(ks[1].length), ks[0].big, big.NewInt(ks[0].length)
+		p2, l2, pb, lb := a.big(ks[1].price), big.NewInt(ks[1].length), a.big(ks[0].price), big.NewInt(ks[0].length)
 		d := new(big.Int).Sub(new(big.Int).Mul(p2, lb), new(big.Int).Mul(pb, l2))
 		if d.Sign() > 0 {
 			q := new(big.Int).Mul(pb, l2)
@@ -207,13 +216,9 @@ func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
 			if pr.caps[i] < limit {
 				limit = pr.caps[i] + 1
 			}
-			pi, pj := ks[i].big, ks[j].big
-			var x, y big.Int
 			for k := int64(1); k <= limit; k++ {
 				m := (k*ks[i].length + ks[j].length - 1) / ks[j].length
-				x.SetInt64(m)
-				y.SetInt64(k)
-				if x.Mul(&x, pj).Cmp(y.Mul(&y, pi)) <= 0 {
+				if a.cmpMul(ks[j].price, m, ks[i].price, k) <= 0 {
 					pr.caps[i] = k - 1
 					break
 				}
