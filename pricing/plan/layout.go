@@ -83,11 +83,16 @@ func (s settings) layouts(n int) []sizing.Parallel {
 }
 
 // fitCard times every layout of n GPUs of card that fits and keeps the fastest
-// (the first listed among equals; without Tokens, the first that fits).
+// (the first listed among equals; without Tokens, the first that fits). The
+// link, the peak and the notes do not depend on the layout: they are found once,
+// and the notes written for the fit returned only.
 func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 	usable, _ := sizing.Usable(card.Memory, s.headroom) // settle checked the headroom
+	link, nvlink, linkName := linkFor(card, n)
+	peak, note, peakErr := peakFor(card, s.Workload.Precision, s.Workload.Task)
 	var smallest sizing.Bytes = -1
 	var best, failed *fit
+	var cur, alt fit // the layout being timed, and the best or first failed so far
 	w := s.Workload
 	tried := 0
 	for _, l := range s.layouts(n) {
@@ -103,26 +108,37 @@ func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 		if b.Total() > usable {
 			continue
 		}
-		f := s.timeLayout(card, n, l, b, usable, work)
+		cur = fit{ok: true, layout: l, mem: b, usable: usable, nvlink: nvlink, linkName: linkName}
+		if peakErr != nil {
+			cur.ok, cur.err = false, peakErr
+		} else if err := s.timeFit(&cur, card, n, work, peak, link); err != nil {
+			cur.ok, cur.err = false, fmt.Errorf("%s at %d GPU(s): %s", card.Name, n, strings.Join(unprefixed(err, ""), "; "))
+		}
 		switch {
-		case !f.ok:
-			if failed == nil {
-				failed = f
+		case !cur.ok:
+			if failed == nil && best == nil {
+				alt = cur
+				failed = &alt
 			}
-		case best == nil || f.duration < best.duration:
-			best = f
+		case best == nil || cur.duration < best.duration:
+			alt = cur
+			best, failed = &alt, nil
 		}
 		if s.Tokens == 0 && best != nil {
 			break
 		}
 	}
-	if best != nil {
-		best.tried = tried
-		return best
+	if best == nil {
+		best = failed
 	}
-	if failed != nil {
-		failed.tried = tried
-		return failed
+	if best != nil {
+		f := new(fit)
+		*f = *best
+		f.tried = tried
+		if peakErr == nil {
+			s.layoutNotes(f, note)
+		}
+		return f
 	}
 	f := &fit{usable: usable, tried: tried}
 	if smallest < 0 {
@@ -135,16 +151,9 @@ func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 	return f
 }
 
-// timeLayout times layout l of n GPUs of card, whose memory b fits.
-func (s settings) timeLayout(card catalog.Card, n int, l sizing.Parallel, b sizing.Breakdown, usable sizing.Bytes, work compute.FLOPs) *fit {
-	f := &fit{ok: true, layout: l, mem: b, usable: usable}
-	link, nvlink, name := linkFor(card, n)
-	f.nvlink, f.linkName = nvlink, name
-	peak, note, err := peakFor(card, s.Workload.Precision, s.Workload.Task)
-	if err != nil {
-		f.ok, f.err = false, err
-		return f
-	}
+// layoutNotes writes the fit's notes: the peak's (note, when not empty), an
+// offloaded optimizer, approximated memory terms.
+func (s settings) layoutNotes(f *fit, note string) {
 	if note != "" {
 		f.notes = append(f.notes, note)
 	}
@@ -154,10 +163,6 @@ func (s settings) timeLayout(card catalog.Card, n int, l sizing.Parallel, b sizi
 	if f.mem.Approx != 0 {
 		f.notes = append(f.notes, "memory terms approximated from the parameter count alone: "+f.mem.Approx.String())
 	}
-	if err := s.timeFit(f, card, n, work, peak, link); err != nil {
-		f.ok, f.err = false, fmt.Errorf("%s at %d GPU(s): %s", card.Name, n, strings.Join(unprefixed(err, ""), "; "))
-	}
-	return f
 }
 
 // timeFit fills the fit's durations and efficiency.
