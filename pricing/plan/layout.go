@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
 	"math"
+	"math/bits"
 	"strings"
 	"time"
 
@@ -93,6 +94,7 @@ func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 	var smallest sizing.Bytes = -1
 	var best, failed *fit
 	var cur, alt fit // the layout being timed, and the best or first failed so far
+	var jobs [4]jobTiming
 	w := s.Workload
 	tried := 0
 	for _, l := range s.layouts(n) {
@@ -111,7 +113,7 @@ func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 		cur = fit{ok: true, layout: l, mem: b, usable: usable, nvlink: nvlink, linkName: linkName}
 		if peakErr != nil {
 			cur.ok, cur.err = false, peakErr
-		} else if err := s.timeFit(&cur, card, n, work, peak, link); err != nil {
+		} else if err := s.timeFit(&cur, card, n, work, peak, link, &jobs); err != nil {
 			cur.ok, cur.err = false, fmt.Errorf("%s at %d GPU(s): %s", card.Name, n, strings.Join(unprefixed(err, ""), "; "))
 		}
 		switch {
@@ -165,8 +167,18 @@ func (s settings) layoutNotes(f *fit, note string) {
 	}
 }
 
+// jobTiming is compute.Job's timing of a training layout over the utilization
+// band and at the request's utilization. It depends on the tensor degree alone
+// among the layout's fields (ZeRO and offload are added after, by layoutCost), so
+// fitCard times each degree once: jobs[i] holds tensor degree 2^i.
+type jobTiming struct {
+	done      bool
+	band, mid compute.Timing
+	err       error
+}
+
 // timeFit fills the fit's durations and efficiency.
-func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, peak compute.FLOPRate, link compute.Link) error {
+func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, peak compute.FLOPRate, link compute.Link, jobs *[4]jobTiming) error {
 	f.eff = 1
 	if s.Tokens == 0 {
 		return nil
@@ -174,23 +186,40 @@ func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, 
 	if s.Workload.Task == sizing.Inference {
 		return s.timeDecode(f, card, n, peak, link)
 	}
+	var jt jobTiming
+	t := one(f.layout.Tensor)
+	i := bits.Len(uint(t)) - 1
+	if t&(t-1) == 0 && i < len(jobs) {
+		if !jobs[i].done {
+			jobs[i] = s.timeJob(work, n, t, peak, link)
+		}
+		jt = jobs[i]
+	} else {
+		jt = s.timeJob(work, n, t, peak, link)
+	}
+	if jt.err != nil {
+		return jt.err
+	}
+	band, mid := jt.band, jt.mid
+	f.duration, f.low, f.high, f.eff = mid.Duration, band.Low, band.High, mid.Efficiency
+	return s.layoutCost(f, card, mid)
+}
+
+// timeJob times n GPUs at tensor degree t with compute.Job.
+func (s settings) timeJob(work compute.FLOPs, n, t int, peak compute.FLOPRate, link compute.Link) jobTiming {
 	j := compute.Job{
 		Model: s.Model, Work: work, Precision: s.Workload.Precision, Recompute: s.Workload.Recompute,
 		Batch: s.Workload.Batch, SeqLen: s.Workload.SeqLen,
-		Devices: n, Tensor: one(f.layout.Tensor), PeakPerDevice: peak, Link: link,
+		Devices: n, Tensor: t, PeakPerDevice: peak, Link: link,
 		Utilization: s.band,
 	}
-	band, err := j.Time()
-	if err != nil {
-		return err
+	jt := jobTiming{done: true}
+	if jt.band, jt.err = j.Time(); jt.err != nil {
+		return jt
 	}
 	j.Utilization = compute.Point(s.util)
-	mid, err := j.Time()
-	if err != nil {
-		return err
-	}
-	f.duration, f.low, f.high, f.eff = mid.Duration, band.Low, band.High, mid.Efficiency
-	return s.layoutCost(f, card, mid)
+	jt.mid, jt.err = j.Time()
+	return jt
 }
 
 // layoutCost adds what a ZeRO-3 layout and an offloaded optimizer cost
