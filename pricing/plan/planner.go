@@ -396,6 +396,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		err    error
 	}
 	byName := make(map[string]looked)
+	var all []catalog.Card // the catalog's cards, read once when a name needs them
 	currencies := make(map[string][]int) // currency → lines (or list places) of its offers
 	for i, o := range p.Offers {
 		if err := o.Validate(); err != nil {
@@ -403,7 +404,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		}
 		l, ok := byName[o.Card]
 		if !ok {
-			l.card, l.faster, l.err = lookupBoard(cat, o.Card)
+			l.card, l.faster, l.err = lookupBoard(cat, &all, o.Card)
 			byName[o.Card] = l
 		}
 		if l.err != nil {
@@ -460,8 +461,9 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 // 80GB", "H800": price lists write them for either). It resolves to the slowest
 // of those boards (lower memory bandwidth, then lower dense BF16 peak, then no
 // NVLink), the conservative time, and returns the fastest beside it so the
-// option can say what it would change.
-func lookupBoard(cat *catalog.Catalog, name string) (catalog.Card, *catalog.Card, error) {
+// option can say what it would change. *all holds cat.Cards(), read on first
+// need.
+func lookupBoard(cat *catalog.Catalog, all *[]catalog.Card, name string) (catalog.Card, *catalog.Card, error) {
 	c, err := cat.Lookup(name)
 	var boards []catalog.Card
 	var amb *catalog.AmbiguousError
@@ -479,7 +481,10 @@ func lookupBoard(cat *catalog.Catalog, name string) (catalog.Card, *catalog.Card
 	case namesBoard(name):
 		return c, nil, nil
 	default:
-		boards = append(siblings(cat, c), c)
+		if *all == nil {
+			*all = cat.Cards()
+		}
+		boards = append(siblings(*all, c), c)
 	}
 	slow, fast := boards[0], boards[0]
 	for _, b := range boards[1:] {
@@ -508,11 +513,11 @@ func namesBoard(name string) bool {
 	return false
 }
 
-// siblings returns the cards that share a family and the marketed memory with c
+// siblings returns the cards of all that share a family and the marketed memory with c
 // but sit on another board.
-func siblings(cat *catalog.Catalog, c catalog.Card) []catalog.Card {
+func siblings(all []catalog.Card, c catalog.Card) []catalog.Card {
 	var out []catalog.Card
-	for _, o := range cat.Cards() {
+	for _, o := range all {
 		if o.ID == c.ID || o.Form == c.Form || o.MemoryNominal != c.MemoryNominal || o.Vendor != c.Vendor {
 			continue
 		}
