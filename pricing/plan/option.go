@@ -24,7 +24,7 @@ type candidate struct {
 	gpus          int
 	fit           *fit
 	rental        pricing.Usage
-	cost, hourly  pricing.Quote
+	total         pricing.Money // the rental's cheapest cover; quotes are built for the options returned
 	expected      pricing.Money // Cost plus the rental of the time lost to interruptions
 	interruptions float64       // expected over the job
 	lost          time.Duration // expected time lost to interruptions
@@ -56,14 +56,14 @@ func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, 
 			roundDur(span), roundDur(pricing.MaxDuration), pricing.ErrUnavailable)}
 	}
 	var err error
-	c.cost.Total, err = pr.Total(c.rental, n) // the quotes are built for the options returned
+	c.total, err = pr.Total(c.rental, n)
 	if errors.Is(err, pricing.ErrUnavailable) {
 		return candidate{}, &unavailable{offerName(o), err}
 	}
 	if err != nil {
 		return candidate{}, &contextError{context: fmt.Sprintf("%s at %d GPUs", offerName(o), n), err: err}
 	}
-	c.expected = c.cost.Total
+	c.expected = c.total
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
 		if err := s.interruptions(&c, pr, o.InterruptionsPerDay); err != nil {
 			// The expected time overflows or passes what can be priced: the offer
@@ -111,7 +111,7 @@ func (s settings) interruptions(c *candidate, pr tariffPricer, perDay float64) e
 		if err != nil {
 			return err
 		}
-		if c.expected, err = c.cost.Total.Add(q); err != nil {
+		if c.expected, err = c.total.Add(q); err != nil {
 			return err
 		}
 	}
@@ -122,8 +122,8 @@ func (s settings) interruptions(c *candidate, pr tariffPricer, perDay float64) e
 // timing, money, its waste against the cheapest option, and the warnings.
 func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catalog.Card, faster *catalog.Card, check pricing.PriceCheck, cheapest *candidate, fits map[fitKey]*fit, work compute.FLOPs) error {
 	f, n := c.fit, c.gpus
-	var err error
-	if c.cost, c.hourly, err = s.quote(o, c.rental, n); err != nil {
+	cost, hourly, err := s.quote(o, c.rental, n)
+	if err != nil {
 		return err
 	}
 	*opt = Option{
@@ -134,8 +134,8 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catal
 		DurationHigh:  f.high,
 		Efficiency:    f.eff,
 		Rental:        c.rental,
-		Cost:          c.cost,
-		HourlyOnly:    c.hourly,
+		Cost:          cost,
+		HourlyOnly:    hourly,
 		Interruptions: c.interruptions,
 		TimeLost:      c.lost,
 		ExpectedCost:  c.expected,
@@ -153,7 +153,7 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catal
 	pre := s.fitWarnings(f, n, card)
 	warn := make([]string, 0, len(pre)+3)
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
-		extra, err := c.expected.Sub(c.cost.Total)
+		extra, err := c.expected.Sub(cost.Total)
 		if err != nil {
 			return err
 		}
@@ -279,7 +279,7 @@ func ceilSecond(d time.Duration) time.Duration {
 // choose picks and orders the options to return (see Report): at most one per
 // offer unless EveryCount, the cost-time Pareto front for RankFrontier, sorted by
 // the rank, cut at the limit.
-func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []catalog.Card) []int {
+func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []*catalog.Card) []int {
 	less := func(a, b *candidate) bool { return s.less(a, b, offers, cards) }
 	var keep []int
 	switch {
@@ -345,7 +345,7 @@ func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []cata
 // currency) then expected duration for RankCost, the other way round for
 // RankTime; then fewer GPUs, provider, region, catalog card, card name as
 // written, and last the offer's place in the list.
-func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []catalog.Card) bool {
+func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []*catalog.Card) bool {
 	da, db := a.fit.duration+a.lost, b.fit.duration+b.lost
 	c := cmpKey(a, b)
 	if s.Rank == RankTime {

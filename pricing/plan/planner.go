@@ -190,14 +190,14 @@ func (p Planner) Report(r Request) (Report, error) {
 	}
 
 	fits := make(map[fitKey]*fit)
-	var cands []candidate
+	cands := make([]candidate, 0, len(rs.kept))
 	var diag diagnosis
 	causes := rs.causes
-	totals := newTotals()
+	totals := newTotals(len(rs.kept))
 	best := !s.EveryCount && s.Rank != RankFrontier // one candidate per offer is kept
 	for _, i := range rs.kept {
 		o := p.Offers[i]
-		card := rs.cards[i]
+		card := *rs.cards[i]
 		limit := s.gpuLimit(o)
 		first := len(cands)
 		pr, err := totals.pricer(o.Tariff) // resolve validated the offer
@@ -281,7 +281,7 @@ func (p Planner) Report(r Request) (Report, error) {
 	rep.Options = make([]Option, len(order))
 	for j, k := range order {
 		c := &cands[k]
-		if err := s.explain(&rep.Options[j], c, p.Offers[c.offer], rs.cards[c.offer], rs.boards[c.offer], checks[c.offer], cheapest, fits, work); err != nil {
+		if err := s.explain(&rep.Options[j], c, p.Offers[c.offer], *rs.cards[c.offer], rs.boards[c.offer], checks[c.offer], cheapest, fits, work); err != nil {
 			return Report{}, err
 		}
 	}
@@ -292,8 +292,9 @@ func (p Planner) Report(r Request) (Report, error) {
 // each over the offers kept in its market, that of the catalog card it resolved to
 // and its currency ("A100 80GB" and "NVIDIA A100-SXM4-80GB" are one market;
 // interruptible capacity is a market of its own, since spot prices are meant to
-// be lower). Offers in no returned option's market get a zero check.
-func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order []int) ([]pricing.PriceCheck, error) {
+// be lower). It returns the checks of the returned options' offers, by offer
+// index.
+func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order []int) (map[int]pricing.PriceCheck, error) {
 	market := func(i int) string {
 		m := rs.cards[i].ID + " " + p.Offers[i].Tariff.Currency
 		if p.Offers[i].Interruptible {
@@ -302,8 +303,10 @@ func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order 
 		return m
 	}
 	shown := make(map[string]bool, len(order))
+	out := make(map[int]pricing.PriceCheck, len(order))
 	for _, k := range order {
 		shown[market(cands[k].offer)] = true
+		out[cands[k].offer] = pricing.PriceCheck{}
 	}
 	var offers []pricing.Offer
 	var markets []string
@@ -317,9 +320,10 @@ func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order 
 	if err != nil {
 		return nil, err
 	}
-	out := make([]pricing.PriceCheck, len(p.Offers))
 	for j, i := range index {
-		out[i] = got[j]
+		if _, ok := out[i]; ok {
+			out[i] = got[j]
+		}
 	}
 	return out, nil
 }
@@ -355,7 +359,7 @@ func nextCount(n, limit int) int {
 // of each (by offer index), the faster board when the name left the board open,
 // the offers kept (indices, in list order) and those left out.
 type resolved struct {
-	cards   []catalog.Card
+	cards   []*catalog.Card // shared by the offers of one card name
 	boards  []*catalog.Card // the fastest board the name allows, when it was assumed
 	kept    []int
 	skipped []Skipped
@@ -366,7 +370,7 @@ type resolved struct {
 // the request's card filter and checks the currencies: one for all offers (and
 // the budget) without rates; each convertible with them.
 func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
-	rs := resolved{cards: make([]catalog.Card, len(p.Offers)), boards: make([]*catalog.Card, len(p.Offers))}
+	rs := resolved{cards: make([]*catalog.Card, len(p.Offers)), boards: make([]*catalog.Card, len(p.Offers))}
 	var want map[string]bool
 	if len(s.Cards) > 0 {
 		want = make(map[string]bool)
@@ -395,7 +399,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		faster *catalog.Card
 		err    error
 	}
-	byName := make(map[string]looked)
+	byName := make(map[string]*looked)
 	var all []catalog.Card // the catalog's cards, read once when a name needs them
 	currencies := make(map[string][]int) // currency → lines (or list places) of its offers
 	for i, o := range p.Offers {
@@ -404,6 +408,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		}
 		l, ok := byName[o.Card]
 		if !ok {
+			l = new(looked)
 			l.card, l.faster, l.err = lookupBoard(cat, &all, o.Card)
 			byName[o.Card] = l
 		}
@@ -421,7 +426,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 				continue
 			}
 		}
-		rs.cards[i], rs.boards[i] = l.card, l.faster
+		rs.cards[i], rs.boards[i] = &l.card, l.faster
 		rs.kept = append(rs.kept, i)
 		line := o.Line
 		if line == 0 {
@@ -624,8 +629,9 @@ type totalKey struct {
 	gpus   int
 }
 
-func newTotals() *totals {
-	return &totals{ids: make(map[string]int), memo: make(map[totalKey]pricing.Money)}
+// newTotals returns totals for about n offers.
+func newTotals(n int) *totals {
+	return &totals{ids: make(map[string]int), memo: make(map[totalKey]pricing.Money, n)}
 }
 
 // pricer returns the prepared tariff, the same one for equal tariffs.
