@@ -317,6 +317,27 @@ func (p *pricer) quote(c cover, trialSecs int64, gpus int) Quote {
 	return buildQuote(p.t.Currency, p.t.Rounding, lines, decimal.NewFromBigInt(exact, -p.scale), decimal.NewFromInt(3600), gpus)
 }
 
+// floor is Pricer.Floor for a run of secs seconds, in minor units: every
+// package covers its length for its price, and the tail costs at least the
+// hourly rate per second (problem), so no cover of secs costs less than secs at
+// the lowest of those rates. A rate whose product passes int64 is above every
+// one that fits, and is left out of the minimum.
+func (p *pricer) floor(secs int64, gpus int) (int64, bool) {
+	if !p.hasRun64 || p.forceBig {
+		return 0, false
+	}
+	lo := int64(math.MaxInt64)
+	if v, ok := checked.Mul(p.hourly64, secs); ok && p.run64.hasTail {
+		lo = v
+	}
+	for i, l := range p.run64.lengths {
+		if v, ok := (int64Arith{}).mulQuo(p.price64[i], secs, l); ok {
+			lo = min(lo, v)
+		}
+	}
+	return totalMinor(lo, p.scale, gpus, MinorUnit(p.t.Currency), p.t.Rounding)
+}
+
 // total is the Total of quote(c, trialSecs, gpus): the exact cost for gpus GPUs
 // rounded once, as buildQuote rounds it.
 func (p *pricer) total(c cover, trialSecs int64, gpus int) Money {

@@ -164,6 +164,23 @@ func (p Pricer) Total(u Usage, gpus int) (Money, error) {
 	return p.p.total(c, trial, gpus), nil
 }
 
+// Floor is a lower bound of Total(u, gpus) that costs a few multiplications: a
+// run at the tariff's lowest price per second, hourly or a package's, for every
+// second of it, rounded as Total rounds. A caller that ranks many usages prices
+// in full only those whose Floor could still win. It reports false when it has
+// no bound to give: a usage other than a valid run, prices too large for int64.
+func (p Pricer) Floor(u Usage, gpus int) (Money, bool) {
+	if p.p == nil || u.Pattern != Run || p.check(u, gpus) != nil {
+		return Money{}, false
+	}
+	secs := int64(u.Duration / time.Second)
+	if u.Duration%time.Second != 0 {
+		secs++
+	}
+	m, ok := p.p.floor(secs, gpus)
+	return Money{Amount: decimal.New(m, -MinorUnit(p.p.t.Currency)), Currency: p.p.t.Currency}, ok
+}
+
 func (p Pricer) check(u Usage, gpus int) error {
 	if p.p == nil {
 		return fmt.Errorf("pricing: a Pricer not made by NewPricer: %w", ErrInvalid)

@@ -182,3 +182,55 @@ func TestUsageJSON(t *testing.T) {
 		t.Errorf("unknown pattern error = %v, want ErrInvalid", err)
 	}
 }
+
+// Floor is a lower bound of Total: a planner skips the usages whose Floor cannot
+// win, so a Floor above Total would drop the cheapest option.
+func TestFloorBoundsTotal(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tr := genTariff(t)
+		p, err := NewPricer(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := Continuous(genDuration(t, "run", 3*365*24*time.Hour) + time.Duration(rapid.Int64Range(0, 999).Draw(t, "ms"))*time.Millisecond)
+		gpus := rapid.IntRange(1, 16).Draw(t, "gpus")
+		total, err := p.Total(u, gpus)
+		if err != nil {
+			t.Fatal(err)
+		}
+		floor, ok := p.Floor(u, gpus)
+		if !ok {
+			t.Fatalf("no floor for %+v on %+v", u, tr)
+		}
+		if floor.Currency != total.Currency || floor.Amount.GreaterThan(total.Amount) {
+			t.Fatalf("Floor %v above Total %v for %v on %d GPUs, %+v", floor, total, u.Duration, gpus, tr)
+		}
+	})
+}
+
+// On a tariff of hourly time alone, billed by the second, Floor is Total; with
+// a monthly package the floor is the run at the monthly rate.
+func TestFloorValues(t *testing.T) {
+	for _, c := range []struct {
+		tr   Tariff
+		d    time.Duration
+		want string
+	}{
+		// 21.59 h × CNY 8.00/h × 8 GPUs = CNY 1381.76.
+		{Tariff{Currency: "CNY", Hourly: dec("8")}, 21*time.Hour + 35*time.Minute + 24*time.Second, "1381.76"},
+		// 100 h at CNY 720/month over 720 h is CNY 1.00/h: 100 × 8 = 800.
+		{Tariff{Currency: "CNY", Hourly: dec("8"), Monthly: dec("720"), HoursPerMonth: 720}, 100 * time.Hour, "800"},
+	} {
+		p, err := NewPricer(c.tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := p.Floor(Continuous(c.d), 8)
+		if !ok || !got.Amount.Equal(dec(c.want)) {
+			t.Errorf("Floor(%v) = %v, %v; want CNY %s", c.d, got, ok, c.want)
+		}
+	}
+	if _, ok := (Pricer{}).Floor(Continuous(time.Hour), 1); ok {
+		t.Error("a zero Pricer gave a floor")
+	}
+}
