@@ -164,9 +164,10 @@ func (p Pricer) Total(u Usage, gpus int) (Money, error) {
 	return p.p.total(c, trial, gpus), nil
 }
 
-// Floor is a lower bound of Total(u, gpus) that costs a few multiplications: a
-// run at the tariff's lowest price per second, hourly or a package's, for every
-// second of it, rounded as Total rounds. A caller that ranks many usages prices
+// Floor is a lower bound of Total(u, gpus) that costs a few multiplications: the
+// least of hourly time alone and, for each package, the larger of its price and
+// the run at the tariff's lowest price per second (hourly or a package's),
+// rounded as Total rounds. A caller that ranks many usages prices
 // in full only those whose Floor could still win. It reports false when it has
 // no bound to give: a usage other than a valid run, prices too large for int64.
 func (p Pricer) Floor(u Usage, gpus int) (Money, bool) {

@@ -209,7 +209,8 @@ func TestFloorBoundsTotal(t *testing.T) {
 }
 
 // On a tariff of hourly time alone, billed by the second, Floor is Total; with
-// a monthly package the floor is the run at the monthly rate.
+// a monthly package it is the cheaper of hourly time alone and the larger of the
+// month's price and the run at the monthly rate.
 func TestFloorValues(t *testing.T) {
 	for _, c := range []struct {
 		tr   Tariff
@@ -218,8 +219,10 @@ func TestFloorValues(t *testing.T) {
 	}{
 		// 21.59 h × CNY 8.00/h × 8 GPUs = CNY 1381.76.
 		{Tariff{Currency: "CNY", Hourly: dec("8")}, 21*time.Hour + 35*time.Minute + 24*time.Second, "1381.76"},
-		// 100 h at CNY 720/month over 720 h is CNY 1.00/h: 100 × 8 = 800.
-		{Tariff{Currency: "CNY", Hourly: dec("8"), Monthly: dec("720"), HoursPerMonth: 720}, 100 * time.Hour, "800"},
+		// 100 h: hourly time alone is CNY 800, a month CNY 720 (above 100 h at
+		// its CNY 1.00/h): 720 × 8 GPUs = 5760. 1000 h: the month's rate, 1000 × 8.
+		{Tariff{Currency: "CNY", Hourly: dec("8"), Monthly: dec("720"), HoursPerMonth: 720}, 100 * time.Hour, "5760"},
+		{Tariff{Currency: "CNY", Hourly: dec("8"), Monthly: dec("720"), HoursPerMonth: 720}, 1000 * time.Hour, "8000"},
 	} {
 		p, err := NewPricer(c.tr)
 		if err != nil {

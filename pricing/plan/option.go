@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -34,9 +35,15 @@ type candidate struct {
 	rate          string // the rate that converted expected into key; empty: none
 }
 
+// errCannotWin is price's answer for a candidate whose cost cannot make the plan.
+var errCannotWin = errors.New("plan: the cost cannot make the plan")
+
 // price prices one fit on one offer (offer i, n GPUs): the rental, its quotes and
-// the expected cost with interruptions.
-func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, rates pricing.Rates) (candidate, error) {
+// the expected cost with interruptions. When the rental's floor (Pricer.Floor) is
+// above bar, in whole minor units of the ranking's currency, the candidate cannot
+// make the plan and price returns errCannotWin without pricing it; the floor is
+// used only where it bounds the ranking key: no conversion, no interruptions.
+func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, rates pricing.Rates, bar int64) (candidate, error) {
 	c := candidate{offer: i, gpus: n, fit: f}
 	jobRental := false
 	switch {
@@ -54,6 +61,13 @@ func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, 
 	} else if span > pricing.MaxDuration {
 		return candidate{}, &unavailable{offerName(o), fmt.Errorf("the rental of %s is past the %s pricing limit: %w",
 			roundDur(span), roundDur(pricing.MaxDuration), pricing.ErrUnavailable)}
+	}
+	if bar < math.MaxInt64 && o.InterruptionsPerDay == 0 && (isZeroRates(rates) || o.Tariff.Currency == rates.Base) {
+		if fl, ok := pr.Floor(c.rental, n); ok {
+			if m, ok := minorUnits(fl); ok && m > bar {
+				return candidate{}, errCannotWin
+			}
+		}
 	}
 	var err error
 	c.total, err = pr.Total(c.rental, n)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -195,6 +196,20 @@ func (p Planner) Report(r Request) (Report, error) {
 	causes := rs.causes
 	totals := newTotals(len(rs.kept))
 	best := !s.EveryCount && s.Rank != RankFrontier // one candidate per offer is kept
+	// Ranked by cost, a candidate dearer than Limit others (offers' best ones,
+	// without EveryCount) cannot be returned: top holds the Limit smallest
+	// ranking costs known, and price skips what cannot beat the last of them.
+	var top []int64
+	if s.Rank == RankCost && s.limit > 0 {
+		top = make([]int64, 0, s.limit+1)
+	}
+	keep := func(c *candidate) {
+		if top == nil || !c.exact {
+			return
+		}
+		j, _ := slices.BinarySearch(top, c.minor)
+		top = slices.Insert(top, j, c.minor)[:min(len(top)+1, s.limit)]
+	}
 	for _, i := range rs.kept {
 		o := p.Offers[i]
 		card := *rs.cards[i]
@@ -221,7 +236,17 @@ func (p Planner) Report(r Request) (Report, error) {
 				diag.late(card, n, limit, f.duration)
 				continue
 			}
-			c, err := s.price(i, o, pr, n, f, p.Rates)
+			bar := int64(math.MaxInt64)
+			if top != nil && len(top) == s.limit {
+				bar = top[len(top)-1]
+			}
+			if top != nil && best && len(cands) > first && cands[first].exact {
+				bar = min(bar, cands[first].minor) // the offer's best so far
+			}
+			c, err := s.price(i, o, pr, n, f, p.Rates, bar)
+			if err == errCannotWin {
+				continue
+			}
 			if err != nil {
 				var short *shortRental
 				if errors.As(err, &short) {
@@ -250,6 +275,12 @@ func (p Planner) Report(r Request) (Report, error) {
 				continue
 			}
 			cands = append(cands, c)
+			if !best {
+				keep(&c)
+			}
+		}
+		if best && len(cands) > first {
+			keep(&cands[first])
 		}
 		if why != nil && len(cands) == first {
 			reason := strings.Join(unprefixed(why, ""), "; ")
@@ -400,7 +431,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		err    error
 	}
 	byName := make(map[string]*looked)
-	var all []catalog.Card // the catalog's cards, read once when a name needs them
+	var all []catalog.Card               // the catalog's cards, read once when a name needs them
 	currencies := make(map[string][]int) // currency → lines (or list places) of its offers
 	for i, o := range p.Offers {
 		if err := o.Validate(); err != nil {
@@ -654,6 +685,11 @@ func (t *totals) pricer(tr pricing.Tariff) (tariffPricer, error) {
 type tariffPricer struct {
 	t  *totals
 	id int
+}
+
+// Floor is pricing.Pricer.Floor.
+func (p tariffPricer) Floor(u pricing.Usage, gpus int) (pricing.Money, bool) {
+	return p.t.byID[p.id].Floor(u, gpus)
 }
 
 // Total is pricing.Pricer.Total, computed once per tariff, rental and GPU count.
