@@ -63,10 +63,8 @@ func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, 
 			roundDur(span), roundDur(pricing.MaxDuration), pricing.ErrUnavailable)}
 	}
 	if bar < math.MaxInt64 && o.InterruptionsPerDay == 0 && (isZeroRates(rates) || o.Tariff.Currency == rates.Base) {
-		if fl, ok := pr.Floor(c.rental, n); ok {
-			if m, ok := minorUnits(fl); ok && m > bar {
-				return candidate{}, errCannotWin
-			}
+		if fl, ok := pr.Floor(c.rental, n); ok && fl > bar { // both in minor units of one currency
+			return candidate{}, errCannotWin
 		}
 	}
 	var err error

@@ -688,7 +688,7 @@ type tariffPricer struct {
 }
 
 // Floor is pricing.Pricer.Floor.
-func (p tariffPricer) Floor(u pricing.Usage, gpus int) (pricing.Money, bool) {
+func (p tariffPricer) Floor(u pricing.Usage, gpus int) (int64, bool) {
 	return p.t.byID[p.id].Floor(u, gpus)
 }
 
