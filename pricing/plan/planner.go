@@ -194,7 +194,6 @@ func (p Planner) Report(r Request) (Report, error) {
 	cands := make([]candidate, 0, len(rs.kept))
 	var diag diagnosis
 	causes := rs.causes
-	totals := newTotals(len(rs.kept))
 	best := !s.EveryCount && s.Rank != RankFrontier // one candidate per offer is kept
 	// Ranked by cost, a candidate dearer than Limit others (offers' best ones,
 	// without EveryCount) cannot be returned: top holds the Limit smallest
@@ -215,7 +214,7 @@ func (p Planner) Report(r Request) (Report, error) {
 		card := *rs.cards[i]
 		limit := s.gpuLimit(o)
 		first := len(cands)
-		pr, err := totals.pricer(o.Tariff) // resolve validated the offer
+		pr, err := rs.totals.pricer(rs.tariff[i]) // resolve validated the offer
 		if err != nil {
 			return Report{}, err
 		}
@@ -395,6 +394,8 @@ type resolved struct {
 	kept    []int
 	skipped []Skipped
 	causes  []error // the errors behind skipped, for NoFitError's Unwrap
+	totals  *totals // the offers' tariffs, each distinct one numbered
+	tariff  []int   // the number of each offer's tariff in totals
 }
 
 // resolve validates every offer, looks its card up once per distinct name, applies
@@ -433,10 +434,21 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 	byName := make(map[string]*looked)
 	var all []catalog.Card               // the catalog's cards, read once when a name needs them
 	currencies := make(map[string][]int) // currency → lines (or list places) of its offers
+	rs.totals, rs.tariff = newTotals(len(p.Offers)), make([]int, len(p.Offers))
+	stand := pricing.Tariff{Hourly: decimal.New(1, 0)} // a valid tariff in the offer's currency
 	for i, o := range p.Offers {
-		if err := o.Validate(); err != nil {
+		// A tariff is validated with the first offer that has it; the offers
+		// after it (a provider's regions often share one) with a stand-in.
+		id, seen := rs.totals.id(o.Tariff)
+		v := o
+		if seen {
+			stand.Currency = o.Tariff.Currency
+			v.Tariff = stand
+		}
+		if err := v.Validate(); err != nil {
 			return resolved{}, &contextError{context: "offer " + offerName(o), drop: "offer: ", err: err}
 		}
+		rs.tariff[i] = id
 		l, ok := byName[o.Card]
 		if !ok {
 			l = new(looked)
@@ -648,10 +660,11 @@ func (s settings) work() (compute.FLOPs, error) {
 // regions often share one, and the same rental on the same tariff costs the
 // same. It lives for one call; nothing is kept between calls.
 type totals struct {
-	ids  map[string]int // tariff (tariffKey) → its number
-	memo map[totalKey]pricing.Money
-	byID []pricing.Pricer
-	key  []byte
+	ids     map[string]int // tariff (tariffKey) → its number
+	memo    map[totalKey]pricing.Money
+	tariffs []pricing.Tariff  // by number
+	byID    []*pricing.Pricer // by number, made on first use
+	key     []byte
 }
 
 type totalKey struct {
@@ -665,18 +678,27 @@ func newTotals(n int) *totals {
 	return &totals{ids: make(map[string]int), memo: make(map[totalKey]pricing.Money, n)}
 }
 
-// pricer returns the prepared tariff, the same one for equal tariffs.
-func (t *totals) pricer(tr pricing.Tariff) (tariffPricer, error) {
+// id returns the number of tr, the same for equal tariffs, and whether an
+// earlier call gave it.
+func (t *totals) id(tr pricing.Tariff) (int, bool) {
 	t.key = tariffKey(t.key[:0], tr)
 	id, ok := t.ids[string(t.key)]
 	if !ok {
-		p, err := pricing.NewPricer(tr)
+		id = len(t.tariffs)
+		t.ids[string(t.key)] = id
+		t.tariffs, t.byID = append(t.tariffs, tr), append(t.byID, nil)
+	}
+	return id, ok
+}
+
+// pricer returns tariff number id prepared.
+func (t *totals) pricer(id int) (tariffPricer, error) {
+	if t.byID[id] == nil {
+		p, err := pricing.NewPricer(t.tariffs[id])
 		if err != nil {
 			return tariffPricer{}, err
 		}
-		id = len(t.byID)
-		t.ids[string(t.key)] = id
-		t.byID = append(t.byID, p)
+		t.byID[id] = &p
 	}
 	return tariffPricer{t, id}, nil
 }
