@@ -675,7 +675,7 @@ type totalKey struct {
 
 // newTotals returns totals for about n offers.
 func newTotals(n int) *totals {
-	return &totals{ids: make(map[string]int), memo: make(map[totalKey]pricing.Money, n)}
+	return &totals{ids: make(map[string]int, n/4), memo: make(map[totalKey]pricing.Money)}
 }
 
 // id returns the number of tr, the same for equal tariffs, and whether an
