@@ -216,12 +216,8 @@ func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
 			if pr.caps[i] < limit {
 				limit = pr.caps[i] + 1
 			}
-			for k := int64(1); k <= limit; k++ {
-				m := (k*ks[i].length + ks[j].length - 1) / ks[j].length
-				if a.cmpMul(ks[j].price, m, ks[i].price, k) <= 0 {
-					pr.caps[i] = k - 1
-					break
-				}
+			if k := leastSwap(a, ks[i].length, ks[j].length, ks[i].price, ks[j].price, limit); k > 0 {
+				pr.caps[i] = k - 1
 			}
 		}
 	}
@@ -237,6 +233,39 @@ func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
 			v = math.MaxInt64
 		}
 		pr.reach[i] = v
+	}
+}
+
+// leastSwap returns the least k in 1..limit for which ⌈k·li/lj⌉ copies of a
+// package j (length lj, price pj) cost no more than k copies of a package i, or
+// 0 when none does. When li < lj it steps over m = ⌈k·li/lj⌉ rather than over k:
+// the ks of one m are (m−1)·lj/li < k ≤ m·lj/li, and among them the condition,
+// m·pj ≤ k·pi, holds from some k on, found by bisection.
+func leastSwap[C any, A arith[C]](a A, li, lj int64, pi, pj C, limit int64) int64 {
+	if li >= lj {
+		for k := int64(1); k <= limit; k++ {
+			if a.cmpMul(pj, (k*li+lj-1)/lj, pi, k) <= 0 {
+				return k
+			}
+		}
+		return 0
+	}
+	for m := int64(1); ; m++ {
+		lo, hi := (m-1)*lj/li+1, min(m*lj/li, limit)
+		if lo > limit {
+			return 0
+		}
+		if lo > hi || a.cmpMul(pj, m, pi, hi) > 0 {
+			continue
+		}
+		for lo < hi {
+			if mid := lo + (hi-lo)/2; a.cmpMul(pj, m, pi, mid) <= 0 {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+		return lo
 	}
 }
 
