@@ -502,7 +502,7 @@ func sweep(t Tariff, ss []span, ws []window) []int64 {
 	}
 	slices.SortFunc(ends, func(x, y int32) int { return cmp.Compare(ss[x].end, ss[y].end) })
 
-	inUse := make(fenwick, n+1)  // GPUs in use by rank
+	inUse := make(fenwick, n+1)   // GPUs in use by rank
 	covered := make(fenwick, n+1) // differences of the time fully covered, by rank
 	full := make([]int64, n)      // time fully covered: the reading at start, then the difference
 	type partial struct {
@@ -610,4 +610,3 @@ func (f fenwick) search(v int64) (int, int64) {
 	}
 	return pos, sum
 }
-

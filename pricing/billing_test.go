@@ -17,7 +17,7 @@ func at(d time.Duration) time.Time { return jan.Add(d) }
 
 // summary is an invoice reduced to its items and amounts, for tables.
 type summary struct {
-	Lines                         []string // "item qty amount"
+	Lines                        []string // "item qty amount"
 	Subtotal, Credit, Tax, Total string
 }
 
