@@ -57,10 +57,11 @@ type Outage struct {
 }
 
 // SLA is the availability a provider promises and the credits it gives when a
-// period falls short, in the shape of the large clouds' service credit tables (a
-// percentage of the period's charges for each band of measured monthly uptime:
-// AWS EC2 gives 10% below 99.99%, 30% below 99.0% and 100% below 95.0%; Google
-// Compute Engine 10% below 99.99%, 25% below 99% and 100% below 95%).
+// period falls short, in the shape of the large clouds' service credit tables: a
+// percentage of the period's charges for each band of measured monthly uptime
+// (Amazon's Compute SLA, aws.amazon.com/compute/sla, region level: 10% below
+// 99.99% down to 99.0%, larger percentages in the lower bands; Google Compute
+// Engine's SLA, cloud.google.com/compute/sla, Financial Credits by band alike).
 //
 // Measured availability is 1 − (outage time within the period) / (period
 // length), overlapping outages counted once. When it is below Availability, the
@@ -227,7 +228,10 @@ func (t Tariff) PriceBasket(ps []Purchase) (Quote, error) {
 // up to the minor unit once. This follows usage-based billing as OpenMeter, Lago
 // and Stripe do it: metered usage priced per unit in the period it falls in,
 // prepaid packages as fees billed when bought, credits and taxes as lines of the
-// invoice. Unlike them it prorates nothing: a package is billed in full.
+// invoice. Unlike them it prorates nothing (a package is billed in full), and the
+// SLA credit reduces the taxed amount, as a discount does, where Lago deducts
+// prepaid credits and coupons after tax (Lago changelog, "New calculation
+// method for invoices").
 //
 // Errors wrap ErrInvalid and name the session, purchase or outage at fault (its
 // index in the input; the first found): an invalid tariff, from not before to, a
@@ -438,6 +442,20 @@ type span struct {
 	idx        int // index in the input, for errors
 }
 
+// spanOrder orders sessions by start, then end, then GPUs, then input index (which
+// only separates equal sessions).
+func spanOrder(x, y span) int {
+	switch {
+	case x.ks != y.ks:
+		return cmp.Compare(x.ks, y.ks)
+	case x.ke != y.ke:
+		return cmp.Compare(x.ke, y.ke)
+	case x.gpus != y.gpus:
+		return cmp.Compare(x.gpus, y.gpus)
+	}
+	return cmp.Compare(x.idx, y.idx)
+}
+
 // window is the part of a purchase inside the period.
 type window struct {
 	start, end, gpus int64
@@ -464,9 +482,9 @@ func clipSessions(from, to time.Time, used []Session) ([]span, error) {
 		// harmless.
 		ss = append(ss, span{int64(s.Start.Sub(from)), int64(s.End.Sub(from)), w[0], w[1], int64(max(s.GPUs, 1)), i})
 	}
-	slices.SortFunc(ss, func(x, y span) int {
-		return cmp.Or(cmp.Compare(x.ks, y.ks), cmp.Compare(x.ke, y.ke), cmp.Compare(x.gpus, y.gpus), cmp.Compare(x.idx, y.idx))
-	})
+	if !slices.IsSortedFunc(ss, spanOrder) { // logs often come in order of start
+		slices.SortFunc(ss, spanOrder)
+	}
 	return ss, nil
 }
 
