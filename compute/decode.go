@@ -65,7 +65,7 @@ type Decode struct {
 type DecodeSpeed struct {
 	PerSequence TokenRate     `json:"per_sequence_tokens_per_second"` // one user's generation speed
 	Total       TokenRate     `json:"total_tokens_per_second"`        // PerSequence × Batch
-	Step        time.Duration `json:"step_ns"`                        // one token for every sequence
+	Step        time.Duration `json:"step"`                           // one token for every sequence
 	BytesRead   sizing.Bytes  `json:"bytes_read"`                     // per step: weights + KV caches
 	MemoryBound bool          `json:"memory_bound"`                   // false: compute caps the speed
 	// Approx reports that the KV cache was approximated from Params alone, with
