@@ -18,6 +18,10 @@
 //   - Offer: a provider's tariff for one card, with datacenter tier (SiteAvailability
 //     reads it), support and interruption risk; Compare and MarketCheck work on
 //     lists of them, which LoadOffersJSON and LoadOffersCSV read.
+//   - Account and Invoice: the provider's side. Account.Bill prices the sessions an
+//     account used in a period under the packages it bought (Purchase), with SLA
+//     credits for outages and tax, into an Invoice whose lines sum to its total;
+//     Tariff.PriceBasket prices purchases as bought, beside Cost's cheapest cover.
 //   - Planner: ranks the options a list of offers gives for a job (Request), each
 //     Option explaining its memory, time, cost and warnings; NoFitError says why
 //     nothing fits and what would.
