@@ -144,7 +144,7 @@ func (inv Invoice) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads what MarshalJSON writes, strictly: unknown fields, another
 // schema version, numbers for amounts and malformed times are errors wrapping
-// ErrInvalid. Times are read into UTC.
+// ErrInvalid. Times are read into UTC; Lines is never nil.
 func (inv *Invoice) UnmarshalJSON(b []byte) error {
 	var w invoiceWire
 	if err := strictUnmarshal(b, &w); err != nil {
@@ -152,6 +152,9 @@ func (inv *Invoice) UnmarshalJSON(b []byte) error {
 	}
 	if w.SchemaVersion != InvoiceSchemaVersion {
 		return &fieldError{"schema_version", fmt.Sprint(w.SchemaVersion), fmt.Errorf("want %d: %w", InvoiceSchemaVersion, ErrInvalid)}
+	}
+	if w.Lines == nil {
+		w.Lines = []Line{} // as Bill makes them: never nil
 	}
 	*inv = Invoice{From: w.From.UTC(), To: w.To.UTC(), Lines: w.Lines, Subtotal: w.Subtotal, Credit: w.Credit, Tax: w.Tax, Total: w.Total}
 	return nil
