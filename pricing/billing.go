@@ -436,15 +436,21 @@ func clip(from, to, start, end time.Time) ([2]int64, bool) {
 
 // span is the part of a session inside the period, as nanoseconds from its start.
 type span struct {
-	ks, ke     int64 // the sort key: start and end from the period's start (saturated)
-	start, end int64 // clipped to the period
+	start, end int64
 	gpus       int64
 	idx        int // index in the input, for errors
 }
 
-// spanOrder orders sessions by start, then end, then GPUs, then input index (which
-// only separates equal sessions).
-func spanOrder(x, y span) int {
+// spanKey orders sessions: by start, then end, then GPUs, as nanoseconds from the
+// period's start (saturated: two sessions tied on a saturated key have the same
+// part inside the period, so the tie is harmless), then by input index, which
+// separates only equal sessions.
+type spanKey struct {
+	ks, ke    int64
+	gpus, idx int32
+}
+
+func keyOrder(x, y spanKey) int {
 	switch {
 	case x.ks != y.ks:
 		return cmp.Compare(x.ks, y.ks)
@@ -464,7 +470,7 @@ type window struct {
 // clipSessions checks the sessions and returns the parts inside the period, in
 // the order purchases are given to them.
 func clipSessions(from, to time.Time, used []Session) ([]span, error) {
-	ss := make([]span, 0, len(used))
+	keys := make([]spanKey, 0, len(used))
 	for i, s := range used {
 		if s.End.Before(s.Start) {
 			return nil, fmt.Errorf("pricing: session %d: ends at %s, before it starts at %s: %w", i,
@@ -473,17 +479,20 @@ func clipSessions(from, to time.Time, used []Session) ([]span, error) {
 		if s.GPUs < 0 || s.GPUs > 1_000_000 {
 			return nil, fmt.Errorf("pricing: session %d: %d GPUs: want 1 to 1000000, or zero for 1: %w", i, s.GPUs, ErrInvalid)
 		}
-		w, ok := clip(from, to, s.Start, s.End)
-		if !ok {
-			continue
+		if !s.End.After(from) || !s.Start.Before(to) || !s.End.After(s.Start) {
+			continue // nothing inside the period
 		}
-		// Sub saturates for times centuries away from the period; two sessions
-		// tied on a saturated key have the same part inside it, so the tie is
-		// harmless.
-		ss = append(ss, span{int64(s.Start.Sub(from)), int64(s.End.Sub(from)), w[0], w[1], int64(max(s.GPUs, 1)), i})
+		keys = append(keys, spanKey{int64(s.Start.Sub(from)), int64(s.End.Sub(from)), int32(max(s.GPUs, 1)), int32(i)})
 	}
-	if !slices.IsSortedFunc(ss, spanOrder) { // logs often come in order of start
-		slices.SortFunc(ss, spanOrder)
+	if !slices.IsSortedFunc(keys, keyOrder) { // logs often come in order of start
+		slices.SortFunc(keys, keyOrder)
+	}
+	period := int64(to.Sub(from))
+	ss := make([]span, len(keys))
+	for r, k := range keys {
+		// The period is at most MaxDuration, far inside the saturation bounds, so
+		// clamping the key clips the session.
+		ss[r] = span{min(max(k.ks, 0), period), min(max(k.ke, 0), period), int64(k.gpus), int(k.idx)}
 	}
 	return ss, nil
 }
@@ -514,11 +523,15 @@ func sweep(t Tariff, ss []span, ws []window) []int64 {
 		pev = append(pev, event{w.start, w.gpus}, event{w.end, -w.gpus})
 	}
 	slices.SortFunc(pev, func(x, y event) int { return cmp.Compare(x.at, y.at) })
-	ends := make([]int32, n)
-	for i := range ends {
-		ends[i] = int32(i)
+	type end struct {
+		at   int64
+		rank int32
 	}
-	slices.SortFunc(ends, func(x, y int32) int { return cmp.Compare(ss[x].end, ss[y].end) })
+	ends := make([]end, n)
+	for i, s := range ss {
+		ends[i] = end{s.end, int32(i)}
+	}
+	slices.SortFunc(ends, func(x, y end) int { return cmp.Compare(x.at, y.at) })
 
 	inUse := make(fenwick, n+1)   // GPUs in use by rank
 	covered := make(fenwick, n+1) // differences of the time fully covered, by rank
@@ -533,7 +546,7 @@ func sweep(t Tariff, ss []span, ws []window) []int64 {
 	now := int64(0)
 	i, j, k := 0, 0, 0
 	for j < n { // every session ends; purchases after the last end change nothing
-		next := ss[ends[j]].end
+		next := ends[j].at
 		if i < n && ss[i].start < next {
 			next = ss[i].start
 		}
@@ -557,8 +570,8 @@ func sweep(t Tariff, ss []span, ws []window) []int64 {
 			}
 		}
 		now = next
-		for ; j < n && ss[ends[j]].end == now; j++ {
-			r := int(ends[j])
+		for ; j < n && ends[j].at == now; j++ {
+			r := int(ends[j].rank)
 			inUse.add(r, -ss[r].gpus)
 			active -= ss[r].gpus
 			full[r] = covered.sum(r) - full[r]

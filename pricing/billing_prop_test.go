@@ -212,7 +212,7 @@ func TestBillProperties(t *testing.T) {
 			for i := range rapid.IntRange(0, 6).Draw(t, "spans") {
 				s := rapid.Int64Range(0, 60).Draw(t, "s_start")
 				e := s + rapid.Int64Range(1, 60).Draw(t, "s_len")
-				ss = append(ss, span{s, e, s, e, rapid.Int64Range(1, 4).Draw(t, "s_gpus"), i})
+				ss = append(ss, span{s, e, rapid.Int64Range(1, 4).Draw(t, "s_gpus"), i})
 			}
 			slices.SortFunc(ss, func(x, y span) int {
 				if c := cmpSpan(x, y); c != 0 {
@@ -267,7 +267,7 @@ func TestBillProperties(t *testing.T) {
 }
 
 func cmpSpan(x, y span) int {
-	for _, d := range [...]int64{x.ks - y.ks, x.ke - y.ke, x.gpus - y.gpus} {
+	for _, d := range [...]int64{x.start - y.start, x.end - y.end, x.gpus - y.gpus} {
 		if d != 0 {
 			return int(d)
 		}
