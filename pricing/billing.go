@@ -215,7 +215,9 @@ func (t Tariff) PriceBasket(ps []Purchase) (Quote, error) {
 // its Start falls in. At each instant the purchases then running cover up to their
 // GPUs of the GPUs in use, given to the sessions in order of start, then end, then
 // GPUs (so the result does not depend on the order of the input), each session
-// taking as many as it uses before the next gets any.
+// taking as many as it uses before the next gets any. The tariff's AfterPackage
+// policy is for planning (Cost); Bill bills whatever the purchases leave
+// uncovered at the hourly price.
 //
 // Each session with uncovered GPU-time is one hourly line: for each of its GPUs,
 // the seconds no purchase covered, rounded up to the tariff's granularity, at
