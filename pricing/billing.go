@@ -129,9 +129,10 @@ type Invoice struct {
 	Total    Money // Subtotal − Credit + Tax
 }
 
-// resolved is a purchase checked against the tariff.
+// resolved is a purchase checked against the tariff: k indexes its packages.
 type resolved struct {
 	pkg   pkg
+	k     int
 	start time.Time
 	gpus  int64
 }
@@ -157,9 +158,9 @@ func resolvePurchase(i int, p Purchase, pks []pkg) (resolved, error) {
 	default:
 		return bad("give a package (daily, weekly, monthly) or the months of a term")
 	}
-	for _, k := range pks {
-		if k.name == name {
-			return resolved{pkg: k, start: p.Start, gpus: int64(max(p.GPUs, 1))}, nil
+	for k, pk := range pks {
+		if pk.name == name {
+			return resolved{pkg: pk, k: k, start: p.Start, gpus: int64(max(p.GPUs, 1))}, nil
 		}
 	}
 	if p.Months != 0 {
@@ -183,28 +184,16 @@ func (t Tariff) PriceBasket(ps []Purchase) (Quote, error) {
 	if len(ps) > MaxPurchases {
 		return Quote{}, fmt.Errorf("pricing: %d purchases: at most %d: %w", len(ps), MaxPurchases, ErrInvalid)
 	}
-	pks := t.packages()
-	counts := make([]int64, len(pks))
-	for i, p := range ps {
-		r, err := resolvePurchase(i, p, pks)
+	p := newPricer(t)
+	var counts [maxItems]int64
+	for i, pu := range ps {
+		r, err := resolvePurchase(i, pu, p.pk)
 		if err != nil {
 			return Quote{}, err
 		}
-		for k := range pks {
-			if pks[k].name == r.pkg.name {
-				counts[k] += r.gpus
-			}
-		}
+		counts[r.k] += r.gpus
 	}
-	var lines []rawLine
-	exact := decimal.Decimal{}
-	for k, n := range counts {
-		if n > 0 {
-			lines = append(lines, rawLine{item: pks[k].name, unit: pks[k].unit, count: n, price: pks[k].price, rank: k})
-			exact = exact.Add(pks[k].price.Mul(decimal.NewFromInt(n)))
-		}
-	}
-	return buildQuote(t.Currency, t.Rounding, lines, exact, decimal.NewFromInt(1), 1), nil
+	return p.quote(p.packagesCover(counts), 0, 1), nil
 }
 
 // Bill returns the invoice of the period [from, to) for the sessions used and the
@@ -252,11 +241,12 @@ func (a Account) Bill(from, to time.Time, used []Session, outages []Outage) (Inv
 		return Invoice{}, err
 	}
 	period := int64(to.Sub(from))
-	cur, mode, minor := t.Currency, t.Rounding, MinorUnit(t.Currency)
+	cur, minor := t.Currency, MinorUnit(t.Currency)
 	money := func(d decimal.Decimal) Money { return Money{Amount: d, Currency: cur} }
+	pr := newPricer(t)
 
 	// Purchases: lines for those bought in the period; coverage for all.
-	pks := t.packages()
+	pks := pr.pk
 	bought := make([]resolved, 0, len(a.Purchases))
 	var windows []window
 	for i, p := range a.Purchases {
@@ -277,10 +267,11 @@ func (a Account) Bill(from, to time.Time, used []Session, outages []Outage) (Inv
 	inv := Invoice{From: from.UTC(), To: to.UTC(), Lines: make([]Line, 0, len(bought)+len(used)+2)}
 	subtotal := decimal.Decimal{}
 	for _, r := range bought {
-		q := decimal.NewFromInt(r.gpus)
-		amt := roundQuo(r.pkg.price.Mul(q), decimal.NewFromInt(1), minor, mode)
-		subtotal = subtotal.Add(amt)
-		inv.Lines = append(inv.Lines, Line{Item: r.pkg.name, Unit: r.pkg.unit, Quantity: q, Price: money(r.pkg.price), Amount: money(amt)})
+		var one [maxItems]int64
+		one[r.k] = 1
+		l := pr.roundedLine(pr.packagesCover(one), int(r.gpus))
+		subtotal = subtotal.Add(l.Amount.Amount)
+		inv.Lines = append(inv.Lines, l)
 	}
 
 	// Sessions: uncovered GPU-seconds billed, in the order purchases go to them.
@@ -290,11 +281,10 @@ func (a Account) Bill(from, to time.Time, used []Session, outages []Outage) (Inv
 	}
 	secs := sweep(t, ss, windows)
 	type priced struct {
-		qty, amt decimal.Decimal
-		n        int64
+		line Line
+		n    int64
 	}
 	cache := make(map[int64]*priced)
-	hourly := money(t.Hourly)
 	for k, s := range secs {
 		if s == 0 {
 			continue
@@ -304,16 +294,15 @@ func (a Account) Bill(from, to time.Time, used []Session, outages []Outage) (Inv
 		}
 		p := cache[s]
 		if p == nil {
-			// One rounding per line, with the functions Cost uses for its hourly line.
-			x := decimal.NewFromInt(s)
-			p = &priced{qty: quo9(x, decimal.NewFromInt(3600)), amt: roundQuo(t.Hourly.Mul(x), decimal.NewFromInt(3600), minor, mode)}
+			// Cost's hourly line and its rounding of a total, for s GPU-seconds.
+			p = &priced{line: pr.roundedLine(pr.hourlyCover(cover{hourlySecs: s}, s), 1)}
 			cache[s] = p
 		}
 		p.n++
-		inv.Lines = append(inv.Lines, Line{Item: "hourly", Unit: "hour", Quantity: p.qty, Price: hourly, Amount: money(p.amt)})
+		inv.Lines = append(inv.Lines, p.line)
 	}
 	for _, p := range cache {
-		subtotal = subtotal.Add(p.amt.Mul(decimal.NewFromInt(p.n)))
+		subtotal = subtotal.Add(p.line.Amount.Amount.Mul(decimal.NewFromInt(p.n)))
 	}
 
 	// Credit, then tax on what remains.
@@ -512,7 +501,7 @@ func clipSessions(from, to time.Time, used []Session) ([]span, error) {
 func sweep(t Tariff, ss []span, ws []window) []int64 {
 	n := len(ss)
 	out := make([]int64, n)
-	billed := func(u int64) int64 { return int64(t.billed(time.Duration(u)) / time.Second) }
+	billed := func(u int64) int64 { return t.billedSecs(time.Duration(u)) }
 	if len(ws) == 0 {
 		for i, s := range ss {
 			out[i] = s.gpus * billed(s.end-s.start)
