@@ -14,7 +14,12 @@ import (
 
 // Limits on a billing run, so that no input makes Bill slow or its memory
 // unbounded. Bill's time grows as n log n in the number of sessions (an event
-// sweep over their starts and ends); a million sessions take about a second.
+// sweep over their starts and ends). Measured with go test -bench Bill -benchmem
+// on a shared, busy two-core machine: a million sessions of one to eight GPUs
+// over a month take 0.7 to 1.1 µs each (in order of start or not), about 225 MB
+// and 55,000 allocations in all, most of it the invoice's million lines; the
+// sweep and the sort take nearly all the time, the pricing of the lines (once
+// per distinct billed length) almost none.
 const (
 	MaxSessions  = 1 << 22 // 4,194,304 sessions in one Bill
 	MaxPurchases = 100_000 // purchases of one Account
