@@ -87,3 +87,44 @@ func deref(v any) any {
 	}
 	return nil
 }
+
+// FuzzJSON: any input either fails with ErrInvalid or reads into a value that
+// writes and reads back to itself, for each type with its own JSON reader.
+func FuzzJSON(f *testing.F) {
+	for _, s := range []string{
+		`{"duration":"1h30m0s","low":"1h0m0s","high":"2h0m0s","step":"1.5s","steps":3600,"compute":"1h20m0s","comm":"10m0s","efficiency":0.875,"data":4,"tensor":2}`,
+		`{"compute":"1s","comm":"300ms","exposed":"100ms","total":"1.1s","efficiency":0.5}`,
+		`{"low":"1h0m0s","high":"0s"}`,
+		`{"bandwidth_bytes_per_second":450000000000,"latency":"5µs"}`,
+		`{"per_sequence_tokens_per_second":20,"total_tokens_per_second":160,"step":"50ms","bytes_read":1073741824,"memory_bound":true,"comm":"2ms","approx":false}`,
+		`{"concurrency":8,"ttft":"120ms","tpot":"25ms","throughput_tokens_per_second":320,"per_user_tokens_per_second":40,"requests_per_second":1.25,"approx":false}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, v := range []func() any{
+			func() any { return new(Timing) }, func() any { return new(Step) }, func() any { return new(Span) },
+			func() any { return new(Link) }, func() any { return new(DecodeSpeed) }, func() any { return new(ServingPoint) },
+		} {
+			first := v()
+			if err := json.Unmarshal([]byte(s), first); err != nil {
+				var syntax *json.SyntaxError
+				if !errors.Is(err, ErrInvalid) && !errors.As(err, &syntax) {
+					t.Fatalf("Unmarshal(%q) into %T: %v, want ErrInvalid", s, first, err)
+				}
+				continue
+			}
+			b, err := json.Marshal(first)
+			if err != nil {
+				t.Fatalf("Marshal(%T %+v): %v", first, first, err)
+			}
+			second := v()
+			if err := json.Unmarshal(b, second); err != nil {
+				t.Fatalf("Unmarshal(%s) into %T: %v", b, second, err)
+			}
+			if b2, _ := json.Marshal(second); string(b2) != string(b) {
+				t.Fatalf("%T: %s read back writes %s", first, b, b2)
+			}
+		}
+	})
+}
