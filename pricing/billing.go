@@ -177,7 +177,8 @@ func resolvePurchase(i int, p Purchase, pks []pkg) (resolved, error) {
 // PriceBasket prices purchases as bought, whatever they cover: one line per kind
 // of package with the GPU-packages bought (one monthly plus three daily gives a
 // "monthly" line of 1 and a "daily" line of 3), and the total rounded once with
-// the tariff's rounding mode, as Cost rounds its. Start is not used. Beside
+// the tariff's rounding mode: the quote Cost would write for a cover of exactly
+// those packages. Start is not used. Beside
 // Tariff.Cost, the cheapest cover of a run, it shows a customer what was bought
 // against what would have sufficed. A purchase the tariff does not offer, an
 // invalid tariff or more than MaxPurchases purchases is an error wrapping

@@ -216,12 +216,10 @@ func (p *pricer) packagesCover(counts [maxItems]int64) cover {
 	if p.small && !p.forceBig {
 		var sum int64
 		ok := true
-		for i, n := range counts[:len(p.pk)] {
-			v, ok1 := checked.Mul(p.price64[i], n)
-			sum, ok = checked.Add(sum, v)
-			ok = ok && ok1
-			if !ok {
-				break
+		for i := 0; ok && i < len(p.pk); i++ {
+			var v int64
+			if v, ok = checked.Mul(p.price64[i], counts[i]); ok {
+				sum, ok = checked.Add(sum, v)
 			}
 		}
 		if ok {
