@@ -208,6 +208,9 @@ func (s settings) servingFit(card catalog.Card, t int, v *served) *fit {
 	w := s.Workload
 	w.Batch, w.SeqLen, w.Parallel = v.point.Concurrency, s.Serving.PromptTokens+s.Serving.OutputTokens, sizing.Parallel{Tensor: t}
 	w.Overhead = sizing.Bytes(math.Ceil(float64(card.Memory) * s.headroom))
+	if w.PrefillChunk == 0 {
+		w.PrefillChunk = sizing.DefaultPrefillChunk // as compute.Serving
+	}
 	if b, err := sizing.Estimate(s.Model, w); err == nil {
 		f.mem = b
 	}
