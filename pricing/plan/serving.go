@@ -380,11 +380,11 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 		case capv != nil:
 			k := fitKey{card.ID, capv.tensor}
 			e.Reasons = append(e.Reasons, fmt.Sprintf("%s: %v requests/s need %d replicas of %d GPU(s) (%d GPUs, %d sequences each at TTFT %v, TPOT %v), over the %d its offers allow",
-				card.Name, s.Serving.Rate, capv.replicas, capv.tensor, run.overCap[k], capv.point.Concurrency, capv.point.TTFT, capv.point.TPOT, run.capOf[k]))
+				card.Name, s.Serving.Rate, capv.replicas, capv.tensor, run.overCap[k], capv.point.Concurrency, ms(capv.point.TTFT), ms(capv.point.TPOT), run.capOf[k]))
 		case unreach != nil:
 			sawUnreachable = true
 			e.Reasons = append(e.Reasons, fmt.Sprintf("%s: misses the targets (TTFT %s, TPOT %s) even serving one sequence: at best TTFT %v and TPOT %v on %d GPU(s) per replica",
-				card.Name, target(s.Serving.TTFT), target(s.Serving.TPOT), unreach.point.TTFT, unreach.point.TPOT, unreach.tensor))
+				card.Name, target(s.Serving.TTFT), target(s.Serving.TPOT), ms(unreach.point.TTFT), ms(unreach.point.TPOT), unreach.tensor))
 			if closest == nil || closeness(unreach) < closeness(closest) {
 				closest = unreach
 			}
@@ -401,7 +401,7 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 	}
 	if closest != nil {
 		e.Suggestions = append(e.Suggestions, fmt.Sprintf("the best latency reachable is TTFT %v and TPOT %v, on %d × %s (one sequence per replica); loosen the targets or shorten the prompts",
-			closest.point.TTFT, closest.point.TPOT, closest.tensor, closest.card.Name))
+			ms(closest.point.TTFT), ms(closest.point.TPOT), closest.tensor, closest.card.Name))
 	}
 	if sawUnreachable {
 		e.causes = append(e.causes, compute.ErrUnreachable)
@@ -411,6 +411,9 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 	}
 	return e
 }
+
+// ms rounds a latency for messages to ten microseconds.
+func ms(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }
 
 func target(d time.Duration) string {
 	if d == 0 {
@@ -440,10 +443,21 @@ func (s settings) explainServing(opt *Option, c *candidate, o pricing.Offer, fas
 		return err
 	}
 	opt.PerMillion = pricing.Money{Amount: roundDiv(perSec, secs.Mul(mtok), places, mode), Currency: total.Currency}
+	if o.Interruptible || o.InterruptionsPerDay > 0 {
+		kind := "interruptible capacity"
+		if !o.Interruptible {
+			kind = "outages"
+		}
+		msg := kind + ": a replica taken away drops its running requests and the rest serve the rate with less room; the cost does not count it"
+		if o.InterruptionsPerDay > 0 {
+			msg = fmt.Sprintf("%s (about %g a day)", msg, o.InterruptionsPerDay)
+		}
+		opt.Warnings = append(opt.Warnings, msg)
+	}
 	if faster != nil {
 		msg := fmt.Sprintf("%q does not say its board: planned on the %s, the slowest it may be", o.Card, v.card.Name)
 		if fv := s.replica(run, *faster, v.tensor); fv.err == nil {
-			msg += fmt.Sprintf("; on the %s: %d replica(s) of %d GPU(s), TPOT %v", faster.Name, fv.replicas, v.tensor, fv.point.TPOT)
+			msg += fmt.Sprintf("; on the %s: %d replica(s) of %d GPU(s), TPOT %v", faster.Name, fv.replicas, v.tensor, ms(fv.point.TPOT))
 		}
 		opt.Warnings = append(opt.Warnings, msg)
 	}
