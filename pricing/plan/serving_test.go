@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"strings"
@@ -297,5 +298,40 @@ func BenchmarkPlanServing1000(b *testing.B) {
 		if _, err := p.Plan(r); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A serving request and option go through JSON and back unchanged, the targets
+// as Go durations.
+func TestServingJSON(t *testing.T) {
+	r := servingRequest(t, "llama-3.1-8b", Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TTFT: time.Second, TPOT: 50 * time.Millisecond})
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"serving":{"requests_per_second":20,"prompt_tokens":1000,"output_tokens":300,"ttft":"1s","tpot":"50ms"}`) {
+		t.Errorf("request JSON %s", b)
+	}
+	var back Request
+	if err := json.Unmarshal(b, &back); err != nil || *back.Serving != *r.Serving {
+		t.Fatalf("read back %+v, %v", back.Serving, err)
+	}
+	if err := json.Unmarshal([]byte(`{"requests_per_second":1,"prompt_tokens":1,"output_tokens":1,"speed":2}`), new(Traffic)); !errors.Is(err, pricing.ErrInvalid) {
+		t.Errorf("unknown field: %v", err)
+	}
+	opts, err := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 8, "1.60", "")}}.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ob, err := json.Marshal(opts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o Option
+	if err := json.Unmarshal(ob, &o); err != nil {
+		t.Fatal(err)
+	}
+	if o.Replicas != 7 || *o.Serving != *opts[0].Serving || !o.PerMillion.Amount.Equal(opts[0].PerMillion.Amount) || o.PerHour.Currency != "CNY" {
+		t.Errorf("read back %+v", o)
 	}
 }
