@@ -161,6 +161,10 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 // inference, compute.Decode's memory-bound decode speed across the replicas. The
 // rental is priced with the offer's tariff for all GPUs.
 //
+// A serving request (Request.Serving) tries tensor-parallel replicas of 1, 2, 4
+// and 8 GPUs instead, as many as the rate needs; the package documentation says
+// how.
+//
 // Options whose expected duration (at the request's utilization, with the time
 // interruptions are expected to lose) misses the deadline, or whose expected cost
 // is over the budget, are left out. Of the rest, Rank orders the options; without

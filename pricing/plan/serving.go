@@ -180,7 +180,6 @@ func (s settings) replica(run *serveRun, card catalog.Card, t int) *served {
 		v.err = err
 		return v
 	}
-	v.prepared = true
 	v.point, v.err = p.Best(tr.TTFT, tr.TPOT)
 	v.latency = requestLatency(v.point, tr.OutputTokens)
 	if v.err != nil {

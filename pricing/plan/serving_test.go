@@ -91,6 +91,15 @@ func TestServingLlama8B(t *testing.T) {
 			if o.PerGPU.KVCache <= 0 || o.PerGPU.Weights <= 0 || o.PerGPU.Total() > card.Memory {
 				t.Errorf("per GPU %+v on %v", o.PerGPU, card.Memory)
 			}
+			// Llama-3.1-8B's KV cache: 32 layers × 8 KV heads × 128 × 2 (K and V) ×
+			// 2 bytes = 128 KiB a token, for 1300 tokens of each sequence, split
+			// over the tensor-parallel GPUs.
+			if want := sizing.Bytes(tc.conc * 1300 * 131072 / tc.tensor); o.PerGPU.KVCache != want {
+				t.Errorf("KV cache per GPU %d, want %d", o.PerGPU.KVCache, want)
+			}
+			if want := sizing.Bytes(math.Ceil(float64(card.Memory) * compute.DefaultServingReserve)); o.PerGPU.Overhead != want {
+				t.Errorf("reserve per GPU %d, want %d", o.PerGPU.Overhead, want)
+			}
 			if rep.Considered != 4 {
 				t.Errorf("considered %d, want the 4 tensor-parallel sizes", rep.Considered)
 			}
@@ -333,5 +342,19 @@ func TestServingJSON(t *testing.T) {
 	}
 	if o.Replicas != 7 || *o.Serving != *opts[0].Serving || !o.PerMillion.Amount.Equal(opts[0].PerMillion.Amount) || o.PerHour.Currency != "CNY" {
 		t.Errorf("read back %+v", o)
+	}
+}
+
+// A card name that leaves the board open is planned on the slowest board, and the
+// option says what the fastest would need.
+func TestServingBoardWarning(t *testing.T) {
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "A100 80GB", 8, "9.90", "")}}
+	opts, err := p.Plan(servingRequest(t, "llama-3.1-8b", Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TPOT: 50 * time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := opts[0]
+	if o.CardID != "a100-pcie-80gb" || len(o.Warnings) != 1 || !strings.Contains(o.Warnings[0], "planned on the A100 PCIe 80GB, the slowest it may be; on the A100 SXM4 80GB: ") {
+		t.Errorf("%s: warnings %q", o.CardID, o.Warnings)
 	}
 }
