@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/gpuplan/gpuplan/sizing"
@@ -67,6 +68,11 @@ func describeServing(w io.Writer, r plan.Request, source string) {
 	default:
 		fmt.Fprintf(w, "Rental:  %s of continuous service, one month (no -usage)\n", hours(plan.DefaultServingUsage))
 	}
+	reserve := r.Headroom
+	if reserve == 0 {
+		reserve = compute.DefaultServingReserve
+	}
+	fmt.Fprintf(w, "Reserve: %.0f%% of each GPU's memory left unused (-headroom)\n", reserve*100)
 	fmt.Fprintf(w, "Offers:  %s\n\n", source)
 }
 

@@ -36,7 +36,7 @@ type Planner struct {
 // Report is a plan with what went into it.
 type Report struct {
 	Options    []Option  `json:"options"`
-	Considered int       `json:"considered"` // candidates (offer, GPU count, layout) evaluated
+	Considered int       `json:"considered"` // candidates (offer, GPU count, layout; serving: offer, GPUs per replica) evaluated
 	Skipped    []Skipped `json:"skipped"`    // offers left out before ranking, each with its reason
 }
 

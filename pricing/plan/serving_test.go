@@ -358,3 +358,29 @@ func TestServingBoardWarning(t *testing.T) {
 		t.Errorf("%s: warnings %q", o.CardID, o.Warnings)
 	}
 }
+
+// The rate a replica's matrix multiplies run at: FP8 for FP8 weights where the
+// card has FP8 tensor cores, the 16-bit rate otherwise (catalog figures, dense).
+func TestServingPeak(t *testing.T) {
+	for _, tc := range []struct {
+		card    string
+		weights sizing.Precision
+		at      sizing.Precision
+	}{
+		{"H100 SXM5 80GB", sizing.FP8, sizing.FP8},
+		{"H100 SXM5 80GB", sizing.BF16, sizing.BF16},
+		{"A100 SXM4 80GB", sizing.FP8, sizing.BF16},
+		{"RTX 4090", sizing.AWQ4, sizing.BF16},
+		{"V100 SXM2 32GB", sizing.FP16, sizing.FP16},
+		{"V100 SXM2 32GB", sizing.BF16, sizing.FP16},
+	} {
+		card, err := catalog.Default().Lookup(tc.card)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, ok := card.Peak(tc.at)
+		if got := servingPeak(card, tc.weights); !ok || got != want {
+			t.Errorf("%s with %v weights: %v, want the %v rate %v", tc.card, tc.weights, got, tc.at, want)
+		}
+	}
+}
