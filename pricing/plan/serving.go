@@ -22,7 +22,7 @@ import (
 // month the tariffs' HoursPerMonth defaults to).
 const DefaultServingUsage = 730 * time.Hour
 
-// ServingTensor lists the tensor-parallel sizes a serving request tries for each
+// servingTensor lists the tensor-parallel sizes a serving request tries for each
 // replica, all inside one server.
 var servingTensor = [...]int{1, 2, 4, 8}
 
