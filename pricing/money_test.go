@@ -45,8 +45,19 @@ func TestMoneyArithmetic(t *testing.T) {
 	if _, err := a.Cmp(usd); !errors.Is(err, ErrCurrencyMismatch) {
 		t.Errorf("Cmp across currencies error = %v, want ErrCurrencyMismatch", err)
 	}
-	if _, err := a.Add(Money{}); !errors.Is(err, ErrCurrencyMismatch) {
-		t.Errorf("Add of a zero Money error = %v, want ErrCurrencyMismatch", err)
+	for _, sum := range [][2]Money{{a, {}}, {{}, a}} {
+		if got, err := sum[0].Add(sum[1]); err != nil || got != a {
+			t.Errorf("%#v.Add(%#v) = %v, %v; want %v", sum[0], sum[1], got, err, a)
+		}
+	}
+	if got, err := (Money{}).Add(Money{}); err != nil || !got.IsZero() || got.Currency != "" {
+		t.Errorf("Money{}.Add(Money{}) = %#v, %v; want the zero Money", got, err)
+	}
+	if _, err := a.Add(Money{Amount: dec("1")}); !errors.Is(err, ErrCurrencyMismatch) {
+		t.Errorf("Add of an amount without currency error = %v, want ErrCurrencyMismatch", err)
+	}
+	if _, err := a.Sub(Money{}); !errors.Is(err, ErrCurrencyMismatch) {
+		t.Errorf("Sub of a zero Money error = %v, want ErrCurrencyMismatch", err)
 	}
 }
 
