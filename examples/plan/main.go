@@ -50,7 +50,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -96,10 +95,12 @@ Flags:
 // options holds the command line.
 type options struct {
 	model, task, precision, kvPrecision, recompute string
-	params                                         string
+	params, config                                 string
+	gguf, safetensors                              fileList
 	context, batch, loraRank, maxGPUs, top         int
-	flash                                          bool
-	tokens                                         float64
+	eager                                          bool
+	tokensArg                                      string
+	tokens                                         float64 // from tokensArg, or the task's default
 	usage, deadline, perDay                        time.Duration
 	days                                           int
 	headroom, utilization                          float64
@@ -116,16 +117,20 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	fs.StringVar(&o.model, "model", "llama-2-7b", "model preset (see -model list)")
-	fs.StringVar(&o.params, "params", "", "parameter count of a model without a preset (e.g. 7e9); memory terms that need the architecture are approximated")
+	fs.StringVar(&o.config, "config", "", "a model's Hugging Face config.json `file`, in place of -model; with -gguf or -safetensors the files give the exact parameter count and weight bytes")
+	fs.Var(&o.gguf, "gguf", "a model's GGUF `file` (only its header is read); repeat or separate with commas for a split model")
+	fs.Var(&o.safetensors, "safetensors", "a model's .safetensors `file` (only its header is read); repeat or separate with commas for the shards of one model")
+	fs.StringVar(&o.params, "params", "", "parameter count of a model without a preset or config (7B, 70b, 1.5e9); memory terms that need the architecture are approximated (-config makes them exact)")
 	fs.StringVar(&o.task, "task", "lora", "inference, training, lora or qlora")
 	fs.StringVar(&o.precision, "precision", "bf16", "weights (inference) or compute precision: fp32, bf16, fp16, fp8, int8, nf4, gptq4, awq4, q4_k_m, ...")
 	fs.StringVar(&o.kvPrecision, "kv-precision", "", "KV cache precision (inference); empty: -precision for FP16 and wider, FP16 for narrower formats")
 	fs.StringVar(&o.recompute, "recompute", "full", "activation recomputation for training: none, selective or full")
-	fs.BoolVar(&o.flash, "flash", true, "FlashAttention (no attention score matrix in memory)")
+	fs.BoolVar(&o.eager, "eager", false, "eager attention, which keeps each head's attention score matrix in memory; default: memory-efficient attention (flash attention, PyTorch SDPA)")
+	fs.Var(flashFlag{&o.eager}, "flash", "deprecated: -flash=false is -eager")
 	fs.IntVar(&o.context, "context", 2048, "tokens per sequence (inference: context length)")
-	fs.IntVar(&o.batch, "batch", 4, "micro-batch per GPU (inference: concurrent sequences)")
+	fs.IntVar(&o.batch, "batch", 0, "micro-batch per GPU (default 4), or for inference the concurrent sequences (default 1)")
 	fs.IntVar(&o.loraRank, "lora-rank", 0, "LoRA rank; 0: the library's default")
-	fs.Float64Var(&o.tokens, "tokens", 1e8, "work: training tokens, or tokens generated for inference; 0: memory only")
+	fs.StringVar(&o.tokensArg, "tokens", "", "work: training tokens (default 1e8), or tokens generated for inference (default 1e6), such as 2e9 or 500M; 0: memory only")
 	fs.Var((*durationValue)(&o.usage), "usage", "rental length, a `duration` (e.g. 720h or 30d); 0: as long as the job takes")
 	fs.Var((*durationValue)(&o.perDay), "per-day", "time used each day, a `duration` (e.g. 6h), more than 0 and at most 24h; needs -days; replaces -usage")
 	fs.IntVar(&o.days, "days", 0, "number of days of -per-day sessions, 1 to 36500; needs -per-day")
@@ -145,9 +150,6 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	}
 	if fs.NArg() > 0 {
 		return o, fs, fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
-	}
-	if o.top < 0 {
-		return o, fs, fmt.Errorf("%w: -top %d: want 0 (all) or more", errUsage, o.top)
 	}
 	o.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
@@ -246,6 +248,9 @@ func (o options) execute(w io.Writer) (int, error) {
 		_, err := fmt.Fprintln(w, strings.Join(sizing.Presets(), "\n"))
 		return exitOK, err
 	}
+	if err := o.check(); err != nil {
+		return exitUsage, err
+	}
 	req, err := o.request()
 	if err != nil {
 		return exitFail, err
@@ -316,34 +321,43 @@ func nonNil(s []string) []string {
 func (o options) request() (plan.Request, error) {
 	var r plan.Request
 	var err error
-	if o.params != "" {
-		f, perr := strconv.ParseFloat(o.params, 64)
-		if perr != nil || !(f >= 1) || f > 1e15 {
-			return r, fmt.Errorf("%w: -params %q is not a parameter count", errUsage, o.params)
-		}
-		r.Model = sizing.Model{Name: "custom", Params: int64(f)}
-	} else if r.Model, err = sizing.Preset(o.model); err != nil {
-		return r, fmt.Errorf("%w (-model list prints every preset)", err)
-	}
-	wl := sizing.Workload{Batch: o.batch, SeqLen: o.context, EagerAttention: !o.flash, LoRARank: o.loraRank}
-	if wl.Task, err = sizing.ParseTask(o.task); err != nil {
+	wl := sizing.Workload{Batch: o.batch, SeqLen: o.context, EagerAttention: o.eager, LoRARank: o.loraRank}
+	if wl.Task, err = enumFlag("task", o.task, sizing.ParseTask, "inference, training, lora or qlora"); err != nil {
 		return r, err
 	}
-	if wl.Precision, err = sizing.ParsePrecision(o.precision); err != nil {
+	if wl.Precision, err = enumFlag("precision", o.precision, sizing.ParsePrecision, precisionNames()); err != nil {
 		return r, err
 	}
 	if o.kvPrecision != "" {
-		if wl.KVPrecision, err = sizing.ParsePrecision(o.kvPrecision); err != nil {
+		if wl.KVPrecision, err = enumFlag("kv-precision", o.kvPrecision, sizing.ParsePrecision, precisionNames()); err != nil {
 			return r, err
 		}
 	}
 	if wl.Task != sizing.Inference {
-		if wl.Recompute, err = sizing.ParseRecompute(o.recompute); err != nil {
+		if wl.Recompute, err = enumFlag("recompute", o.recompute, sizing.ParseRecompute, "none, selective or full"); err != nil {
 			return r, err
 		}
 	}
+	if r.Model, err = o.buildModel(); err != nil {
+		return r, err
+	}
+	// Defaults by task: training a micro-batch of 4 on 1e8 tokens; inference one
+	// sequence at a time, generating a million tokens.
+	r.Tokens = o.tokens
+	if !o.set["tokens"] {
+		r.Tokens = defaultTrainTokens
+		if wl.Task == sizing.Inference {
+			r.Tokens = defaultInferTokens
+		}
+	}
+	if !o.set["batch"] {
+		wl.Batch = defaultTrainBatch
+		if wl.Task == sizing.Inference {
+			wl.Batch = 1
+		}
+	}
 	r.Workload = wl
-	r.Tokens, r.Usage, r.Deadline = o.tokens, o.usage, o.deadline
+	r.Usage, r.Deadline = o.usage, o.deadline
 	r.Headroom, r.Utilization, r.MaxGPUs = o.headroom, o.utilization, o.maxGPUs
 	switch perDay, days := o.set["per-day"], o.set["days"]; {
 	case perDay && !days:
@@ -398,8 +412,10 @@ func describeRequest(w io.Writer, r plan.Request, source string) {
 		fmt.Fprintf(w, "micro-batch %d × %d tokens per GPU, recompute %v\n", r.Workload.Batch, r.Workload.SeqLen, r.Workload.Recompute)
 	}
 	switch {
+	case r.Tokens > 0 && r.Workload.Task == sizing.Inference:
+		fmt.Fprintf(w, "Work:   %.3g tokens generated (-tokens)", r.Tokens)
 	case r.Tokens > 0:
-		fmt.Fprintf(w, "Work:   %.3g tokens", r.Tokens)
+		fmt.Fprintf(w, "Work:   %.3g training tokens (-tokens)", r.Tokens)
 	default:
 		fmt.Fprint(w, "Work:   none given (memory only)")
 	}
@@ -418,6 +434,9 @@ func describeRequest(w io.Writer, r plan.Request, source string) {
 		default:
 			fmt.Fprintf(w, "Rental: no -tokens or -usage, so the costs are for %s of rental only\n", hours(plan.DefaultDemoHour))
 		}
+	}
+	if !m.HasArchitecture() {
+		fmt.Fprintf(w, "Model:  %s gives the parameter count only; terms that need the architecture assume grouped-query attention with 8 KV heads (-config with the model's config.json makes them exact)\n", modelSource(m))
 	}
 	fmt.Fprintf(w, "Offers: %s\n\n", source)
 }

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -69,6 +70,10 @@ func TestGolden(t *testing.T) {
 		{"memory_only", []string{"-tokens", "0", "-top", "2"}, exitOK},
 		// One option fits: the header is singular.
 		{"one_fit", []string{"-task", "qlora", "-tokens", "1e7", "-offers", "testdata/only_4090.csv"}, exitOK},
+		// A model known by its size alone: the note names -config.
+		{"params_only", []string{"-params", "7B", "-top", "3"}, exitOK},
+		// A model from its config.json; inference defaults to one sequence and 1e6 tokens.
+		{"config_inference", []string{"-config", qwenConfig, "-task", "inference", "-top", "3"}, exitOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runArgs(tc.args...)
@@ -155,7 +160,7 @@ func TestJSONErrors(t *testing.T) {
 		msg  string // in the error
 	}{
 		{[]string{"-offers", "testdata/missing.json"}, exitFail, "testdata/missing.json"},
-		{[]string{"-model", "llama-9"}, exitFail, "llama-9"},
+		{[]string{"-model", "llama-9"}, exitUsage, `-model "llama-9"`},
 		{[]string{"-per-day", "6h"}, exitUsage, "-per-day needs -days"},
 		{[]string{"-budget", "lots"}, exitUsage, `-budget "lots"`},
 	} {
@@ -189,17 +194,42 @@ func TestExitStatus(t *testing.T) {
 		{"days past range", []string{"-usage", "200000d"}, exitUsage, `invalid value "200000d" for flag -usage: out of range`},
 		{"unknown flag", []string{"-bogus"}, exitUsage, "flag provided but not defined: -bogus"},
 		{"extra argument", []string{"extra"}, exitUsage, `unexpected arguments ["extra"]`},
-		{"bad params", []string{"-params", "-5"}, exitUsage, `-params "-5" is not a parameter count`},
+		{"bad params", []string{"-params", "-5"}, exitUsage, `-params "-5": want a count such as 7B`},
+		{"params too large", []string{"-params", "2000T"}, exitUsage, `-params "2000T": want from 1 to 1e15 parameters`},
+		{"params under one", []string{"-params", "0.4"}, exitUsage, `-params "0.4": want from 1 to 1e15 parameters`},
+		{"params not a number", []string{"-params", "seven"}, exitUsage, `-params "seven": want a count`},
+		{"params and config", []string{"-params", "7B", "-config", "../../sizing/models/qwen2.5-7b.json"}, exitUsage, "-params is for a model known by its size alone"},
+		{"model and config", []string{"-model", "llama-2-7b", "-config", "../../sizing/models/qwen2.5-7b.json"}, exitUsage, "give -model or a model's -params, -config or files, not both"},
+		{"gguf and safetensors", []string{"-gguf", "testdata/tiny.gguf", "-safetensors", "testdata/tiny-00001-of-00002.safetensors"}, exitUsage, "give -gguf or -safetensors files of one model, not both"},
+		{"empty file name", []string{"-safetensors", "a.safetensors,"}, exitUsage, "empty file name"},
+		{"missing config", []string{"-config", "testdata/missing.json"}, exitFail, "testdata/missing.json"},
+		{"config not a config", []string{"-config", "testdata/only_4090.csv"}, exitFail, "-config testdata/only_4090.csv: sizing: config.json"},
+		{"safetensors not safetensors", []string{"-safetensors", "testdata/only_4090.csv"}, exitFail, "-safetensors testdata/only_4090.csv: sizing:"},
+		{"gguf not gguf", []string{"-gguf", "testdata/only_4090.csv"}, exitFail, "-gguf testdata/only_4090.csv: sizing:"},
+		{"negative batch", []string{"-batch", "-1"}, exitUsage, "-batch -1: want 1 or more"},
+		{"zero batch", []string{"-batch", "0", "-task", "inference"}, exitUsage, "-batch 0: want 1 or more"},
+		{"zero context", []string{"-context", "0"}, exitUsage, "-context 0: want 1 or more tokens"},
+		{"negative lora rank", []string{"-lora-rank", "-8"}, exitUsage, "-lora-rank -8: want 0 (the default rank) or more"},
+		{"negative max-gpus", []string{"-max-gpus", "-1"}, exitUsage, "-max-gpus -1: want 0"},
+		{"negative tokens", []string{"-tokens", "-5"}, exitUsage, `-tokens "-5": want a count`},
+		{"NaN tokens", []string{"-tokens", "NaN"}, exitUsage, `-tokens "NaN": want a count`},
+		{"headroom of one", []string{"-headroom", "1"}, exitUsage, "-headroom 1: want a fraction from 0 to below 1"},
+		{"utilization past one", []string{"-utilization", "1.5"}, exitUsage, "-utilization 1.5: want a fraction above 0 and at most 1"},
+		{"negative usage", []string{"-usage", "-1h"}, exitUsage, "-usage -1h: want 0 or more"},
+		{"negative deadline", []string{"-deadline", "-2h"}, exitUsage, "-deadline -2h: want 0 (none) or more"},
+		{"bad kv precision", []string{"-task", "inference", "-kv-precision", "fp5"}, exitUsage, `-kv-precision "fp5": want fp64, fp32`},
+		{"bad recompute", []string{"-recompute", "some"}, exitUsage, `-recompute "some": want none, selective or full`},
+		{"bad flash", []string{"-flash=maybe"}, exitUsage, "-flash: want true or false"},
 		{"usage and sessions", []string{"-usage", "1h", "-per-day", "2h", "-days", "3"}, exitUsage, "give -usage or -per-day with -days, not both"},
 		{"bad budget", []string{"-budget", "lots"}, exitUsage, `-budget "lots" is not a decimal amount`},
 		{"negative top", []string{"-top", "-1"}, exitUsage, "-top -1: want 0 (all) or more"},
 		{"per-day alone", []string{"-per-day", "6h"}, exitUsage, "-per-day needs -days"},
 		{"days alone", []string{"-days", "20"}, exitUsage, "-days needs -per-day"},
-		{"zero days given", []string{"-per-day", "6h", "-days", "0"}, exitFail, "days 0: want 1 to 36500"},
-		{"long per-day", []string{"-per-day", "25h", "-days", "2"}, exitFail, "per day 25h0m0s: want more than 0 and at most 24h"},
-		{"unknown model", []string{"-model", "llama-9"}, exitFail, "llama-9"},
-		{"unknown task", []string{"-task", "dance"}, exitFail, "dance"},
-		{"unknown precision", []string{"-precision", "fp7"}, exitFail, "fp7"},
+		{"zero days given", []string{"-per-day", "6h", "-days", "0"}, exitUsage, "-days 0: want 1 to 36500"},
+		{"long per-day", []string{"-per-day", "25h", "-days", "2"}, exitUsage, "-per-day 25h: want more than 0 and at most 24h"},
+		{"unknown model", []string{"-model", "llama-9"}, exitUsage, `-model "llama-9": not a preset (-model list prints them; -config reads a model's config.json)`},
+		{"unknown task", []string{"-task", "dance"}, exitUsage, `-task "dance": want inference, training, lora or qlora`},
+		{"unknown precision", []string{"-precision", "fp7"}, exitUsage, `-precision "fp7": want fp64, fp32, tf32, fp16, bf16, fp8, int8, int4, nf4, gptq4, awq4, q2_k, q3_k_m, q4_0, q4_k_s, q4_k_m, q5_k_m, q6_k, q8_0, or bits per weight`},
 		{"missing offers", []string{"-offers", "testdata/missing.json"}, exitFail, "testdata/missing.json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -425,5 +455,33 @@ func TestJSONErrorWriteFails(t *testing.T) {
 	code := exitStatus(&errOut, run(failingWriter{}, []string{"-json", "-per-day", "6h"}))
 	if code != exitUsage || !strings.Contains(errOut.String(), "-per-day needs -days") || !strings.Contains(errOut.String(), "broken pipe") {
 		t.Errorf("exit %d, stderr %q; want 2 naming the usage error and the failed write", code, errOut.String())
+	}
+}
+
+// goIdentifier matches Go names that mean nothing to someone running the
+// command: a package or type with a field or method, and "GPU(s)"-style plurals.
+var goIdentifier = regexp.MustCompile(`\b(sizing|pricing|plan|catalog|compute|Tariff|Quote|Money|Request|Workload|Model|Offer|Option|Breakdown)\.[A-Z]|BreakEven|InterruptionsPerDay|EagerAttention|FlashAttention|\(s\)`)
+
+// TestNoGoIdentifiers scans every golden file and the -h text for Go names.
+func TestNoGoIdentifiers(t *testing.T) {
+	goldens, err := filepath.Glob("testdata/*.golden")
+	if err != nil || len(goldens) == 0 {
+		t.Fatalf("no goldens: %v", err)
+	}
+	texts := map[string]string{"-h": runArgs("-h").stdout}
+	for _, g := range goldens {
+		b, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts[g] = string(b)
+	}
+	for name, text := range texts {
+		if m := goIdentifier.FindString(text); m != "" {
+			t.Errorf("%s shows %q", name, m)
+		}
+	}
+	if m := goIdentifier.FindString("about 1 GPU(s), give Tariff.BreakEvenFor"); m == "" {
+		t.Error("the pattern misses what it is for")
 	}
 }
