@@ -95,7 +95,7 @@ Flags:
 // options holds the command line.
 type options struct {
 	model, task, precision, kvPrecision, recompute string
-	params, config                                 string
+	params, config, render, size                   string
 	gguf, safetensors                              fileList
 	context, batch, loraRank, maxGPUs, top         int
 	eager                                          bool
@@ -121,6 +121,8 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	fs.Var(&o.gguf, "gguf", "a model's GGUF `file` (only its header is read); repeat or separate with commas for a split model")
 	fs.Var(&o.safetensors, "safetensors", "a model's .safetensors `file` (only its header is read); repeat or separate with commas for the shards of one model")
 	fs.StringVar(&o.params, "params", "", "parameter count of a model without a preset or config (7B, 70b, 1.5e9); memory terms that need the architecture are approximated (-config makes them exact)")
+	fs.StringVar(&o.render, "render", "", "an image-generation or render job in place of a model's: sd15, sdxl, flux1 or cycles; ranks the offers whose card holds it for -usage")
+	fs.StringVar(&o.size, "size", "", "image size for -render, in pixels: 1024 (a square) or 1920x1080; default: the kind's reference size")
 	fs.StringVar(&o.task, "task", "lora", "inference, training, lora or qlora")
 	fs.StringVar(&o.precision, "precision", "bf16", "weights (inference) or compute precision: fp32, bf16, fp16, fp8, int8, nf4, gptq4, awq4, q4_k_m, ...")
 	fs.StringVar(&o.kvPrecision, "kv-precision", "", "KV cache precision (inference); empty: -precision for FP16 and wider, FP16 for narrower formats")
@@ -250,6 +252,12 @@ func (o options) execute(w io.Writer) (int, error) {
 	}
 	if err := o.check(); err != nil {
 		return exitUsage, err
+	}
+	if o.render != "" || o.set["render"] {
+		return o.executeRender(w)
+	}
+	if o.set["size"] {
+		return exitUsage, fmt.Errorf("%w: -size is for -render", errUsage)
 	}
 	req, err := o.request()
 	if err != nil {

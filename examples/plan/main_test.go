@@ -74,6 +74,10 @@ func TestGolden(t *testing.T) {
 		{"params_only", []string{"-params", "7B", "-top", "3"}, exitOK},
 		// A model from its config.json; inference defaults to one sequence and 1e6 tokens.
 		{"config_inference", []string{"-config", qwenConfig, "-task", "inference", "-top", "3"}, exitOK},
+		// An image-generation job: the cards that hold SDXL at 1024², priced for a day of use.
+		{"render_sdxl", []string{"-render", "sdxl", "-size", "1024", "-usage", "24h", "-top", "5"}, exitOK},
+		// SDXL at 2048² by the scaling rule: 25.1 GiB with headroom, over a 24 GB card.
+		{"render_no_fit", []string{"-render", "sdxl", "-size", "2048", "-offers", "testdata/only_4090.csv"}, exitFail},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runArgs(tc.args...)
@@ -220,6 +224,13 @@ func TestExitStatus(t *testing.T) {
 		{"bad kv precision", []string{"-task", "inference", "-kv-precision", "fp5"}, exitUsage, `-kv-precision "fp5": want fp64, fp32`},
 		{"bad recompute", []string{"-recompute", "some"}, exitUsage, `-recompute "some": want none, selective or full`},
 		{"bad flash", []string{"-flash=maybe"}, exitUsage, "-flash: want true or false"},
+		{"render with a model flag", []string{"-render", "sdxl", "-task", "inference"}, exitUsage, "-task does not apply to -render"},
+		{"size without render", []string{"-size", "1024"}, exitUsage, "-size is for -render"},
+		{"unknown render kind", []string{"-render", "dalle"}, exitUsage, `-render "dalle": want sd15, sdxl, flux1 or cycles`},
+		{"empty render kind", []string{"-render", ""}, exitUsage, `-render "": want sd15, sdxl, flux1 or cycles`},
+		{"bad size", []string{"-render", "sdxl", "-size", "big"}, exitUsage, `-size "big": want pixels, such as 1024 (a square) or 1920x1080`},
+		{"zero size", []string{"-render", "sdxl", "-size", "0x512"}, exitUsage, `-size "0x512": want pixels`},
+		{"past the render table", []string{"-render", "flux1", "-size", "2048"}, exitUsage, "-render flux1 -size 2048: sizing: flux1 at 2048×2048 is past the render table"},
 		{"usage and sessions", []string{"-usage", "1h", "-per-day", "2h", "-days", "3"}, exitUsage, "give -usage or -per-day with -days, not both"},
 		{"bad budget", []string{"-budget", "lots"}, exitUsage, `-budget "lots" is not a decimal amount`},
 		{"negative top", []string{"-top", "-1"}, exitUsage, "-top -1: want 0 (all) or more"},
