@@ -16,8 +16,8 @@ func TestRenderFits(t *testing.T) {
 		minFree float64
 	}{
 		{[]string{"-render", "sdxl", "-size", "1024"}, 12e9, 0.2},
-		{[]string{"-render", "sdxl"}, 12e9, 0.2},                       // the reference size is 1024²
-		{[]string{"-render", "flux1", "-headroom", "0.1"}, 33e9, 0.1},  // all of FLUX.1 on the GPU
+		{[]string{"-render", "sdxl"}, 12e9, 0.2},                        // the reference size is 1024²
+		{[]string{"-render", "flux1", "-headroom", "0.1"}, 33e9, 0.1},   // all of FLUX.1 on the GPU
 		{[]string{"-render", "sd15", "-size", "768x512"}, 13075e6, 0.2}, // 768² by the scaling rule
 	} {
 		r := runArgs(append([]string{"-json", "-top", "0"}, tc.args...)...)
