@@ -10,6 +10,25 @@
 //	go run ./examples/plan -model llama-2-70b -task inference -precision bf16 -context 4096 -tokens 0 -usage 30d
 //	go run ./examples/plan -task qlora -per-day 6h -days 20
 //	go run ./examples/plan -offers my_offers.csv -deadline 12h -json
+//	go run ./examples/plan -config Qwen2.5-7B/config.json -task inference
+//	go run ./examples/plan -gguf llama-3-8b.Q4_K_M.gguf -task inference
+//	go run ./examples/plan -render sdxl -size 1024 -usage 30d
+//
+// The model is a preset (-model; -model list names them), a Hugging Face
+// config.json (-config), a GGUF or safetensors file (-gguf, -safetensors; the
+// shards of one model, repeated or separated by commas, add up; only the headers
+// are read), or a bare parameter count (-params 7B), which leaves the terms that
+// need the architecture approximated: the report says so and names -config.
+// With -config and weight files, the config gives the architecture and the files
+// the exact parameter count and weight bytes.
+//
+// Training and fine-tuning default to a micro-batch of 4 and 1e8 training
+// tokens; inference to one sequence and 1e6 tokens generated (-batch, -tokens).
+//
+// -render plans an image-generation or render job (sd15, sdxl, flux1, cycles at
+// -size pixels) from sizing.RenderMemory's table: the offers whose card holds the
+// high end of its memory range, less the headroom, ranked by the cost of the
+// rental (-usage, or -per-day with -days; one hour without either).
 //
 // -per-day and -days go together: sessions of -per-day hours on each of -days
 // days, in place of -usage. Either one alone is a usage error.
@@ -29,14 +48,16 @@
 //
 // where no_fit says whether the failure is "no option fits", and reasons and
 // suggestions (empty otherwise) are the lines of the text report. A flag that does
-// not parse is reported on standard error only.
+// not parse is reported on standard error only; a value out of range gives the
+// error object, with exit status 2.
 //
 // Exit status:
 //
 //	0  the options were printed (or -h, -model list)
 //	1  no option fits (the report is printed first), or another failure such as
-//	   an unreadable price list or an unknown preset
-//	2  usage error: a bad flag or flag value, or flags that do not go together
+//	   an unreadable price list or model file
+//	2  usage error: a bad flag or flag value (the message names the flag), or
+//	   flags that do not go together
 //
 // Run with -h for every flag.
 package main
