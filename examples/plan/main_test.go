@@ -496,3 +496,20 @@ func TestNoGoIdentifiers(t *testing.T) {
 		t.Error("the pattern misses what it is for")
 	}
 }
+
+// Unit prices print exactly, on the cost line and in the market warning: a price
+// list's USD 0.333/h never reads USD 0.33/h.
+func TestUnitPricesExact(t *testing.T) {
+	for _, args := range [][]string{
+		{"-task", "inference", "-tokens", "0", "-usage", "10h", "-offers", "testdata/usd_third.csv"},
+		{"-render", "sd15", "-usage", "10h", "-offers", "testdata/usd_third.csv"},
+	} {
+		r := runArgs(args...)
+		if r.code != exitOK {
+			t.Fatalf("run(%q) = exit %d, %q", args, r.code, r.stderr)
+		}
+		if !strings.Contains(r.stdout, "hourly 10 h × USD 0.333/h = USD 3.33") || strings.Contains(r.stdout, "0.33/h") {
+			t.Errorf("run(%q):\n%s\nwant the unit price USD 0.333/h exactly", args, r.stdout)
+		}
+	}
+}
