@@ -599,7 +599,7 @@ var units = map[string]struct{ one, many, per string }{
 // -0.002". -json keeps the quantity exact too.
 func costLine(l pricing.Line, gpus int) string {
 	if l.Unit == "" && l.Quantity.Equal(decimal.NewFromInt(1)) && l.Price.Currency == l.Amount.Currency && l.Price.Amount.Equal(l.Amount.Amount) {
-		return fmt.Sprintf("%s %s", l.Item, exactMoney(l.Amount)) // the rounding line
+		return fmt.Sprintf("%s %s", l.Item, l.Amount.Exact()) // the rounding line
 	}
 	one, many, per := l.Unit, l.Unit+"s", l.Unit
 	if u, ok := units[l.Unit]; ok {
@@ -619,21 +619,7 @@ func costLine(l pricing.Line, gpus int) string {
 	if l.Unit == "" {
 		qty, per = shown.String(), "unit"
 	}
-	return fmt.Sprintf("%s %s × %s/%s = %s", l.Item, qty, exactMoney(l.Price), per, exactMoney(l.Amount))
-}
-
-// exactMoney writes an amount exactly, with at least its currency's minor-unit
-// digits ("CNY 0.80", "CNY 8.382"): unlike Money.String it never rounds.
-func exactMoney(m pricing.Money) string {
-	s := m.Amount.String() // exact, without trailing zeros
-	places := 0
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		places = len(s) - i - 1
-	}
-	if minor := pricing.MinorUnit(m.Currency); int32(places) < minor {
-		s = m.Amount.StringFixed(minor) // more places than it has: no rounding
-	}
-	return m.Currency + " " + s
+	return fmt.Sprintf("%s %s × %s/%s = %s", l.Item, qty, l.Price.Exact(), per, l.Amount.Exact())
 }
 
 // hours writes a whole number of hours in words, "1 hour", "3 hours", and

@@ -400,17 +400,17 @@ func TestCostLineExact(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		amount := decimal.New(rapid.Int64Range(-1e12, 1e12).Draw(t, "coefficient"), -rapid.Int32Range(0, 9).Draw(t, "places"))
 		m := pricing.Money{Amount: amount, Currency: rapid.SampledFrom([]string{"CNY", "USD", "JPY", "KWD"}).Draw(t, "currency")}
-		s := exactMoney(m)
+		s := m.Exact()
 		code, num, ok := strings.Cut(s, " ")
 		if !ok || code != m.Currency {
-			t.Fatalf("exactMoney(%v) = %q: want the currency code first", m, s)
+			t.Fatalf("%v.Exact() = %q: want the currency code first", m, s)
 		}
 		back, err := decimal.NewFromString(num)
 		if err != nil || !back.Equal(amount) {
-			t.Fatalf("exactMoney(%s %s) = %q: reads back as %v (%v)", m.Currency, amount, s, back, err)
+			t.Fatalf("%s %s.Exact() = %q: reads back as %v (%v)", m.Currency, amount, s, back, err)
 		}
 		if i := strings.IndexByte(num, '.'); int32(len(num)-i-1) < pricing.MinorUnit(m.Currency) && pricing.MinorUnit(m.Currency) > 0 {
-			t.Fatalf("exactMoney(%s %s) = %q: fewer places than the minor unit", m.Currency, amount, s)
+			t.Fatalf("%s %s.Exact() = %q: fewer places than the minor unit", m.Currency, amount, s)
 		}
 	})
 }
