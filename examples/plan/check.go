@@ -56,6 +56,22 @@ func (o *options) check() error {
 		return bad("days", o.days, "1 to 36500")
 	case o.set["per-day"] && (o.perDay <= 0 || o.perDay > 24*time.Hour):
 		return bad("per-day", shortDuration(o.perDay), "more than 0 and at most 24h")
+	case o.deadline > 0 && o.set["tokens"] && o.tokens == 0:
+		return fmt.Errorf("%w: -deadline needs work to finish, and -tokens 0 gives none", errUsage)
+	}
+	return nil
+}
+
+// runnable refuses a job the model cannot run whatever the cards, naming the
+// flags at fault: a context past the model's window (inference), or full
+// training of quantized weights. It sizes the job once on one device, as
+// sizing.Estimate checks it.
+func (o options) runnable(m sizing.Model, wl sizing.Workload) error {
+	if wl.Task == sizing.Inference && m.Context > 0 && wl.SeqLen > m.Context {
+		return fmt.Errorf("%w: -context %d: past %s's context window of %d tokens", errUsage, wl.SeqLen, m.Name, m.Context)
+	}
+	if _, err := sizing.Estimate(m, wl); err != nil {
+		return fmt.Errorf("%w: -task %s, -precision %s, -context %d: %v", errUsage, o.task, o.precision, wl.SeqLen, err)
 	}
 	return nil
 }

@@ -150,7 +150,7 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	fs.StringVar(&o.recompute, "recompute", "full", "activation recomputation for training: none, selective or full")
 	fs.BoolVar(&o.eager, "eager", false, "eager attention, which keeps each head's attention score matrix in memory; default: memory-efficient attention (flash attention, PyTorch SDPA)")
 	fs.Var(flashFlag{&o.eager}, "flash", "deprecated: -flash=false is -eager")
-	fs.IntVar(&o.context, "context", 2048, "tokens per sequence (inference: context length)")
+	fs.IntVar(&o.context, "context", 2048, "tokens per sequence (inference: context length); by default at most the model's context window")
 	fs.IntVar(&o.batch, "batch", 0, "micro-batch per GPU (default 4), or for inference the concurrent sequences (default 1)")
 	fs.IntVar(&o.loraRank, "lora-rank", 0, "LoRA rank; 0: the library's default")
 	fs.StringVar(&o.tokensArg, "tokens", "", "work: training tokens (default 1e8), or tokens generated for inference (default 1e6), such as 2e9 or 500M; 0: memory only")
@@ -385,7 +385,13 @@ func (o options) request() (plan.Request, error) {
 			wl.Batch = 1
 		}
 	}
+	if !o.set["context"] && r.Model.Context > 0 && wl.SeqLen > r.Model.Context {
+		wl.SeqLen = r.Model.Context // the default context, cut to a smaller window (GPT-2's 1024)
+	}
 	r.Workload = wl
+	if err := o.runnable(r.Model, wl); err != nil {
+		return r, err
+	}
 	r.Usage, r.Deadline = o.usage, o.deadline
 	r.Headroom, r.Utilization, r.MaxGPUs = o.headroom, o.utilization, o.maxGPUs
 	switch perDay, days := o.set["per-day"], o.set["days"]; {

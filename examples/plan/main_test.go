@@ -224,6 +224,9 @@ func TestExitStatus(t *testing.T) {
 		{"bad kv precision", []string{"-task", "inference", "-kv-precision", "fp5"}, exitUsage, `-kv-precision "fp5": want fp64, fp32`},
 		{"bad recompute", []string{"-recompute", "some"}, exitUsage, `-recompute "some": want none, selective or full`},
 		{"bad flash", []string{"-flash=maybe"}, exitUsage, "-flash: want true or false"},
+		{"context past the window", []string{"-task", "inference", "-context", "9000"}, exitUsage, "-context 9000: past llama-2-7b's context window of 4096 tokens"},
+		{"training quantized weights", []string{"-task", "training", "-precision", "q4_k_m"}, exitUsage, "-task training, -precision q4_k_m, -context 2048: sizing: workload: full training needs a floating-point precision"},
+		{"deadline without work", []string{"-tokens", "0", "-deadline", "12h"}, exitUsage, "-deadline needs work to finish, and -tokens 0 gives none"},
 		{"render with a model flag", []string{"-render", "sdxl", "-task", "inference"}, exitUsage, "-task does not apply to -render"},
 		{"size without render", []string{"-size", "1024"}, exitUsage, "-size is for -render"},
 		{"unknown render kind", []string{"-render", "dalle"}, exitUsage, `-render "dalle": want sd15, sdxl, flux1 or cycles`},
@@ -248,6 +251,9 @@ func TestExitStatus(t *testing.T) {
 			if r.code != tc.code || !strings.HasPrefix(r.stderr, "plan: ") || !strings.Contains(r.stderr, tc.msg) || r.stdout != "" {
 				t.Errorf("run(%q) = exit %d, stderr %q, stdout %q; want exit %d, stderr naming %q, empty stdout",
 					tc.args, r.code, r.stderr, r.stdout, tc.code, tc.msg)
+			}
+			if m := goIdentifier.FindString(r.stderr); m != "" {
+				t.Errorf("run(%q) stderr %q shows %q", tc.args, r.stderr, m)
 			}
 			if tc.code == exitUsage && !strings.Contains(r.stderr, "-h") && !strings.Contains(r.stderr, "Usage:") {
 				t.Errorf("run(%q) stderr %q: want a pointer to the usage", tc.args, r.stderr)
@@ -472,6 +478,15 @@ func TestJSONErrorWriteFails(t *testing.T) {
 // goIdentifier matches Go names that mean nothing to someone running the
 // command: a package or type with a field or method, and "GPU(s)"-style plurals.
 var goIdentifier = regexp.MustCompile(`\b(sizing|pricing|plan|catalog|compute|Tariff|Quote|Money|Request|Workload|Model|Offer|Option|Breakdown)\.[A-Z]|BreakEven|InterruptionsPerDay|EagerAttention|FlashAttention|\(s\)`)
+
+// The default context is cut to a smaller window: GPT-2 XL's position table
+// holds 1024 tokens.
+func TestDefaultContextWithinWindow(t *testing.T) {
+	r := runArgs("-model", "gpt2-xl", "-task", "inference", "-top", "1")
+	if r.code != exitOK || !strings.Contains(r.stdout, "1 sequence of up to 1024 tokens per replica") {
+		t.Errorf("exit %d, stderr %q:\n%s\nwant a plan at 1024 tokens", r.code, r.stderr, r.stdout)
+	}
+}
 
 // TestNoGoIdentifiers scans every golden file and the -h text for Go names.
 func TestNoGoIdentifiers(t *testing.T) {
