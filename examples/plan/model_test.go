@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -198,4 +200,23 @@ func TestModelName(t *testing.T) {
 			t.Errorf("modelName(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// FuzzParseCount checks that any text either parses to a finite count of at
+// least zero, or is refused, and that -params and -size take only what they say.
+func FuzzParseCount(f *testing.F) {
+	for _, s := range []string{"7B", "70b", "1.5e9", "500M", "1.8T", "0", "-1", "NaN", "1e308T", "1024", "1920x1080", "x", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if c, err := parseCount(s); err == nil && (math.IsNaN(c) || math.IsInf(c, 0) || c < 0) {
+			t.Fatalf("parseCount(%q) = %v", s, c)
+		}
+		if n, err := parseParams(s); err == nil && (n < 1 || n > maxParams) {
+			t.Fatalf("parseParams(%q) = %d", s, n)
+		}
+		if w, h, err := parseSize(s); err == nil && (w < 1 || h < 1) || err != nil && !errors.Is(err, errUsage) {
+			t.Fatalf("parseSize(%q) = %d, %d, %v", s, w, h, err)
+		}
+	})
 }
