@@ -334,3 +334,11 @@ func gpuCount(n int) string {
 	}
 	return strconv.Itoa(n) + " GPUs"
 }
+
+// replicaCount writes a number of replicas for a message: "1 replica", "7 replicas".
+func replicaCount(n int) string {
+	if n == 1 {
+		return "1 replica"
+	}
+	return strconv.Itoa(n) + " replicas"
+}
