@@ -488,8 +488,8 @@ func describeRequest(w io.Writer, r plan.Request, source string) {
 			fmt.Fprintf(w, "Rental: no -tokens or -usage, so the costs are for %s of rental only\n", hours(plan.DefaultDemoHour))
 		}
 	}
-	if !m.HasArchitecture() {
-		fmt.Fprintf(w, "Model:  %s gives the parameter count only; terms that need the architecture assume grouped-query attention with 8 KV heads (-config with the model's config.json makes them exact)\n", modelSource(m))
+	if note := approxNote(m); note != "" {
+		fmt.Fprintf(w, "Model:  %s\n", note)
 	}
 	fmt.Fprintf(w, "Offers: %s\n\n", source)
 }

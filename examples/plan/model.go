@@ -167,11 +167,16 @@ func modelName(path string) string {
 	return base
 }
 
-// modelSource names what gave a model without its architecture: -params, or the
-// weight files (a safetensors header holds tensors, not the architecture).
-func modelSource(m sizing.Model) string {
-	if m.StoredBytes > 0 {
-		return "the weight file"
+// approxNote says, for a model without its architecture, what gave it (-params,
+// or weight files: a safetensors header holds tensors, not the architecture),
+// what is assumed, and the flag that makes it exact; "" for a model with one.
+func approxNote(m sizing.Model) string {
+	if m.HasArchitecture() {
+		return ""
 	}
-	return "-params"
+	source := "-params"
+	if m.StoredBytes > 0 {
+		source = "the weight file"
+	}
+	return source + " gives the parameter count only; terms that need the architecture assume grouped-query attention with 8 KV heads (-config with the model's config.json makes them exact)"
 }
