@@ -528,3 +528,40 @@ func TestUnitPricesExact(t *testing.T) {
 		}
 	}
 }
+
+// -eager sets Workload.EagerAttention, which keeps the attention scores and so
+// needs more activation memory; the deprecated -flash=false is the same, and
+// -flash alone the default.
+func TestEager(t *testing.T) {
+	plan := func(args ...string) (eager bool, activations int64) {
+		t.Helper()
+		r := runArgs(append([]string{"-json", "-top", "1"}, args...)...)
+		if r.code != exitOK {
+			t.Fatalf("run(%q) = exit %d, %q", args, r.code, r.stderr)
+		}
+		var out struct {
+			Job struct {
+				Workload struct {
+					Eager bool `json:"eager_attention"`
+				} `json:"workload"`
+			} `json:"job"`
+			Options []struct {
+				PerGPU struct {
+					Activations int64 `json:"activations_bytes"`
+				} `json:"per_gpu"`
+			} `json:"options"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+			t.Fatal(err)
+		}
+		return out.Job.Workload.Eager, out.Options[0].PerGPU.Activations
+	}
+	e0, a0 := plan()
+	e1, a1 := plan("-eager")
+	e2, a2 := plan("-flash=false")
+	e3, a3 := plan("-flash")
+	if e0 || !e1 || !e2 || e3 || a1 <= a0 || a2 != a1 || a3 != a0 {
+		t.Errorf("default %v %d, -eager %v %d, -flash=false %v %d, -flash %v %d; want eager only with -eager or -flash=false, with more activations",
+			e0, a0, e1, a1, e2, a2, e3, a3)
+	}
+}
