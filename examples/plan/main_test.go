@@ -268,7 +268,8 @@ func TestHelp(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q; want exit 0, empty stderr", r.code, r.stderr)
 	}
 	for _, want := range []string{"Usage: plan", "Exit status: 0", "2 usage error", "-per-day duration", "-usage duration",
-		"-deadline duration", "30d, 1.5d, 30d12h", "needs -days", "-json"} {
+		"-deadline duration", "30d, 1.5d, 30d12h", "needs -days", "-json",
+		"-config file", "-gguf file", "-safetensors file", "-params string", "-eager", "-render string", "-size string", "7B, 70b, 1.5e9"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("-h output lacks %q:\n%s", want, r.stdout)
 		}
