@@ -183,6 +183,11 @@ func (m Money) String() string {
 	return m.Currency + " " + m.Round(RoundHalfUp).Amount.StringFixed(MinorUnit(m.Currency))
 }
 
+// Exact writes the amount exactly, with at least the currency's minor-unit digits
+// after the point: "CNY 0.80", "USD 0.333", "CNY 8.382". Unlike String it never
+// rounds, so a unit price reads as the price list gives it.
+func (m Money) Exact() string { return m.Currency + " " + m.exactString() }
+
 // exactString writes the amount exactly, with at least the currency's minor-unit
 // digits after the point.
 func (m Money) exactString() string { return exactString(m.Amount, MinorUnit(m.Currency)) }

@@ -229,6 +229,25 @@ func errString(err error) string {
 	return " error: " + err.Error()
 }
 
+// Exact never rounds, and writes at least the currency's minor-unit digits.
+func TestMoneyExact(t *testing.T) {
+	for _, tc := range []struct {
+		m    Money
+		want string
+	}{
+		{Money{decimal.RequireFromString("0.333"), "USD"}, "USD 0.333"},
+		{Money{decimal.RequireFromString("0.8"), "CNY"}, "CNY 0.80"},
+		{Money{decimal.RequireFromString("1.4750"), "CNY"}, "CNY 1.475"},
+		{Money{decimal.RequireFromString("-0.002666667"), "CNY"}, "CNY -0.002666667"},
+		{Money{decimal.NewFromInt(250), "JPY"}, "JPY 250"},
+		{Money{decimal.RequireFromString("1.5"), "KWD"}, "KWD 1.500"},
+	} {
+		if got := tc.m.Exact(); got != tc.want {
+			t.Errorf("%s %s: Exact() = %q, want %q", tc.m.Currency, tc.m.Amount, got, tc.want)
+		}
+	}
+}
+
 // Div rounds once, with the given mode, to the currency's minor unit; JPY has none.
 func TestMoneyDiv(t *testing.T) {
 	for _, tc := range []struct {
