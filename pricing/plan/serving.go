@@ -144,7 +144,6 @@ type served struct {
 	err      error // compute.ErrNoFit, compute.ErrUnreachable (point is then the best reachable) or another
 	latency  time.Duration
 	fit      *fit
-	prepared bool
 }
 
 // serveRun is one Report's serving state: the replicas worked out per card and
