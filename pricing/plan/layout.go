@@ -114,7 +114,7 @@ func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 		if peakErr != nil {
 			cur.ok, cur.err = false, peakErr
 		} else if err := s.timeFit(&cur, card, n, work, peak, link, &jobs); err != nil {
-			cur.ok, cur.err = false, fmt.Errorf("%s at %d GPU(s): %s", card.Name, n, strings.Join(unprefixed(err, ""), "; "))
+			cur.ok, cur.err = false, fmt.Errorf("%s at %s: %s", card.Name, gpuCount(n), strings.Join(unprefixed(err, ""), "; "))
 		}
 		switch {
 		case !cur.ok:
@@ -144,11 +144,11 @@ func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 	}
 	f := &fit{usable: usable, tried: tried}
 	if smallest < 0 {
-		f.err = fmt.Errorf("%s: no layout of %d GPU(s) is valid for this model", card.Name, n)
+		f.err = fmt.Errorf("%s: no layout of %s is valid for this model", card.Name, gpuCount(n))
 	} else {
 		f.need = smallest
-		f.err = fmt.Errorf("%s at %d GPU(s) needs %s per GPU, over the %s usable (%s less %.0f%% headroom)",
-			card.Name, n, smallest.Human(), usable.Human(), card.Memory.Human(), s.headroom*100)
+		f.err = fmt.Errorf("%s at %s needs %s per GPU, over the %s usable (%s less %.0f%% headroom)",
+			card.Name, gpuCount(n), smallest.Human(), usable.Human(), card.Memory.Human(), s.headroom*100)
 	}
 	return f
 }

@@ -32,7 +32,8 @@ type candidate struct {
 	key           pricing.Money // expected in the ranking's currency (Rates.Base, or the offers' one)
 	minor         int64         // key in whole minor units, when exact says it is one
 	exact         bool
-	rate          string // the rate that converted expected into key; empty: none
+	rate          string  // the rate that converted expected into key; empty: none
+	serve         *served // a serving request's replicas; nil for a job
 }
 
 // errCannotWin is price's answer for a candidate whose cost cannot make the plan.
@@ -177,7 +178,7 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catal
 			kind, c.interruptions, roundDur(c.lost), extra))
 	}
 	warn = append(warn, pre...)
-	if faster != nil {
+	if faster != nil && c.serve == nil { // serving says it in explainServing
 		warn = append(warn, s.boardWarning(o, card, *faster, n, f, fits, work))
 	}
 	if check.Flag == pricing.PriceBelow || check.Flag == pricing.PriceAbove {
@@ -187,7 +188,7 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catal
 		// The second seed article: a lesser datacenter risks outages that cost a
 		// long job more than the rent it saves.
 		down := time.Duration(float64(f.duration) * (1 - a))
-		hint := "; give InterruptionsPerDay to weigh it in the ranking"
+		hint := "; state the interruptions a day in the price list (interruptions_per_day) to weigh it in the ranking"
 		if o.InterruptionsPerDay > 0 {
 			hint = ""
 		}
@@ -305,7 +306,7 @@ func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []*cat
 		byCost := settings{Request: Request{Rank: RankCost}}
 		sort.Slice(all, func(x, y int) bool { return byCost.less(&cands[all[x]], &cands[all[y]], offers, cards) })
 		for _, k := range all {
-			if len(keep) == 0 || cands[k].fit.duration+cands[k].lost < cands[keep[len(keep)-1]].fit.duration+cands[keep[len(keep)-1]].lost {
+			if len(keep) == 0 || cands[k].elapsed() < cands[keep[len(keep)-1]].elapsed() {
 				keep = append(keep, k)
 			}
 		}
@@ -358,7 +359,7 @@ func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []*cat
 // RankTime; then fewer GPUs, provider, region, catalog card, card name as
 // written, and last the offer's place in the list.
 func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []*catalog.Card) bool {
-	da, db := a.fit.duration+a.lost, b.fit.duration+b.lost
+	da, db := a.elapsed(), b.elapsed()
 	c := cmpKey(a, b)
 	if s.Rank == RankTime {
 		if da != db {

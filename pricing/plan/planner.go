@@ -37,7 +37,7 @@ type Planner struct {
 // Report is a plan with what went into it.
 type Report struct {
 	Options    []Option  `json:"options"`
-	Considered int       `json:"considered"` // candidates (offer, GPU count, layout) evaluated
+	Considered int       `json:"considered"` // candidates (offer, GPU count, layout; serving: offer, GPUs per replica) evaluated
 	Skipped    []Skipped `json:"skipped"`    // offers left out before ranking, each with its reason
 }
 
@@ -96,6 +96,18 @@ type Option struct {
 	RankedCost pricing.Money `json:"ranked_cost"`
 	Rate       string        `json:"rate"`
 	Warnings   []string      `json:"warnings"`
+
+	// A serving request's figures (zero otherwise). Replicas is the tensor-parallel
+	// groups the rate needs (GPUs = Replicas × Layout.Tensor), Serving each
+	// replica's operating point: the highest concurrency within the targets.
+	// PerHour is Cost over the rental's hours and PerMillion Cost over the million
+	// tokens the traffic generates in them (Rate × OutputTokens), each rounded
+	// once to the currency's minor unit with the tariff's rounding, in the
+	// offer's currency.
+	Replicas   int                   `json:"replicas,omitempty"`
+	Serving    *compute.ServingPoint `json:"serving,omitempty"`
+	PerHour    pricing.Money         `json:"per_hour"`
+	PerMillion pricing.Money         `json:"per_million"`
 }
 
 // NoFitError explains an empty plan: why each offer was left out, and what would
@@ -149,6 +161,10 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 // (NVLink where the card has it, a bridge for pairs only, PCIe otherwise); for
 // inference, compute.Decode's memory-bound decode speed across the replicas. The
 // rental is priced with the offer's tariff for all GPUs.
+//
+// A serving request (Request.Serving) tries tensor-parallel replicas of 1, 2, 4
+// and 8 GPUs instead, as many as the rate needs; the package documentation says
+// how.
 //
 // Options whose expected duration (at the request's utilization, with the time
 // interruptions are expected to lose) misses the deadline, or whose expected cost
@@ -209,7 +225,17 @@ func (p Planner) Report(r Request) (Report, error) {
 		j, _ := slices.BinarySearch(top, c.minor)
 		top = slices.Insert(top, j, c.minor)[:min(len(top)+1, s.limit)]
 	}
-	for _, i := range rs.kept {
+	kept := rs.kept
+	var run *serveRun
+	if s.Serving != nil { // a service: serving.go plans it, the ranking is shared
+		run = &serveRun{}
+		var more []error
+		if cands, more, err = s.serveOffers(p, rs, &rep, rs.totals, run); err != nil {
+			return Report{}, err
+		}
+		causes, kept = append(causes, more...), nil
+	}
+	for _, i := range kept {
 		o := p.Offers[i]
 		card := *rs.cards[i]
 		limit := s.gpuLimit(o)
@@ -287,6 +313,9 @@ func (p Planner) Report(r Request) (Report, error) {
 			causes = append(causes, why)
 		}
 	}
+	if len(cands) == 0 && run != nil {
+		return rep, s.noFit(run, rs, rep.Skipped, causes)
+	}
 	if len(cands) == 0 {
 		e := &NoFitError{Reasons: diag.reasons(s), Suggestions: s.suggest(rs.cards, rs.kept, &diag), causes: causes}
 		for _, sk := range rep.Skipped {
@@ -313,6 +342,11 @@ func (p Planner) Report(r Request) (Report, error) {
 		c := &cands[k]
 		if err := s.explain(&rep.Options[j], c, p.Offers[c.offer], *rs.cards[c.offer], rs.boards[c.offer], checks[c.offer], cheapest, fits, work); err != nil {
 			return Report{}, err
+		}
+		if c.serve != nil {
+			if err := s.explainServing(&rep.Options[j], c, p.Offers[c.offer], rs.boards[c.offer], run); err != nil {
+				return Report{}, err
+			}
 		}
 	}
 	return rep, nil
@@ -649,7 +683,13 @@ func (s settings) work() (compute.FLOPs, error) {
 	if s.Workload.Task == sizing.LoRA || s.Workload.Task == sizing.QLoRA {
 		count = compute.AdapterTrainingFLOPs
 	}
-	f, err := count(s.Model, s.Tokens, s.Workload.SeqLen)
+	// The attention term needs the architecture; a model known by its parameter
+	// count alone gets the plain 6·N·D (4·N·D), which leaves that term out.
+	seq := s.Workload.SeqLen
+	if !s.Model.HasArchitecture() {
+		seq = 0
+	}
+	f, err := count(s.Model, s.Tokens, seq)
 	if err != nil {
 		return 0, &contextError{context: "plan", err: err, also: pricing.ErrInvalid}
 	}
