@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/internal/excerpt"
 )
 
 // Sentinel errors. Every error from this package wraps one of them; test with
@@ -141,11 +143,6 @@ func (e *contextError) Unwrap() []error {
 	return []error{e.err, e.also}
 }
 
-// quote quotes s for an error message, shortened to at most 64 bytes of input.
-func quote(s string) string {
-	const max = 64
-	if len(s) > max {
-		return strconv.Quote(s[:max]) + "..."
-	}
-	return strconv.Quote(s)
-}
+// quote quotes s for an error message, shortened to a rune-safe excerpt of at
+// most 64 bytes (internal/excerpt).
+func quote(s string) string { return excerpt.Quote(s) }

@@ -35,9 +35,17 @@ func TestLoadSamples(t *testing.T) {
 	if len(fromCSV) != 9 {
 		t.Fatalf("CSV sample has %d offers, want 9", len(fromCSV))
 	}
-	// The two files hold the same offers but for the notes.
+	// The two files hold the same offers but for the notes and the lines; each
+	// offer's line is the line it starts on in its file.
 	for i := range fromCSV {
+		if fromCSV[i].Line != 6+i {
+			t.Errorf("CSV offer %d on line %d, want %d", i, fromCSV[i].Line, 6+i)
+		}
+		if fromJSON[i].Line < 2 || (i > 0 && fromJSON[i].Line <= fromJSON[i-1].Line) {
+			t.Errorf("JSON offer %d on line %d, after %d", i, fromJSON[i].Line, fromJSON[max(i-1, 0)].Line)
+		}
 		fromCSV[i].Notes, fromJSON[i].Notes = "", ""
+		fromCSV[i].Line, fromJSON[i].Line = 0, 0
 	}
 	if diff := cmp.Diff(fromJSON, fromCSV, equateDecimal); diff != "" {
 		t.Errorf("CSV and JSON samples differ (-json +csv):\n%s", diff)
@@ -63,6 +71,12 @@ func TestLoadSamples(t *testing.T) {
 	back, err := LoadOffersJSON(bytes.NewReader(b))
 	if err != nil {
 		t.Fatalf("loading marshalled offers: %v\n%s", err, b)
+	}
+	for i := range back {
+		if back[i].Line != 1 {
+			t.Errorf("offer %d of a one-line JSON list on line %d", i, back[i].Line)
+		}
+		back[i].Line = 0
 	}
 	if diff := cmp.Diff(fromCSV, back, equateDecimal); diff != "" {
 		t.Errorf("JSON round trip (-want +got):\n%s", diff)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/internal/checked"
 	"github.com/shopspring/decimal"
@@ -33,11 +34,22 @@ type Offer struct {
 	// weighs it in the expected cost. Zero: none expected.
 	InterruptionsPerDay float64 `json:"interruptions_per_day"`
 	Notes               string  `json:"notes"`
+
+	// GPUsPerInstance is the number of GPUs sold together as one instance (a cloud's
+	// instance shape, such as eight A100 in Lambda's gpu_8x_a100, or one marketplace
+	// machine). When set, Tariff prices one whole instance, a rental is a whole
+	// number of instances (more than one means several servers over the network),
+	// and MaxGPUs, when set, is a multiple of it. Zero: any count from 1 to MaxGPUs,
+	// with Tariff priced per GPU.
+	GPUsPerInstance int `json:"gpus_per_instance"`
+
+	Line int `json:"line"` // 1-based line of the price list the offer came from; zero: not loaded from a file
 }
 
 // Validate reports every problem with o, joined, each wrapping ErrInvalid: an empty
-// provider or card, a negative GPU limit, an invalid tariff, or an interruption
-// rate that is negative, NaN or infinite.
+// provider or card, a negative GPU limit, GPUs per instance that are negative or do
+// not divide MaxGPUs, a negative line, an invalid tariff, or an interruption rate
+// that is negative, NaN or infinite.
 func (o Offer) Validate() error {
 	var errs []error
 	add := func(format string, args ...any) {
@@ -51,6 +63,15 @@ func (o Offer) Validate() error {
 	}
 	if o.MaxGPUs < 0 {
 		add("max GPUs %d is negative", o.MaxGPUs)
+	}
+	switch n := o.GPUsPerInstance; {
+	case n < 0:
+		add("GPUs per instance %d is negative", n)
+	case n > 0 && o.MaxGPUs%n != 0:
+		add("max GPUs %d is not a whole number of instances of %d GPUs", o.MaxGPUs, n)
+	}
+	if o.Line < 0 {
+		add("line %d is negative", o.Line)
 	}
 	if r := o.InterruptionsPerDay; math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
 		add("interruptions per day %v: want a finite number ≥ 0", r)
@@ -156,13 +177,15 @@ func Compare(offers []Offer, u Usage, gpus int) ([]Comparison, error) {
 	return out, nil
 }
 
-// CardKey normalises a card name for grouping offers of the same card: lower case,
-// the vendor words "nvidia" and "geforce" dropped, and everything but letters and
-// digits removed, so "NVIDIA GeForce RTX 4090", "RTX 4090" and "rtx-4090" share
-// the key "rtx4090". It does not resolve aliases or variants ("A100 80GB" and
-// "A100-SXM4-80GB" stay apart); the catalog does that.
+// CardKey normalises a card name for grouping offers of the same card: fullwidth
+// letters and digits read as ASCII (as Chinese input methods type them:
+// "ＲＴＸ４０９０"), lower case, the vendor words "nvidia" and "geforce" dropped,
+// and everything but letters and digits removed, so "NVIDIA GeForce RTX 4090",
+// "RTX 4090", "ＲＴＸ４０９０" and "rtx-4090" share the key "rtx4090". It does not
+// resolve aliases or variants ("A100 80GB" and "A100-SXM4-80GB" stay apart); the
+// catalog does that.
 func CardKey(name string) string {
-	s := strings.ToLower(name)
+	s := strings.ToLower(foldWidth(name))
 	s = strings.ReplaceAll(s, "nvidia", "")
 	s = strings.ReplaceAll(s, "geforce", "")
 	var b strings.Builder
@@ -397,9 +420,12 @@ func SiteAvailability(tier string) (float64, bool) {
 	return 0, false
 }
 
-// tierLevel reads a tier label as 1 to 4; 0 when it is not one.
+// tierLevel reads a tier label as 1 to 4; 0 when it is not one. A trailing "+"
+// ("T3+", as Chinese datacenters advertise a site above Tier III but not certified
+// Tier IV) reads as the level before it.
 func tierLevel(tier string) int {
-	s := strings.ToLower(strings.Join(strings.Fields(tier), ""))
+	s := strings.ToLower(strings.Join(strings.Fields(foldWidth(tier)), ""))
+	s = strings.TrimSuffix(s, "+")
 	if rest, ok := strings.CutPrefix(s, "tier"); ok {
 		s = rest
 	} else {
@@ -416,4 +442,24 @@ func tierLevel(tier string) int {
 		return 4
 	}
 	return 0
+}
+
+// foldWidth maps the fullwidth forms of ASCII (U+FF01 to U+FF5E, which Chinese and
+// Japanese input methods type: "Ａ１００") to ASCII and the ideographic space to a
+// space, as the catalog does when it looks a name up.
+func foldWidth(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.Map(func(r rune) rune {
+				switch {
+				case r >= 0xFF01 && r <= 0xFF5E:
+					return r - 0xFEE0
+				case r == 0x3000:
+					return ' '
+				}
+				return r
+			}, s)
+		}
+	}
+	return s
 }

@@ -1,0 +1,32 @@
+package pricing
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// bigCSV is a price list of about n bytes in the own CSV format, rows like the
+// sample's.
+func bigCSV(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString("provider,region,card,max_gpus,currency,hourly,daily,weekly,monthly,term_3m,hours_per_month,granularity,tier,support,notes\n")
+	row := "sample-cloud-a,cn-hangzhou,RTX 4090,8,CNY,1.60,35,220,900,850,730,1s,T3,24x7," + strings.Repeat("n", 100) + "\n"
+	for b.Len()+len(row) <= n {
+		b.WriteString(row)
+	}
+	return b.Bytes()
+}
+
+// BenchmarkLoadOffersCSV30MiB loads a 30 MiB list; -benchmem reports the
+// allocations, which the loader keeps within a small multiple of the input.
+func BenchmarkLoadOffersCSV30MiB(b *testing.B) {
+	data := bigCSV(30 << 20)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := LoadOffersCSV(bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
