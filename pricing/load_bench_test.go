@@ -2,6 +2,8 @@ package pricing
 
 import (
 	"bytes"
+	"io"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -19,14 +21,28 @@ func bigCSV(n int) []byte {
 }
 
 // BenchmarkLoadOffersCSV30MiB loads a 30 MiB list; -benchmem reports the
-// allocations, which the loader keeps within a small multiple of the input.
+// allocations, which the loader keeps within a small multiple of the input, and
+// live/input the heap the loaded offers hold per byte of input.
 func BenchmarkLoadOffersCSV30MiB(b *testing.B) {
-	data := bigCSV(30 << 20)
+	benchLoad(b, bigCSV(30<<20), LoadOffersCSV)
+}
+
+func benchLoad(b *testing.B, data []byte, load func(io.Reader) ([]Offer, error)) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	var live float64
 	for i := 0; i < b.N; i++ {
-		if _, err := LoadOffersCSV(bytes.NewReader(data)); err != nil {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		offers, err := load(bytes.NewReader(data))
+		if err != nil {
 			b.Fatal(err)
 		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		live = float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(len(data))
+		runtime.KeepAlive(offers)
 	}
+	b.ReportMetric(live, "live/input")
 }
