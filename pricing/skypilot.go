@@ -140,14 +140,11 @@ func loadSkyPilot(r io.Reader) ([]Offer, []Skip, error) {
 	}
 	cr.FieldsPerRecord = len(header)
 	cr.ReuseRecord = true
-	var out offerChunks
-	var skipped skips
-	in := interner{}
-	seen := map[string]int{} // instance, region, price and kind → first line
+	sr := skyReader{col: col, in: interner{}, seen: map[string]struct{}{}, cards: map[string]skyCard{}, mem: map[string]int64{}}
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
-			return out.all(), skipped, nil
+			return sr.out.all(), sr.skipped, nil
 		}
 		if err != nil {
 			return nil, nil, csvRowErr(err, rec)
@@ -156,83 +153,132 @@ func loadSkyPilot(r io.Reader) ([]Offer, []Skip, error) {
 		if err := checkUTF8(rec, line); err != nil {
 			return nil, nil, err
 		}
-		get := func(c int) string {
-			if i := col[c]; i >= 0 {
-				return strings.TrimSpace(rec[i])
-			}
-			return ""
-		}
-		fail := func(c int, err error) error {
-			pe := &ParseError{Line: line, Field: skyColumns[c], Input: excerpt.Of(get(c)), Err: err}
-			if !errors.Is(err, ErrInvalid) {
-				pe.Err = fmt.Errorf("%v: %w", err, ErrInvalid)
-			}
-			return pe
-		}
-		name, countText := get(skyAccName), get(skyAccCount)
-		if name == "" {
-			if n, err := strconv.ParseFloat(countText, 64); countText != "" && (err != nil || n != 0) {
-				return nil, nil, fail(skyAccCount, fmt.Errorf("a GPU count without a GPU name: %w", ErrInvalid))
-			}
-			skipped.add("no GPUs", line)
-			continue
-		}
-		count, frac, err := gpuCount(countText)
-		if err != nil {
-			return nil, nil, fail(skyAccCount, err)
-		}
-		if frac {
-			skipped.add("a fraction of a GPU", line)
-			continue
-		}
-		price, err := parseSkyPrice(get(skyPrice), true)
-		if err != nil {
-			return nil, nil, fail(skyPrice, err)
-		}
-		spot, err := parseSkyPrice(get(skySpot), false)
-		if err != nil {
-			return nil, nil, fail(skySpot, err)
-		}
-		mem, err := gpuInfoMemory(get(skyGpuInfo))
-		if err != nil {
-			return nil, nil, fail(skyGpuInfo, err)
-		}
-		card := name
-		if mem > 0 && !statesMemory(name) {
-			card = name + " " + strconv.FormatInt(mem, 10) + "GB"
-		}
-		instance, region, zone := get(skyInstance), get(skyRegion), get(skyZone)
-		notes := "instance " + instance
-		if instance == "" {
-			notes = "GPU alone: the host VM is priced apart"
-		}
-		if zone != "" {
-			notes += ", zone " + zone
-		}
-		o := Offer{
-			Provider: SkyPilotProvider, Region: in.get(region), Card: in.get(card),
-			GPUsPerInstance: count, Line: line, Notes: notes,
-			Tariff: Tariff{Currency: "USD", Hourly: price},
-		}
-		for _, kind := range [...]string{"on-demand", "spot"} {
-			if kind == "spot" {
-				if spot.IsZero() || spot.Cmp(price) >= 0 {
-					break
-				}
-				o.Tariff.Hourly, o.Interruptible, o.Notes = spot, true, notes+", spot"
-			}
-			key := kind + "\x00" + instance + "\x00" + name + "\x00" + region + "\x00" + o.Tariff.Hourly.String()
-			if _, dup := seen[key]; dup {
-				skipped.add("the same "+kind+" offer in another zone of its region", line)
-				continue
-			}
-			seen[key] = line
-			if err := o.Validate(); err != nil {
-				return nil, nil, &ParseError{Line: line, Err: err}
-			}
-			out.add(o)
+		if err := sr.row(rec, line); err != nil {
+			return nil, nil, err
 		}
 	}
+}
+
+// skyReader turns catalog rows into offers, remembering what repeats from row to
+// row: strings, GpuInfo cells, card names and the offers already made.
+type skyReader struct {
+	col     [len(skyColumns)]int
+	in      interner
+	seen    map[string]struct{} // kind, instance, GPU, region and price of each offer made
+	cards   map[string]skyCard  // the card name made of each GPU name, by GPU name
+	mem     map[string]int64    // GpuInfo cells read, by text
+	out     offerChunks
+	skipped skips
+}
+
+func (sr *skyReader) get(rec []string, c int) string {
+	if i := sr.col[c]; i >= 0 {
+		return strings.TrimSpace(rec[i])
+	}
+	return ""
+}
+
+func (sr *skyReader) fail(rec []string, line, c int, err error) error {
+	pe := &ParseError{Line: line, Field: skyColumns[c], Input: excerpt.Of(sr.get(rec, c)), Err: err}
+	if !errors.Is(err, ErrInvalid) {
+		pe.Err = fmt.Errorf("%v: %w", err, ErrInvalid)
+	}
+	return pe
+}
+
+// skyCard is the card name made of a GPU name and memory, and whether it names
+// a card at all (CardKey is not empty).
+type skyCard struct {
+	mem   int64
+	card  string
+	valid bool
+}
+
+// row reads one row: no offer (skipped), one, or two (with a spot price).
+func (sr *skyReader) row(rec []string, line int) error {
+	name, countText := sr.get(rec, skyAccName), sr.get(rec, skyAccCount)
+	if name == "" {
+		if n, err := strconv.ParseFloat(countText, 64); countText != "" && (err != nil || n != 0) {
+			return sr.fail(rec, line, skyAccCount, fmt.Errorf("a GPU count without a GPU name: %w", ErrInvalid))
+		}
+		sr.skipped.add("no GPUs", line)
+		return nil
+	}
+	count, frac, err := gpuCount(countText)
+	if err != nil {
+		return sr.fail(rec, line, skyAccCount, err)
+	}
+	if frac {
+		sr.skipped.add("a fraction of a GPU", line)
+		return nil
+	}
+	priceText, spotText := sr.get(rec, skyPrice), sr.get(rec, skySpot)
+	price, err := parseSkyPrice(priceText, true)
+	if err != nil {
+		return sr.fail(rec, line, skyPrice, err)
+	}
+	spot, err := parseSkyPrice(spotText, false)
+	if err != nil {
+		return sr.fail(rec, line, skySpot, err)
+	}
+	info := sr.get(rec, skyGpuInfo)
+	mem, ok := sr.mem[info]
+	if !ok {
+		if mem, err = gpuInfoMemory(info); err != nil {
+			return sr.fail(rec, line, skyGpuInfo, err)
+		}
+		if len(info) <= 1024 && len(sr.mem) < 4096 {
+			sr.mem[strings.Clone(info)] = mem
+		}
+	}
+	named, ok := sr.cards[name]
+	if !ok || named.mem != mem {
+		named = skyCard{mem: mem, card: name}
+		if mem > 0 && !statesMemory(name) {
+			named.card = name + " " + strconv.FormatInt(mem, 10) + "GB"
+		}
+		named.valid = CardKey(named.card) != ""
+		if len(sr.cards) < 4096 {
+			sr.cards[strings.Clone(name)] = named
+		}
+	}
+	card := named.card
+	if !named.valid {
+		return sr.fail(rec, line, skyAccName, fmt.Errorf("a GPU name without letters or digits: %w", ErrInvalid))
+	}
+	instance, region, zone := sr.get(rec, skyInstance), sr.get(rec, skyRegion), sr.get(rec, skyZone)
+	notes := "instance " + instance
+	if instance == "" {
+		notes = "GPU alone: the host VM is priced apart"
+	}
+	if zone != "" {
+		notes += ", zone " + zone
+	}
+	o := Offer{
+		Provider: SkyPilotProvider, Region: sr.in.get(region), Card: card,
+		GPUsPerInstance: count, Line: line, Notes: notes,
+		Tariff: Tariff{Currency: "USD", Hourly: price},
+	}
+	// The key of an offer: its kind, instance, GPU, region and price as written.
+	var kb [128]byte
+	key := append(append(append(append(append(append(append(append(kb[:0], 'o', 0), instance...), 0), name...), 0), region...), 0), priceText...)
+	for _, kind := range [...]string{"on-demand", "spot"} {
+		if kind == "spot" {
+			if spot.IsZero() || !below(spot, price) {
+				break
+			}
+			o.Tariff.Hourly, o.Interruptible, o.Notes = spot, true, notes+", spot"
+			key[0] = 's'
+			key = append(key[:len(key)-len(priceText)], spotText...)
+		}
+		if _, dup := sr.seen[string(key)]; dup {
+			sr.skipped.add("the same "+kind+" offer in another zone of its region", line)
+			continue
+		}
+		sr.seen[string(key)] = struct{}{}
+		sr.out.add(o)
+	}
+	return nil
 }
 
 // gpuCount reads AcceleratorCount ("8", "8.0"): a whole count of at least one,
@@ -261,14 +307,67 @@ func parseSkyPrice(s string, need bool) (decimal.Decimal, error) {
 		}
 		return decimal.Decimal{}, nil
 	}
-	d, err := parseDecimal(s, false)
-	if err != nil {
-		return decimal.Decimal{}, err
+	d, ok := smallDecimal(s)
+	if !ok {
+		var err error
+		if d, err = parseDecimal(s, false); err != nil {
+			return decimal.Decimal{}, err
+		}
 	}
 	if err := checkPrice("hourly", d); err != nil {
 		return decimal.Decimal{}, err
 	}
+	if need && d.IsZero() {
+		return decimal.Decimal{}, fmt.Errorf("a price of zero for a row with GPUs: %w", ErrInvalid)
+	}
 	return d, nil
+}
+
+// below reports whether a < b, on int64 coefficients when both have at most 12
+// decimal places and fit after scaling, as catalog prices do, and through
+// decimal's Cmp otherwise.
+func below(a, b decimal.Decimal) bool {
+	ea, eb := a.Exponent(), b.Exponent()
+	if ea <= 0 && eb <= 0 && ea >= -maxPricePlaces && eb >= -maxPricePlaces && a.NumDigits() <= 18 && b.NumDigits() <= 18 {
+		ca, cb := a.CoefficientInt64(), b.CoefficientInt64()
+		for ; ea > eb; ea-- {
+			ca *= 10
+		}
+		for ; eb > ea; eb-- {
+			cb *= 10
+		}
+		if ca >= 0 && cb >= 0 && ca < 1e18 && cb < 1e18 {
+			return ca < cb
+		}
+	}
+	return a.Cmp(b) < 0
+}
+
+// smallDecimal reads a plain decimal of at most 18 digits ("32.7726") exactly,
+// without decimal.NewFromString's general parse; false for anything else, which
+// parseDecimal then reads or refuses.
+func smallDecimal(s string) (decimal.Decimal, bool) {
+	var c int64
+	digits, point := 0, -1
+	for i := 0; i < len(s); i++ {
+		switch b := s[i]; {
+		case b >= '0' && b <= '9':
+			c = c*10 + int64(b-'0')
+			digits++
+		case b == '.' && point < 0 && i > 0 && i < len(s)-1:
+			point = i
+		default:
+			return decimal.Decimal{}, false
+		}
+	}
+	if digits == 0 || digits > 18 {
+		return decimal.Decimal{}, false
+	}
+	exp := 0
+	if point >= 0 {
+		exp = -(len(s) - point - 1)
+	}
+	return decimal.New(c, int32(exp)), true
 }
 
 // gpuInfoMemory reads the memory of one GPU from a GpuInfo cell, in GB (see

@@ -205,3 +205,19 @@ func FuzzLoadSkyPilotCSV(f *testing.F) {
 		}
 	})
 }
+
+// smallDecimal reads what parseDecimal reads, to the same value.
+func TestSmallDecimal(t *testing.T) {
+	for _, s := range []string{"0", "1", "32.7726", "0.256800", "999999999999999999", "1.000000000000", "0.5"} {
+		got, ok := smallDecimal(s)
+		want, err := parseDecimal(s, false)
+		if !ok || err != nil || !got.Equal(want) || got.Exponent() != want.Exponent() {
+			t.Errorf("smallDecimal(%q) = %v, %v; parseDecimal %v, %v", s, got, ok, want, err)
+		}
+	}
+	for _, s := range []string{"", ".5", "5.", "1e3", "-1", "1.2.3", "1234567890123456789", "1,5"} {
+		if _, ok := smallDecimal(s); ok {
+			t.Errorf("smallDecimal(%q) read it", s)
+		}
+	}
+}
