@@ -440,4 +440,3 @@ func memoryGB(mib float64) int64 {
 	}
 	return int64(math.Round(gb))
 }
-
