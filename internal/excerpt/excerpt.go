@@ -5,6 +5,7 @@ package excerpt
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -28,11 +29,15 @@ func Of(s string) string {
 }
 
 // Quote returns Of(s) in Go's double-quoted form, with the "..." outside the
-// quotes when s was shortened: "abc"... .
+// quotes when s was shortened: "abc"... . An excerpt already made by Of (over Max
+// bytes with its "...") is quoted as it is, not shortened again.
 func Quote(s string) string {
 	if len(s) <= Max {
 		return strconv.Quote(s)
 	}
-	e := Of(s)
+	e := s
+	if len(s) > Max+3 || !strings.HasSuffix(s, "...") {
+		e = Of(s)
+	}
 	return strconv.Quote(e[:len(e)-3]) + "..."
 }

@@ -26,6 +26,9 @@ func TestOf(t *testing.T) {
 	if got := Quote(strings.Repeat("x", 100)); got != `"`+strings.Repeat("x", Max)+`"...` {
 		t.Errorf("Quote = %s", got)
 	}
+	if long := strings.Repeat("卡", 40); Quote(Of(long)) != Quote(long) {
+		t.Errorf("Quote(Of(s)) = %s, Quote(s) = %s", Quote(Of(long)), Quote(long))
+	}
 	if got := Quote("a\"b"); got != `"a\"b"` {
 		t.Errorf("Quote = %s", got)
 	}
