@@ -49,8 +49,8 @@ func TestLoadOffersCSVChinese(t *testing.T) {
 	if CardKey(offers[1].Card) != CardKey("RTX 4090") {
 		t.Errorf("CardKey(%q) = %q", offers[1].Card, CardKey(offers[1].Card))
 	}
-	if lvl := tierLevel("T3+"); lvl != 3 {
-		t.Errorf("T3+ reads as tier %d", lvl)
+	if !tierLabel("T3+") || tierLabel("T5+") || tierLabel("gold") {
+		t.Errorf("tierLabel reads T3+ %v, T5+ %v, gold %v", tierLabel("T3+"), tierLabel("T5+"), tierLabel("gold"))
 	}
 }
 

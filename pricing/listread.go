@@ -213,6 +213,9 @@ func priceCell(col, s, headUnit, currency string) (decimal.Decimal, error) {
 		j++
 	}
 	num, unit := f[i:j], strings.TrimSpace(f[:i])+strings.TrimSpace(f[j:])
+	if num == "" {
+		return priceField(col, s) // no number at all: the plain-decimal error
+	}
 	if unit == "" {
 		unit = headUnit
 	}

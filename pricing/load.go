@@ -388,13 +388,12 @@ func readList(r io.Reader) ([]byte, error) {
 }
 
 // checkListed holds a loaded offer to what a price list must say beyond
-// Validate: a currency ISO 4217 knows and a datacenter tier SiteAvailability
-// reads.
+// Validate: a currency ISO 4217 knows and a datacenter tier label (tierLabel).
 func checkListed(o Offer) error {
 	if err := knownCurrency(o.Tariff.Currency); err != nil {
 		return &fieldError{"tariff.currency", o.Tariff.Currency, err}
 	}
-	if o.Tier != "" && tierLevel(o.Tier) == 0 {
+	if o.Tier != "" && !tierLabel(o.Tier) {
 		return &fieldError{"tier", o.Tier, fmt.Errorf("not a datacenter tier: want T1 to T4, Tier I to Tier IV, or T3+: %w", ErrInvalid)}
 	}
 	return nil
@@ -543,7 +542,9 @@ func csvHeading(h string) (name, unit string, zh bool) {
 //	after_package              hourly or renew
 //	rounding                   half_up or half_even
 //	tier                       a datacenter tier SiteAvailability reads ("T3",
-//	                           "Tier III", "T3+"); anything else is an error
+//	                           "Tier III"), or one with a "+" after it ("T3+",
+//	                           which SiteAvailability does not read); anything
+//	                           else is an error
 //	support, notes             text
 //	interruptible              true or false (是 or 否)
 //	interruptions_per_day      a decimal number ≥ 0
@@ -805,7 +806,7 @@ func (h *csvHeader) offer(rec []string, in *interner) (Offer, error) {
 	if t.Rounding, err = ParseRoundingMode(get(colRounding)); err != nil {
 		return o, &fieldError{"rounding", get(colRounding), err}
 	}
-	if o.Tier != "" && tierLevel(o.Tier) == 0 {
+	if o.Tier != "" && !tierLabel(o.Tier) {
 		return o, &fieldError{"tier", o.Tier, fmt.Errorf("not a datacenter tier: want T1 to T4, Tier I to Tier IV, or T3+: %w", ErrInvalid)}
 	}
 	if s := get(colInterruptible); s != "" {

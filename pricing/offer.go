@@ -397,6 +397,15 @@ func percentOff(p, med decimal.Decimal) (string, bool) {
 // the currency's minor-unit digits.
 func exactMoney(m Money) string { return m.Currency + " " + m.exactString() }
 
+// tierLabel reports whether a price list's tier is one a reader can take at its
+// word: a label SiteAvailability reads, or one with a "+" after it ("T3+", as
+// Chinese datacenters advertise a site built beyond Tier III without a Tier IV
+// certification), which SiteAvailability does not read and the planner treats as
+// a site of unknown availability.
+func tierLabel(tier string) bool {
+	return tierLevel(strings.TrimSuffix(strings.TrimSpace(foldWidth(tier)), "+")) != 0
+}
+
 // SiteAvailability returns the design availability of a datacenter tier as the
 // Uptime Institute's tier classification states it (Turner, Seader and Brill,
 // "Tier Classifications Define Site Infrastructure Performance"): Tier I 99.671%,
@@ -420,12 +429,10 @@ func SiteAvailability(tier string) (float64, bool) {
 	return 0, false
 }
 
-// tierLevel reads a tier label as 1 to 4; 0 when it is not one. A trailing "+"
-// ("T3+", as Chinese datacenters advertise a site above Tier III but not certified
-// Tier IV) reads as the level before it.
+// tierLevel reads a tier label as 1 to 4; 0 when it is not one. Fullwidth forms
+// read as ASCII ("Ｔ３").
 func tierLevel(tier string) int {
 	s := strings.ToLower(strings.Join(strings.Fields(foldWidth(tier)), ""))
-	s = strings.TrimSuffix(s, "+")
 	if rest, ok := strings.CutPrefix(s, "tier"); ok {
 		s = rest
 	} else {
