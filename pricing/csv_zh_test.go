@@ -107,8 +107,13 @@ func TestLoadOffersCSVHardening(t *testing.T) {
 			}
 		})
 	}
+	// Marks of a package not sold read as empty cells.
+	offers, err := LoadOffersCSV(strings.NewReader("服务商,卡型,按量,包天,包周,包月\na,x,1.5,-,无,—\n"))
+	if err != nil || !offers[0].Tariff.Daily.IsZero() || !offers[0].Tariff.Weekly.IsZero() || !offers[0].Tariff.Monthly.IsZero() {
+		t.Errorf("not-offered marks: %+v, %v", offers, err)
+	}
 	// A unit in a cell that agrees with the list, and an English file's ¥ with JPY.
-	offers, err := LoadOffersCSV(strings.NewReader("provider,card,currency,hourly,monthly\na,x,JPY,¥300/h,\"¥120,000\"\n"))
+	offers, err = LoadOffersCSV(strings.NewReader("provider,card,currency,hourly,monthly\na,x,JPY,¥300/h,\"¥120,000\"\n"))
 	if err != nil || offers[0].Tariff.Hourly.String() != "300" || offers[0].Tariff.Monthly.String() != "120000" {
 		t.Errorf("JPY with ¥: %+v, %v", offers, err)
 	}

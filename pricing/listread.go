@@ -194,12 +194,16 @@ func statesMemory(name string) bool {
 	return false
 }
 
+// notOffered holds the marks price tables put in a cell for a package not sold:
+// they read as an empty cell.
+var notOffered = map[string]bool{"-": true, "—": true, "–": true, "－": true, "/": true, "无": true, "暂无": true, "n/a": true, "N/A": true}
+
 // priceCell reads a price cell of a column ("hourly", "term_3m") that may carry
 // its currency and period: "8", "¥8.00", "8元/小时", "1,200元/月", "US$2.10/h".
 // headUnit is the unit the column's heading gives, used when the cell gives none.
 // currency is the row's currency, which the cell's must agree with.
 func priceCell(col, s, headUnit, currency string) (decimal.Decimal, error) {
-	if s == "" {
+	if s == "" || notOffered[s] {
 		return decimal.Decimal{}, nil
 	}
 	f := foldWidth(s)

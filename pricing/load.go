@@ -579,7 +579,8 @@ func csvHeading(h string) (name, unit string, zh bool) {
 // A list with a Chinese heading is priced in CNY unless it says otherwise: the
 // currency column may then be left out, and an empty currency cell is CNY. A price
 // cell may carry its currency and period as such lists write them: "¥8.00",
-// "8元/小时", "8 元/卡/时", "1,200元/月", "US$2.10/h". The currency must agree with
+// "8元/小时", "8 元/卡/时", "1,200元/月", "US$2.10/h"; a dash, a slash, "无" or
+// "N/A" is a package not offered, as an empty cell is. The currency must agree with
 // the row's ("美元" in a CNY row is an error) and the period with the column ("8元/天"
 // under hourly is an error). Fullwidth digits and letters ("８元", "ＲＴＸ４０９０")
 // read as ASCII in headings and cells; card names keep them, and CardKey and the

@@ -124,7 +124,9 @@ func (c Comparison) MarshalJSON() ([]byte, error) {
 }
 
 // Compare prices usage u on gpus GPUs under every offer and returns them cheapest
-// first. The order is total ascending, then provider, region and card, then input
+// first. An offer sold in instances (GPUsPerInstance) is priced for the whole
+// instances the GPUs need: 6 GPUs on 8-GPU instances pay for one instance, 9 for
+// two; its quote's quantities count instances. The order is total ascending, then provider, region and card, then input
 // order (the sort is stable); offers that cannot serve the usage come last, each
 // with its Err. Every offer must be valid (else ErrInvalid) and all must share one
 // currency: the package has no exchange rates, so mixed currencies are refused
@@ -145,11 +147,18 @@ func Compare(offers []Offer, u Usage, gpus int) ([]Comparison, error) {
 	out := make([]Comparison, len(offers))
 	for i, o := range offers {
 		out[i].Offer = o
-		if o.MaxGPUs > 0 && gpus > o.MaxGPUs {
+		// An offer sold in instances is priced for the whole instances that hold
+		// the GPUs asked for.
+		units, rented := gpus, gpus
+		if n := o.GPUsPerInstance; n > 0 {
+			units = (gpus + n - 1) / n
+			rented = units * n
+		}
+		if o.MaxGPUs > 0 && rented > o.MaxGPUs {
 			out[i].Err = fmt.Errorf("pricing: %s: %d GPUs asked, at most %d: %w", o.name(), gpus, o.MaxGPUs, ErrUnavailable)
 			continue
 		}
-		q, err := o.Tariff.Price(u, gpus)
+		q, err := o.Tariff.Price(u, units)
 		if err != nil {
 			out[i].Err = &contextError{o.name(), "", err, nil}
 			continue
