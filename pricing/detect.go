@@ -16,34 +16,53 @@ const (
 )
 
 // LoadOffers reads a price list in any format the package knows and says which it
-// read (FormatCSV, FormatJSON, FormatSkyPilot or FormatVast). Text starting with [
-// or { is JSON: vast.ai's when it is an object, or when its first offer has a
+// read (FormatCSV, FormatJSON, FormatSkyPilot or FormatVast); it is LoadList
+// without the rows left out.
+func LoadOffers(r io.Reader) (offers []Offer, format string, err error) {
+	l, err := LoadList(r)
+	return l.Offers, l.Format, err
+}
+
+// List is a price list as LoadList read it.
+type List struct {
+	Format  string  `json:"format"`  // FormatCSV, FormatJSON, FormatSkyPilot or FormatVast
+	Offers  []Offer `json:"offers"`  // in file order
+	Skipped []Skip  `json:"skipped"` // rows read and left out, by reason, in the order reasons first appear; empty: none
+}
+
+// LoadList reads a price list in any format the package knows. Text starting with
+// [ or { is JSON: vast.ai's when it is an object, or when its first offer has a
 // "dph_total" or "gpu_name" field, else the package's own. Other text is CSV: a
 // SkyPilot catalog when its header names both AcceleratorName and
 // AcceleratorCount, else the package's own. The list is then read by that
 // format's loader, with its checks and errors; an error also names the format
-// read, so that a user sees which the file was taken for.
-func LoadOffers(r io.Reader) (offers []Offer, format string, err error) {
+// read (the List's Format is set), so that a user sees which the file was taken
+// for. Skipped counts the rows a loader leaves out by design (a SkyPilot row
+// without GPUs); the own formats and vast.ai's leave none out.
+func LoadList(r io.Reader) (List, error) {
 	data, err := readList(r)
 	if err != nil {
-		return nil, "", err
+		return List{}, err
 	}
-	format = sniffFormat(data)
+	l := List{Format: sniffFormat(data), Skipped: []Skip{}}
 	src := bytes.NewReader(data)
-	switch format {
+	switch l.Format {
 	case FormatJSON:
-		offers, err = LoadOffersJSON(src)
+		l.Offers, err = LoadOffersJSON(src)
 	case FormatVast:
-		offers, err = LoadVastJSON(src)
+		l.Offers, err = LoadVastJSON(src)
 	case FormatSkyPilot:
-		offers, err = LoadSkyPilotCSV(src)
+		l.Offers, l.Skipped, err = loadSkyPilot(src)
 	default:
-		offers, err = LoadOffersCSV(src)
+		l.Offers, err = LoadOffersCSV(src)
 	}
 	if err != nil {
-		return nil, format, &formatError{format, err}
+		return List{Format: l.Format}, &formatError{l.Format, err}
 	}
-	return offers, format, nil
+	if l.Skipped == nil {
+		l.Skipped = []Skip{}
+	}
+	return l, nil
 }
 
 // formatError puts the format a list was read as before its loader's error.

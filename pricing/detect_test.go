@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestLoadOffersDetects(t *testing.T) {
@@ -40,6 +42,21 @@ func TestLoadOffersDetects(t *testing.T) {
 	var pe *ParseError
 	if !errors.As(err, &pe) || pe.Line != 2 {
 		t.Errorf("error %v is not the loader's *ParseError", err)
+	}
+}
+
+func TestLoadListSkipped(t *testing.T) {
+	b, err := os.ReadFile("testdata/skypilot/aws_vms_gpu.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := LoadList(bytes.NewReader(b))
+	want := []Skip{{"no GPUs", 2, 2}, {"the same on-demand offer in another zone of its region", 1, 12}}
+	if err != nil || l.Format != FormatSkyPilot || len(l.Offers) != 21 || !cmp.Equal(l.Skipped, want) {
+		t.Errorf("LoadList = %s, %d offers, skipped %v, %v", l.Format, len(l.Offers), l.Skipped, err)
+	}
+	if l, err := LoadList(strings.NewReader("provider,card,currency,hourly\na,x,CNY,1\n")); err != nil || l.Skipped == nil || len(l.Skipped) != 0 {
+		t.Errorf("own CSV: skipped %v, %v", l.Skipped, err)
 	}
 }
 
