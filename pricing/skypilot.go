@@ -38,9 +38,10 @@ const SkyPilotProvider = "skypilot"
 // GpuInfo that is not a dict (GCP writes the accelerator's name) says no memory.
 //
 // A SpotPrice below Price adds a second, interruptible offer of the same instance
-// at that price (one no lower is left out: it buys nothing). An on-demand offer
-// repeated in several zones of a region at one price (AWS lists each zone) is
-// kept once, at its first line; spot offers, priced per zone, are kept per zone.
+// at that price (one no lower is left out: it buys nothing). An offer repeated in
+// consecutive rows, the zones of one instance type in one region at one price
+// (AWS lists each zone; the catalogs are sorted so), is kept once, at its first
+// line; spot offers, priced per zone, are kept per zone and price.
 //
 // Rows without GPUs (no AcceleratorName or a count of zero with no name) are not
 // offers and are left out, as are rows with a fraction of a GPU (Azure's shared
@@ -140,7 +141,7 @@ func loadSkyPilot(r io.Reader) ([]Offer, []Skip, error) {
 	}
 	cr.FieldsPerRecord = len(header)
 	cr.ReuseRecord = true
-	sr := skyReader{col: col, in: interner{}, seen: map[string]struct{}{}, cards: map[string]skyCard{}, mem: map[string]int64{}}
+	sr := skyReader{col: col, in: interner{}, cards: map[string]skyCard{}, mem: map[string]int64{}}
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -164,9 +165,10 @@ func loadSkyPilot(r io.Reader) ([]Offer, []Skip, error) {
 type skyReader struct {
 	col     [len(skyColumns)]int
 	in      interner
-	seen    map[string]struct{} // kind, instance, GPU, region and price of each offer made
-	cards   map[string]skyCard  // the card name made of each GPU name, by GPU name
-	mem     map[string]int64    // GpuInfo cells read, by text
+	group   skyGroup           // the instance, card and region of the last row with GPUs
+	prices  []string           // the prices offered in group, spot ones after an "s"
+	cards   map[string]skyCard // the card name made of each GPU name, by GPU name
+	mem     map[string]int64   // GpuInfo cells read, by text
 	out     offerChunks
 	skipped skips
 }
@@ -246,40 +248,51 @@ func (sr *skyReader) row(rec []string, line int) error {
 	if !named.valid {
 		return sr.fail(rec, line, skyAccName, fmt.Errorf("a GPU name without letters or digits: %w", ErrInvalid))
 	}
-	instance, region, zone := sr.get(rec, skyInstance), sr.get(rec, skyRegion), sr.get(rec, skyZone)
-	notes := "instance " + instance
-	if instance == "" {
+	instance, region, zone := sr.in.get(sr.get(rec, skyInstance)), sr.in.get(sr.get(rec, skyRegion)), sr.get(rec, skyZone)
+	var notes string
+	switch {
+	case instance == "" && zone == "":
 		notes = "GPU alone: the host VM is priced apart"
-	}
-	if zone != "" {
-		notes += ", zone " + zone
+	case instance == "":
+		notes = "GPU alone: the host VM is priced apart, zone " + zone
+	case zone == "":
+		notes = "instance " + instance
+	default:
+		notes = "instance " + instance + ", zone " + zone
 	}
 	o := Offer{
-		Provider: SkyPilotProvider, Region: sr.in.get(region), Card: card,
+		Provider: SkyPilotProvider, Region: region, Card: card,
 		GPUsPerInstance: count, Line: line, Notes: notes,
 		Tariff: Tariff{Currency: "USD", Hourly: price},
 	}
-	// The key of an offer: its kind, instance, GPU, region and price as written.
-	var kb [128]byte
-	key := append(append(append(append(append(append(append(append(kb[:0], 'o', 0), instance...), 0), name...), 0), region...), 0), priceText...)
+	// Repeats: the zones of an instance in a region come in consecutive rows;
+	// the prices offered since the instance, GPU or region last changed are kept.
+	if g := (skyGroup{instance, card, region}); g != sr.group {
+		sr.group, sr.prices = g, sr.prices[:0]
+	}
 	for _, kind := range [...]string{"on-demand", "spot"} {
+		text := priceText
 		if kind == "spot" {
 			if spot.IsZero() || !below(spot, price) {
 				break
 			}
 			o.Tariff.Hourly, o.Interruptible, o.Notes = spot, true, notes+", spot"
-			key[0] = 's'
-			key = append(key[:len(key)-len(priceText)], spotText...)
+			text = "s" + spotText
 		}
-		if _, dup := sr.seen[string(key)]; dup {
+		if contains(sr.prices, text) {
 			sr.skipped.add("the same "+kind+" offer in another zone of its region", line)
 			continue
 		}
-		sr.seen[string(key)] = struct{}{}
+		if len(sr.prices) < 64 {
+			sr.prices = append(sr.prices, sr.in.get(text))
+		}
 		sr.out.add(o)
 	}
 	return nil
 }
+
+// skyGroup is an instance type's GPU in a region: the rows of its zones.
+type skyGroup struct{ instance, card, region string }
 
 // gpuCount reads AcceleratorCount ("8", "8.0"): a whole count of at least one,
 // or frac true for a fraction of a GPU (0.25).
