@@ -81,3 +81,17 @@ func bigSkyPilot(b *testing.B, n int) []byte {
 func BenchmarkLoadSkyPilotCSV10MB(b *testing.B) {
 	benchLoad(b, bigSkyPilot(b, 10e6), LoadSkyPilotCSV)
 }
+
+// BenchmarkLoadOffersCSVRefused33MiB feeds a 33 MiB list through a reader that
+// does not tell its length, so that the loader reads up to the bound before it
+// refuses the list; -benchmem reports what that costs.
+func BenchmarkLoadOffersCSVRefused33MiB(b *testing.B) {
+	data := bigCSV(33 << 20)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := LoadOffersCSV(io.MultiReader(bytes.NewReader(data))); err == nil {
+			b.Fatal("a 33 MiB list loaded")
+		}
+	}
+}
