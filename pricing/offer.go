@@ -243,7 +243,7 @@ func (f PriceFlag) MarshalText() ([]byte, error) { return []byte(f.String()), ni
 type PriceCheck struct {
 	Offer   Offer     `json:"offer"`
 	Card    string    `json:"card"`    // the market: CardKey of the offer's card, " (interruptible)" added for such offers
-	Hourly  Money     `json:"hourly"`  // the offer's hourly price per GPU
+	Hourly  Money     `json:"hourly"`  // the offer's hourly price per GPU (an instance's over its GPUs)
 	Median  Money     `json:"median"`  // the exact median of the hourly prices of that card
 	Offers  int       `json:"offers"`  // offers of that card with an hourly price
 	Flag    PriceFlag `json:"flag"`    // how the price stands against the median
@@ -310,7 +310,7 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, valid
 		} else if m.currency != o.Tariff.Currency {
 			return nil, fmt.Errorf("pricing: market check: card %s priced in %s and %s: %w", k, m.currency, o.Tariff.Currency, ErrCurrencyMismatch)
 		}
-		m.prices = append(m.prices, o.Tariff.Hourly)
+		m.prices = append(m.prices, gpuHourly(o))
 	}
 	lo, hi := one.Sub(threshold), one.Add(threshold)
 	for _, m := range markets {
@@ -328,7 +328,7 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, valid
 	for i, o := range offers {
 		k := key(i)
 		cur := o.Tariff.Currency
-		pc := PriceCheck{Offer: o, Card: k, Hourly: Money{o.Tariff.Hourly, cur}, Flag: PriceUnchecked}
+		pc := PriceCheck{Offer: o, Card: k, Hourly: Money{gpuHourly(o), cur}, Flag: PriceUnchecked}
 		if o.Tariff.Hourly.IsZero() {
 			pc.Message = o.name() + " has no hourly price to check"
 			out[i] = pc
@@ -342,7 +342,7 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, valid
 			out[i] = pc
 			continue
 		}
-		p := o.Tariff.Hourly
+		p := pc.Hourly.Amount
 		// Percentage away from the median, for the message: (p/med − 1)·100.
 		pct := func() string {
 			if s, ok := percentOff(p, m.median); ok {
@@ -365,6 +365,16 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, valid
 		out[i] = pc
 	}
 	return out, nil
+}
+
+// gpuHourly is an offer's hourly price per GPU: the tariff's, or for an offer
+// sold in instances the instance's price over its GPUs, to 12 decimal places
+// (half up) where the quotient does not end sooner.
+func gpuHourly(o Offer) decimal.Decimal {
+	if o.GPUsPerInstance <= 1 {
+		return o.Tariff.Hourly
+	}
+	return trim(o.Tariff.Hourly.DivRound(decimal.NewFromInt(int64(o.GPUsPerInstance)), maxPricePlaces))
 }
 
 // percentOff writes |p/med − 1|·100 to one decimal place, half up, from integers

@@ -253,3 +253,26 @@ func TestCompareInstances(t *testing.T) {
 		t.Errorf("negative instance size: %v", err)
 	}
 }
+
+// The market check weighs an instance's price per GPU: Lambda's gpu_8x_a100 at
+// 15.92 USD an hour (catalogs/v8/lambda/vms.csv) is 1.99 a GPU, the price of its
+// gpu_1x_a100, so neither is flagged.
+func TestMarketCheckInstances(t *testing.T) {
+	offers := []Offer{
+		{Provider: "lambda", Card: "A100 40GB", GPUsPerInstance: 8, Tariff: Tariff{Currency: "USD", Hourly: dec("15.92")}},
+		{Provider: "lambda", Card: "A100 40GB", GPUsPerInstance: 1, Tariff: Tariff{Currency: "USD", Hourly: dec("1.99")}},
+		{Provider: "other", Card: "A100 40GB", Tariff: Tariff{Currency: "USD", Hourly: dec("2.10")}},
+	}
+	checks, err := MarketCheck(offers, dec("0.3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range checks {
+		if c.Flag != PriceNormal {
+			t.Errorf("offer %d: %v, %s", i, c.Flag, c.Message)
+		}
+	}
+	if got := checks[0].Hourly.Amount.String(); got != "1.99" {
+		t.Errorf("per-GPU price %s, want 1.99", got)
+	}
+}
