@@ -199,6 +199,7 @@ func (p Planner) Report(r Request) (Report, error) {
 		o := p.Offers[i]
 		card := rs.cards[i]
 		limit := s.gpuLimit(o)
+		server := serverOf(o)
 		first := len(cands)
 		pr, err := totals.pricer(o.Tariff) // resolve validated the offer
 		if err != nil {
@@ -206,10 +207,10 @@ func (p Planner) Report(r Request) (Report, error) {
 		}
 		var why error // why the offer cannot serve the usage, when no count prices
 		for n := 1; n <= limit; n = nextCount(n, limit) {
-			k := fitKey{card.ID, n}
+			k := fitKey{card.ID, n, server}
 			f := fits[k]
 			if f == nil {
-				f = s.fitCard(card, n, work)
+				f = s.fitCard(card, n, server, work)
 				fits[k] = f
 			}
 			rep.Considered += max(f.tried, 1)
@@ -250,6 +251,9 @@ func (p Planner) Report(r Request) (Report, error) {
 				continue
 			}
 			cands = append(cands, c)
+		}
+		if limit == 0 { // instances larger than the request allows
+			why = fmt.Errorf("sold in instances of %d GPUs, more than the %d allowed: %w", o.GPUsPerInstance, s.MaxGPUs, pricing.ErrUnavailable)
 		}
 		if why != nil && len(cands) == first {
 			reason := strings.Join(unprefixed(why, ""), "; ")
@@ -325,16 +329,47 @@ func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order 
 }
 
 // gpuLimit is the most GPUs tried on an offer: its MaxGPUs (DefaultPlanGPUs when
-// it states none), capped by the request's MaxGPUs and by MaxPlanGPUs.
+// it states none), capped by the request's MaxGPUs and by MaxPlanGPUs. For an
+// offer sold in instances a MaxGPUs of zero is no cap, and the limit is a whole
+// number of instances, zero when the caps leave not even one.
 func (s settings) gpuLimit(o pricing.Offer) int {
 	limit := o.MaxGPUs
 	if limit == 0 {
 		limit = DefaultPlanGPUs
+		if o.GPUsPerInstance > 0 {
+			limit = MaxPlanGPUs
+		}
 	}
 	if s.MaxGPUs > 0 && s.MaxGPUs < limit {
 		limit = s.MaxGPUs
 	}
-	return min(limit, MaxPlanGPUs)
+	limit = min(limit, MaxPlanGPUs)
+	if per := o.GPUsPerInstance; per > 0 {
+		limit -= limit % per
+	}
+	return limit
+}
+
+// rent is what a job on n GPUs rents on offer o: the GPUs paid for and the units
+// the tariff prices. An offer sold in instances of m GPUs rents whole instances,
+// ⌈n/m⌉ of them, priced as that many units; any other offer rents n GPUs, priced
+// per GPU. This is the one place where an offer's shape meets a GPU count.
+func rent(o pricing.Offer, n int) (gpus, units int) {
+	if m := o.GPUsPerInstance; m > 0 {
+		k := (n + m - 1) / m
+		return k * m, k
+	}
+	return n, n
+}
+
+// serverOf is the GPUs one server of offer o holds: its instance when it is sold
+// in instances (more than one instance talks over the network between servers),
+// GPUsPerServer otherwise.
+func serverOf(o pricing.Offer) int {
+	if o.GPUsPerInstance > 0 {
+		return o.GPUsPerInstance
+	}
+	return GPUsPerServer
 }
 
 // nextCount is the GPU count tried after n: every count up to one server
