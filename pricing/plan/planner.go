@@ -50,8 +50,12 @@ type Skipped struct {
 // Option is one way to run the job: an offer at a GPU count and parallel layout,
 // with the memory, the time, the money and the warnings that explain it.
 type Option struct {
-	Offer  pricing.Offer   `json:"offer"`
-	CardID string          `json:"card_id"` // the catalog card the offer resolved to
+	Offer  pricing.Offer `json:"offer"`
+	CardID string        `json:"card_id"` // the catalog card the offer resolved to
+	// GPUs counts the GPUs rented and paid for: on an offer sold in instances
+	// (pricing.Offer.GPUsPerInstance) whole instances, which may hold more GPUs
+	// than the job uses; Layout says how many it uses, and a warning names the
+	// idle ones.
 	GPUs   int             `json:"gpus"`
 	Layout sizing.Parallel `json:"layout"`
 	// PerGPU is the memory each GPU needs; Capacity what each has; Headroom the
@@ -147,7 +151,12 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 // dense peak at the workload's precision with the scaling efficiency of its links
 // (NVLink where the card has it, a bridge for pairs only, PCIe otherwise); for
 // inference, compute.Decode's memory-bound decode speed across the replicas. The
-// rental is priced with the offer's tariff for all GPUs.
+// rental is priced with the offer's tariff for all GPUs, or, for an offer sold in
+// instances of m GPUs (pricing.Offer.GPUsPerInstance), for the ⌈n/m⌉ whole
+// instances that hold n GPUs, the tariff pricing one instance: Option.GPUs then
+// counts the instances' GPUs, each instance is one server (more than one talk
+// over InterServerLink), and the offer's MaxGPUs of zero sets no cap but
+// MaxPlanGPUs. Request.MaxGPUs caps the GPUs rented.
 //
 // Options whose expected duration (at the request's utilization, with the time
 // interruptions are expected to lose) misses the deadline, or whose expected cost
