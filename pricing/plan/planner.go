@@ -45,6 +45,9 @@ type Report struct {
 type Skipped struct {
 	Offer  pricing.Offer `json:"offer"`
 	Reason string        `json:"reason"`
+	// Err is the error behind Reason, for errors.Is: catalog.ErrNotFound for an
+	// offer of a card the catalog does not know.
+	Err error `json:"-"`
 }
 
 // Option is one way to run the job: an offer at a GPU count and parallel layout,
@@ -266,7 +269,7 @@ func (p Planner) Report(r Request) (Report, error) {
 		}
 		if why != nil && len(cands) == first {
 			reason := strings.Join(unprefixed(why, ""), "; ")
-			rep.Skipped = append(rep.Skipped, Skipped{Offer: o, Reason: reason})
+			rep.Skipped = append(rep.Skipped, Skipped{Offer: o, Reason: reason, Err: why})
 			causes = append(causes, why)
 		}
 	}
@@ -451,7 +454,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 			byName[o.Card] = l
 		}
 		if l.err != nil {
-			rs.skipped = append(rs.skipped, Skipped{Offer: o, Reason: strings.Join(unprefixed(l.err, ""), "; ")})
+			rs.skipped = append(rs.skipped, Skipped{Offer: o, Reason: strings.Join(unprefixed(l.err, ""), "; "), Err: l.err})
 			rs.causes = append(rs.causes, l.err)
 			continue
 		}
@@ -460,7 +463,8 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		}
 		if !isZeroRates(p.Rates) && o.Tariff.Currency != p.Rates.Base {
 			if _, ok := p.Rates.Per[o.Tariff.Currency]; !ok {
-				rs.skipped = append(rs.skipped, Skipped{Offer: o, Reason: fmt.Sprintf("no exchange rate for %s into %s", o.Tariff.Currency, p.Rates.Base)})
+				reason := fmt.Sprintf("no exchange rate for %s into %s", o.Tariff.Currency, p.Rates.Base)
+				rs.skipped = append(rs.skipped, Skipped{Offer: o, Reason: reason, Err: fmt.Errorf("plan: %s: %w", reason, pricing.ErrCurrencyMismatch)})
 				continue
 			}
 		}
