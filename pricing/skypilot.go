@@ -56,12 +56,18 @@ func LoadSkyPilotCSV(r io.Reader) ([]Offer, error) {
 }
 
 // SkyPilotCloud returns the cloud a SkyPilot catalog file belongs to, from its
-// path: "lambda" for "catalogs/v7/lambda/vms.csv"; "" when the path does not end
-// in <cloud>/vms.csv. Set it as the offers' Provider after LoadSkyPilotCSV.
+// path: "lambda" for "catalogs/v7/lambda/vms.csv", and for a copy saved under
+// the cloud's name, "lambda_vms.csv" or "lambda-vms.csv"; "" when the path says
+// no cloud. Set it as the offers' Provider after LoadSkyPilotCSV.
 func SkyPilotCloud(file string) string {
 	file = strings.ReplaceAll(file, "\\", "/")
 	dir, base := path.Split(file)
 	dir = strings.TrimSuffix(dir, "/")
+	for _, suffix := range [...]string{"_vms.csv", "-vms.csv"} {
+		if cloud, ok := strings.CutSuffix(base, suffix); ok && cloud != "" {
+			return cloud
+		}
+	}
 	if base != "vms.csv" || dir == "" {
 		return ""
 	}

@@ -181,6 +181,7 @@ func TestLoadSkyPilotErrors(t *testing.T) {
 func TestSkyPilotCloud(t *testing.T) {
 	for in, want := range map[string]string{
 		"catalogs/v7/lambda/vms.csv": "lambda", `C:\cat\aws\vms.csv`: "aws", "vms.csv": "", "lambda/other.csv": "",
+		"testdata/skypilot/lambda_vms.csv": "lambda", "runpod-vms.csv": "runpod", "_vms.csv": "", "aws_vms_gpu.csv": "",
 	} {
 		if got := SkyPilotCloud(in); got != want {
 			t.Errorf("SkyPilotCloud(%q) = %q, want %q", in, got, want)

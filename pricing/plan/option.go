@@ -168,8 +168,12 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catal
 	}
 	warn = append(warn, pre...)
 	if idle := c.rented - n; idle > 0 {
-		warn = append(warn, fmt.Sprintf("job uses %d of %d GPUs; %d idle GPUs are paid for (sold in instances of %d GPUs)",
-			n, c.rented, idle, o.GPUsPerInstance))
+		paid := "idle GPUs are"
+		if idle == 1 {
+			paid = "idle GPU is"
+		}
+		warn = append(warn, fmt.Sprintf("job uses %d of %d GPUs; %d %s paid for (sold in instances of %d GPUs)",
+			n, c.rented, idle, paid, o.GPUsPerInstance))
 	}
 	if faster != nil {
 		warn = append(warn, s.boardWarning(o, card, *faster, n, f, fits, work))
