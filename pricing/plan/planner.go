@@ -219,10 +219,13 @@ func (p Planner) Report(r Request) (Report, error) {
 		}
 		var why error // why the offer cannot serve the usage, when no count prices
 		for n := 1; n <= limit; n = nextCount(n, limit) {
-			k := fitKey{card.ID, n, server}
+			// Within one server the server's size changes nothing (the layouts and
+			// the link are those of n GPUs), so such fits are shared by all sizes.
+			srv := min(server, n)
+			k := fitKey{card.ID, n, srv}
 			f := fits[k]
 			if f == nil {
-				f = s.fitCard(card, n, server, work)
+				f = s.fitCard(card, n, srv, work)
 				fits[k] = f
 			}
 			rep.Considered += max(f.tried, 1)
