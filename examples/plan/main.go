@@ -10,6 +10,12 @@
 //	go run ./examples/plan -model llama-2-70b -task inference -precision bf16 -context 4096 -tokens 0 -usage 30d
 //	go run ./examples/plan -task qlora -per-day 6h -days 20
 //	go run ./examples/plan -offers my_offers.csv -deadline 12h -json
+//	go run ./examples/plan -model llama-3.1-8b -serve-rps 20 -prompt 1000 -output 300 -ttft 1s -tpot 50ms
+//
+// -serve-rps plans a service rather than a job (serve.go): replicas enough for
+// that many requests a second of -prompt and -output tokens within the -ttft and
+// -tpot targets, with the cost per hour and per million generated tokens of each
+// option, priced for -usage (a month of continuous service when not given).
 //
 // -per-day and -days go together: sessions of -per-day hours on each of -days
 // days, in place of -usage. Either one alone is a usage error.
@@ -104,6 +110,7 @@ type options struct {
 	headroom, utilization                          float64
 	budget, offers                                 string
 	json                                           bool
+	serve                                          serveFlags      // serve.go
 	set                                            map[string]bool // the flags given on the command line
 }
 
@@ -135,6 +142,7 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	fs.StringVar(&o.budget, "budget", "", "most money to spend, in the offers' currency (e.g. 500)")
 	fs.StringVar(&o.offers, "offers", "", "price list: gpuplan CSV or JSON (see the README), a SkyPilot catalog vms.csv or vast.ai offers JSON, told apart by content; empty: the built-in SAMPLE price list")
 	fs.IntVar(&o.top, "top", 10, "options to print; 0: all")
+	o.serve.define(fs)
 	fs.BoolVar(&o.json, "json", false, "print JSON on stdout: the options, or an error object when the plan fails")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -281,6 +289,9 @@ func (o options) execute(w io.Writer) (int, error) {
 		return exitOK, writeJSON(w, jsonPlan{Job: req, Currency: rep.Options[0].RankedCost.Currency,
 			Considered: rep.Considered, Returned: len(rep.Options), Skipped: skipped, Options: rep.Options})
 	}
+	if req.Serving != nil {
+		return exitOK, printServing(w, req, source, rep)
+	}
 	return exitOK, printPlan(w, req, source, rep)
 }
 
@@ -355,6 +366,9 @@ func (o options) request() (plan.Request, error) {
 		}
 		r.Rental = pricing.DailySessions(o.perDay, o.days)
 	}
+	if err := o.serve.apply(&r, o.set); err != nil {
+		return r, err
+	}
 	if o.budget != "" {
 		amount, err := decimal.NewFromString(o.budget)
 		if err != nil {
@@ -375,6 +389,10 @@ func (o options) loadOffers() ([]pricing.Offer, string, error) {
 }
 
 func describeRequest(w io.Writer, r plan.Request, source string) {
+	if r.Serving != nil {
+		describeServing(w, r, source)
+		return
+	}
 	m := r.Model
 	fmt.Fprintf(w, "Job:    %s (%.2fB parameters), %v in %v, ", m.Name, float64(m.ParamCount())/1e9, r.Workload.Task, r.Workload.Precision)
 	if r.Workload.Task == sizing.Inference {

@@ -19,6 +19,24 @@
 // so. Offers of unknown cards, in a currency the rates cannot convert, or that
 // cannot serve the usage are left out and listed in Report.Skipped.
 //
+// # Serving
+//
+// A Request with Serving plans a service rather than a job: Traffic gives the
+// requests per second at the peak, the mean prompt and output tokens, and optional
+// TTFT and TPOT targets. For each offer and each tensor-parallel size of 1, 2, 4 or
+// 8 GPUs (dividing the model's heads, within the offer's GPU cap),
+// compute.Serving, prepared once per card and size whatever the number of offers,
+// finds the highest concurrency within the targets; the rate then needs
+// ⌈Rate / requests per replica⌉ replicas (Option.Replicas, the GPUs Replicas ×
+// Layout.Tensor). The rental is Usage or Rental, or a month of continuous service
+// (DefaultServingUsage); Option.PerHour and Option.PerMillion divide its cost by
+// its hours and by the million tokens the traffic generates in them. Options rank
+// on the rental's cost (so on PerMillion within a currency), or with RankTime on
+// the time one request takes, TTFT + (OutputTokens − 1) × TPOT. A target no card
+// meets is a *NoFitError with the best latency reachable and on what
+// (compute.ErrUnreachable); a model no replica holds says the memory it needs
+// (compute.ErrNoFit).
+//
 // Errors wrap pricing.ErrInvalid, pricing.ErrCurrencyMismatch or ErrNoFit;
 // messages start with "plan: ". Every value is immutable and every function safe
 // for concurrent use; there is no global state.
@@ -36,6 +54,10 @@
 //	1000      13 ms      4.5 MB      51 k
 //	10000     71 ms      30 MB       241 k
 //	100000    0.45 s     276 MB      1.6 M
+//
+// A serving request (Llama-3.1-8B, 20 requests/s, TTFT and TPOT targets) over
+// 1000 of the same offers: 14 ms, 4.1 MB and 32 k allocations, about 80 replica
+// searches (one per card and tensor-parallel size) and the rest pricing.
 //
 // The time is mostly exact pricing (pricing.Pricer.Total, once per distinct
 // tariff, rental and GPU count), the offers' validation and the layouts timed per

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/sizing"
@@ -138,5 +139,38 @@ func TestPlanInstancesSpanServers(t *testing.T) {
 	want := fmt.Sprint(q.Duration > s.Duration)
 	if got := fmt.Sprint(q.Cost.Total.Amount.GreaterThan(s.Cost.Total.Amount)); got != want {
 		t.Errorf("costs %s and %s", q.Cost.Total, s.Cost.Total)
+	}
+}
+
+// Serving on instances: the 7 RTX 4090 replicas TestServingLlama8B finds for 20
+// requests/s rent two 4-GPU instances (8 GPUs, one idle), priced per instance:
+// 2 × 6.40 = 12.80 an hour; a replica never spans instances.
+func TestServingInstances(t *testing.T) {
+	tr := Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TTFT: time.Second, TPOT: 50 * time.Millisecond}
+	o := planOffer("a", "RTX 4090", 0, "6.40", "")
+	o.GPUsPerInstance = 4
+	r := servingRequest(t, "llama-3.1-8b", tr)
+	r.EveryCount, r.Limit = true, -1
+	rep, err := Planner{Offers: []pricing.Offer{o}}.Report(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, opt := range rep.Options {
+		if opt.Layout.Tensor > 4 {
+			t.Errorf("tensor parallel ×%d across 4-GPU instances", opt.Layout.Tensor)
+		}
+		if opt.GPUs%4 != 0 {
+			t.Errorf("%d GPUs rented in 4-GPU instances", opt.GPUs)
+		}
+		if max(opt.Layout.Tensor, 1) == 1 {
+			found = true
+			if opt.GPUs != 8 || opt.PerHour.Amount.StringFixed(2) != "12.80" || !strings.Contains(strings.Join(opt.Warnings, "\n"), "job uses 7 of 8 GPUs; 1 idle GPU is paid for") {
+				t.Errorf("one-GPU replicas: %d GPUs at %s an hour, warnings %q; want 8 at 12.80 with one idle", opt.GPUs, opt.PerHour, opt.Warnings)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no option of one-GPU replicas among %d", len(rep.Options))
 	}
 }

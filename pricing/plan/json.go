@@ -75,12 +75,20 @@ type optionWire struct {
 	DurationLow  string `json:"duration_low"`
 	DurationHigh string `json:"duration_high"`
 	TimeLost     string `json:"time_lost"`
+	// A job's option has no per-hour and per-million figures: left out.
+	PerHour    *pricing.Money `json:"per_hour,omitempty"`
+	PerMillion *pricing.Money `json:"per_million,omitempty"`
 }
 
 // MarshalJSON writes the option with its durations in Go's syntax.
 func (o Option) MarshalJSON() ([]byte, error) {
 	p := optionPlain(o)
-	return json.Marshal(optionWire{&p, o.Duration.String(), o.DurationLow.String(), o.DurationHigh.String(), o.TimeLost.String()})
+	w := optionWire{optionPlain: &p, Duration: o.Duration.String(), DurationLow: o.DurationLow.String(),
+		DurationHigh: o.DurationHigh.String(), TimeLost: o.TimeLost.String()}
+	if o.Serving != nil {
+		w.PerHour, w.PerMillion = &o.PerHour, &o.PerMillion
+	}
+	return json.Marshal(w)
 }
 
 // UnmarshalJSON reads what MarshalJSON writes, rejecting unknown fields.
@@ -102,6 +110,12 @@ func (o *Option) UnmarshalJSON(b []byte) error {
 			return err
 		}
 		*d.out = v
+	}
+	if w.PerHour != nil {
+		p.PerHour = *w.PerHour
+	}
+	if w.PerMillion != nil {
+		p.PerMillion = *w.PerMillion
 	}
 	*o = Option(p)
 	return nil

@@ -32,7 +32,8 @@ type candidate struct {
 	key           pricing.Money // expected in the ranking's currency (Rates.Base, or the offers' one)
 	minor         int64         // key in whole minor units, when exact says it is one
 	exact         bool
-	rate          string // the rate that converted expected into key; empty: none
+	rate          string  // the rate that converted expected into key; empty: none
+	serve         *served // a serving request's replicas; nil for a job
 }
 
 // price prices one fit on one offer (offer i, n GPUs): the rental, its quotes and
@@ -175,7 +176,7 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catal
 		warn = append(warn, fmt.Sprintf("job uses %d of %d GPUs; %d %s paid for (sold in instances of %d GPUs)",
 			n, c.rented, idle, paid, o.GPUsPerInstance))
 	}
-	if faster != nil {
+	if faster != nil && c.serve == nil { // serving says it in explainServing
 		warn = append(warn, s.boardWarning(o, card, *faster, n, f, fits, work))
 	}
 	if check.Flag == pricing.PriceBelow || check.Flag == pricing.PriceAbove {
@@ -303,7 +304,7 @@ func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []cata
 		byCost := settings{Request: Request{Rank: RankCost}}
 		sort.Slice(all, func(x, y int) bool { return byCost.less(&cands[all[x]], &cands[all[y]], offers, cards) })
 		for _, k := range all {
-			if len(keep) == 0 || cands[k].fit.duration+cands[k].lost < cands[keep[len(keep)-1]].fit.duration+cands[keep[len(keep)-1]].lost {
+			if len(keep) == 0 || cands[k].elapsed() < cands[keep[len(keep)-1]].elapsed() {
 				keep = append(keep, k)
 			}
 		}
@@ -356,7 +357,7 @@ func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []cata
 // RankTime; then fewer GPUs, provider, region, catalog card, card name as
 // written, and last the offer's place in the list.
 func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []catalog.Card) bool {
-	da, db := a.fit.duration+a.lost, b.fit.duration+b.lost
+	da, db := a.elapsed(), b.elapsed()
 	c := cmpKey(a, b)
 	if s.Rank == RankTime {
 		if da != db {

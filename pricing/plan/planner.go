@@ -36,7 +36,7 @@ type Planner struct {
 // Report is a plan with what went into it.
 type Report struct {
 	Options    []Option  `json:"options"`
-	Considered int       `json:"considered"` // candidates (offer, GPU count, layout) evaluated
+	Considered int       `json:"considered"` // candidates (offer, GPU count, layout; serving: offer, GPUs per replica) evaluated
 	Skipped    []Skipped `json:"skipped"`    // offers left out before ranking, each with its reason
 }
 
@@ -102,6 +102,18 @@ type Option struct {
 	RankedCost pricing.Money `json:"ranked_cost"`
 	Rate       string        `json:"rate"`
 	Warnings   []string      `json:"warnings"`
+
+	// A serving request's figures (zero otherwise). Replicas is the tensor-parallel
+	// groups the rate needs (GPUs = Replicas × Layout.Tensor), Serving each
+	// replica's operating point: the highest concurrency within the targets.
+	// PerHour is Cost over the rental's hours and PerMillion Cost over the million
+	// tokens the traffic generates in them (Rate × OutputTokens), each rounded
+	// once to the currency's minor unit with the tariff's rounding, in the
+	// offer's currency.
+	Replicas   int                   `json:"replicas,omitempty"`
+	Serving    *compute.ServingPoint `json:"serving,omitempty"`
+	PerHour    pricing.Money         `json:"per_hour"`
+	PerMillion pricing.Money         `json:"per_million"`
 }
 
 // NoFitError explains an empty plan: why each offer was left out, and what would
@@ -161,6 +173,10 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 // over InterServerLink), and the offer's MaxGPUs of zero sets no cap but
 // MaxPlanGPUs. Request.MaxGPUs caps the GPUs rented.
 //
+// A serving request (Request.Serving) tries tensor-parallel replicas of 1, 2, 4
+// and 8 GPUs instead, as many as the rate needs; the package documentation says
+// how.
+//
 // Options whose expected duration (at the request's utilization, with the time
 // interruptions are expected to lose) misses the deadline, or whose expected cost
 // is over the budget, are left out. Of the rest, Rank orders the options; without
@@ -207,7 +223,17 @@ func (p Planner) Report(r Request) (Report, error) {
 	causes := rs.causes
 	totals := newTotals()
 	best := !s.EveryCount && s.Rank != RankFrontier // one candidate per offer is kept
-	for _, i := range rs.kept {
+	kept := rs.kept
+	var run *serveRun
+	if s.Serving != nil { // a service: serving.go plans it, the ranking is shared
+		run = &serveRun{}
+		var more []error
+		if cands, more, err = s.serveOffers(p, rs, &rep, totals, run); err != nil {
+			return Report{}, err
+		}
+		causes, kept = append(causes, more...), nil
+	}
+	for _, i := range kept {
 		o := p.Offers[i]
 		card := rs.cards[i]
 		limit := s.gpuLimit(o)
@@ -276,6 +302,9 @@ func (p Planner) Report(r Request) (Report, error) {
 			causes = append(causes, why)
 		}
 	}
+	if len(cands) == 0 && run != nil {
+		return rep, s.noFit(run, rs, rep.Skipped, causes)
+	}
 	if len(cands) == 0 {
 		e := &NoFitError{Reasons: diag.reasons(s), Suggestions: s.suggest(rs.cards, rs.kept, &diag), causes: causes}
 		for _, sk := range rep.Skipped {
@@ -302,6 +331,11 @@ func (p Planner) Report(r Request) (Report, error) {
 		c := &cands[k]
 		if err := s.explain(&rep.Options[j], c, p.Offers[c.offer], rs.cards[c.offer], rs.boards[c.offer], checks[c.offer], cheapest, fits, work); err != nil {
 			return Report{}, err
+		}
+		if c.serve != nil {
+			if err := s.explainServing(&rep.Options[j], c, p.Offers[c.offer], rs.boards[c.offer], run); err != nil {
+				return Report{}, err
+			}
 		}
 	}
 	return rep, nil

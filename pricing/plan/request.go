@@ -102,6 +102,16 @@ type Request struct {
 	// Cards keeps only offers of these cards (any name the catalog knows; a family
 	// name keeps each of its cards); empty: all.
 	Cards []string `json:"cards"`
+	// Serving, when set, plans a service instead of a job: replicas enough for
+	// the traffic's rate within its latency targets (see Planner.Report). Tokens
+	// and Deadline must then be zero, and the workload an inference one whose
+	// Precision and KVPrecision are the weights' and the KV cache's (its Batch
+	// and SeqLen are ignored: the planner picks the concurrency). Headroom is
+	// the memory reserve each GPU keeps (zero: compute.DefaultServingReserve,
+	// 0.1). The rental priced is Usage or Rental as for any request, and
+	// DefaultServingUsage (730 hours of continuous service) when neither is set;
+	// each option's PerHour and PerMillion divide its cost by that rental's hours.
+	Serving *Traffic `json:"serving,omitempty"`
 }
 
 // DefaultLimit is the number of options a plan returns when Request.Limit is zero.
@@ -195,6 +205,9 @@ func (r Request) settle() (settings, error) {
 	// The planner sets its own layouts, so the workload's is left out of the check.
 	w := r.Workload
 	w.Parallel = sizing.Parallel{}
+	if r.Serving != nil {
+		w = servingWorkload(w, r.Serving)
+	}
 	if err := w.Validate(); err != nil {
 		errs = append(errs, &contextError{context: "request", err: err, also: pricing.ErrInvalid})
 	}
@@ -279,6 +292,9 @@ func (r Request) settle() (settings, error) {
 	s.restart = r.Restart
 	if s.restart == 0 {
 		s.restart = DefaultRestart
+	}
+	if r.Serving != nil {
+		errs = append(errs, s.settleServing()...)
 	}
 	return s, errors.Join(errs...)
 }

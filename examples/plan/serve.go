@@ -1,0 +1,136 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/pricing/plan"
+	"github.com/gpuplan/gpuplan/sizing"
+)
+
+// serveFlags is the command line of a serving plan: -serve-rps turns it on.
+type serveFlags struct {
+	rps            float64
+	prompt, output int
+	ttft, tpot     time.Duration
+}
+
+// define registers the serving flags on fs.
+func (s *serveFlags) define(fs *flag.FlagSet) {
+	fs.Float64Var(&s.rps, "serve-rps", 0, "plan a service instead of a job: requests per second at the peak; the options are replicas enough for the rate, priced for -usage (0: a month)")
+	fs.IntVar(&s.prompt, "prompt", 1000, "serving: mean prompt tokens per request")
+	fs.IntVar(&s.output, "output", 300, "serving: mean tokens generated per request")
+	fs.Var((*durationValue)(&s.ttft), "ttft", "serving: time-to-first-token target, a `duration` (e.g. 1s); 0: none")
+	fs.Var((*durationValue)(&s.tpot), "tpot", "serving: time-per-output-token target, a `duration` (e.g. 50ms); 0: none")
+}
+
+// apply turns r into a serving request when -serve-rps is given: an inference
+// workload, no work in tokens, no deadline. Serving flags without -serve-rps, or
+// job flags with it, are usage errors.
+func (s serveFlags) apply(r *plan.Request, set map[string]bool) error {
+	if !set["serve-rps"] {
+		for _, f := range []string{"prompt", "output", "ttft", "tpot"} {
+			if set[f] {
+				return fmt.Errorf("%w: -%s needs -serve-rps, the requests per second to serve", errUsage, f)
+			}
+		}
+		return nil
+	}
+	for _, f := range []string{"tokens", "deadline"} {
+		if set[f] {
+			return fmt.Errorf("%w: -%s is for a job; a service (-serve-rps) has a rate and latency targets", errUsage, f)
+		}
+	}
+	if set["task"] && r.Workload.Task != sizing.Inference {
+		return fmt.Errorf("%w: -serve-rps plans inference, not -task %v", errUsage, r.Workload.Task)
+	}
+	r.Workload.Task, r.Tokens = sizing.Inference, 0
+	r.Serving = &plan.Traffic{Rate: s.rps, PromptTokens: s.prompt, OutputTokens: s.output, TTFT: s.ttft, TPOT: s.tpot}
+	return nil
+}
+
+// describeServing heads a serving plan: the model, the traffic and the rental.
+func describeServing(w io.Writer, r plan.Request, source string) {
+	m, t := r.Model, r.Serving
+	fmt.Fprintf(w, "Model:   %s (%.2fB parameters), weights in %v\n", m.Name, float64(m.ParamCount())/1e9, r.Workload.Precision)
+	fmt.Fprintf(w, "Traffic: %g requests/s of %d prompt and %d output tokens (%.4g generated tokens/s), targets TTFT %s, TPOT %s\n",
+		t.Rate, t.PromptTokens, t.OutputTokens, t.Rate*float64(t.OutputTokens), target(t.TTFT), target(t.TPOT))
+	switch {
+	case r.Rental != (pricing.Usage{}):
+		fmt.Fprintf(w, "Rental:  %s of service a day on %s (-per-day, -days)\n", shortDuration(r.Rental.PerDay), count(r.Rental.Days, "day", "days"))
+	case r.Usage > 0:
+		fmt.Fprintf(w, "Rental:  %s of continuous service (-usage)\n", shortDuration(r.Usage))
+	default:
+		fmt.Fprintf(w, "Rental:  %s of continuous service, one month (no -usage)\n", hours(plan.DefaultServingUsage))
+	}
+	reserve := r.Headroom
+	if reserve == 0 {
+		reserve = compute.DefaultServingReserve
+	}
+	fmt.Fprintf(w, "Reserve: %.0f%% of each GPU's memory left unused (-headroom)\n", reserve*100)
+	fmt.Fprintf(w, "Offers:  %s\n\n", source)
+}
+
+func target(d time.Duration) string {
+	if d == 0 {
+		return "none"
+	}
+	return d.String()
+}
+
+// printServing writes a serving plan: per option the replicas × GPUs, the
+// replica's operating point, the tokens per second of all replicas, and the cost
+// per hour and per million generated tokens; then the best option in detail.
+func printServing(w io.Writer, r plan.Request, source string, rep plan.Report) error {
+	shown := rep.Options
+	describeServing(w, r, source)
+	fmt.Fprintf(w, "%d candidates (offer, GPUs per replica) considered; the %s, one per offer, cheapest first:\n\n", rep.Considered, count(len(shown), "best option", "best options"))
+	for _, sk := range rep.Skipped {
+		fmt.Fprintf(w, "left out: %s %s %s (line %d): %s\n", sk.Offer.Provider, sk.Offer.Region, sk.Offer.Card, sk.Offer.Line, sk.Reason)
+	}
+	if len(rep.Skipped) > 0 {
+		fmt.Fprintln(w)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "#\tprovider\tcard\treplicas × GPUs\tGPUs\tseqs/replica\tTTFT\tTPOT\ttokens/s\tper hour\tper 1M tokens\tcost\t")
+	for i, o := range shown {
+		p := o.Serving
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d × %d\t%d\t%d\t%s\t%s\t%.0f\t%s\t%s\t%s\t\n",
+			i+1, o.Offer.Provider, o.CardID, o.Replicas, max(o.Layout.Tensor, 1), o.GPUs, p.Concurrency,
+			latency(p.TTFT), latency(p.TPOT), float64(p.Throughput)*float64(o.Replicas), o.PerHour, o.PerMillion, o.ExpectedCost)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	best := shown[0]
+	fmt.Fprintf(w, "\nBest: %s %s (%s), %d replica(s) of %d × %s (%s)\n", best.Offer.Provider, best.Offer.Region, best.Offer.Card,
+		best.Replicas, max(best.Layout.Tensor, 1), best.CardID, plan.DescribeLayout(best.Layout))
+	p := best.Serving
+	fmt.Fprintf(w, "  each replica: %d sequences, TTFT %s, TPOT %s, %.0f tokens/s (%.1f per user), %.2f requests/s\n",
+		p.Concurrency, latency(p.TTFT), latency(p.TPOT), float64(p.Throughput), float64(p.PerUser), p.Requests)
+	b := best.PerGPU
+	fmt.Fprintf(w, "  memory per GPU: weights %s, activations %s, KV cache %s, reserve %s = %s of %s\n",
+		b.Weights.Human(), b.Activations.Human(), b.KVCache.Human(), b.Overhead.Human(), b.Total().Human(), best.Capacity.Human())
+	fmt.Fprintf(w, "  cost: %s%s over the rental", best.Cost.Total, priceBasis(best))
+	for _, l := range best.Cost.Lines {
+		fmt.Fprintf(w, "; %s", costLine(l, unitPrefix(best)))
+	}
+	fmt.Fprintf(w, "\n  %s an hour, %s per million generated tokens\n", best.PerHour, best.PerMillion)
+	for _, warn := range best.Warnings {
+		fmt.Fprintf(w, "  warning: %s\n", warn)
+	}
+	if best.Offer.Notes != "" {
+		fmt.Fprintf(w, "  price list note: %s\n", best.Offer.Notes)
+	}
+	return nil
+}
+
+// latency prints a TTFT or TPOT to a tenth of a millisecond.
+func latency(d time.Duration) string {
+	return d.Round(100 * time.Microsecond).String()
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+var serveArgs = []string{"-model", "llama-3.1-8b", "-serve-rps", "20", "-prompt", "1000", "-output", "300", "-ttft", "1s", "-tpot", "50ms"}
+
+func TestServeGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"serve", append(serveArgs, "-top", "5"), exitOK},
+		{"serve_usage", append(serveArgs, "-usage", "10d", "-top", "3"), exitOK},
+		// No card reaches a 2 ms TPOT: the best latency reachable, and on what.
+		{"serve_unreachable", []string{"-model", "llama-3.1-8b", "-serve-rps", "20", "-tpot", "2ms"}, exitFail},
+		{"serve_json", append(serveArgs, "-top", "1", "-json"), exitOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runArgs(tc.args...)
+			if r.code != tc.code || r.stderr != "" {
+				t.Fatalf("run(%q) = exit %d, stderr %q; want exit %d, empty stderr", tc.args, r.code, r.stderr, tc.code)
+			}
+			golden(t, tc.name, []byte(r.stdout))
+		})
+	}
+}
+
+// -json carries the serving figures of each option.
+func TestServeJSON(t *testing.T) {
+	r := runArgs(append(serveArgs, "-top", "1", "-json")...)
+	var out struct {
+		Options []struct {
+			GPUs       int `json:"gpus"`
+			Replicas   int `json:"replicas"`
+			PerMillion struct {
+				Amount   string `json:"amount"`
+				Currency string `json:"currency"`
+			} `json:"per_million"`
+			Serving struct {
+				Concurrency int     `json:"concurrency"`
+				Throughput  float64 `json:"throughput_tokens_per_second"`
+			} `json:"serving"`
+		} `json:"options"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	o := out.Options[0]
+	if o.Replicas != 7 || o.GPUs != 7 || o.PerMillion.Amount != "0.36" || o.PerMillion.Currency != "CNY" || o.Serving.Concurrency != 40 || !(o.Serving.Throughput > 900) {
+		t.Errorf("option %+v", o)
+	}
+}
+
+func TestServeUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"-prompt", "100"},
+		{"-tpot", "50ms"},
+		{"-serve-rps", "20", "-tokens", "1e9"},
+		{"-serve-rps", "20", "-deadline", "1h"},
+		{"-serve-rps", "20", "-task", "training"},
+		{"-serve-rps", "20", "-ttft", "soon"},
+	} {
+		r := runArgs(args...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, "plan:") {
+			t.Errorf("run(%q) = exit %d, stderr %q; want a usage error", args, r.code, r.stderr)
+		}
+	}
+	// A rate of zero is the library's ErrInvalid: exit 1 with its message.
+	r := runArgs("-serve-rps", "0")
+	if r.code != exitFail || !strings.Contains(r.stderr, "rate 0 requests per second must be positive") {
+		t.Errorf("-serve-rps 0: exit %d, stderr %q", r.code, r.stderr)
+	}
+}

@@ -1,0 +1,502 @@
+package plan
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/sizing"
+	"github.com/shopspring/decimal"
+)
+
+// DefaultServingUsage is the rental priced for a serving request that gives neither
+// Usage nor Rental: one month of continuous service, 730 hours (8760 / 12, the
+// month the tariffs' HoursPerMonth defaults to).
+const DefaultServingUsage = 730 * time.Hour
+
+// servingTensor lists the tensor-parallel sizes a serving request tries for each
+// replica, all inside one server.
+var servingTensor = [...]int{1, 2, 4, 8}
+
+// Traffic is the load a serving request plans for: Rate requests a second at the
+// peak, each of PromptTokens prompt tokens and OutputTokens generated tokens on
+// average, with optional latency targets (zero: none). TTFT is the time to the
+// first token, TPOT the time per output token after it, both at the replica's
+// steady state (compute.ServingPoint).
+type Traffic struct {
+	Rate         float64       `json:"requests_per_second"`
+	PromptTokens int           `json:"prompt_tokens"`
+	OutputTokens int           `json:"output_tokens"`
+	TTFT         time.Duration `json:"ttft"`
+	TPOT         time.Duration `json:"tpot"`
+}
+
+// Validate reports a rate or token count that is not positive and finite, or a
+// negative target, each wrapping pricing.ErrInvalid.
+func (t Traffic) Validate() error {
+	var errs []error
+	bad := func(format string, a ...any) {
+		errs = append(errs, fmt.Errorf("plan: serving: "+format+": %w", append(a, pricing.ErrInvalid)...))
+	}
+	if !(t.Rate > 0) || math.IsInf(t.Rate, 0) {
+		bad("rate %v requests per second must be positive and finite", t.Rate)
+	}
+	if t.PromptTokens < 1 || t.OutputTokens < 1 {
+		bad("%d prompt and %d output tokens per request, want 1 or more of each", t.PromptTokens, t.OutputTokens)
+	}
+	if t.PromptTokens > math.MaxInt32 || t.OutputTokens > math.MaxInt32 {
+		bad("%d prompt and %d output tokens per request, too many", t.PromptTokens, t.OutputTokens)
+	}
+	if t.TTFT < 0 || t.TPOT < 0 {
+		bad("TTFT target %v and TPOT target %v must not be negative", t.TTFT, t.TPOT)
+	}
+	return errors.Join(errs...)
+}
+
+type trafficPlain Traffic
+
+type trafficWire struct {
+	*trafficPlain
+	TTFT string `json:"ttft"`
+	TPOT string `json:"tpot"`
+}
+
+// MarshalJSON writes the targets in Go's duration syntax ("50ms").
+func (t Traffic) MarshalJSON() ([]byte, error) {
+	p := trafficPlain(t)
+	return json.Marshal(trafficWire{&p, t.TTFT.String(), t.TPOT.String()})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, rejecting unknown fields.
+func (t *Traffic) UnmarshalJSON(b []byte) error {
+	var p trafficPlain
+	w := trafficWire{trafficPlain: &p}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return fmt.Errorf("plan: serving: %s: %w", strings.TrimPrefix(err.Error(), "json: "), pricing.ErrInvalid)
+	}
+	var err error
+	if p.TTFT, err = parseDuration("ttft", w.TTFT); err != nil {
+		return err
+	}
+	if p.TPOT, err = parseDuration("tpot", w.TPOT); err != nil {
+		return err
+	}
+	*t = Traffic(p)
+	return nil
+}
+
+// settleServing checks what a serving request may not say and fills its
+// defaults: the reserve and the rental.
+func (s *settings) settleServing() []error {
+	var errs []error
+	bad := func(format string, a ...any) {
+		errs = append(errs, fmt.Errorf("plan: request: "+format+": %w", append(a, pricing.ErrInvalid)...))
+	}
+	if err := s.Serving.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if s.Workload.Task != sizing.Inference {
+		bad("a serving request needs an inference workload, not %v", s.Workload.Task)
+	}
+	if s.Tokens != 0 || s.Deadline != 0 {
+		bad("a serving request has a rate, not Tokens or a Deadline")
+	}
+	if s.Headroom == 0 {
+		s.headroom = compute.DefaultServingReserve
+	}
+	if s.Usage == 0 && !s.rentalSet() {
+		s.Usage = DefaultServingUsage
+	}
+	return errs
+}
+
+// servingWorkload is the workload a serving request's validation sees: its batch and
+// sequence length come from the traffic when unset (the planner picks the
+// concurrency).
+func servingWorkload(w sizing.Workload, t *Traffic) sizing.Workload {
+	if w.Batch == 0 {
+		w.Batch = 1
+	}
+	if w.SeqLen == 0 && t.PromptTokens > 0 && t.OutputTokens > 0 && t.PromptTokens <= math.MaxInt32 && t.OutputTokens <= math.MaxInt32 {
+		w.SeqLen = t.PromptTokens + t.OutputTokens
+	}
+	return w
+}
+
+// served is a serving request's answer for one card at one tensor-parallel size:
+// the replica's operating point, the replicas the rate needs, and the fit options
+// of the card share.
+type served struct {
+	card     catalog.Card
+	tensor   int
+	point    compute.ServingPoint
+	replicas int
+	err      error // compute.ErrNoFit, compute.ErrUnreachable (point is then the best reachable) or another
+	latency  time.Duration
+	fit      *fit
+	prepared bool
+}
+
+// serveRun is one Report's serving state: the replicas worked out per card and
+// tensor-parallel size (each prepared and searched once, whatever the offers), and
+// what left options out.
+type serveRun struct {
+	byKey    map[fitKey]*served
+	overCap  map[fitKey]int // GPUs a (card, size) needs, when past some offer's cap
+	capOf    map[fitKey]int
+	over     *candidate // the cheapest left out by the budget
+	overName string
+}
+
+// replica returns the served answer for t devices of card, computing it on first
+// use: compute.Serving prepared once, Best once with the request's targets.
+func (s settings) replica(run *serveRun, card catalog.Card, t int) *served {
+	k := fitKey{card.ID, t, t}
+	if v := run.byKey[k]; v != nil {
+		return v
+	}
+	v := &served{card: card, tensor: t}
+	run.byKey[k] = v
+	tr := s.Serving
+	link := servingLink(card, t)
+	sv := compute.Serving{
+		Model: s.Model, Weights: s.Workload.Precision, KV: s.Workload.KVPrecision, Devices: t,
+		Memory: card.Memory, Bandwidth: card.MemoryBandwidth, Peak: servingPeak(card, s.Workload.Precision),
+		Link: link, PromptTokens: tr.PromptTokens, OutputTokens: tr.OutputTokens,
+		Reserve: s.headroom, PrefillChunk: s.Workload.PrefillChunk,
+	}
+	p, err := sv.Prepare()
+	if err != nil {
+		v.err = err
+		return v
+	}
+	v.point, v.err = p.Best(tr.TTFT, tr.TPOT)
+	v.latency = requestLatency(v.point, tr.OutputTokens)
+	if v.err != nil {
+		return v
+	}
+	if v.replicas, v.err = v.point.Replicas(tr.Rate); v.err != nil {
+		return v
+	}
+	v.fit = s.servingFit(card, t, v)
+	return v
+}
+
+// requestLatency is the time one request takes at point p: its first token, then
+// OutputTokens−1 more, one step each. RankTime orders serving options by it.
+func requestLatency(p compute.ServingPoint, output int) time.Duration {
+	return p.TTFT + time.Duration(output-1)*p.TPOT
+}
+
+// servingFit is the fit every option of (card, t) shares: the layout (replicas of
+// t tensor-parallel GPUs), each GPU's memory at the chosen concurrency from
+// sizing.Estimate (its Overhead the reserve, as compute.Serving counts it), and
+// the notes.
+func (s settings) servingFit(card catalog.Card, t int, v *served) *fit {
+	f := &fit{ok: true, layout: sizing.Parallel{Data: v.replicas, Tensor: t}, eff: 1, tried: 1, warned: true}
+	w := s.Workload
+	w.Batch, w.SeqLen, w.Parallel = v.point.Concurrency, s.Serving.PromptTokens+s.Serving.OutputTokens, sizing.Parallel{Tensor: t}
+	w.Overhead = sizing.Bytes(math.Ceil(float64(card.Memory) * s.headroom))
+	if w.PrefillChunk == 0 {
+		w.PrefillChunk = sizing.DefaultPrefillChunk // as compute.Serving
+	}
+	if b, err := sizing.Estimate(s.Model, w); err == nil {
+		f.mem = b
+	}
+	_, f.nvlink, f.linkName = linkFor(card, t, t)
+	if t > 1 && !f.nvlink {
+		f.pre = append(f.pre, fmt.Sprintf("tensor parallel ×%d without NVLink: its all-reduces cross %s on every token", t, f.linkName))
+	}
+	if _, ok := card.Peak(sizing.BF16); !ok && s.Workload.Precision == sizing.BF16 {
+		f.pre = append(f.pre, card.Name+" has no BF16: the weights would be served in FP16 (same memory), timed at its FP16 rate")
+	}
+	if v.point.Approx {
+		f.pre = append(f.pre, "the model is known by its parameter count alone: its KV cache and attention follow an assumed shape")
+	}
+	return f
+}
+
+// servingPeak is the dense rate a replica's matrix multiplies run at: FP8 for FP8
+// weights on a card with FP8 tensor cores, the 16-bit rate (BF16, or FP16 on cards
+// without it) otherwise, as compute.Serving documents.
+func servingPeak(card catalog.Card, weights sizing.Precision) compute.FLOPRate {
+	if weights == sizing.FP8 {
+		if r, ok := card.Peak(sizing.FP8); ok {
+			return r
+		}
+	}
+	if r, ok := card.Peak(sizing.BF16); ok {
+		return r
+	}
+	if r, ok := card.Peak(sizing.FP16); ok {
+		return r
+	}
+	r, _ := card.Peak(sizing.FP32)
+	return r
+}
+
+// servingLink is the link between a replica's t GPUs: NVLink (or Infinity Fabric)
+// where the card has it for them, PCIe of its generation otherwise, with no
+// latency of its own: compute's AllReduceBase and AllReduceHop already hold the
+// cost of a small all-reduce.
+func servingLink(card catalog.Card, t int) compute.Link {
+	l, _, _ := linkFor(card, t, t)
+	l.Latency = 0
+	return l
+}
+
+// serveOffers plans a serving request: for each offer kept and each tensor-parallel
+// size t of 1, 2, 4 or 8 that divides the heads and fits the offer's GPU cap, the
+// replicas of t GPUs the rate needs at the highest concurrency meeting the targets
+// (compute.PreparedServing.Best), priced for the request's rental. Without
+// EveryCount or RankFrontier each offer keeps its best size by the rank.
+func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *totals, run *serveRun) ([]candidate, []error, error) {
+	run.byKey = make(map[fitKey]*served)
+	run.overCap = make(map[fitKey]int)
+	run.capOf = make(map[fitKey]int)
+	var cands []candidate
+	var causes []error
+	best := !s.EveryCount && s.Rank != RankFrontier
+	for _, i := range rs.kept {
+		o := p.Offers[i]
+		card := rs.cards[i]
+		limit := s.gpuLimit(o)
+		first := len(cands)
+		pr, err := totals.pricer(o.Tariff)
+		if err != nil {
+			return nil, nil, err
+		}
+		var why error
+		for _, t := range servingTensor {
+			if t > limit || (s.Model.Heads > 0 && s.Model.Heads%t != 0) {
+				continue
+			}
+			if m := o.GPUsPerInstance; m > 0 && t > m { // a replica stays inside one instance
+				continue
+			}
+			rep.Considered++
+			v := s.replica(run, card, t)
+			if v.err != nil {
+				continue
+			}
+			k := fitKey{card.ID, t, t}
+			n := v.replicas * t
+			if n > limit {
+				run.overCap[k] = n
+				run.capOf[k] = max(run.capOf[k], limit)
+				continue
+			}
+			c, err := s.price(i, o, pr, n, v.fit, p.Rates)
+			if err != nil {
+				var un *unavailable
+				if errors.As(err, &un) {
+					why = un.err
+					continue
+				}
+				return nil, nil, err
+			}
+			c.serve = v
+			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.budget.Amount) {
+				if run.over == nil || cmpKey(&c, run.over) < 0 {
+					cc := c
+					run.over, run.overName = &cc, card.Name
+				}
+				continue
+			}
+			if best && len(cands) > first {
+				if s.less(&c, &cands[first], p.Offers, rs.cards) {
+					cands[first] = c
+				}
+				continue
+			}
+			cands = append(cands, c)
+		}
+		if why != nil && len(cands) == first {
+			rep.Skipped = append(rep.Skipped, Skipped{Offer: o, Reason: strings.Join(unprefixed(why, ""), "; "), Err: why})
+			causes = append(causes, why)
+		}
+	}
+	return cands, causes, nil
+}
+
+// noFit explains an empty serving plan: per card, the closest it came (the best
+// latency it reaches against the targets, the memory a replica needs, the GPUs the
+// rate needs past the offers' cap), the budget, and the best latency any card
+// reaches.
+func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []error) *NoFitError {
+	e := &NoFitError{causes: causes}
+	var closest *served
+	closeness := func(v *served) float64 {
+		r := 0.0
+		if s.Serving.TTFT > 0 {
+			r = math.Max(r, float64(v.point.TTFT)/float64(s.Serving.TTFT))
+		}
+		if s.Serving.TPOT > 0 {
+			r = math.Max(r, float64(v.point.TPOT)/float64(s.Serving.TPOT))
+		}
+		return r
+	}
+	seen := make(map[string]bool)
+	var sawUnreachable, sawNoFit bool
+	for _, i := range rs.kept {
+		card := rs.cards[i]
+		if seen[card.ID] {
+			continue
+		}
+		seen[card.ID] = true
+		var unreach, capv *served
+		var nofit error
+		for _, t := range servingTensor {
+			v := run.byKey[fitKey{card.ID, t, t}]
+			switch {
+			case v == nil:
+			case errors.Is(v.err, compute.ErrUnreachable):
+				if unreach == nil || closeness(v) < closeness(unreach) {
+					unreach = v
+				}
+			case errors.Is(v.err, compute.ErrNoFit):
+				if nofit == nil {
+					nofit = v.err
+				}
+			case v.err != nil:
+				if nofit == nil {
+					nofit = v.err
+				}
+			case run.overCap[fitKey{card.ID, t, t}] > 0:
+				if capv == nil || run.overCap[fitKey{card.ID, t, t}] < run.overCap[fitKey{card.ID, capv.tensor, capv.tensor}] {
+					capv = v
+				}
+			}
+		}
+		switch {
+		case capv != nil:
+			k := fitKey{card.ID, capv.tensor, capv.tensor}
+			e.Reasons = append(e.Reasons, fmt.Sprintf("%s: %v requests/s need %d replicas of %d GPU(s) (%d GPUs, %d sequences each at TTFT %v, TPOT %v), over the %d its offers allow",
+				card.Name, s.Serving.Rate, capv.replicas, capv.tensor, run.overCap[k], capv.point.Concurrency, ms(capv.point.TTFT), ms(capv.point.TPOT), run.capOf[k]))
+		case unreach != nil:
+			sawUnreachable = true
+			e.Reasons = append(e.Reasons, fmt.Sprintf("%s: misses the targets (TTFT %s, TPOT %s) even serving one sequence: at best TTFT %v and TPOT %v on %d GPU(s) per replica",
+				card.Name, target(s.Serving.TTFT), target(s.Serving.TPOT), ms(unreach.point.TTFT), ms(unreach.point.TPOT), unreach.tensor))
+			if closest == nil || closeness(unreach) < closeness(closest) {
+				closest = unreach
+			}
+		case nofit != nil:
+			sawNoFit = sawNoFit || errors.Is(nofit, compute.ErrNoFit)
+			e.Reasons = append(e.Reasons, card.Name+": "+strings.Join(unprefixed(nofit, ""), "; "))
+		}
+	}
+	if run.over != nil {
+		e.Reasons = append(e.Reasons, fmt.Sprintf("the cheapest option (%d × %s) costs %s, over the %s budget", run.over.gpus, run.overName, run.over.key, s.Budget))
+	}
+	for _, sk := range skipped {
+		e.Reasons = append(e.Reasons, offerName(sk.Offer)+": "+sk.Reason)
+	}
+	if closest != nil {
+		e.Suggestions = append(e.Suggestions, fmt.Sprintf("the best latency reachable is TTFT %v and TPOT %v, on %d × %s (one sequence per replica); loosen the targets or shorten the prompts",
+			ms(closest.point.TTFT), ms(closest.point.TPOT), closest.tensor, closest.card.Name))
+	}
+	if sawUnreachable {
+		e.causes = append(e.causes, compute.ErrUnreachable)
+	}
+	if sawNoFit {
+		e.causes = append(e.causes, compute.ErrNoFit)
+	}
+	return e
+}
+
+// ms rounds a latency for messages to ten microseconds.
+func ms(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }
+
+func target(d time.Duration) string {
+	if d == 0 {
+		return "none"
+	}
+	return d.String()
+}
+
+// explainServing adds a serving option's figures: the replicas, the operating
+// point, the cost per hour and per million generated tokens, and the board note.
+func (s settings) explainServing(opt *Option, c *candidate, o pricing.Offer, faster *catalog.Card, run *serveRun) error {
+	v := c.serve
+	pt := v.point
+	opt.Replicas, opt.Serving = v.replicas, &pt
+	span := usageSpan(c.rental)
+	secs := decimal.NewFromInt(int64(span / time.Second))
+	if !secs.IsPositive() {
+		return fmt.Errorf("plan: a rental of %v has no whole second to price per hour: %w", span, pricing.ErrInvalid)
+	}
+	mode := o.Tariff.Rounding
+	places := pricing.MinorUnit(o.Tariff.Currency)
+	total := c.cost.Total
+	perSec := total.Amount.Mul(decimal.NewFromInt(3600))
+	opt.PerHour = pricing.Money{Amount: roundDiv(perSec, secs, places, mode), Currency: total.Currency}
+	mtok, err := millionTokensPerHour(s.Serving)
+	if err != nil {
+		return err
+	}
+	opt.PerMillion = pricing.Money{Amount: roundDiv(perSec, secs.Mul(mtok), places, mode), Currency: total.Currency}
+	if o.Interruptible || o.InterruptionsPerDay > 0 {
+		kind := "interruptible capacity"
+		if !o.Interruptible {
+			kind = "outages"
+		}
+		msg := kind + ": a replica taken away drops its running requests and the rest serve the rate with less room; the cost does not count it"
+		if o.InterruptionsPerDay > 0 {
+			msg = fmt.Sprintf("%s (about %g a day)", msg, o.InterruptionsPerDay)
+		}
+		opt.Warnings = append(opt.Warnings, msg)
+	}
+	if faster != nil {
+		msg := fmt.Sprintf("%q does not say its board: planned on the %s, the slowest it may be", o.Card, v.card.Name)
+		if fv := s.replica(run, *faster, v.tensor); fv.err == nil {
+			msg += fmt.Sprintf("; on the %s: %d replica(s) of %d GPU(s), TPOT %v", faster.Name, fv.replicas, v.tensor, ms(fv.point.TPOT))
+		}
+		opt.Warnings = append(opt.Warnings, msg)
+	}
+	return nil
+}
+
+// millionTokensPerHour is the traffic's generated tokens per hour in millions,
+// Rate × OutputTokens × 3600 / 10⁶, as an exact decimal read from its shortest
+// formatted value.
+func millionTokensPerHour(t *Traffic) (decimal.Decimal, error) {
+	v := t.Rate * float64(t.OutputTokens) * 3600 / 1e6
+	d, err := decimal.NewFromString(strconv.FormatFloat(v, 'f', -1, 64))
+	if err != nil || !d.IsPositive() {
+		return decimal.Decimal{}, fmt.Errorf("plan: serving: %v million tokens per hour: %w", v, pricing.ErrInvalid)
+	}
+	return d, nil
+}
+
+// roundDiv returns x/y, y positive, rounded once to places decimal places with
+// the tariff's rounding mode: the exact remainder decides.
+func roundDiv(x, y decimal.Decimal, places int32, mode pricing.RoundingMode) decimal.Decimal {
+	q, r := x.Abs().QuoRem(y, places)
+	half := r.Add(r).Cmp(y.Mul(decimal.New(1, -places)))
+	if half > 0 || half == 0 && (mode != pricing.RoundHalfEven || q.Coefficient().Bit(0) == 1) {
+		q = q.Add(decimal.New(1, -places))
+	}
+	if x.Sign() < 0 {
+		q = q.Neg()
+	}
+	return q
+}
+
+// elapsed is the time a candidate ranks on: the job's expected duration, or for a
+// serving option the time one request takes at its operating point.
+func (c *candidate) elapsed() time.Duration {
+	if c.serve != nil {
+		return c.serve.latency
+	}
+	return c.fit.duration + c.lost
+}

@@ -1,0 +1,386 @@
+package plan
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/sizing"
+	"github.com/shopspring/decimal"
+	"pgregory.net/rapid"
+)
+
+func servingRequest(t testing.TB, model string, tr Traffic) Request {
+	return Request{
+		Model:    mustPreset(t, model),
+		Workload: sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16},
+		Serving:  &tr,
+	}
+}
+
+// Llama-3.1-8B in BF16 at 20 requests/s of 1000 prompt and 300 output tokens,
+// TTFT ≤ 1 s and TPOT ≤ 50 ms, on one offer of each card (hourly CNY, up to 8
+// GPUs). Each row's replicas are checked by hand against compute.Serving.Best at
+// the row's tensor-parallel size (the figures below, printed by compute for the
+// catalog's cards at the 0.1 reserve), and the money by hand:
+//
+//   - RTX 4090, t=1: 40 sequences (memory-bound, TPOT 43.8 ms), 913.7 tokens/s =
+//     3.046 requests/s, so ⌈20/3.046⌉ = 7 replicas, 7 GPUs; 7 × 1.60 = 11.20 an
+//     hour; 20 × 300 × 3600 = 21.6 million tokens an hour, 11.20 / 21.6 = 0.5185…
+//     → 0.52.
+//   - A100 SXM4 80GB: t=1 completes 5.83 requests/s (4 replicas) and t=4 20.93 (1
+//     replica): 4 GPUs either way, 4 × 9.90 = 39.60, and the tie goes to the
+//     faster request (TTFT 49 ms against 126 ms): t=4. 39.60 / 21.6 = 1.833… → 1.83.
+//   - H100 SXM5 80GB: t=1 15.77 requests/s (2 replicas), t=2 29.39 (1): 2 GPUs
+//     either way, t=2 the faster; 2 × 22.00 = 44.00, / 21.6 = 2.037… → 2.04.
+func TestServingLlama8B(t *testing.T) {
+	tr := Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TTFT: time.Second, TPOT: 50 * time.Millisecond}
+	for _, tc := range []struct {
+		card                   string
+		hourly                 string
+		tensor, replicas, gpus int
+		conc                   int
+		perHour, perMillion    string
+	}{
+		{"RTX 4090", "1.60", 1, 7, 7, 40, "11.20", "0.52"},
+		{"A100 SXM4 80GB", "9.90", 4, 1, 4, 314, "39.60", "1.83"},
+		{"H100 SXM5 80GB", "22.00", 2, 1, 2, 440, "44.00", "2.04"},
+	} {
+		t.Run(tc.card, func(t *testing.T) {
+			p := Planner{Offers: []pricing.Offer{planOffer("a", tc.card, 8, tc.hourly, "")}}
+			rep, err := p.Report(servingRequest(t, "llama-3.1-8b", tr))
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := rep.Options[0]
+			if o.Layout.Tensor != tc.tensor || o.Replicas != tc.replicas || o.GPUs != tc.gpus || o.Serving.Concurrency != tc.conc {
+				t.Errorf("%d × t=%d (%d GPUs, %d sequences), want %d × t=%d (%d GPUs, %d sequences)",
+					o.Replicas, o.Layout.Tensor, o.GPUs, o.Serving.Concurrency, tc.replicas, tc.tensor, tc.gpus, tc.conc)
+			}
+			// The replicas follow from compute's point at that size.
+			card, _ := catalog.Default().Lookup(tc.card)
+			pt, err := compute.Serving{Model: mustPreset(t, "llama-3.1-8b"), Weights: sizing.BF16, Devices: tc.tensor,
+				Memory: card.Memory, Bandwidth: card.MemoryBandwidth, Peak: servingPeak(card, sizing.BF16),
+				Link: servingLink(card, tc.tensor), PromptTokens: 1000, OutputTokens: 300}.Best(tr.TTFT, tr.TPOT)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if *o.Serving != pt || int(math.Ceil(20/pt.Requests)) != tc.replicas {
+				t.Errorf("point %+v, compute says %+v", *o.Serving, pt)
+			}
+			if got := o.PerHour.Amount.StringFixed(2); got != tc.perHour {
+				t.Errorf("per hour %s, want %s", got, tc.perHour)
+			}
+			if got := o.PerMillion.Amount.StringFixed(2); got != tc.perMillion {
+				t.Errorf("per million %s, want %s", got, tc.perMillion)
+			}
+			if o.Rental != pricing.Continuous(DefaultServingUsage) {
+				t.Errorf("rental %+v, want 730 h continuous", o.Rental)
+			}
+			if want := decimal.RequireFromString(tc.perHour).Mul(decimal.NewFromInt(730)); !o.Cost.Total.Amount.Equal(want) {
+				t.Errorf("cost %s, want %s for 730 h", o.Cost.Total, want)
+			}
+			// Each GPU's memory at the concurrency: the weights' share, the KV cache
+			// of the sequences, the reserve, within the card.
+			if o.PerGPU.KVCache <= 0 || o.PerGPU.Weights <= 0 || o.PerGPU.Total() > card.Memory {
+				t.Errorf("per GPU %+v on %v", o.PerGPU, card.Memory)
+			}
+			// Llama-3.1-8B's KV cache: 32 layers × 8 KV heads × 128 × 2 (K and V) ×
+			// 2 bytes = 128 KiB a token, for 1300 tokens of each sequence, split
+			// over the tensor-parallel GPUs.
+			if want := sizing.Bytes(tc.conc * 1300 * 131072 / tc.tensor); o.PerGPU.KVCache != want {
+				t.Errorf("KV cache per GPU %d, want %d", o.PerGPU.KVCache, want)
+			}
+			if want := sizing.Bytes(math.Ceil(float64(card.Memory) * compute.DefaultServingReserve)); o.PerGPU.Overhead != want {
+				t.Errorf("reserve per GPU %d, want %d", o.PerGPU.Overhead, want)
+			}
+			if rep.Considered != 4 {
+				t.Errorf("considered %d, want the 4 tensor-parallel sizes", rep.Considered)
+			}
+		})
+	}
+}
+
+// The three offers together rank by cost; RankTime by the time one request
+// takes; a usage sets the rental and so the cost per hour of a package.
+func TestServingRankAndUsage(t *testing.T) {
+	tr := Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TTFT: time.Second, TPOT: 50 * time.Millisecond}
+	p := Planner{Offers: []pricing.Offer{
+		planOffer("a", "RTX 4090", 8, "1.60", ""),
+		planOffer("b", "A100 SXM4 80GB", 8, "9.90", ""),
+		planOffer("c", "H100 SXM5 80GB", 8, "22.00", "9000"),
+	}}
+	r := servingRequest(t, "llama-3.1-8b", tr)
+	opts, err := p.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := []string{opts[0].CardID, opts[1].CardID, opts[2].CardID}; got[0] != "rtx-4090" || got[1] != "h100-sxm5-80gb" || got[2] != "a100-sxm4-80gb" {
+		t.Errorf("by cost %v", got)
+	}
+	r.Rank = RankTime
+	opts, err = p.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k < len(opts); k++ {
+		a, b := opts[k-1].Serving, opts[k].Serving
+		if requestLatency(*a, 300) > requestLatency(*b, 300) {
+			t.Errorf("RankTime: option %d takes %v, more than the next", k-1, requestLatency(*a, 300))
+		}
+	}
+	r.Rank, r.Limit = RankCost, 1
+	r.Cards = []string{"H100 SXM5 80GB"}
+	// A month on the monthly package: 2 × 9000 over 730 h = 24.657… → 24.66 an
+	// hour, and 18000 / (730 × 21.6) = 1.1415… → 1.14 per million tokens.
+	opts, err = p.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := opts[0]; o.PerHour.Amount.StringFixed(2) != "24.66" || o.PerMillion.Amount.StringFixed(2) != "1.14" {
+		t.Errorf("monthly: %s an hour, %s per million", o.PerHour, o.PerMillion)
+	}
+	// Ten hours priced by the hour: the cost per hour is the tariff's.
+	r.Usage = 10 * time.Hour
+	opts, err = p.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := opts[0]; o.Cost.Total.Amount.StringFixed(2) != "440.00" || o.PerHour.Amount.StringFixed(2) != "44.00" {
+		t.Errorf("10 h: cost %s, %s an hour", o.Cost.Total, o.PerHour)
+	}
+}
+
+func TestServingErrors(t *testing.T) {
+	ok := Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300}
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 8, "1.60", "")}}
+	for _, tc := range []struct {
+		name string
+		edit func(r *Request)
+	}{
+		{"zero rate", func(r *Request) { r.Serving.Rate = 0 }},
+		{"negative rate", func(r *Request) { r.Serving.Rate = -1 }},
+		{"NaN rate", func(r *Request) { r.Serving.Rate = math.NaN() }},
+		{"infinite rate", func(r *Request) { r.Serving.Rate = math.Inf(1) }},
+		{"zero prompt", func(r *Request) { r.Serving.PromptTokens = 0 }},
+		{"negative output", func(r *Request) { r.Serving.OutputTokens = -3 }},
+		{"negative TTFT", func(r *Request) { r.Serving.TTFT = -time.Second }},
+		{"tokens", func(r *Request) { r.Tokens = 1e9 }},
+		{"deadline", func(r *Request) { r.Deadline = time.Hour }},
+		{"training", func(r *Request) { r.Workload.Task = sizing.Training }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := servingRequest(t, "llama-3.1-8b", ok)
+			tc.edit(&r)
+			_, err := p.Plan(r)
+			if !errors.Is(err, pricing.ErrInvalid) {
+				t.Fatalf("error %v, want ErrInvalid", err)
+			}
+		})
+	}
+
+	// A target no card meets: the best latency reachable, and where.
+	r := servingRequest(t, "llama-3.1-8b", Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TPOT: 2 * time.Millisecond})
+	p2 := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 8, "1.60", ""), planOffer("b", "H100 SXM5 80GB", 8, "22", "")}}
+	_, err := p2.Plan(r)
+	var nf *NoFitError
+	if !errors.As(err, &nf) || !errors.Is(err, ErrNoFit) || !errors.Is(err, compute.ErrUnreachable) {
+		t.Fatalf("error %v, want a NoFitError with ErrUnreachable", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "the best latency reachable is TTFT") || !strings.Contains(msg, "on 8 × H100 SXM5 80GB") {
+		t.Errorf("message %q does not name the best latency and where", msg)
+	}
+
+	// A model no replica holds: the memory it needs.
+	r = servingRequest(t, "llama-3.1-70b", ok)
+	_, err = Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 1, "1.60", "")}}.Plan(r)
+	if !errors.Is(err, ErrNoFit) || !errors.Is(err, compute.ErrNoFit) || !strings.Contains(err.Error(), "leaving the replica") {
+		t.Fatalf("error %v, want a no-fit with the memory", err)
+	}
+
+	// A rate past the offer's cap: the GPUs it needs.
+	r = servingRequest(t, "llama-3.1-8b", Traffic{Rate: 500, PromptTokens: 1000, OutputTokens: 300, TPOT: 50 * time.Millisecond})
+	_, err = p.Plan(r)
+	if !errors.Is(err, ErrNoFit) || !strings.Contains(err.Error(), "over the 8 its offers allow") {
+		t.Fatalf("error %v, want the GPUs past the cap", err)
+	}
+
+	// A budget under the cheapest option.
+	r = servingRequest(t, "llama-3.1-8b", ok)
+	r.Budget = pricing.Money{Amount: decimal.NewFromInt(100), Currency: "CNY"}
+	_, err = p.Plan(r)
+	if !errors.Is(err, ErrNoFit) || !strings.Contains(err.Error(), "over the CNY 100.00 budget") {
+		t.Fatalf("error %v, want the budget", err)
+	}
+}
+
+// Doubling the rate never needs fewer GPUs; PerMillion times the million tokens an
+// hour is the cost per hour within the two roundings (half a minor unit each, the
+// first scaled by the tokens); on an hourly tariff the cost per hour is the price
+// times the GPUs.
+func TestServingProperties(t *testing.T) {
+	m := mustPreset(t, "llama-3.1-8b")
+	rapid.Check(t, func(rt *rapid.T) {
+		card := rapid.SampledFrom([]string{"RTX 4090", "A100 SXM4 80GB", "H100 SXM5 80GB", "L40S"}).Draw(rt, "card")
+		cents := rapid.Int64Range(1, 100000).Draw(rt, "cents")
+		tr := Traffic{
+			Rate:         float64(rapid.IntRange(1, 4000).Draw(rt, "decirate")) / 10,
+			PromptTokens: rapid.IntRange(1, 8000).Draw(rt, "prompt"),
+			OutputTokens: rapid.IntRange(1, 2000).Draw(rt, "output"),
+			TPOT:         time.Duration(rapid.IntRange(0, 200).Draw(rt, "tpot_ms")) * time.Millisecond,
+		}
+		o := pricing.Offer{Provider: "a", Card: card, MaxGPUs: 1024, Tariff: pricing.Tariff{Currency: "CNY", Hourly: decimal.New(cents, -2)}}
+		p := Planner{Offers: []pricing.Offer{o}}
+		r := Request{Model: m, Workload: sizing.Workload{Task: sizing.Inference, Precision: sizing.BF16}, Serving: &tr}
+		one, err := p.Plan(r)
+		if err != nil {
+			if !errors.Is(err, ErrNoFit) {
+				rt.Fatal(err)
+			}
+			return
+		}
+		two := tr
+		two.Rate *= 2
+		r.Serving = &two
+		both, err := p.Plan(r)
+		if err == nil && both[0].GPUs < one[0].GPUs {
+			rt.Fatalf("%v requests/s need %d GPUs, %v need %d", tr.Rate, one[0].GPUs, two.Rate, both[0].GPUs)
+		}
+		if err != nil && !errors.Is(err, ErrNoFit) {
+			rt.Fatal(err)
+		}
+		x := one[0]
+		if want := decimal.New(cents*int64(x.GPUs), -2); !x.PerHour.Amount.Equal(want) {
+			rt.Fatalf("per hour %s, want %s for %d GPUs", x.PerHour, want, x.GPUs)
+		}
+		mtok, _ := millionTokensPerHour(&tr)
+		diff := x.PerMillion.Amount.Mul(mtok).Sub(x.PerHour.Amount).Abs()
+		bound := mtok.Add(decimal.NewFromInt(1)).Mul(decimal.New(5, -3))
+		if diff.GreaterThan(bound) {
+			rt.Fatalf("per million %s × %s million tokens is %s from %s an hour, over %s", x.PerMillion, mtok, diff, x.PerHour, bound)
+		}
+	})
+}
+
+// A thousand offers cost one Prepare and one Best per card and tensor-parallel
+// size, whatever the number of offers.
+func TestServingPreparesOncePerCard(t *testing.T) {
+	offers := syntheticOffers(1000)
+	s, err := servingRequest(t, "llama-3.1-8b", Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TTFT: time.Second, TPOT: 50 * time.Millisecond}).settle()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Planner{Offers: offers}
+	rs, err := p.resolve(catalog.Default(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := &serveRun{}
+	var rep Report
+	if _, _, err := s.serveOffers(p, rs, &rep, newTotals(), run); err != nil {
+		t.Fatal(err)
+	}
+	cards := map[string]bool{}
+	for _, i := range rs.kept {
+		cards[rs.cards[i].ID] = true
+	}
+	if len(run.byKey) > 4*len(cards) || rep.Considered < 1000 {
+		t.Errorf("%d replicas worked out for %d cards over %d candidates", len(run.byKey), len(cards), rep.Considered)
+	}
+}
+
+func BenchmarkPlanServing1000(b *testing.B) {
+	p := Planner{Offers: syntheticOffers(1000)}
+	r := servingRequest(b, "llama-3.1-8b", Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TTFT: time.Second, TPOT: 50 * time.Millisecond})
+	if _, err := p.Plan(r); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if _, err := p.Plan(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// A serving request and option go through JSON and back unchanged, the targets
+// as Go durations.
+func TestServingJSON(t *testing.T) {
+	r := servingRequest(t, "llama-3.1-8b", Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TTFT: time.Second, TPOT: 50 * time.Millisecond})
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"serving":{"requests_per_second":20,"prompt_tokens":1000,"output_tokens":300,"ttft":"1s","tpot":"50ms"}`) {
+		t.Errorf("request JSON %s", b)
+	}
+	var back Request
+	if err := json.Unmarshal(b, &back); err != nil || *back.Serving != *r.Serving {
+		t.Fatalf("read back %+v, %v", back.Serving, err)
+	}
+	if err := json.Unmarshal([]byte(`{"requests_per_second":1,"prompt_tokens":1,"output_tokens":1,"speed":2}`), new(Traffic)); !errors.Is(err, pricing.ErrInvalid) {
+		t.Errorf("unknown field: %v", err)
+	}
+	opts, err := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 8, "1.60", "")}}.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ob, err := json.Marshal(opts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o Option
+	if err := json.Unmarshal(ob, &o); err != nil {
+		t.Fatal(err)
+	}
+	if o.Replicas != 7 || *o.Serving != *opts[0].Serving || !o.PerMillion.Amount.Equal(opts[0].PerMillion.Amount) || o.PerHour.Currency != "CNY" {
+		t.Errorf("read back %+v", o)
+	}
+}
+
+// A card name that leaves the board open is planned on the slowest board, and the
+// option says what the fastest would need.
+func TestServingBoardWarning(t *testing.T) {
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "A100 80GB", 8, "9.90", "")}}
+	opts, err := p.Plan(servingRequest(t, "llama-3.1-8b", Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TPOT: 50 * time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := opts[0]
+	if o.CardID != "a100-pcie-80gb" || len(o.Warnings) != 1 || !strings.Contains(o.Warnings[0], "planned on the A100 PCIe 80GB, the slowest it may be; on the A100 SXM4 80GB: ") {
+		t.Errorf("%s: warnings %q", o.CardID, o.Warnings)
+	}
+}
+
+// The rate a replica's matrix multiplies run at: FP8 for FP8 weights where the
+// card has FP8 tensor cores, the 16-bit rate otherwise (catalog figures, dense).
+func TestServingPeak(t *testing.T) {
+	for _, tc := range []struct {
+		card    string
+		weights sizing.Precision
+		at      sizing.Precision
+	}{
+		{"H100 SXM5 80GB", sizing.FP8, sizing.FP8},
+		{"H100 SXM5 80GB", sizing.BF16, sizing.BF16},
+		{"A100 SXM4 80GB", sizing.FP8, sizing.BF16},
+		{"RTX 4090", sizing.AWQ4, sizing.BF16},
+		{"V100 SXM2 32GB", sizing.FP16, sizing.FP16},
+		{"V100 SXM2 32GB", sizing.BF16, sizing.FP16},
+	} {
+		card, err := catalog.Default().Lookup(tc.card)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, ok := card.Peak(tc.at)
+		if got := servingPeak(card, tc.weights); !ok || got != want {
+			t.Errorf("%s with %v weights: %v, want the %v rate %v", tc.card, tc.weights, got, tc.at, want)
+		}
+	}
+}
