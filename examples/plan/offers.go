@@ -67,25 +67,43 @@ const maxUnknownNames = 8
 // printSkipped writes the offers the planner left out: those of cards the
 // catalog does not know as one line with their count and distinct names ("left
 // out 3 offers of unknown cards: Gaudi2, …"), since a cloud's catalog holds many;
-// every other one on a line of its own with its line in the list and the reason.
+// each name with its line in the list (its first, for several offers); every
+// other one on a line of its own with its line and the reason.
 func printSkipped(w io.Writer, skipped []plan.Skipped) {
-	var unknown []string
-	seen := map[string]bool{}
+	type card struct{ offers, line int }
+	var names []string
+	byName := map[string]*card{}
 	n := 0
 	for _, sk := range skipped {
 		if errors.Is(sk.Err, catalog.ErrNotFound) {
 			n++
-			if !seen[sk.Offer.Card] {
-				seen[sk.Offer.Card] = true
-				unknown = append(unknown, sk.Offer.Card)
+			c := byName[sk.Offer.Card]
+			if c == nil {
+				c = &card{line: sk.Offer.Line}
+				byName[sk.Offer.Card] = c
+				names = append(names, sk.Offer.Card)
 			}
+			c.offers++
 			continue
 		}
 		fmt.Fprintf(w, "left out: %s %s %s (line %d): %s\n", sk.Offer.Provider, sk.Offer.Region, sk.Offer.Card, sk.Offer.Line, sk.Reason)
 	}
 	if n > 0 {
-		if len(unknown) > maxUnknownNames {
-			unknown = append(unknown[:maxUnknownNames], "…")
+		more := len(names) > maxUnknownNames
+		names = names[:min(len(names), maxUnknownNames)]
+		unknown := make([]string, len(names), len(names)+1)
+		for i, name := range names {
+			switch c := byName[name]; {
+			case c.line == 0:
+				unknown[i] = name
+			case c.offers == 1:
+				unknown[i] = fmt.Sprintf("%s (line %d)", name, c.line)
+			default:
+				unknown[i] = fmt.Sprintf("%s (%d offers, from line %d)", name, c.offers, c.line)
+			}
+		}
+		if more {
+			unknown = append(unknown, "…")
 		}
 		what := "unknown cards"
 		if n == 1 {

@@ -45,13 +45,14 @@ func TestPrintSkipped(t *testing.T) {
 	var b bytes.Buffer
 	printSkipped(&b, skipped)
 	want := "left out: q r A100 (line 40): no exchange rate for EUR into USD\n" +
-		"left out 12 offers of unknown cards: Gaudi0, Gaudi1, Gaudi2, Gaudi3, Gaudi4, Gaudi5, Gaudi6, Gaudi7, …\n\n"
+		"left out 12 offers of unknown cards: Gaudi0 (2 offers, from line 2), Gaudi1 (2 offers, from line 3), " +
+		"Gaudi2 (line 4), Gaudi3 (line 5), Gaudi4 (line 6), Gaudi5 (line 7), Gaudi6 (line 8), Gaudi7 (line 9), …\n\n"
 	if b.String() != want {
 		t.Errorf("printSkipped:\n%s\nwant:\n%s", b.String(), want)
 	}
 	b.Reset()
 	printSkipped(&b, skipped[:1])
-	if got := b.String(); got != "left out 1 offer of an unknown card: Gaudi0\n\n" {
+	if got := b.String(); got != "left out 1 offer of an unknown card: Gaudi0 (line 2)\n\n" {
 		t.Errorf("one unknown card: %q", got)
 	}
 	b.Reset()
