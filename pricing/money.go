@@ -158,6 +158,17 @@ func (m Money) Round(mode RoundingMode) Money {
 	return Money{Amount: roundQuo(m.Amount, decimal.NewFromInt(1), MinorUnit(m.Currency), mode), Currency: m.Currency}
 }
 
+// Div returns m divided by d, rounded once to the currency's minor unit with the
+// given mode: the exact remainder decides, never a float (a price per hour from a
+// rental's cost, a price per million tokens). A divisor that is not positive is
+// an error wrapping ErrInvalid.
+func (m Money) Div(d decimal.Decimal, mode RoundingMode) (Money, error) {
+	if !d.IsPositive() {
+		return Money{}, fmt.Errorf("pricing: divide %s by %s: want a positive divisor: %w", m.Amount, d, ErrInvalid)
+	}
+	return Money{Amount: roundQuo(m.Amount, d, MinorUnit(m.Currency), mode), Currency: m.Currency}, nil
+}
+
 // String formats m as "CNY 9000.00": the code, a space, and the amount rounded half
 // up to the currency's minor unit. It is for display; JSON keeps the exact value.
 func (m Money) String() string {

@@ -217,3 +217,31 @@ func errString(err error) string {
 	}
 	return " error: " + err.Error()
 }
+
+// Div rounds once, with the given mode, to the currency's minor unit; JPY has none.
+func TestMoneyDiv(t *testing.T) {
+	for _, tc := range []struct {
+		m    Money
+		d    string
+		mode RoundingMode
+		want string
+	}{
+		{cny("10.00"), "3", RoundHalfUp, "3.33"},
+		{cny("-10.00"), "3", RoundHalfUp, "-3.33"},
+		{cny("0.05"), "2", RoundHalfUp, "0.03"},   // 0.025: a half goes up
+		{cny("0.05"), "2", RoundHalfEven, "0.02"}, // and to the even unit
+		{cny("0.07"), "2", RoundHalfEven, "0.04"},
+		{cny("8.382"), "1", RoundHalfUp, "8.38"},
+		{Money{Amount: dec("1000"), Currency: "JPY"}, "3", RoundHalfUp, "333"},
+	} {
+		got, err := tc.m.Div(dec(tc.d), tc.mode)
+		if err != nil || !got.Amount.Equal(dec(tc.want)) || got.Currency != tc.m.Currency {
+			t.Errorf("%v.Div(%s, %v) = %v, %v; want %s", tc.m, tc.d, tc.mode, got, err, tc.want)
+		}
+	}
+	for _, d := range []string{"0", "-2"} {
+		if _, err := cny("1").Div(dec(d), RoundHalfUp); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Div by %s: err %v, want ErrInvalid", d, err)
+		}
+	}
+}

@@ -436,15 +436,19 @@ func (s settings) explainServing(opt *Option, c *candidate, o pricing.Offer, fas
 		return fmt.Errorf("plan: a rental of %v has no whole second to price per hour: %w", span, pricing.ErrInvalid)
 	}
 	mode := o.Tariff.Rounding
-	places := pricing.MinorUnit(o.Tariff.Currency)
-	total := c.cost.Total
-	perSec := total.Amount.Mul(decimal.NewFromInt(3600))
-	opt.PerHour = pricing.Money{Amount: roundDiv(perSec, secs, places, mode), Currency: total.Currency}
+	// The rental's cost per second, scaled to an hour: the cost × 3600 / seconds.
+	perSec := pricing.Money{Amount: c.cost.Total.Amount.Mul(decimal.NewFromInt(3600)), Currency: c.cost.Total.Currency}
+	var err error
+	if opt.PerHour, err = perSec.Div(secs, mode); err != nil {
+		return err
+	}
 	mtok, err := millionTokensPerHour(s.Serving)
 	if err != nil {
 		return err
 	}
-	opt.PerMillion = pricing.Money{Amount: roundDiv(perSec, secs.Mul(mtok), places, mode), Currency: total.Currency}
+	if opt.PerMillion, err = perSec.Div(secs.Mul(mtok), mode); err != nil {
+		return err
+	}
 	if o.Interruptible || o.InterruptionsPerDay > 0 {
 		kind := "interruptible capacity"
 		if !o.Interruptible {
@@ -476,20 +480,6 @@ func millionTokensPerHour(t *Traffic) (decimal.Decimal, error) {
 		return decimal.Decimal{}, fmt.Errorf("plan: serving: %v million tokens per hour: %w", v, pricing.ErrInvalid)
 	}
 	return d, nil
-}
-
-// roundDiv returns x/y, y positive, rounded once to places decimal places with
-// the tariff's rounding mode: the exact remainder decides.
-func roundDiv(x, y decimal.Decimal, places int32, mode pricing.RoundingMode) decimal.Decimal {
-	q, r := x.Abs().QuoRem(y, places)
-	half := r.Add(r).Cmp(y.Mul(decimal.New(1, -places)))
-	if half > 0 || half == 0 && (mode != pricing.RoundHalfEven || q.Coefficient().Bit(0) == 1) {
-		q = q.Add(decimal.New(1, -places))
-	}
-	if x.Sign() < 0 {
-		q = q.Neg()
-	}
-	return q
 }
 
 // elapsed is the time a candidate ranks on: the job's expected duration, or for a
