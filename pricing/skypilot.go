@@ -146,7 +146,7 @@ func loadSkyPilot(r io.Reader) ([]Offer, []Skip, error) {
 	}
 	cr.FieldsPerRecord = len(header)
 	cr.ReuseRecord = true
-	sr := skyReader{col: col, in: interner{}, cards: map[string]skyCard{}, mem: map[string]int64{}}
+	sr := skyReader{col: col, in: interner{}, cards: map[string]skyCard{}, mem: map[string]int64{}, price: map[string]decimal.Decimal{}}
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -170,10 +170,11 @@ func loadSkyPilot(r io.Reader) ([]Offer, []Skip, error) {
 type skyReader struct {
 	col     [len(skyColumns)]int
 	in      interner
-	group   skyGroup           // the instance, card and region of the last row with GPUs
-	prices  []string           // the prices offered in group, spot ones after an "s"
-	cards   map[string]skyCard // the card name made of each GPU name, by GPU name
-	mem     map[string]int64   // GpuInfo cells read, by text
+	group   skyGroup                   // the instance, card and region of the last row with GPUs
+	prices  []string                   // the prices offered in group, spot ones after an "s"
+	cards   map[string]skyCard         // the card name made of each GPU name, by GPU name
+	mem     map[string]int64           // GpuInfo cells read, by text
+	price   map[string]decimal.Decimal // prices read, by text (catalogs repeat them from region to region)
 	out     offerChunks
 	skipped skips
 }
@@ -205,7 +206,11 @@ type skyCard struct {
 func (sr *skyReader) row(rec []string, line int) error {
 	name, countText := sr.get(rec, skyAccName), sr.get(rec, skyAccCount)
 	if name == "" {
-		if n, err := strconv.ParseFloat(countText, 64); countText != "" && (err != nil || n != 0) {
+		if countText == "" {
+			sr.skipped.add("no GPUs", line)
+			return nil
+		}
+		if n, err := strconv.ParseFloat(countText, 64); err != nil || n != 0 {
 			return sr.fail(rec, line, skyAccCount, fmt.Errorf("a GPU count without a GPU name: %w", ErrInvalid))
 		}
 		sr.skipped.add("no GPUs", line)
@@ -220,11 +225,11 @@ func (sr *skyReader) row(rec []string, line int) error {
 		return nil
 	}
 	priceText, spotText := sr.get(rec, skyPrice), sr.get(rec, skySpot)
-	price, err := parseSkyPrice(priceText, true)
+	price, err := sr.parsePrice(priceText, true)
 	if err != nil {
 		return sr.fail(rec, line, skyPrice, err)
 	}
-	spot, err := parseSkyPrice(spotText, false)
+	spot, err := sr.parsePrice(spotText, false)
 	if err != nil {
 		return sr.fail(rec, line, skySpot, err)
 	}
@@ -314,6 +319,18 @@ func gpuCount(s string) (n int, frac bool, err error) {
 		return 0, true, nil
 	}
 	return int(v), false, nil
+}
+
+// parsePrice is parseSkyPrice, once per distinct text.
+func (sr *skyReader) parsePrice(s string, need bool) (decimal.Decimal, error) {
+	if d, ok := sr.price[s]; ok && (!need || !d.IsZero()) {
+		return d, nil
+	}
+	d, err := parseSkyPrice(s, need)
+	if err == nil && s != "" && len(s) <= 64 && len(sr.price) < 4096 {
+		sr.price[strings.Clone(s)] = d
+	}
+	return d, err
 }
 
 // parseSkyPrice reads a catalog price in USD: a plain decimal ("32.7726", "0.256800").
