@@ -306,6 +306,7 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, valid
 	// prices below and above which an offer is flagged.
 	type market struct {
 		currency       string
+		first          string // the first offer's name, for messages
 		prices         []decimal.Decimal
 		median, lo, hi decimal.Decimal
 	}
@@ -322,10 +323,11 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, valid
 		k := key(i)
 		m := markets[k]
 		if m == nil {
-			m = &market{currency: o.Tariff.Currency}
+			m = &market{currency: o.Tariff.Currency, first: o.name()}
 			markets[k] = m
 		} else if m.currency != o.Tariff.Currency {
-			return nil, fmt.Errorf("pricing: market check: card %s priced in %s and %s: %w", k, m.currency, o.Tariff.Currency, ErrCurrencyMismatch)
+			return nil, fmt.Errorf("pricing: market check: card %s priced in %s (%s) and %s (%s): %w",
+				k, m.currency, m.first, o.Tariff.Currency, o.name(), ErrCurrencyMismatch)
 		}
 		m.prices = append(m.prices, gpuHourly(o))
 	}

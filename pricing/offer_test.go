@@ -255,3 +255,21 @@ func TestMarketCheckInstances(t *testing.T) {
 		t.Errorf("per-GPU price %s, want 1.99", got)
 	}
 }
+
+// A market priced in two currencies is refused naming both offers with their
+// lines in the price list.
+func TestMarketCheckCurrencyNamesLines(t *testing.T) {
+	offers := []Offer{
+		{Provider: "a", Card: "RTX 4090", Line: 3, Tariff: Tariff{Currency: "CNY", Hourly: dec("1.8")}},
+		{Provider: "b", Card: "RTX 4090", Line: 9, Tariff: Tariff{Currency: "USD", Hourly: dec("0.4")}},
+	}
+	_, err := MarketCheck(offers, dec("0.3"))
+	if !errors.Is(err, ErrCurrencyMismatch) {
+		t.Fatalf("err %v, want ErrCurrencyMismatch", err)
+	}
+	for _, want := range []string{"CNY (a RTX 4090 (line 3))", "USD (b RTX 4090 (line 9))"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+}
