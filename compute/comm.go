@@ -23,7 +23,7 @@ import (
 // a further 10–20% to packet headers), so scale Bandwidth down for a measured figure.
 type Link struct {
 	Bandwidth Bandwidth     `json:"bandwidth_bytes_per_second"`
-	Latency   time.Duration `json:"latency_ns"`
+	Latency   time.Duration `json:"latency"`
 }
 
 // NVLink returns the link of a device whose NVLink bandwidth, totalled over both
@@ -157,10 +157,10 @@ func efficiency(compute, exposed float64) float64 {
 // Step is one data-parallel training step: each device computes its micro-batch,
 // then the replicas all-reduce their gradients.
 type Step struct {
-	Compute time.Duration `json:"compute_ns"`
-	Comm    time.Duration `json:"comm_ns"`    // the whole gradient all-reduce
-	Exposed time.Duration `json:"exposed_ns"` // the part compute does not hide
-	Total   time.Duration `json:"total_ns"`   // Compute + Exposed
+	Compute time.Duration `json:"compute"`
+	Comm    time.Duration `json:"comm"`    // the whole gradient all-reduce
+	Exposed time.Duration `json:"exposed"` // the part compute does not hide
+	Total   time.Duration `json:"total"`   // Compute + Exposed
 	// Efficiency is Compute / Total, the scaling efficiency of the data-parallel group.
 	Efficiency float64 `json:"efficiency"`
 }

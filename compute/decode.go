@@ -81,12 +81,12 @@ type Decode struct {
 type DecodeSpeed struct {
 	PerSequence TokenRate     `json:"per_sequence_tokens_per_second"` // one user's generation speed
 	Total       TokenRate     `json:"total_tokens_per_second"`        // PerSequence × Batch
-	Step        time.Duration `json:"step_ns"`                        // one token for every sequence
+	Step        time.Duration `json:"step"`                           // one token for every sequence
 	BytesRead   sizing.Bytes  `json:"bytes_read"`                     // per step, all devices: weights + KV caches
 	MemoryBound bool          `json:"memory_bound"`                   // false: compute caps the speed
 	// Comm is the part of Step spent in tensor-parallel all-reduces (zero on one
 	// device).
-	Comm time.Duration `json:"comm_ns"`
+	Comm time.Duration `json:"comm"`
 	// Approx reports that the KV cache or the all-reduces were worked out from the
 	// shape sizing.Estimate assumes for a model known by Params alone
 	// (sizing.Model.Shape).

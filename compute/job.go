@@ -47,15 +47,15 @@ type Job struct {
 // durations at its high and low ends. Low <= Duration <= High always holds exactly
 // (each is rounded to the nanosecond, then Low and High are clamped to Duration).
 type Timing struct {
-	Duration time.Duration `json:"duration_ns"`
-	Low      time.Duration `json:"low_ns"`  // at Utilization.High
-	High     time.Duration `json:"high_ns"` // at Utilization.Low
+	Duration time.Duration `json:"duration"`
+	Low      time.Duration `json:"low"`  // at Utilization.High
+	High     time.Duration `json:"high"` // at Utilization.Low
 
-	Step  time.Duration `json:"step_ns"` // one step: compute plus exposed communication
-	Steps float64       `json:"steps"`   // steps the work takes (fractional)
+	Step  time.Duration `json:"step"`  // one step: compute plus exposed communication
+	Steps float64       `json:"steps"` // steps the work takes (fractional)
 
-	Compute time.Duration `json:"compute_ns"` // the job's time computing
-	Comm    time.Duration `json:"comm_ns"`    // the job's exposed communication
+	Compute time.Duration `json:"compute"` // the job's time computing
+	Comm    time.Duration `json:"comm"`    // the job's exposed communication
 	// Efficiency is the scaling efficiency Compute / (Compute + Comm): 1 for one
 	// device or a free link.
 	Efficiency float64 `json:"efficiency"`

@@ -68,8 +68,8 @@ type Serving struct {
 // ServingPoint is a replica's steady state at one concurrency.
 type ServingPoint struct {
 	Concurrency int           `json:"concurrency"`                  // sequences decoding together
-	TTFT        time.Duration `json:"ttft_ns"`                      // time to first token: one prompt's prefill under this load
-	TPOT        time.Duration `json:"tpot_ns"`                      // time per output token: one step at this concurrency
+	TTFT        time.Duration `json:"ttft"`                         // time to first token: one prompt's prefill under this load
+	TPOT        time.Duration `json:"tpot"`                         // time per output token: one step at this concurrency
 	Throughput  TokenRate     `json:"throughput_tokens_per_second"` // generated tokens/s of the replica: Concurrency × PerUser
 	PerUser     TokenRate     `json:"per_user_tokens_per_second"`   // one sequence's generation speed: 1/TPOT
 	// Requests is the requests the replica completes per second:

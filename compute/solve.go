@@ -61,8 +61,8 @@ func (b Band) orDefault() Band {
 // Span is a duration range: Low is the time at the band's high utilization, High the
 // time at its low utilization.
 type Span struct {
-	Low  time.Duration `json:"low_ns"`
-	High time.Duration `json:"high_ns"`
+	Low  time.Duration `json:"low"`
+	High time.Duration `json:"high"`
 }
 
 // TimeFor returns work / sustained, rounded to the nearest nanosecond. work must be

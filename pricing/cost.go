@@ -121,29 +121,35 @@ func buildQuote(cur string, mode RoundingMode, lines []rawLine, exact, scale dec
 	q := Quote{Total: Money{Amount: total, Currency: cur}, Lines: []Line{}}
 	sum := decimal.Decimal{}
 	for _, l := range lines {
-		var qty, amt decimal.Decimal
-		if l.secs > 0 {
-			// Hourly time: quantity and amount exact when they terminate, else
-			// rounded half up to nine places (the rounding line takes the rest).
-			secs := decimal.NewFromInt(l.secs).Mul(g)
-			qty = quo9(secs, decimal.NewFromInt(3600))
-			amt = quo9(secs.Mul(l.price), decimal.NewFromInt(3600))
-		} else {
-			if l.count == 0 {
-				continue
-			}
-			qty = trim(decimal.NewFromInt(l.count).Mul(g))
-			amt = l.price.Mul(qty)
+		if l.secs <= 0 && l.count == 0 {
+			continue
 		}
-		sum = sum.Add(amt)
-		q.Lines = append(q.Lines, Line{Item: l.item, Unit: l.unit, Quantity: qty,
-			Price: Money{Amount: l.price, Currency: cur}, Amount: Money{Amount: amt, Currency: cur}})
+		ln := l.line(cur, g)
+		sum = sum.Add(ln.Amount.Amount)
+		q.Lines = append(q.Lines, ln)
 	}
 	if diff := total.Sub(sum); !diff.IsZero() {
 		m := Money{Amount: diff, Currency: cur}
 		q.Lines = append(q.Lines, Line{Item: "rounding", Quantity: decimal.NewFromInt(1), Price: m, Amount: m})
 	}
 	return q
+}
+
+// line is l as a quote writes it for g GPUs. Hourly time has its quantity and
+// amount exact when they terminate, else rounded half up to nine places (the
+// rounding line takes the rest); packages are exact.
+func (l rawLine) line(cur string, g decimal.Decimal) Line {
+	var qty, amt decimal.Decimal
+	if l.secs > 0 {
+		secs := decimal.NewFromInt(l.secs).Mul(g)
+		qty = quo9(secs, decimal.NewFromInt(3600))
+		amt = quo9(secs.Mul(l.price), decimal.NewFromInt(3600))
+	} else {
+		qty = trim(decimal.NewFromInt(l.count).Mul(g))
+		amt = l.price.Mul(qty)
+	}
+	return Line{Item: l.item, Unit: l.unit, Quantity: qty,
+		Price: Money{Amount: l.price, Currency: cur}, Amount: Money{Amount: amt, Currency: cur}}
 }
 
 // quo9 returns x/y, exact when that terminates within nine places, else rounded

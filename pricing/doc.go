@@ -26,6 +26,10 @@
 //     the total alone).
 //   - Rates: a base currency and the price of other currencies in it, to rank
 //     offers priced in several.
+//   - Account and Invoice: the provider's side. Account.Bill prices the sessions an
+//     account used in a period under the packages it bought (Purchase), with SLA
+//     credits for outages and tax, into an Invoice whose lines sum to its total;
+//     Tariff.PriceBasket prices purchases as bought, beside Cost's cheapest cover.
 //
 // Zero values mean "not offered" for prices, 730 hours for the month, per-second
 // billing for the granularity, half-up rounding, and hourly billing after a package.

@@ -176,7 +176,7 @@ func (p *pricer) run(d time.Duration, packages bool) cover {
 	if !packages {
 		var c cover
 		if secs > 0 {
-			c.hourlySecs = int64(p.t.billed(time.Duration(secs)*time.Second) / time.Second)
+			c.hourlySecs = p.t.billedSecs(time.Duration(secs) * time.Second)
 		}
 		return p.hourlyCover(c, c.hourlySecs)
 	}
@@ -209,10 +209,36 @@ func (p *pricer) hourlyCover(c cover, secs int64) cover {
 	return c
 }
 
+// packagesCover is the cover of counts packages (in p.pk order) and no hourly
+// time, with its cost.
+func (p *pricer) packagesCover(counts [maxItems]int64) cover {
+	c := cover{counts: counts}
+	if p.small && !p.forceBig {
+		var sum int64
+		ok := true
+		for i := 0; ok && i < len(p.pk); i++ {
+			var v int64
+			if v, ok = checked.Mul(p.price64[i], counts[i]); ok {
+				sum, ok = checked.Add(sum, v)
+			}
+		}
+		if ok {
+			c.small, c.cost64 = true, sum
+			return c
+		}
+	}
+	c.costBig = new(big.Int)
+	for i, n := range counts[:len(p.pk)] {
+		v := new(big.Int).Mul(toInt(p.pk[i].price, p.scale), big.NewInt(3600))
+		c.costBig.Add(c.costBig, v.Mul(v, big.NewInt(n)))
+	}
+	return c
+}
+
 // sessions returns the cheapest cover of u.Days days of u.PerDay sessions: a
 // package covers whole days, and each day's session is billed hourly on its own.
 func (p *pricer) sessions(u Usage, packages bool) cover {
-	session := int64(p.t.billed(u.PerDay) / time.Second)
+	session := p.t.billedSecs(u.PerDay)
 	need := int64(u.Days)
 	if !packages {
 		return p.hourlyCover(cover{hourlySecs: need * session}, need*session)
@@ -259,7 +285,7 @@ func (p *pricer) cover(u Usage, packages bool) (cover, int64, error) {
 		if p.t.Hourly.IsZero() {
 			return cover{}, 0, fmt.Errorf("pricing: a trial needs an hourly price: %w", ErrUnavailable)
 		}
-		return p.run(u.Duration, packages), int64(p.t.billed(u.Trial) / time.Second), nil
+		return p.run(u.Duration, packages), p.t.billedSecs(u.Trial), nil
 	default:
 		return p.run(u.Duration, packages), 0, nil
 	}
@@ -315,6 +341,17 @@ func (p *pricer) quote(c cover, trialSecs int64, gpus int) Quote {
 	exact := new(big.Int).Mul(toInt(p.t.Hourly, p.scale), big.NewInt(trialSecs))
 	exact.Add(exact, c.costInt())
 	return buildQuote(p.t.Currency, p.t.Rounding, lines, decimal.NewFromBigInt(exact, -p.scale), decimal.NewFromInt(3600), gpus)
+}
+
+// roundedLine is the one line of a cover of one kind of package, or of hourly
+// time alone, for gpus GPUs, as quote writes it, with its Amount rounded once to
+// the minor unit as total rounds the cover (an invoice's line).
+func (p *pricer) roundedLine(c cover, gpus int) Line {
+	var buf [maxItems + 2]rawLine
+	lines := p.rawLines(buf[:0], c, 0)
+	l := lines[0].line(p.t.Currency, decimal.NewFromInt(int64(gpus)))
+	l.Amount = p.total(c, 0, gpus)
+	return l
 }
 
 // total is the Total of quote(c, trialSecs, gpus): the exact cost for gpus GPUs

@@ -12,7 +12,8 @@ import (
 
 // Money is an exact amount in one currency. Amount is a decimal (never a float);
 // Currency is an ISO 4217 code, three upper-case letters ("CNY", "USD"). The zero
-// value has no currency; arithmetic on it with a priced Money reports
+// value has no currency; Add takes the other side's currency for it (so sums can
+// start from Money{}), while Sub and Cmp with a priced Money report
 // ErrCurrencyMismatch.
 //
 // Arithmetic is exact: Add, Sub, Mul and Neg never round. Rounding to the
@@ -112,9 +113,16 @@ func ParseRoundingMode(s string) (RoundingMode, error) {
 
 func (r RoundingMode) valid() bool { return r == RoundHalfUp || r == RoundHalfEven }
 
-// Add returns m+o, or ErrCurrencyMismatch when the currencies differ.
+// Add returns m+o, or ErrCurrencyMismatch when the currencies differ. The zero
+// Money adds to any currency on either side and takes the other's, so a sum can
+// start from Money{}.
 func (m Money) Add(o Money) (Money, error) {
-	if m.Currency != o.Currency {
+	switch {
+	case m.Currency == "" && m.Amount.IsZero():
+		return o, nil
+	case o.Currency == "" && o.Amount.IsZero():
+		return m, nil
+	case m.Currency != o.Currency:
 		return Money{}, mismatch("add %s to %s", o.Currency, m.Currency)
 	}
 	return Money{Amount: m.Amount.Add(o.Amount), Currency: m.Currency}, nil
@@ -174,6 +182,11 @@ func (m Money) Div(d decimal.Decimal, mode RoundingMode) (Money, error) {
 func (m Money) String() string {
 	return m.Currency + " " + m.Round(RoundHalfUp).Amount.StringFixed(MinorUnit(m.Currency))
 }
+
+// Exact writes the amount exactly, with at least the currency's minor-unit digits
+// after the point: "CNY 0.80", "USD 0.333", "CNY 8.382". Unlike String it never
+// rounds, so a unit price reads as the price list gives it.
+func (m Money) Exact() string { return m.Currency + " " + m.exactString() }
 
 // exactString writes the amount exactly, with at least the currency's minor-unit
 // digits after the point.

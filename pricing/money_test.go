@@ -45,8 +45,19 @@ func TestMoneyArithmetic(t *testing.T) {
 	if _, err := a.Cmp(usd); !errors.Is(err, ErrCurrencyMismatch) {
 		t.Errorf("Cmp across currencies error = %v, want ErrCurrencyMismatch", err)
 	}
-	if _, err := a.Add(Money{}); !errors.Is(err, ErrCurrencyMismatch) {
-		t.Errorf("Add of a zero Money error = %v, want ErrCurrencyMismatch", err)
+	for _, sum := range [][2]Money{{a, {}}, {{}, a}} {
+		if got, err := sum[0].Add(sum[1]); err != nil || got != a {
+			t.Errorf("%#v.Add(%#v) = %v, %v; want %v", sum[0], sum[1], got, err, a)
+		}
+	}
+	if got, err := (Money{}).Add(Money{}); err != nil || !got.IsZero() || got.Currency != "" {
+		t.Errorf("Money{}.Add(Money{}) = %#v, %v; want the zero Money", got, err)
+	}
+	if _, err := a.Add(Money{Amount: dec("1")}); !errors.Is(err, ErrCurrencyMismatch) {
+		t.Errorf("Add of an amount without currency error = %v, want ErrCurrencyMismatch", err)
+	}
+	if _, err := a.Sub(Money{}); !errors.Is(err, ErrCurrencyMismatch) {
+		t.Errorf("Sub of a zero Money error = %v, want ErrCurrencyMismatch", err)
 	}
 }
 
@@ -216,6 +227,25 @@ func errString(err error) string {
 		return ""
 	}
 	return " error: " + err.Error()
+}
+
+// Exact never rounds, and writes at least the currency's minor-unit digits.
+func TestMoneyExact(t *testing.T) {
+	for _, tc := range []struct {
+		m    Money
+		want string
+	}{
+		{Money{decimal.RequireFromString("0.333"), "USD"}, "USD 0.333"},
+		{Money{decimal.RequireFromString("0.8"), "CNY"}, "CNY 0.80"},
+		{Money{decimal.RequireFromString("1.4750"), "CNY"}, "CNY 1.475"},
+		{Money{decimal.RequireFromString("-0.002666667"), "CNY"}, "CNY -0.002666667"},
+		{Money{decimal.NewFromInt(250), "JPY"}, "JPY 250"},
+		{Money{decimal.RequireFromString("1.5"), "KWD"}, "KWD 1.500"},
+	} {
+		if got := tc.m.Exact(); got != tc.want {
+			t.Errorf("%s %s: Exact() = %q, want %q", tc.m.Currency, tc.m.Amount, got, tc.want)
+		}
+	}
 }
 
 // Div rounds once, with the given mode, to the currency's minor unit; JPY has none.

@@ -370,11 +370,11 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, valid
 		case p.Cmp(m.lo) < 0:
 			pc.Flag = PriceBelow
 			pc.Message = fmt.Sprintf("%s at %s/h is %s%% below the median %s/h of %d offers of %s: a price far under the going rate often hides a lesser card or missing service; check the delivered card with nvidia-smi and what support is included",
-				o.name(), exactMoney(pc.Hourly), pct(), exactMoney(pc.Median), pc.Offers, o.Card)
+				o.name(), pc.Hourly.Exact(), pct(), pc.Median.Exact(), pc.Offers, o.Card)
 		case p.Cmp(m.hi) > 0:
 			pc.Flag = PriceAbove
 			pc.Message = fmt.Sprintf("%s at %s/h is %s%% above the median %s/h of %d offers of %s: ask what the premium buys (datacenter tier, support) or get another quote",
-				o.name(), exactMoney(pc.Hourly), pct(), exactMoney(pc.Median), pc.Offers, o.Card)
+				o.name(), pc.Hourly.Exact(), pct(), pc.Median.Exact(), pc.Offers, o.Card)
 		default:
 			pc.Flag = PriceNormal
 		}
@@ -392,10 +392,6 @@ func gpuHourly(o Offer) decimal.Decimal {
 	}
 	return trim(o.Tariff.Hourly.DivRound(decimal.NewFromInt(int64(o.GPUsPerInstance)), maxPricePlaces))
 }
-
-// exactMoney formats m as "CNY 1.475": the code and the exact amount, with at least
-// the currency's minor-unit digits.
-func exactMoney(m Money) string { return m.Currency + " " + m.exactString() }
 
 // tierLabel reports whether a price list's tier is one a reader can take at its
 // word: a label SiteAvailability reads, or one with a "+" after it ("T3+", as

@@ -230,6 +230,10 @@ func (t Tariff) billed(r time.Duration) time.Duration {
 	return n * g
 }
 
+// billedSecs is billed(r) in seconds: the hourly seconds Cost bills for a run,
+// a session or a trial, and Bill for each GPU of a session.
+func (t Tariff) billedSecs(r time.Duration) int64 { return int64(t.billed(r) / time.Second) }
+
 // Package names one kind of prepaid package, for BreakEvenFor.
 type Package int
 

@@ -60,12 +60,50 @@ func (p *Pattern) UnmarshalText(b []byte) error {
 // Usage says how long, and in what pattern, GPUs are rented. Build one with
 // Continuous, DailySessions or TrialThen; the zero value is a run of zero length,
 // which costs nothing.
+//
+// JSON is {"pattern":"run","duration":"730h0m0s","per_day":"0s","days":0,
+// "trial":"0s"}: durations in time.Duration's syntax; unknown fields, numbers
+// for durations and malformed durations are errors wrapping ErrInvalid.
 type Usage struct {
 	Pattern  Pattern       `json:"pattern"`
-	Duration time.Duration `json:"duration_ns"` // Run: the run; TrialThenCommit: the run after the trial
-	PerDay   time.Duration `json:"per_day_ns"`  // Sessions: use each day, more than 0 and at most 24h
-	Days     int           `json:"days"`        // Sessions: consecutive days, 1 to 36500
-	Trial    time.Duration `json:"trial_ns"`    // TrialThenCommit: the hourly trial, more than 0
+	Duration time.Duration `json:"duration"` // Run: the run; TrialThenCommit: the run after the trial
+	PerDay   time.Duration `json:"per_day"`  // Sessions: use each day, more than 0 and at most 24h
+	Days     int           `json:"days"`     // Sessions: consecutive days, 1 to 36500
+	Trial    time.Duration `json:"trial"`    // TrialThenCommit: the hourly trial, more than 0
+}
+
+type usageWire struct {
+	Pattern  Pattern `json:"pattern"`
+	Duration string  `json:"duration"`
+	PerDay   string  `json:"per_day"`
+	Days     int     `json:"days"`
+	Trial    string  `json:"trial"`
+}
+
+// MarshalJSON writes the usage with its durations as Go duration strings.
+func (u Usage) MarshalJSON() ([]byte, error) {
+	return jsonMarshal(usageWire{u.Pattern, u.Duration.String(), u.PerDay.String(), u.Days, u.Trial.String()})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, strictly; an empty or absent
+// duration is zero. It does not validate; Price does.
+func (u *Usage) UnmarshalJSON(b []byte) error {
+	var w usageWire
+	if err := strictUnmarshal(b, &w); err != nil {
+		return err
+	}
+	out := Usage{Pattern: w.Pattern, Days: w.Days}
+	var err error
+	for _, f := range [...]struct {
+		name, in string
+		dst      *time.Duration
+	}{{"duration", w.Duration, &out.Duration}, {"per_day", w.PerDay, &out.PerDay}, {"trial", w.Trial, &out.Trial}} {
+		if *f.dst, err = durationField(f.name, f.in); err != nil {
+			return err
+		}
+	}
+	*u = out
+	return nil
 }
 
 // Continuous is a single run of d.

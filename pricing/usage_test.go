@@ -171,14 +171,17 @@ func TestSessionsMatchBruteForce(t *testing.T) {
 func TestUsageJSON(t *testing.T) {
 	u := TrialThen(2*time.Hour, 730*time.Hour)
 	b, err := json.Marshal(u)
-	if want := `{"pattern":"trial_then_commit","duration_ns":2628000000000000,"per_day_ns":0,"days":0,"trial_ns":7200000000000}`; err != nil || string(b) != want {
+	if want := `{"pattern":"trial_then_commit","duration":"730h0m0s","per_day":"0s","days":0,"trial":"2h0m0s"}`; err != nil || string(b) != want {
 		t.Fatalf("Marshal = %s, %v; want %s", b, err, want)
 	}
 	var back Usage
 	if err := json.Unmarshal(b, &back); err != nil || back != u {
 		t.Errorf("round trip = %+v, %v; want %+v", back, err, u)
 	}
-	if err := json.Unmarshal([]byte(`{"pattern":"forever"}`), &back); !errors.Is(err, ErrInvalid) {
-		t.Errorf("unknown pattern error = %v, want ErrInvalid", err)
+	for _, bad := range []string{`{"pattern":"forever"}`, `{"pattern":"run","duration_ns":3600000000000}`,
+		`{"pattern":"run","duration":3600000000000}`, `{"pattern":"run","duration":"an hour"}`} {
+		if err := json.Unmarshal([]byte(bad), &back); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Unmarshal(%s) error = %v, want ErrInvalid", bad, err)
+		}
 	}
 }

@@ -202,7 +202,31 @@ func ParsePrecision(s string) (Precision, error) {
 			return CustomBits(f)
 		}
 	}
-	return 0, &ParseError{Func: "ParsePrecision", Input: s, Err: newInvalidReason("not a known precision (Precisions lists them) nor a bit count such as 4.5bpw")}
+	return 0, &ParseError{Func: "ParsePrecision", Input: s, Err: newInvalidReason("not a known precision (" + precisionNames() + ") nor a bit count such as 4.5bpw")}
+}
+
+// Precisions returns every named precision, widest first, as ParsePrecision
+// reads them by name: FP64, FP32, TF32, FP16, BF16, FP8, INT8, INT4, NF4, GPTQ4,
+// AWQ4 and the GGUF file types Q2_K to Q8_0. The slice is new on every call.
+func Precisions() []Precision {
+	out := make([]Precision, 0, numPrecisions-FP64)
+	for p := FP64; p < numPrecisions; p++ {
+		out = append(out, p)
+	}
+	return out
+}
+
+// precisionNames lists the named precisions in lower case for a message:
+// "fp64, fp32, ..., q8_0".
+func precisionNames() string {
+	var b strings.Builder
+	for _, p := range Precisions() {
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strings.ToLower(p.String()))
+	}
+	return b.String()
 }
 
 // isPlainDecimal reports whether s is digits with at most one point: no sign,

@@ -3,6 +3,7 @@ package sizing
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -245,5 +246,30 @@ func TestKVDefaultAndComputeBits(t *testing.T) {
 		if got := tt.p.ComputeBits(); got != tt.compute {
 			t.Errorf("%v.ComputeBits() = %v, want %v", tt.p, got, tt.compute)
 		}
+	}
+}
+
+// Precisions lists each named precision once, each reads back by its name, and
+// ParsePrecision's error for an unknown name lists every one of them.
+func TestPrecisions(t *testing.T) {
+	all := Precisions()
+	if len(all) != int(numPrecisions-FP64) || all[0] != FP64 || all[len(all)-1] != Q8_0 {
+		t.Fatalf("Precisions() = %v: want FP64 to Q8_0, %d names", all, numPrecisions-FP64)
+	}
+	_, err := ParsePrecision("fp7")
+	for _, p := range all {
+		if got, perr := ParsePrecision(p.String()); perr != nil || got != p {
+			t.Errorf("ParsePrecision(%q) = %v, %v", p.String(), got, perr)
+		}
+		if name := strings.ToLower(p.String()); !strings.Contains(err.Error(), name) {
+			t.Errorf("ParsePrecision(fp7) error %q does not list %q", err, name)
+		}
+	}
+	if strings.Contains(err.Error(), "Precisions") {
+		t.Errorf("ParsePrecision(fp7) error %q names a Go identifier", err)
+	}
+	all[0] = Q8_0
+	if Precisions()[0] != FP64 {
+		t.Error("Precisions shares its slice between calls")
 	}
 }

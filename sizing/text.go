@@ -87,3 +87,17 @@ func unsetText(b []byte) bool { return len(b) == 0 || strings.EqualFold(string(b
 func outOfRange(typ string, v int) error {
 	return fmt.Errorf("sizing: %s(%d) is not a named value: %w", typ, v, ErrInvalid)
 }
+
+// MarshalText writes the render kind's name ("sdxl"), "unset" for the zero value.
+func (k RenderKind) MarshalText() ([]byte, error) {
+	if k >= numRenderKinds {
+		return nil, outOfRange("RenderKind", int(k))
+	}
+	return []byte(k.String()), nil
+}
+
+// UnmarshalText reads a render kind (see ParseRenderKind); "unset" or "" is the
+// zero value.
+func (k *RenderKind) UnmarshalText(b []byte) error {
+	return readNamed(k, b, unsetText(b), ParseRenderKind)
+}

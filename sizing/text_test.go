@@ -44,7 +44,7 @@ func TestWorkloadJSONText(t *testing.T) {
 }
 
 func TestTextOutOfRange(t *testing.T) {
-	for _, v := range []interface{ MarshalText() ([]byte, error) }{Task(99), Precision(200), Optimizer(99), Recompute(9)} {
+	for _, v := range []interface{ MarshalText() ([]byte, error) }{Task(99), Precision(200), Optimizer(99), Recompute(9), RenderKind(99)} {
 		if _, err := v.MarshalText(); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%T(%v).MarshalText() = %v, want ErrInvalid", v, v, err)
 		}
@@ -52,5 +52,26 @@ func TestTextOutOfRange(t *testing.T) {
 	var task Task = Training
 	if err := task.UnmarshalText([]byte("UNSET")); err != nil || task != 0 {
 		t.Errorf(`UnmarshalText("UNSET") = %v, task %v; want the zero value`, err, task)
+	}
+}
+
+// A RenderJob writes its kind by name and reads it back.
+func TestRenderJobJSONText(t *testing.T) {
+	for _, job := range []RenderJob{{}, {Kind: SDXL, Width: 1024, Height: 1024}, {Kind: Cycles, Complex: true}, {Kind: FLUX1}, {Kind: StableDiffusion15}} {
+		b, err := json.Marshal(job)
+		if err != nil {
+			t.Fatalf("Marshal(%+v): %v", job, err)
+		}
+		if !strings.Contains(string(b), `"kind":"`+job.Kind.String()+`"`) {
+			t.Errorf("Marshal: %s, want the kind as text", b)
+		}
+		var back RenderJob
+		if err := json.Unmarshal(b, &back); err != nil || back != job {
+			t.Errorf("round trip of %s: %+v, %v", b, back, err)
+		}
+	}
+	var job RenderJob
+	if err := json.Unmarshal([]byte(`{"kind":"dalle"}`), &job); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Unmarshal(dalle) = %v, want ErrInvalid", err)
 	}
 }

@@ -27,7 +27,6 @@
 package main
 
 import (
-	"encoding/xml"
 	"errors"
 	"flag"
 	"fmt"
@@ -41,6 +40,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gpuplan/gpuplan/internal/svg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 )
@@ -298,7 +298,7 @@ const (
 )
 
 func (c *chart) svg() string {
-	yStep := niceStep(c.maxCost() / yTicksWanted)
+	yStep := svg.NiceStep(c.maxCost() / yTicksWanted)
 	yTicks := int(math.Ceil(c.maxCost() / yStep))
 	yMax := float64(yTicks) * yStep
 	x := func(h float64) float64 { return left + h/float64(c.hours)*plotW }
@@ -318,13 +318,13 @@ func (c *chart) svg() string {
 	default:
 		title += " (partly sample prices)"
 	}
-	p(`<text x="%g" y="28" font-size="18" font-weight="bold">%s</text>`, left, esc(title))
+	p(`<text x="%g" y="28" font-size="18" font-weight="bold">%s</text>`, left, svg.Esc(title))
 	day := c.money(c.t.Daily) + " a day"
 	if c.t.Daily.Sign() == 0 {
 		day = "no day package"
 	}
 	p(`<text x="%g" y="46" fill="#444444">One GPU: %s an hour, %s, %s a month of %d h.</text>`,
-		left, esc(c.money(c.t.Hourly)), esc(day), esc(c.money(c.t.Monthly)), c.hours)
+		left, svg.Esc(c.money(c.t.Hourly)), svg.Esc(day), svg.Esc(c.money(c.t.Monthly)), c.hours)
 
 	// Grid, ticks and tick labels.
 	p(`<g stroke="%s" stroke-width="1">`, gridColor)
@@ -350,7 +350,7 @@ func (c *chart) svg() string {
 	p(`<g text-anchor="end">`)
 	for i := 0; i <= yTicks; i++ {
 		v := float64(i) * yStep
-		p(`<text x="%.1f" y="%.1f">%s</text>`, left-8, y(v)+4, esc(c.moneyText(strconv.FormatFloat(v, 'f', -1, 64))))
+		p(`<text x="%.1f" y="%.1f">%s</text>`, left-8, y(v)+4, svg.Esc(c.moneyText(strconv.FormatFloat(v, 'f', -1, 64))))
 	}
 	p(`</g>`)
 	p(`<g text-anchor="middle">`)
@@ -359,7 +359,7 @@ func (c *chart) svg() string {
 	}
 	p(`</g>`)
 	p(`<text x="%.1f" y="%.1f" text-anchor="middle">Hours of use in the month (0 to %d)</text>`, left+plotW/2, top+plotH+42, c.hours)
-	p(`<text transform="translate(22 %.1f) rotate(-90)" text-anchor="middle">Cost per month (%s)</text>`, top+plotH/2, esc(c.t.Currency))
+	p(`<text transform="translate(22 %.1f) rotate(-90)" text-anchor="middle">Cost per month (%s)</text>`, top+plotH/2, svg.Esc(c.t.Currency))
 
 	// The lines, clipped to the plot.
 	p(`<clipPath id="plot"><rect x="%g" y="%g" width="%g" height="%g"/></clipPath>`, left, top, plotW, plotH)
@@ -393,7 +393,7 @@ func (c *chart) svg() string {
 		if i == 0 {
 			ly -= 34
 		}
-		p(`<text x="%.1f" y="%.1f" text-anchor="%s" fill="%s">%s</text>`, mx+dx, ly, anchor, markColor, esc(m.short))
+		p(`<text x="%.1f" y="%.1f" text-anchor="%s" fill="%s">%s</text>`, mx+dx, ly, anchor, markColor, svg.Esc(m.short))
 	}
 
 	// Legend.
@@ -407,7 +407,7 @@ func (c *chart) svg() string {
 			dash = ` stroke-dasharray="6 4"`
 		}
 		p(`<line x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="%s" stroke-width="2"%s/>`, legendX, ly, legendX+legendSwatchWidth, ly, s.color, dash)
-		p(`<text x="%g" y="%.1f">%s</text>`, legendX+legendSwatchWidth+8, ly+4, esc(s.name))
+		p(`<text x="%g" y="%.1f">%s</text>`, legendX+legendSwatchWidth+8, ly+4, svg.Esc(s.name))
 	}
 	ly := legendY + float64(len(c.lines))*legendRowHeight
 	p(`<circle cx="%g" cy="%.1f" r="4.5" fill="%s"/>`, legendX+legendSwatchWidth/2, ly, markColor)
@@ -433,7 +433,7 @@ func (c *chart) svg() string {
 		notes = append(notes, "No daily package. Cheapest mix: the monthly package or hourly time, whichever is cheaper for a run of u hours.")
 	}
 	for i, line := range notes {
-		p(`<text x="%g" y="%.1f" font-size="12" fill="#333333">%s</text>`, left, top+plotH+66+float64(i)*16, esc(line))
+		p(`<text x="%g" y="%.1f" font-size="12" fill="#333333">%s</text>`, left, top+plotH+66+float64(i)*16, svg.Esc(line))
 	}
 	p(`</svg>`)
 	return b.String()
@@ -518,28 +518,4 @@ func hoursText(d time.Duration) string {
 		return fmt.Sprintf("%.0f h", h)
 	}
 	return fmt.Sprintf("%.1f h", h)
-}
-
-// niceStep rounds a tick step up to 1, 2 or 5 times a power of ten.
-func niceStep(v float64) float64 {
-	p := 1.0
-	for p*10 <= v {
-		p *= 10
-	}
-	for p > v {
-		p /= 10
-	}
-	for _, m := range []float64{1, 2, 5, 10} {
-		if m*p >= v {
-			return m * p
-		}
-	}
-	return 10 * p
-}
-
-// esc escapes text for an SVG text node or attribute.
-func esc(s string) string {
-	var b strings.Builder
-	_ = xml.EscapeText(&b, []byte(s)) // a strings.Builder never fails to write
-	return b.String()
 }

@@ -11,6 +11,25 @@
 //	go run ./examples/plan -task qlora -per-day 6h -days 20
 //	go run ./examples/plan -offers my_offers.csv -deadline 12h -json
 //	go run ./examples/plan -model llama-3.1-8b -serve-rps 20 -prompt 1000 -output 300 -ttft 1s -tpot 50ms
+//	go run ./examples/plan -config Qwen2.5-7B/config.json -task inference
+//	go run ./examples/plan -gguf llama-3-8b.Q4_K_M.gguf -task inference
+//	go run ./examples/plan -render sdxl -size 1024 -usage 30d
+//
+// The model is a preset (-model; -model list names them), a Hugging Face
+// config.json (-config), a GGUF or safetensors file (-gguf, -safetensors; the
+// shards of one model, repeated or separated by commas, add up; only the headers
+// are read), or a bare parameter count (-params 7B), which leaves the terms that
+// need the architecture approximated: the report says so and names -config.
+// With -config and weight files, the config gives the architecture and the files
+// the exact parameter count and weight bytes.
+//
+// Training and fine-tuning default to a micro-batch of 4 and 1e8 training
+// tokens; inference to one sequence and 1e6 tokens generated (-batch, -tokens).
+//
+// -render plans an image-generation or render job (sd15, sdxl, flux1, cycles at
+// -size pixels) from sizing.RenderMemory's table: the offers whose card holds the
+// high end of its memory range, less the headroom, ranked by the cost of the
+// rental (-usage, or -per-day with -days; one hour without either).
 //
 // -serve-rps plans a service rather than a job (serve.go): replicas enough for
 // that many requests a second of -prompt and -output tokens within the -ttft and
@@ -35,14 +54,16 @@
 //
 // where no_fit says whether the failure is "no option fits", and reasons and
 // suggestions (empty otherwise) are the lines of the text report. A flag that does
-// not parse is reported on standard error only.
+// not parse is reported on standard error only; a value out of range gives the
+// error object, with exit status 2.
 //
 // Exit status:
 //
 //	0  the options were printed (or -h, -model list)
 //	1  no option fits (the report is printed first), or another failure such as
-//	   an unreadable price list or an unknown preset
-//	2  usage error: a bad flag or flag value, or flags that do not go together
+//	   an unreadable price list or model file
+//	2  usage error: a bad flag or flag value (the message names the flag), or
+//	   flags that do not go together
 //
 // Run with -h for every flag.
 package main
@@ -55,7 +76,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -101,10 +121,12 @@ Flags:
 // options holds the command line.
 type options struct {
 	model, task, precision, kvPrecision, recompute string
-	params                                         string
+	params, config, render, size                   string
+	gguf, safetensors                              fileList
 	context, batch, loraRank, maxGPUs, top         int
-	flash                                          bool
-	tokens                                         float64
+	eager                                          bool
+	tokensArg                                      string
+	tokens                                         float64 // from tokensArg, or the task's default
 	usage, deadline, perDay                        time.Duration
 	days                                           int
 	headroom, utilization                          float64
@@ -121,17 +143,23 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	fs.StringVar(&o.model, "model", "llama-2-7b", "model preset (see -model list)")
-	fs.StringVar(&o.params, "params", "", "parameter count of a model without a preset (e.g. 7e9); memory terms that need the architecture are approximated")
+	fs.StringVar(&o.model, "model", "llama-2-7b", "model preset (see -model list); other models: -config, -gguf, -safetensors or -params")
+	fs.StringVar(&o.config, "config", "", "a model's Hugging Face config.json `file`, in place of -model; with -gguf or -safetensors the files give the exact parameter count and weight bytes")
+	fs.Var(&o.gguf, "gguf", "a model's GGUF `file` (only its header is read); repeat or separate with commas for a split model")
+	fs.Var(&o.safetensors, "safetensors", "a model's .safetensors `file` (only its header is read); repeat or separate with commas for the shards of one model")
+	fs.StringVar(&o.params, "params", "", "parameter count of a model without a preset or config (7B, 70b, 1.5e9); memory terms that need the architecture are approximated (-config makes them exact)")
+	fs.StringVar(&o.render, "render", "", "an image-generation or render job in place of a model's: sd15, sdxl, flux1 or cycles; ranks the offers whose card holds it for -usage")
+	fs.StringVar(&o.size, "size", "", "image size for -render, in pixels: 1024 (a square) or 1920x1080; default: the kind's reference size")
 	fs.StringVar(&o.task, "task", "lora", "inference, training, lora or qlora")
 	fs.StringVar(&o.precision, "precision", "bf16", "weights (inference) or compute precision: fp32, bf16, fp16, fp8, int8, nf4, gptq4, awq4, q4_k_m, ...")
 	fs.StringVar(&o.kvPrecision, "kv-precision", "", "KV cache precision (inference); empty: -precision for FP16 and wider, FP16 for narrower formats")
 	fs.StringVar(&o.recompute, "recompute", "full", "activation recomputation for training: none, selective or full")
-	fs.BoolVar(&o.flash, "flash", true, "FlashAttention (no attention score matrix in memory)")
-	fs.IntVar(&o.context, "context", 2048, "tokens per sequence (inference: context length)")
-	fs.IntVar(&o.batch, "batch", 4, "micro-batch per GPU (inference: concurrent sequences)")
+	fs.BoolVar(&o.eager, "eager", false, "eager attention, which keeps each head's attention score matrix in memory; default: memory-efficient attention (flash attention, PyTorch SDPA)")
+	fs.Var(flashFlag{&o.eager}, "flash", "deprecated: -flash=false is -eager")
+	fs.IntVar(&o.context, "context", 2048, "tokens per sequence (inference: context length); by default at most the model's context window")
+	fs.IntVar(&o.batch, "batch", 0, "micro-batch per GPU (default 4), or for inference the concurrent sequences (default 1)")
 	fs.IntVar(&o.loraRank, "lora-rank", 0, "LoRA rank; 0: the library's default")
-	fs.Float64Var(&o.tokens, "tokens", 1e8, "work: training tokens, or tokens generated for inference; 0: memory only")
+	fs.StringVar(&o.tokensArg, "tokens", "", "work: training tokens (default 1e8), or tokens generated for inference (default 1e6), such as 2e9 or 500M; 0: memory only")
 	fs.Var((*durationValue)(&o.usage), "usage", "rental length, a `duration` (e.g. 720h or 30d); 0: as long as the job takes")
 	fs.Var((*durationValue)(&o.perDay), "per-day", "time used each day, a `duration` (e.g. 6h), more than 0 and at most 24h; needs -days; replaces -usage")
 	fs.IntVar(&o.days, "days", 0, "number of days of -per-day sessions, 1 to 36500; needs -per-day")
@@ -152,9 +180,6 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	}
 	if fs.NArg() > 0 {
 		return o, fs, fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
-	}
-	if o.top < 0 {
-		return o, fs, fmt.Errorf("%w: -top %d: want 0 (all) or more", errUsage, o.top)
 	}
 	o.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
@@ -253,6 +278,15 @@ func (o options) execute(w io.Writer) (int, error) {
 		_, err := fmt.Fprintln(w, strings.Join(sizing.Presets(), "\n"))
 		return exitOK, err
 	}
+	if err := o.check(); err != nil {
+		return exitUsage, err
+	}
+	if o.render != "" || o.set["render"] {
+		return o.executeRender(w)
+	}
+	if o.set["size"] {
+		return exitUsage, fmt.Errorf("%w: -size is for -render", errUsage)
+	}
 	req, err := o.request()
 	if err != nil {
 		return exitFail, err
@@ -326,34 +360,49 @@ func nonNil(s []string) []string {
 func (o options) request() (plan.Request, error) {
 	var r plan.Request
 	var err error
-	if o.params != "" {
-		f, perr := strconv.ParseFloat(o.params, 64)
-		if perr != nil || !(f >= 1) || f > 1e15 {
-			return r, fmt.Errorf("%w: -params %q is not a parameter count", errUsage, o.params)
-		}
-		r.Model = sizing.Model{Name: "custom", Params: int64(f)}
-	} else if r.Model, err = sizing.Preset(o.model); err != nil {
-		return r, fmt.Errorf("%w (-model list prints every preset)", err)
-	}
-	wl := sizing.Workload{Batch: o.batch, SeqLen: o.context, EagerAttention: !o.flash, LoRARank: o.loraRank}
-	if wl.Task, err = sizing.ParseTask(o.task); err != nil {
+	wl := sizing.Workload{Batch: o.batch, SeqLen: o.context, EagerAttention: o.eager, LoRARank: o.loraRank}
+	if wl.Task, err = enumFlag("task", o.task, sizing.ParseTask, "inference, training, lora or qlora"); err != nil {
 		return r, err
 	}
-	if wl.Precision, err = sizing.ParsePrecision(o.precision); err != nil {
+	if wl.Precision, err = enumFlag("precision", o.precision, sizing.ParsePrecision, precisionNames()); err != nil {
 		return r, err
 	}
 	if o.kvPrecision != "" {
-		if wl.KVPrecision, err = sizing.ParsePrecision(o.kvPrecision); err != nil {
+		if wl.KVPrecision, err = enumFlag("kv-precision", o.kvPrecision, sizing.ParsePrecision, precisionNames()); err != nil {
 			return r, err
 		}
 	}
 	if wl.Task != sizing.Inference {
-		if wl.Recompute, err = sizing.ParseRecompute(o.recompute); err != nil {
+		if wl.Recompute, err = enumFlag("recompute", o.recompute, sizing.ParseRecompute, "none, selective or full"); err != nil {
 			return r, err
 		}
 	}
+	if r.Model, err = o.buildModel(); err != nil {
+		return r, err
+	}
+	// Defaults by task: training a micro-batch of 4 on 1e8 tokens; inference one
+	// sequence at a time, generating a million tokens.
+	r.Tokens = o.tokens
+	if !o.set["tokens"] {
+		r.Tokens = defaultTrainTokens
+		if wl.Task == sizing.Inference {
+			r.Tokens = defaultInferTokens
+		}
+	}
+	if !o.set["batch"] {
+		wl.Batch = defaultTrainBatch
+		if wl.Task == sizing.Inference {
+			wl.Batch = 1
+		}
+	}
+	if !o.set["context"] && r.Model.Context > 0 && wl.SeqLen > r.Model.Context {
+		wl.SeqLen = r.Model.Context // the default context, cut to a smaller window (GPT-2's 1024)
+	}
 	r.Workload = wl
-	r.Tokens, r.Usage, r.Deadline = o.tokens, o.usage, o.deadline
+	if err := o.runnable(r.Model, wl); err != nil {
+		return r, err
+	}
+	r.Usage, r.Deadline = o.usage, o.deadline
 	r.Headroom, r.Utilization, r.MaxGPUs = o.headroom, o.utilization, o.maxGPUs
 	switch perDay, days := o.set["per-day"], o.set["days"]; {
 	case perDay && !days:
@@ -401,8 +450,10 @@ func describeRequest(w io.Writer, r plan.Request, source string) {
 		fmt.Fprintf(w, "micro-batch %d × %d tokens per GPU, recompute %v\n", r.Workload.Batch, r.Workload.SeqLen, r.Workload.Recompute)
 	}
 	switch {
+	case r.Tokens > 0 && r.Workload.Task == sizing.Inference:
+		fmt.Fprintf(w, "Work:   %.3g tokens generated (-tokens)", r.Tokens)
 	case r.Tokens > 0:
-		fmt.Fprintf(w, "Work:   %.3g tokens", r.Tokens)
+		fmt.Fprintf(w, "Work:   %.3g training tokens (-tokens)", r.Tokens)
 	default:
 		fmt.Fprint(w, "Work:   none given (memory only)")
 	}
@@ -421,6 +472,9 @@ func describeRequest(w io.Writer, r plan.Request, source string) {
 		default:
 			fmt.Fprintf(w, "Rental: no -tokens or -usage, so the costs are for %s of rental only\n", hours(plan.DefaultDemoHour))
 		}
+	}
+	if note := approxNote(m); note != "" {
+		fmt.Fprintf(w, "Model:  %s\n", note)
 	}
 	fmt.Fprintf(w, "Offers: %s\n\n", source)
 }
@@ -549,7 +603,7 @@ var units = map[string]struct{ one, many, per string }{
 // -0.002". -json keeps the quantity exact too.
 func costLine(l pricing.Line, prefix string) string {
 	if l.Unit == "" && l.Quantity.Equal(decimal.NewFromInt(1)) && l.Price.Currency == l.Amount.Currency && l.Price.Amount.Equal(l.Amount.Amount) {
-		return fmt.Sprintf("%s %s", l.Item, exactMoney(l.Amount)) // the rounding line
+		return fmt.Sprintf("%s %s", l.Item, l.Amount.Exact()) // the rounding line
 	}
 	one, many, per := l.Unit, l.Unit+"s", l.Unit
 	if u, ok := units[l.Unit]; ok {
@@ -569,21 +623,7 @@ func costLine(l pricing.Line, prefix string) string {
 	if l.Unit == "" {
 		qty, per = shown.String(), "unit"
 	}
-	return fmt.Sprintf("%s %s × %s/%s = %s", l.Item, qty, exactMoney(l.Price), per, exactMoney(l.Amount))
-}
-
-// exactMoney writes an amount exactly, with at least its currency's minor-unit
-// digits ("CNY 0.80", "CNY 8.382"): unlike Money.String it never rounds.
-func exactMoney(m pricing.Money) string {
-	s := m.Amount.String() // exact, without trailing zeros
-	places := 0
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		places = len(s) - i - 1
-	}
-	if minor := pricing.MinorUnit(m.Currency); int32(places) < minor {
-		s = m.Amount.StringFixed(minor) // more places than it has: no rounding
-	}
-	return m.Currency + " " + s
+	return fmt.Sprintf("%s %s × %s/%s = %s", l.Item, qty, l.Price.Exact(), per, l.Amount.Exact())
 }
 
 // hours writes a whole number of hours in words, "1 hour", "3 hours", and

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -75,6 +76,14 @@ func TestGolden(t *testing.T) {
 		{"skypilot_lambda", []string{"-offers", "../../pricing/testdata/skypilot/lambda_vms.csv", "-top", "4"}, exitOK},
 		{"skypilot_lambda_70b", []string{"-offers", "../../pricing/testdata/skypilot/lambda_vms.csv", "-model", "llama-2-70b", "-task", "inference", "-precision", "bf16", "-context", "4096", "-batch", "8", "-tokens", "0", "-usage", "720h", "-top", "3"}, exitOK},
 		{"vast", []string{"-offers", "../../pricing/testdata/vast/offers_sample.json", "-top", "3"}, exitOK},
+		// A model known by its size alone: the note names -config.
+		{"params_only", []string{"-params", "7B", "-top", "3"}, exitOK},
+		// A model from its config.json; inference defaults to one sequence and 1e6 tokens.
+		{"config_inference", []string{"-config", qwenConfig, "-task", "inference", "-top", "3"}, exitOK},
+		// An image-generation job: the cards that hold SDXL at 1024², priced for a day of use.
+		{"render_sdxl", []string{"-render", "sdxl", "-size", "1024", "-usage", "24h", "-top", "5"}, exitOK},
+		// SDXL at 2048² by the scaling rule: 25.1 GiB with headroom, over a 24 GB card.
+		{"render_no_fit", []string{"-render", "sdxl", "-size", "2048", "-offers", "testdata/only_4090.csv"}, exitFail},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runArgs(tc.args...)
@@ -161,7 +170,7 @@ func TestJSONErrors(t *testing.T) {
 		msg  string // in the error
 	}{
 		{[]string{"-offers", "testdata/missing.json"}, exitFail, "testdata/missing.json"},
-		{[]string{"-model", "llama-9"}, exitFail, "llama-9"},
+		{[]string{"-model", "llama-9"}, exitUsage, `-model "llama-9"`},
 		{[]string{"-per-day", "6h"}, exitUsage, "-per-day needs -days"},
 		{[]string{"-budget", "lots"}, exitUsage, `-budget "lots"`},
 	} {
@@ -195,17 +204,52 @@ func TestExitStatus(t *testing.T) {
 		{"days past range", []string{"-usage", "200000d"}, exitUsage, `invalid value "200000d" for flag -usage: out of range`},
 		{"unknown flag", []string{"-bogus"}, exitUsage, "flag provided but not defined: -bogus"},
 		{"extra argument", []string{"extra"}, exitUsage, `unexpected arguments ["extra"]`},
-		{"bad params", []string{"-params", "-5"}, exitUsage, `-params "-5" is not a parameter count`},
+		{"bad params", []string{"-params", "-5"}, exitUsage, `-params "-5": want a count such as 7B`},
+		{"params too large", []string{"-params", "2000T"}, exitUsage, `-params "2000T": want from 1 to 1e15 parameters`},
+		{"params under one", []string{"-params", "0.4"}, exitUsage, `-params "0.4": want from 1 to 1e15 parameters`},
+		{"params not a number", []string{"-params", "seven"}, exitUsage, `-params "seven": want a count`},
+		{"params and config", []string{"-params", "7B", "-config", "../../sizing/models/qwen2.5-7b.json"}, exitUsage, "-params is for a model known by its size alone"},
+		{"model and config", []string{"-model", "llama-2-7b", "-config", "../../sizing/models/qwen2.5-7b.json"}, exitUsage, "give -model or a model's -params, -config or files, not both"},
+		{"gguf and safetensors", []string{"-gguf", "testdata/tiny.gguf", "-safetensors", "testdata/tiny-00001-of-00002.safetensors"}, exitUsage, "give -gguf or -safetensors files of one model, not both"},
+		{"empty file name", []string{"-safetensors", "a.safetensors,"}, exitUsage, "empty file name"},
+		{"missing config", []string{"-config", "testdata/missing.json"}, exitFail, "testdata/missing.json"},
+		{"config not a config", []string{"-config", "testdata/only_4090.csv"}, exitFail, "-config testdata/only_4090.csv: sizing: config.json"},
+		{"safetensors not safetensors", []string{"-safetensors", "testdata/only_4090.csv"}, exitFail, "-safetensors testdata/only_4090.csv: sizing:"},
+		{"gguf not gguf", []string{"-gguf", "testdata/only_4090.csv"}, exitFail, "-gguf testdata/only_4090.csv: sizing:"},
+		{"negative batch", []string{"-batch", "-1"}, exitUsage, "-batch -1: want 1 or more"},
+		{"zero batch", []string{"-batch", "0", "-task", "inference"}, exitUsage, "-batch 0: want 1 or more"},
+		{"zero context", []string{"-context", "0"}, exitUsage, "-context 0: want 1 or more tokens"},
+		{"negative lora rank", []string{"-lora-rank", "-8"}, exitUsage, "-lora-rank -8: want 0 (the default rank) or more"},
+		{"negative max-gpus", []string{"-max-gpus", "-1"}, exitUsage, "-max-gpus -1: want 0"},
+		{"negative tokens", []string{"-tokens", "-5"}, exitUsage, `-tokens "-5": want a count`},
+		{"NaN tokens", []string{"-tokens", "NaN"}, exitUsage, `-tokens "NaN": want a count`},
+		{"headroom of one", []string{"-headroom", "1"}, exitUsage, "-headroom 1: want a fraction from 0 to below 1"},
+		{"utilization past one", []string{"-utilization", "1.5"}, exitUsage, "-utilization 1.5: want a fraction above 0 and at most 1"},
+		{"negative usage", []string{"-usage", "-1h"}, exitUsage, "-usage -1h: want 0 or more"},
+		{"negative deadline", []string{"-deadline", "-2h"}, exitUsage, "-deadline -2h: want 0 (none) or more"},
+		{"bad kv precision", []string{"-task", "inference", "-kv-precision", "fp5"}, exitUsage, `-kv-precision "fp5": want fp64, fp32`},
+		{"bad recompute", []string{"-recompute", "some"}, exitUsage, `-recompute "some": want none, selective or full`},
+		{"bad flash", []string{"-flash=maybe"}, exitUsage, "-flash: want true or false"},
+		{"context past the window", []string{"-task", "inference", "-context", "9000"}, exitUsage, "-context 9000: past llama-2-7b's context window of 4096 tokens"},
+		{"training quantized weights", []string{"-task", "training", "-precision", "q4_k_m"}, exitUsage, "-task training, -precision q4_k_m, -context 2048: sizing: workload: full training needs a floating-point precision"},
+		{"deadline without work", []string{"-tokens", "0", "-deadline", "12h"}, exitUsage, "-deadline needs work to finish, and -tokens 0 gives none"},
+		{"render with a model flag", []string{"-render", "sdxl", "-task", "inference"}, exitUsage, "-task does not apply to -render"},
+		{"size without render", []string{"-size", "1024"}, exitUsage, "-size is for -render"},
+		{"unknown render kind", []string{"-render", "dalle"}, exitUsage, `-render "dalle": want sd15, sdxl, flux1 or cycles`},
+		{"empty render kind", []string{"-render", ""}, exitUsage, `-render "": want sd15, sdxl, flux1 or cycles`},
+		{"bad size", []string{"-render", "sdxl", "-size", "big"}, exitUsage, `-size "big": want pixels, such as 1024 (a square) or 1920x1080`},
+		{"zero size", []string{"-render", "sdxl", "-size", "0x512"}, exitUsage, `-size "0x512": want pixels`},
+		{"past the render table", []string{"-render", "flux1", "-size", "2048"}, exitUsage, "-render flux1 -size 2048: sizing: flux1 at 2048×2048 is past the render table"},
 		{"usage and sessions", []string{"-usage", "1h", "-per-day", "2h", "-days", "3"}, exitUsage, "give -usage or -per-day with -days, not both"},
 		{"bad budget", []string{"-budget", "lots"}, exitUsage, `-budget "lots" is not a decimal amount`},
 		{"negative top", []string{"-top", "-1"}, exitUsage, "-top -1: want 0 (all) or more"},
 		{"per-day alone", []string{"-per-day", "6h"}, exitUsage, "-per-day needs -days"},
 		{"days alone", []string{"-days", "20"}, exitUsage, "-days needs -per-day"},
-		{"zero days given", []string{"-per-day", "6h", "-days", "0"}, exitFail, "days 0: want 1 to 36500"},
-		{"long per-day", []string{"-per-day", "25h", "-days", "2"}, exitFail, "per day 25h0m0s: want more than 0 and at most 24h"},
-		{"unknown model", []string{"-model", "llama-9"}, exitFail, "llama-9"},
-		{"unknown task", []string{"-task", "dance"}, exitFail, "dance"},
-		{"unknown precision", []string{"-precision", "fp7"}, exitFail, "fp7"},
+		{"zero days given", []string{"-per-day", "6h", "-days", "0"}, exitUsage, "-days 0: want 1 to 36500"},
+		{"long per-day", []string{"-per-day", "25h", "-days", "2"}, exitUsage, "-per-day 25h: want more than 0 and at most 24h"},
+		{"unknown model", []string{"-model", "llama-9"}, exitUsage, `-model "llama-9": not a preset (-model list prints them; -config reads a model's config.json)`},
+		{"unknown task", []string{"-task", "dance"}, exitUsage, `-task "dance": want inference, training, lora or qlora`},
+		{"unknown precision", []string{"-precision", "fp7"}, exitUsage, `-precision "fp7": want fp64, fp32, tf32, fp16, bf16, fp8, int8, int4, nf4, gptq4, awq4, q2_k, q3_k_m, q4_0, q4_k_s, q4_k_m, q5_k_m, q6_k, q8_0, or bits per weight`},
 		{"missing offers", []string{"-offers", "testdata/missing.json"}, exitFail, "testdata/missing.json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -213,6 +257,9 @@ func TestExitStatus(t *testing.T) {
 			if r.code != tc.code || !strings.HasPrefix(r.stderr, "plan: ") || !strings.Contains(r.stderr, tc.msg) || r.stdout != "" {
 				t.Errorf("run(%q) = exit %d, stderr %q, stdout %q; want exit %d, stderr naming %q, empty stdout",
 					tc.args, r.code, r.stderr, r.stdout, tc.code, tc.msg)
+			}
+			if m := goIdentifier.FindString(r.stderr); m != "" {
+				t.Errorf("run(%q) stderr %q shows %q", tc.args, r.stderr, m)
 			}
 			if tc.code == exitUsage && !strings.Contains(r.stderr, "-h") && !strings.Contains(r.stderr, "Usage:") {
 				t.Errorf("run(%q) stderr %q: want a pointer to the usage", tc.args, r.stderr)
@@ -227,7 +274,8 @@ func TestHelp(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q; want exit 0, empty stderr", r.code, r.stderr)
 	}
 	for _, want := range []string{"Usage: plan", "Exit status: 0", "2 usage error", "-per-day duration", "-usage duration",
-		"-deadline duration", "30d, 1.5d, 30d12h", "needs -days", "-json"} {
+		"-deadline duration", "30d, 1.5d, 30d12h", "needs -days", "-json",
+		"-config file", "-gguf file", "-safetensors file", "-params string", "-eager", "-render string", "-size string", "7B, 70b, 1.5e9"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("-h output lacks %q:\n%s", want, r.stdout)
 		}
@@ -365,17 +413,17 @@ func TestCostLineExact(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		amount := decimal.New(rapid.Int64Range(-1e12, 1e12).Draw(t, "coefficient"), -rapid.Int32Range(0, 9).Draw(t, "places"))
 		m := pricing.Money{Amount: amount, Currency: rapid.SampledFrom([]string{"CNY", "USD", "JPY", "KWD"}).Draw(t, "currency")}
-		s := exactMoney(m)
+		s := m.Exact()
 		code, num, ok := strings.Cut(s, " ")
 		if !ok || code != m.Currency {
-			t.Fatalf("exactMoney(%v) = %q: want the currency code first", m, s)
+			t.Fatalf("%v.Exact() = %q: want the currency code first", m, s)
 		}
 		back, err := decimal.NewFromString(num)
 		if err != nil || !back.Equal(amount) {
-			t.Fatalf("exactMoney(%s %s) = %q: reads back as %v (%v)", m.Currency, amount, s, back, err)
+			t.Fatalf("%s %s.Exact() = %q: reads back as %v (%v)", m.Currency, amount, s, back, err)
 		}
 		if i := strings.IndexByte(num, '.'); int32(len(num)-i-1) < pricing.MinorUnit(m.Currency) && pricing.MinorUnit(m.Currency) > 0 {
-			t.Fatalf("exactMoney(%s %s) = %q: fewer places than the minor unit", m.Currency, amount, s)
+			t.Fatalf("%s %s.Exact() = %q: fewer places than the minor unit", m.Currency, amount, s)
 		}
 	})
 }
@@ -431,5 +479,96 @@ func TestJSONErrorWriteFails(t *testing.T) {
 	code := exitStatus(&errOut, run(failingWriter{}, []string{"-json", "-per-day", "6h"}))
 	if code != exitUsage || !strings.Contains(errOut.String(), "-per-day needs -days") || !strings.Contains(errOut.String(), "broken pipe") {
 		t.Errorf("exit %d, stderr %q; want 2 naming the usage error and the failed write", code, errOut.String())
+	}
+}
+
+// goIdentifier matches Go names that mean nothing to someone running the
+// command: a package or type with a field or method, and "GPU(s)"-style plurals.
+var goIdentifier = regexp.MustCompile(`\b(sizing|pricing|plan|catalog|compute|Tariff|Quote|Money|Request|Workload|Model|Offer|Option|Breakdown)\.[A-Z]|BreakEven|InterruptionsPerDay|EagerAttention|FlashAttention|\(s\)`)
+
+// The default context is cut to a smaller window: GPT-2 XL's position table
+// holds 1024 tokens.
+func TestDefaultContextWithinWindow(t *testing.T) {
+	r := runArgs("-model", "gpt2-xl", "-task", "inference", "-top", "1")
+	if r.code != exitOK || !strings.Contains(r.stdout, "1 sequence of up to 1024 tokens per replica") {
+		t.Errorf("exit %d, stderr %q:\n%s\nwant a plan at 1024 tokens", r.code, r.stderr, r.stdout)
+	}
+}
+
+// TestNoGoIdentifiers scans every golden file and the -h text for Go names.
+func TestNoGoIdentifiers(t *testing.T) {
+	goldens, err := filepath.Glob("testdata/*.golden")
+	if err != nil || len(goldens) == 0 {
+		t.Fatalf("no goldens: %v", err)
+	}
+	texts := map[string]string{"-h": runArgs("-h").stdout}
+	for _, g := range goldens {
+		b, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts[g] = string(b)
+	}
+	for name, text := range texts {
+		if m := goIdentifier.FindString(text); m != "" {
+			t.Errorf("%s shows %q", name, m)
+		}
+	}
+	if m := goIdentifier.FindString("about 1 GPU(s), give Tariff.BreakEvenFor"); m == "" {
+		t.Error("the pattern misses what it is for")
+	}
+}
+
+// Unit prices print exactly, on the cost line and in the market warning: a price
+// list's USD 0.333/h never reads USD 0.33/h.
+func TestUnitPricesExact(t *testing.T) {
+	for _, args := range [][]string{
+		{"-task", "inference", "-tokens", "0", "-usage", "10h", "-offers", "testdata/usd_third.csv"},
+		{"-render", "sd15", "-usage", "10h", "-offers", "testdata/usd_third.csv"},
+	} {
+		r := runArgs(args...)
+		if r.code != exitOK {
+			t.Fatalf("run(%q) = exit %d, %q", args, r.code, r.stderr)
+		}
+		if !strings.Contains(r.stdout, "hourly 10 h × USD 0.333/h = USD 3.33") || strings.Contains(r.stdout, "0.33/h") {
+			t.Errorf("run(%q):\n%s\nwant the unit price USD 0.333/h exactly", args, r.stdout)
+		}
+	}
+}
+
+// -eager sets Workload.EagerAttention, which keeps the attention scores and so
+// needs more activation memory; the deprecated -flash=false is the same, and
+// -flash alone the default.
+func TestEager(t *testing.T) {
+	plan := func(args ...string) (eager bool, activations int64) {
+		t.Helper()
+		r := runArgs(append([]string{"-json", "-top", "1"}, args...)...)
+		if r.code != exitOK {
+			t.Fatalf("run(%q) = exit %d, %q", args, r.code, r.stderr)
+		}
+		var out struct {
+			Job struct {
+				Workload struct {
+					Eager bool `json:"eager_attention"`
+				} `json:"workload"`
+			} `json:"job"`
+			Options []struct {
+				PerGPU struct {
+					Activations int64 `json:"activations_bytes"`
+				} `json:"per_gpu"`
+			} `json:"options"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+			t.Fatal(err)
+		}
+		return out.Job.Workload.Eager, out.Options[0].PerGPU.Activations
+	}
+	e0, a0 := plan()
+	e1, a1 := plan("-eager")
+	e2, a2 := plan("-flash=false")
+	e3, a3 := plan("-flash")
+	if e0 || !e1 || !e2 || e3 || a1 <= a0 || a2 != a1 || a3 != a0 {
+		t.Errorf("default %v %d, -eager %v %d, -flash=false %v %d, -flash %v %d; want eager only with -eager or -flash=false, with more activations",
+			e0, a0, e1, a1, e2, a2, e3, a3)
 	}
 }

@@ -165,3 +165,12 @@ func unitPrefix(o plan.Option) string {
 	}
 	return ""
 }
+
+// instancePrefix is unitPrefix for one GPU's worth of an offer: "instance-" when
+// the offer is sold in instances of several GPUs, whose price is per instance.
+func instancePrefix(o pricing.Offer) string {
+	if o.GPUsPerInstance > 1 {
+		return "instance-"
+	}
+	return ""
+}

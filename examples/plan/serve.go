@@ -58,6 +58,9 @@ func (s serveFlags) apply(r *plan.Request, set map[string]bool) error {
 func describeServing(w io.Writer, r plan.Request, source string) {
 	m, t := r.Model, r.Serving
 	fmt.Fprintf(w, "Model:   %s (%.2fB parameters), weights in %v\n", m.Name, float64(m.ParamCount())/1e9, r.Workload.Precision)
+	if note := approxNote(m); note != "" {
+		fmt.Fprintf(w, "         %s\n", note)
+	}
 	fmt.Fprintf(w, "Traffic: %g requests/s of %d prompt and %d output tokens (%.4g generated tokens/s), targets TTFT %s, TPOT %s\n",
 		t.Rate, t.PromptTokens, t.OutputTokens, t.Rate*float64(t.OutputTokens), target(t.TTFT), target(t.TPOT))
 	switch {
@@ -108,8 +111,8 @@ func printServing(w io.Writer, r plan.Request, source string, rep plan.Report) e
 		return err
 	}
 	best := shown[0]
-	fmt.Fprintf(w, "\nBest: %s %s (%s), %d replica(s) of %d × %s (%s)\n", best.Offer.Provider, best.Offer.Region, best.Offer.Card,
-		best.Replicas, max(best.Layout.Tensor, 1), best.CardID, plan.DescribeLayout(best.Layout))
+	fmt.Fprintf(w, "\nBest: %s %s (%s), %s of %d × %s (%s)\n", best.Offer.Provider, best.Offer.Region, best.Offer.Card,
+		count(best.Replicas, "replica", "replicas"), max(best.Layout.Tensor, 1), best.CardID, plan.DescribeLayout(best.Layout))
 	p := best.Serving
 	fmt.Fprintf(w, "  each replica: %d sequences, TTFT %s, TPOT %s, %.0f tokens/s (%.1f per user), %.2f requests/s\n",
 		p.Concurrency, latency(p.TTFT), latency(p.TPOT), float64(p.Throughput), float64(p.PerUser), p.Requests)

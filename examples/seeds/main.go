@@ -1523,7 +1523,7 @@ func power3090(s settings) (section, error) {
 		}
 		hoursOf[c.ID], energy[c.ID], cost[c.ID], decode[c.ID] = d.Hours(), d.Hours()*float64(c.TDP)/1000, q.Total.Amount, float64(sp.PerSequence)
 		sec.add("  %-18s %8s %7.1f kWh %14s %14s %5.1f tok/s", c.Name, hours(d), energy[c.ID],
-			pricing.Money{Amount: t.Hourly, Currency: t.Currency}.String()+"/h", q.Total, decode[c.ID])
+			pricing.Money{Amount: t.Hourly, Currency: t.Currency}.Exact()+"/h", q.Total, decode[c.ID])
 	}
 	cheaper := "more"
 	if cost["rtx-3090"].LessThan(cost["rtx-4090"]) {

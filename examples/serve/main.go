@@ -28,7 +28,6 @@
 package main
 
 import (
-	"encoding/xml"
 	"errors"
 	"flag"
 	"fmt"
@@ -41,6 +40,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/internal/svg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 )
@@ -371,9 +371,9 @@ func (cfg *config) svg(cs []curve) string {
 	if cfg.tpot > 0 {
 		yTPOT = math.Max(yTPOT, cfg.tpot.Seconds()*1000*1.1)
 	}
-	thrStep := niceStep(math.Max(yThr, 1) / 5)
+	thrStep := svg.NiceStep(math.Max(yThr, 1) / 5)
 	thrMax := math.Ceil(math.Max(yThr, 1)/thrStep) * thrStep
-	tpotStep := niceStep(math.Max(yTPOT, 1) / 5)
+	tpotStep := svg.NiceStep(math.Max(yTPOT, 1) / 5)
 	tpotMax := math.Ceil(math.Max(yTPOT, 1)/tpotStep) * tpotStep
 	octaves := math.Log2(xMax)
 	x := func(k int) float64 { return left + math.Log2(float64(k))/octaves*plotW }
@@ -387,7 +387,7 @@ func (cfg *config) svg(cs []curve) string {
 		width, height, width, height, fontFamily)
 	p(`<rect width="100%%" height="100%%" fill="white"/>`)
 	p(`<text x="%g" y="28" font-size="18" font-weight="bold">Throughput and time per output token against concurrency</text>`, left)
-	p(`<text x="%g" y="48" fill="#444444">%s</text>`, left, esc(cfg.title()))
+	p(`<text x="%g" y="48" fill="#444444">%s</text>`, left, svg.Esc(cfg.title()))
 
 	panel := func(top float64, yMax, yStep float64, y func(float64) float64, label string) {
 		p(`<g stroke="%s" stroke-width="1">`, gridColor)
@@ -410,7 +410,7 @@ func (cfg *config) svg(cs []curve) string {
 		p(`</g>`)
 		p(`<rect x="%g" y="%g" width="%g" height="%g" fill="none" stroke="#333333"/>`, left, top, plotW, panelH)
 		cy := top + panelH/2
-		p(`<text x="%g" y="%g" text-anchor="middle" transform="rotate(-90 %g %g)">%s</text>`, left-58, cy, left-58, cy, esc(label))
+		p(`<text x="%g" y="%g" text-anchor="middle" transform="rotate(-90 %g %g)">%s</text>`, left-58, cy, left-58, cy, svg.Esc(label))
 	}
 	panel(top1, thrMax, thrStep, y1, "generated tokens/s per replica")
 	panel(top2, tpotMax, tpotStep, y2, "TPOT (ms)")
@@ -419,7 +419,7 @@ func (cfg *config) svg(cs []curve) string {
 	if cfg.tpot > 0 {
 		t := cfg.tpot.Seconds() * 1000
 		p(`<line x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="#555555" stroke-width="1.5" stroke-dasharray="6 4"/>`, left, y2(t), left+plotW, y2(t))
-		p(`<text x="%g" y="%.1f" font-size="12" fill="#555555">TPOT target %s</text>`, left+6, y2(t)-5, esc(ms(cfg.tpot)))
+		p(`<text x="%g" y="%.1f" font-size="12" fill="#555555">TPOT target %s</text>`, left+6, y2(t)-5, svg.Esc(ms(cfg.tpot)))
 	}
 
 	for i, c := range cs {
@@ -456,10 +456,10 @@ func (cfg *config) svg(cs []curve) string {
 			label += fmt.Sprintf(": up to %d sequences", c.points[len(c.points)-1].Concurrency)
 		}
 		p(`<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="%s" stroke-width="3"/>`, left+18, ly-4.5, left+42, ly-4.5, colors[i])
-		p(`<text x="%g" y="%g">%s</text>`, left+48, ly, esc(label))
+		p(`<text x="%g" y="%g">%s</text>`, left+48, ly, svg.Esc(label))
 	}
 	note := "Filled dot: the most sequences the card's memory holds. Open ring: the most within the TPOT target."
-	p(`<text x="%g" y="%g" font-size="12" fill="#444444">%s</text>`, left, height-14, esc(note))
+	p(`<text x="%g" y="%g" font-size="12" fill="#444444">%s</text>`, left, height-14, svg.Esc(note))
 	p(`</svg>`)
 	return b.String()
 }
@@ -470,28 +470,4 @@ func tick(v float64) string {
 		return fmt.Sprintf("%gk", v/1000)
 	}
 	return fmt.Sprintf("%g", v)
-}
-
-// niceStep rounds a tick step up to 1, 2 or 5 times a power of ten.
-func niceStep(v float64) float64 {
-	p := 1.0
-	for p*10 <= v {
-		p *= 10
-	}
-	for p > v {
-		p /= 10
-	}
-	for _, m := range []float64{1, 2, 5, 10} {
-		if m*p >= v {
-			return m * p
-		}
-	}
-	return 10 * p
-}
-
-// esc escapes text for an SVG text node or attribute.
-func esc(s string) string {
-	var b strings.Builder
-	_ = xml.EscapeText(&b, []byte(s)) // a strings.Builder never fails to write
-	return b.String()
 }

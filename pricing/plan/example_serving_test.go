@@ -37,12 +37,12 @@ func ExamplePlanner_Plan_serving() {
 	}
 	for _, o := range opts {
 		s := o.Serving
-		fmt.Printf("%s %s: %d × %d GPU(s), %d sequences each, TTFT %v, TPOT %v, %.0f tokens/s each; %s an hour, %s per million tokens\n",
+		fmt.Printf("%s %s: %d × %d-GPU replicas, %d sequences each, TTFT %v, TPOT %v, %.0f tokens/s each; %s an hour, %s per million tokens\n",
 			o.Offer.Provider, o.CardID, o.Replicas, o.Layout.Tensor, s.Concurrency, s.TTFT.Round(time.Millisecond),
 			s.TPOT.Round(100*time.Microsecond), float64(s.Throughput), o.PerHour, o.PerMillion)
 	}
 	// Output:
-	// sample-a rtx-4090: 7 × 1 GPU(s), 40 sequences each, TTFT 220ms, TPOT 43.8ms, 914 tokens/s each; CNY 11.20 an hour, CNY 0.52 per million tokens
-	// sample-b a100-sxm4-80gb: 1 × 4 GPU(s), 314 sequences each, TTFT 49ms, TPOT 50ms, 6280 tokens/s each; CNY 39.60 an hour, CNY 1.83 per million tokens
-	// sample-c h100-sxm5-80gb: 1 × 2 GPU(s), 440 sequences each, TTFT 41ms, TPOT 49.9ms, 8816 tokens/s each; CNY 44.00 an hour, CNY 2.04 per million tokens
+	// sample-a rtx-4090: 7 × 1-GPU replicas, 40 sequences each, TTFT 220ms, TPOT 43.8ms, 914 tokens/s each; CNY 11.20 an hour, CNY 0.52 per million tokens
+	// sample-b a100-sxm4-80gb: 1 × 4-GPU replicas, 314 sequences each, TTFT 49ms, TPOT 50ms, 6280 tokens/s each; CNY 39.60 an hour, CNY 1.83 per million tokens
+	// sample-c h100-sxm5-80gb: 1 × 2-GPU replicas, 440 sequences each, TTFT 41ms, TPOT 49.9ms, 8816 tokens/s each; CNY 44.00 an hour, CNY 2.04 per million tokens
 }

@@ -129,11 +129,11 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 	}
 	f := &fit{usable: usable, tried: tried, server: server}
 	if smallest < 0 {
-		f.err = fmt.Errorf("%s: no layout of %d GPU(s) is valid for this model", card.Name, n)
+		f.err = fmt.Errorf("%s: no layout of %s is valid for this model", card.Name, gpuCount(n))
 	} else {
 		f.need = smallest
-		f.err = fmt.Errorf("%s at %d GPU(s) needs %s per GPU, over the %s usable (%s less %.0f%% headroom)",
-			card.Name, n, smallest.Human(), usable.Human(), card.Memory.Human(), s.headroom*100)
+		f.err = fmt.Errorf("%s at %s needs %s per GPU, over the %s usable (%s less %.0f%% headroom)",
+			card.Name, gpuCount(n), smallest.Human(), usable.Human(), card.Memory.Human(), s.headroom*100)
 	}
 	return f
 }
@@ -158,7 +158,7 @@ func (s settings) timeLayout(card catalog.Card, n, server int, l sizing.Parallel
 		f.notes = append(f.notes, "memory terms approximated from the parameter count alone: "+f.mem.Approx.String())
 	}
 	if err := s.timeFit(f, card, n, work, peak, link); err != nil {
-		f.ok, f.err = false, fmt.Errorf("%s at %d GPU(s): %s", card.Name, n, strings.Join(unprefixed(err, ""), "; "))
+		f.ok, f.err = false, fmt.Errorf("%s at %s: %s", card.Name, gpuCount(n), strings.Join(unprefixed(err, ""), "; "))
 	}
 	return f
 }

@@ -186,7 +186,7 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catal
 		// The second seed article: a lesser datacenter risks outages that cost a
 		// long job more than the rent it saves.
 		down := time.Duration(float64(f.duration) * (1 - a))
-		hint := "; give InterruptionsPerDay to weigh it in the ranking"
+		hint := "; state the interruptions a day in the price list (interruptions_per_day) to weigh it in the ranking"
 		if o.InterruptionsPerDay > 0 {
 			hint = ""
 		}

@@ -681,7 +681,13 @@ func (s settings) work() (compute.FLOPs, error) {
 	if s.Workload.Task == sizing.LoRA || s.Workload.Task == sizing.QLoRA {
 		count = compute.AdapterTrainingFLOPs
 	}
-	f, err := count(s.Model, s.Tokens, s.Workload.SeqLen)
+	// The attention term needs the architecture; a model known by its parameter
+	// count alone gets the plain 6·N·D (4·N·D), which leaves that term out.
+	seq := s.Workload.SeqLen
+	if !s.Model.HasArchitecture() {
+		seq = 0
+	}
+	f, err := count(s.Model, s.Tokens, seq)
 	if err != nil {
 		return 0, &contextError{context: "plan", err: err, also: pricing.ErrInvalid}
 	}

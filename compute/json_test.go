@@ -1,0 +1,130 @@
+package compute
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestJSONDurations(t *testing.T) {
+	tests := []struct {
+		name string
+		v    any
+		want string
+		back any
+	}{
+		{"timing", Timing{Duration: 90 * time.Minute, Low: time.Hour, High: 2 * time.Hour, Step: 1500 * time.Millisecond, Steps: 3600,
+			Compute: 80 * time.Minute, Comm: 10 * time.Minute, Efficiency: 0.875, Data: 4, Tensor: 2},
+			`{"duration":"1h30m0s","low":"1h0m0s","high":"2h0m0s","step":"1.5s","steps":3600,"compute":"1h20m0s","comm":"10m0s","efficiency":0.875,"data":4,"tensor":2}`,
+			new(Timing)},
+		{"step", Step{Compute: time.Second, Comm: 300 * time.Millisecond, Exposed: 100 * time.Millisecond, Total: 1100 * time.Millisecond, Efficiency: 0.5},
+			`{"compute":"1s","comm":"300ms","exposed":"100ms","total":"1.1s","efficiency":0.5}`, new(Step)},
+		{"span", Span{Low: time.Hour, High: 0}, `{"low":"1h0m0s","high":"0s"}`, new(Span)},
+		{"link", Link{Bandwidth: 450e9, Latency: 5 * time.Microsecond}, `{"bandwidth_bytes_per_second":450000000000,"latency":"5µs"}`, new(Link)},
+		{"decode speed", DecodeSpeed{PerSequence: 20, Total: 160, Step: 50 * time.Millisecond, BytesRead: 1 << 30, MemoryBound: true, Comm: 2 * time.Millisecond},
+			`{"per_sequence_tokens_per_second":20,"total_tokens_per_second":160,"step":"50ms","bytes_read":1073741824,"memory_bound":true,"comm":"2ms","approx":false}`,
+			new(DecodeSpeed)},
+		{"serving point", ServingPoint{Concurrency: 8, TTFT: 120 * time.Millisecond, TPOT: 25 * time.Millisecond, Throughput: 320, PerUser: 40, Requests: 1.25},
+			`{"concurrency":8,"ttft":"120ms","tpot":"25ms","throughput_tokens_per_second":320,"per_user_tokens_per_second":40,"requests_per_second":1.25,"approx":false}`,
+			new(ServingPoint)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := json.Marshal(tt.v)
+			if err != nil || string(b) != tt.want {
+				t.Fatalf("Marshal = %s, %v; want %s", b, err, tt.want)
+			}
+			if err := json.Unmarshal(b, tt.back); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.v, deref(tt.back)); diff != "" {
+				t.Errorf("round trip mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+	for _, bad := range []struct {
+		in string
+		v  any
+	}{
+		{`{"low":"1h","high":"2h","extra":1}`, new(Span)},
+		{`{"low":3600000000000,"high":"2h"}`, new(Span)},
+		{`{"bandwidth_bytes_per_second":1,"latency_ns":5000}`, new(Link)},
+		{`{"bandwidth_bytes_per_second":1,"latency":"soon"}`, new(Link)},
+		{`{"devices":2,"link":{"bandwidth_bytes_per_second":1,"latency":"5us"},"device":1}`, new(Job)},
+		{`{"batch":1,"batchsize":1}`, new(Decode)},
+		{`{"low":0.3,"high":0.5,"mid":0.4}`, new(Band)},
+		{`{"concurrency":1,"ttft_ns":5}`, new(ServingPoint)},
+		{`{"devices":1,"prompt":3}`, new(Serving)},
+	} {
+		if err := json.Unmarshal([]byte(bad.in), bad.v); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Unmarshal(%s) error = %v; want ErrInvalid", bad.in, err)
+		}
+	}
+	var j Job
+	if err := json.Unmarshal([]byte(`{"devices":2,"link":{"bandwidth_bytes_per_second":1e9,"latency":"5us"}}`), &j); err != nil ||
+		j.Devices != 2 || j.Link.Latency != 5*time.Microsecond {
+		t.Errorf("Unmarshal(job) = %+v, %v; want 2 devices on a 5µs link", j, err)
+	}
+}
+
+func deref(v any) any {
+	switch p := v.(type) {
+	case *Timing:
+		return *p
+	case *Step:
+		return *p
+	case *Span:
+		return *p
+	case *Link:
+		return *p
+	case *DecodeSpeed:
+		return *p
+	case *ServingPoint:
+		return *p
+	}
+	return nil
+}
+
+// FuzzJSON: any input either fails with ErrInvalid or reads into a value that
+// writes and reads back to itself, for each type with its own JSON reader.
+func FuzzJSON(f *testing.F) {
+	for _, s := range []string{
+		`{"duration":"1h30m0s","low":"1h0m0s","high":"2h0m0s","step":"1.5s","steps":3600,"compute":"1h20m0s","comm":"10m0s","efficiency":0.875,"data":4,"tensor":2}`,
+		`{"compute":"1s","comm":"300ms","exposed":"100ms","total":"1.1s","efficiency":0.5}`,
+		`{"low":"1h0m0s","high":"0s"}`,
+		`{"bandwidth_bytes_per_second":450000000000,"latency":"5µs"}`,
+		`{"per_sequence_tokens_per_second":20,"total_tokens_per_second":160,"step":"50ms","bytes_read":1073741824,"memory_bound":true,"comm":"2ms","approx":false}`,
+		`{"concurrency":8,"ttft":"120ms","tpot":"25ms","throughput_tokens_per_second":320,"per_user_tokens_per_second":40,"requests_per_second":1.25,"approx":false}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, v := range []func() any{
+			func() any { return new(Timing) }, func() any { return new(Step) }, func() any { return new(Span) },
+			func() any { return new(Link) }, func() any { return new(DecodeSpeed) }, func() any { return new(ServingPoint) },
+		} {
+			first := v()
+			if err := json.Unmarshal([]byte(s), first); err != nil {
+				var syntax *json.SyntaxError
+				if !errors.Is(err, ErrInvalid) && !errors.As(err, &syntax) {
+					t.Fatalf("Unmarshal(%q) into %T: %v, want ErrInvalid", s, first, err)
+				}
+				continue
+			}
+			b, err := json.Marshal(first)
+			if err != nil {
+				t.Fatalf("Marshal(%T %+v): %v", first, first, err)
+			}
+			second := v()
+			if err := json.Unmarshal(b, second); err != nil {
+				t.Fatalf("Unmarshal(%s) into %T: %v", b, second, err)
+			}
+			if b2, _ := json.Marshal(second); string(b2) != string(b) {
+				t.Fatalf("%T: %s read back writes %s", first, b, b2)
+			}
+		}
+	})
+}

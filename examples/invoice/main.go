@@ -1,0 +1,203 @@
+// Command invoice bills what an account used in a period, as a provider's billing
+// system would with pricing.Account.Bill: it reads the account (its tariff, the
+// packages it bought, its tax rate and SLA) as JSON, a CSV log of sessions and,
+// optionally, a CSV log of outages, prints the invoice and writes its JSON.
+//
+//	go run ./examples/invoice -account testdata/account.json -sessions testdata/sessions.csv \
+//	    -outages testdata/outages.csv -from 2026-01-01T00:00:00Z -to 2026-02-01T00:00:00Z -json invoice.json
+//
+// The account file is what pricing.Account's UnmarshalJSON reads:
+//
+//	{"tariff": {"currency": "CNY", "hourly": "18", "daily": "300", "monthly": "9000",
+//	            "granularity": "1m0s"},
+//	 "purchases": [{"package": "monthly", "start": "2026-01-01T00:00:00Z", "gpus": 2}],
+//	 "tax_rate": "0.06",
+//	 "sla": {"availability": 0.999, "credits": [{"below": 0.999, "percent": "10"}]}}
+//
+// The session log has one session a line, "start,end,gpus", times in RFC 3339 and
+// an optional header line; the outage log "start,end". The invoice also shows
+// what the purchases cost as bought (pricing.Tariff.PriceBasket).
+//
+// Exit status: 0 when the invoice is printed, 1 when a file cannot be read or
+// written or the input is invalid, 2 for a usage error.
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gpuplan/gpuplan/pricing"
+)
+
+// errUsage marks a bad command line (exit status 2).
+var errUsage = errors.New("usage")
+
+func main() {
+	err := run(os.Stdout, os.Args[1:])
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+	case errors.Is(err, errUsage):
+		fmt.Fprintln(os.Stderr, "invoice:", err)
+		fmt.Fprintln(os.Stderr, "invoice: -h lists the flags")
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "invoice:", err)
+		os.Exit(1)
+	}
+}
+
+func run(w io.Writer, args []string) error {
+	fs := flag.NewFlagSet("invoice", flag.ContinueOnError)
+	fs.SetOutput(w)
+	account := fs.String("account", "", "the account as JSON: tariff, purchases, tax_rate, sla (required)")
+	sessions := fs.String("sessions", "", "the session log as CSV: start,end,gpus (required)")
+	outages := fs.String("outages", "", "the outage log as CSV: start,end (optional)")
+	from := fs.String("from", "", "the start of the period, RFC 3339 (required)")
+	to := fs.String("to", "", "the end of the period, RFC 3339, exclusive (required)")
+	out := fs.String("json", "", "write the invoice's JSON to this file; - for standard output after the text")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *account == "" || *sessions == "" || *from == "" || *to == "" || fs.NArg() > 0 {
+		return fmt.Errorf("%w: give -account, -sessions, -from and -to, and nothing else", errUsage)
+	}
+	start, err := time.Parse(time.RFC3339, *from)
+	if err != nil {
+		return fmt.Errorf("%w: -from: %v", errUsage, err)
+	}
+	end, err := time.Parse(time.RFC3339, *to)
+	if err != nil {
+		return fmt.Errorf("%w: -to: %v", errUsage, err)
+	}
+	b, err := os.ReadFile(*account)
+	if err != nil {
+		return err
+	}
+	var acct pricing.Account
+	if err := json.Unmarshal(b, &acct); err != nil {
+		return fmt.Errorf("%s: %w", *account, err)
+	}
+	used, err := readLog(*sessions, 3)
+	if err != nil {
+		return err
+	}
+	var down [][3]string
+	if *outages != "" {
+		if down, err = readLog(*outages, 2); err != nil {
+			return err
+		}
+	}
+	ss := make([]pricing.Session, len(used))
+	for i, r := range used {
+		if ss[i].Start, ss[i].End, err = times(r); err == nil {
+			ss[i].GPUs, err = strconv.Atoi(r[2])
+		}
+		if err != nil {
+			return fmt.Errorf("%s: session %d: %v", *sessions, i, err)
+		}
+	}
+	outs := make([]pricing.Outage, len(down))
+	for i, r := range down {
+		if outs[i].Start, outs[i].End, err = times(r); err != nil {
+			return fmt.Errorf("%s: outage %d: %v", *outages, i, err)
+		}
+	}
+	inv, err := acct.Bill(start, end, ss, outs)
+	if err != nil {
+		return err
+	}
+	basket, err := acct.Tariff.PriceBasket(acct.Purchases)
+	if err != nil {
+		return err
+	}
+	if err := printInvoice(w, inv, basket); err != nil {
+		return err
+	}
+	if *out == "" {
+		return nil
+	}
+	j, err := json.MarshalIndent(inv, "", "  ")
+	if err != nil {
+		return err
+	}
+	j = append(j, '\n')
+	if *out == "-" {
+		_, err = w.Write(j)
+		return err
+	}
+	return writeFile(*out, j)
+}
+
+// readLog reads a CSV log of records of n fields, skipping a header line whose
+// first field is "start".
+func readLog(path string, n int) ([][3]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = n
+	r.TrimLeadingSpace = true
+	var out [][3]string
+	for line := 1; ; line++ {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if line == 1 && strings.EqualFold(rec[0], "start") {
+			continue
+		}
+		var row [3]string
+		copy(row[:], rec)
+		out = append(out, row)
+	}
+}
+
+func times(r [3]string) (time.Time, time.Time, error) {
+	s, err := time.Parse(time.RFC3339Nano, r[0])
+	if err != nil {
+		return s, s, err
+	}
+	e, err := time.Parse(time.RFC3339Nano, r[1])
+	return s, e, err
+}
+
+// printInvoice writes the invoice as a table, then what the purchases cost as
+// bought.
+func printInvoice(w io.Writer, inv pricing.Invoice, basket pricing.Quote) error {
+	fmt.Fprintf(w, "Invoice for %s to %s\n\n", inv.From.Format(time.RFC3339), inv.To.Format(time.RFC3339))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "item\tquantity\tunit\tprice\tamount\t\n")
+	for _, l := range inv.Lines {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", l.Item, l.Quantity.String(), l.Unit, l.Price.Amount.String(), l.Amount)
+	}
+	fmt.Fprintf(tw, "subtotal\t\t\t\t%s\t\n", inv.Subtotal)
+	fmt.Fprintf(tw, "credit\t\t\t\t%s\t\n", inv.Credit)
+	fmt.Fprintf(tw, "tax\t\t\t\t%s\t\n", inv.Tax)
+	fmt.Fprintf(tw, "total\t\t\t\t%s\t\n", inv.Total)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\nPackages as bought (all periods): %s\n", basket.Total)
+	return err
+}
+
+func writeFile(path string, b []byte) error {
+	return os.WriteFile(path, b, 0o644)
+}

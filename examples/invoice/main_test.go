@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+func TestGolden(t *testing.T) {
+	dir := t.TempDir()
+	jsonOut := filepath.Join(dir, "invoice.json")
+	args := []string{"-account", "testdata/account.json", "-sessions", "testdata/sessions.csv", "-outages", "testdata/outages.csv",
+		"-from", "2026-01-01T00:00:00Z", "-to", "2026-02-01T00:00:00Z", "-json", jsonOut}
+	var out bytes.Buffer
+	if err := run(&out, args); err != nil {
+		t.Fatal(err)
+	}
+	j, err := os.ReadFile(jsonOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for golden, got := range map[string][]byte{"testdata/invoice.golden": out.Bytes(), "testdata/invoice.golden.json": j} {
+		if *update {
+			if err := os.WriteFile(golden, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("run(%q) output differs from %s:\ngot:\n%s\nwant:\n%s", args, golden, got, want)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(bad, []byte("start,end,gpus\n2026-01-02T00:00:00Z,2026-01-01T00:00:00Z,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"-account", "testdata/account.json", "-from", "2026-01-01T00:00:00Z", "-to", "2026-02-01T00:00:00Z"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"session ends before it starts", append(base, "-sessions", bad), "session 0"},
+		{"no sessions flag", base, "usage"},
+		{"bad period", append(append([]string{}, base[:4]...), "-to", "soon", "-sessions", "testdata/sessions.csv"), "-to"},
+		{"missing file", append(base, "-sessions", filepath.Join(dir, "none.csv")), "none.csv"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := run(&bytes.Buffer{}, tc.args)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("run(%q) error = %v; want one mentioning %q", tc.args, err, tc.want)
+			}
+		})
+	}
+}

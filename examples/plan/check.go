@@ -1,0 +1,118 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gpuplan/gpuplan/sizing"
+)
+
+// The work planned when -tokens is not given: 1e8 training tokens (about a
+// hundred thousand 1k-token examples for a fine-tune), or 1e6 tokens generated
+// for inference (a thousand answers of a thousand tokens).
+const (
+	defaultTrainTokens = 1e8
+	defaultInferTokens = 1e6
+	defaultTrainBatch  = 4 // micro-batch per GPU for training; inference runs one sequence
+)
+
+// check refuses flag values out of range, naming the flag, before anything is
+// planned: a usage error (exit status 2).
+func (o *options) check() error {
+	bad := func(flag string, v any, want string) error {
+		return fmt.Errorf("%w: -%s %v: want %s", errUsage, flag, v, want)
+	}
+	if o.set["tokens"] {
+		t, err := parseCount(o.tokensArg)
+		if err != nil {
+			return fmt.Errorf("%w: -tokens %q: %v", errUsage, o.tokensArg, err)
+		}
+		o.tokens = t
+	}
+	switch {
+	case o.set["batch"] && o.batch < 1:
+		return bad("batch", o.batch, "1 or more")
+	case o.context < 1:
+		return bad("context", o.context, "1 or more tokens")
+	case o.loraRank < 0:
+		return bad("lora-rank", o.loraRank, "0 (the default rank) or more")
+	case o.maxGPUs < 0:
+		return bad("max-gpus", o.maxGPUs, "0 (each offer's limit) or more")
+	case o.top < 0:
+		return bad("top", o.top, "0 (all) or more")
+	case math.IsNaN(o.headroom) || o.headroom < 0 || o.headroom >= 1:
+		return bad("headroom", o.headroom, "a fraction from 0 to below 1")
+	case math.IsNaN(o.utilization) || o.utilization < 0 || o.utilization > 1:
+		return bad("utilization", o.utilization, "a fraction above 0 and at most 1 (0: the default)")
+	case o.usage < 0:
+		return bad("usage", shortDuration(o.usage), "0 or more")
+	case o.deadline < 0:
+		return bad("deadline", shortDuration(o.deadline), "0 (none) or more")
+	case o.set["days"] && (o.days < 1 || o.days > 36500):
+		return bad("days", o.days, "1 to 36500")
+	case o.set["per-day"] && (o.perDay <= 0 || o.perDay > 24*time.Hour):
+		return bad("per-day", shortDuration(o.perDay), "more than 0 and at most 24h")
+	case o.deadline > 0 && o.set["tokens"] && o.tokens == 0:
+		return fmt.Errorf("%w: -deadline needs work to finish, and -tokens 0 gives none", errUsage)
+	}
+	return nil
+}
+
+// runnable refuses a job the model cannot run whatever the cards, naming the
+// flags at fault: a context past the model's window (inference), or full
+// training of quantized weights. It sizes the job once on one device, as
+// sizing.Estimate checks it.
+func (o options) runnable(m sizing.Model, wl sizing.Workload) error {
+	if wl.Task == sizing.Inference && m.Context > 0 && wl.SeqLen > m.Context {
+		return fmt.Errorf("%w: -context %d: past %s's context window of %d tokens", errUsage, wl.SeqLen, m.Name, m.Context)
+	}
+	if _, err := sizing.Estimate(m, wl); err != nil {
+		return fmt.Errorf("%w: -task %s, -precision %s, -context %d: %v", errUsage, o.task, o.precision, wl.SeqLen, err)
+	}
+	return nil
+}
+
+// enumFlag reads a named value of a flag with parse; an unknown name is a usage
+// error naming the flag and the names it takes.
+func enumFlag[T any](flag, value string, parse func(string) (T, error), names string) (T, error) {
+	v, err := parse(value)
+	if err != nil {
+		return v, fmt.Errorf("%w: -%s %q: want %s", errUsage, flag, value, names)
+	}
+	return v, nil
+}
+
+// precisionNames lists sizing's named precisions for -precision's message.
+func precisionNames() string {
+	var names []string
+	for _, p := range sizing.Precisions() {
+		names = append(names, strings.ToLower(p.String()))
+	}
+	return strings.Join(names, ", ") + ", or bits per weight such as 4.65bpw"
+}
+
+// flashFlag is the deprecated -flash: -flash=false is -eager, -flash the default.
+type flashFlag struct{ eager *bool }
+
+func (f flashFlag) String() string {
+	if f.eager == nil {
+		return "true"
+	}
+	return strconv.FormatBool(!*f.eager)
+}
+
+func (f flashFlag) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("want true or false")
+	}
+	*f.eager = !v
+	return nil
+}
+
+// IsBoolFlag lets -flash stand alone, as a bool flag does.
+func (flashFlag) IsBoolFlag() bool { return true }

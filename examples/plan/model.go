@@ -1,0 +1,182 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/sizing"
+)
+
+// fileList is a flag that may be given several times, each time one path or
+// several separated by commas: -safetensors a.safetensors,b.safetensors.
+type fileList []string
+
+func (f *fileList) String() string { return strings.Join(*f, ",") }
+
+func (f *fileList) Set(s string) error {
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			return fmt.Errorf("empty file name")
+		}
+		*f = append(*f, p)
+	}
+	return nil
+}
+
+// maxParams bounds -params: a thousand trillion parameters, far past any model.
+const maxParams = 1e15
+
+// parseCount reads a count: a number (7000000000, 7e9, 1.5e9) or one with a
+// suffix for thousands, millions, billions or trillions, either case (7B, 70b,
+// 1.5B, 500M, 1.8T). It must be finite and not negative.
+func parseCount(s string) (float64, error) {
+	num, scale := strings.TrimSpace(s), 1.0
+	if n := len(num); n > 0 {
+		switch num[n-1] {
+		case 'k', 'K':
+			scale = 1e3
+		case 'm', 'M':
+			scale = 1e6
+		case 'b', 'B':
+			scale = 1e9
+		case 't', 'T':
+			scale = 1e12
+		}
+		if scale != 1 {
+			num = num[:n-1]
+		}
+	}
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f*scale, 0) || f < 0 {
+		return 0, fmt.Errorf("want a count such as 7B, 500M, 1.5e9 or 7000000000")
+	}
+	return f * scale, nil
+}
+
+// parseParams reads -params: a count (parseCount) from 1 to maxParams.
+func parseParams(s string) (int64, error) {
+	f, err := parseCount(s)
+	if err != nil {
+		return 0, err
+	}
+	if !(f >= 1) || f > maxParams {
+		return 0, fmt.Errorf("want from 1 to 1e15 parameters")
+	}
+	return int64(math.Round(f)), nil
+}
+
+// model builds the model from -model, -params, -config, -gguf and -safetensors.
+// -params stands alone; -gguf and -safetensors exclude each other; -config gives
+// the architecture, and with files the files give the exact parameter count and
+// stored bytes. Only the files' headers are read, never the tensor data.
+func (o options) buildModel() (sizing.Model, error) {
+	files := len(o.gguf) > 0 || len(o.safetensors) > 0
+	switch {
+	case o.set["model"] && (o.params != "" || o.config != "" || files):
+		return sizing.Model{}, fmt.Errorf("%w: give -model or a model's -params, -config or files, not both", errUsage)
+	case o.params != "" && (o.config != "" || files):
+		return sizing.Model{}, fmt.Errorf("%w: -params is for a model known by its size alone; -config and the weight files give the exact count", errUsage)
+	case len(o.gguf) > 0 && len(o.safetensors) > 0:
+		return sizing.Model{}, fmt.Errorf("%w: give -gguf or -safetensors files of one model, not both", errUsage)
+	}
+	if o.params != "" {
+		n, err := parseParams(o.params)
+		if err != nil {
+			return sizing.Model{}, fmt.Errorf("%w: -params %q: %v", errUsage, o.params, err)
+		}
+		return sizing.Model{Name: "custom", Params: n}, nil
+	}
+	if o.config == "" && !files {
+		m, err := sizing.Preset(o.model)
+		if err != nil {
+			return m, fmt.Errorf("%w: -model %q: not a preset (-model list prints them; -config reads a model's config.json)", errUsage, o.model)
+		}
+		return m, nil
+	}
+	var m sizing.Model
+	if o.config != "" {
+		var err error
+		if m, err = readFile(o.config, sizing.ReadConfig); err != nil {
+			return m, fmt.Errorf("-config %w", err)
+		}
+		m.Name = modelName(o.config)
+	}
+	if !files {
+		return m, nil
+	}
+	flagName, paths, read := "-gguf", o.gguf, sizing.ReadGGUF
+	if len(o.safetensors) > 0 {
+		flagName, paths, read = "-safetensors", o.safetensors, sizing.ReadSafetensors
+	}
+	parts := make([]sizing.ModelFile, len(paths))
+	for i, p := range paths {
+		var err error
+		if parts[i], err = readFile(p, read); err != nil {
+			return m, fmt.Errorf("%s %w", flagName, err)
+		}
+	}
+	all, err := sizing.CombineFiles(parts...)
+	if err != nil {
+		return m, fmt.Errorf("%s: %w", flagName, err)
+	}
+	if o.config == "" {
+		m = all.Model
+		if m.Name == "" {
+			m.Name = modelName(paths[0])
+		}
+		return m, nil
+	}
+	m.Params, m.StoredBytes = all.Params, all.Weights
+	return m, nil
+}
+
+// readFile opens path and reads it with read; the error starts with the path.
+func readFile[T any](path string, read func(io.Reader) (T, error)) (T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		var zero T
+		return zero, err // names the path
+	}
+	defer f.Close()
+	v, err := read(f)
+	if err != nil {
+		return v, fmt.Errorf("%s: %w", path, err)
+	}
+	return v, nil
+}
+
+// modelName names a model after its file: "Qwen2.5-7B" for
+// "Qwen2.5-7B/config.json", "qwen2.5-7b" for "qwen2.5-7b.json", "model" for
+// "model-00001-of-00004.safetensors", "llama-3-8b.Q4_K_M" for
+// "llama-3-8b.Q4_K_M.gguf".
+func modelName(path string) string {
+	if filepath.Base(path) == "config.json" {
+		if dir := filepath.Base(filepath.Dir(path)); dir != "." && dir != string(filepath.Separator) {
+			return dir
+		}
+	}
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if i := strings.Index(base, "-00001-of-"); i > 0 {
+		base = base[:i]
+	}
+	return base
+}
+
+// approxNote says, for a model without its architecture, what gave it (-params,
+// or weight files: a safetensors header holds tensors, not the architecture),
+// what is assumed, and the flag that makes it exact; "" for a model with one.
+func approxNote(m sizing.Model) string {
+	if m.HasArchitecture() {
+		return ""
+	}
+	source := "-params"
+	if m.StoredBytes > 0 {
+		source = "the weight file"
+	}
+	return source + " gives the parameter count only; terms that need the architecture assume grouped-query attention with 8 KV heads (-config with the model's config.json makes them exact)"
+}

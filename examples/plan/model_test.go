@@ -1,0 +1,223 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// qwenConfig is Qwen2.5-7B's config.json as sizing stores it (its source is in
+// sizing/models/SOURCES.md); its checkpoint holds 7,615,616,512 parameters.
+const (
+	qwenConfig = "../../sizing/models/qwen2.5-7b.json"
+	qwenParams = 7_615_616_512
+)
+
+// writeSafetensors writes the header of a .safetensors file holding one BF16
+// tensor of n elements, and none of its data: the command reads headers only, so
+// a file without its tensor data plans as the whole file would.
+func writeSafetensors(t *testing.T, dir, name string, n int64) string {
+	t.Helper()
+	h := fmt.Sprintf(`{"__metadata__":{"format":"pt"},"w":{"dtype":"BF16","shape":[%d],"data_offsets":[0,%d]}}`, n, 2*n)
+	b := append(binary.LittleEndian.AppendUint64(nil, uint64(len(h))), h...)
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// writeGGUF writes the header of a GGUF v3 file (and no tensor data): a llama
+// architecture with Llama-3.2-1B's shape (its config.json: 16 layers of 2048, 32
+// heads, 8 KV heads, FFN 8192, vocabulary 128256, context 131072) and two
+// tensors, a Q4_K matrix of 2048×524288 (4,194,304 blocks of 256 weights in 144
+// bytes each) and an F32 vector of 2048.
+func writeGGUF(t *testing.T, dir string) string {
+	t.Helper()
+	var b bytes.Buffer
+	w := func(v any) { _ = binary.Write(&b, binary.LittleEndian, v) }
+	str := func(s string) { w(uint64(len(s))); b.WriteString(s) }
+	meta := []struct {
+		key string
+		v   uint32
+	}{{"block_count", 16}, {"embedding_length", 2048}, {"attention.head_count", 32}, {"attention.head_count_kv", 8},
+		{"feed_forward_length", 8192}, {"context_length", 131072}, {"vocab_size", 128256}}
+	b.WriteString("GGUF")
+	w(uint32(3))
+	w(uint64(2))             // tensors
+	w(uint64(len(meta) + 2)) // metadata keys
+	str("general.architecture")
+	w(uint32(8)) // string
+	str("llama")
+	str("general.name")
+	w(uint32(8))
+	str("tiny-llama")
+	for _, m := range meta {
+		str("llama." + m.key)
+		w(uint32(4)) // uint32
+		w(m.v)
+	}
+	str("blk.0.w")
+	w(uint32(2))
+	w(uint64(2048))
+	w(uint64(524288))
+	w(uint32(12)) // Q4_K: 256 weights in 144 bytes
+	w(uint64(0))
+	str("blk.0.norm")
+	w(uint32(1))
+	w(uint64(2048))
+	w(uint32(0))                         // F32
+	w(uint64(2048 * 524288 / 256 * 144)) // right after the matrix, 32-byte aligned
+	path := filepath.Join(dir, "tiny.gguf")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// jsonModel is the model of a -json run's job.
+type jsonModel struct {
+	Name        string `json:"name"`
+	Params      int64  `json:"params"`
+	Layers      int    `json:"layers"`
+	KVHeads     int    `json:"kv_heads"`
+	StoredBytes int64  `json:"stored_bytes"`
+}
+
+func planModel(t *testing.T, args ...string) (jsonModel, result) {
+	t.Helper()
+	r := runArgs(append([]string{"-json", "-task", "inference", "-tokens", "0", "-top", "1"}, args...)...)
+	if r.code != exitOK || r.stderr != "" {
+		t.Fatalf("run(%q) = exit %d, stderr %q, stdout %q", args, r.code, r.stderr, r.stdout)
+	}
+	var out struct {
+		Job struct {
+			Model jsonModel `json:"model"`
+		} `json:"job"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out.Job.Model, r
+}
+
+// Shards of one model add up, given in one flag or several; with -config the
+// config gives the architecture and the files the exact count and bytes.
+func TestModelFiles(t *testing.T) {
+	dir := t.TempDir()
+	const first = 3_807_808_256 // the shards of qwenParams, as a checkpoint splits them
+	a := writeSafetensors(t, dir, "model-00001-of-00002.safetensors", first)
+	b := writeSafetensors(t, dir, "model-00002-of-00002.safetensors", qwenParams-first)
+	gguf := writeGGUF(t, dir)
+	const ggufParams = 2048*524288 + 2048
+	const ggufBytes = 2048*524288/256*144 + 2048*4
+	for _, tc := range []struct {
+		name string
+		args []string
+		want jsonModel
+	}{
+		{"config", []string{"-config", qwenConfig}, jsonModel{Name: "qwen2.5-7b", Layers: 28, KVHeads: 4}},
+		{"shards in one flag", []string{"-safetensors", a + "," + b}, jsonModel{Name: "model", Params: qwenParams, StoredBytes: 2 * qwenParams}},
+		{"shards in two flags", []string{"-safetensors", a, "-safetensors", b}, jsonModel{Name: "model", Params: qwenParams, StoredBytes: 2 * qwenParams}},
+		{"config and shards", []string{"-config", qwenConfig, "-safetensors", a + "," + b},
+			jsonModel{Name: "qwen2.5-7b", Params: qwenParams, Layers: 28, KVHeads: 4, StoredBytes: 2 * qwenParams}},
+		{"gguf", []string{"-gguf", gguf}, jsonModel{Name: "tiny-llama", Params: ggufParams, Layers: 16, KVHeads: 8, StoredBytes: ggufBytes}},
+		{"config and gguf", []string{"-config", qwenConfig, "-gguf", gguf},
+			jsonModel{Name: "qwen2.5-7b", Params: ggufParams, Layers: 28, KVHeads: 4, StoredBytes: ggufBytes}},
+		{"params", []string{"-params", "7B"}, jsonModel{Name: "custom", Params: 7e9}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, _ := planModel(t, tc.args...)
+			if got != tc.want {
+				t.Errorf("model %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// A model without its architecture says so and names the flag that makes it
+// exact; a model with it does not.
+func TestApproxNote(t *testing.T) {
+	dir := t.TempDir()
+	st := writeSafetensors(t, dir, "w.safetensors", 1e9)
+	for _, tc := range []struct {
+		args []string
+		note string // "" for none
+	}{
+		{[]string{"-params", "7B"}, "Model:  -params gives the parameter count only; terms that need the architecture assume grouped-query attention with 8 KV heads (-config with the model's config.json makes them exact)\n"},
+		{[]string{"-safetensors", st}, "Model:  the weight file gives the parameter count only;"},
+		{[]string{"-params", "7B", "-serve-rps", "2"}, "         -params gives the parameter count only;"},
+		{[]string{"-config", qwenConfig}, ""},
+		{[]string{"-config", qwenConfig, "-safetensors", st}, ""},
+		{nil, ""},
+	} {
+		r := runArgs(append(tc.args, "-top", "1")...)
+		if r.code != exitOK {
+			t.Fatalf("run(%q) = exit %d, %q", tc.args, r.code, r.stderr)
+		}
+		if has := strings.Contains(r.stdout, "\nModel:  "); tc.note == "" && has || tc.note != "" && !strings.Contains(r.stdout, tc.note) {
+			t.Errorf("run(%q):\n%s\nwant note %q", tc.args, r.stdout, tc.note)
+		}
+	}
+}
+
+func TestParseParams(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int64
+	}{
+		{"7B", 7e9}, {"70b", 70e9}, {"1.5e9", 1.5e9}, {"7e9", 7e9}, {"7000000000", 7e9}, {"1.5B", 1.5e9},
+		{"500M", 5e8}, {"125m", 1.25e8}, {"1.8T", 1.8e12}, {"8k", 8000}, {" 7B ", 7e9}, {"1", 1},
+	} {
+		if got, err := parseParams(tc.in); err != nil || got != tc.want {
+			t.Errorf("parseParams(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"", "B", "seven", "-7B", "0", "0.4", "2000T", "1e16", "NaN", "Inf", "1e308T", "7 B", "7BB", "0x10"} {
+		if got, err := parseParams(bad); err == nil {
+			t.Errorf("parseParams(%q) = %d, want an error", bad, got)
+		}
+	}
+}
+
+func TestModelName(t *testing.T) {
+	for in, want := range map[string]string{
+		"Qwen2.5-7B/config.json":            "Qwen2.5-7B",
+		"config.json":                       "config",
+		"models/qwen2.5-7b.json":            "qwen2.5-7b",
+		"model-00001-of-00004.safetensors":  "model",
+		"dir/llama-3-8b.Q4_K_M.gguf":        "llama-3-8b.Q4_K_M",
+		"model.safetensors":                 "model",
+		"x/DeepSeek-V3-00001-of-00163.gguf": "DeepSeek-V3",
+	} {
+		if got := modelName(in); got != want {
+			t.Errorf("modelName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzParseCount checks that any text either parses to a finite count of at
+// least zero, or is refused, and that -params and -size take only what they say.
+func FuzzParseCount(f *testing.F) {
+	for _, s := range []string{"7B", "70b", "1.5e9", "500M", "1.8T", "0", "-1", "NaN", "1e308T", "1024", "1920x1080", "x", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if c, err := parseCount(s); err == nil && (math.IsNaN(c) || math.IsInf(c, 0) || c < 0) {
+			t.Fatalf("parseCount(%q) = %v", s, c)
+		}
+		if n, err := parseParams(s); err == nil && (n < 1 || n > maxParams) {
+			t.Fatalf("parseParams(%q) = %d", s, n)
+		}
+		if w, h, err := parseSize(s); err == nil && (w < 1 || h < 1) || err != nil && !errors.Is(err, errUsage) {
+			t.Fatalf("parseSize(%q) = %d, %d, %v", s, w, h, err)
+		}
+	})
+}

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/pricing/plan"
+	"github.com/gpuplan/gpuplan/sizing"
+)
+
+// An image-generation or render job (-render) runs on one card: its memory comes
+// from sizing.RenderMemory's table of published figures, not from a model of its
+// parts, and it has no work to time, so it is priced for the rental asked for
+// (-usage, or -per-day with -days; one hour without either). The offers whose
+// card holds the high end of the job's memory range, less the headroom, are
+// ranked by the rental's cost; interruption risk is not weighed.
+
+// renderFlags are the flags a render job takes besides -render and -size.
+var renderFlags = map[string]bool{"render": true, "size": true, "usage": true, "per-day": true, "days": true,
+	"headroom": true, "budget": true, "offers": true, "top": true, "json": true}
+
+// parseSize reads -size: "1024" (a square) or "1920x1080" (width × height).
+func parseSize(s string) (w, h int, err error) {
+	ws, hs, two := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")
+	if !two {
+		hs = ws
+	}
+	w, err1 := strconv.Atoi(ws)
+	h, err2 := strconv.Atoi(hs)
+	if err1 != nil || err2 != nil || w < 1 || h < 1 {
+		return 0, 0, fmt.Errorf("%w: -size %q: want pixels, such as 1024 (a square) or 1920x1080", errUsage, s)
+	}
+	return w, h, nil
+}
+
+// renderJob reads -render and -size; flags for a model's job are a usage error.
+func (o options) renderJob() (sizing.RenderJob, error) {
+	var job sizing.RenderJob
+	for name := range o.set {
+		if !renderFlags[name] {
+			return job, fmt.Errorf("%w: -%s does not apply to -render, which takes -size, -usage, -per-day and -days, -headroom, -budget, -offers, -top and -json", errUsage, name)
+		}
+	}
+	var err error
+	if job.Kind, err = enumFlag("render", o.render, sizing.ParseRenderKind, "sd15, sdxl, flux1 or cycles"); err != nil {
+		return job, err
+	}
+	if o.size != "" {
+		if job.Width, job.Height, err = parseSize(o.size); err != nil {
+			return job, err
+		}
+	}
+	return job, nil
+}
+
+// renderOption is an offer that holds a render job, priced for the rental.
+type renderOption struct {
+	Offer    pricing.Offer `json:"-"`
+	Provider string        `json:"provider"`
+	Region   string        `json:"region"`
+	Card     string        `json:"card"`    // as the price list names it
+	CardID   string        `json:"card_id"` // the catalog's
+	Line     int           `json:"line"`    // of the price list; zero when not from a file
+	Capacity sizing.Bytes  `json:"capacity_bytes"`
+	Usable   sizing.Bytes  `json:"usable_bytes"` // capacity less the headroom
+	Cost     pricing.Quote `json:"cost"`
+}
+
+// jsonRender is what -json prints for a render job that fits.
+type jsonRender struct {
+	Job      sizing.RenderJob      `json:"job"`
+	Memory   sizing.RenderEstimate `json:"memory"`
+	Headroom float64               `json:"headroom"`
+	Rental   pricing.Usage         `json:"rental"`
+	Currency string                `json:"currency"`
+	Skipped  []jsonSkipped         `json:"skipped"`
+	Options  []renderOption        `json:"options"`
+}
+
+// executeRender plans a render job: exit 0 with options, 1 when no card holds it.
+func (o options) executeRender(w io.Writer) (int, error) {
+	job, err := o.renderJob()
+	if err != nil {
+		return exitUsage, err
+	}
+	est, err := sizing.RenderMemory(job)
+	if err != nil {
+		return exitUsage, fmt.Errorf("%w: -render %s -size %s: %v", errUsage, o.render, o.size, err)
+	}
+	r, err := o.request() // the rental, budget and headroom, as for a model's job
+	if err != nil {
+		return exitFail, err
+	}
+	rental := r.Rental
+	switch {
+	case rental != (pricing.Usage{}):
+	case r.Usage > 0:
+		rental = pricing.Continuous(r.Usage)
+	default:
+		rental = pricing.Continuous(plan.DefaultDemoHour)
+	}
+	headroom := o.headroom
+	if headroom == 0 {
+		headroom = plan.DefaultHeadroom
+	}
+	offers, source, err := o.loadOffers()
+	if err != nil {
+		return exitFail, err
+	}
+	cat := catalog.Default()
+	var opts []renderOption
+	var skipped []jsonSkipped
+	var smaller []string // cards too small, for the no-fit report
+	currency := ""
+	for _, off := range offers {
+		skip := func(reason string) {
+			skipped = append(skipped, jsonSkipped{Provider: off.Provider, Region: off.Region, Card: off.Card, Line: off.Line, Reason: reason})
+		}
+		card, err := cat.Lookup(off.Card)
+		if err != nil {
+			skip(err.Error())
+			continue
+		}
+		usable, err := sizing.Usable(card.Memory, headroom)
+		if err != nil {
+			return exitFail, err
+		}
+		if usable < est.Memory {
+			smaller = append(smaller, fmt.Sprintf("%s %s: %s usable of %s", off.Provider, card.Name, usable.Human(), card.Memory.Human()))
+			continue
+		}
+		q, err := off.Tariff.Price(rental, 1)
+		if err != nil {
+			skip(err.Error())
+			continue
+		}
+		if currency == "" {
+			currency = q.Total.Currency
+		} else if q.Total.Currency != currency {
+			return exitFail, fmt.Errorf("offers priced in %s and %s: give a price list in one currency", currency, q.Total.Currency)
+		}
+		if !r.Budget.Amount.IsZero() && q.Total.Amount.GreaterThan(r.Budget.Amount) {
+			smaller = append(smaller, fmt.Sprintf("%s %s: %s, over the budget", off.Provider, card.Name, q.Total))
+			continue
+		}
+		opts = append(opts, renderOption{Offer: off, Provider: off.Provider, Region: off.Region, Card: off.Card, CardID: card.ID,
+			Line: off.Line, Capacity: card.Memory, Usable: usable, Cost: q})
+	}
+	sort.SliceStable(opts, func(i, j int) bool { return opts[i].Cost.Total.Amount.LessThan(opts[j].Cost.Total.Amount) })
+	if len(opts) == 0 {
+		msg := fmt.Sprintf("no offer holds %s at %s: it needs %s per card with %.0f%% headroom", renderName(job.Kind), renderSize(job), est.Memory.Human(), headroom*100)
+		if o.json {
+			return exitFail, writeJSON(w, jsonError{Error: "plan: no option fits: " + msg, NoFit: true, Reasons: nonNil(smaller), Suggestions: []string{}})
+		}
+		describeRender(w, job, est, headroom, rental, source)
+		fmt.Fprintf(w, "No option fits: %s.\n", msg)
+		for _, s := range smaller {
+			fmt.Fprintf(w, "  - %s\n", s)
+		}
+		return exitFail, nil
+	}
+	all := len(opts)
+	if o.top > 0 && len(opts) > o.top {
+		opts = opts[:o.top]
+	}
+	if o.json {
+		return exitOK, writeJSON(w, jsonRender{Job: job, Memory: est, Headroom: headroom, Rental: rental, Currency: currency,
+			Skipped: append([]jsonSkipped{}, skipped...), Options: opts})
+	}
+	describeRender(w, job, est, headroom, rental, source)
+	fmt.Fprintf(w, "%d of %d offers hold it; %d shown, cheapest first (one GPU each; interruption risk not weighed):\n\n", all, len(offers), len(opts))
+	for _, sk := range skipped {
+		fmt.Fprintf(w, "left out: %s %s %s (line %d): %s\n", sk.Provider, sk.Region, sk.Card, sk.Line, sk.Reason)
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintln(w)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "#\tprovider\tregion\tcard\tmemory\tfree\tcost\t")
+	for i, op := range opts {
+		free := 100 * (1 - float64(est.Memory)/float64(op.Capacity))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%.0f%%\t%s\t\n", i+1, op.Provider, op.Region, op.CardID, op.Capacity.Human(), free, op.Cost.Total)
+	}
+	if err := tw.Flush(); err != nil {
+		return exitFail, err
+	}
+	best := opts[0]
+	fmt.Fprintf(w, "\nBest: %s %s (%s)\n  cost: %s", best.Provider, best.Region, best.Card, best.Cost.Total)
+	for _, l := range best.Cost.Lines {
+		fmt.Fprintf(w, "; %s", costLine(l, instancePrefix(best.Offer)))
+	}
+	fmt.Fprintln(w)
+	if best.Offer.Notes != "" {
+		fmt.Fprintf(w, "  price list note: %s\n", best.Offer.Notes)
+	}
+	return exitOK, nil
+}
+
+// renderSize writes a job's size: "1024×1024", or "the reference size".
+func renderSize(job sizing.RenderJob) string {
+	if job.Width == 0 {
+		return "the table's reference size"
+	}
+	return fmt.Sprintf("%d×%d", job.Width, job.Height)
+}
+
+// describeRender heads a render job's report: the job, its memory and where the
+// figure comes from, the rental priced and the offers.
+func describeRender(w io.Writer, job sizing.RenderJob, est sizing.RenderEstimate, headroom float64, rental pricing.Usage, source string) {
+	need := est.Range.String()
+	if est.AtLeast {
+		need = est.Range.Low.Human() + " and up"
+	}
+	fmt.Fprintf(w, "Job:    %s at %s on one GPU, %s (sized by %s, %.0f%% headroom kept free)\n", renderName(job.Kind), renderSize(job), need, est.Memory.Human(), headroom*100)
+	fmt.Fprintf(w, "Memory: %s; approximate: measure a real job with nvidia-smi where it matters\n", est.Source)
+	switch {
+	case rental.Days > 0:
+		fmt.Fprintf(w, "Rental: %s of use a day on %s (-per-day, -days)\n", shortDuration(rental.PerDay), count(rental.Days, "day", "days"))
+	case rental.Duration == plan.DefaultDemoHour:
+		fmt.Fprintf(w, "Rental: %s (-usage sets it)\n", hours(rental.Duration))
+	default:
+		fmt.Fprintf(w, "Rental: %s (-usage)\n", shortDuration(rental.Duration))
+	}
+	fmt.Fprintf(w, "Offers: %s\n\n", source)
+}
+
+// renderName names a render kind for people.
+func renderName(k sizing.RenderKind) string {
+	switch k {
+	case sizing.StableDiffusion15:
+		return "Stable Diffusion 1.5 image generation"
+	case sizing.SDXL:
+		return "SDXL image generation"
+	case sizing.FLUX1:
+		return "FLUX.1 image generation"
+	case sizing.Cycles:
+		return "Blender Cycles render"
+	}
+	return k.String()
+}

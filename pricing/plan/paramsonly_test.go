@@ -1,0 +1,56 @@
+package plan
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/sizing"
+)
+
+// A model known by its parameter count alone is timed by the plain 4·N·D of
+// adapter training (6·N·D for full training): the attention term needs the
+// architecture, and its absence is no reason to refuse the plan.
+func TestPlanParamsOnlyTraining(t *testing.T) {
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 1, "1.80", "")}}
+	for _, task := range []sizing.Task{sizing.LoRA, sizing.QLoRA, sizing.Training} {
+		req := trainingRequest(t)
+		req.Model = sizing.Model{Name: "custom", Params: 1e9}
+		req.Workload.Task = task
+		opts, err := p.Plan(req)
+		if err != nil {
+			t.Fatalf("%v: Plan: %v", task, err)
+		}
+		count := compute.AdapterTrainingFLOPs
+		if task == sizing.Training {
+			count = compute.TrainingFLOPs
+		}
+		want, err := count(req.Model, req.Tokens, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := req.settle()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.work(); err != nil || got != want {
+			t.Errorf("%v: work() = %v, %v; want %v (no attention term)", task, got, err, want)
+		}
+		if opts[0].Duration <= 0 || opts[0].PerGPU.Approx == 0 {
+			t.Errorf("%v: duration %v, approximated terms %v; want a time and the terms approximated", task, opts[0].Duration, opts[0].PerGPU.Approx)
+		}
+	}
+}
+
+// No-fit reasons count GPUs in words: "1 GPU", never "GPU(s)".
+func TestNoFitCountsGPUsInWords(t *testing.T) {
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 1, "1.80", "")}}
+	_, err := p.Plan(Request{Model: mustPreset(t, "llama-2-13b"), Workload: inference(sizing.FP16, 4096)})
+	if err == nil || strings.Contains(err.Error(), "GPU(s)") || !strings.Contains(err.Error(), "(at 1 GPU)") {
+		t.Errorf("Plan: %v; want a no-fit error saying (at 1 GPU)", err)
+	}
+	if got := gpuCount(8); got != "8 GPUs" {
+		t.Errorf("gpuCount(8) = %q", got)
+	}
+}
