@@ -70,6 +70,12 @@ func TestGolden(t *testing.T) {
 		{"memory_only", []string{"-tokens", "0", "-top", "2"}, exitOK},
 		// One option fits: the header is singular.
 		{"one_fit", []string{"-task", "qlora", "-tokens", "1e7", "-offers", "testdata/only_4090.csv"}, exitOK},
+		// Price books as providers publish them: a SkyPilot catalog (the cloud from
+		// the file's name, the CPU rows and an unknown card left out) and vast.ai's
+		// offers, priced per instance.
+		{"skypilot_lambda", []string{"-offers", "../../pricing/testdata/skypilot/lambda_vms.csv", "-top", "4"}, exitOK},
+		{"skypilot_lambda_70b", []string{"-offers", "../../pricing/testdata/skypilot/lambda_vms.csv", "-model", "llama-2-70b", "-task", "inference", "-precision", "bf16", "-context", "4096", "-batch", "8", "-tokens", "0", "-usage", "720h", "-top", "3"}, exitOK},
+		{"vast", []string{"-offers", "../../pricing/testdata/vast/offers_sample.json", "-top", "3"}, exitOK},
 		// A model known by its size alone: the note names -config.
 		{"params_only", []string{"-params", "7B", "-top", "3"}, exitOK},
 		// A model from its config.json; inference defaults to one sequence and 1e6 tokens.
@@ -379,7 +385,7 @@ func TestCostLine(t *testing.T) {
 			"quarterly 2 quarters × CNY 5000.00/quarter = CNY 10000.00"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := costLine(tc.line, 1); got != tc.want {
+			if got := costLine(tc.line, ""); got != tc.want {
 				t.Errorf("costLine() = %q, want %q", got, tc.want)
 			}
 		})
@@ -392,11 +398,11 @@ func TestCostLineGPUUnits(t *testing.T) {
 		return pricing.Money{Amount: decimal.RequireFromString(s), Currency: "CNY"}
 	}
 	l := pricing.Line{Item: "monthly", Unit: "month", Quantity: decimal.NewFromInt(8), Price: cny("1800"), Amount: cny("14400")}
-	if got, want := costLine(l, 8), "monthly 8 GPU-months × CNY 1800.00/month = CNY 14400.00"; got != want {
+	if got, want := costLine(l, "GPU-"), "monthly 8 GPU-months × CNY 1800.00/month = CNY 14400.00"; got != want {
 		t.Errorf("costLine() = %q, want %q", got, want)
 	}
 	l = pricing.Line{Item: "hourly", Unit: "hour", Quantity: decimal.RequireFromString("172.7166"), Price: cny("8"), Amount: cny("1381.7328")}
-	if got, want := costLine(l, 8), "hourly 172.72 GPU-h × CNY 8.00/h = CNY 1381.7328"; got != want {
+	if got, want := costLine(l, "GPU-"), "hourly 172.72 GPU-h × CNY 8.00/h = CNY 1381.7328"; got != want {
 		t.Errorf("costLine() = %q, want %q", got, want)
 	}
 }

@@ -28,6 +28,7 @@ type fit struct {
 	need      sizing.Bytes // the smallest per-GPU total of the layouts tried, when none fits
 	usable    sizing.Bytes // card memory less the headroom
 	tried     int          // layouts evaluated for this card and GPU count
+	server    int          // GPUs per server the fit was made for (serverOf)
 	err       error        // why nothing fits (memory, or a card that cannot run the precision)
 
 	// The warnings every option of this fit shares (settings.fitWarnings),
@@ -37,14 +38,15 @@ type fit struct {
 }
 
 type fitKey struct {
-	card string
-	gpus int
+	card   string
+	gpus   int
+	server int // GPUs per server (serverOf)
 }
 
 // layouts lists the parallel layouts tried for n GPUs, in order of preference.
 // Tensor parallelism, whose all-reduces sit on every layer's critical path, is
-// kept inside one server (at most GPUsPerServer ways), as Megatron-LM deploys it.
-func (s settings) layouts(n int) []sizing.Parallel {
+// kept inside one server of server GPUs, as Megatron-LM deploys it.
+func (s settings) layouts(n, server int) []sizing.Parallel {
 	m := s.Model
 	heads, kv := m.Heads, m.KVHeads
 	if kv == 0 {
@@ -54,7 +56,7 @@ func (s settings) layouts(n int) []sizing.Parallel {
 	var ls []sizing.Parallel
 	if s.Workload.Task == sizing.Inference {
 		ls = append(ls, sizing.Parallel{Data: n})
-		if n > 1 && n <= GPUsPerServer && divides(n) { // tensor parallelism stays inside a server
+		if n > 1 && n <= server && divides(n) { // tensor parallelism stays inside a server
 			ls = append(ls, sizing.Parallel{Tensor: n})
 		}
 		if n > 1 && m.Layers >= n {
@@ -68,7 +70,7 @@ func (s settings) layouts(n int) []sizing.Parallel {
 			ls = append(ls, sizing.Parallel{Data: n, ZeRO: z})
 		}
 		for _, t := range []int{2, 4, 8} {
-			if t <= n && n%t == 0 && divides(t) {
+			if t <= n && t <= server && n%t == 0 && divides(t) {
 				ls = append(ls, sizing.Parallel{Data: n / t, Tensor: t, SequenceParallel: true})
 				if n/t > 1 {
 					ls = append(ls, sizing.Parallel{Data: n / t, Tensor: t, SequenceParallel: true, ZeRO: 3})
@@ -82,15 +84,16 @@ func (s settings) layouts(n int) []sizing.Parallel {
 	return ls
 }
 
-// fitCard times every layout of n GPUs of card that fits and keeps the fastest
-// (the first listed among equals; without Tokens, the first that fits).
-func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
+// fitCard times every layout of n GPUs of card, in servers of server GPUs, that
+// fits and keeps the fastest (the first listed among equals; without Tokens, the
+// first that fits).
+func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) *fit {
 	usable, _ := sizing.Usable(card.Memory, s.headroom) // settle checked the headroom
 	var smallest sizing.Bytes = -1
 	var best, failed *fit
 	w := s.Workload
 	tried := 0
-	for _, l := range s.layouts(n) {
+	for _, l := range s.layouts(n, server) {
 		tried++
 		w.Parallel = l
 		b, err := sizing.Estimate(s.Model, w)
@@ -103,7 +106,7 @@ func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 		if b.Total() > usable {
 			continue
 		}
-		f := s.timeLayout(card, n, l, b, usable, work)
+		f := s.timeLayout(card, n, server, l, b, usable, work)
 		switch {
 		case !f.ok:
 			if failed == nil {
@@ -117,14 +120,14 @@ func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 		}
 	}
 	if best != nil {
-		best.tried = tried
+		best.tried, best.server = tried, server
 		return best
 	}
 	if failed != nil {
-		failed.tried = tried
+		failed.tried, failed.server = tried, server
 		return failed
 	}
-	f := &fit{usable: usable, tried: tried}
+	f := &fit{usable: usable, tried: tried, server: server}
 	if smallest < 0 {
 		f.err = fmt.Errorf("%s: no layout of %s is valid for this model", card.Name, gpuCount(n))
 	} else {
@@ -136,9 +139,9 @@ func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 }
 
 // timeLayout times layout l of n GPUs of card, whose memory b fits.
-func (s settings) timeLayout(card catalog.Card, n int, l sizing.Parallel, b sizing.Breakdown, usable sizing.Bytes, work compute.FLOPs) *fit {
+func (s settings) timeLayout(card catalog.Card, n, server int, l sizing.Parallel, b sizing.Breakdown, usable sizing.Bytes, work compute.FLOPs) *fit {
 	f := &fit{ok: true, layout: l, mem: b, usable: usable}
-	link, nvlink, name := linkFor(card, n)
+	link, nvlink, name := linkFor(card, n, server)
 	f.nvlink, f.linkName = nvlink, name
 	peak, note, err := peakFor(card, s.Workload.Precision, s.Workload.Task)
 	if err != nil {
@@ -282,8 +285,8 @@ func seconds(sec float64) (time.Duration, error) {
 // the card has it for every GPU, a bridge for a pair only, PCIe otherwise, and the
 // network (InterServerLink) once the GPUs fill more than one server, since a ring
 // all-reduce runs at the speed of its slowest link.
-func linkFor(card catalog.Card, n int) (compute.Link, bool, string) {
-	if n > GPUsPerServer {
+func linkFor(card catalog.Card, n, server int) (compute.Link, bool, string) {
+	if n > server {
 		return compute.Link{Bandwidth: InterServerLink, Latency: networkStepLatency}, false, "the network between servers (200 Gb/s per GPU assumed)"
 	}
 	if n > 1 && card.NVLink > 0 {

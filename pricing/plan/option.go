@@ -21,7 +21,8 @@ import (
 // never copied or sorted.
 type candidate struct {
 	offer         int // the offer's place in Planner.Offers, the last tie-break
-	gpus          int
+	gpus          int // GPUs the job uses
+	rented, units int // GPUs rented and paid for, and the tariff's units for them (rent)
 	fit           *fit
 	rental        pricing.Usage
 	cost, hourly  pricing.Quote
@@ -39,6 +40,7 @@ type candidate struct {
 // the expected cost with interruptions.
 func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, rates pricing.Rates) (candidate, error) {
 	c := candidate{offer: i, gpus: n, fit: f}
+	c.rented, c.units = rent(o, n)
 	jobRental := false
 	switch {
 	case s.rentalSet():
@@ -57,12 +59,12 @@ func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, 
 			roundDur(span), roundDur(pricing.MaxDuration), pricing.ErrUnavailable)}
 	}
 	var err error
-	c.cost.Total, err = pr.Total(c.rental, n) // the quotes are built for the options returned
+	c.cost.Total, err = pr.Total(c.rental, c.units) // the quotes are built for the options returned
 	if errors.Is(err, pricing.ErrUnavailable) {
 		return candidate{}, &unavailable{offerName(o), err}
 	}
 	if err != nil {
-		return candidate{}, &contextError{context: fmt.Sprintf("%s at %d GPUs", offerName(o), n), err: err}
+		return candidate{}, &contextError{context: fmt.Sprintf("%s at %d GPUs", offerName(o), c.rented), err: err}
 	}
 	c.expected = c.cost.Total
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
@@ -102,13 +104,13 @@ func (s settings) interruptions(c *candidate, pr tariffPricer, perDay float64) e
 	span := usageSpan(c.rental)
 	switch {
 	case !s.rentalSet() && s.Usage == 0: // the rental is the job's own run
-		q, err := pr.Total(pricing.Continuous(need), c.gpus)
+		q, err := pr.Total(pricing.Continuous(need), c.units)
 		if err != nil {
 			return err
 		}
 		c.expected = q
 	case need > span:
-		q, err := pr.Total(pricing.Continuous(need-span), c.gpus)
+		q, err := pr.Total(pricing.Continuous(need-span), c.units)
 		if err != nil {
 			return err
 		}
@@ -124,11 +126,11 @@ func (s settings) interruptions(c *candidate, pr tariffPricer, perDay float64) e
 func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catalog.Card, faster *catalog.Card, check pricing.PriceCheck, cheapest *candidate, fits map[fitKey]*fit, work compute.FLOPs) error {
 	f, n := c.fit, c.gpus
 	var err error
-	if c.cost, c.hourly, err = s.quote(o, c.rental, n); err != nil {
+	if c.cost, c.hourly, err = s.quote(o, c.rental, c.units); err != nil {
 		return err
 	}
 	*opt = Option{
-		Offer: o, CardID: card.ID, GPUs: n, Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
+		Offer: o, CardID: card.ID, GPUs: c.rented, Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
 		Headroom:      1 - float64(f.mem.Total())/float64(card.Memory),
 		Duration:      f.duration,
 		DurationLow:   f.low,
@@ -166,6 +168,14 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catal
 			kind, c.interruptions, roundDur(c.lost), extra))
 	}
 	warn = append(warn, pre...)
+	if idle := c.rented - n; idle > 0 {
+		paid := "idle GPUs are"
+		if idle == 1 {
+			paid = "idle GPU is"
+		}
+		warn = append(warn, fmt.Sprintf("job uses %d of %d GPUs; %d %s paid for (sold in instances of %d GPUs)",
+			n, c.rented, idle, paid, o.GPUsPerInstance))
+	}
 	if faster != nil && c.serve == nil { // serving says it in explainServing
 		warn = append(warn, s.boardWarning(o, card, *faster, n, f, fits, work))
 	}
@@ -238,9 +248,9 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 		scaling = fmt.Sprintf("; scaling efficiency %.0f%%", f.eff*100)
 	}
 	switch {
-	case n > GPUsPerServer:
+	case n > f.server:
 		f.pre = append(f.pre, fmt.Sprintf("%d GPUs span %d servers: they talk over %s%s",
-			n, (n+GPUsPerServer-1)/GPUsPerServer, f.linkName, scaling))
+			n, (n+f.server-1)/f.server, f.linkName, scaling))
 	case n > 1 && !f.nvlink && (s.Workload.Task != sizing.Inference || f.layout.Tensor > 1):
 		f.pre = append(f.pre, fmt.Sprintf("%d GPUs without NVLink: they talk over %s%s", n, f.linkName, scaling))
 	case n > 1 && !f.nvlink && f.layout.Pipeline > 1:
@@ -255,7 +265,7 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 	return f.pre
 }
 
-// quote prices a rental on offer o for n GPUs, and the same rental paid by the
+// quote prices a rental on offer o for n units (GPUs, or instances: rent), and the same rental paid by the
 // hour alone (the zero Quote when the tariff has no hourly price), to set beside
 // the best packages.
 func (s settings) quote(o pricing.Offer, u pricing.Usage, n int) (pricing.Quote, pricing.Quote, error) {
@@ -364,6 +374,9 @@ func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []catalog.
 			return da < db
 		}
 	}
+	if a.rented != b.rented {
+		return a.rented < b.rented
+	}
 	if a.gpus != b.gpus {
 		return a.gpus < b.gpus
 	}
@@ -388,10 +401,10 @@ func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []catalog.
 // change: the time at the same GPU count and layout search, and NVLink.
 func (s settings) boardWarning(o pricing.Offer, card, faster catalog.Card, n int, f *fit, fits map[fitKey]*fit, work compute.FLOPs) string {
 	msg := fmt.Sprintf("%q does not say its board: planned on the %s, the slowest it may be", o.Card, card.Name)
-	k := fitKey{faster.ID, n}
+	k := fitKey{faster.ID, n, f.server}
 	ff := fits[k]
 	if ff == nil {
-		ff = s.fitCard(faster, n, work)
+		ff = s.fitCard(faster, n, f.server, work)
 		fits[k] = ff
 	}
 	var change []string
