@@ -131,6 +131,7 @@ type options struct {
 	days                                           int
 	headroom, utilization                          float64
 	budget, offers                                 string
+	rates                                          ratesFlag // rates.go
 	json                                           bool
 	serve                                          serveFlags      // serve.go
 	set                                            map[string]bool // the flags given on the command line
@@ -168,6 +169,7 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	fs.Float64Var(&o.utilization, "utilization", 0, "fraction of peak FLOP/s sustained; 0: the middle of published MFU (38-52%)")
 	fs.IntVar(&o.maxGPUs, "max-gpus", 0, "most GPUs per option; 0: each offer's limit")
 	fs.StringVar(&o.budget, "budget", "", "most money to spend, in the offers' currency (e.g. 500)")
+	fs.Var(&o.rates, "rates", "exchange `rates` for a price list in several currencies, BASE:CUR=RATE,... (CNY:USD=7.20 ranks in CNY, one USD = 7.20 CNY); -budget is then in BASE")
 	fs.StringVar(&o.offers, "offers", "", "price list: gpuplan CSV or JSON (see the README), a SkyPilot catalog vms.csv or vast.ai offers JSON, told apart by content; empty: the built-in SAMPLE price list")
 	fs.IntVar(&o.top, "top", 10, "options to print; 0: all")
 	o.serve.define(fs)
@@ -297,12 +299,15 @@ func (o options) execute(w io.Writer) (int, error) {
 	}
 	if !req.Budget.Amount.IsZero() && len(offers) > 0 {
 		req.Budget.Currency = offers[0].Tariff.Currency
+		if o.rates.r.Base != "" {
+			req.Budget.Currency = o.rates.r.Base
+		}
 	}
 	req.Limit = o.top
 	if o.top == 0 {
 		req.Limit = -1 // all
 	}
-	rep, err := plan.Planner{Catalog: catalog.Default(), Offers: offers}.Report(req)
+	rep, err := plan.Planner{Catalog: catalog.Default(), Offers: offers, Rates: o.rates.r}.Report(req)
 	var nf *plan.NoFitError
 	if errors.As(err, &nf) {
 		if o.json {
@@ -311,6 +316,9 @@ func (o options) execute(w io.Writer) (int, error) {
 		}
 		printNoFit(w, req, source, nf)
 		return exitFail, nil
+	}
+	if errors.Is(err, pricing.ErrCurrencyMismatch) && o.rates.r.Base == "" {
+		return exitFail, fmt.Errorf("%w (rank them together with -rates, e.g. -rates CNY:USD=7.20)", err)
 	}
 	if err != nil {
 		return exitFail, err
@@ -493,11 +501,12 @@ func printPlan(w io.Writer, r plan.Request, source string, rep plan.Report) erro
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%.0f%%\t%s\t%s\t%s\t%s\t%s\t\n",
 			i+1, o.Offer.Provider, o.CardID, o.GPUs, plan.DescribeLayout(o.Layout), o.PerGPU.Total().Human(),
-			o.Headroom*100, duration(o.Duration), scaling, o.ExpectedCost, money(o.HourlyOnly.Total), o.Waste)
+			o.Headroom*100, duration(o.Duration), scaling, ranked(o), money(o.HourlyOnly.Total), o.Waste)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	printRates(w, shown)
 	best := shown[0]
 	fmt.Fprintf(w, "\nBest: %s %s (%s), %d × %s, %s\n", best.Offer.Provider, best.Offer.Region, best.Offer.Card, best.GPUs, best.CardID, plan.DescribeLayout(best.Layout))
 	b := best.PerGPU

@@ -76,6 +76,8 @@ func TestGolden(t *testing.T) {
 		{"skypilot_lambda", []string{"-offers", "../../pricing/testdata/skypilot/lambda_vms.csv", "-top", "4"}, exitOK},
 		{"skypilot_lambda_70b", []string{"-offers", "../../pricing/testdata/skypilot/lambda_vms.csv", "-model", "llama-2-70b", "-task", "inference", "-precision", "bf16", "-context", "4096", "-batch", "8", "-tokens", "0", "-usage", "720h", "-top", "3"}, exitOK},
 		{"vast", []string{"-offers", "../../pricing/testdata/vast/offers_sample.json", "-top", "3"}, exitOK},
+		// A list in CNY and USD, ranked in CNY at a rate the user gives.
+		{"two_currencies", []string{"-offers", "testdata/two_currencies.csv", "-rates", "CNY:USD=7.20", "-top", "3"}, exitOK},
 		// A model known by its size alone: the note names -config.
 		{"params_only", []string{"-params", "7B", "-top", "3"}, exitOK},
 		// A model from its config.json; inference defaults to one sequence and 1e6 tokens.
@@ -203,6 +205,10 @@ func TestExitStatus(t *testing.T) {
 		{"bad per-day", []string{"-per-day", "six hours", "-days", "2"}, exitUsage, `for flag -per-day: want a duration such as 720h, 90m or 30d`},
 		{"days past range", []string{"-usage", "200000d"}, exitUsage, `invalid value "200000d" for flag -usage: out of range`},
 		{"unknown flag", []string{"-bogus"}, exitUsage, "flag provided but not defined: -bogus"},
+		{"rates without base", []string{"-rates", "USD=7.2"}, exitUsage, `invalid value "USD=7.2" for flag -rates: want BASE:CUR=RATE`},
+		{"rate not a number", []string{"-rates", "CNY:USD=seven"}, exitUsage, `for flag -rates: USD="seven": not a number`},
+		{"rate twice", []string{"-rates", "CNY:USD=7,USD=8"}, exitUsage, "for flag -rates: USD given twice"},
+		{"mixed currencies without rates", []string{"-offers", "testdata/two_currencies.csv"}, exitFail, "-rates"},
 		{"extra argument", []string{"extra"}, exitUsage, `unexpected arguments ["extra"]`},
 		{"bad params", []string{"-params", "-5"}, exitUsage, `-params "-5": want a count such as 7B`},
 		{"params too large", []string{"-params", "2000T"}, exitUsage, `-params "2000T": want from 1 to 1e15 parameters`},
