@@ -2,9 +2,10 @@ package pricing
 
 import (
 	"errors"
-	"github.com/gpuplan/gpuplan/internal/text"
 	"strconv"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/internal/text"
 )
 
 // Sentinel errors. Every error from this package wraps one of them; test with

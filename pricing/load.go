@@ -1,9 +1,7 @@
 package pricing
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,7 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/shopspring/decimal"
 )
 
@@ -239,7 +239,8 @@ func (o *Offer) UnmarshalJSON(b []byte) error {
 // isOfferField reports whether name is a JSON field of Offer itself.
 func isOfferField(name string) bool {
 	switch name {
-	case "provider", "region", "card", "max_gpus", "tier", "support", "interruptible", "interruptions_per_day", "notes", "line":
+	case "provider", "region", "card", "max_gpus", "tier", "support", "interruptible", "interruptions_per_day", "notes",
+		"gpus_per_instance", "line":
 		return true
 	}
 	return false
@@ -284,28 +285,29 @@ func durationField(name, s string) (time.Duration, error) {
 // price passes through a float); an empty or absent price is not offered.
 // Durations use Go's syntax ("1s", "1m", "1h"); empty is the default. Every field
 // but provider, card and the tariff's currency and one price may be left out.
-// Unknown fields are errors. Every offer is validated (Offer.Validate). Errors are
-// *ParseError values with the line of the offending offer (or of the syntax
-// error) and, where known, the field, wrapping ErrInvalid.
+// Unknown fields are errors. "gpus_per_instance" sets Offer.GPUsPerInstance. Every
+// offer is validated (Offer.Validate); its currency must be an ISO 4217 code in use
+// and its tier, when given, one SiteAvailability reads. Each offer's Line is the
+// line its object starts on, whatever a "line" field says. The bounds and checks
+// of LoadOffersCSV apply: at most 32 MiB, refused early when the size is known, and
+// UTF-8 only. Errors are *ParseError values with the line of the offending offer
+// (or of the syntax error) and, where known, the field, wrapping ErrInvalid.
 func LoadOffersJSON(r io.Reader) ([]Offer, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxListBytes+1))
+	data, err := readList(r)
 	if err != nil {
-		return nil, &ParseError{Err: fmt.Errorf("reading the price list: %v: %w", err, ErrInvalid)}
+		return nil, err
 	}
-	if len(data) > maxListBytes {
-		return nil, &ParseError{Err: errListTooLarge}
-	}
-	data = bytes.TrimPrefix(data, []byte(utf8BOM))
 	dec := json.NewDecoder(bytes.NewReader(data))
+	lines := lineCounter{data: data}
 	fail := func(off int64, err error) error {
-		pe := &ParseError{Line: lineAt(data, off), Err: err}
+		pe := &ParseError{Line: lines.at(off), Err: err}
 		var fe *fieldError
 		var se *json.SyntaxError
 		switch {
 		case errors.As(err, &fe):
 			pe.Field, pe.Input, pe.Err = fe.field, fe.input, fe.err
 		case errors.As(err, &se):
-			pe.Line = lineAt(data, se.Offset)
+			pe.Line = lines.at(se.Offset)
 		}
 		if !errors.Is(pe.Err, ErrInvalid) {
 			pe.Err = fmt.Errorf("%v: %w", pe.Err, ErrInvalid)
@@ -319,8 +321,7 @@ func LoadOffersJSON(r io.Reader) ([]Offer, error) {
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
 		return nil, fail(0, fmt.Errorf("want a JSON array of offers: %w", ErrInvalid))
 	}
-	offers := []Offer{}
-	seen, line := int64(0), 1 // lines counted up to seen, so the count stays linear
+	var offers offerChunks
 	for dec.More() {
 		start := dec.InputOffset()
 		var raw json.RawMessage
@@ -328,23 +329,24 @@ func LoadOffersJSON(r io.Reader) ([]Offer, error) {
 			return nil, fail(start, err)
 		}
 		if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
-			return nil, fail(start, fmt.Errorf("offer %d: want a JSON object, got %s: %w", len(offers)+1, jsonKind(t), ErrInvalid))
+			return nil, fail(start, fmt.Errorf("offer %d: want a JSON object, got %s: %w", offers.n+1, jsonKind(t), ErrInvalid))
 		}
 		var o Offer
 		if err := o.UnmarshalJSON(raw); err != nil {
 			return nil, fail(start, err)
 		}
-		if err := o.Validate(); err != nil {
+		o.Line = lines.at(start)
+		err := o.Validate()
+		if err == nil {
+			err = checkListed(o)
+		}
+		if err != nil {
 			if f, in := fieldOf(o, "tariff.", false); f != "" {
 				err = &fieldError{f, in, err}
 			}
 			return nil, fail(start, err)
 		}
-		brace := start + int64(bytes.IndexByte(data[start:], '{'))
-		line += bytes.Count(data[seen:brace], []byte{'\n'})
-		seen = brace
-		o.Line = line
-		offers = append(offers, o)
+		offers.add(o)
 	}
 	if _, err := dec.Token(); err != nil {
 		return nil, fail(dec.InputOffset(), fmt.Errorf("unterminated array: %v: %w", err, ErrInvalid))
@@ -352,7 +354,73 @@ func LoadOffersJSON(r io.Reader) ([]Offer, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fail(dec.InputOffset(), fmt.Errorf("data after the array: %w", ErrInvalid))
 	}
-	return offers, nil
+	return offers.all(), nil
+}
+
+// readList reads a whole list within the size bound, refusing it early when its
+// size is known, and drops a UTF-8 byte order mark. Text that is not UTF-8 is
+// refused with a hint, as encoding/json would silently replace the bad bytes.
+func readList(r io.Reader) ([]byte, error) {
+	if err := refuseKnownSize(r); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxListBytes+1))
+	if err != nil {
+		return nil, &ParseError{Err: fmt.Errorf("reading the price list: %v: %w", err, ErrInvalid)}
+	}
+	if len(data) > maxListBytes {
+		return nil, &ParseError{Err: errListTooLarge}
+	}
+	data = bytes.TrimPrefix(data, []byte(utf8BOM))
+	if !utf8.Valid(data) {
+		lines := lineCounter{data: data}
+		bad := 0
+		for bad < len(data) {
+			r, n := utf8.DecodeRune(data[bad:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			bad += n
+		}
+		return nil, &ParseError{Line: lines.at(int64(bad)), Err: errNotUTF8}
+	}
+	return data, nil
+}
+
+// checkListed holds a loaded offer to what a price list must say beyond
+// Validate: a currency ISO 4217 knows and a datacenter tier label (tierLabel).
+func checkListed(o Offer) error {
+	if err := knownCurrency(o.Tariff.Currency); err != nil {
+		return &fieldError{"tariff.currency", o.Tariff.Currency, err}
+	}
+	if o.Tier != "" && !tierLabel(o.Tier) {
+		return &fieldError{"tier", o.Tier, fmt.Errorf("not a datacenter tier: want T1 to T4, Tier I to Tier IV, or T3+: %w", ErrInvalid)}
+	}
+	return nil
+}
+
+// lineCounter gives the 1-based line of offsets into data, counting newlines
+// from the last offset asked when offsets come in ascending order, so that the
+// lines of a whole list cost one pass over it.
+type lineCounter struct {
+	data []byte
+	off  int64 // offset counted up to
+	line int   // newlines before off
+}
+
+// at returns the line of the first non-space byte at or after off.
+func (c *lineCounter) at(off int64) int {
+	n := int64(len(c.data))
+	off = min(max(off, 0), n)
+	for off < n && strings.IndexByte(" \t\r\n,", c.data[off]) >= 0 {
+		off++
+	}
+	if off < c.off {
+		c.off, c.line = 0, 0
+	}
+	c.line += bytes.Count(c.data[c.off:off], []byte{'\n'})
+	c.off = off
+	return 1 + c.line
 }
 
 // jsonKind names the kind of JSON value raw starts with, for messages.
@@ -373,27 +441,84 @@ func jsonKind(raw []byte) string {
 	return "a number"
 }
 
-// lineAt returns the 1-based line of the first non-space byte at or after off.
-func lineAt(data []byte, off int64) int {
-	if off < 0 {
-		off = 0
-	}
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	for off < int64(len(data)) && strings.IndexByte(" \t\r\n,", data[off]) >= 0 {
-		off++
-	}
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	return 1 + bytes.Count(data[:off], []byte{'\n'})
+// The columns LoadOffersCSV knows, besides term_<N>m: their indexes in a row's
+// column map, and their names in csvColumns.
+const (
+	colProvider = iota
+	colRegion
+	colCard
+	colMemory
+	colMaxGPUs
+	colGPUsPerInstance
+	colCurrency
+	colHourly
+	colDaily
+	colWeekly
+	colMonthly
+	colHoursPerMonth
+	colGranularity
+	colMinimum
+	colAfterPackage
+	colRounding
+	colTier
+	colSupport
+	colInterruptible
+	colInterruptionsPerDay
+	colNotes
+	numColumns
+)
+
+// csvColumns names the columns LoadOffersCSV knows, besides term_<N>m.
+var csvColumns = [numColumns]string{"provider", "region", "card", "memory", "max_gpus", "gpus_per_instance",
+	"currency", "hourly", "daily", "weekly", "monthly", "hours_per_month", "granularity", "minimum",
+	"after_package", "rounding", "tier", "support", "interruptible", "interruptions_per_day", "notes"}
+
+// csvAliases maps the Chinese headings of the price lists the seed articles'
+// market publishes to the columns (LoadOffersCSV's table). Headings are compared
+// after width folding, trimming and lower-casing, without a unit in brackets.
+var csvAliases = map[string]string{
+	"服务商": "provider", "供应商": "provider", "厂商": "provider", "平台": "provider",
+	"地域": "region", "地区": "region", "区域": "region",
+	"卡型": "card", "显卡": "card", "型号": "card", "gpu型号": "card", "显卡型号": "card",
+	"显存": "memory",
+	"卡数": "max_gpus", "最大卡数": "max_gpus",
+	"整机卡数": "gpus_per_instance", "每台卡数": "gpus_per_instance",
+	"币种": "currency", "货币": "currency",
+	"按量": "hourly", "小时价": "hourly", "按小时": "hourly", "按量/小时": "hourly", "按时": "hourly",
+	"包天": "daily", "包日": "daily", "天价": "daily",
+	"包周": "weekly",
+	"包月": "monthly", "月价": "monthly",
+	"包季": "term_3m", "包半年": "term_6m", "包年": "term_12m",
+	"每月小时数": "hours_per_month",
+	"计费粒度":  "granularity", "最低计费": "minimum", "最短计费": "minimum",
+	"到期后": "after_package", "舍入": "rounding",
+	"机房等级": "tier", "等级": "tier",
+	"支持": "support", "技术支持": "support", "售后": "support",
+	"可中断": "interruptible", "竞价": "interruptible", "抢占式": "interruptible",
+	"每天中断次数": "interruptions_per_day", "中断次数/天": "interruptions_per_day",
+	"备注": "notes", "说明": "notes",
 }
 
-// csvColumns lists the columns LoadOffersCSV knows, besides term_<N>m.
-var csvColumns = []string{"provider", "region", "card", "max_gpus", "currency", "hourly", "daily",
-	"weekly", "monthly", "hours_per_month", "granularity", "minimum", "after_package", "rounding",
-	"tier", "support", "interruptible", "interruptions_per_day", "notes"}
+// csvHeading reads one heading: its column name (canonical, or a Chinese alias
+// resolved), the unit written in brackets after it ("按量(元/小时)" gives "元/小时"),
+// and whether it was a Chinese alias. "包3个月" is term_3m.
+func csvHeading(h string) (name, unit string, zh bool) {
+	h = strings.TrimSpace(foldWidth(h))
+	if i := strings.IndexByte(h, '('); i > 0 && strings.HasSuffix(h, ")") {
+		h, unit = strings.TrimSpace(h[:i]), strings.TrimSpace(h[i+1:len(h)-1])
+	}
+	h = strings.ToLower(h)
+	if a, ok := csvAliases[h]; ok {
+		return a, unit, true
+	}
+	if rest, ok := strings.CutPrefix(h, "包"); ok {
+		rest = strings.TrimSuffix(strings.TrimSuffix(rest, "个月"), "月")
+		if n, err := strconv.Atoi(rest); err == nil && strconv.Itoa(n) == rest {
+			return "term_" + rest + "m", unit, true
+		}
+	}
+	return h, unit, false
+}
 
 // LoadOffersCSV reads a price list in CSV: a header row, then one offer per row.
 // Lines starting with # are comments. Columns may come in any order; provider,
@@ -402,29 +527,79 @@ var csvColumns = []string{"provider", "region", "card", "max_gpus", "currency", 
 // (a price not offered, the default month, granularity and policy).
 //
 //	provider, region, card     text
+//	memory                     the card's memory ("80GB"), added to the card's
+//	                           name when the name does not state it
 //	max_gpus                   integer ≥ 0 (zero: no stated limit)
+//	gpus_per_instance          integer ≥ 0: GPUs sold together as one instance,
+//	                           whose prices are then per instance (Offer.GPUsPerInstance)
 //	currency                   ISO 4217 code ("CNY")
 //	hourly, daily, weekly,
-//	monthly                    prices per GPU, plain decimals ("1.60"), no exponent
+//	monthly                    prices per GPU (per instance with gpus_per_instance),
+//	                           plain decimals ("1.60"), no exponent
 //	term_<N>m                  price of one month under an N-month term ("term_3m")
 //	hours_per_month            integer, 672 to 744 (empty: 730)
 //	granularity, minimum       Go durations ("1s", "1m", "1h")
 //	after_package              hourly or renew
 //	rounding                   half_up or half_even
-//	tier, support, notes       text
-//	interruptible              true or false
+//	tier                       a datacenter tier SiteAvailability reads ("T3",
+//	                           "Tier III"), or one with a "+" after it ("T3+",
+//	                           which SiteAvailability does not read); anything
+//	                           else is an error
+//	support, notes             text
+//	interruptible              true or false (是 or 否)
 //	interruptions_per_day      a decimal number ≥ 0
 //
-// Every offer is validated (Offer.Validate). Errors are *ParseError values with the
-// line and column, wrapping ErrInvalid.
+// The price lists of the Chinese market are read as written. These Chinese
+// headings name the columns (a unit in brackets after a heading, "按量(元/小时)",
+// is allowed):
+//
+//	服务商, 供应商, 厂商, 平台           provider
+//	地域, 地区, 区域                   region
+//	卡型, 显卡, 型号, GPU型号, 显卡型号    card
+//	显存                             memory
+//	卡数, 最大卡数                     max_gpus
+//	整机卡数, 每台卡数                  gpus_per_instance
+//	币种, 货币                        currency
+//	按量, 小时价, 按小时, 按时, 按量/小时   hourly
+//	包天, 包日, 天价                   daily
+//	包周                             weekly
+//	包月, 月价                        monthly
+//	包季, 包半年, 包年, 包<N>个月        term_3m, term_6m, term_12m, term_<N>m
+//	每月小时数                         hours_per_month
+//	计费粒度                          granularity
+//	最低计费, 最短计费                  minimum
+//	到期后                           after_package
+//	舍入                             rounding
+//	机房等级, 等级                     tier
+//	支持, 技术支持, 售后                support
+//	可中断, 竞价, 抢占式                interruptible
+//	每天中断次数, 中断次数/天            interruptions_per_day
+//	备注, 说明                        notes
+//
+// A list with a Chinese heading is priced in CNY unless it says otherwise: the
+// currency column may then be left out, and an empty currency cell is CNY. A price
+// cell may carry its currency and period as such lists write them: "¥8.00",
+// "8元/小时", "8 元/卡/时", "1,200元/月", "US$2.10/h"; a dash, a slash, "无" or
+// "N/A" is a package not offered, as an empty cell is. The currency must agree with
+// the row's ("美元" in a CNY row is an error) and the period with the column ("8元/天"
+// under hourly is an error). Fullwidth digits and letters ("８元", "ＲＴＸ４０９０")
+// read as ASCII in headings and cells; card names keep them, and CardKey and the
+// catalog read them.
+//
+// A currency must be an ISO 4217 code in use (RMB is an error that names CNY). A
+// file that is not UTF-8 (a GBK file from Excel) is refused with a hint to save it
+// as UTF-8; a file with semicolons or tabs between columns gets a hint too. The
+// list is refused as soon as it is known to be over 32 MiB (from the reader's
+// length or file size where it has one, else after reading that much), and rows
+// are read one at a time, so memory stays within a small multiple of the input.
+//
+// Every offer is validated (Offer.Validate) and carries its line (Offer.Line).
+// Errors are *ParseError values with the line and column, wrapping ErrInvalid.
 func LoadOffersCSV(r io.Reader) ([]Offer, error) {
-	br := bufio.NewReader(&sizeLimit{r: r})
-	if b, err := br.Peek(len(utf8BOM)); err == nil && string(b) == utf8BOM {
-		_, _ = br.Discard(len(utf8BOM)) // Peek saw the bytes
+	cr, err := newCSVReader(r)
+	if err != nil {
+		return nil, err
 	}
-	cr := csv.NewReader(br)
-	cr.Comment = '#'
-	cr.ReuseRecord = false
 	header, err := cr.Read()
 	if err != nil {
 		if err == io.EOF {
@@ -433,52 +608,30 @@ func LoadOffersCSV(r io.Reader) ([]Offer, error) {
 		return nil, csvErr(err)
 	}
 	hline, _ := cr.FieldPos(0)
-	col := map[string]int{}
-	known := map[string]bool{}
-	for _, c := range csvColumns {
-		known[c] = true
+	if err := checkHeader(header, hline); err != nil {
+		return nil, err
 	}
-	terms := map[string]int{}
-	for i, h := range header {
-		h = strings.ToLower(strings.TrimSpace(h))
-		if h == "" {
-			return nil, &ParseError{Line: hline, Err: fmt.Errorf("column %d of the header has no name (a trailing comma?): %w", i+1, ErrInvalid)}
-		}
-		if _, dup := col[h]; dup {
-			return nil, &ParseError{Line: hline, Field: h, Input: header[i], Err: fmt.Errorf("column repeated: %w", ErrInvalid)}
-		}
-		if m, ok := termColumn(h); ok {
-			if m < 2 || m > 120 {
-				return nil, &ParseError{Line: hline, Field: h, Input: header[i], Err: fmt.Errorf("a term of %d months: terms run 2 to 120 months: %w", m, ErrInvalid)}
-			}
-			terms[h] = m
-		} else if !known[h] {
-			return nil, &ParseError{Line: hline, Field: h, Input: header[i], Err: fmt.Errorf("unknown column (want %s or term_<N>m): %w", strings.Join(csvColumns, ", "), ErrInvalid)}
-		}
-		col[h] = i
+	var h csvHeader
+	if err := h.read(header, hline); err != nil {
+		return nil, err
 	}
-	for _, need := range []string{"provider", "card", "currency"} {
-		if _, ok := col[need]; !ok {
-			return nil, &ParseError{Line: hline, Field: need, Err: fmt.Errorf("column missing from the header: %w", ErrInvalid)}
-		}
-	}
-	var termMonths []int
-	for _, m := range terms {
-		termMonths = append(termMonths, m)
-	}
-	sort.Ints(termMonths)
 	cr.FieldsPerRecord = len(header)
-	offers := []Offer{}
+	cr.ReuseRecord = true
+	var out offerChunks
+	in := interner{}
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
-			return offers, nil
+			return out.all(), nil
 		}
 		if err != nil {
-			return nil, csvErr(err)
+			return nil, csvRowErr(err, rec)
 		}
 		line, _ := cr.FieldPos(0)
-		o, err := offerFromCSV(rec, col, termMonths)
+		if err := checkUTF8(rec, line); err != nil {
+			return nil, err
+		}
+		o, err := h.offer(rec, &in)
 		if err == nil {
 			if err = o.Validate(); err != nil {
 				if f, in := fieldOf(o, "", true); f != "" {
@@ -491,7 +644,7 @@ func LoadOffersCSV(r io.Reader) ([]Offer, error) {
 			var fe *fieldError
 			if errors.As(err, &fe) {
 				pe.Field, pe.Input, pe.Err = fe.field, fe.input, fe.err
-				if i, ok := col[fe.field]; ok {
+				if i, ok := h.pos[fe.field]; ok {
 					pe.Line, _ = cr.FieldPos(i)
 				}
 			}
@@ -501,8 +654,181 @@ func LoadOffersCSV(r io.Reader) ([]Offer, error) {
 			return nil, pe
 		}
 		o.Line = line
-		offers = append(offers, o)
+		out.add(o)
 	}
+}
+
+// csvHeader is what a header row says: where each column is, the terms, and the
+// list's default currency.
+type csvHeader struct {
+	col        [numColumns]int // position of each column; -1 when absent
+	pos        map[string]int  // position of each column by name, terms included
+	unit       [numColumns]string
+	terms      []csvTerm // in ascending months
+	currency   string    // the list's currency when a row leaves it out; "" for none
+	zh         bool      // a Chinese heading was used
+	hasCurrCol bool
+}
+
+type csvTerm struct {
+	months int
+	name   string
+	col    int
+	unit   string
+}
+
+func (h *csvHeader) read(header []string, hline int) error {
+	for i := range h.col {
+		h.col[i] = -1
+	}
+	h.pos = map[string]int{}
+	index := map[string]int{}
+	for i, c := range csvColumns {
+		index[c] = i
+	}
+	for i, raw := range header {
+		name, unit, zh := csvHeading(raw)
+		h.zh = h.zh || zh
+		if name == "" {
+			return &ParseError{Line: hline, Err: fmt.Errorf("column %d of the header has no name (a trailing comma?): %w", i+1, ErrInvalid)}
+		}
+		if _, dup := h.pos[name]; dup {
+			return &ParseError{Line: hline, Field: name, Input: raw, Err: fmt.Errorf("column repeated: %w", ErrInvalid)}
+		}
+		if m, ok := termColumn(name); ok {
+			if m < 2 || m > 120 {
+				return &ParseError{Line: hline, Field: name, Input: raw, Err: fmt.Errorf("a term of %d months: terms run 2 to 120 months: %w", m, ErrInvalid)}
+			}
+			h.terms = append(h.terms, csvTerm{months: m, name: name, col: i, unit: unit})
+		} else if c, ok := index[name]; ok {
+			h.col[c] = i
+			h.unit[c] = unit
+		} else {
+			return &ParseError{Line: hline, Field: text.Cut(name, 64), Input: raw, Err: fmt.Errorf("unknown column (want %s or term_<N>m, or a Chinese heading such as 卡型 or 按量): %w",
+				strings.Join(csvColumns[:], ", "), ErrInvalid)}
+		}
+		h.pos[name] = i
+		if unit != "" {
+			if _, err := unitCurrencies(name, unit); err != nil && isPriceColumn(name) {
+				return &ParseError{Line: hline, Field: name, Input: raw, Err: err}
+			}
+		}
+	}
+	sort.Slice(h.terms, func(a, b int) bool { return h.terms[a].months < h.terms[b].months })
+	for _, need := range []int{colProvider, colCard} {
+		if h.col[need] < 0 {
+			return &ParseError{Line: hline, Field: csvColumns[need], Err: fmt.Errorf("column missing from the header: %w", ErrInvalid)}
+		}
+	}
+	h.hasCurrCol = h.col[colCurrency] >= 0
+	if h.zh {
+		h.currency = "CNY"
+	}
+	if !h.hasCurrCol && h.currency == "" {
+		return &ParseError{Line: hline, Field: "currency", Err: fmt.Errorf("column missing from the header: %w", ErrInvalid)}
+	}
+	return nil
+}
+
+// isPriceColumn reports whether a column holds prices.
+func isPriceColumn(name string) bool {
+	switch name {
+	case "hourly", "daily", "weekly", "monthly":
+		return true
+	}
+	_, ok := termColumn(name)
+	return ok
+}
+
+// offer builds one offer from a record; it does not validate.
+func (h *csvHeader) offer(rec []string, in *interner) (Offer, error) {
+	get := func(c int) string {
+		if i := h.col[c]; i >= 0 {
+			return strings.TrimSpace(rec[i])
+		}
+		return ""
+	}
+	var o Offer
+	var err error
+	o.Provider, o.Region, o.Card = in.get(get(colProvider)), in.get(get(colRegion)), in.get(get(colCard))
+	o.Tier, o.Support, o.Notes = in.get(get(colTier)), in.get(get(colSupport)), get(colNotes)
+	if mem := get(colMemory); mem != "" && !statesMemory(o.Card) {
+		o.Card = in.get(o.Card + " " + mem)
+	}
+	t := &o.Tariff
+	t.Currency = in.get(get(colCurrency))
+	if t.Currency == "" {
+		t.Currency = h.currency
+	}
+	if t.Currency != "" {
+		if err := knownCurrency(t.Currency); err != nil {
+			return o, &fieldError{"currency", t.Currency, err}
+		}
+	}
+	if o.MaxGPUs, err = intField("max_gpus", get(colMaxGPUs)); err != nil {
+		return o, err
+	}
+	if o.GPUsPerInstance, err = intField("gpus_per_instance", get(colGPUsPerInstance)); err != nil {
+		return o, err
+	}
+	if t.HoursPerMonth, err = intField("hours_per_month", get(colHoursPerMonth)); err != nil {
+		return o, err
+	}
+	for _, f := range []struct {
+		col int
+		dst *decimal.Decimal
+	}{{colHourly, &t.Hourly}, {colDaily, &t.Daily}, {colWeekly, &t.Weekly}, {colMonthly, &t.Monthly}} {
+		if h.col[f.col] < 0 {
+			continue
+		}
+		if *f.dst, err = priceCell(csvColumns[f.col], get(f.col), h.unit[f.col], t.Currency); err != nil {
+			return o, err
+		}
+	}
+	// Terms in ascending months, a defined order.
+	for _, term := range h.terms {
+		p, err := priceCell(term.name, strings.TrimSpace(rec[term.col]), term.unit, t.Currency)
+		if err != nil {
+			return o, err
+		}
+		if !p.IsZero() {
+			t.Terms = append(t.Terms, Term{Months: term.months, Monthly: p})
+		}
+	}
+	if t.Granularity, err = durationField("granularity", get(colGranularity)); err != nil {
+		return o, err
+	}
+	if t.Minimum, err = durationField("minimum", get(colMinimum)); err != nil {
+		return o, err
+	}
+	if t.AfterPackage, err = ParseAfterPackage(get(colAfterPackage)); err != nil {
+		return o, &fieldError{"after_package", get(colAfterPackage), err}
+	}
+	if t.Rounding, err = ParseRoundingMode(get(colRounding)); err != nil {
+		return o, &fieldError{"rounding", get(colRounding), err}
+	}
+	if o.Tier != "" && !tierLabel(o.Tier) {
+		return o, &fieldError{"tier", o.Tier, fmt.Errorf("not a datacenter tier: want T1 to T4, Tier I to Tier IV, or T3+: %w", ErrInvalid)}
+	}
+	if s := get(colInterruptible); s != "" {
+		switch s {
+		case "是":
+			o.Interruptible = true
+		case "否":
+		default:
+			if o.Interruptible, err = strconv.ParseBool(s); err != nil {
+				return o, &fieldError{"interruptible", s, fmt.Errorf("want true or false (是 or 否): %w", ErrInvalid)}
+			}
+		}
+	}
+	if s := get(colInterruptionsPerDay); s != "" {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return o, &fieldError{"interruptions_per_day", s, fmt.Errorf("want a finite number ≥ 0: %w", ErrInvalid)}
+		}
+		o.InterruptionsPerDay = v
+	}
+	return o, nil
 }
 
 // termColumn recognises "term_<N>m" and returns N.
@@ -517,88 +843,11 @@ func termColumn(h string) (int, bool) {
 	return n, true
 }
 
-func csvErr(err error) error {
-	if errors.Is(err, errListTooLarge) {
-		return &ParseError{Err: errListTooLarge}
-	}
-	var ce *csv.ParseError
-	if errors.As(err, &ce) {
-		return &ParseError{Line: ce.Line, Err: fmt.Errorf("%v: %w", ce.Err, ErrInvalid)}
-	}
-	return &ParseError{Err: fmt.Errorf("%v: %w", err, ErrInvalid)}
-}
-
-// offerFromCSV builds one offer from a record; it does not validate.
-func offerFromCSV(rec []string, col map[string]int, termMonths []int) (Offer, error) {
-	get := func(name string) string {
-		if i, ok := col[name]; ok {
-			return strings.TrimSpace(rec[i])
-		}
-		return ""
-	}
-	var o Offer
-	var err error
-	o.Provider, o.Region, o.Card = get("provider"), get("region"), get("card")
-	o.Tier, o.Support, o.Notes = get("tier"), get("support"), get("notes")
-	t := &o.Tariff
-	t.Currency = get("currency")
-	if o.MaxGPUs, err = intField("max_gpus", get("max_gpus")); err != nil {
-		return o, err
-	}
-	if t.HoursPerMonth, err = intField("hours_per_month", get("hours_per_month")); err != nil {
-		return o, err
-	}
-	for _, f := range []struct {
-		name string
-		dst  *decimal.Decimal
-	}{{"hourly", &t.Hourly}, {"daily", &t.Daily}, {"weekly", &t.Weekly}, {"monthly", &t.Monthly}} {
-		if *f.dst, err = priceField(f.name, get(f.name)); err != nil {
-			return o, err
-		}
-	}
-	// Terms in ascending months, a defined order.
-	for _, m := range termMonths {
-		name := "term_" + strconv.Itoa(m) + "m"
-		p, err := priceField(name, get(name))
-		if err != nil {
-			return o, err
-		}
-		if !p.IsZero() {
-			t.Terms = append(t.Terms, Term{Months: m, Monthly: p})
-		}
-	}
-	if t.Granularity, err = durationField("granularity", get("granularity")); err != nil {
-		return o, err
-	}
-	if t.Minimum, err = durationField("minimum", get("minimum")); err != nil {
-		return o, err
-	}
-	if t.AfterPackage, err = ParseAfterPackage(get("after_package")); err != nil {
-		return o, &fieldError{"after_package", get("after_package"), err}
-	}
-	if t.Rounding, err = ParseRoundingMode(get("rounding")); err != nil {
-		return o, &fieldError{"rounding", get("rounding"), err}
-	}
-	if s := get("interruptible"); s != "" {
-		if o.Interruptible, err = strconv.ParseBool(s); err != nil {
-			return o, &fieldError{"interruptible", s, fmt.Errorf("want true or false: %w", ErrInvalid)}
-		}
-	}
-	if s := get("interruptions_per_day"); s != "" {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return o, &fieldError{"interruptions_per_day", s, fmt.Errorf("want a finite number ≥ 0: %w", ErrInvalid)}
-		}
-		o.InterruptionsPerDay = v
-	}
-	return o, nil
-}
-
 func intField(name, s string) (int, error) {
 	if s == "" {
 		return 0, nil
 	}
-	n, err := strconv.Atoi(s)
+	n, err := strconv.Atoi(foldWidth(s))
 	if err != nil || n < 0 || n > 1_000_000 {
 		return 0, &fieldError{name, s, fmt.Errorf("want a whole number from 0 to 1000000: %w", ErrInvalid)}
 	}

@@ -35,8 +35,15 @@ func TestLoadSamples(t *testing.T) {
 	if len(fromCSV) != 9 {
 		t.Fatalf("CSV sample has %d offers, want 9", len(fromCSV))
 	}
-	// The two files hold the same offers but for the notes.
+	// The two files hold the same offers but for the notes and the lines; each
+	// offer's line is the line it starts on in its file.
 	for i := range fromCSV {
+		if fromCSV[i].Line != 6+i {
+			t.Errorf("CSV offer %d on line %d, want %d", i, fromCSV[i].Line, 6+i)
+		}
+		if fromJSON[i].Line < 2 || (i > 0 && fromJSON[i].Line <= fromJSON[i-1].Line) {
+			t.Errorf("JSON offer %d on line %d, after %d", i, fromJSON[i].Line, fromJSON[max(i-1, 0)].Line)
+		}
 		fromCSV[i].Notes, fromJSON[i].Notes = "", ""
 		fromCSV[i].Line, fromJSON[i].Line = 0, 0 // the files lay their offers out differently
 	}

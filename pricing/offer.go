@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 )
@@ -32,15 +33,25 @@ type Offer struct {
 	// weighs it in the expected cost. Zero: none expected.
 	InterruptionsPerDay float64 `json:"interruptions_per_day"`
 	Notes               string  `json:"notes"`
+
+	// GPUsPerInstance is the number of GPUs sold together as one instance (a cloud's
+	// instance shape, such as eight A100 in Lambda's gpu_8x_a100, or one marketplace
+	// machine). When set, Tariff prices one whole instance, a rental is a whole
+	// number of instances (more than one means several servers over the network),
+	// and MaxGPUs, when set, is a multiple of it. Zero: any count from 1 to MaxGPUs,
+	// with Tariff priced per GPU.
+	GPUsPerInstance int `json:"gpus_per_instance"`
+
 	// Line is the 1-based line of the price list the offer was loaded from (the
-	// line of its row in CSV, of its opening brace in JSON), set by LoadOffersCSV
-	// and LoadOffersJSON so that messages can point at it; zero otherwise.
+	// line of its row in CSV, of its opening brace in JSON), set by the loaders so
+	// that messages can point at it; zero otherwise.
 	Line int `json:"line"`
 }
 
 // Validate reports every problem with o, joined, each wrapping ErrInvalid: an empty
-// provider or card, a negative GPU limit, an invalid tariff, or an interruption
-// rate that is negative, NaN or infinite.
+// provider or card, a negative GPU limit, GPUs per instance that are negative or do
+// not divide MaxGPUs, a negative line, an invalid tariff, or an interruption rate
+// that is negative, NaN or infinite.
 func (o Offer) Validate() error {
 	var errs []error
 	add := func(format string, args ...any) {
@@ -54,6 +65,15 @@ func (o Offer) Validate() error {
 	}
 	if o.MaxGPUs < 0 {
 		add("max GPUs %d is negative", o.MaxGPUs)
+	}
+	switch n := o.GPUsPerInstance; {
+	case n < 0:
+		add("GPUs per instance %d is negative", n)
+	case n > 0 && o.MaxGPUs%n != 0:
+		add("max GPUs %d is not a whole number of instances of %d GPUs", o.MaxGPUs, n)
+	}
+	if o.Line < 0 {
+		add("line %d is negative", o.Line)
 	}
 	if r := o.InterruptionsPerDay; math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
 		add("interruptions per day %v: want a finite number ≥ 0", r)
@@ -109,7 +129,9 @@ func (c Comparison) MarshalJSON() ([]byte, error) {
 }
 
 // Compare prices usage u on gpus GPUs under every offer and returns them cheapest
-// first. The order is total ascending, then provider, region and card, then input
+// first. An offer sold in instances (GPUsPerInstance) is priced for the whole
+// instances the GPUs need: 6 GPUs on 8-GPU instances pay for one instance, 9 for
+// two; its quote's quantities count instances. The order is total ascending, then provider, region and card, then input
 // order (the sort is stable); offers that cannot serve the usage come last, each
 // with its Err. Every offer must be valid (else ErrInvalid) and all must share one
 // currency: the package has no exchange rates, so mixed currencies are refused
@@ -130,11 +152,18 @@ func Compare(offers []Offer, u Usage, gpus int) ([]Comparison, error) {
 	out := make([]Comparison, len(offers))
 	for i, o := range offers {
 		out[i].Offer = o
-		if o.MaxGPUs > 0 && gpus > o.MaxGPUs {
+		// An offer sold in instances is priced for the whole instances that hold
+		// the GPUs asked for.
+		units, rented := gpus, gpus
+		if n := o.GPUsPerInstance; n > 0 {
+			units = (gpus + n - 1) / n
+			rented = units * n
+		}
+		if o.MaxGPUs > 0 && rented > o.MaxGPUs {
 			out[i].Err = fmt.Errorf("pricing: %s: %d GPUs asked, at most %d: %w", o.name(), gpus, o.MaxGPUs, ErrUnavailable)
 			continue
 		}
-		q, err := o.Tariff.Price(u, gpus)
+		q, err := o.Tariff.Price(u, units)
 		if err != nil {
 			out[i].Err = &contextError{o.name(), "", err, nil}
 			continue
@@ -162,13 +191,15 @@ func Compare(offers []Offer, u Usage, gpus int) ([]Comparison, error) {
 	return out, nil
 }
 
-// CardKey normalises a card name for grouping offers of the same card: lower case,
-// the vendor words "nvidia" and "geforce" dropped, and everything but letters and
-// digits removed, so "NVIDIA GeForce RTX 4090", "RTX 4090" and "rtx-4090" share
-// the key "rtx4090". It does not resolve aliases or variants ("A100 80GB" and
-// "A100-SXM4-80GB" stay apart); the catalog does that.
+// CardKey normalises a card name for grouping offers of the same card: fullwidth
+// letters and digits read as ASCII (as Chinese input methods type them:
+// "ＲＴＸ４０９０"), lower case, the vendor words "nvidia" and "geforce" dropped,
+// and everything but letters and digits removed, so "NVIDIA GeForce RTX 4090",
+// "RTX 4090", "ＲＴＸ４０９０" and "rtx-4090" share the key "rtx4090". It does not
+// resolve aliases or variants ("A100 80GB" and "A100-SXM4-80GB" stay apart); the
+// catalog does that.
 func CardKey(name string) string {
-	s := strings.ToLower(name)
+	s := strings.ToLower(foldWidth(name))
 	s = strings.ReplaceAll(s, "nvidia", "")
 	s = strings.ReplaceAll(s, "geforce", "")
 	var b strings.Builder
@@ -217,7 +248,7 @@ func (f PriceFlag) MarshalText() ([]byte, error) { return []byte(f.String()), ni
 type PriceCheck struct {
 	Offer   Offer     `json:"offer"`
 	Card    string    `json:"card"`    // the market: CardKey of the offer's card, " (interruptible)" added for such offers
-	Hourly  Money     `json:"hourly"`  // the offer's hourly price per GPU
+	Hourly  Money     `json:"hourly"`  // the offer's hourly price per GPU (an instance's over its GPUs)
 	Median  Money     `json:"median"`  // the exact median of the hourly prices of that card
 	Offers  int       `json:"offers"`  // offers of that card with an hourly price
 	Flag    PriceFlag `json:"flag"`    // how the price stands against the median
@@ -275,6 +306,7 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, valid
 	// prices below and above which an offer is flagged.
 	type market struct {
 		currency       string
+		first          string // the first offer's name, for messages
 		prices         []decimal.Decimal
 		median, lo, hi decimal.Decimal
 	}
@@ -291,12 +323,13 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, valid
 		k := key(i)
 		m := markets[k]
 		if m == nil {
-			m = &market{currency: o.Tariff.Currency}
+			m = &market{currency: o.Tariff.Currency, first: o.name()}
 			markets[k] = m
 		} else if m.currency != o.Tariff.Currency {
-			return nil, fmt.Errorf("pricing: market check: card %s priced in %s and %s: %w", k, m.currency, o.Tariff.Currency, ErrCurrencyMismatch)
+			return nil, fmt.Errorf("pricing: market check: card %s priced in %s (%s) and %s (%s): %w",
+				k, m.currency, m.first, o.Tariff.Currency, o.name(), ErrCurrencyMismatch)
 		}
-		m.prices = append(m.prices, o.Tariff.Hourly)
+		m.prices = append(m.prices, gpuHourly(o))
 	}
 	lo, hi := one.Sub(threshold), one.Add(threshold)
 	for _, m := range markets {
@@ -314,7 +347,7 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, valid
 	for i, o := range offers {
 		k := key(i)
 		cur := o.Tariff.Currency
-		pc := PriceCheck{Offer: o, Card: k, Hourly: Money{o.Tariff.Hourly, cur}, Flag: PriceUnchecked}
+		pc := PriceCheck{Offer: o, Card: k, Hourly: Money{gpuHourly(o), cur}, Flag: PriceUnchecked}
 		if o.Tariff.Hourly.IsZero() {
 			pc.Message = o.name() + " has no hourly price to check"
 			out[i] = pc
@@ -328,7 +361,7 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, valid
 			out[i] = pc
 			continue
 		}
-		p := o.Tariff.Hourly
+		p := pc.Hourly.Amount
 		// Percentage away from the median, for the message: (p/med − 1)·100.
 		pct := func() string {
 			return roundQuo(p.Sub(m.median).Abs().Mul(decimal.NewFromInt(100)), m.median, 1, RoundHalfUp).StringFixed(1)
@@ -348,6 +381,25 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, valid
 		out[i] = pc
 	}
 	return out, nil
+}
+
+// gpuHourly is an offer's hourly price per GPU: the tariff's, or for an offer
+// sold in instances the instance's price over its GPUs, to 12 decimal places
+// (half up) where the quotient does not end sooner.
+func gpuHourly(o Offer) decimal.Decimal {
+	if o.GPUsPerInstance <= 1 {
+		return o.Tariff.Hourly
+	}
+	return trim(o.Tariff.Hourly.DivRound(decimal.NewFromInt(int64(o.GPUsPerInstance)), maxPricePlaces))
+}
+
+// tierLabel reports whether a price list's tier is one a reader can take at its
+// word: a label SiteAvailability reads, or one with a "+" after it ("T3+", as
+// Chinese datacenters advertise a site built beyond Tier III without a Tier IV
+// certification), which SiteAvailability does not read and the planner treats as
+// a site of unknown availability.
+func tierLabel(tier string) bool {
+	return tierLevel(strings.TrimSuffix(strings.TrimSpace(foldWidth(tier)), "+")) != 0
 }
 
 // SiteAvailability returns the design availability of a datacenter tier as the
@@ -373,9 +425,10 @@ func SiteAvailability(tier string) (float64, bool) {
 	return 0, false
 }
 
-// tierLevel reads a tier label as 1 to 4; 0 when it is not one.
+// tierLevel reads a tier label as 1 to 4; 0 when it is not one. Fullwidth forms
+// read as ASCII ("Ｔ３").
 func tierLevel(tier string) int {
-	s := strings.ToLower(strings.Join(strings.Fields(tier), ""))
+	s := strings.ToLower(strings.Join(strings.Fields(foldWidth(tier)), ""))
 	if rest, ok := strings.CutPrefix(s, "tier"); ok {
 		s = rest
 	} else {
@@ -392,4 +445,24 @@ func tierLevel(tier string) int {
 		return 4
 	}
 	return 0
+}
+
+// foldWidth maps the fullwidth forms of ASCII (U+FF01 to U+FF5E, which Chinese and
+// Japanese input methods type: "Ａ１００") to ASCII and the ideographic space to a
+// space, as the catalog does when it looks a name up.
+func foldWidth(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.Map(func(r rune) rune {
+				switch {
+				case r >= 0xFF01 && r <= 0xFF5E:
+					return r - 0xFEE0
+				case r == 0x3000:
+					return ' '
+				}
+				return r
+			}, s)
+		}
+	}
+	return s
 }

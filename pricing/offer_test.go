@@ -198,3 +198,78 @@ func TestSiteAvailability(t *testing.T) {
 		}
 	}
 }
+
+// An offer sold in 8-GPU instances is priced for whole instances: Lambda's
+// gpu_8x_a100 at 15.92 USD an hour (catalogs/v8/lambda/vms.csv) costs 15.92 for
+// 6 GPUs and 31.84 for 9, for an hour.
+func TestCompareInstances(t *testing.T) {
+	inst := Offer{Provider: "lambda", Card: "A100 40GB", GPUsPerInstance: 8, MaxGPUs: 16,
+		Tariff: Tariff{Currency: "USD", Hourly: dec("15.92")}}
+	for _, tc := range []struct {
+		gpus  int
+		total string
+		err   bool
+	}{{1, "15.92", false}, {6, "15.92", false}, {8, "15.92", false}, {9, "31.84", false}, {16, "31.84", false}, {17, "", true}} {
+		cs, err := Compare([]Offer{inst}, Continuous(time.Hour), tc.gpus)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := cs[0]
+		if tc.err {
+			if !errors.Is(c.Err, ErrUnavailable) {
+				t.Errorf("%d GPUs: %v, want ErrUnavailable", tc.gpus, c.Err)
+			}
+			continue
+		}
+		if c.Err != nil || c.Quote.Total.Amount.StringFixed(2) != tc.total {
+			t.Errorf("%d GPUs: %v, %v; want %s", tc.gpus, c.Quote.Total, c.Err, tc.total)
+		}
+	}
+	if err := (Offer{Provider: "p", Card: "x", MaxGPUs: 12, GPUsPerInstance: 8, Tariff: inst.Tariff}).Validate(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("12 GPUs in 8-GPU instances: %v", err)
+	}
+	if err := (Offer{Provider: "p", Card: "x", GPUsPerInstance: -1, Tariff: inst.Tariff}).Validate(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("negative instance size: %v", err)
+	}
+}
+
+// The market check weighs an instance's price per GPU: Lambda's gpu_8x_a100 at
+// 15.92 USD an hour (catalogs/v8/lambda/vms.csv) is 1.99 a GPU, the price of its
+// gpu_1x_a100, so neither is flagged.
+func TestMarketCheckInstances(t *testing.T) {
+	offers := []Offer{
+		{Provider: "lambda", Card: "A100 40GB", GPUsPerInstance: 8, Tariff: Tariff{Currency: "USD", Hourly: dec("15.92")}},
+		{Provider: "lambda", Card: "A100 40GB", GPUsPerInstance: 1, Tariff: Tariff{Currency: "USD", Hourly: dec("1.99")}},
+		{Provider: "other", Card: "A100 40GB", Tariff: Tariff{Currency: "USD", Hourly: dec("2.10")}},
+	}
+	checks, err := MarketCheck(offers, dec("0.3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range checks {
+		if c.Flag != PriceNormal {
+			t.Errorf("offer %d: %v, %s", i, c.Flag, c.Message)
+		}
+	}
+	if got := checks[0].Hourly.Amount.String(); got != "1.99" {
+		t.Errorf("per-GPU price %s, want 1.99", got)
+	}
+}
+
+// A market priced in two currencies is refused naming both offers with their
+// lines in the price list.
+func TestMarketCheckCurrencyNamesLines(t *testing.T) {
+	offers := []Offer{
+		{Provider: "a", Card: "RTX 4090", Line: 3, Tariff: Tariff{Currency: "CNY", Hourly: dec("1.8")}},
+		{Provider: "b", Card: "RTX 4090", Line: 9, Tariff: Tariff{Currency: "USD", Hourly: dec("0.4")}},
+	}
+	_, err := MarketCheck(offers, dec("0.3"))
+	if !errors.Is(err, ErrCurrencyMismatch) {
+		t.Fatalf("err %v, want ErrCurrencyMismatch", err)
+	}
+	for _, want := range []string{"CNY (a RTX 4090 (line 3))", "USD (b RTX 4090 (line 9))"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+}

@@ -76,7 +76,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -132,6 +131,7 @@ type options struct {
 	days                                           int
 	headroom, utilization                          float64
 	budget, offers                                 string
+	rates                                          ratesFlag // rates.go
 	json                                           bool
 	serve                                          serveFlags      // serve.go
 	set                                            map[string]bool // the flags given on the command line
@@ -169,7 +169,8 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	fs.Float64Var(&o.utilization, "utilization", 0, "fraction of peak FLOP/s sustained; 0: the middle of published MFU (38-52%)")
 	fs.IntVar(&o.maxGPUs, "max-gpus", 0, "most GPUs per option; 0: each offer's limit")
 	fs.StringVar(&o.budget, "budget", "", "most money to spend, in the offers' currency (e.g. 500)")
-	fs.StringVar(&o.offers, "offers", "", "price list, .json or .csv (see the README); empty: the built-in SAMPLE price list")
+	fs.Var(&o.rates, "rates", "exchange `rates` for a price list in several currencies, BASE:CUR=RATE,... (CNY:USD=7.20 ranks in CNY, one USD = 7.20 CNY); -budget is then in BASE")
+	fs.StringVar(&o.offers, "offers", "", "price list: gpuplan CSV or JSON (see the README), a SkyPilot catalog vms.csv or vast.ai offers JSON, told apart by content; empty: the built-in SAMPLE price list")
 	fs.IntVar(&o.top, "top", 10, "options to print; 0: all")
 	o.serve.define(fs)
 	fs.BoolVar(&o.json, "json", false, "print JSON on stdout: the options, or an error object when the plan fails")
@@ -298,12 +299,15 @@ func (o options) execute(w io.Writer) (int, error) {
 	}
 	if !req.Budget.Amount.IsZero() && len(offers) > 0 {
 		req.Budget.Currency = offers[0].Tariff.Currency
+		if o.rates.r.Base != "" {
+			req.Budget.Currency = o.rates.r.Base
+		}
 	}
 	req.Limit = o.top
 	if o.top == 0 {
 		req.Limit = -1 // all
 	}
-	rep, err := plan.Planner{Catalog: catalog.Default(), Offers: offers}.Report(req)
+	rep, err := plan.Planner{Catalog: catalog.Default(), Offers: offers, Rates: o.rates.r}.Report(req)
 	var nf *plan.NoFitError
 	if errors.As(err, &nf) {
 		if o.json {
@@ -312,6 +316,9 @@ func (o options) execute(w io.Writer) (int, error) {
 		}
 		printNoFit(w, req, source, nf)
 		return exitFail, nil
+	}
+	if errors.Is(err, pricing.ErrCurrencyMismatch) && o.rates.r.Base == "" {
+		return exitFail, fmt.Errorf("%w (rank them together with -rates, e.g. -rates CNY:USD=7.20)", err)
 	}
 	if err != nil {
 		return exitFail, err
@@ -435,21 +442,7 @@ func (o options) loadOffers() ([]pricing.Offer, string, error) {
 		offers, err := pricing.LoadOffersJSON(strings.NewReader(sampleOffers))
 		return offers, "built-in sample price list (SAMPLE PRICES, not quotes)", err
 	}
-	f, err := os.Open(o.offers)
-	if err != nil {
-		return nil, "", err
-	}
-	defer f.Close()
-	var offers []pricing.Offer
-	if strings.EqualFold(filepath.Ext(o.offers), ".csv") {
-		offers, err = pricing.LoadOffersCSV(f)
-	} else {
-		offers, err = pricing.LoadOffersJSON(f)
-	}
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", o.offers, err)
-	}
-	return offers, o.offers, nil
+	return readOfferFile(o.offers)
 }
 
 func describeRequest(w io.Writer, r plan.Request, source string) {
@@ -498,12 +491,7 @@ func printPlan(w io.Writer, r plan.Request, source string, rep plan.Report) erro
 	shown := rep.Options
 	describeRequest(w, r, source)
 	fmt.Fprintf(w, "%s:\n\n", fitCount(rep.Considered, len(shown)))
-	for _, sk := range rep.Skipped {
-		fmt.Fprintf(w, "left out: %s %s %s (line %d): %s\n", sk.Offer.Provider, sk.Offer.Region, sk.Offer.Card, sk.Offer.Line, sk.Reason)
-	}
-	if len(rep.Skipped) > 0 {
-		fmt.Fprintln(w)
-	}
+	printSkipped(w, rep.Skipped)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "#\tprovider\tcard\tGPUs\tlayout\tmem/GPU\tfree\ttime\tscaling\texpected cost\thourly only\tvs best\t")
 	for i, o := range shown {
@@ -513,11 +501,12 @@ func printPlan(w io.Writer, r plan.Request, source string, rep plan.Report) erro
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%.0f%%\t%s\t%s\t%s\t%s\t%s\t\n",
 			i+1, o.Offer.Provider, o.CardID, o.GPUs, plan.DescribeLayout(o.Layout), o.PerGPU.Total().Human(),
-			o.Headroom*100, duration(o.Duration), scaling, o.ExpectedCost, money(o.HourlyOnly.Total), o.Waste)
+			o.Headroom*100, duration(o.Duration), scaling, ranked(o), money(o.HourlyOnly.Total), o.Waste)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	printRates(w, shown)
 	best := shown[0]
 	fmt.Fprintf(w, "\nBest: %s %s (%s), %d × %s, %s\n", best.Offer.Provider, best.Offer.Region, best.Offer.Card, best.GPUs, best.CardID, plan.DescribeLayout(best.Layout))
 	b := best.PerGPU
@@ -532,11 +521,9 @@ func printPlan(w io.Writer, r plan.Request, source string, rep plan.Report) erro
 		fmt.Fprintf(w, ", scaling efficiency %.0f%%\n", best.Efficiency*100)
 	}
 	fmt.Fprintf(w, "  cost: %s", best.Cost.Total)
-	if best.GPUs > 1 {
-		fmt.Fprintf(w, " for %d GPUs (prices per GPU)", best.GPUs)
-	}
+	fmt.Fprint(w, priceBasis(best))
 	for _, l := range best.Cost.Lines {
-		fmt.Fprintf(w, "; %s", costLine(l, best.GPUs))
+		fmt.Fprintf(w, "; %s", costLine(l, unitPrefix(best)))
 	}
 	fmt.Fprintln(w)
 	for _, warn := range best.Warnings {
@@ -617,11 +604,13 @@ var units = map[string]struct{ one, many, per string }{
 
 // costLine writes a quote's line: the quantity rounded to two places for reading
 // (more for a quantity under 0.01, so it never reads 0), counted in GPU-units
-// when the option has several GPUs, and the unit price and the amount exact, as
+// (prefix "GPU-") when the option has several GPUs priced per GPU, in
+// instance-units (prefix "instance-") for an offer sold in instances, and the
+// unit price and the amount exact, as
 // the library computed them: "hourly 10.48 h × CNY 0.80/h = CNY 8.382",
 // "monthly 8 GPU-months × CNY 1800.00/month = CNY 14400.00", "rounding CNY
 // -0.002". -json keeps the quantity exact too.
-func costLine(l pricing.Line, gpus int) string {
+func costLine(l pricing.Line, prefix string) string {
 	if l.Unit == "" && l.Quantity.Equal(decimal.NewFromInt(1)) && l.Price.Currency == l.Amount.Currency && l.Price.Amount.Equal(l.Amount.Amount) {
 		return fmt.Sprintf("%s %s", l.Item, l.Amount.Exact()) // the rounding line
 	}
@@ -629,8 +618,8 @@ func costLine(l pricing.Line, gpus int) string {
 	if u, ok := units[l.Unit]; ok {
 		one, many, per = u.one, u.many, u.per
 	}
-	if gpus > 1 && l.Unit != "" {
-		one, many = "GPU-"+one, "GPU-"+many
+	if l.Unit != "" {
+		one, many = prefix+one, prefix+many
 	}
 	shown := l.Quantity.Round(2)
 	for places := int32(3); shown.IsZero() && !l.Quantity.IsZero() && places <= 9; places++ {

@@ -70,6 +70,14 @@ func TestGolden(t *testing.T) {
 		{"memory_only", []string{"-tokens", "0", "-top", "2"}, exitOK},
 		// One option fits: the header is singular.
 		{"one_fit", []string{"-task", "qlora", "-tokens", "1e7", "-offers", "testdata/only_4090.csv"}, exitOK},
+		// Price books as providers publish them: a SkyPilot catalog (the cloud from
+		// the file's name, the CPU rows and an unknown card left out) and vast.ai's
+		// offers, priced per instance.
+		{"skypilot_lambda", []string{"-offers", "../../pricing/testdata/skypilot/lambda_vms.csv", "-top", "4"}, exitOK},
+		{"skypilot_lambda_70b", []string{"-offers", "../../pricing/testdata/skypilot/lambda_vms.csv", "-model", "llama-2-70b", "-task", "inference", "-precision", "bf16", "-context", "4096", "-batch", "8", "-tokens", "0", "-usage", "720h", "-top", "3"}, exitOK},
+		{"vast", []string{"-offers", "../../pricing/testdata/vast/offers_sample.json", "-top", "3"}, exitOK},
+		// A list in CNY and USD, ranked in CNY at a rate the user gives.
+		{"two_currencies", []string{"-offers", "testdata/two_currencies.csv", "-rates", "CNY:USD=7.20", "-top", "3"}, exitOK},
 		// A model known by its size alone: the note names -config.
 		{"params_only", []string{"-params", "7B", "-top", "3"}, exitOK},
 		// A model from its config.json; inference defaults to one sequence and 1e6 tokens.
@@ -197,6 +205,10 @@ func TestExitStatus(t *testing.T) {
 		{"bad per-day", []string{"-per-day", "six hours", "-days", "2"}, exitUsage, `for flag -per-day: want a duration such as 720h, 90m or 30d`},
 		{"days past range", []string{"-usage", "200000d"}, exitUsage, `invalid value "200000d" for flag -usage: out of range`},
 		{"unknown flag", []string{"-bogus"}, exitUsage, "flag provided but not defined: -bogus"},
+		{"rates without base", []string{"-rates", "USD=7.2"}, exitUsage, `invalid value "USD=7.2" for flag -rates: want BASE:CUR=RATE`},
+		{"rate not a number", []string{"-rates", "CNY:USD=seven"}, exitUsage, `for flag -rates: USD="seven": not a number`},
+		{"rate twice", []string{"-rates", "CNY:USD=7,USD=8"}, exitUsage, "for flag -rates: USD given twice"},
+		{"mixed currencies without rates", []string{"-offers", "testdata/two_currencies.csv"}, exitFail, "-rates"},
 		{"extra argument", []string{"extra"}, exitUsage, `unexpected arguments ["extra"]`},
 		{"bad params", []string{"-params", "-5"}, exitUsage, `-params "-5": want a count such as 7B`},
 		{"params too large", []string{"-params", "2000T"}, exitUsage, `-params "2000T": want from 1 to 1e15 parameters`},
@@ -379,7 +391,7 @@ func TestCostLine(t *testing.T) {
 			"quarterly 2 quarters × CNY 5000.00/quarter = CNY 10000.00"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := costLine(tc.line, 1); got != tc.want {
+			if got := costLine(tc.line, ""); got != tc.want {
 				t.Errorf("costLine() = %q, want %q", got, tc.want)
 			}
 		})
@@ -392,11 +404,11 @@ func TestCostLineGPUUnits(t *testing.T) {
 		return pricing.Money{Amount: decimal.RequireFromString(s), Currency: "CNY"}
 	}
 	l := pricing.Line{Item: "monthly", Unit: "month", Quantity: decimal.NewFromInt(8), Price: cny("1800"), Amount: cny("14400")}
-	if got, want := costLine(l, 8), "monthly 8 GPU-months × CNY 1800.00/month = CNY 14400.00"; got != want {
+	if got, want := costLine(l, "GPU-"), "monthly 8 GPU-months × CNY 1800.00/month = CNY 14400.00"; got != want {
 		t.Errorf("costLine() = %q, want %q", got, want)
 	}
 	l = pricing.Line{Item: "hourly", Unit: "hour", Quantity: decimal.RequireFromString("172.7166"), Price: cny("8"), Amount: cny("1381.7328")}
-	if got, want := costLine(l, 8), "hourly 172.72 GPU-h × CNY 8.00/h = CNY 1381.7328"; got != want {
+	if got, want := costLine(l, "GPU-"), "hourly 172.72 GPU-h × CNY 8.00/h = CNY 1381.7328"; got != want {
 		t.Errorf("costLine() = %q, want %q", got, want)
 	}
 }

@@ -193,7 +193,7 @@ func (o options) executeRender(w io.Writer) (int, error) {
 	best := opts[0]
 	fmt.Fprintf(w, "\nBest: %s %s (%s)\n  cost: %s", best.Provider, best.Region, best.Card, best.Cost.Total)
 	for _, l := range best.Cost.Lines {
-		fmt.Fprintf(w, "; %s", costLine(l, 1))
+		fmt.Fprintf(w, "; %s", costLine(l, instancePrefix(best.Offer)))
 	}
 	fmt.Fprintln(w)
 	if best.Offer.Notes != "" {

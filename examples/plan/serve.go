@@ -119,9 +119,9 @@ func printServing(w io.Writer, r plan.Request, source string, rep plan.Report) e
 	b := best.PerGPU
 	fmt.Fprintf(w, "  memory per GPU: weights %s, activations %s, KV cache %s, reserve %s = %s of %s\n",
 		b.Weights.Human(), b.Activations.Human(), b.KVCache.Human(), b.Overhead.Human(), b.Total().Human(), best.Capacity.Human())
-	fmt.Fprintf(w, "  cost: %s for %d GPUs over the rental", best.Cost.Total, best.GPUs)
+	fmt.Fprintf(w, "  cost: %s%s over the rental", best.Cost.Total, priceBasis(best))
 	for _, l := range best.Cost.Lines {
-		fmt.Fprintf(w, "; %s", costLine(l, best.GPUs))
+		fmt.Fprintf(w, "; %s", costLine(l, unitPrefix(best)))
 	}
 	fmt.Fprintf(w, "\n  %s an hour, %s per million generated tokens\n", best.PerHour, best.PerMillion)
 	for _, warn := range best.Warnings {

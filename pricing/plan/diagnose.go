@@ -103,7 +103,7 @@ func (s settings) suggest(cards []*catalog.Card, kept []int, d *diagnosis) []str
 // in usable bytes per GPU.
 func (s settings) smallestFit(w sizing.Workload, usable sizing.Bytes) (int, sizing.Parallel, bool) {
 	for n := 1; n <= 64; n *= 2 {
-		for _, l := range s.layouts(n) {
+		for _, l := range s.layouts(n, GPUsPerServer) {
 			w.Parallel = l
 			if b, err := sizing.Estimate(s.Model, w); err == nil && b.Total() <= usable {
 				return n, l, true
@@ -314,7 +314,7 @@ func (s settings) moreGPUs(m *cardMiss) string {
 		return ""
 	}
 	for n := m.limit + 1; n <= MaxPlanGPUs; n = nextCount(n, MaxPlanGPUs) {
-		f := s.fitCard(m.card, n, work)
+		f := s.fitCard(m.card, n, GPUsPerServer, work)
 		if !f.ok || f.duration > s.Deadline {
 			continue
 		}

@@ -29,6 +29,7 @@ type fit struct {
 	need      sizing.Bytes // the smallest per-GPU total of the layouts tried, when none fits
 	usable    sizing.Bytes // card memory less the headroom
 	tried     int          // layouts evaluated for this card and GPU count
+	server    int          // GPUs per server the fit was made for (serverOf)
 	err       error        // why nothing fits (memory, or a card that cannot run the precision)
 
 	// The warnings every option of this fit shares (settings.fitWarnings),
@@ -38,14 +39,15 @@ type fit struct {
 }
 
 type fitKey struct {
-	card string
-	gpus int
+	card   string
+	gpus   int
+	server int // GPUs per server (serverOf)
 }
 
 // layouts lists the parallel layouts tried for n GPUs, in order of preference.
 // Tensor parallelism, whose all-reduces sit on every layer's critical path, is
-// kept inside one server (at most GPUsPerServer ways), as Megatron-LM deploys it.
-func (s settings) layouts(n int) []sizing.Parallel {
+// kept inside one server of server GPUs, as Megatron-LM deploys it.
+func (s settings) layouts(n, server int) []sizing.Parallel {
 	m := s.Model
 	heads, kv := m.Heads, m.KVHeads
 	if kv == 0 {
@@ -55,7 +57,7 @@ func (s settings) layouts(n int) []sizing.Parallel {
 	var ls []sizing.Parallel
 	if s.Workload.Task == sizing.Inference {
 		ls = append(ls, sizing.Parallel{Data: n})
-		if n > 1 && n <= GPUsPerServer && divides(n) { // tensor parallelism stays inside a server
+		if n > 1 && n <= server && divides(n) { // tensor parallelism stays inside a server
 			ls = append(ls, sizing.Parallel{Tensor: n})
 		}
 		if n > 1 && m.Layers >= n {
@@ -69,7 +71,7 @@ func (s settings) layouts(n int) []sizing.Parallel {
 			ls = append(ls, sizing.Parallel{Data: n, ZeRO: z})
 		}
 		for _, t := range []int{2, 4, 8} {
-			if t <= n && n%t == 0 && divides(t) {
+			if t <= n && t <= server && n%t == 0 && divides(t) {
 				ls = append(ls, sizing.Parallel{Data: n / t, Tensor: t, SequenceParallel: true})
 				if n/t > 1 {
 					ls = append(ls, sizing.Parallel{Data: n / t, Tensor: t, SequenceParallel: true, ZeRO: 3})
@@ -83,13 +85,13 @@ func (s settings) layouts(n int) []sizing.Parallel {
 	return ls
 }
 
-// fitCard times every layout of n GPUs of card that fits and keeps the fastest
-// (the first listed among equals; without Tokens, the first that fits). The
-// link, the peak and the notes do not depend on the layout: they are found once,
-// and the notes written for the fit returned only.
-func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
+// fitCard times every layout of n GPUs of card, in servers of server GPUs, that
+// fits and keeps the fastest (the first listed among equals; without Tokens, the
+// first that fits). The link, the peak and the notes do not depend on the
+// layout: they are found once, and the notes written for the fit returned only.
+func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) *fit {
 	usable, _ := sizing.Usable(card.Memory, s.headroom) // settle checked the headroom
-	link, nvlink, linkName := linkFor(card, n)
+	link, nvlink, linkName := linkFor(card, n, server)
 	peak, note, peakErr := peakFor(card, s.Workload.Precision, s.Workload.Task)
 	var smallest sizing.Bytes = -1
 	var best, failed *fit
@@ -97,7 +99,7 @@ func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 	var jobs [4]jobTiming
 	w := s.Workload
 	tried := 0
-	for _, l := range s.layouts(n) {
+	for _, l := range s.layouts(n, server) {
 		tried++
 		w.Parallel = l
 		b, err := sizing.Estimate(s.Model, w)
@@ -136,13 +138,13 @@ func (s settings) fitCard(card catalog.Card, n int, work compute.FLOPs) *fit {
 	if best != nil {
 		f := new(fit)
 		*f = *best
-		f.tried = tried
+		f.tried, f.server = tried, server
 		if peakErr == nil {
 			s.layoutNotes(f, note)
 		}
 		return f
 	}
-	f := &fit{usable: usable, tried: tried}
+	f := &fit{usable: usable, tried: tried, server: server}
 	if smallest < 0 {
 		f.err = fmt.Errorf("%s: no layout of %s is valid for this model", card.Name, gpuCount(n))
 	} else {
@@ -316,8 +318,8 @@ func seconds(sec float64) (time.Duration, error) {
 // the card has it for every GPU, a bridge for a pair only, PCIe otherwise, and the
 // network (InterServerLink) once the GPUs fill more than one server, since a ring
 // all-reduce runs at the speed of its slowest link.
-func linkFor(card catalog.Card, n int) (compute.Link, bool, string) {
-	if n > GPUsPerServer {
+func linkFor(card catalog.Card, n, server int) (compute.Link, bool, string) {
+	if n > server {
 		return compute.Link{Bandwidth: InterServerLink, Latency: networkStepLatency}, false, "the network between servers (200 Gb/s per GPU assumed)"
 	}
 	if n > 1 && card.NVLink > 0 {

@@ -22,7 +22,8 @@ import (
 // never copied or sorted.
 type candidate struct {
 	offer         int // the offer's place in Planner.Offers, the last tie-break
-	gpus          int
+	gpus          int // GPUs the job uses
+	rented, units int // GPUs rented and paid for, and the tariff's units for them (rent)
 	fit           *fit
 	rental        pricing.Usage
 	total         pricing.Money // the rental's cheapest cover; quotes are built for the options returned
@@ -46,6 +47,7 @@ var errCannotWin = errors.New("plan: the cost cannot make the plan")
 // used only where it bounds the ranking key: no conversion, no interruptions.
 func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, rates pricing.Rates, bar int64) (candidate, error) {
 	c := candidate{offer: i, gpus: n, fit: f}
+	c.rented, c.units = rent(o, n)
 	jobRental := false
 	switch {
 	case s.rentalSet():
@@ -64,17 +66,17 @@ func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, 
 			roundDur(span), roundDur(pricing.MaxDuration), pricing.ErrUnavailable)}
 	}
 	if bar < math.MaxInt64 && o.InterruptionsPerDay == 0 && (isZeroRates(rates) || o.Tariff.Currency == rates.Base) {
-		if fl, ok := pr.Floor(c.rental, n); ok && fl > bar { // both in minor units of one currency
+		if fl, ok := pr.Floor(c.rental, c.units); ok && fl > bar { // both in minor units of one currency
 			return candidate{}, errCannotWin
 		}
 	}
 	var err error
-	c.total, err = pr.Total(c.rental, n)
+	c.total, err = pr.Total(c.rental, c.units)
 	if errors.Is(err, pricing.ErrUnavailable) {
 		return candidate{}, &unavailable{offerName(o), err}
 	}
 	if err != nil {
-		return candidate{}, &contextError{context: fmt.Sprintf("%s at %d GPUs", offerName(o), n), err: err}
+		return candidate{}, &contextError{context: fmt.Sprintf("%s at %d GPUs", offerName(o), c.rented), err: err}
 	}
 	c.expected = c.total
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
@@ -114,13 +116,13 @@ func (s settings) interruptions(c *candidate, pr tariffPricer, perDay float64) e
 	span := usageSpan(c.rental)
 	switch {
 	case !s.rentalSet() && s.Usage == 0: // the rental is the job's own run
-		q, err := pr.Total(pricing.Continuous(need), c.gpus)
+		q, err := pr.Total(pricing.Continuous(need), c.units)
 		if err != nil {
 			return err
 		}
 		c.expected = q
 	case need > span:
-		q, err := pr.Total(pricing.Continuous(need-span), c.gpus)
+		q, err := pr.Total(pricing.Continuous(need-span), c.units)
 		if err != nil {
 			return err
 		}
@@ -135,12 +137,12 @@ func (s settings) interruptions(c *candidate, pr tariffPricer, perDay float64) e
 // timing, money, its waste against the cheapest option, and the warnings.
 func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catalog.Card, faster *catalog.Card, check pricing.PriceCheck, cheapest *candidate, fits map[fitKey]*fit, work compute.FLOPs) error {
 	f, n := c.fit, c.gpus
-	cost, hourly, err := s.quote(o, c.rental, n)
+	cost, hourly, err := s.quote(o, c.rental, c.units)
 	if err != nil {
 		return err
 	}
 	*opt = Option{
-		Offer: o, CardID: card.ID, GPUs: n, Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
+		Offer: o, CardID: card.ID, GPUs: c.rented, Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
 		Headroom:      1 - float64(f.mem.Total())/float64(card.Memory),
 		Duration:      f.duration,
 		DurationLow:   f.low,
@@ -178,6 +180,14 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catal
 			kind, c.interruptions, roundDur(c.lost), extra))
 	}
 	warn = append(warn, pre...)
+	if idle := c.rented - n; idle > 0 {
+		paid := "idle GPUs are"
+		if idle == 1 {
+			paid = "idle GPU is"
+		}
+		warn = append(warn, fmt.Sprintf("job uses %d of %d GPUs; %d %s paid for (sold in instances of %d GPUs)",
+			n, c.rented, idle, paid, o.GPUsPerInstance))
+	}
 	if faster != nil && c.serve == nil { // serving says it in explainServing
 		warn = append(warn, s.boardWarning(o, card, *faster, n, f, fits, work))
 	}
@@ -250,9 +260,9 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 		scaling = fmt.Sprintf("; scaling efficiency %.0f%%", f.eff*100)
 	}
 	switch {
-	case n > GPUsPerServer:
+	case n > f.server:
 		f.pre = append(f.pre, fmt.Sprintf("%d GPUs span %d servers: they talk over %s%s",
-			n, (n+GPUsPerServer-1)/GPUsPerServer, f.linkName, scaling))
+			n, (n+f.server-1)/f.server, f.linkName, scaling))
 	case n > 1 && !f.nvlink && (s.Workload.Task != sizing.Inference || f.layout.Tensor > 1):
 		f.pre = append(f.pre, fmt.Sprintf("%d GPUs without NVLink: they talk over %s%s", n, f.linkName, scaling))
 	case n > 1 && !f.nvlink && f.layout.Pipeline > 1:
@@ -267,7 +277,7 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 	return f.pre
 }
 
-// quote prices a rental on offer o for n GPUs, and the same rental paid by the
+// quote prices a rental on offer o for n units (GPUs, or instances: rent), and the same rental paid by the
 // hour alone (the zero Quote when the tariff has no hourly price), to set beside
 // the best packages.
 func (s settings) quote(o pricing.Offer, u pricing.Usage, n int) (pricing.Quote, pricing.Quote, error) {
@@ -376,6 +386,9 @@ func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []*catalog
 			return da < db
 		}
 	}
+	if a.rented != b.rented {
+		return a.rented < b.rented
+	}
 	if a.gpus != b.gpus {
 		return a.gpus < b.gpus
 	}
@@ -400,10 +413,10 @@ func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []*catalog
 // change: the time at the same GPU count and layout search, and NVLink.
 func (s settings) boardWarning(o pricing.Offer, card, faster catalog.Card, n int, f *fit, fits map[fitKey]*fit, work compute.FLOPs) string {
 	msg := fmt.Sprintf("%q does not say its board: planned on the %s, the slowest it may be", o.Card, card.Name)
-	k := fitKey{faster.ID, n}
+	k := fitKey{faster.ID, n, f.server}
 	ff := fits[k]
 	if ff == nil {
-		ff = s.fitCard(faster, n, work)
+		ff = s.fitCard(faster, n, f.server, work)
 		fits[k] = ff
 	}
 	var change []string

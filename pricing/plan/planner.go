@@ -46,13 +46,20 @@ type Report struct {
 type Skipped struct {
 	Offer  pricing.Offer `json:"offer"`
 	Reason string        `json:"reason"`
+	// Err is the error behind Reason, for errors.Is: catalog.ErrNotFound for an
+	// offer of a card the catalog does not know.
+	Err error `json:"-"`
 }
 
 // Option is one way to run the job: an offer at a GPU count and parallel layout,
 // with the memory, the time, the money and the warnings that explain it.
 type Option struct {
-	Offer  pricing.Offer   `json:"offer"`
-	CardID string          `json:"card_id"` // the catalog card the offer resolved to
+	Offer  pricing.Offer `json:"offer"`
+	CardID string        `json:"card_id"` // the catalog card the offer resolved to
+	// GPUs counts the GPUs rented and paid for: on an offer sold in instances
+	// (pricing.Offer.GPUsPerInstance) whole instances, which may hold more GPUs
+	// than the job uses; Layout says how many it uses, and a warning names the
+	// idle ones.
 	GPUs   int             `json:"gpus"`
 	Layout sizing.Parallel `json:"layout"`
 	// PerGPU is the memory each GPU needs; Capacity what each has; Headroom the
@@ -160,7 +167,12 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 // dense peak at the workload's precision with the scaling efficiency of its links
 // (NVLink where the card has it, a bridge for pairs only, PCIe otherwise); for
 // inference, compute.Decode's memory-bound decode speed across the replicas. The
-// rental is priced with the offer's tariff for all GPUs.
+// rental is priced with the offer's tariff for all GPUs, or, for an offer sold in
+// instances of m GPUs (pricing.Offer.GPUsPerInstance), for the ⌈n/m⌉ whole
+// instances that hold n GPUs, the tariff pricing one instance: Option.GPUs then
+// counts the instances' GPUs, each instance is one server (more than one talk
+// over InterServerLink), and the offer's MaxGPUs of zero sets no cap but
+// MaxPlanGPUs. Request.MaxGPUs caps the GPUs rented.
 //
 // A serving request (Request.Serving) tries tensor-parallel replicas of 1, 2, 4
 // and 8 GPUs instead, as many as the rate needs; the package documentation says
@@ -239,6 +251,7 @@ func (p Planner) Report(r Request) (Report, error) {
 		o := p.Offers[i]
 		card := *rs.cards[i]
 		limit := s.gpuLimit(o)
+		server := serverOf(o)
 		first := len(cands)
 		pr, err := rs.totals.pricer(rs.tariff[i]) // resolve validated the offer
 		if err != nil {
@@ -246,10 +259,13 @@ func (p Planner) Report(r Request) (Report, error) {
 		}
 		var why error // why the offer cannot serve the usage, when no count prices
 		for n := 1; n <= limit; n = nextCount(n, limit) {
-			k := fitKey{card.ID, n}
+			// Within one server the server's size changes nothing (the layouts and
+			// the link are those of n GPUs), so such fits are shared by all sizes.
+			srv := min(server, n)
+			k := fitKey{card.ID, n, srv}
 			f := fits[k]
 			if f == nil {
-				f = s.fitCard(card, n, work)
+				f = s.fitCard(card, n, srv, work)
 				fits[k] = f
 			}
 			rep.Considered += max(f.tried, 1)
@@ -307,9 +323,12 @@ func (p Planner) Report(r Request) (Report, error) {
 		if best && len(cands) > first {
 			keep(&cands[first])
 		}
+		if limit == 0 { // instances larger than the request allows
+			why = fmt.Errorf("sold in instances of %d GPUs, more than the %d allowed: %w", o.GPUsPerInstance, s.MaxGPUs, pricing.ErrUnavailable)
+		}
 		if why != nil && len(cands) == first {
 			reason := strings.Join(unprefixed(why, ""), "; ")
-			rep.Skipped = append(rep.Skipped, Skipped{Offer: o, Reason: reason})
+			rep.Skipped = append(rep.Skipped, Skipped{Offer: o, Reason: reason, Err: why})
 			causes = append(causes, why)
 		}
 	}
@@ -393,16 +412,47 @@ func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order 
 }
 
 // gpuLimit is the most GPUs tried on an offer: its MaxGPUs (DefaultPlanGPUs when
-// it states none), capped by the request's MaxGPUs and by MaxPlanGPUs.
+// it states none), capped by the request's MaxGPUs and by MaxPlanGPUs. For an
+// offer sold in instances a MaxGPUs of zero is no cap, and the limit is a whole
+// number of instances, zero when the caps leave not even one.
 func (s settings) gpuLimit(o pricing.Offer) int {
 	limit := o.MaxGPUs
 	if limit == 0 {
 		limit = DefaultPlanGPUs
+		if o.GPUsPerInstance > 0 {
+			limit = MaxPlanGPUs
+		}
 	}
 	if s.MaxGPUs > 0 && s.MaxGPUs < limit {
 		limit = s.MaxGPUs
 	}
-	return min(limit, MaxPlanGPUs)
+	limit = min(limit, MaxPlanGPUs)
+	if per := o.GPUsPerInstance; per > 0 {
+		limit -= limit % per
+	}
+	return limit
+}
+
+// rent is what a job on n GPUs rents on offer o: the GPUs paid for and the units
+// the tariff prices. An offer sold in instances of m GPUs rents whole instances,
+// ⌈n/m⌉ of them, priced as that many units; any other offer rents n GPUs, priced
+// per GPU. This is the one place where an offer's shape meets a GPU count.
+func rent(o pricing.Offer, n int) (gpus, units int) {
+	if m := o.GPUsPerInstance; m > 0 {
+		k := (n + m - 1) / m
+		return k * m, k
+	}
+	return n, n
+}
+
+// serverOf is the GPUs one server of offer o holds: its instance when it is sold
+// in instances (more than one instance talks over the network between servers),
+// GPUsPerServer otherwise.
+func serverOf(o pricing.Offer) int {
+	if o.GPUsPerInstance > 0 {
+		return o.GPUsPerInstance
+	}
+	return GPUsPerServer
 }
 
 // nextCount is the GPU count tried after n: every count up to one server
@@ -490,7 +540,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 			byName[o.Card] = l
 		}
 		if l.err != nil {
-			rs.skipped = append(rs.skipped, Skipped{Offer: o, Reason: strings.Join(unprefixed(l.err, ""), "; ")})
+			rs.skipped = append(rs.skipped, Skipped{Offer: o, Reason: strings.Join(unprefixed(l.err, ""), "; "), Err: l.err})
 			rs.causes = append(rs.causes, l.err)
 			continue
 		}
@@ -499,7 +549,8 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		}
 		if !isZeroRates(p.Rates) && o.Tariff.Currency != p.Rates.Base {
 			if _, ok := p.Rates.Per[o.Tariff.Currency]; !ok {
-				rs.skipped = append(rs.skipped, Skipped{Offer: o, Reason: fmt.Sprintf("no exchange rate for %s into %s", o.Tariff.Currency, p.Rates.Base)})
+				reason := fmt.Sprintf("no exchange rate for %s into %s", o.Tariff.Currency, p.Rates.Base)
+				rs.skipped = append(rs.skipped, Skipped{Offer: o, Reason: reason, Err: fmt.Errorf("plan: %s: %w", reason, pricing.ErrCurrencyMismatch)})
 				continue
 			}
 		}

@@ -76,8 +76,9 @@ type Request struct {
 	// compute.PublishedMFU (published model FLOPs utilization). It is widened to
 	// include Utilization.
 	Band compute.Band `json:"utilization_band"`
-	// MaxGPUs caps the GPUs per option; zero: each offer's own limit
-	// (DefaultPlanGPUs when the offer states none).
+	// MaxGPUs caps the GPUs rented per option (whole instances, for an offer
+	// sold in them); zero: each offer's own limit (DefaultPlanGPUs when the
+	// offer states none).
 	MaxGPUs int `json:"max_gpus"`
 	// Budget leaves out options whose expected cost (Option.ExpectedCost: the
 	// rental plus, for interruptible offers, the time interruptions lose) is above

@@ -160,7 +160,7 @@ type serveRun struct {
 // replica returns the served answer for t devices of card, computing it on first
 // use: compute.Serving prepared once, Best once with the request's targets.
 func (s settings) replica(run *serveRun, card catalog.Card, t int) *served {
-	k := fitKey{card.ID, t}
+	k := fitKey{card.ID, t, t}
 	if v := run.byKey[k]; v != nil {
 		return v
 	}
@@ -212,7 +212,7 @@ func (s settings) servingFit(card catalog.Card, t int, v *served) *fit {
 	if b, err := sizing.Estimate(s.Model, w); err == nil {
 		f.mem = b
 	}
-	_, f.nvlink, f.linkName = linkFor(card, t)
+	_, f.nvlink, f.linkName = linkFor(card, t, t)
 	if t > 1 && !f.nvlink {
 		f.pre = append(f.pre, fmt.Sprintf("tensor parallel ×%d without NVLink: its all-reduces cross %s on every token", t, f.linkName))
 	}
@@ -249,7 +249,7 @@ func servingPeak(card catalog.Card, weights sizing.Precision) compute.FLOPRate {
 // latency of its own: compute's AllReduceBase and AllReduceHop already hold the
 // cost of a small all-reduce.
 func servingLink(card catalog.Card, t int) compute.Link {
-	l, _, _ := linkFor(card, t)
+	l, _, _ := linkFor(card, t, t)
 	l.Latency = 0
 	return l
 }
@@ -280,12 +280,15 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 			if t > limit || (s.Model.Heads > 0 && s.Model.Heads%t != 0) {
 				continue
 			}
+			if m := o.GPUsPerInstance; m > 0 && t > m { // a replica stays inside one instance
+				continue
+			}
 			rep.Considered++
 			v := s.replica(run, card, t)
 			if v.err != nil {
 				continue
 			}
-			k := fitKey{card.ID, t}
+			k := fitKey{card.ID, t, t}
 			n := v.replicas * t
 			if n > limit {
 				run.overCap[k] = n
@@ -318,7 +321,7 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 			cands = append(cands, c)
 		}
 		if why != nil && len(cands) == first {
-			rep.Skipped = append(rep.Skipped, Skipped{Offer: o, Reason: strings.Join(unprefixed(why, ""), "; ")})
+			rep.Skipped = append(rep.Skipped, Skipped{Offer: o, Reason: strings.Join(unprefixed(why, ""), "; "), Err: why})
 			causes = append(causes, why)
 		}
 	}
@@ -353,7 +356,7 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 		var unreach, capv *served
 		var nofit error
 		for _, t := range servingTensor {
-			v := run.byKey[fitKey{card.ID, t}]
+			v := run.byKey[fitKey{card.ID, t, t}]
 			switch {
 			case v == nil:
 			case errors.Is(v.err, compute.ErrUnreachable):
@@ -368,15 +371,15 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 				if nofit == nil {
 					nofit = v.err
 				}
-			case run.overCap[fitKey{card.ID, t}] > 0:
-				if capv == nil || run.overCap[fitKey{card.ID, t}] < run.overCap[fitKey{card.ID, capv.tensor}] {
+			case run.overCap[fitKey{card.ID, t, t}] > 0:
+				if capv == nil || run.overCap[fitKey{card.ID, t, t}] < run.overCap[fitKey{card.ID, capv.tensor, capv.tensor}] {
 					capv = v
 				}
 			}
 		}
 		switch {
 		case capv != nil:
-			k := fitKey{card.ID, capv.tensor}
+			k := fitKey{card.ID, capv.tensor, capv.tensor}
 			e.Reasons = append(e.Reasons, fmt.Sprintf("%s: %v requests/s need %s of %s (%d GPUs, %d sequences each at TTFT %v, TPOT %v), over the %d its offers allow",
 				card.Name, s.Serving.Rate, replicaCount(capv.replicas), gpuCount(capv.tensor), run.overCap[k], capv.point.Concurrency, ms(capv.point.TTFT), ms(capv.point.TPOT), run.capOf[k]))
 		case unreach != nil:

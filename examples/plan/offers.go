@@ -1,0 +1,176 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/pricing/plan"
+	"github.com/shopspring/decimal"
+)
+
+// formatNames are the price-list formats as the report names them.
+var formatNames = map[string]string{
+	pricing.FormatCSV:      "gpuplan CSV",
+	pricing.FormatJSON:     "gpuplan JSON",
+	pricing.FormatSkyPilot: "SkyPilot catalog CSV",
+	pricing.FormatVast:     "vast.ai offers JSON",
+}
+
+// readOfferFile reads the -offers file in whichever format pricing.LoadList
+// recognises (the package's own CSV or JSON, a SkyPilot catalog vms.csv,
+// vast.ai's offers JSON) and describes what it read for the report's "Offers:"
+// line: the file, its format, the offers kept and the rows left out, by reason:
+//
+//	lambda/vms.csv (SkyPilot catalog CSV, provider lambda): 19 offers; 2 rows left out: no GPUs (2, from line 2)
+//
+// A SkyPilot catalog's offers take the cloud its path names (pricing.SkyPilotCloud)
+// as their provider, when it names one.
+func readOfferFile(file string) ([]pricing.Offer, string, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	l, err := pricing.LoadList(f)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", file, err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s", file, formatNames[l.Format])
+	if cloud := pricing.SkyPilotCloud(file); l.Format == pricing.FormatSkyPilot && cloud != "" {
+		for i := range l.Offers {
+			l.Offers[i].Provider = cloud
+		}
+		fmt.Fprintf(&b, ", provider %s", cloud)
+	}
+	fmt.Fprintf(&b, "): %s", count(len(l.Offers), "offer", "offers"))
+	rows, reasons := 0, make([]string, len(l.Skipped))
+	for i, s := range l.Skipped {
+		rows += s.Rows
+		reasons[i] = fmt.Sprintf("%s (%d, from line %d)", s.Reason, s.Rows, s.FirstLine)
+	}
+	if rows > 0 {
+		fmt.Fprintf(&b, "; %s left out: %s", count(rows, "row", "rows"), strings.Join(reasons, ", "))
+	}
+	return l.Offers, b.String(), nil
+}
+
+// maxUnknownNames is how many names of unknown cards the report lists before
+// "…".
+const maxUnknownNames = 8
+
+// printSkipped writes the offers the planner left out: those of cards the
+// catalog does not know as one line with their count and distinct names ("left
+// out 3 offers of unknown cards: Gaudi2, …"), since a cloud's catalog holds many;
+// each name with its line in the list (its first, for several offers); every
+// other one on a line of its own with its line and the reason.
+func printSkipped(w io.Writer, skipped []plan.Skipped) {
+	type card struct{ offers, line int }
+	var names []string
+	byName := map[string]*card{}
+	n := 0
+	for _, sk := range skipped {
+		if errors.Is(sk.Err, catalog.ErrNotFound) {
+			n++
+			c := byName[sk.Offer.Card]
+			if c == nil {
+				c = &card{line: sk.Offer.Line}
+				byName[sk.Offer.Card] = c
+				names = append(names, sk.Offer.Card)
+			}
+			c.offers++
+			continue
+		}
+		fmt.Fprintf(w, "left out: %s %s %s (line %d): %s\n", sk.Offer.Provider, sk.Offer.Region, sk.Offer.Card, sk.Offer.Line, sk.Reason)
+	}
+	if n > 0 {
+		more := len(names) > maxUnknownNames
+		names = names[:min(len(names), maxUnknownNames)]
+		unknown := make([]string, len(names), len(names)+1)
+		for i, name := range names {
+			switch c := byName[name]; {
+			case c.line == 0:
+				unknown[i] = name
+			case c.offers == 1:
+				unknown[i] = fmt.Sprintf("%s (line %d)", name, c.line)
+			default:
+				unknown[i] = fmt.Sprintf("%s (%d offers, from line %d)", name, c.offers, c.line)
+			}
+		}
+		if more {
+			unknown = append(unknown, "…")
+		}
+		what := "unknown cards"
+		if n == 1 {
+			what = "an unknown card"
+		}
+		fmt.Fprintf(w, "left out %s of %s: %s\n", count(n, "offer", "offers"), what, strings.Join(unknown, ", "))
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintln(w)
+	}
+}
+
+// billing says what an option's prices are per and how many of those units it
+// rents: "GPU" and its GPU count, or for an offer sold in instances "instance"
+// and the instances, with the price per GPU derived from the instance's hourly
+// price ("; USD 1.99 per GPU-hour"), exact or to six places with "≈".
+func billing(o plan.Option) (unit string, units int, perGPU string) {
+	n := o.Offer.GPUsPerInstance
+	if n <= 1 { // per GPU, or one-GPU instances: the same
+		return "GPU", o.GPUs, ""
+	}
+	h := o.Offer.Tariff.Hourly
+	if !h.IsPositive() {
+		return "instance", o.GPUs / n, ""
+	}
+	q := h.DivRound(decimal.NewFromInt(int64(n)), 6)
+	approx := ""
+	if !q.Mul(decimal.NewFromInt(int64(n))).Equal(h) {
+		approx = "≈"
+	}
+	perGPU = fmt.Sprintf("; %s%s %s per GPU-hour", approx, o.Offer.Tariff.Currency, q.String())
+	return "instance", o.GPUs / n, perGPU
+}
+
+// priceBasis writes after the best option's cost what its prices are per: " for 8
+// GPUs (prices per GPU)", " for 2 instances of 8 GPUs (prices per instance; USD
+// 1.99 per GPU-hour)"; empty for one GPU.
+func priceBasis(o plan.Option) string {
+	unit, units, perGPU := billing(o)
+	if unit == "GPU" {
+		if o.GPUs > 1 {
+			return fmt.Sprintf(" for %d GPUs (prices per GPU)", o.GPUs)
+		}
+		return ""
+	}
+	return fmt.Sprintf(" for %s of %d GPUs (prices per instance%s)", count(units, "instance", "instances"),
+		o.Offer.GPUsPerInstance, perGPU)
+}
+
+// unitPrefix is what costLine puts before a line's unit: "GPU-" for several GPUs
+// priced per GPU, "instance-" for an offer sold in instances.
+func unitPrefix(o plan.Option) string {
+	unit, units, _ := billing(o)
+	if unit == "instance" {
+		return "instance-"
+	}
+	if units > 1 {
+		return "GPU-"
+	}
+	return ""
+}
+
+// instancePrefix is unitPrefix for one GPU's worth of an offer: "instance-" when
+// the offer is sold in instances of several GPUs, whose price is per instance.
+func instancePrefix(o pricing.Offer) string {
+	if o.GPUsPerInstance > 1 {
+		return "instance-"
+	}
+	return ""
+}

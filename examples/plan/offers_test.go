@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/pricing/plan"
+	"github.com/shopspring/decimal"
+)
+
+// The bilingual templates shipped beside the command load and plan as they are.
+func TestOfferTemplates(t *testing.T) {
+	for file, provider := range map[string]string{"offers_template_zh.csv": "示例云", "offers_template_en.csv": "sample-cloud"} {
+		t.Run(file, func(t *testing.T) {
+			r := runArgs("-offers", file, "-top", "2")
+			if r.code != exitOK || r.stderr != "" {
+				t.Fatalf("exit %d, stderr %q\n%s", r.code, r.stderr, r.stdout)
+			}
+			if want := "Offers: " + file + " (gpuplan CSV): 2 offers\n"; !strings.Contains(r.stdout, want) {
+				t.Errorf("output lacks %q:\n%s", want, r.stdout)
+			}
+			if !strings.Contains(r.stdout, "Best: "+provider+" ") {
+				t.Errorf("best option not from %s:\n%s", provider, r.stdout)
+			}
+		})
+	}
+}
+
+// Offers of unknown cards are counted on one line with their names, the names
+// cut after maxUnknownNames; other reasons keep a line each.
+func TestPrintSkipped(t *testing.T) {
+	var skipped []plan.Skipped
+	for i := range 12 {
+		card := fmt.Sprintf("Gaudi%d", i%10)
+		skipped = append(skipped, plan.Skipped{Offer: pricing.Offer{Provider: "p", Card: card, Line: i + 2},
+			Reason: card + ": unknown", Err: fmt.Errorf("%s: %w", card, catalog.ErrNotFound)})
+	}
+	skipped = append(skipped, plan.Skipped{Offer: pricing.Offer{Provider: "q", Region: "r", Card: "A100", Line: 40},
+		Reason: "no exchange rate for EUR into USD", Err: errors.New("rate")})
+	var b bytes.Buffer
+	printSkipped(&b, skipped)
+	want := "left out: q r A100 (line 40): no exchange rate for EUR into USD\n" +
+		"left out 12 offers of unknown cards: Gaudi0 (2 offers, from line 2), Gaudi1 (2 offers, from line 3), " +
+		"Gaudi2 (line 4), Gaudi3 (line 5), Gaudi4 (line 6), Gaudi5 (line 7), Gaudi6 (line 8), Gaudi7 (line 9), …\n\n"
+	if b.String() != want {
+		t.Errorf("printSkipped:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	printSkipped(&b, skipped[:1])
+	if got := b.String(); got != "left out 1 offer of an unknown card: Gaudi0 (line 2)\n\n" {
+		t.Errorf("one unknown card: %q", got)
+	}
+	b.Reset()
+	printSkipped(&b, nil)
+	if b.Len() != 0 {
+		t.Errorf("nothing skipped: %q", b.String())
+	}
+}
+
+// Prices per GPU are derived from the instance's price, exact where the division
+// ends and marked ≈ where it does not.
+func TestPriceBasis(t *testing.T) {
+	for _, tc := range []struct {
+		per, gpus int
+		hourly    string
+		want      string
+	}{
+		{0, 1, "2", ""},
+		{0, 4, "2", " for 4 GPUs (prices per GPU)"},
+		{1, 3, "1.99", " for 3 GPUs (prices per GPU)"},
+		{8, 8, "15.92", " for 1 instance of 8 GPUs (prices per instance; USD 1.99 per GPU-hour)"},
+		{8, 16, "15.92", " for 2 instances of 8 GPUs (prices per instance; USD 1.99 per GPU-hour)"},
+		{3, 3, "1", " for 1 instance of 3 GPUs (prices per instance; ≈USD 0.333333 per GPU-hour)"},
+	} {
+		o := plan.Option{GPUs: tc.gpus, Offer: pricing.Offer{GPUsPerInstance: tc.per,
+			Tariff: pricing.Tariff{Currency: "USD", Hourly: decimal.RequireFromString(tc.hourly)}}}
+		if got := priceBasis(o); got != tc.want {
+			t.Errorf("%d GPUs in instances of %d at %s: %q, want %q", tc.gpus, tc.per, tc.hourly, got, tc.want)
+		}
+	}
+}

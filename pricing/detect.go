@@ -1,0 +1,115 @@
+package pricing
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// The formats LoadOffers tells apart, as it names them.
+const (
+	FormatCSV      = "csv"          // the package's own CSV (LoadOffersCSV), Chinese headings included
+	FormatJSON     = "json"         // the package's own JSON (LoadOffersJSON)
+	FormatSkyPilot = "skypilot-csv" // a SkyPilot catalog vms.csv (LoadSkyPilotCSV)
+	FormatVast     = "vast-json"    // vast.ai's offers (LoadVastJSON)
+)
+
+// LoadOffers reads a price list in any format the package knows and says which it
+// read (FormatCSV, FormatJSON, FormatSkyPilot or FormatVast); it is LoadList
+// without the rows left out.
+func LoadOffers(r io.Reader) (offers []Offer, format string, err error) {
+	l, err := LoadList(r)
+	return l.Offers, l.Format, err
+}
+
+// List is a price list as LoadList read it.
+type List struct {
+	Format  string  `json:"format"`  // FormatCSV, FormatJSON, FormatSkyPilot or FormatVast
+	Offers  []Offer `json:"offers"`  // in file order
+	Skipped []Skip  `json:"skipped"` // rows read and left out, by reason, in the order reasons first appear; empty: none
+}
+
+// LoadList reads a price list in any format the package knows. Text starting with
+// [ or { is JSON: vast.ai's when it is an object, or when its first offer has a
+// "dph_total" or "gpu_name" field, else the package's own. Other text is CSV: a
+// SkyPilot catalog when its header names both AcceleratorName and
+// AcceleratorCount, else the package's own. The list is then read by that
+// format's loader, with its checks and errors; an error also names the format
+// read (the List's Format is set), so that a user sees which the file was taken
+// for. Skipped counts the rows a loader leaves out by design (a SkyPilot row
+// without GPUs); the own formats and vast.ai's leave none out.
+func LoadList(r io.Reader) (List, error) {
+	data, err := readList(r)
+	if err != nil {
+		return List{}, err
+	}
+	l := List{Format: sniffFormat(data), Skipped: []Skip{}}
+	src := bytes.NewReader(data)
+	switch l.Format {
+	case FormatJSON:
+		l.Offers, err = LoadOffersJSON(src)
+	case FormatVast:
+		l.Offers, err = LoadVastJSON(src)
+	case FormatSkyPilot:
+		l.Offers, l.Skipped, err = loadSkyPilot(src)
+	default:
+		l.Offers, err = LoadOffersCSV(src)
+	}
+	if err != nil {
+		return List{Format: l.Format}, &formatError{l.Format, err}
+	}
+	if l.Skipped == nil {
+		l.Skipped = []Skip{}
+	}
+	return l, nil
+}
+
+// formatError puts the format a list was read as before its loader's error.
+type formatError struct {
+	format string
+	err    error
+}
+
+func (e *formatError) Error() string {
+	return fmt.Sprintf("pricing: read as %s: %s", e.format, strings.TrimPrefix(e.err.Error(), "pricing: "))
+}
+
+func (e *formatError) Unwrap() error { return e.err }
+
+// sniffFormat names the format of a list (see LoadOffers).
+func sniffFormat(data []byte) string {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	if len(t) > 0 && (t[0] == '[' || t[0] == '{') {
+		if t[0] == '{' {
+			return FormatVast
+		}
+		// The first offer's text, up to the end of the first object or 64 KiB.
+		head := t[:min(len(t), 64<<10)]
+		if end := bytes.IndexByte(head, '}'); end >= 0 {
+			head = head[:end]
+		}
+		if bytes.Contains(head, []byte(`"dph_total"`)) || bytes.Contains(head, []byte(`"gpu_name"`)) {
+			return FormatVast
+		}
+		return FormatJSON
+	}
+	// The header: the first line that is not blank or a # comment.
+	for len(t) > 0 {
+		line := t
+		if i := bytes.IndexByte(t, '\n'); i >= 0 {
+			line, t = t[:i], t[i+1:]
+		} else {
+			t = nil
+		}
+		l := bytes.TrimSpace(line)
+		if len(l) == 0 || l[0] == '#' {
+			continue
+		}
+		if bytes.Contains(l, []byte("AcceleratorName")) && bytes.Contains(l, []byte("AcceleratorCount")) {
+			return FormatSkyPilot
+		}
+		break
+	}
+	return FormatCSV
+}

@@ -1,0 +1,334 @@
+package pricing
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/shopspring/decimal"
+)
+
+// This file holds what the price-list loaders share: the size bound, the checks
+// of encoding and separators, and the collection of offers.
+
+// refuseKnownSize refuses a list whose size is known before reading to be over
+// maxListBytes: a reader that tells its remaining length (bytes.Reader,
+// strings.Reader, bytes.Buffer) or a regular file (its size). Others are bounded
+// while they are read (sizeLimit).
+func refuseKnownSize(r io.Reader) error {
+	if l, ok := r.(interface{ Len() int }); ok && int64(l.Len()) > maxListBytes {
+		return &ParseError{Err: errListTooLarge}
+	}
+	if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > maxListBytes {
+			return &ParseError{Err: errListTooLarge}
+		}
+	}
+	return nil
+}
+
+// newCSVReader reads r as CSV within the size bound, past a UTF-8 byte order mark,
+// with # comment lines.
+func newCSVReader(r io.Reader) (*csv.Reader, error) {
+	if err := refuseKnownSize(r); err != nil {
+		return nil, err
+	}
+	br := bufio.NewReader(&sizeLimit{r: r})
+	if b, err := br.Peek(len(utf8BOM)); err == nil && string(b) == utf8BOM {
+		_, _ = br.Discard(len(utf8BOM)) // Peek saw the bytes
+	}
+	cr := csv.NewReader(br)
+	cr.Comment = '#'
+	return cr, nil
+}
+
+// errNotUTF8 is the reason for a list that is not UTF-8, with what to do.
+var errNotUTF8 = fmt.Errorf("not UTF-8 text; the file may be GBK or another legacy encoding (Excel's plain \"CSV\" on Chinese Windows): save it as \"CSV UTF-8\" or convert it (iconv -f GBK -t UTF-8): %w", ErrInvalid)
+
+// checkUTF8 refuses a record with a field that is not valid UTF-8.
+func checkUTF8(rec []string, line int) error {
+	for _, f := range rec {
+		if !utf8.ValidString(f) {
+			return &ParseError{Line: line, Err: errNotUTF8}
+		}
+	}
+	return nil
+}
+
+// checkHeader refuses a header that is not UTF-8, and one of a single column
+// holding semicolons or tabs, which a file with other separators reads as.
+func checkHeader(header []string, line int) error {
+	if err := checkUTF8(header, line); err != nil {
+		return err
+	}
+	if len(header) == 1 {
+		if hint := separatorHint(header[0]); hint != "" {
+			return &ParseError{Line: line, Input: header[0], Err: fmt.Errorf("one column only: %s: %w", hint, ErrInvalid)}
+		}
+	}
+	return nil
+}
+
+// separatorHint says what to do with text that holds another separator than the
+// comma; "" when it holds none.
+func separatorHint(s string) string {
+	switch {
+	case strings.Contains(s, ";"):
+		return "the columns seem separated by semicolons (Excel does so in locales with a decimal comma); save the file with commas between columns"
+	case strings.Contains(s, "\t"):
+		return "the columns seem separated by tabs; save the file as CSV with commas between columns"
+	}
+	return ""
+}
+
+// csvErr turns an error of the CSV reader into a *ParseError.
+func csvErr(err error) error {
+	if errors.Is(err, errListTooLarge) {
+		return &ParseError{Err: errListTooLarge}
+	}
+	var ce *csv.ParseError
+	if errors.As(err, &ce) {
+		return &ParseError{Line: ce.Line, Err: fmt.Errorf("%v: %w", ce.Err, ErrInvalid)}
+	}
+	return &ParseError{Err: fmt.Errorf("%v: %w", err, ErrInvalid)}
+}
+
+// csvRowErr is csvErr for a data row, with the separator hint when the row that
+// has the wrong number of cells holds semicolons or tabs.
+func csvRowErr(err error, rec []string) error {
+	var ce *csv.ParseError
+	if errors.As(err, &ce) && errors.Is(ce.Err, csv.ErrFieldCount) {
+		for _, f := range rec {
+			if hint := separatorHint(f); hint != "" {
+				return &ParseError{Line: ce.Line, Err: fmt.Errorf("%v: %s: %w", ce.Err, hint, ErrInvalid)}
+			}
+		}
+	}
+	return csvErr(err)
+}
+
+// offerChunks collects offers in chunks, so that a long list is never copied as
+// a growing slice is: the offers are written once into chunks and once into the
+// result, twice the result's size in all.
+type offerChunks struct {
+	done [][]Offer
+	cur  []Offer
+	n    int
+}
+
+func (c *offerChunks) add(o Offer) {
+	if len(c.cur) == cap(c.cur) {
+		if c.cur != nil {
+			c.done = append(c.done, c.cur)
+		}
+		c.cur = make([]Offer, 0, min(max(64, 2*cap(c.cur)), 4096))
+	}
+	c.cur = append(c.cur, o)
+	c.n++
+}
+
+// all returns the offers in the order added; an empty, non-nil slice for none.
+func (c *offerChunks) all() []Offer {
+	if len(c.done) == 0 {
+		if c.cur == nil {
+			return []Offer{}
+		}
+		return c.cur
+	}
+	out := make([]Offer, 0, c.n)
+	for _, ch := range c.done {
+		out = append(out, ch...)
+	}
+	return append(out, c.cur...)
+}
+
+// interner shares the strings that repeat from row to row (providers, regions,
+// cards, currencies), so that an offer does not keep its whole row's text alive.
+// It holds at most 4096 strings of at most 128 bytes.
+type interner map[string]string
+
+func (in *interner) get(s string) string {
+	if s == "" || len(s) > 128 {
+		return s
+	}
+	if v, ok := (*in)[s]; ok {
+		return v
+	}
+	if len(*in) >= 4096 {
+		return strings.Clone(s)
+	}
+	v := strings.Clone(s)
+	(*in)[v] = v
+	return v
+}
+
+// statesMemory reports whether a card name carries a memory size as a word of
+// its own: "A100 80GB", "A100-80GB", "RTX 4090 24G", "H100 80 GB".
+func statesMemory(name string) bool {
+	words := strings.FieldsFunc(strings.ToLower(foldWidth(name)), func(r rune) bool {
+		return r == ' ' || r == '-' || r == '_' || r == '/' || r == '(' || r == ')'
+	})
+	for i, w := range words {
+		n := 0
+		for n < len(w) && w[n] >= '0' && w[n] <= '9' {
+			n++
+		}
+		if n == 0 {
+			continue
+		}
+		switch w[n:] {
+		case "gb", "g", "gib":
+			return true
+		case "":
+			if i+1 < len(words) && (words[i+1] == "gb" || words[i+1] == "gib") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// notOffered holds the marks price tables put in a cell for a package not sold:
+// they read as an empty cell.
+var notOffered = map[string]bool{"-": true, "—": true, "–": true, "－": true, "/": true, "无": true, "暂无": true, "n/a": true, "N/A": true}
+
+// priceCell reads a price cell of a column ("hourly", "term_3m") that may carry
+// its currency and period: "8", "¥8.00", "8元/小时", "1,200元/月", "US$2.10/h".
+// headUnit is the unit the column's heading gives, used when the cell gives none.
+// currency is the row's currency, which the cell's must agree with.
+func priceCell(col, s, headUnit, currency string) (decimal.Decimal, error) {
+	if s == "" || notOffered[s] {
+		return decimal.Decimal{}, nil
+	}
+	f := foldWidth(s)
+	// Prefix (a currency sign or code), number, suffix (the unit).
+	i := 0
+	for i < len(f) && !(f[i] >= '0' && f[i] <= '9') && f[i] != '-' && f[i] != '.' {
+		i++
+	}
+	j := i
+	for j < len(f) && (f[j] >= '0' && f[j] <= '9' || f[j] == '.' || f[j] == ',' || f[j] == '-') {
+		j++
+	}
+	num, unit := f[i:j], strings.TrimSpace(f[:i])+strings.TrimSpace(f[j:])
+	if num == "" {
+		return priceField(col, s) // no number at all: the plain-decimal error
+	}
+	if unit == "" {
+		unit = headUnit
+	}
+	if strings.Contains(num, ",") {
+		var ok bool
+		if num, ok = ungroup(num); !ok {
+			return decimal.Decimal{}, &fieldError{col, s, fmt.Errorf("not a price: commas must group thousands (1,200.50): %w", ErrInvalid)}
+		}
+	}
+	if unit != "" {
+		curs, err := unitCurrencies(col, unit)
+		if err != nil {
+			return decimal.Decimal{}, &fieldError{col, s, err}
+		}
+		if curs != nil && currency != "" && !contains(curs, currency) {
+			return decimal.Decimal{}, &fieldError{col, s, fmt.Errorf("the price is in %s, the row in %s: %w", strings.Join(curs, " or "), currency, ErrCurrencyMismatch)}
+		}
+	}
+	d, err := priceField(col, num)
+	if err != nil && num != s {
+		var fe *fieldError
+		if errors.As(err, &fe) {
+			fe.input = s
+		}
+	}
+	return d, err
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ungroup drops the commas of "1,200.50" when they group the integer part in
+// thousands; false otherwise.
+func ungroup(num string) (string, bool) {
+	intPart, frac, hasPoint := strings.Cut(num, ".")
+	groups := strings.Split(intPart, ",")
+	if len(groups[0]) == 0 || len(groups[0]) > 3 {
+		return "", false
+	}
+	for _, g := range groups[1:] {
+		if len(g) != 3 {
+			return "", false
+		}
+	}
+	out := strings.Join(groups, "")
+	if hasPoint {
+		out += "." + frac
+	}
+	return out, true
+}
+
+// Currency words and signs a price cell may carry, longest first, with the ISO
+// codes each is compatible with.
+var unitCurrencyWords = []struct {
+	word  string
+	codes []string
+}{
+	{"人民币", []string{"CNY"}}, {"美元", []string{"USD"}}, {"港元", []string{"HKD"}}, {"港币", []string{"HKD"}},
+	{"us$", []string{"USD"}}, {"hk$", []string{"HKD"}}, {"rmb", []string{"CNY"}}, {"cny", []string{"CNY"}},
+	{"usd", []string{"USD"}}, {"eur", []string{"EUR"}}, {"元", []string{"CNY", "HKD", "TWD"}},
+	{"¥", []string{"CNY", "JPY"}}, {"￥", []string{"CNY", "JPY"}}, {"$", []string{"USD", "AUD", "CAD", "HKD", "NZD", "SGD", "TWD"}},
+	{"€", []string{"EUR"}},
+}
+
+// Period words of a unit ("/小时", "/h"), and the column each fits.
+var unitPeriodWords = map[string]string{
+	"小时": "hourly", "时": "hourly", "h": "hourly", "hr": "hourly", "hour": "hourly",
+	"天": "daily", "日": "daily", "d": "daily", "day": "daily",
+	"周": "weekly", "星期": "weekly", "w": "weekly", "wk": "weekly", "week": "weekly",
+	"月": "monthly", "个月": "monthly", "mo": "monthly", "month": "monthly",
+	// Per GPU, which every price is: nothing to check.
+	"卡": "", "每卡": "", "gpu": "", "card": "",
+}
+
+// unitCurrencies reads a price unit ("元/小时", "¥", "$/h") for a column: the
+// currencies it allows (nil when it names none), or an error when it names a
+// period other than the column's or words it does not know.
+func unitCurrencies(col, unit string) ([]string, error) {
+	u := strings.ToLower(strings.Join(strings.Fields(unit), ""))
+	var codes []string
+	for _, w := range unitCurrencyWords {
+		if strings.Contains(u, w.word) {
+			if codes != nil {
+				return nil, fmt.Errorf("unit %s names two currencies: %w", quote(unit), ErrInvalid)
+			}
+			codes = w.codes
+			u = strings.Replace(u, w.word, "", 1)
+		}
+	}
+	want := col
+	if _, ok := termColumn(col); ok {
+		want = "monthly"
+	}
+	for _, p := range strings.Split(u, "/") {
+		if p == "" {
+			continue
+		}
+		period, ok := unitPeriodWords[p]
+		if !ok {
+			return nil, fmt.Errorf("unit %s not understood (want a currency and a period such as 元/小时, ¥ or $/h): %w", quote(unit), ErrInvalid)
+		}
+		if period != "" && period != want {
+			return nil, fmt.Errorf("unit %s is a %s price, in the %s column: %w", quote(unit), period, col, ErrInvalid)
+		}
+	}
+	return codes, nil
+}

@@ -1,0 +1,477 @@
+package pricing
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// SkyPilotProvider is the Provider of the offers LoadSkyPilotCSV reads: a catalog
+// file does not name its cloud (SkyPilotCloud reads it from the file's path).
+const SkyPilotProvider = "skypilot"
+
+// LoadSkyPilotCSV reads a SkyPilot catalog vms.csv (github.com/skypilot-org/
+// skypilot-catalog, catalogs/v<N>/<cloud>/vms.csv): a header row naming the
+// columns, in any order, then one instance type in one region or zone a row.
+// It reads InstanceType, AcceleratorName, AcceleratorCount, Price, SpotPrice,
+// Region, AvailabilityZone (older catalogs and some clouds) and GpuInfo, and
+// ignores the others (vCPUs, MemoryGiB, Arch, ...). Each row with GPUs becomes an
+// offer of one whole instance (GPUsPerInstance is the row's AcceleratorCount,
+// MaxGPUs zero: any number of instances), priced in USD per instance-hour billed
+// per second, Provider SkyPilotProvider, the instance type and zone in Notes, and
+// Line its row.
+//
+// The card is named with its memory from GpuInfo, a Python dict as text
+// ("{'Gpus': [{'Name': 'A100', ..., 'MemoryInfo': {'SizeInMiB': 40960}}], ...}"),
+// so that "A100" with 40960 MiB becomes "A100 40GB", the 40 GB card; a name that
+// states its memory already ("A100-80GB") is kept. The size in GB is the MiB count
+// over 1024 when that is whole or nearest a whole number, else the MiB count in
+// decimal gigabytes (AWS writes the L4's 24 GB as 22888 MiB, 24e9 bytes); a
+// figure under 1024 is GB already (RunPod's catalog writes 80 for 80 GB). A
+// GpuInfo that is not a dict (GCP writes the accelerator's name) says no memory.
+//
+// A SpotPrice below Price adds a second, interruptible offer of the same instance
+// at that price (one no lower is left out: it buys nothing). An offer repeated in
+// consecutive rows, the zones of one instance type in one region at one price
+// (AWS lists each zone; the catalogs are sorted so), is kept once, at its first
+// line; spot offers, priced per zone, are kept per zone and price.
+//
+// Rows without GPUs (no AcceleratorName or a count of zero with no name) are not
+// offers and are left out, as are rows with a fraction of a GPU (Azure's shared
+// GPUs). A row with a GPU and a missing, malformed or negative price, a count of
+// zero or a malformed GpuInfo is an error naming its line, a *ParseError wrapping
+// ErrInvalid. GCP's catalog lists each attachable GPU as a row of its own without
+// an instance type, priced for the GPU alone: such offers leave out the host VM's
+// price, and their Notes say so. The size bound and encoding checks of
+// LoadOffersCSV apply.
+func LoadSkyPilotCSV(r io.Reader) ([]Offer, error) {
+	offers, _, err := loadSkyPilot(r)
+	return offers, err
+}
+
+// SkyPilotCloud returns the cloud a SkyPilot catalog file belongs to, from its
+// path: "lambda" for "catalogs/v7/lambda/vms.csv", and for a copy saved under
+// the cloud's name, "lambda_vms.csv" or "lambda-vms.csv"; "" when the path says
+// no cloud. Set it as the offers' Provider after LoadSkyPilotCSV.
+func SkyPilotCloud(file string) string {
+	file = strings.ReplaceAll(file, "\\", "/")
+	dir, base := path.Split(file)
+	dir = strings.TrimSuffix(dir, "/")
+	for _, suffix := range [...]string{"_vms.csv", "-vms.csv"} {
+		if cloud, ok := strings.CutSuffix(base, suffix); ok && cloud != "" {
+			return cloud
+		}
+	}
+	if base != "vms.csv" || dir == "" {
+		return ""
+	}
+	return path.Base(dir)
+}
+
+// Skip counts the rows of a price list that were read and left out for one
+// reason.
+type Skip struct {
+	Reason    string `json:"reason"`     // "no GPUs", ...
+	Rows      int    `json:"rows"`       // rows left out for it
+	FirstLine int    `json:"first_line"` // the first such row's line
+}
+
+// skips gathers Skip counts in the order reasons first appear.
+type skips []Skip
+
+func (s *skips) add(reason string, line int) {
+	for i := range *s {
+		if (*s)[i].Reason == reason {
+			(*s)[i].Rows++
+			return
+		}
+	}
+	*s = append(*s, Skip{Reason: reason, Rows: 1, FirstLine: line})
+}
+
+// skyColumns are the columns LoadSkyPilotCSV reads; the first four are required.
+var skyColumns = [...]string{"AcceleratorName", "AcceleratorCount", "Price", "Region", "InstanceType", "SpotPrice", "AvailabilityZone", "GpuInfo"}
+
+const (
+	skyAccName = iota
+	skyAccCount
+	skyPrice
+	skyRegion
+	skyInstance
+	skySpot
+	skyZone
+	skyGpuInfo
+)
+
+func loadSkyPilot(r io.Reader) ([]Offer, []Skip, error) {
+	cr, err := newCSVReader(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	header, err := cr.Read()
+	if err != nil {
+		if err == io.EOF {
+			return nil, nil, &ParseError{Line: 1, Err: fmt.Errorf("empty catalog, want a header row: %w", ErrInvalid)}
+		}
+		return nil, nil, csvErr(err)
+	}
+	hline, _ := cr.FieldPos(0)
+	if err := checkHeader(header, hline); err != nil {
+		return nil, nil, err
+	}
+	var col [len(skyColumns)]int
+	for i := range col {
+		col[i] = -1
+	}
+	for i, h := range header {
+		for c, name := range skyColumns {
+			if strings.EqualFold(strings.TrimSpace(h), name) {
+				if col[c] >= 0 {
+					return nil, nil, &ParseError{Line: hline, Field: name, Err: fmt.Errorf("column repeated: %w", ErrInvalid)}
+				}
+				col[c] = i
+			}
+		}
+	}
+	for c := skyAccName; c <= skyRegion; c++ {
+		if col[c] < 0 {
+			return nil, nil, &ParseError{Line: hline, Field: skyColumns[c], Err: fmt.Errorf("column missing from the header of a SkyPilot catalog: %w", ErrInvalid)}
+		}
+	}
+	cr.FieldsPerRecord = len(header)
+	cr.ReuseRecord = true
+	sr := skyReader{col: col, in: interner{}, cards: map[string]skyCard{}, mem: map[string]int64{}, price: map[string]decimal.Decimal{}}
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return sr.out.all(), sr.skipped, nil
+		}
+		if err != nil {
+			return nil, nil, csvRowErr(err, rec)
+		}
+		line, _ := cr.FieldPos(0)
+		if err := checkUTF8(rec, line); err != nil {
+			return nil, nil, err
+		}
+		if err := sr.row(rec, line); err != nil {
+			return nil, nil, err
+		}
+	}
+}
+
+// skyReader turns catalog rows into offers, remembering what repeats from row to
+// row: strings, GpuInfo cells, card names and the offers already made.
+type skyReader struct {
+	col     [len(skyColumns)]int
+	in      interner
+	group   skyGroup                   // the instance, card and region of the last row with GPUs
+	prices  []string                   // the prices offered in group, spot ones after an "s"
+	cards   map[string]skyCard         // the card name made of each GPU name, by GPU name
+	mem     map[string]int64           // GpuInfo cells read, by text
+	price   map[string]decimal.Decimal // prices read, by text (catalogs repeat them from region to region)
+	out     offerChunks
+	skipped skips
+}
+
+func (sr *skyReader) get(rec []string, c int) string {
+	if i := sr.col[c]; i >= 0 {
+		return strings.TrimSpace(rec[i])
+	}
+	return ""
+}
+
+func (sr *skyReader) fail(rec []string, line, c int, err error) error {
+	pe := &ParseError{Line: line, Field: skyColumns[c], Input: sr.get(rec, c), Err: err}
+	if !errors.Is(err, ErrInvalid) {
+		pe.Err = fmt.Errorf("%v: %w", err, ErrInvalid)
+	}
+	return pe
+}
+
+// skyCard is the card name made of a GPU name and memory, and whether it names
+// a card at all (CardKey is not empty).
+type skyCard struct {
+	mem   int64
+	card  string
+	valid bool
+}
+
+// row reads one row: no offer (skipped), one, or two (with a spot price).
+func (sr *skyReader) row(rec []string, line int) error {
+	name, countText := sr.get(rec, skyAccName), sr.get(rec, skyAccCount)
+	if name == "" {
+		if countText == "" {
+			sr.skipped.add("no GPUs", line)
+			return nil
+		}
+		if n, err := strconv.ParseFloat(countText, 64); err != nil || n != 0 {
+			return sr.fail(rec, line, skyAccCount, fmt.Errorf("a GPU count without a GPU name: %w", ErrInvalid))
+		}
+		sr.skipped.add("no GPUs", line)
+		return nil
+	}
+	count, frac, err := gpuCount(countText)
+	if err != nil {
+		return sr.fail(rec, line, skyAccCount, err)
+	}
+	if frac {
+		sr.skipped.add("a fraction of a GPU", line)
+		return nil
+	}
+	priceText, spotText := sr.get(rec, skyPrice), sr.get(rec, skySpot)
+	price, err := sr.parsePrice(priceText, true)
+	if err != nil {
+		return sr.fail(rec, line, skyPrice, err)
+	}
+	spot, err := sr.parsePrice(spotText, false)
+	if err != nil {
+		return sr.fail(rec, line, skySpot, err)
+	}
+	info := sr.get(rec, skyGpuInfo)
+	mem, ok := sr.mem[info]
+	if !ok {
+		if mem, err = gpuInfoMemory(info); err != nil {
+			return sr.fail(rec, line, skyGpuInfo, err)
+		}
+		if len(info) <= 1024 && len(sr.mem) < 4096 {
+			sr.mem[strings.Clone(info)] = mem
+		}
+	}
+	named, ok := sr.cards[name]
+	if !ok || named.mem != mem {
+		named = skyCard{mem: mem, card: name}
+		if mem > 0 && !statesMemory(name) {
+			named.card = name + " " + strconv.FormatInt(mem, 10) + "GB"
+		}
+		named.valid = CardKey(named.card) != ""
+		if len(sr.cards) < 4096 {
+			sr.cards[strings.Clone(name)] = named
+		}
+	}
+	card := named.card
+	if !named.valid {
+		return sr.fail(rec, line, skyAccName, fmt.Errorf("a GPU name without letters or digits: %w", ErrInvalid))
+	}
+	instance, region, zone := sr.in.get(sr.get(rec, skyInstance)), sr.in.get(sr.get(rec, skyRegion)), sr.get(rec, skyZone)
+	var notes string
+	switch {
+	case instance == "" && zone == "":
+		notes = "GPU alone: the host VM is priced apart"
+	case instance == "":
+		notes = "GPU alone: the host VM is priced apart, zone " + zone
+	case zone == "":
+		notes = "instance " + instance
+	default:
+		notes = "instance " + instance + ", zone " + zone
+	}
+	o := Offer{
+		Provider: SkyPilotProvider, Region: region, Card: card,
+		GPUsPerInstance: count, Line: line, Notes: notes,
+		Tariff: Tariff{Currency: "USD", Hourly: price},
+	}
+	// Repeats: the zones of an instance in a region come in consecutive rows;
+	// the prices offered since the instance, GPU or region last changed are kept.
+	if g := (skyGroup{instance, card, region}); g != sr.group {
+		sr.group, sr.prices = g, sr.prices[:0]
+	}
+	for _, kind := range [...]string{"on-demand", "spot"} {
+		text := priceText
+		if kind == "spot" {
+			if spot.IsZero() || !below(spot, price) {
+				break
+			}
+			o.Tariff.Hourly, o.Interruptible, o.Notes = spot, true, notes+", spot"
+			text = "s" + spotText
+		}
+		if contains(sr.prices, text) {
+			sr.skipped.add("the same "+kind+" offer in another zone of its region", line)
+			continue
+		}
+		if len(sr.prices) < 64 {
+			sr.prices = append(sr.prices, sr.in.get(text))
+		}
+		sr.out.add(o)
+	}
+	return nil
+}
+
+// skyGroup is an instance type's GPU in a region: the rows of its zones.
+type skyGroup struct{ instance, card, region string }
+
+// gpuCount reads AcceleratorCount ("8", "8.0"): a whole count of at least one,
+// or frac true for a fraction of a GPU (0.25).
+func gpuCount(s string) (n int, frac bool, err error) {
+	v, perr := strconv.ParseFloat(s, 64)
+	switch {
+	case s == "" || perr != nil || math.IsNaN(v) || math.IsInf(v, 0):
+		return 0, false, fmt.Errorf("not a GPU count: %w", ErrInvalid)
+	case v <= 0:
+		return 0, false, fmt.Errorf("a GPU name with %s GPUs: want 1 or more: %w", s, ErrInvalid)
+	case v > 1_000_000:
+		return 0, false, fmt.Errorf("GPU count over 1000000: %w", ErrInvalid)
+	case v != math.Trunc(v):
+		return 0, true, nil
+	}
+	return int(v), false, nil
+}
+
+// parsePrice is parseSkyPrice, once per distinct text.
+func (sr *skyReader) parsePrice(s string, need bool) (decimal.Decimal, error) {
+	if d, ok := sr.price[s]; ok && (!need || !d.IsZero()) {
+		return d, nil
+	}
+	d, err := parseSkyPrice(s, need)
+	if err == nil && s != "" && len(s) <= 64 && len(sr.price) < 4096 {
+		sr.price[strings.Clone(s)] = d
+	}
+	return d, err
+}
+
+// parseSkyPrice reads a catalog price in USD: a plain decimal ("32.7726", "0.256800").
+// Empty is an error when need is set, and no price otherwise.
+func parseSkyPrice(s string, need bool) (decimal.Decimal, error) {
+	if s == "" {
+		if need {
+			return decimal.Decimal{}, fmt.Errorf("no price for a row with GPUs: %w", ErrInvalid)
+		}
+		return decimal.Decimal{}, nil
+	}
+	d, ok := smallDecimal(s)
+	if !ok {
+		var err error
+		if d, err = parseDecimal(s, false); err != nil {
+			return decimal.Decimal{}, err
+		}
+	}
+	if err := checkPrice("hourly", d); err != nil {
+		return decimal.Decimal{}, err
+	}
+	if need && d.IsZero() {
+		return decimal.Decimal{}, fmt.Errorf("a price of zero for a row with GPUs: %w", ErrInvalid)
+	}
+	return d, nil
+}
+
+// below reports whether a < b, on int64 coefficients when both have at most 12
+// decimal places and fit after scaling, as catalog prices do, and through
+// decimal's Cmp otherwise.
+func below(a, b decimal.Decimal) bool {
+	ea, eb := a.Exponent(), b.Exponent()
+	if ea <= 0 && eb <= 0 && ea >= -maxPricePlaces && eb >= -maxPricePlaces && a.NumDigits() <= 18 && b.NumDigits() <= 18 {
+		ca, cb := a.CoefficientInt64(), b.CoefficientInt64()
+		for ; ea > eb; ea-- {
+			ca *= 10
+		}
+		for ; eb > ea; eb-- {
+			cb *= 10
+		}
+		if ca >= 0 && cb >= 0 && ca < 1e18 && cb < 1e18 {
+			return ca < cb
+		}
+	}
+	return a.Cmp(b) < 0
+}
+
+// smallDecimal reads a plain decimal of at most 18 digits ("32.7726") exactly,
+// without decimal.NewFromString's general parse; false for anything else, which
+// parseDecimal then reads or refuses.
+func smallDecimal(s string) (decimal.Decimal, bool) {
+	var c int64
+	digits, point := 0, -1
+	for i := 0; i < len(s); i++ {
+		switch b := s[i]; {
+		case b >= '0' && b <= '9':
+			c = c*10 + int64(b-'0')
+			digits++
+		case b == '.' && point < 0 && i > 0 && i < len(s)-1:
+			point = i
+		default:
+			return decimal.Decimal{}, false
+		}
+	}
+	if digits == 0 || digits > 18 {
+		return decimal.Decimal{}, false
+	}
+	exp := 0
+	if point >= 0 {
+		exp = -(len(s) - point - 1)
+	}
+	return decimal.New(c, int32(exp)), true
+}
+
+// gpuInfoMemory reads the memory of one GPU from a GpuInfo cell, in GB (see
+// LoadSkyPilotCSV); 0 when the cell gives none (empty, or not a dict). A dict
+// must have balanced brackets and quotes and give MemoryInfo's SizeInMiB as a
+// positive number.
+func gpuInfoMemory(s string) (int64, error) {
+	if !strings.HasPrefix(s, "{") {
+		return 0, nil
+	}
+	// Balance of brackets outside quotes.
+	depth := 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+			if depth < 0 {
+				return 0, fmt.Errorf("GpuInfo: unbalanced brackets: %w", ErrInvalid)
+			}
+		}
+	}
+	if depth != 0 || quote != 0 {
+		return 0, fmt.Errorf("GpuInfo: unbalanced brackets or quotes: %w", ErrInvalid)
+	}
+	i := strings.Index(s, "SizeInMiB")
+	if i < 0 {
+		return 0, fmt.Errorf("GpuInfo without MemoryInfo's SizeInMiB: %w", ErrInvalid)
+	}
+	rest := strings.TrimLeft(s[i+len("SizeInMiB"):], "'\" ")
+	rest, ok := strings.CutPrefix(rest, ":")
+	if !ok {
+		return 0, fmt.Errorf("GpuInfo: SizeInMiB without a value: %w", ErrInvalid)
+	}
+	rest = strings.TrimLeft(rest, " ")
+	j := 0
+	for j < len(rest) && (rest[j] >= '0' && rest[j] <= '9' || rest[j] == '.') {
+		j++
+	}
+	mib, err := strconv.ParseFloat(rest[:j], 64)
+	if err != nil || mib <= 0 || mib > 1<<30 {
+		return 0, fmt.Errorf("GpuInfo: SizeInMiB %s: want a positive size: %w", strconv.Quote(rest[:j]), ErrInvalid)
+	}
+	return memoryGB(mib), nil
+}
+
+// memoryGB names a GPU memory of mib MiB in whole GB as cards are marketed: mib
+// over 1024 when that is nearer a whole number than mib in decimal gigabytes
+// (mib × 2^20 / 10^9) is, else the latter; a figure under 1024 is taken as GB
+// (RunPod's catalog). 40960 → 40, 81920 → 80, 22888 → 24, 81559 → 80.
+func memoryGB(mib float64) int64 {
+	if mib < 1024 {
+		return int64(math.Round(mib))
+	}
+	gib := mib / 1024
+	gb := mib * (1 << 20) / 1e9
+	if math.Abs(gib-math.Round(gib)) <= math.Abs(gb-math.Round(gb)) {
+		return int64(math.Round(gib))
+	}
+	return int64(math.Round(gb))
+}
