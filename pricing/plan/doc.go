@@ -56,18 +56,18 @@
 // with go test -bench Plan -benchmem on synthetic price lists (twelve providers,
 // six regions, twenty cards, 1 to 8 GPUs, tariffs shared by regions; a LoRA job
 // on Llama-2-7B; the default limit), the fastest of four runs on a two-core AMD
-// EPYC machine shared with other work (load about 3; runs varied up to twofold):
+// EPYC machine shared with other work (load 1 to 4; runs varied up to twofold):
 //
 //	offers    time/op   memory/op   allocs/op
-//	1000      5.3 ms     1.5 MB      13 k
-//	10000     28 ms      7.0 MB      72 k
-//	100000    0.27 s     52 MB       509 k
+//	1000      4.9 ms     1.5 MB      13 k
+//	10000     31 ms      7.2 MB      72 k
+//	100000    0.23 s     53 MB       509 k
 //
 // At 1000 offers about a quarter of the time is the offers' validation and
 // tariff keys, a fifth preparing the distinct tariffs (pricing.NewPricer), a
 // sixth the layouts of the cards, and the rest pricing and garbage collection.
 //
 // A serving request (Llama-3.1-8B, 20 requests/s, TTFT and TPOT targets) over
-// 1000 of the same offers: 8.1 ms, 2.7 MB and 14 k allocations, about 80 replica searches (one per card and
+// 1000 of the same offers: 7.7 ms, 2.7 MB and 14 k allocations, about 80 replica searches (one per card and
 // tensor-parallel size) and the rest pricing, each candidate priced in full.
 package plan
