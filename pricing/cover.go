@@ -1,7 +1,5 @@
 package pricing
 
-import "math/big"
-
 // solveCover returns the cheapest cover of need > 0 (see solve for the rule that
 // breaks ties), in time that does not grow with need.
 //
@@ -45,33 +43,17 @@ func solveCover[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C]
 	}
 	limit := need + longest // no cheapest cover overshoots by a whole package
 	if len(ks) > 1 {
-		limit = min(limit, pr.reach[1])
-		p2, l2 := ks[1].big, big.NewInt(ks[1].length)
-		pb, lb := b.big, big.NewInt(b.length)
+		limit = min(limit, pr.reach[1], pr.rateCap)
 		// The other packages cost less than a cover already known (b alone, or the
 		// tail alone), which wins ties: s·price_2/length_2 < known.
-		known := new(big.Int).Mul(pb, big.NewInt((need+b.length-1)/b.length))
+		known := a.mul(b.price, (need+b.length-1)/b.length)
 		if pr.hasTail {
-			if t := a.big(a.mul(pr.rate, pr.units(need))); t.Cmp(known) < 0 {
+			if t := a.mul(pr.rate, pr.units(need)); a.cmp(t, known) < 0 {
 				known = t
 			}
 		}
-		if p2.Sign() > 0 {
-			q := known.Mul(known, l2)
-			q.Quo(q, p2)
-			if q.IsInt64() {
-				limit = min(limit, q.Int64())
-			}
-		}
-		// s·(price_2·length_b − price_b·length_2) < price_b·length_2·length_b.
-		d := new(big.Int).Sub(new(big.Int).Mul(p2, lb), new(big.Int).Mul(pb, l2))
-		if d.Sign() > 0 {
-			q := new(big.Int).Mul(pb, l2)
-			q.Mul(q, lb)
-			q.Quo(q, d)
-			if q.IsInt64() {
-				limit = min(limit, q.Int64())
-			}
+		if q, ok := a.mulQuo(known, ks[1].length, ks[1].price); ok {
+			limit = min(limit, q)
 		}
 	} else {
 		limit = 0

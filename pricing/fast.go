@@ -343,6 +343,39 @@ func (p *pricer) quote(c cover, trialSecs int64, gpus int) Quote {
 	return buildQuote(p.t.Currency, p.t.Rounding, lines, decimal.NewFromBigInt(exact, -p.scale), decimal.NewFromInt(3600), gpus)
 }
 
+// floor is Pricer.Floor for a run of secs seconds, in minor units. A cover is
+// hourly time alone, costing tail(secs) (problem), or holds some package i and
+// costs at least its price; either way it costs at least secs at the lowest rate
+// per second, as every package covers its length for its price and the tail
+// costs at least the hourly rate per second. A value past int64 is above every
+// one that fits, so it is left out of a minimum.
+func (p *pricer) floor(secs int64, gpus int) (int64, bool) {
+	if !p.hasRun64 || p.forceBig {
+		return 0, false
+	}
+	if secs == 0 {
+		return 0, true // nothing to cover
+	}
+	pr := &p.run64.problem
+	atRate := int64(math.MaxInt64) // secs at the lowest rate
+	if v, ok := checked.Mul(pr.rate, secs); ok && pr.hasTail {
+		atRate = v
+	}
+	for i, l := range pr.lengths {
+		if v, ok := (int64Arith{}).mulQuo(pr.prices[i], secs, l); ok {
+			atRate = min(atRate, v)
+		}
+	}
+	lo := int64(math.MaxInt64)
+	if v, ok := checked.Mul(pr.rate, pr.units(secs)); ok && pr.hasTail {
+		lo = v
+	}
+	for _, c := range pr.prices {
+		lo = min(lo, max(c, atRate))
+	}
+	return totalMinor(lo, p.scale, gpus, MinorUnit(p.t.Currency), p.t.Rounding)
+}
+
 // roundedLine is the one line of a cover of one kind of package, or of hourly
 // time alone, for gpus GPUs, as quote writes it, with its Amount rounded once to
 // the minor unit as total rounds the cover (an invoice's line).

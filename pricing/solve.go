@@ -1,8 +1,10 @@
 package pricing
 
 import (
+	"cmp"
 	"math"
 	"math/big"
+	"math/bits"
 
 	"github.com/gpuplan/gpuplan/internal/checked"
 	"github.com/shopspring/decimal"
@@ -24,6 +26,10 @@ type arith[C any] interface {
 	quo(a C, d int64) C // ⌊a/d⌋, d > 0
 	cmp(a, b C) int
 	big(a C) *big.Int // a as a *big.Int the caller may change
+	// cmpMul compares a·x with b·y (x, y ≥ 0) exactly.
+	cmpMul(a C, x int64, b C, y int64) int
+	// mulQuo returns ⌊a·k/d⌋ when d > 0 and the result fits an int64.
+	mulQuo(a C, k int64, d C) (int64, bool)
 }
 
 // int64Arith is arith on int64. It does not check for overflow: the search runs
@@ -36,6 +42,22 @@ func (int64Arith) mul(a, k int64) int64 { return a * k }
 func (int64Arith) quo(a, d int64) int64 { return a / d }
 func (int64Arith) cmp(a, b int64) int   { return cmpInt64(a, b) }
 func (int64Arith) big(a int64) *big.Int { return big.NewInt(a) }
+func (int64Arith) cmpMul(a, x, b, y int64) int {
+	h1, l1 := bits.Mul64(uint64(a), uint64(x))
+	h2, l2 := bits.Mul64(uint64(b), uint64(y))
+	if h1 != h2 {
+		return cmp.Compare(h1, h2)
+	}
+	return cmp.Compare(l1, l2)
+}
+func (int64Arith) mulQuo(a, k, d int64) (int64, bool) {
+	hi, lo := bits.Mul64(uint64(a), uint64(k))
+	if d <= 0 || hi >= uint64(d) {
+		return 0, false
+	}
+	q, _ := bits.Div64(hi, lo, uint64(d))
+	return int64(q), q <= math.MaxInt64
+}
 
 // bigArith is arith on *big.Int, for prices or needs too large for int64.
 type bigArith struct{}
@@ -50,6 +72,17 @@ func (bigArith) quo(a *big.Int, d int64) *big.Int {
 }
 func (bigArith) cmp(a, b *big.Int) int   { return a.Cmp(b) }
 func (bigArith) big(a *big.Int) *big.Int { return new(big.Int).Set(a) }
+func (bigArith) cmpMul(a *big.Int, x int64, b *big.Int, y int64) int {
+	return new(big.Int).Mul(a, big.NewInt(x)).Cmp(new(big.Int).Mul(b, big.NewInt(y)))
+}
+func (bigArith) mulQuo(a *big.Int, k int64, d *big.Int) (int64, bool) {
+	if d.Sign() <= 0 {
+		return 0, false
+	}
+	q := new(big.Int).Mul(a, big.NewInt(k))
+	q.Quo(q, d)
+	return q.Int64(), q.IsInt64()
+}
 
 func cmpInt64(a, b int64) int {
 	switch {
@@ -98,7 +131,6 @@ type kept[C any] struct {
 	length int64
 	price  C
 	orig   int
-	big    *big.Int // price, for cross products that may pass int64
 }
 
 // prepared is a problem made ready for any need: the packages kept, in the
@@ -109,7 +141,10 @@ type prepared[C any] struct {
 	ks    []kept[C] // in ksBuf
 	caps  [maxItems]int64
 	reach [maxItems + 1]int64 // len(ks)+1 used
-	ksBuf [maxItems]kept[C]
+	// rateCap bounds the length of the packages other than the first in a
+	// cheapest cover by their rates (see solveCover); MaxInt64 when none does.
+	rateCap int64
+	ksBuf   [maxItems]kept[C]
 }
 
 // solution is a cover: a count per item (in the problem's item order), the
@@ -135,17 +170,13 @@ func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
 		if p.hasTail && p.mix && a.cmp(a.mul(p.rate, p.units(l)), p.prices[i]) <= 0 {
 			continue
 		}
-		pr.ks = append(pr.ks, kept[C]{l, p.prices[i], i, a.big(p.prices[i])})
+		pr.ks = append(pr.ks, kept[C]{l, p.prices[i], i})
 	}
 	// Strict order: price per unit ascending (cross-multiplied), then longer
 	// first, then original place. An insertion sort: at most maxItems packages.
 	ks := pr.ks
-	// Cross products go through *big.Int: they can pass int64 where no cost does.
-	var cx, cy, lx, ly big.Int
 	before := func(x, y kept[C]) bool {
-		lx.SetInt64(x.length)
-		ly.SetInt64(y.length)
-		if c := cx.Mul(x.big, &ly).Cmp(cy.Mul(y.big, &lx)); c != 0 {
+		if c := a.cmpMul(x.price, y.length, y.price, x.length); c != 0 {
 			return c < 0
 		}
 		if x.length != y.length {
@@ -159,6 +190,19 @@ func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
 		}
 	}
 	n := len(ks)
+	// rateCap: s·(price_2·length_b − price_b·length_2) < price_b·length_2·length_b.
+	pr.rateCap = math.MaxInt64
+	if n > 1 {
+		p2, l2, pb, lb := a.big(ks[1].price), big.NewInt(ks[1].length), a.big(ks[0].price), big.NewInt(ks[0].length)
+		d := new(big.Int).Sub(new(big.Int).Mul(p2, lb), new(big.Int).Mul(pb, l2))
+		if d.Sign() > 0 {
+			q := new(big.Int).Mul(pb, l2)
+			q.Quo(q.Mul(q, lb), d)
+			if q.IsInt64() {
+				pr.rateCap = q.Int64()
+			}
+		}
+	}
 	// caps[i]: the most of package i a cheapest cover holds. k copies of i can
 	// be swapped for ⌈k·length_i/length_j⌉ of an earlier package j, covering at
 	// least as much, when that costs no more; the cover that breaks ties keeps
@@ -172,16 +216,8 @@ func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
 			if pr.caps[i] < limit {
 				limit = pr.caps[i] + 1
 			}
-			pi, pj := ks[i].big, ks[j].big
-			var x, y big.Int
-			for k := int64(1); k <= limit; k++ {
-				m := (k*ks[i].length + ks[j].length - 1) / ks[j].length
-				x.SetInt64(m)
-				y.SetInt64(k)
-				if x.Mul(&x, pj).Cmp(y.Mul(&y, pi)) <= 0 {
-					pr.caps[i] = k - 1
-					break
-				}
+			if k := leastSwap(a, ks[i].length, ks[j].length, ks[i].price, ks[j].price, limit); k > 0 {
+				pr.caps[i] = k - 1
 			}
 		}
 	}
@@ -197,6 +233,39 @@ func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
 			v = math.MaxInt64
 		}
 		pr.reach[i] = v
+	}
+}
+
+// leastSwap returns the least k in 1..limit for which ⌈k·li/lj⌉ copies of a
+// package j (length lj, price pj) cost no more than k copies of a package i, or
+// 0 when none does. When li < lj it steps over m = ⌈k·li/lj⌉ rather than over k:
+// the ks of one m are (m−1)·lj/li < k ≤ m·lj/li, and among them the condition,
+// m·pj ≤ k·pi, holds from some k on, found by bisection.
+func leastSwap[C any, A arith[C]](a A, li, lj int64, pi, pj C, limit int64) int64 {
+	if li >= lj {
+		for k := int64(1); k <= limit; k++ {
+			if a.cmpMul(pj, (k*li+lj-1)/lj, pi, k) <= 0 {
+				return k
+			}
+		}
+		return 0
+	}
+	for m := int64(1); ; m++ {
+		lo, hi := (m-1)*lj/li+1, min(m*lj/li, limit)
+		if lo > limit {
+			return 0
+		}
+		if lo > hi || a.cmpMul(pj, m, pi, hi) > 0 {
+			continue
+		}
+		for lo < hi {
+			if mid := lo + (hi-lo)/2; a.cmpMul(pj, m, pi, mid) <= 0 {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+		return lo
 	}
 }
 

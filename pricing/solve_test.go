@@ -142,3 +142,24 @@ func TestSolveMatchesBruteForce(t *testing.T) {
 		}
 	})
 }
+
+// leastSwap finds the least k of its definition, scanned here one k at a time.
+func TestLeastSwap(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		li := rapid.Int64Range(1, 2000).Draw(t, "li")
+		lj := rapid.Int64Range(1, 2000).Draw(t, "lj")
+		pi := rapid.Int64Range(1, 1_000_000).Draw(t, "pi")
+		pj := rapid.Int64Range(1, 1_000_000).Draw(t, "pj")
+		limit := rapid.Int64Range(1, 3000).Draw(t, "limit")
+		want := int64(0)
+		for k := int64(1); k <= limit; k++ {
+			if (k*li+lj-1)/lj*pj <= k*pi {
+				want = k
+				break
+			}
+		}
+		if got := leastSwap(int64Arith{}, li, lj, pi, pj, limit); got != want {
+			t.Fatalf("leastSwap(%d, %d, %d, %d, %d) = %d, want %d", li, lj, pi, pj, limit, got, want)
+		}
+	})
+}

@@ -180,6 +180,15 @@ func checkPrice(name string, d decimal.Decimal) error {
 	if d.Sign() < 0 {
 		return fmt.Errorf("pricing: tariff: %s price %s is negative: %w", name, d.String(), ErrInvalid)
 	}
+	if _, t := splitDec(d); t.ok { // the common case, without allocating
+		digits := int64(0)
+		for v := t.c; v > 0; v /= 10 {
+			digits++
+		}
+		if t.e >= -maxPricePlaces && (t.c == 0 || digits+int64(t.e) <= maxPriceDigits) {
+			return nil
+		}
+	}
 	t := trim(d)
 	if t.Exponent() < -maxPricePlaces {
 		return fmt.Errorf("pricing: tariff: %s price %s has more than %d decimal places: %w", name, t.String(), maxPricePlaces, ErrInvalid)

@@ -202,6 +202,24 @@ func (p Pricer) Total(u Usage, gpus int) (Money, error) {
 	return p.p.total(c, trial, gpus), nil
 }
 
+// Floor is a lower bound of Total(u, gpus) that costs a few multiplications: the
+// least of hourly time alone and, for each package, the larger of its price and
+// the run at the tariff's lowest price per second (hourly or a package's),
+// rounded as Total rounds, in whole minor units of the tariff's currency
+// (MinorUnit). A caller that ranks many usages prices in full only those whose
+// Floor could still win. It reports false when it has no bound to give: a usage
+// other than a valid run, prices too large for int64.
+func (p Pricer) Floor(u Usage, gpus int) (int64, bool) {
+	if p.p == nil || u.Pattern != Run || p.check(u, gpus) != nil {
+		return 0, false
+	}
+	secs := int64(u.Duration / time.Second)
+	if u.Duration%time.Second != 0 {
+		secs++
+	}
+	return p.p.floor(secs, gpus)
+}
+
 func (p Pricer) check(u Usage, gpus int) error {
 	if p.p == nil {
 		return fmt.Errorf("pricing: a Pricer not made by NewPricer: %w", ErrInvalid)

@@ -185,3 +185,58 @@ func TestUsageJSON(t *testing.T) {
 		}
 	}
 }
+
+// Floor is a lower bound of Total: a planner skips the usages whose Floor cannot
+// win, so a Floor above Total would drop the cheapest option.
+func TestFloorBoundsTotal(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tr := genTariff(t)
+		p, err := NewPricer(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := Continuous(genDuration(t, "run", 3*365*24*time.Hour) + time.Duration(rapid.Int64Range(0, 999).Draw(t, "ms"))*time.Millisecond)
+		gpus := rapid.IntRange(1, 16).Draw(t, "gpus")
+		total, err := p.Total(u, gpus)
+		if err != nil {
+			t.Fatal(err)
+		}
+		floor, ok := p.Floor(u, gpus)
+		if !ok {
+			t.Fatalf("no floor for %+v on %+v", u, tr)
+		}
+		if decimal.New(floor, -MinorUnit(tr.Currency)).GreaterThan(total.Amount) {
+			t.Fatalf("Floor %v above Total %v for %v on %d GPUs, %+v", floor, total, u.Duration, gpus, tr)
+		}
+	})
+}
+
+// On a tariff of hourly time alone, billed by the second, Floor is Total; with
+// a monthly package it is the cheaper of hourly time alone and the larger of the
+// month's price and the run at the monthly rate.
+func TestFloorValues(t *testing.T) {
+	for _, c := range []struct {
+		tr   Tariff
+		d    time.Duration
+		want string
+	}{
+		// 21.59 h × CNY 8.00/h × 8 GPUs = CNY 1381.76.
+		{Tariff{Currency: "CNY", Hourly: dec("8")}, 21*time.Hour + 35*time.Minute + 24*time.Second, "1381.76"},
+		// 100 h: hourly time alone is CNY 800, a month CNY 720 (above 100 h at
+		// its CNY 1.00/h): 720 × 8 GPUs = 5760. 1000 h: the month's rate, 1000 × 8.
+		{Tariff{Currency: "CNY", Hourly: dec("8"), Monthly: dec("720"), HoursPerMonth: 720}, 100 * time.Hour, "5760"},
+		{Tariff{Currency: "CNY", Hourly: dec("8"), Monthly: dec("720"), HoursPerMonth: 720}, 1000 * time.Hour, "8000"},
+	} {
+		p, err := NewPricer(c.tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := p.Floor(Continuous(c.d), 8)
+		if !ok || !decimal.New(got, -2).Equal(dec(c.want)) {
+			t.Errorf("Floor(%v) = %v, %v; want CNY %s", c.d, got, ok, c.want)
+		}
+	}
+	if _, ok := (Pricer{}).Floor(Continuous(time.Hour), 1); ok {
+		t.Error("a zero Pricer gave a floor")
+	}
+}

@@ -73,3 +73,38 @@ func benchmarkPlan(b *testing.B, n int) {
 func BenchmarkPlan1000(b *testing.B)   { benchmarkPlan(b, 1000) }
 func BenchmarkPlan10000(b *testing.B)  { benchmarkPlan(b, 10000) }
 func BenchmarkPlan100000(b *testing.B) { benchmarkPlan(b, 100000) }
+
+// Skipping the candidates whose floor cannot make the plan changes nothing: the
+// options of a limited plan are the first of the plan with no limit, where no
+// candidate is skipped.
+func TestPlanSkipsOnlyLosers(t *testing.T) {
+	offers := syntheticOffers(600)
+	for _, every := range []bool{false, true} {
+		for _, limit := range []int{1, 3, 10} {
+			r := trainingRequest(t)
+			r.EveryCount = every
+			r.Limit = limit
+			p := Planner{Offers: offers}
+			got, err := p.Plan(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Limit = -1
+			all, err := p.Plan(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != limit || len(all) < limit {
+				t.Fatalf("every %v limit %d: %d options, %d without a limit", every, limit, len(got), len(all))
+			}
+			for j := range got {
+				a, b := got[j], all[j]
+				if a.Offer.Line != b.Offer.Line || a.Offer.Provider != b.Offer.Provider || a.Offer.Region != b.Offer.Region ||
+					a.Offer.Card != b.Offer.Card || a.GPUs != b.GPUs || !a.ExpectedCost.Amount.Equal(b.ExpectedCost.Amount) || a.Duration != b.Duration {
+					t.Errorf("every %v limit %d, option %d: %s %s %d GPUs %v, want %s %s %d GPUs %v", every, limit, j,
+						a.Offer.Provider, a.Offer.Region, a.GPUs, a.ExpectedCost, b.Offer.Provider, b.Offer.Region, b.GPUs, b.ExpectedCost)
+				}
+			}
+		}
+	}
+}

@@ -16,7 +16,7 @@ import (
 // closest option for that (beyondMemory). Otherwise memory was the limit, and it
 // looks at the offered card with the most memory: a smaller format, a shorter
 // context, or more GPUs.
-func (s settings) suggest(cards []catalog.Card, kept []int, d *diagnosis) []string {
+func (s settings) suggest(cards []*catalog.Card, kept []int, d *diagnosis) []string {
 	if out, ok := d.beyondMemory(s); ok {
 		return out
 	}
@@ -26,7 +26,7 @@ func (s settings) suggest(cards []catalog.Card, kept []int, d *diagnosis) []stri
 	var big catalog.Card
 	for _, i := range kept {
 		if c := cards[i]; c.Memory > big.Memory {
-			big = c
+			big = *c
 		}
 	}
 	if big.Memory == 0 {

@@ -47,22 +47,29 @@
 // # Speed
 //
 // Plan ranks candidates on their exact expected cost (pricing.Pricer.Total) and
-// builds quotes, waste and warnings only for the options it returns. Measured with
-// go test -bench Plan -benchmem on synthetic price lists (twelve providers, six
-// regions, twenty cards, 1 to 8 GPUs, tariffs shared by regions; a LoRA job on
-// Llama-2-7B; the default limit), the fastest of several runs on a two-core AMD
-// EPYC machine shared with other work (runs varied up to fourfold):
+// builds quotes, market checks, waste and warnings only for the options it
+// returns. It does less work where the answer cannot change: each distinct
+// tariff is validated and prepared once; each card and GPU count is fitted once,
+// timing each tensor degree once (ZeRO stages and offload only add to it); and,
+// ranked by cost, a candidate whose pricing.Pricer.Floor is above the Limit-th
+// best cost known (or its offer's best so far) is not priced at all. Measured
+// with go test -bench Plan -benchmem on synthetic price lists (twelve providers,
+// six regions, twenty cards, 1 to 8 GPUs, tariffs shared by regions; a LoRA job
+// on Llama-2-7B; the default limit), the fastest of four runs on a two-core AMD
+// EPYC machine shared with other work (load 1 to 4; runs varied up to twofold):
 //
 //	offers    time/op   memory/op   allocs/op
-//	1000      13 ms      4.5 MB      51 k
-//	10000     71 ms      30 MB       241 k
-//	100000    0.45 s     276 MB      1.6 M
+//	1000      4.9 ms     1.5 MB      13 k
+//	10000     31 ms      7.2 MB      72 k
+//	100000    0.23 s     53 MB       509 k
+//
+// At 1000 offers about a quarter of the time is the offers' validation and
+// tariff keys, a fifth preparing the distinct tariffs (pricing.NewPricer), a
+// sixth the layouts of the cards, and the rest pricing and garbage collection.
 //
 // A serving request (Llama-3.1-8B, 20 requests/s, TTFT and TPOT targets) over
-// 1000 of the same offers: 14 ms, 4.1 MB and 32 k allocations, about 80 replica
-// searches (one per card and tensor-parallel size) and the rest pricing.
-//
-// The time is mostly exact pricing (pricing.Pricer.Total, once per distinct
-// tariff, rental and GPU count), the offers' validation and the layouts timed per
-// card and GPU count.
+// 1000 of the same offers: 7.7 ms, 2.7 MB and 14 k allocations, about 80
+// replica searches (one per card and tensor-parallel size) and the rest
+// pricing, each candidate priced in full. The 47 GPU offers of the SkyPilot
+// snapshot (BenchmarkPlanSkyPilot): 2.7 ms, 0.6 MB, 5.5 k allocations.
 package plan

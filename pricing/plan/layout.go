@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
 	"math"
+	"math/bits"
 	"strings"
 	"time"
 
@@ -86,11 +87,16 @@ func (s settings) layouts(n, server int) []sizing.Parallel {
 
 // fitCard times every layout of n GPUs of card, in servers of server GPUs, that
 // fits and keeps the fastest (the first listed among equals; without Tokens, the
-// first that fits).
+// first that fits). The link, the peak and the notes do not depend on the
+// layout: they are found once, and the notes written for the fit returned only.
 func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) *fit {
 	usable, _ := sizing.Usable(card.Memory, s.headroom) // settle checked the headroom
+	link, nvlink, linkName := linkFor(card, n, server)
+	peak, note, peakErr := peakFor(card, s.Workload.Precision, s.Workload.Task)
 	var smallest sizing.Bytes = -1
 	var best, failed *fit
+	var cur, alt fit // the layout being timed, and the best or first failed so far
+	var jobs [4]jobTiming
 	w := s.Workload
 	tried := 0
 	for _, l := range s.layouts(n, server) {
@@ -106,26 +112,37 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 		if b.Total() > usable {
 			continue
 		}
-		f := s.timeLayout(card, n, server, l, b, usable, work)
+		cur = fit{ok: true, layout: l, mem: b, usable: usable, nvlink: nvlink, linkName: linkName}
+		if peakErr != nil {
+			cur.ok, cur.err = false, peakErr
+		} else if err := s.timeFit(&cur, card, n, work, peak, link, &jobs); err != nil {
+			cur.ok, cur.err = false, fmt.Errorf("%s at %s: %s", card.Name, gpuCount(n), strings.Join(unprefixed(err, ""), "; "))
+		}
 		switch {
-		case !f.ok:
-			if failed == nil {
-				failed = f
+		case !cur.ok:
+			if failed == nil && best == nil {
+				alt = cur
+				failed = &alt
 			}
-		case best == nil || f.duration < best.duration:
-			best = f
+		case best == nil || cur.duration < best.duration:
+			alt = cur
+			best, failed = &alt, nil
 		}
 		if s.Tokens == 0 && best != nil {
 			break
 		}
 	}
-	if best != nil {
-		best.tried, best.server = tried, server
-		return best
+	if best == nil {
+		best = failed
 	}
-	if failed != nil {
-		failed.tried, failed.server = tried, server
-		return failed
+	if best != nil {
+		f := new(fit)
+		*f = *best
+		f.tried, f.server = tried, server
+		if peakErr == nil {
+			s.layoutNotes(f, note)
+		}
+		return f
 	}
 	f := &fit{usable: usable, tried: tried, server: server}
 	if smallest < 0 {
@@ -138,16 +155,9 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 	return f
 }
 
-// timeLayout times layout l of n GPUs of card, whose memory b fits.
-func (s settings) timeLayout(card catalog.Card, n, server int, l sizing.Parallel, b sizing.Breakdown, usable sizing.Bytes, work compute.FLOPs) *fit {
-	f := &fit{ok: true, layout: l, mem: b, usable: usable}
-	link, nvlink, name := linkFor(card, n, server)
-	f.nvlink, f.linkName = nvlink, name
-	peak, note, err := peakFor(card, s.Workload.Precision, s.Workload.Task)
-	if err != nil {
-		f.ok, f.err = false, err
-		return f
-	}
+// layoutNotes writes the fit's notes: the peak's (note, when not empty), an
+// offloaded optimizer, approximated memory terms.
+func (s settings) layoutNotes(f *fit, note string) {
 	if note != "" {
 		f.notes = append(f.notes, note)
 	}
@@ -157,14 +167,20 @@ func (s settings) timeLayout(card catalog.Card, n, server int, l sizing.Parallel
 	if f.mem.Approx != 0 {
 		f.notes = append(f.notes, "memory terms approximated from the parameter count alone: "+f.mem.Approx.String())
 	}
-	if err := s.timeFit(f, card, n, work, peak, link); err != nil {
-		f.ok, f.err = false, fmt.Errorf("%s at %s: %s", card.Name, gpuCount(n), strings.Join(unprefixed(err, ""), "; "))
-	}
-	return f
+}
+
+// jobTiming is compute.Job's timing of a training layout over the utilization
+// band and at the request's utilization. It depends on the tensor degree alone
+// among the layout's fields (ZeRO and offload are added after, by layoutCost), so
+// fitCard times each degree once: jobs[i] holds tensor degree 2^i.
+type jobTiming struct {
+	done      bool
+	band, mid compute.Timing
+	err       error
 }
 
 // timeFit fills the fit's durations and efficiency.
-func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, peak compute.FLOPRate, link compute.Link) error {
+func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, peak compute.FLOPRate, link compute.Link, jobs *[4]jobTiming) error {
 	f.eff = 1
 	if s.Tokens == 0 {
 		return nil
@@ -172,23 +188,40 @@ func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, 
 	if s.Workload.Task == sizing.Inference {
 		return s.timeDecode(f, card, n, peak, link)
 	}
+	var jt jobTiming
+	t := one(f.layout.Tensor)
+	i := bits.Len(uint(t)) - 1
+	if t&(t-1) == 0 && i < len(jobs) {
+		if !jobs[i].done {
+			jobs[i] = s.timeJob(work, n, t, peak, link)
+		}
+		jt = jobs[i]
+	} else {
+		jt = s.timeJob(work, n, t, peak, link)
+	}
+	if jt.err != nil {
+		return jt.err
+	}
+	band, mid := jt.band, jt.mid
+	f.duration, f.low, f.high, f.eff = mid.Duration, band.Low, band.High, mid.Efficiency
+	return s.layoutCost(f, card, mid)
+}
+
+// timeJob times n GPUs at tensor degree t with compute.Job.
+func (s settings) timeJob(work compute.FLOPs, n, t int, peak compute.FLOPRate, link compute.Link) jobTiming {
 	j := compute.Job{
 		Model: s.Model, Work: work, Precision: s.Workload.Precision, Recompute: s.Workload.Recompute,
 		Batch: s.Workload.Batch, SeqLen: s.Workload.SeqLen,
-		Devices: n, Tensor: one(f.layout.Tensor), PeakPerDevice: peak, Link: link,
+		Devices: n, Tensor: t, PeakPerDevice: peak, Link: link,
 		Utilization: s.band,
 	}
-	band, err := j.Time()
-	if err != nil {
-		return err
+	jt := jobTiming{done: true}
+	if jt.band, jt.err = j.Time(); jt.err != nil {
+		return jt
 	}
 	j.Utilization = compute.Point(s.util)
-	mid, err := j.Time()
-	if err != nil {
-		return err
-	}
-	f.duration, f.low, f.high, f.eff = mid.Duration, band.Low, band.High, mid.Efficiency
-	return s.layoutCost(f, card, mid)
+	jt.mid, jt.err = j.Time()
+	return jt
 }
 
 // layoutCost adds what a ZeRO-3 layout and an offloaded optimizer cost

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -25,7 +26,7 @@ type candidate struct {
 	rented, units int // GPUs rented and paid for, and the tariff's units for them (rent)
 	fit           *fit
 	rental        pricing.Usage
-	cost, hourly  pricing.Quote
+	total         pricing.Money // the rental's cheapest cover; quotes are built for the options returned
 	expected      pricing.Money // Cost plus the rental of the time lost to interruptions
 	interruptions float64       // expected over the job
 	lost          time.Duration // expected time lost to interruptions
@@ -36,9 +37,15 @@ type candidate struct {
 	serve         *served // a serving request's replicas; nil for a job
 }
 
+// errCannotWin is price's answer for a candidate whose cost cannot make the plan.
+var errCannotWin = errors.New("plan: the cost cannot make the plan")
+
 // price prices one fit on one offer (offer i, n GPUs): the rental, its quotes and
-// the expected cost with interruptions.
-func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, rates pricing.Rates) (candidate, error) {
+// the expected cost with interruptions. When the rental's floor (Pricer.Floor) is
+// above bar, in whole minor units of the ranking's currency, the candidate cannot
+// make the plan and price returns errCannotWin without pricing it; the floor is
+// used only where it bounds the ranking key: no conversion, no interruptions.
+func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, rates pricing.Rates, bar int64) (candidate, error) {
 	c := candidate{offer: i, gpus: n, fit: f}
 	c.rented, c.units = rent(o, n)
 	jobRental := false
@@ -58,15 +65,20 @@ func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, 
 		return candidate{}, &unavailable{offerName(o), fmt.Errorf("the rental of %s is past the %s pricing limit: %w",
 			roundDur(span), roundDur(pricing.MaxDuration), pricing.ErrUnavailable)}
 	}
+	if bar < math.MaxInt64 && o.InterruptionsPerDay == 0 && (isZeroRates(rates) || o.Tariff.Currency == rates.Base) {
+		if fl, ok := pr.Floor(c.rental, c.units); ok && fl > bar { // both in minor units of one currency
+			return candidate{}, errCannotWin
+		}
+	}
 	var err error
-	c.cost.Total, err = pr.Total(c.rental, c.units) // the quotes are built for the options returned
+	c.total, err = pr.Total(c.rental, c.units)
 	if errors.Is(err, pricing.ErrUnavailable) {
 		return candidate{}, &unavailable{offerName(o), err}
 	}
 	if err != nil {
 		return candidate{}, &contextError{context: fmt.Sprintf("%s at %d GPUs", offerName(o), c.rented), err: err}
 	}
-	c.expected = c.cost.Total
+	c.expected = c.total
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
 		if err := s.interruptions(&c, pr, o.InterruptionsPerDay); err != nil {
 			// The expected time overflows or passes what can be priced: the offer
@@ -114,7 +126,7 @@ func (s settings) interruptions(c *candidate, pr tariffPricer, perDay float64) e
 		if err != nil {
 			return err
 		}
-		if c.expected, err = c.cost.Total.Add(q); err != nil {
+		if c.expected, err = c.total.Add(q); err != nil {
 			return err
 		}
 	}
@@ -125,8 +137,8 @@ func (s settings) interruptions(c *candidate, pr tariffPricer, perDay float64) e
 // timing, money, its waste against the cheapest option, and the warnings.
 func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catalog.Card, faster *catalog.Card, check pricing.PriceCheck, cheapest *candidate, fits map[fitKey]*fit, work compute.FLOPs) error {
 	f, n := c.fit, c.gpus
-	var err error
-	if c.cost, c.hourly, err = s.quote(o, c.rental, c.units); err != nil {
+	cost, hourly, err := s.quote(o, c.rental, c.units)
+	if err != nil {
 		return err
 	}
 	*opt = Option{
@@ -137,8 +149,8 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catal
 		DurationHigh:  f.high,
 		Efficiency:    f.eff,
 		Rental:        c.rental,
-		Cost:          c.cost,
-		HourlyOnly:    c.hourly,
+		Cost:          cost,
+		HourlyOnly:    hourly,
 		Interruptions: c.interruptions,
 		TimeLost:      c.lost,
 		ExpectedCost:  c.expected,
@@ -156,7 +168,7 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catal
 	pre := s.fitWarnings(f, n, card)
 	warn := make([]string, 0, len(pre)+3)
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
-		extra, err := c.expected.Sub(c.cost.Total)
+		extra, err := c.expected.Sub(cost.Total)
 		if err != nil {
 			return err
 		}
@@ -290,7 +302,7 @@ func ceilSecond(d time.Duration) time.Duration {
 // choose picks and orders the options to return (see Report): at most one per
 // offer unless EveryCount, the cost-time Pareto front for RankFrontier, sorted by
 // the rank, cut at the limit.
-func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []catalog.Card) []int {
+func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []*catalog.Card) []int {
 	less := func(a, b *candidate) bool { return s.less(a, b, offers, cards) }
 	var keep []int
 	switch {
@@ -356,7 +368,7 @@ func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []cata
 // currency) then expected duration for RankCost, the other way round for
 // RankTime; then fewer GPUs, provider, region, catalog card, card name as
 // written, and last the offer's place in the list.
-func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []catalog.Card) bool {
+func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []*catalog.Card) bool {
 	da, db := a.elapsed(), b.elapsed()
 	c := cmpKey(a, b)
 	if s.Rank == RankTime {

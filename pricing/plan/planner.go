@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -218,28 +219,41 @@ func (p Planner) Report(r Request) (Report, error) {
 	}
 
 	fits := make(map[fitKey]*fit)
-	var cands []candidate
+	cands := make([]candidate, 0, len(rs.kept))
 	var diag diagnosis
 	causes := rs.causes
-	totals := newTotals()
 	best := !s.EveryCount && s.Rank != RankFrontier // one candidate per offer is kept
+	// Ranked by cost, a candidate dearer than Limit others (offers' best ones,
+	// without EveryCount) cannot be returned: top holds the Limit smallest
+	// ranking costs known, and price skips what cannot beat the last of them.
+	var top []int64
+	if s.Rank == RankCost && s.limit > 0 {
+		top = make([]int64, 0, s.limit+1)
+	}
+	keep := func(c *candidate) {
+		if top == nil || !c.exact {
+			return
+		}
+		j, _ := slices.BinarySearch(top, c.minor)
+		top = slices.Insert(top, j, c.minor)[:min(len(top)+1, s.limit)]
+	}
 	kept := rs.kept
 	var run *serveRun
 	if s.Serving != nil { // a service: serving.go plans it, the ranking is shared
 		run = &serveRun{}
 		var more []error
-		if cands, more, err = s.serveOffers(p, rs, &rep, totals, run); err != nil {
+		if cands, more, err = s.serveOffers(p, rs, &rep, rs.totals, run); err != nil {
 			return Report{}, err
 		}
 		causes, kept = append(causes, more...), nil
 	}
 	for _, i := range kept {
 		o := p.Offers[i]
-		card := rs.cards[i]
+		card := *rs.cards[i]
 		limit := s.gpuLimit(o)
 		server := serverOf(o)
 		first := len(cands)
-		pr, err := totals.pricer(o.Tariff) // resolve validated the offer
+		pr, err := rs.totals.pricer(rs.tariff[i]) // resolve validated the offer
 		if err != nil {
 			return Report{}, err
 		}
@@ -263,7 +277,17 @@ func (p Planner) Report(r Request) (Report, error) {
 				diag.late(card, n, limit, f.duration)
 				continue
 			}
-			c, err := s.price(i, o, pr, n, f, p.Rates)
+			bar := int64(math.MaxInt64)
+			if top != nil && len(top) == s.limit {
+				bar = top[len(top)-1]
+			}
+			if top != nil && best && len(cands) > first && cands[first].exact {
+				bar = min(bar, cands[first].minor) // the offer's best so far
+			}
+			c, err := s.price(i, o, pr, n, f, p.Rates, bar)
+			if err == errCannotWin {
+				continue
+			}
 			if err != nil {
 				var short *shortRental
 				if errors.As(err, &short) {
@@ -292,6 +316,12 @@ func (p Planner) Report(r Request) (Report, error) {
 				continue
 			}
 			cands = append(cands, c)
+			if !best {
+				keep(&c)
+			}
+		}
+		if best && len(cands) > first {
+			keep(&cands[first])
 		}
 		if limit == 0 { // instances larger than the request allows
 			why = fmt.Errorf("sold in instances of %d GPUs, more than the %d allowed: %w", o.GPUsPerInstance, s.MaxGPUs, pricing.ErrUnavailable)
@@ -329,7 +359,7 @@ func (p Planner) Report(r Request) (Report, error) {
 	rep.Options = make([]Option, len(order))
 	for j, k := range order {
 		c := &cands[k]
-		if err := s.explain(&rep.Options[j], c, p.Offers[c.offer], rs.cards[c.offer], rs.boards[c.offer], checks[c.offer], cheapest, fits, work); err != nil {
+		if err := s.explain(&rep.Options[j], c, p.Offers[c.offer], *rs.cards[c.offer], rs.boards[c.offer], checks[c.offer], cheapest, fits, work); err != nil {
 			return Report{}, err
 		}
 		if c.serve != nil {
@@ -345,8 +375,9 @@ func (p Planner) Report(r Request) (Report, error) {
 // each over the offers kept in its market, that of the catalog card it resolved to
 // and its currency ("A100 80GB" and "NVIDIA A100-SXM4-80GB" are one market;
 // interruptible capacity is a market of its own, since spot prices are meant to
-// be lower). Offers in no returned option's market get a zero check.
-func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order []int) ([]pricing.PriceCheck, error) {
+// be lower). It returns the checks of the returned options' offers, by offer
+// index.
+func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order []int) (map[int]pricing.PriceCheck, error) {
 	market := func(i int) string {
 		m := rs.cards[i].ID + " " + p.Offers[i].Tariff.Currency
 		if p.Offers[i].Interruptible {
@@ -355,8 +386,10 @@ func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order 
 		return m
 	}
 	shown := make(map[string]bool, len(order))
+	out := make(map[int]pricing.PriceCheck, len(order))
 	for _, k := range order {
 		shown[market(cands[k].offer)] = true
+		out[cands[k].offer] = pricing.PriceCheck{}
 	}
 	var offers []pricing.Offer
 	var markets []string
@@ -370,9 +403,10 @@ func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order 
 	if err != nil {
 		return nil, err
 	}
-	out := make([]pricing.PriceCheck, len(p.Offers))
 	for j, i := range index {
-		out[i] = got[j]
+		if _, ok := out[i]; ok {
+			out[i] = got[j]
+		}
 	}
 	return out, nil
 }
@@ -439,18 +473,20 @@ func nextCount(n, limit int) int {
 // of each (by offer index), the faster board when the name left the board open,
 // the offers kept (indices, in list order) and those left out.
 type resolved struct {
-	cards   []catalog.Card
+	cards   []*catalog.Card // shared by the offers of one card name
 	boards  []*catalog.Card // the fastest board the name allows, when it was assumed
 	kept    []int
 	skipped []Skipped
 	causes  []error // the errors behind skipped, for NoFitError's Unwrap
+	totals  *totals // the offers' tariffs, each distinct one numbered
+	tariff  []int   // the number of each offer's tariff in totals
 }
 
 // resolve validates every offer, looks its card up once per distinct name, applies
 // the request's card filter and checks the currencies: one for all offers (and
 // the budget) without rates; each convertible with them.
 func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
-	rs := resolved{cards: make([]catalog.Card, len(p.Offers)), boards: make([]*catalog.Card, len(p.Offers))}
+	rs := resolved{cards: make([]*catalog.Card, len(p.Offers)), boards: make([]*catalog.Card, len(p.Offers))}
 	var want map[string]bool
 	if len(s.Cards) > 0 {
 		want = make(map[string]bool)
@@ -479,15 +515,28 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		faster *catalog.Card
 		err    error
 	}
-	byName := make(map[string]looked)
+	byName := make(map[string]*looked)
+	var all []catalog.Card               // the catalog's cards, read once when a name needs them
 	currencies := make(map[string][]int) // currency → lines (or list places) of its offers
+	rs.totals, rs.tariff = newTotals(len(p.Offers)), make([]int, len(p.Offers))
+	stand := pricing.Tariff{Hourly: decimal.New(1, 0)} // a valid tariff in the offer's currency
 	for i, o := range p.Offers {
-		if err := o.Validate(); err != nil {
+		// A tariff is validated with the first offer that has it; the offers
+		// after it (a provider's regions often share one) with a stand-in.
+		id, seen := rs.totals.id(o.Tariff)
+		v := o
+		if seen {
+			stand.Currency = o.Tariff.Currency
+			v.Tariff = stand
+		}
+		if err := v.Validate(); err != nil {
 			return resolved{}, &contextError{context: "offer " + offerName(o), drop: "offer: ", err: err}
 		}
+		rs.tariff[i] = id
 		l, ok := byName[o.Card]
 		if !ok {
-			l.card, l.faster, l.err = lookupBoard(cat, o.Card)
+			l = new(looked)
+			l.card, l.faster, l.err = lookupBoard(cat, &all, o.Card)
 			byName[o.Card] = l
 		}
 		if l.err != nil {
@@ -505,7 +554,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 				continue
 			}
 		}
-		rs.cards[i], rs.boards[i] = l.card, l.faster
+		rs.cards[i], rs.boards[i] = &l.card, l.faster
 		rs.kept = append(rs.kept, i)
 		line := o.Line
 		if line == 0 {
@@ -545,8 +594,9 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 // 80GB", "H800": price lists write them for either). It resolves to the slowest
 // of those boards (lower memory bandwidth, then lower dense BF16 peak, then no
 // NVLink), the conservative time, and returns the fastest beside it so the
-// option can say what it would change.
-func lookupBoard(cat *catalog.Catalog, name string) (catalog.Card, *catalog.Card, error) {
+// option can say what it would change. *all holds cat.Cards(), read on first
+// need.
+func lookupBoard(cat *catalog.Catalog, all *[]catalog.Card, name string) (catalog.Card, *catalog.Card, error) {
 	c, err := cat.Lookup(name)
 	var boards []catalog.Card
 	var amb *catalog.AmbiguousError
@@ -564,7 +614,10 @@ func lookupBoard(cat *catalog.Catalog, name string) (catalog.Card, *catalog.Card
 	case namesBoard(name):
 		return c, nil, nil
 	default:
-		boards = append(siblings(cat, c), c)
+		if *all == nil {
+			*all = cat.Cards()
+		}
+		boards = append(siblings(*all, c), c)
 	}
 	slow, fast := boards[0], boards[0]
 	for _, b := range boards[1:] {
@@ -593,11 +646,11 @@ func namesBoard(name string) bool {
 	return false
 }
 
-// siblings returns the cards that share a family and the marketed memory with c
+// siblings returns the cards of all that share a family and the marketed memory with c
 // but sit on another board.
-func siblings(cat *catalog.Catalog, c catalog.Card) []catalog.Card {
+func siblings(all []catalog.Card, c catalog.Card) []catalog.Card {
 	var out []catalog.Card
-	for _, o := range cat.Cards() {
+	for _, o := range all {
 		if o.ID == c.ID || o.Form == c.Form || o.MemoryNominal != c.MemoryNominal || o.Vendor != c.Vendor {
 			continue
 		}
@@ -698,10 +751,11 @@ func (s settings) work() (compute.FLOPs, error) {
 // regions often share one, and the same rental on the same tariff costs the
 // same. It lives for one call; nothing is kept between calls.
 type totals struct {
-	ids  map[string]int // tariff (tariffKey) → its number
-	memo map[totalKey]pricing.Money
-	byID []pricing.Pricer
-	key  []byte
+	ids     map[string]int // tariff (tariffKey) → its number
+	memo    map[totalKey]pricing.Money
+	tariffs []pricing.Tariff  // by number
+	byID    []*pricing.Pricer // by number, made on first use
+	key     []byte
 }
 
 type totalKey struct {
@@ -710,22 +764,32 @@ type totalKey struct {
 	gpus   int
 }
 
-func newTotals() *totals {
-	return &totals{ids: make(map[string]int), memo: make(map[totalKey]pricing.Money)}
+// newTotals returns totals for about n offers.
+func newTotals(n int) *totals {
+	return &totals{ids: make(map[string]int, n/4), memo: make(map[totalKey]pricing.Money)}
 }
 
-// pricer returns the prepared tariff, the same one for equal tariffs.
-func (t *totals) pricer(tr pricing.Tariff) (tariffPricer, error) {
+// id returns the number of tr, the same for equal tariffs, and whether an
+// earlier call gave it.
+func (t *totals) id(tr pricing.Tariff) (int, bool) {
 	t.key = tariffKey(t.key[:0], tr)
 	id, ok := t.ids[string(t.key)]
 	if !ok {
-		p, err := pricing.NewPricer(tr)
+		id = len(t.tariffs)
+		t.ids[string(t.key)] = id
+		t.tariffs, t.byID = append(t.tariffs, tr), append(t.byID, nil)
+	}
+	return id, ok
+}
+
+// pricer returns tariff number id prepared.
+func (t *totals) pricer(id int) (tariffPricer, error) {
+	if t.byID[id] == nil {
+		p, err := pricing.NewPricer(t.tariffs[id])
 		if err != nil {
 			return tariffPricer{}, err
 		}
-		id = len(t.byID)
-		t.ids[string(t.key)] = id
-		t.byID = append(t.byID, p)
+		t.byID[id] = &p
 	}
 	return tariffPricer{t, id}, nil
 }
@@ -734,6 +798,11 @@ func (t *totals) pricer(tr pricing.Tariff) (tariffPricer, error) {
 type tariffPricer struct {
 	t  *totals
 	id int
+}
+
+// Floor is pricing.Pricer.Floor.
+func (p tariffPricer) Floor(u pricing.Usage, gpus int) (int64, bool) {
+	return p.t.byID[p.id].Floor(u, gpus)
 }
 
 // Total is pricing.Pricer.Total, computed once per tariff, rental and GPU count.

@@ -268,10 +268,10 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 	best := !s.EveryCount && s.Rank != RankFrontier
 	for _, i := range rs.kept {
 		o := p.Offers[i]
-		card := rs.cards[i]
+		card := *rs.cards[i]
 		limit := s.gpuLimit(o)
 		first := len(cands)
-		pr, err := totals.pricer(o.Tariff)
+		pr, err := totals.pricer(rs.tariff[i])
 		if err != nil {
 			return nil, nil, err
 		}
@@ -295,7 +295,7 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 				run.capOf[k] = max(run.capOf[k], limit)
 				continue
 			}
-			c, err := s.price(i, o, pr, n, v.fit, p.Rates)
+			c, err := s.price(i, o, pr, n, v.fit, p.Rates, math.MaxInt64)
 			if err != nil {
 				var un *unavailable
 				if errors.As(err, &un) {
@@ -436,7 +436,7 @@ func (s settings) explainServing(opt *Option, c *candidate, o pricing.Offer, fas
 	}
 	mode := o.Tariff.Rounding
 	// The rental's cost per second, scaled to an hour: the cost × 3600 / seconds.
-	perSec := pricing.Money{Amount: c.cost.Total.Amount.Mul(decimal.NewFromInt(3600)), Currency: c.cost.Total.Currency}
+	perSec := pricing.Money{Amount: c.total.Amount.Mul(decimal.NewFromInt(3600)), Currency: c.total.Currency}
 	var err error
 	if opt.PerHour, err = perSec.Div(secs, mode); err != nil {
 		return err

@@ -283,7 +283,7 @@ func TestServingPreparesOncePerCard(t *testing.T) {
 	}
 	run := &serveRun{}
 	var rep Report
-	if _, _, err := s.serveOffers(p, rs, &rep, newTotals(), run); err != nil {
+	if _, _, err := s.serveOffers(p, rs, &rep, rs.totals, run); err != nil {
 		t.Fatal(err)
 	}
 	cards := map[string]bool{}
