@@ -378,24 +378,29 @@ func (p Planner) Report(r Request) (Report, error) {
 // be lower). It returns the checks of the returned options' offers, by offer
 // index.
 func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order []int) (map[int]pricing.PriceCheck, error) {
-	market := func(i int) string {
-		m := rs.cards[i].ID + " " + p.Offers[i].Tariff.Currency
-		if p.Offers[i].Interruptible {
-			m += " (interruptible)"
-		}
-		return m
+	type marketKey struct {
+		card, currency string
+		spot           bool
 	}
-	shown := make(map[string]bool, len(order))
+	key := func(i int) marketKey {
+		return marketKey{rs.cards[i].ID, p.Offers[i].Tariff.Currency, p.Offers[i].Interruptible}
+	}
+	shown := make(map[marketKey]string, len(order)) // each market shown, named
 	out := make(map[int]pricing.PriceCheck, len(order))
 	for _, k := range order {
-		shown[market(cands[k].offer)] = true
+		m := key(cands[k].offer)
+		name := m.card + " " + m.currency
+		if m.spot {
+			name += " (interruptible)"
+		}
+		shown[m] = name
 		out[cands[k].offer] = pricing.PriceCheck{}
 	}
 	var offers []pricing.Offer
 	var markets []string
 	var index []int
 	for _, i := range rs.kept {
-		if m := market(i); shown[m] {
+		if m, ok := shown[key(i)]; ok {
 			offers, markets, index = append(offers, p.Offers[i]), append(markets, m), append(index, i)
 		}
 	}
@@ -521,19 +526,23 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 	rs.totals, rs.tariff = newTotals(len(p.Offers)), make([]int, len(p.Offers))
 	stand := pricing.Tariff{Hourly: decimal.New(1, 0)} // a valid tariff in the offer's currency
 	for i, o := range p.Offers {
-		// A tariff is validated with the first offer that has it; the offers
-		// after it (a provider's regions often share one) with a stand-in.
+		// A tariff and a card name are validated with the first offer that has
+		// them; the offers after it (a provider's regions often share a tariff,
+		// many offers a card) with stand-ins.
 		id, seen := rs.totals.id(o.Tariff)
 		v := o
 		if seen {
 			stand.Currency = o.Tariff.Currency
 			v.Tariff = stand
 		}
+		l, ok := byName[o.Card]
+		if ok {
+			v.Card = "gpu" // a valid name, and its own key
+		}
 		if err := v.Validate(); err != nil {
 			return resolved{}, &contextError{context: "offer " + offerName(o), drop: "offer: ", err: err}
 		}
 		rs.tariff[i] = id
-		l, ok := byName[o.Card]
 		if !ok {
 			l = new(looked)
 			l.card, l.faster, l.err = lookupBoard(cat, &all, o.Card)
@@ -822,9 +831,12 @@ func (p tariffPricer) Total(u pricing.Usage, gpus int) (pricing.Money, error) {
 // written (coefficient and exponent), so equal keys price alike.
 func tariffKey(b []byte, t pricing.Tariff) []byte {
 	dec := func(d decimal.Decimal) {
-		if d.NumDigits() <= 18 {
+		switch {
+		case d.IsZero(): // without reading the coefficient, which a zero value lacks
+			b = append(b, '0')
+		case d.NumDigits() <= 18:
 			b = strconv.AppendInt(b, d.CoefficientInt64(), 10) // exact below 19 digits
-		} else {
+		default:
 			b = append(b, d.Coefficient().String()...)
 		}
 		b = append(b, 'e')
