@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/shopspring/decimal"
 )
 
@@ -142,7 +143,7 @@ func Compare(offers []Offer, u Usage, gpus int) ([]Comparison, error) {
 	}
 	for i, o := range offers {
 		if err := o.Validate(); err != nil {
-			return nil, &contextError{fmt.Sprintf("offer %d (%s)", i, o.name()), "offer: ", err, nil}
+			return nil, &text.ContextError{Pkg: "pricing", Context: fmt.Sprintf("offer %d (%s)", i, o.name()), Drop: "offer: ", Err: err}
 		}
 		if o.Tariff.Currency != offers[0].Tariff.Currency {
 			return nil, fmt.Errorf("pricing: offer %d (%s) is in %s, offer 0 in %s: %w", i, o.name(),
@@ -165,7 +166,7 @@ func Compare(offers []Offer, u Usage, gpus int) ([]Comparison, error) {
 		}
 		q, err := o.Tariff.Price(u, units)
 		if err != nil {
-			out[i].Err = &contextError{o.name(), "", err, nil}
+			out[i].Err = &text.ContextError{Pkg: "pricing", Context: o.name(), Err: err}
 			continue
 		}
 		out[i].Quote = q
@@ -314,7 +315,7 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, valid
 	for i, o := range offers {
 		if !validated {
 			if err := o.Validate(); err != nil {
-				return nil, &contextError{fmt.Sprintf("offer %d (%s)", i, o.name()), "offer: ", err, nil}
+				return nil, &text.ContextError{Pkg: "pricing", Context: fmt.Sprintf("offer %d (%s)", i, o.name()), Drop: "offer: ", Err: err}
 			}
 		}
 		if o.Tariff.Hourly.IsZero() {

@@ -5,11 +5,11 @@ import (
 	"github.com/gpuplan/gpuplan/pricing"
 	"math"
 	"math/bits"
-	"strings"
 	"time"
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -116,7 +116,7 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 		if peakErr != nil {
 			cur.ok, cur.err = false, peakErr
 		} else if err := s.timeFit(&cur, card, n, work, peak, link, &jobs); err != nil {
-			cur.ok, cur.err = false, fmt.Errorf("%s at %s: %s", card.Name, gpuCount(n), strings.Join(unprefixed(err, ""), "; "))
+			cur.ok, cur.err = false, fmt.Errorf("%s at %s: %s", card.Name, gpuCount(n), text.Reason(err))
 		}
 		switch {
 		case !cur.ok:

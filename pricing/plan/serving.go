@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
@@ -321,7 +322,7 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 			cands = append(cands, c)
 		}
 		if why != nil && len(cands) == first {
-			rep.Skipped = append(rep.Skipped, Skipped{Offer: o, Reason: strings.Join(unprefixed(why, ""), "; "), Err: why})
+			rep.Skipped = append(rep.Skipped, Skipped{Offer: o, Reason: text.Reason(why), Err: why})
 			causes = append(causes, why)
 		}
 	}
@@ -391,7 +392,7 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 			}
 		case nofit != nil:
 			sawNoFit = sawNoFit || errors.Is(nofit, compute.ErrNoFit)
-			e.Reasons = append(e.Reasons, card.Name+": "+strings.Join(unprefixed(nofit, ""), "; "))
+			e.Reasons = append(e.Reasons, card.Name+": "+text.Reason(nofit))
 		}
 	}
 	if run.over != nil {
