@@ -40,36 +40,17 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/svg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 )
 
 // errUsage marks a bad command line (exit status 2).
-var errUsage = errors.New("usage")
+var errUsage = cli.ErrUsage
 
 func main() {
-	os.Exit(exitStatus(run(os.Stdout, os.Args[1:]), os.Stderr))
-}
-
-// exitStatus writes err to stderr and returns the exit status it calls for: 0
-// for none or -h, 2 for a usage error, 1 otherwise.
-func exitStatus(err error, stderr io.Writer) int {
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
-		return 0 // -h: the usage was printed; asking for help is not a failure
-	case errors.Is(err, errUsage):
-		fmt.Fprintln(stderr, "breakeven:", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
-		fmt.Fprintln(stderr, "breakeven: -h lists the flags")
-		return 2
-	}
-	fmt.Fprintln(stderr, "breakeven:", err)
-	return 1
-}
-
-// usagef returns a usage error (exit status 2) that names the flag at fault.
-func usagef(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{errUsage}, args...)...)
+	os.Exit(cli.Exit("breakeven", run(os.Stdout, os.Args[1:]), os.Stderr))
 }
 
 const usageHeader = `Usage: breakeven [flags]
@@ -110,10 +91,10 @@ func run(w io.Writer, args []string) error {
 			printUsage(w, fs)
 			return err
 		}
-		return usagef("%v", err)
+		return cli.Usagef("%v", err)
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %q", fs.Args())
+		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	// The sample prices are the defaults: a price whose flag is not given is
 	// still a sample, whatever the currency or the month.
@@ -128,10 +109,10 @@ func run(w io.Writer, args []string) error {
 
 	// Each flag is checked on its own, so that an error names the flag at fault.
 	if err := pricing.ValidCurrency(*currency); err != nil {
-		return usagef("-currency %s: want a three-letter ISO 4217 code such as USD or CNY", text.Quote(*currency, 80))
+		return cli.Usagef("-currency %s: want a three-letter ISO 4217 code such as USD or CNY", text.Quote(*currency, 80))
 	}
 	if h := *hoursPerMonth; h < 672 || h > 744 {
-		return usagef("-hours-per-month %d: want 672 to 744 (a month of 28 to 31 days)", h)
+		return cli.Usagef("-hours-per-month %d: want 672 to 744 (a month of 28 to 31 days)", h)
 	}
 	t := pricing.Tariff{Currency: *currency, HoursPerMonth: *hoursPerMonth}
 	for _, p := range []struct {
@@ -148,12 +129,12 @@ func run(w io.Writer, args []string) error {
 			if p.name == "daily" {
 				want += ", or none"
 			}
-			return usagef("-%s %s: %s", p.name, text.Cut(p.text, 40), want)
+			return cli.Usagef("-%s %s: %s", p.name, text.Cut(p.text, 40), want)
 		}
 		*p.dst = m.Amount
 	}
 	if err := t.Validate(); err != nil {
-		return usagef("%v", err) // each flag passed its own check: a combination the tariff refuses
+		return cli.Usagef("%v", err) // each flag passed its own check: a combination the tariff refuses
 	}
 
 	c, err := newChart(t, samples)

@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/internal/cli"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -202,7 +204,7 @@ func TestUsageErrors(t *testing.T) {
 			continue
 		}
 		var stderr bytes.Buffer
-		if got := exitStatus(err, &stderr); got != 2 || !strings.HasPrefix(stderr.String(), "breakeven: "+tc.want) {
+		if got := cli.Exit("breakeven", err, &stderr); got != 2 || !strings.HasPrefix(stderr.String(), "breakeven: "+tc.want) {
 			t.Errorf("run(%q): exit %d, stderr %q; want 2 and %q", tc.args, got, stderr.String(), tc.want)
 		}
 	}

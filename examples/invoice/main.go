@@ -35,24 +35,15 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/pricing"
 )
 
 // errUsage marks a bad command line (exit status 2).
-var errUsage = errors.New("usage")
+var errUsage = cli.ErrUsage
 
 func main() {
-	err := run(os.Stdout, os.Args[1:])
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
-	case errors.Is(err, errUsage):
-		fmt.Fprintln(os.Stderr, "invoice:", err)
-		fmt.Fprintln(os.Stderr, "invoice: -h lists the flags")
-		os.Exit(2)
-	default:
-		fmt.Fprintln(os.Stderr, "invoice:", err)
-		os.Exit(1)
-	}
+	os.Exit(cli.Exit("invoice", run(os.Stdout, os.Args[1:]), os.Stderr))
 }
 
 func run(w io.Writer, args []string) error {

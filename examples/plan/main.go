@@ -81,6 +81,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/gpuplan/gpuplan/sizing"
@@ -102,7 +103,7 @@ const (
 )
 
 // errUsage marks a command line that is wrong in itself (exit status 2).
-var errUsage = errors.New("usage error")
+var errUsage = cli.ErrUsage
 
 const usageHeader = `Usage: plan [flags]
 
@@ -216,13 +217,8 @@ func exitStatus(stderr io.Writer, err error) int {
 		return exitOK
 	case errors.As(err, &rep):
 		return rep.code
-	case errors.Is(err, errUsage):
-		fmt.Fprintln(stderr, "plan:", err)
-		fmt.Fprintln(stderr, "plan: -h lists the flags")
-		return exitUsage
 	}
-	fmt.Fprintln(stderr, "plan:", err)
-	return exitFail
+	return cli.Exit("plan", err, stderr)
 }
 
 // run is the command: it writes the report (or -h's usage) to w and returns what

@@ -41,28 +41,17 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
 // errUsage marks a bad command line (exit status 2).
-var errUsage = errors.New("usage")
+var errUsage = cli.ErrUsage
 
 func main() {
-	err := run(os.Stdout, os.Args[1:])
-	switch {
-	case err == nil:
-	case errors.Is(err, flag.ErrHelp):
-		// -h: the usage was printed; asking for help is not a failure.
-	case errors.Is(err, errUsage):
-		fmt.Fprintln(os.Stderr, "seeds:", err)
-		fmt.Fprintln(os.Stderr, "seeds: -h lists the flags")
-		os.Exit(2)
-	default:
-		fmt.Fprintln(os.Stderr, "seeds:", err)
-		os.Exit(1)
-	}
+	os.Exit(cli.Exit("seeds", run(os.Stdout, os.Args[1:]), os.Stderr))
 }
 
 // settings are the choices the articles leave open.

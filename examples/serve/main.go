@@ -40,39 +40,20 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/svg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
 // errUsage marks a bad command line (exit status 2).
-var errUsage = errors.New("usage")
+var errUsage = cli.ErrUsage
 
 // errNoCard is returned, after the table is written, when no card holds the model.
 var errNoCard = errors.New("no card holds the model")
 
 func main() {
-	os.Exit(exitStatus(run(os.Stdout, os.Args[1:]), os.Stderr))
-}
-
-// exitStatus writes err to stderr and returns the exit status it calls for: 0 for
-// none or -h, 2 for a usage error, 1 otherwise.
-func exitStatus(err error, stderr io.Writer) int {
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.Is(err, errUsage):
-		fmt.Fprintln(stderr, "serve:", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
-		fmt.Fprintln(stderr, "serve: -h lists the flags")
-		return 2
-	}
-	fmt.Fprintln(stderr, "serve:", err)
-	return 1
-}
-
-// usagef returns a usage error (exit status 2) that names the flag at fault.
-func usagef(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{errUsage}, args...)...)
+	os.Exit(cli.Exit("serve", run(os.Stdout, os.Args[1:]), os.Stderr))
 }
 
 const usageHeader = `Usage: serve [flags]
@@ -123,38 +104,38 @@ func run(w io.Writer, args []string) error {
 			fs.PrintDefaults()
 			return err
 		}
-		return usagef("%v", err)
+		return cli.Usagef("%v", err)
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %q", fs.Args())
+		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	cfg := config{prompt: *prompt, output: *output, tp: *tp, tpot: *tpot, modelName: *model}
 	var err error
 	if cfg.model, err = sizing.Preset(*model); err != nil {
-		return usagef("-model %s: %v", text.Quote(*model, 80), err)
+		return cli.Usagef("-model %s: %v", text.Quote(*model, 80), err)
 	}
 	if cfg.weights, err = sizing.ParsePrecision(*precision); err != nil {
-		return usagef("-precision %s: %v", text.Quote(*precision, 80), err)
+		return cli.Usagef("-precision %s: %v", text.Quote(*precision, 80), err)
 	}
 	if *prompt < 1 || *output < 1 {
-		return usagef("-prompt %d and -output %d: want 1 or more tokens each", *prompt, *output)
+		return cli.Usagef("-prompt %d and -output %d: want 1 or more tokens each", *prompt, *output)
 	}
 	if *tp < 1 || *tp > 64 {
-		return usagef("-tp %d: want 1 to 64 GPUs a replica", *tp)
+		return cli.Usagef("-tp %d: want 1 to 64 GPUs a replica", *tp)
 	}
 	if *tpot < 0 {
-		return usagef("-tpot %v: want 0 (none) or a positive duration", *tpot)
+		return cli.Usagef("-tpot %v: want 0 (none) or a positive duration", *tpot)
 	}
 	cat := catalog.Default()
 	for _, name := range strings.Split(*cards, ",") {
 		c, err := cat.Lookup(strings.TrimSpace(name))
 		if err != nil {
-			return usagef("-cards: %v", err)
+			return cli.Usagef("-cards: %v", err)
 		}
 		cfg.cards = append(cfg.cards, c)
 	}
 	if len(cfg.cards) > maxCards {
-		return usagef("-cards: %d cards, want one to %d", len(cfg.cards), maxCards)
+		return cli.Usagef("-cards: %d cards, want one to %d", len(cfg.cards), maxCards)
 	}
 
 	curves, err := cfg.curves()

@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/internal/cli"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -160,7 +162,7 @@ func TestNoNvidiaSMIRefuses(t *testing.T) {
 		t.Errorf("a verdict without a machine:\n%s", out.String())
 	}
 	var stderr bytes.Buffer
-	if got := exitStatus(err, &stderr); got != 1 || !strings.Contains(stderr.String(), "-smi and -topo") {
+	if got := cli.Exit("verify", err, &stderr); got != 1 || !strings.Contains(stderr.String(), "-smi and -topo") {
 		t.Errorf("exit status %d, stderr %q; want 1 and the way out", got, stderr.String())
 	}
 }
@@ -190,7 +192,7 @@ func TestUsageErrors(t *testing.T) {
 			continue
 		}
 		var stderr bytes.Buffer
-		if got := exitStatus(err, &stderr); got != 2 || !strings.Contains(stderr.String(), tc.want) {
+		if got := cli.Exit("verify", err, &stderr); got != 2 || !strings.Contains(stderr.String(), tc.want) {
 			t.Errorf("run(%q): exit %d, stderr %q; want 2 and %q", tc.args, got, stderr.String(), tc.want)
 		}
 		if strings.Contains(stderr.String(), "usage: ") {
