@@ -436,15 +436,7 @@ func (c *chart) source() string {
 		}
 	}
 	return fmt.Sprintf("%s as given; %s the SAMPLE default%s for illustration, not a provider's quote.",
-		strings.Join(given, " and "), strings.Join(c.samples, " and "), plural(len(c.samples)))
-}
-
-// plural is "s" for a count other than one.
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
+		strings.Join(given, " and "), strings.Join(c.samples, " and "), text.Noun(len(c.samples), "", "s"))
 }
 
 // maxCost is the highest cost on any line.

@@ -82,6 +82,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/gpuplan/gpuplan/sizing"
@@ -314,7 +315,7 @@ func (o options) execute(w io.Writer) (int, error) {
 		return exitFail, nil
 	}
 	if errors.Is(err, pricing.ErrCurrencyMismatch) && o.rates.r.Base == "" {
-		return exitFail, fmt.Errorf("%w (rank them together with -rates, e.g. -rates CNY:USD=7.20)", err)
+		return exitFail, fmt.Errorf("%w (give them with -rates, e.g. -rates CNY:USD=7.20)", err)
 	}
 	if err != nil {
 		return exitFail, err
@@ -449,7 +450,7 @@ func describeRequest(w io.Writer, r plan.Request, source string) {
 	m := r.Model
 	fmt.Fprintf(w, "Job:    %s (%.2fB parameters), %v in %v, ", m.Name, float64(m.ParamCount())/1e9, r.Workload.Task, r.Workload.Precision)
 	if r.Workload.Task == sizing.Inference {
-		fmt.Fprintf(w, "%s of up to %d tokens per replica\n", count(r.Workload.Batch, "sequence", "sequences"), r.Workload.SeqLen)
+		fmt.Fprintf(w, "%s of up to %d tokens per replica\n", text.Count(r.Workload.Batch, "sequence", "sequences"), r.Workload.SeqLen)
 	} else {
 		fmt.Fprintf(w, "micro-batch %d × %d tokens per GPU, recompute %v\n", r.Workload.Batch, r.Workload.SeqLen, r.Workload.Recompute)
 	}
@@ -470,7 +471,7 @@ func describeRequest(w io.Writer, r plan.Request, source string) {
 		// or of plan.DefaultDemoHour when none is.
 		switch {
 		case r.Rental != (pricing.Usage{}):
-			fmt.Fprintf(w, "Rental: the costs are for %s of use a day on %s (-per-day, -days)\n", shortDuration(r.Rental.PerDay), count(r.Rental.Days, "day", "days"))
+			fmt.Fprintf(w, "Rental: the costs are for %s of use a day on %s (-per-day, -days)\n", shortDuration(r.Rental.PerDay), text.Count(r.Rental.Days, "day", "days"))
 		case r.Usage > 0:
 			fmt.Fprintf(w, "Rental: the costs are for %s of rental (-usage)\n", shortDuration(r.Usage))
 		default:
@@ -555,14 +556,6 @@ func printNoFit(w io.Writer, r plan.Request, source string, nf *plan.NoFitError)
 			fmt.Fprintf(w, "  - %s\n", s)
 		}
 	}
-}
-
-// count writes n with the singular or plural noun: "1 day", "20 days".
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // shortDuration prints d as time.Duration does, less zero minutes and seconds

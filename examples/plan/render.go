@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/gpuplan/gpuplan/sizing"
@@ -221,7 +222,7 @@ func describeRender(w io.Writer, job sizing.RenderJob, est sizing.RenderEstimate
 	fmt.Fprintf(w, "Memory: %s; approximate: measure a real job with nvidia-smi where it matters\n", est.Source)
 	switch {
 	case rental.Days > 0:
-		fmt.Fprintf(w, "Rental: %s of use a day on %s (-per-day, -days)\n", shortDuration(rental.PerDay), count(rental.Days, "day", "days"))
+		fmt.Fprintf(w, "Rental: %s of use a day on %s (-per-day, -days)\n", shortDuration(rental.PerDay), text.Count(rental.Days, "day", "days"))
 	case rental.Duration == plan.DefaultDemoHour:
 		fmt.Fprintf(w, "Rental: %s (-usage sets it)\n", hours(rental.Duration))
 	default:

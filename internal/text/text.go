@@ -74,3 +74,15 @@ func EditDistance(a, b string, limit int, rows *[2][]int) int {
 	}
 	return prev[len(b)]
 }
+
+// Count writes n with the singular or plural noun for a message: "1 GPU",
+// "8 GPUs", "0 days".
+func Count(n int, one, many string) string { return strconv.Itoa(n) + " " + Noun(n, one, many) }
+
+// Noun is one when n is 1 and many otherwise: "line", "lines".
+func Noun(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -100,3 +100,14 @@ func TestCutProperty(t *testing.T) {
 		}
 	})
 }
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0 GPUs", 1: "1 GPU", 2: "2 GPUs", -1: "-1 GPUs"} {
+		if got := Count(n, "GPU", "GPUs"); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if got := Noun(1, "replica", "replicas") + " " + Noun(3, "replica", "replicas"); got != "replica replicas" {
+		t.Errorf("Noun = %q", got)
+	}
+}

@@ -574,7 +574,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		return resolved{}, e
 	}
 	if isZeroRates(p.Rates) && len(currencies) > 1 {
-		return resolved{}, fmt.Errorf("plan: offers in %s; give Rates to rank them together: %w", describeCurrencies(currencies), pricing.ErrCurrencyMismatch)
+		return resolved{}, fmt.Errorf("plan: offers in %s: give exchange rates to rank them together: %w", describeCurrencies(currencies), pricing.ErrCurrencyMismatch)
 	}
 	if !s.Budget.Amount.IsZero() {
 		base := p.Rates.Base
@@ -683,7 +683,7 @@ func isZeroRates(r pricing.Rates) bool { return r.Base == "" && len(r.Per) == 0 
 
 // describeCurrencies names each currency with the lines of its offers (or their
 // places in the list, for offers not read from a file): "CNY (lines 2, 3) and USD
-// (line 4)".
+// (line 4)", or "EUR (offer 1)".
 func describeCurrencies(m map[string][]int) string {
 	codes := make([]string, 0, len(m))
 	for c := range m {
@@ -695,7 +695,11 @@ func describeCurrencies(m map[string][]int) string {
 		lines, places := []string{}, []string{}
 		for _, l := range m[c] {
 			if len(lines)+len(places) == 5 {
-				lines = append(lines, "…")
+				if len(lines) > 0 {
+					lines = append(lines, "…")
+				} else {
+					places = append(places, "…")
+				}
 				break
 			}
 			if l > 0 {
@@ -706,10 +710,10 @@ func describeCurrencies(m map[string][]int) string {
 		}
 		where := []string{}
 		if len(lines) > 0 {
-			where = append(where, "lines "+strings.Join(lines, ", "))
+			where = append(where, text.Noun(len(lines), "line", "lines")+" "+strings.Join(lines, ", "))
 		}
 		if len(places) > 0 {
-			where = append(where, "offers "+strings.Join(places, ", "))
+			where = append(where, text.Noun(len(places), "offer", "offers")+" "+strings.Join(places, ", "))
 		}
 		parts[k] = c + " (" + strings.Join(where, "; ") + ")"
 	}

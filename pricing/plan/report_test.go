@@ -2,6 +2,7 @@ package plan
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -133,9 +134,18 @@ func TestReportRates(t *testing.T) {
 	usd.Tariff.Currency, usd.Line = "USD", 3
 	p := Planner{Offers: []pricing.Offer{cny, usd}}
 	_, err := p.Plan(trainingRequest(t))
-	if !errors.Is(err, pricing.ErrCurrencyMismatch) || !strings.Contains(err.Error(), "CNY (lines 2)") || !strings.Contains(err.Error(), "USD (lines 3)") {
-		t.Fatalf("mixed currencies without rates: %v", err)
+	const wantMsg = "plan: offers in CNY (line 2) and USD (line 3): give exchange rates to rank them together: currency mismatch"
+	if !errors.Is(err, pricing.ErrCurrencyMismatch) || err == nil || err.Error() != wantMsg {
+		t.Fatalf("mixed currencies without rates: %v; want %q", err, wantMsg)
 	}
+	cny2, usd2 := cny, usd
+	cny2.Line, usd2.Line = 4, 0
+	p.Offers = []pricing.Offer{cny, usd, cny2, usd2}
+	_, err = p.Plan(trainingRequest(t))
+	if got, want := fmt.Sprint(err), "plan: offers in CNY (lines 2, 4) and USD (line 3; offer 4): give exchange rates to rank them together: currency mismatch"; got != want {
+		t.Fatalf("mixed currencies without rates: %v; want %q", got, want)
+	}
+	p.Offers = []pricing.Offer{cny, usd}
 	p.Rates = pricing.Rates{Base: "CNY", Per: map[string]decimal.Decimal{"USD": decimal.RequireFromString("7.2")}}
 	opts, err := p.Plan(trainingRequest(t))
 	if err != nil {

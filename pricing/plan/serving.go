@@ -381,12 +381,12 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 		switch {
 		case capv != nil:
 			k := fitKey{card.ID, capv.tensor, capv.tensor}
-			e.Reasons = append(e.Reasons, fmt.Sprintf("%s: %v requests/s need %s of %s (%d GPUs, %d sequences each at TTFT %v, TPOT %v), over the %d its offers allow",
-				card.Name, s.Serving.Rate, replicaCount(capv.replicas), gpuCount(capv.tensor), run.overCap[k], capv.point.Concurrency, ms(capv.point.TTFT), ms(capv.point.TPOT), run.capOf[k]))
+			e.Reasons = append(e.Reasons, fmt.Sprintf("%s: %v requests/s need %s of %s (%s, %s each at TTFT %v, TPOT %v), over the %d its offers allow",
+				card.Name, s.Serving.Rate, text.Count(capv.replicas, "replica", "replicas"), text.Count(capv.tensor, "GPU", "GPUs"), text.Count(run.overCap[k], "GPU", "GPUs"), text.Count(capv.point.Concurrency, "sequence", "sequences"), ms(capv.point.TTFT), ms(capv.point.TPOT), run.capOf[k]))
 		case unreach != nil:
 			sawUnreachable = true
 			e.Reasons = append(e.Reasons, fmt.Sprintf("%s: misses the targets (TTFT %s, TPOT %s) even serving one sequence: at best TTFT %v and TPOT %v on %s per replica",
-				card.Name, target(s.Serving.TTFT), target(s.Serving.TPOT), ms(unreach.point.TTFT), ms(unreach.point.TPOT), gpuCount(unreach.tensor)))
+				card.Name, target(s.Serving.TTFT), target(s.Serving.TPOT), ms(unreach.point.TTFT), ms(unreach.point.TPOT), text.Count(unreach.tensor, "GPU", "GPUs")))
 			if closest == nil || closeness(unreach) < closeness(closest) {
 				closest = unreach
 			}
@@ -463,7 +463,7 @@ func (s settings) explainServing(opt *Option, c *candidate, o pricing.Offer, fas
 	if faster != nil {
 		msg := fmt.Sprintf("%q does not say its board: planned on the %s, the slowest it may be", o.Card, v.card.Name)
 		if fv := s.replica(run, *faster, v.tensor); fv.err == nil {
-			msg += fmt.Sprintf("; on the %s: %s of %s, TPOT %v", faster.Name, replicaCount(fv.replicas), gpuCount(v.tensor), ms(fv.point.TPOT))
+			msg += fmt.Sprintf("; on the %s: %s of %s, TPOT %v", faster.Name, text.Count(fv.replicas, "replica", "replicas"), text.Count(v.tensor, "GPU", "GPUs"), ms(fv.point.TPOT))
 		}
 		opt.Warnings = append(opt.Warnings, msg)
 	}
