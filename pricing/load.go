@@ -503,7 +503,7 @@ var csvAliases = map[string]string{
 // resolved), the unit written in brackets after it ("按量(元/小时)" gives "元/小时"),
 // and whether it was a Chinese alias. "包3个月" is term_3m.
 func csvHeading(h string) (name, unit string, zh bool) {
-	h = strings.TrimSpace(foldWidth(h))
+	h = strings.TrimSpace(text.FoldWidth(h))
 	if i := strings.IndexByte(h, '('); i > 0 && strings.HasSuffix(h, ")") {
 		h, unit = strings.TrimSpace(h[:i]), strings.TrimSpace(h[i+1:len(h)-1])
 	}
@@ -847,7 +847,7 @@ func intField(name, s string) (int, error) {
 	if s == "" {
 		return 0, nil
 	}
-	n, err := strconv.Atoi(foldWidth(s))
+	n, err := strconv.Atoi(text.FoldWidth(s))
 	if err != nil || n < 0 || n > 1_000_000 {
 		return 0, &fieldError{name, s, fmt.Errorf("want a whole number from 0 to 1000000: %w", ErrInvalid)}
 	}

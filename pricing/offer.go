@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/shopspring/decimal"
@@ -87,18 +85,7 @@ func (o Offer) Validate() error {
 
 // name is "provider/region card" for messages.
 func (o Offer) name() string {
-	s := o.Provider
-	if o.Region != "" {
-		s += "/" + o.Region
-	}
-	s += " " + o.Card
-	if strings.TrimSpace(s) == "" {
-		s = "without provider or card"
-	}
-	if o.Line > 0 {
-		s += " (line " + strconv.Itoa(o.Line) + ")"
-	}
-	return s
+	return text.OfferName(o.Provider, o.Region, o.Card, "without provider or card", o.Line)
 }
 
 // Comparison is one offer priced for a usage. Err is nil when the offer was
@@ -200,7 +187,7 @@ func Compare(offers []Offer, u Usage, gpus int) ([]Comparison, error) {
 // resolve aliases or variants ("A100 80GB" and "A100-SXM4-80GB" stay apart); the
 // catalog does that.
 func CardKey(name string) string {
-	s := strings.ToLower(foldWidth(name))
+	s := strings.ToLower(text.FoldWidth(name))
 	s = strings.ReplaceAll(s, "nvidia", "")
 	s = strings.ReplaceAll(s, "geforce", "")
 	var b strings.Builder
@@ -400,7 +387,7 @@ func gpuHourly(o Offer) decimal.Decimal {
 // certification), which SiteAvailability does not read and the planner treats as
 // a site of unknown availability.
 func tierLabel(tier string) bool {
-	return tierLevel(strings.TrimSuffix(strings.TrimSpace(foldWidth(tier)), "+")) != 0
+	return tierLevel(strings.TrimSuffix(strings.TrimSpace(text.FoldWidth(tier)), "+")) != 0
 }
 
 // SiteAvailability returns the design availability of a datacenter tier as the
@@ -429,7 +416,7 @@ func SiteAvailability(tier string) (float64, bool) {
 // tierLevel reads a tier label as 1 to 4; 0 when it is not one. Fullwidth forms
 // read as ASCII ("Ｔ３").
 func tierLevel(tier string) int {
-	s := strings.ToLower(strings.Join(strings.Fields(foldWidth(tier)), ""))
+	s := strings.ToLower(strings.Join(strings.Fields(text.FoldWidth(tier)), ""))
 	if rest, ok := strings.CutPrefix(s, "tier"); ok {
 		s = rest
 	} else {
@@ -446,24 +433,4 @@ func tierLevel(tier string) int {
 		return 4
 	}
 	return 0
-}
-
-// foldWidth maps the fullwidth forms of ASCII (U+FF01 to U+FF5E, which Chinese and
-// Japanese input methods type: "Ａ１００") to ASCII and the ideographic space to a
-// space, as the catalog does when it looks a name up.
-func foldWidth(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return strings.Map(func(r rune) rune {
-				switch {
-				case r >= 0xFF01 && r <= 0xFF5E:
-					return r - 0xFEE0
-				case r == 0x3000:
-					return ' '
-				}
-				return r
-			}, s)
-		}
-	}
-	return s
 }

@@ -111,3 +111,30 @@ func TestCount(t *testing.T) {
 		t.Errorf("Noun = %q", got)
 	}
 }
+
+func TestFoldWidth(t *testing.T) {
+	for in, want := range map[string]string{
+		"Ａ１００　８０ＧＢ": "A100 80GB", "rtx 4090": "rtx 4090", "（１）": "(1)", "英伟达Ａ": "英伟达A", "": "",
+	} {
+		if got := FoldWidth(in); got != want {
+			t.Errorf("FoldWidth(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestOfferName(t *testing.T) {
+	for _, tt := range []struct {
+		provider, region, card string
+		line                   int
+		want                   string
+	}{
+		{"acme", "cn-north", "RTX 4090", 3, "acme/cn-north RTX 4090 (line 3)"},
+		{"acme", "", "RTX 4090", 0, "acme RTX 4090"},
+		{"", "", "", 2, "nameless (line 2)"},
+		{" ", "", " ", 0, "nameless"},
+	} {
+		if got := OfferName(tt.provider, tt.region, tt.card, "nameless", tt.line); got != tt.want {
+			t.Errorf("OfferName(%q, %q, %q, %d) = %q, want %q", tt.provider, tt.region, tt.card, tt.line, got, tt.want)
+		}
+	}
+}
