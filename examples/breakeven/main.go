@@ -86,20 +86,15 @@ func run(w io.Writer, args []string) error {
 	currency := fs.String("currency", "CNY", "ISO 4217 currency code of the prices")
 	hoursPerMonth := fs.Int("hours-per-month", pricing.DefaultHoursPerMonth, "hours in the month the monthly package covers (672 to 744)")
 	out := fs.String("o", "", "output file; empty: standard output")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			printUsage(w, fs)
-			return err
-		}
-		return cli.Usagef("%v", err)
-	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("unexpected arguments %q", fs.Args())
-	}
 	// The sample prices are the defaults: a price whose flag is not given is
 	// still a sample, whatever the currency or the month.
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	given, err := cli.Parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		printUsage(w, fs)
+	}
+	if err != nil {
+		return err
+	}
 	var samples []string
 	for _, name := range []string{"hourly", "daily", "monthly"} {
 		if !given[name] {

@@ -55,14 +55,11 @@ func run(w io.Writer, args []string) error {
 	from := fs.String("from", "", "the start of the period, RFC 3339 (required)")
 	to := fs.String("to", "", "the end of the period, RFC 3339, exclusive (required)")
 	out := fs.String("json", "", "write the invoice's JSON to this file; - for standard output after the text")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if _, err := cli.Parse(fs, args); err != nil {
+		return err
 	}
-	if *account == "" || *sessions == "" || *from == "" || *to == "" || fs.NArg() > 0 {
-		return fmt.Errorf("%w: give -account, -sessions, -from and -to, and nothing else", errUsage)
+	if *account == "" || *sessions == "" || *from == "" || *to == "" {
+		return fmt.Errorf("%w: give -account, -sessions, -from and -to", errUsage)
 	}
 	start, err := time.Parse(time.RFC3339, *from)
 	if err != nil {

@@ -176,17 +176,10 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	fs.IntVar(&o.top, "top", 10, "options to print; 0: all")
 	o.serve.define(fs)
 	fs.BoolVar(&o.json, "json", false, "print JSON on stdout: the options, or an error object when the plan fails")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return o, fs, err
-		}
-		return o, fs, fmt.Errorf("%w: %v", errUsage, err)
+	var err error
+	if o.set, err = cli.Parse(fs, args); err != nil {
+		return o, fs, err
 	}
-	if fs.NArg() > 0 {
-		return o, fs, fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
-	}
-	o.set = map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	return o, fs, nil
 }
 

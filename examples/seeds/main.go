@@ -79,17 +79,13 @@ func run(w io.Writer, args []string) error {
 	fs.Usage = func() {}
 	ctx := fs.Int("context", 4096, "context length (tokens) for the inference estimates")
 	seq := fs.Int("seq", 2048, "sequence length (tokens, batch 1) for the training estimates")
-	if err := fs.Parse(args); err != nil {
+	if _, err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(w, usageHeader)
 			fs.SetOutput(w)
 			fs.PrintDefaults()
-			return err
 		}
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+		return err
 	}
 	if *ctx < 1 || *ctx > sizing.MaxSearchContext || *seq < 1 || *seq > sizing.MaxSearchContext {
 		return fmt.Errorf("%w: -context and -seq must be 1 to %d tokens", errUsage, sizing.MaxSearchContext)

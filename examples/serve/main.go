@@ -97,17 +97,13 @@ func run(w io.Writer, args []string) error {
 	tp := fs.Int("tp", 1, "tensor-parallel GPUs per replica")
 	tpot := fs.Duration("tpot", 50*time.Millisecond, "TPOT target marked on the chart and in the table; 0: none")
 	out := fs.String("out", "serve.svg", "SVG output file; -: standard output, instead of the table")
-	if err := fs.Parse(args); err != nil {
+	if _, err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(w, usageHeader)
 			fs.SetOutput(w)
 			fs.PrintDefaults()
-			return err
 		}
-		return cli.Usagef("%v", err)
-	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("unexpected arguments %q", fs.Args())
+		return err
 	}
 	cfg := config{prompt: *prompt, output: *output, tp: *tp, tpot: *tpot, modelName: *model}
 	var err error

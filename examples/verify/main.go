@@ -131,18 +131,13 @@ func run(w io.Writer, args []string) error {
 	minSM := fs.Int("min-sm", 30, "with -dmon: the `percent` of time a GPU's SMs must be busy on average, below which it counts as idle")
 	planMem := fs.String("plan-mem", "", "with -dmon: the memory per GPU the plan sized the job for (\"62GiB\"), read against the fb column of nvidia-smi dmon -s pucvm")
 	ncclPath := fs.String("nccl", "", "`file` with the output of nccl-tests all_reduce_perf run on the GPUs ordered")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			printUsage(w, fs)
-			return err
-		}
-		return cli.Usagef("%v", err)
+	set, err := cli.Parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		printUsage(w, fs)
 	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("unexpected arguments %q", fs.Args())
+	if err != nil {
+		return err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch {
 	case *sample != "" && *sample != "good" && *sample != "bad":
 		return cli.Usagef("-sample %q: want good or bad", *sample)

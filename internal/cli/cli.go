@@ -54,3 +54,21 @@ func Print(w io.Writer, name string, err error) {
 	}
 	io.WriteString(w, b.String())
 }
+
+// Parse parses args with fs and returns the names of the flags given. It returns
+// flag.ErrHelp as it is, for the command to print its usage, and a usage error for
+// a bad flag or for arguments after the flags, which none of the commands takes.
+func Parse(fs *flag.FlagSet, args []string) (map[string]bool, error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, Usagef("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return nil, Usagef("unexpected arguments %q", fs.Args())
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set, nil
+}

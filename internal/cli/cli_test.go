@@ -32,3 +32,30 @@ func TestExit(t *testing.T) {
 		}
 	}
 }
+
+func TestParse(t *testing.T) {
+	newFS := func() *flag.FlagSet {
+		fs := flag.NewFlagSet("x", flag.ContinueOnError)
+		fs.SetOutput(new(strings.Builder))
+		fs.Int("n", 1, "")
+		fs.String("s", "", "")
+		return fs
+	}
+	set, err := Parse(newFS(), []string{"-n", "2"})
+	if err != nil || !set["n"] || set["s"] || len(set) != 1 {
+		t.Errorf("Parse(-n 2) = %v, %v; want {n}", set, err)
+	}
+	if _, err := Parse(newFS(), []string{"-h"}); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("Parse(-h) error %v, want flag.ErrHelp", err)
+	}
+	for want, args := range map[string][]string{
+		`unexpected arguments ["extra"]`: {"-n", "2", "extra"},
+		`invalid value "x" for flag -n`:  {"-n", "x"},
+	} {
+		_, err := Parse(newFS(), args)
+		var out strings.Builder
+		if !errors.Is(err, ErrUsage) || Exit("x", err, &out) != 2 || !strings.HasPrefix(out.String(), "x: "+want) {
+			t.Errorf("Parse(%q): %v, stderr %q; want a usage error %q", args, err, out.String(), want)
+		}
+	}
+}
