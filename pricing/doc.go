@@ -25,9 +25,8 @@
 //     messages.
 //   - Price books as providers publish them: LoadList (and LoadOffers) tells the
 //     formats apart by content and returns a List: the format, the offers and the
-//     rows left out; LoadSkyPilotCSV reads
-//     a SkyPilot catalog, LoadVastJSON vast.ai's offers. An offer with
-//     GPUsPerInstance is sold in whole instances.
+//     rows left out. LoadSkyPilotCSV reads a SkyPilot catalog, LoadVastJSON
+//     vast.ai's offers. An offer with GPUsPerInstance is sold in whole instances.
 //   - Pricer: a tariff validated once to price many usages (Price, and Total for
 //     the total alone).
 //   - Rates: a base currency and the price of other currencies in it, to rank
