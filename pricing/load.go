@@ -299,21 +299,7 @@ func LoadOffersJSON(r io.Reader) ([]Offer, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	lines := lineCounter{data: data}
-	fail := func(off int64, err error) error {
-		pe := &ParseError{Line: lines.at(off), Err: err}
-		var fe *fieldError
-		var se *json.SyntaxError
-		switch {
-		case errors.As(err, &fe):
-			pe.Field, pe.Input, pe.Err = fe.field, fe.input, fe.err
-		case errors.As(err, &se):
-			pe.Line = lines.at(se.Offset)
-		}
-		if !errors.Is(pe.Err, ErrInvalid) {
-			pe.Err = fmt.Errorf("%v: %w", pe.Err, ErrInvalid)
-		}
-		return pe
-	}
+	fail := func(off int64, err error) error { return lines.parseError(off, "", "", err) }
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, fail(dec.InputOffset(), fmt.Errorf("want a JSON array of offers: %v: %w", err, ErrInvalid))
@@ -421,6 +407,26 @@ func (c *lineCounter) at(off int64) int {
 	c.line += bytes.Count(c.data[c.off:off], []byte{'\n'})
 	c.off = off
 	return 1 + c.line
+}
+
+// parseError is the *ParseError for err met at byte offset off of a JSON list: at
+// the line of off, or of a JSON syntax error's own offset; with field and input, or,
+// when field is empty, those of a *fieldError that err wraps; its reason wrapping
+// ErrInvalid, added when err does not wrap it already.
+func (c *lineCounter) parseError(off int64, field, input string, err error) *ParseError {
+	pe := &ParseError{Line: c.at(off), Field: field, Input: input, Err: err}
+	var fe *fieldError
+	var se *json.SyntaxError
+	switch {
+	case field == "" && errors.As(err, &fe):
+		pe.Field, pe.Input, pe.Err = fe.field, fe.input, fe.err
+	case errors.As(err, &se):
+		pe.Line = c.at(se.Offset)
+	}
+	if !errors.Is(pe.Err, ErrInvalid) {
+		pe.Err = fmt.Errorf("%v: %w", pe.Err, ErrInvalid)
+	}
+	return pe
 }
 
 // jsonKind names the kind of JSON value raw starts with, for messages.
