@@ -265,7 +265,6 @@ const (
 	plotW, plotH      = width - left - right, height - top - bottom
 	xTickHours        = 100
 	yTicksWanted      = 7
-	fontFamily        = "Helvetica, Arial, sans-serif"
 	gridColor         = "#dddddd"
 	markColor         = "#d62728"
 	legendX, legendY  = left + 16, top + 14
@@ -282,10 +281,7 @@ func (c *chart) svg() string {
 
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
-	p(`<?xml version="1.0" encoding="UTF-8"?>`)
-	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g" font-family="%s" font-size="13">`,
-		width, height, width, height, fontFamily)
-	p(`<rect width="100%%" height="100%%" fill="white"/>`)
+	svg.Start(&b, width, height)
 	title := "GPU rental: cost per month against hours used"
 	switch len(c.samples) {
 	case 0:

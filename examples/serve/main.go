@@ -324,7 +324,6 @@ const (
 	left, plotW   = 90.0, 640.0
 	panelH        = 220.0
 	top1, top2    = 70.0, 340.0
-	fontFamily    = "Helvetica, Arial, sans-serif"
 	gridColor     = "#dddddd"
 )
 
@@ -359,10 +358,7 @@ func (cfg *config) svg(cs []curve) string {
 
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
-	p(`<?xml version="1.0" encoding="UTF-8"?>`)
-	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g" font-family="%s" font-size="13">`,
-		width, height, width, height, fontFamily)
-	p(`<rect width="100%%" height="100%%" fill="white"/>`)
+	svg.Start(&b, width, height)
 	p(`<text x="%g" y="28" font-size="18" font-weight="bold">Throughput and time per output token against concurrency</text>`, left)
 	p(`<text x="%g" y="48" fill="#444444">%s</text>`, left, svg.Esc(cfg.title()))
 
