@@ -353,3 +353,25 @@ func TestNoFitNamesWhatMeetsTheDeadline(t *testing.T) {
 		t.Errorf("with MaxGPUs 4: %v, want the request's cap named", err)
 	}
 }
+
+// Request.Validate's messages name what is wrong in words, as the JSON keys do,
+// not as Go fields.
+func TestRequestMessagesInWords(t *testing.T) {
+	both := trainingRequest(t)
+	both.Usage, both.Rental = time.Hour, pricing.Usage{Duration: time.Hour}
+	noWork := trainingRequest(t)
+	noWork.Tokens, noWork.Deadline = 0, time.Hour
+	tr := Traffic{Rate: 1, PromptTokens: 100, OutputTokens: 10}
+	serve := servingRequest(t, "llama-3.1-8b", tr)
+	serve.Tokens = 1e6
+	for want, r := range map[string]Request{
+		"give usage or rental, not both":                         both,
+		"a deadline needs tokens (the work to finish)":           noWork,
+		"a serving request has a rate, not tokens or a deadline": serve,
+	} {
+		err := r.Validate()
+		if !errors.Is(err, pricing.ErrInvalid) || !strings.Contains(fmt.Sprint(err), want) {
+			t.Errorf("Validate() = %v, want ErrInvalid saying %q", err, want)
+		}
+	}
+}

@@ -223,11 +223,11 @@ func (r Request) settle() (settings, error) {
 			errs = append(errs, &text.ContextError{Pkg: "plan", Context: "request: rental", Err: err})
 		}
 		if r.Usage != 0 {
-			bad("give pricing.Usage or Rental, not both")
+			bad("give usage or rental, not both")
 		}
 	}
 	if r.Deadline > 0 && r.Tokens == 0 {
-		bad("a deadline needs Tokens (the work to finish)")
+		bad("a deadline needs tokens (the work to finish)")
 	}
 	s.headroom = r.Headroom
 	if s.headroom == 0 {

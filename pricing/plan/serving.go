@@ -110,7 +110,7 @@ func (s *settings) settleServing() []error {
 		bad("a serving request needs an inference workload, not %v", s.Workload.Task)
 	}
 	if s.Tokens != 0 || s.Deadline != 0 {
-		bad("a serving request has a rate, not Tokens or a Deadline")
+		bad("a serving request has a rate, not tokens or a deadline")
 	}
 	if s.Headroom == 0 {
 		s.headroom = compute.DefaultServingReserve
