@@ -747,7 +747,7 @@ func (s settings) work() (compute.FLOPs, error) {
 	}
 	f, err := count(s.Model, s.Tokens, seq)
 	if err != nil {
-		return 0, &text.ContextError{Pkg: "plan", Context: "plan", Err: err, Also: pricing.ErrInvalid}
+		return 0, &text.ContextError{Pkg: "plan", Context: "training work", Err: err, Also: pricing.ErrInvalid}
 	}
 	return f, nil
 }

@@ -375,3 +375,13 @@ func TestRequestMessagesInWords(t *testing.T) {
 		}
 	}
 }
+
+// Work past float64 is an error that names the package once.
+func TestWorkOverflowMessage(t *testing.T) {
+	r := trainingRequest(t)
+	r.Tokens = 1e300
+	_, err := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 8, "1.80", "")}}.Plan(r)
+	if want := "plan: training work: work overflows float64: invalid input"; !errors.Is(err, pricing.ErrInvalid) || fmt.Sprint(err) != want {
+		t.Errorf("Plan(1e300 tokens) = %v, want %q", err, want)
+	}
+}
