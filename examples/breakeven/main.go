@@ -46,9 +46,6 @@ import (
 	"github.com/gpuplan/gpuplan/pricing"
 )
 
-// errUsage marks a bad command line (exit status 2).
-var errUsage = cli.ErrUsage
-
 func main() {
 	os.Exit(cli.Exit("breakeven", run(os.Stdout, os.Args[1:]), os.Stderr))
 }

@@ -199,7 +199,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"extra"}, "unexpected arguments"},
 	} {
 		err := run(io.Discard, tc.args)
-		if !errors.Is(err, errUsage) {
+		if !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("run(%q) error = %v, want a usage error", tc.args, err)
 			continue
 		}

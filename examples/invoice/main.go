@@ -39,9 +39,6 @@ import (
 	"github.com/gpuplan/gpuplan/pricing"
 )
 
-// errUsage marks a bad command line (exit status 2).
-var errUsage = cli.ErrUsage
-
 func main() {
 	os.Exit(cli.Exit("invoice", run(os.Stdout, os.Args[1:]), os.Stderr))
 }
@@ -59,15 +56,15 @@ func run(w io.Writer, args []string) error {
 		return err
 	}
 	if *account == "" || *sessions == "" || *from == "" || *to == "" {
-		return fmt.Errorf("%w: give -account, -sessions, -from and -to", errUsage)
+		return cli.Usagef("give -account, -sessions, -from and -to")
 	}
 	start, err := time.Parse(time.RFC3339, *from)
 	if err != nil {
-		return fmt.Errorf("%w: -from: %v", errUsage, err)
+		return cli.Usagef("-from: %v", err)
 	}
 	end, err := time.Parse(time.RFC3339, *to)
 	if err != nil {
-		return fmt.Errorf("%w: -to: %v", errUsage, err)
+		return cli.Usagef("-to: %v", err)
 	}
 	b, err := os.ReadFile(*account)
 	if err != nil {

@@ -103,9 +103,6 @@ const (
 	exitUsage = 2 // bad flags, as the flag package exits
 )
 
-// errUsage marks a command line that is wrong in itself (exit status 2).
-var errUsage = cli.ErrUsage
-
 const usageHeader = `Usage: plan [flags]
 
 Prints the rental options that fit a job, cheapest first. -json prints them as
@@ -236,7 +233,7 @@ func run(w io.Writer, args []string) error {
 		return err
 	}
 	code = exitFail
-	if errors.Is(err, errUsage) {
+	if errors.Is(err, cli.ErrUsage) {
 		code = exitUsage
 	}
 	if werr := writeJSON(w, jsonError{Error: err.Error(), Reasons: []string{}, Suggestions: []string{}}); werr != nil {
@@ -277,7 +274,7 @@ func (o options) execute(w io.Writer) (int, error) {
 		return o.executeRender(w)
 	}
 	if o.set["size"] {
-		return exitUsage, fmt.Errorf("%w: -size is for -render", errUsage)
+		return exitUsage, cli.Usagef("-size is for -render")
 	}
 	req, err := o.request()
 	if err != nil {
@@ -404,12 +401,12 @@ func (o options) request() (plan.Request, error) {
 	r.Headroom, r.Utilization, r.MaxGPUs = o.headroom, o.utilization, o.maxGPUs
 	switch perDay, days := o.set["per-day"], o.set["days"]; {
 	case perDay && !days:
-		return r, fmt.Errorf("%w: -per-day needs -days, the number of days with a session", errUsage)
+		return r, cli.Usagef("-per-day needs -days, the number of days with a session")
 	case days && !perDay:
-		return r, fmt.Errorf("%w: -days needs -per-day, the hours used each day", errUsage)
+		return r, cli.Usagef("-days needs -per-day, the hours used each day")
 	case perDay && days:
 		if o.usage != 0 {
-			return r, fmt.Errorf("%w: give -usage or -per-day with -days, not both", errUsage)
+			return r, cli.Usagef("give -usage or -per-day with -days, not both")
 		}
 		r.Rental = pricing.DailySessions(o.perDay, o.days)
 	}
@@ -419,7 +416,7 @@ func (o options) request() (plan.Request, error) {
 	if o.budget != "" {
 		amount, err := decimal.NewFromString(o.budget)
 		if err != nil {
-			return r, fmt.Errorf("%w: -budget %q is not a decimal amount", errUsage, o.budget)
+			return r, cli.Usagef("-budget %q is not a decimal amount", o.budget)
 		}
 		r.Budget = pricing.Money{Amount: amount} // the currency is the offers'; set after loading
 	}

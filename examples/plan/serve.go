@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
@@ -37,18 +38,18 @@ func (s serveFlags) apply(r *plan.Request, set map[string]bool) error {
 	if !set["serve-rps"] {
 		for _, f := range []string{"prompt", "output", "ttft", "tpot"} {
 			if set[f] {
-				return fmt.Errorf("%w: -%s needs -serve-rps, the requests per second to serve", errUsage, f)
+				return cli.Usagef("-%s needs -serve-rps, the requests per second to serve", f)
 			}
 		}
 		return nil
 	}
 	for _, f := range []string{"tokens", "deadline"} {
 		if set[f] {
-			return fmt.Errorf("%w: -%s is for a job; a service (-serve-rps) has a rate and latency targets", errUsage, f)
+			return cli.Usagef("-%s is for a job; a service (-serve-rps) has a rate and latency targets", f)
 		}
 	}
 	if set["task"] && r.Workload.Task != sizing.Inference {
-		return fmt.Errorf("%w: -serve-rps plans inference, not -task %v", errUsage, r.Workload.Task)
+		return cli.Usagef("-serve-rps plans inference, not -task %v", r.Workload.Task)
 	}
 	r.Workload.Task, r.Tokens = sizing.Inference, 0
 	r.Serving = &plan.Traffic{Rate: s.rps, PromptTokens: s.prompt, OutputTokens: s.output, TTFT: s.ttft, TPOT: s.tpot}

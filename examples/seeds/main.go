@@ -47,9 +47,6 @@ import (
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
-// errUsage marks a bad command line (exit status 2).
-var errUsage = cli.ErrUsage
-
 func main() {
 	os.Exit(cli.Exit("seeds", run(os.Stdout, os.Args[1:]), os.Stderr))
 }
@@ -88,7 +85,7 @@ func run(w io.Writer, args []string) error {
 		return err
 	}
 	if *ctx < 1 || *ctx > sizing.MaxSearchContext || *seq < 1 || *seq > sizing.MaxSearchContext {
-		return fmt.Errorf("%w: -context and -seq must be 1 to %d tokens", errUsage, sizing.MaxSearchContext)
+		return cli.Usagef("-context and -seq must be 1 to %d tokens", sizing.MaxSearchContext)
 	}
 	s := settings{context: *ctx, seq: *seq, headroom: plan.DefaultHeadroom, cat: catalog.Default()}
 

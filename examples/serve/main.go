@@ -46,9 +46,6 @@ import (
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
-// errUsage marks a bad command line (exit status 2).
-var errUsage = cli.ErrUsage
-
 // errNoCard is returned, after the table is written, when no card holds the model.
 var errNoCard = errors.New("no card holds the model")
 

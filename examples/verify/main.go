@@ -73,9 +73,6 @@ var errMismatch = errors.New("the machine does not match the order")
 // order but the dmon capture shows the job leaving GPUs idle.
 var errIdle = errors.New("the job leaves GPUs it pays for idle")
 
-// errUsage marks a bad command line (exit status 2).
-var errUsage = cli.ErrUsage
-
 func main() {
 	os.Exit(cli.Exit("verify", run(os.Stdout, os.Args[1:]), os.Stderr))
 }

@@ -144,7 +144,7 @@ func TestRunsNvidiaSMI(t *testing.T) {
 	fakePath(t, "nodriver")
 	out.Reset()
 	err := run(&out, []string{"-card", "A100 SXM4 80GB", "-gpus", "8"})
-	if err == nil || errors.Is(err, errUsage) || errors.Is(err, errMismatch) || !strings.Contains(err.Error(), "driver") {
+	if err == nil || errors.Is(err, cli.ErrUsage) || errors.Is(err, errMismatch) || !strings.Contains(err.Error(), "driver") {
 		t.Errorf("run without a driver = %v, want nvidia-smi's failure", err)
 	}
 }
@@ -155,7 +155,7 @@ func TestNoNvidiaSMIRefuses(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	var out bytes.Buffer
 	err := run(&out, []string{"-card", "A100 SXM4 80GB", "-gpus", "8"})
-	if err == nil || errors.Is(err, errUsage) || !strings.Contains(err.Error(), "no nvidia-smi on PATH") {
+	if err == nil || errors.Is(err, cli.ErrUsage) || !strings.Contains(err.Error(), "no nvidia-smi on PATH") {
 		t.Fatalf("run = %v, want a refusal", err)
 	}
 	if strings.Contains(out.String(), "Verdict") {
@@ -187,7 +187,7 @@ func TestUsageErrors(t *testing.T) {
 	} {
 		var out bytes.Buffer
 		err := run(&out, tc.args)
-		if !errors.Is(err, errUsage) {
+		if !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("run(%q) error = %v, want a usage error", tc.args, err)
 			continue
 		}
@@ -209,7 +209,7 @@ func TestMissingFile(t *testing.T) {
 	} {
 		var out bytes.Buffer
 		err := run(&out, args)
-		if err == nil || errors.Is(err, errUsage) || errors.Is(err, errMismatch) {
+		if err == nil || errors.Is(err, cli.ErrUsage) || errors.Is(err, errMismatch) {
 			t.Errorf("run(%q): error = %v, want a file error", args, err)
 		}
 	}
