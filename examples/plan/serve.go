@@ -64,7 +64,7 @@ func describeServing(w io.Writer, r plan.Request, source string) {
 		fmt.Fprintf(w, "         %s\n", note)
 	}
 	fmt.Fprintf(w, "Traffic: %g requests/s of %d prompt and %d output tokens (%.4g generated tokens/s), targets TTFT %s, TPOT %s\n",
-		t.Rate, t.PromptTokens, t.OutputTokens, t.Rate*float64(t.OutputTokens), target(t.TTFT), target(t.TPOT))
+		t.Rate, t.PromptTokens, t.OutputTokens, t.Rate*float64(t.OutputTokens), text.Target(t.TTFT), text.Target(t.TPOT))
 	switch {
 	case r.Rental != (pricing.Usage{}):
 		fmt.Fprintf(w, "Rental:  %s of service a day on %s (-per-day, -days)\n", shortDuration(r.Rental.PerDay), text.Count(r.Rental.Days, "day", "days"))
@@ -79,13 +79,6 @@ func describeServing(w io.Writer, r plan.Request, source string) {
 	}
 	fmt.Fprintf(w, "Reserve: %.0f%% of each GPU's memory left unused (-headroom)\n", reserve*100)
 	fmt.Fprintf(w, "Offers:  %s\n\n", source)
-}
-
-func target(d time.Duration) string {
-	if d == 0 {
-		return "none"
-	}
-	return d.String()
 }
 
 // printServing writes a serving plan: per option the replicas × GPUs, the

@@ -1,13 +1,14 @@
 // Package text holds the small string helpers the gpuplan packages share for
 // their messages and names: quoting a short, rune-safe excerpt of an input, the
 // edit distance behind "did you mean" suggestions, folding fullwidth ASCII, naming
-// an offer, counting with a singular or plural noun, and putting an error under a
-// context with the package named once (ContextError).
+// an offer, counting with a singular or plural noun, writing a latency target, and
+// putting an error under a context with the package named once (ContextError).
 package text
 
 import (
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -127,4 +128,13 @@ func OfferName(provider, region, card, empty string, line int) string {
 		s += " (line " + strconv.Itoa(line) + ")"
 	}
 	return s
+}
+
+// Target writes a latency target for a message: the duration, or "none" when it
+// is zero (no target).
+func Target(d time.Duration) string {
+	if d == 0 {
+		return "none"
+	}
+	return d.String()
 }

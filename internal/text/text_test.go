@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"pgregory.net/rapid"
@@ -136,5 +137,14 @@ func TestOfferName(t *testing.T) {
 		if got := OfferName(tt.provider, tt.region, tt.card, "nameless", tt.line); got != tt.want {
 			t.Errorf("OfferName(%q, %q, %q, %d) = %q, want %q", tt.provider, tt.region, tt.card, tt.line, got, tt.want)
 		}
+	}
+}
+
+func TestTarget(t *testing.T) {
+	if got := Target(0); got != "none" {
+		t.Errorf("Target(0) = %q, want none", got)
+	}
+	if got := Target(1500 * time.Millisecond); got != "1.5s" {
+		t.Errorf("Target(1.5s) = %q, want 1.5s", got)
 	}
 }

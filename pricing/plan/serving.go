@@ -386,7 +386,7 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 		case unreach != nil:
 			sawUnreachable = true
 			e.Reasons = append(e.Reasons, fmt.Sprintf("%s: misses the targets (TTFT %s, TPOT %s) even serving one sequence: at best TTFT %v and TPOT %v on %s per replica",
-				card.Name, target(s.Serving.TTFT), target(s.Serving.TPOT), ms(unreach.point.TTFT), ms(unreach.point.TPOT), text.Count(unreach.tensor, "GPU", "GPUs")))
+				card.Name, text.Target(s.Serving.TTFT), text.Target(s.Serving.TPOT), ms(unreach.point.TTFT), ms(unreach.point.TPOT), text.Count(unreach.tensor, "GPU", "GPUs")))
 			if closest == nil || closeness(unreach) < closeness(closest) {
 				closest = unreach
 			}
@@ -416,13 +416,6 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 
 // ms rounds a latency for messages to ten microseconds.
 func ms(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }
-
-func target(d time.Duration) string {
-	if d == 0 {
-		return "none"
-	}
-	return d.String()
-}
 
 // explainServing adds a serving option's figures: the replicas, the operating
 // point, the cost per hour and per million generated tokens, and the board note.
