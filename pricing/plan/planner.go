@@ -220,7 +220,7 @@ func (p Planner) Report(r Request) (Report, error) {
 	}
 
 	fits := make(map[fitKey]*fit)
-	cands := make([]candidate, 0, len(rs.kept))
+	var cands []candidate // grown as candidates survive: most offers are priced out by the floor
 	var diag diagnosis
 	causes := rs.causes
 	best := !s.EveryCount && s.Rank != RankFrontier // one candidate per offer is kept
