@@ -285,7 +285,7 @@ func (p Planner) Report(r Request) (Report, error) {
 			if top != nil && best && len(cands) > first && cands[first].exact {
 				bar = min(bar, cands[first].minor) // the offer's best so far
 			}
-			c, err := s.price(i, o, pr, n, f, p.Rates, bar)
+			c, err := s.price(i, &p.Offers[i], pr, n, f, &p.Rates, bar)
 			if err == errCannotWin {
 				continue
 			}
