@@ -106,6 +106,16 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 	var buf [maxLayouts]sizing.Parallel
 	for _, l := range s.layouts(&buf, n, server) {
 		tried++
+		if best != nil && s.Workload.Task != sizing.Inference && l.ZeRO < 3 && !l.OffloadOptimizer {
+			// Below ZeRO-3 and without offload a layout takes exactly its tensor
+			// degree's time (WithZeRO adds nothing): once that is known, the
+			// layout cannot be faster than a best as fast.
+			if t := one(l.Tensor); t&(t-1) == 0 && bits.Len(uint(t))-1 < len(jobs) {
+				if jt := &jobs[bits.Len(uint(t))-1]; jt.done && jt.err == nil && jt.mid.Duration >= best.duration {
+					continue
+				}
+			}
+		}
 		w.Parallel = l
 		b, err := sizing.Estimate(s.Model, w)
 		if err != nil {
