@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
@@ -833,34 +834,38 @@ func (p tariffPricer) Total(u pricing.Usage, gpus int) (pricing.Money, error) {
 }
 
 // tariffKey appends every field of a tariff that pricing reads, decimals as
-// written (coefficient and exponent), so equal keys price alike.
+// written (coefficient and exponent), so equal keys price alike. Numbers are
+// written as fixed-width binary and text with its length first, so no two
+// tariffs share a key.
 func tariffKey(b []byte, t pricing.Tariff) []byte {
+	num := func(v int64) { b = binary.LittleEndian.AppendUint64(b, uint64(v)) }
+	str := func(s string) {
+		num(int64(len(s)))
+		b = append(b, s...)
+	}
 	dec := func(d decimal.Decimal) {
 		switch {
 		case d.IsZero(): // without reading the coefficient, which a zero value lacks
-			b = append(b, '0')
+			b = append(b, 0)
 		case d.NumDigits() <= 18:
-			b = strconv.AppendInt(b, d.CoefficientInt64(), 10) // exact below 19 digits
+			b = append(b, 1)
+			num(d.CoefficientInt64()) // exact below 19 digits
 		default:
-			b = append(b, d.Coefficient().String()...)
+			b = append(b, 2)
+			str(d.Coefficient().String())
 		}
-		b = append(b, 'e')
-		b = strconv.AppendInt(b, int64(d.Exponent()), 10)
-		b = append(b, '|')
+		num(int64(d.Exponent()))
 	}
-	b = append(b, t.Currency...)
-	b = append(b, '|')
+	str(t.Currency)
 	dec(t.Hourly)
 	dec(t.Daily)
 	dec(t.Weekly)
 	dec(t.Monthly)
 	for _, v := range [...]int64{int64(t.HoursPerMonth), int64(t.Granularity), int64(t.Minimum), int64(t.AfterPackage), int64(t.Rounding)} {
-		b = strconv.AppendInt(b, v, 10)
-		b = append(b, '|')
+		num(v)
 	}
 	for _, term := range t.Terms {
-		b = strconv.AppendInt(b, int64(term.Months), 10)
-		b = append(b, ':')
+		num(int64(term.Months))
 		dec(term.Monthly)
 		dec(term.Discount)
 	}
