@@ -398,13 +398,16 @@ func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order 
 		shown[m] = name
 		out[cands[k].offer] = pricing.PriceCheck{}
 	}
-	var offers []pricing.Offer
 	var markets []string
 	var index []int
 	for _, i := range rs.kept {
 		if m, ok := shown[key(i)]; ok {
-			offers, markets, index = append(offers, p.Offers[i]), append(markets, m), append(index, i)
+			markets, index = append(markets, m), append(index, i)
 		}
+	}
+	offers := make([]pricing.Offer, len(index)) // copied once, at their number
+	for j, i := range index {
+		offers[j] = p.Offers[i]
 	}
 	got, err := pricing.MarketCheckIn(offers, markets, s.threshold)
 	if err != nil {
