@@ -60,27 +60,35 @@ func solveCover[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C]
 	}
 	size := limit/g + 1
 	// took[s] has bit i set when the table's cover of s takes one more package i
-	// (at most maxItems bits); ok[s] when s can be filled at all. Small tables,
-	// the common case of short rentals, stay on the stack.
+	// (at most maxItems bits), and the bit reached when s can be filled at all.
+	// Small tables, the common case of short rentals, stay on the stack.
 	var costBuf [64]C
-	var okBuf [64]bool
 	var tookBuf [64]uint16
-	cost, ok, took := costBuf[:0], okBuf[:0], tookBuf[:0]
+	cost, took := costBuf[:0], tookBuf[:0]
 	if size > int64(len(costBuf)) {
-		cost, ok, took = make([]C, 0, size), make([]bool, 0, size), make([]uint16, 0, size)
+		cost, took = make([]C, 0, size), make([]uint16, 0, size)
 	}
-	cost, ok, took = cost[:size], ok[:size], took[:size]
-	cost[0], ok[0] = a.zero(), true
+	cost, took = cost[:size], took[:size]
+	cost[0], took[0] = a.zero(), reached
+	// The pass of package i fills only lengths up to reach[i]: the packages i..
+	// of the cover solve returns hold at most that much (the exchange caps), and
+	// a fill of s with one more i is within the caps only if the fill of s −
+	// length_i is, so the table is exact on the fills within the caps, which
+	// hold that cover, and every other cell is still a real fill.
 	for i := len(ks) - 1; i >= 1; i-- {
-		step := ks[i].length / g
-		for s := step; s < size; s++ {
-			if !ok[s-step] {
+		step, price, bit := ks[i].length/g, ks[i].price, uint16(1)<<i
+		end := size
+		if r := pr.reach[i] / g; r < end-1 {
+			end = r + 1
+		}
+		for s := step; s < end; s++ {
+			if took[s-step]&reached == 0 {
 				continue
 			}
-			c := a.add(cost[s-step], ks[i].price)
-			if !ok[s] || a.cmp(c, cost[s]) <= 0 { // a tie takes one more of i
-				cost[s], ok[s] = c, true
-				took[s] |= 1 << i
+			c := a.add(cost[s-step], price)
+			if took[s]&reached == 0 || a.cmp(c, cost[s]) <= 0 { // a tie takes one more of i
+				cost[s] = c
+				took[s] |= bit | reached
 			}
 		}
 	}
@@ -125,7 +133,7 @@ func solveCover[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C]
 		best.cost, best.rest, bestS, bestNb, found, tailOnly = c, rest, s, nb, true, false
 	}
 	for s := int64(0); s < size; s++ {
-		if !ok[s] {
+		if took[s]&reached == 0 {
 			continue
 		}
 		r := need - s*g
@@ -162,3 +170,7 @@ func solveCover[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C]
 	}
 	return best
 }
+
+// reached marks a cell of solveCover's table that can be filled; packages use
+// bits 0 to maxItems−1 of a cell.
+const reached uint16 = 1 << 15
