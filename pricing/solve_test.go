@@ -1,6 +1,8 @@
 package pricing
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -160,6 +162,58 @@ func TestLeastSwap(t *testing.T) {
 		}
 		if got := leastSwap(int64Arith{}, li, lj, pi, pj, limit); got != want {
 			t.Fatalf("leastSwap(%d, %d, %d, %d, %d) = %d, want %d", li, lj, pi, pj, limit, got, want)
+		}
+	})
+}
+
+// A package that reaches a length's remainder modulo the best package cheaply
+// only past the run does not make the cover that reaches it within the run
+// unreachable: with b (10 for 20), x (33 for 68) and y (3 for 9), x is the
+// cheaper way to a remainder of 3 per unit of length, but the cheapest cover of
+// 12 is y and b (29), not x (68) nor two b (40). A search over remainders alone,
+// without the run's length, answers 40.
+func TestSolveRemainderPastRun(t *testing.T) {
+	p := problem[int64]{lengths: []int64{10, 33, 3}, prices: []int64{20, 68, 9}, step: 1}
+	got := solve(int64Arith{}, prepare(int64Arith{}, p), 12)
+	if want := [maxItems]int64{1, 0, 1}; got.counts != want || got.cost != 29 || got.rest != 0 {
+		t.Fatalf("solve = %+v, want counts %v at 29", got, want)
+	}
+}
+
+// BenchmarkCostRandomTerms prices tariffs drawn at random (a fixed seed) with
+// daily, weekly and monthly packages and eight terms whose monthly prices lie
+// within a few per cent of the monthly price, at MaxDuration less a second,
+// beside the pathological tariff at the same length.
+func BenchmarkCostRandomTerms(b *testing.B) {
+	r := rand.New(rand.NewPCG(9, 8))
+	for n := range 4 {
+		tr := Tariff{Currency: "CNY", HoursPerMonth: 672 + r.IntN(73)}
+		monthly := 5000 + r.IntN(5000)
+		tr.Monthly = decimal.New(int64(monthly)*100, -2)
+		tr.Daily = decimal.New(int64(monthly)*100*24/int64(tr.HoursPerMonth)+int64(r.IntN(50)), -2)
+		tr.Weekly = decimal.New(int64(monthly)*100*168/int64(tr.HoursPerMonth)+int64(r.IntN(200)), -2)
+		for _, m := range r.Perm(119)[:8] {
+			tr.Terms = append(tr.Terms, Term{Months: m + 2, Monthly: decimal.New(int64(monthly)*10000-int64(r.IntN(monthly*400)), -4)})
+		}
+		if err := tr.Validate(); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("random-%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				if _, err := tr.Cost(MaxDuration - time.Second); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("pathological-100y-1s", func(b *testing.B) {
+		tr := pathological()
+		b.ReportAllocs()
+		for range b.N {
+			if _, err := tr.Cost(MaxDuration - time.Second); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 }
