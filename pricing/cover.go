@@ -1,7 +1,9 @@
 package pricing
 
 // solveCover returns the cheapest cover of need > 0 (see solve for the rule that
-// breaks ties), in time that does not grow with need.
+// breaks ties), in time at most proportional to the number of packages times
+// the smallest of need plus the longest package and the bounds below, over the
+// greatest common divisor of the package lengths.
 //
 // Let b be the first package of the order (the cheapest per unit of length). A
 // cover is b bought n_b times, the other packages (length s, cost c) and the

@@ -291,7 +291,8 @@ func leastSwap[C any, A arith[C]](a A, li, lj int64, pi, pj C, limit int64) int6
 //     earlier in the order, so the cover holds fewer than the least such k
 //     (caps[i]; at k = length_j/gcd the lengths meet and j is no dearer per unit).
 //
-// solveCover then finds the cover in time that does not grow with need.
+// solveCover then finds the cover with a table no longer than need plus the
+// longest package, and shorter where these facts bound it.
 func solve[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C] {
 	if need <= 0 {
 		return solution[C]{cost: a.zero()}
