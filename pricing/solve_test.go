@@ -82,67 +82,95 @@ func TestSolveMatchesBruteForce(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := genProblem(t)
 		need := rapid.Int64Range(1, 30*3600).Draw(t, "need")
-		pr := prepare(int64Arith{}, p)
-		got := solve(int64Arith{}, pr, need)
-		gotCost, gotLen := coverCost(p, got)
-		if gotCost != got.cost || gotLen+got.rest < need || (got.rest > 0 && (!p.hasTail || (!p.mix && gotLen > 0))) {
-			t.Fatalf("solve gave %+v: cost %d, length %d; not a valid cover of %d", got, gotCost, gotLen, need)
+		checkSolve(t, p, need)
+	})
+}
+
+// The same, with packages whose prices lie within a few cents of one rate per
+// hour, so that the exchange caps are loose, ties are common and the table's
+// passes stop at their reach.
+func TestSolveNearOneRateMatchesBruteForce(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(2, 5).Draw(t, "packages")
+		rate := rapid.Int64Range(1, 50).Draw(t, "rate")
+		p := problem[int64]{step: 1}
+		for range n {
+			h := rapid.Int64Range(1, 40).Draw(t, "hours")
+			p.lengths = append(p.lengths, 3600*h)
+			p.prices = append(p.prices, h*rate+rapid.Int64Range(0, 3).Draw(t, "over"))
 		}
-		// Brute force over the kept packages, in the search's order.
-		bestCost, bestTail := int64(-1), false
-		var bestCounts []int64
-		if p.hasTail {
-			bestCost, bestTail = p.rate*p.units(need), true
+		if rapid.Bool().Draw(t, "tail") {
+			p.hasTail, p.mix = true, rapid.Bool().Draw(t, "mix")
+			p.rate = rapid.Int64Range(1, 3).Draw(t, "tail_rate")
+			p.step = rapid.SampledFrom([]int64{1, 3600}).Draw(t, "step")
 		}
-		counts := make([]int64, len(pr.ks))
-		var walk func(i int, length, cost int64)
-		walk = func(i int, length, cost int64) {
-			if i == len(pr.ks) {
-				if length == 0 {
-					return
-				}
-				if rest := need - length; rest > 0 {
-					if !p.hasTail || !p.mix {
-						return
-					}
-					cost += p.rate * p.units(rest)
-				}
-				better := bestCost < 0 || cost < bestCost
-				if cost == bestCost && !bestTail {
-					for j := range counts {
-						if counts[j] != bestCounts[j] {
-							better = counts[j] > bestCounts[j]
-							break
-						}
-					}
-				}
-				if better {
-					bestCost, bestTail, bestCounts = cost, false, append([]int64(nil), counts...)
-				}
+		checkSolve(t, p, rapid.Int64Range(1, 60*3600).Draw(t, "need"))
+	})
+}
+
+// checkSolve fails t unless solve's cover of need on p is valid and is the one
+// brute force picks by the rule.
+func checkSolve(t *rapid.T, p problem[int64], need int64) {
+	pr := prepare(int64Arith{}, p)
+	got := solve(int64Arith{}, pr, need)
+	gotCost, gotLen := coverCost(p, got)
+	if gotCost != got.cost || gotLen+got.rest < need || (got.rest > 0 && (!p.hasTail || (!p.mix && gotLen > 0))) {
+		t.Fatalf("solve gave %+v: cost %d, length %d; not a valid cover of %d", got, gotCost, gotLen, need)
+	}
+	// Brute force over the kept packages, in the search's order.
+	bestCost, bestTail := int64(-1), false
+	var bestCounts []int64
+	if p.hasTail {
+		bestCost, bestTail = p.rate*p.units(need), true
+	}
+	counts := make([]int64, len(pr.ks))
+	var walk func(i int, length, cost int64)
+	walk = func(i int, length, cost int64) {
+		if i == len(pr.ks) {
+			if length == 0 {
 				return
 			}
-			for c := int64(0); c*pr.ks[i].length < need+pr.ks[i].length; c++ {
-				counts[i] = c
-				walk(i+1, length+c*pr.ks[i].length, cost+c*pr.ks[i].price)
+			if rest := need - length; rest > 0 {
+				if !p.hasTail || !p.mix {
+					return
+				}
+				cost += p.rate * p.units(rest)
 			}
-			counts[i] = 0
-		}
-		walk(0, 0, 0)
-		if got.cost != bestCost {
-			t.Fatalf("need %d: solve cost %d, brute force %d", need, got.cost, bestCost)
-		}
-		if bestTail {
-			if got.rest != need || gotLen != 0 {
-				t.Fatalf("need %d: solve %+v, want the tail alone", need, got)
+			better := bestCost < 0 || cost < bestCost
+			if cost == bestCost && !bestTail {
+				for j := range counts {
+					if counts[j] != bestCounts[j] {
+						better = counts[j] > bestCounts[j]
+						break
+					}
+				}
+			}
+			if better {
+				bestCost, bestTail, bestCounts = cost, false, append([]int64(nil), counts...)
 			}
 			return
 		}
-		for j, k := range pr.ks {
-			if got.counts[k.orig] != bestCounts[j] {
-				t.Fatalf("need %d: solve counts %v, brute force %v (search order)", need, got.counts, bestCounts)
-			}
+		for c := int64(0); c*pr.ks[i].length < need+pr.ks[i].length; c++ {
+			counts[i] = c
+			walk(i+1, length+c*pr.ks[i].length, cost+c*pr.ks[i].price)
 		}
-	})
+		counts[i] = 0
+	}
+	walk(0, 0, 0)
+	if got.cost != bestCost {
+		t.Fatalf("need %d: solve cost %d, brute force %d", need, got.cost, bestCost)
+	}
+	if bestTail {
+		if got.rest != need || gotLen != 0 {
+			t.Fatalf("need %d: solve %+v, want the tail alone", need, got)
+		}
+		return
+	}
+	for j, k := range pr.ks {
+		if got.counts[k.orig] != bestCounts[j] {
+			t.Fatalf("need %d: solve counts %v, brute force %v (search order)", need, got.counts, bestCounts)
+		}
+	}
 }
 
 // leastSwap finds the least k of its definition, scanned here one k at a time.
