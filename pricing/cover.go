@@ -1,5 +1,7 @@
 package pricing
 
+import "math"
+
 // solveCover returns the cheapest cover of need > 0 (see solve for the rule that
 // breaks ties), in time at most proportional to the number of packages times
 // the smallest of need plus the longest package and the bounds below, over the
@@ -60,6 +62,13 @@ func solveCover[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C]
 	} else {
 		limit = 0
 	}
+	reach := &pr.reach
+	if m := b.length / g; len(ks) > 2 && limit/g > 4*m {
+		// A table over four times as long as b is worth the exact
+		// swaps' tighter caps, which take time in proportion to b's length.
+		r := sumReach(ks, &pr.caps, g)
+		reach, limit = &r, min(limit, r[1])
+	}
 	size := limit/g + 1
 	// took[s] has bit i set when the table's cover of s takes one more package i
 	// (at most maxItems bits), and the bit reached when s can be filled at all.
@@ -80,7 +89,7 @@ func solveCover[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C]
 	for i := len(ks) - 1; i >= 1; i-- {
 		step, price, bit := ks[i].length/g, ks[i].price, uint16(1)<<i
 		end := size
-		if r := pr.reach[i] / g; r < end-1 {
+		if r := reach[i] / g; r < end-1 {
 			end = r + 1
 		}
 		for s := step; s < end; s++ {
@@ -176,3 +185,49 @@ func solveCover[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C]
 // reached marks a cell of solveCover's table that can be filled; packages use
 // bits 0 to maxItems−1 of a cell.
 const reached uint16 = 1 << 15
+
+// sumReach returns the reach (reachOf) under caps tightened by exact swaps: when
+// k copies of package i ≥ 1 are exactly as long as some packages before i, they
+// can be swapped for those, covering the same length at no greater cost (each is
+// no dearer per unit) with a larger count earlier in the order, so the cover
+// solve returns holds fewer than the least such k. Whether k·length_i is such a
+// sum is read from least[k·length_i mod length_0], the least sum of the earlier
+// lengths in each residue class modulo length_0, in units of g (the residue
+// classes that make the unbounded knapsack periodic, after Gilmore and Gomory).
+// A package is added to least by going twice round each cycle of adding its
+// length modulo length_0 (the round-robin algorithm of Böcker and Lipták), so
+// the work is len(ks) times length_0/g.
+func sumReach[C any](ks []kept[C], caps *[maxItems]int64, g int64) [maxItems + 1]int64 {
+	m := ks[0].length / g
+	least := make([]int64, m)
+	for r := range least {
+		least[r] = math.MaxInt64
+	}
+	least[0] = 0
+	c := *caps
+	for i := 1; i < len(ks); i++ {
+		l := ks[i].length / g
+		for k := int64(1); k <= min(c[i], m); k++ { // c[i] < m (prepare)
+			if v := k * l; least[v%m] <= v {
+				c[i] = k - 1
+				break
+			}
+		}
+		step := l % m
+		if step == 0 {
+			continue // a multiple of length_0 lowers no least sum
+		}
+		cycles := gcd(step, m)
+		for r0 := int64(0); r0 < cycles; r0++ {
+			r := r0
+			for range 2 * (m / cycles) {
+				next := (r + step) % m
+				if least[r] != math.MaxInt64 && least[r]+l < least[next] {
+					least[next] = least[r] + l
+				}
+				r = next
+			}
+		}
+	}
+	return reachOf(ks, &c)
+}

@@ -94,8 +94,11 @@ func TestSolveNearOneRateMatchesBruteForce(t *testing.T) {
 		n := rapid.IntRange(2, 5).Draw(t, "packages")
 		rate := rapid.Int64Range(1, 50).Draw(t, "rate")
 		p := problem[int64]{step: 1}
-		for range n {
+		for i := range n {
 			h := rapid.Int64Range(1, 40).Draw(t, "hours")
+			if i == 0 { // often the cheapest per hour, and short, so the table is long
+				h = rapid.Int64Range(1, 6).Draw(t, "first_hours")
+			}
 			p.lengths = append(p.lengths, 3600*h)
 			p.prices = append(p.prices, h*rate+rapid.Int64Range(0, 3).Draw(t, "over"))
 		}
@@ -242,6 +245,47 @@ func BenchmarkCostRandomTerms(b *testing.B) {
 			if _, err := tr.Cost(MaxDuration - time.Second); err != nil {
 				b.Fatal(err)
 			}
+		}
+	})
+}
+
+// sumReach's caps are the least k for which k copies of a package are exactly as
+// long as some earlier packages, found here by filling every length up to k
+// copies from the earlier packages, one k at a time.
+func TestSumReach(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := problem[int64]{step: 1}
+		rate := rapid.Int64Range(50, 100).Draw(t, "rate") // prices of nearly one rate leave loose caps
+		for range rapid.IntRange(2, 6).Draw(t, "packages") {
+			l := rapid.Int64Range(1, 50).Draw(t, "length")
+			p.lengths = append(p.lengths, l)
+			p.prices = append(p.prices, l*rate+rapid.Int64Range(0, 3).Draw(t, "over"))
+		}
+		pr := prepare(int64Arith{}, p)
+		ks := pr.ks
+		g := int64(0)
+		for _, k := range ks {
+			g = gcd(k.length, g)
+		}
+		caps := pr.caps
+		for i := 1; i < len(ks); i++ {
+			l := ks[i].length / g
+			for k := int64(1); k <= caps[i]; k++ {
+				fill := make([]bool, k*l+1)
+				fill[0] = true
+				for j := range i {
+					for s := ks[j].length / g; s <= k*l; s++ {
+						fill[s] = fill[s] || fill[s-ks[j].length/g]
+					}
+				}
+				if fill[k*l] {
+					caps[i] = k - 1
+					break
+				}
+			}
+		}
+		if got, want := sumReach(ks, &pr.caps, g), reachOf(ks, &caps); got != want {
+			t.Fatalf("sumReach = %v, want %v (caps %v from %v)", got, want, caps, pr.caps)
 		}
 	})
 }
