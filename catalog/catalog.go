@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"unicode/utf8"
 )
 
 // Catalog is a read-only set of cards with a name index built once when the
@@ -210,7 +209,7 @@ func (c *Catalog) Cards() []Card {
 // copy.
 func (c *Catalog) Lookup(name string) (Card, error) {
 	given := name
-	name = foldWidth(name)
+	name = text.FoldWidth(name)
 	var buf [64]byte
 	key := appendKey(buf[:0], name)
 	if c != nil {
@@ -233,26 +232,6 @@ func (c *Catalog) Lookup(name string) (Card, error) {
 		}
 	}
 	return Card{}, &NotFoundError{Name: given, Suggestions: c.suggest(string(key))}
-}
-
-// foldWidth maps the fullwidth forms of ASCII letters, digits and punctuation
-// (U+FF01 to U+FF5E, which Chinese and Japanese input methods type: "Ａ１００") and
-// the ideographic space to ASCII, so that such a name finds its card.
-func foldWidth(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return strings.Map(func(r rune) rune {
-				switch {
-				case r >= 0xFF01 && r <= 0xFF5E:
-					return r - 0xFEE0
-				case r == 0x3000:
-					return ' '
-				}
-				return r
-			}, s)
-		}
-	}
-	return s
 }
 
 // suggest returns up to three names whose keys are closest to key, within an edit

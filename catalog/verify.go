@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -180,7 +181,7 @@ func (c *Catalog) advertisedCards(advertised string) (cards []Card, family bool,
 // namesBoard reports whether a listing says the board: SXM (any generation),
 // PCIe, NVL or HGX, in any case and with or without separators ("A100-SXM4-80GB").
 func namesBoard(name string) bool {
-	key := normalize(foldWidth(name))
+	key := normalize(text.FoldWidth(name))
 	for _, w := range []string{"sxm", "pcie", "nvl", "hgx"} {
 		if strings.Contains(key, w) {
 			return true

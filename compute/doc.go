@@ -1,6 +1,7 @@
 // Package compute turns work into time and back: how many FLOPs a job is, how long it
 // takes on a set of devices at an honest utilization, what a deadline needs, what the
-// interconnect costs a multi-GPU job, and how fast a model decodes.
+// interconnect costs a multi-GPU job, how fast a model decodes, and how much traffic
+// a serving replica takes.
 //
 // The units are FLOPs (an amount of work), FLOPRate (work per second) and Bandwidth
 // (bytes per second), all float64 since training runs exceed int64, with decimal
@@ -28,8 +29,10 @@
 //     compute, on one device or a tensor-parallel group, and compute-bound prefill.
 //   - Serving: one replica under continuous batching; MaxConcurrency (the KV cache
 //     beside the weights), At (TTFT, TPOT and tokens/s at a concurrency) and Best
-//     (the most concurrency within latency targets). Decode and Serving time their
-//     steps with one model.
+//     (the most concurrency within latency targets). Serving.Prepare validates it
+//     and works out the per-replica quantities once, into a PreparedServing with
+//     the same methods, for many loads. Decode and Serving time their steps with
+//     one model.
 //
 // Card figures (peaks, memory and link bandwidth) come from package catalog; this
 // package takes them as plain values, so it imports only sizing.

@@ -3,6 +3,8 @@ package pricing
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/internal/text"
 )
 
 // isoCurrencies holds the ISO 4217 alphabetic codes of the currencies in use
@@ -40,7 +42,7 @@ func knownCurrency(code string) error {
 	if isoCurrencies[code] {
 		return nil
 	}
-	up := strings.ToUpper(strings.TrimSpace(foldWidth(code)))
+	up := strings.ToUpper(strings.TrimSpace(text.FoldWidth(code)))
 	if isoCurrencies[up] {
 		return &inputError{"currency", code, "want the code in capitals: " + up, ErrInvalid}
 	}

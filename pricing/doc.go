@@ -1,6 +1,7 @@
 // Package pricing prices GPU rentals exactly: money, tariffs, the cheapest way to
 // cover a usage, break-even against hourly use, comparison across offers, a market
-// check, exchange rates, and price lists in JSON and CSV. It imports only the
+// check, exchange rates, price lists and providers' price books, and billing what
+// an account used. It imports only the
 // standard library and decimal: no card table, no sizing, no FLOPs. The planner,
 // which joins sizing, compute and catalog to rank rental options for a job, is
 // package pricing/plan.
@@ -22,6 +23,10 @@
 //     lists of them, which LoadOffersJSON and LoadOffersCSV read.
 //     Each offer a loader reads keeps its line of the file (Offer.Line) for
 //     messages.
+//   - Price books as providers publish them: LoadList (and LoadOffers) tells the
+//     formats apart by content and returns a List: the format, the offers and the
+//     rows left out. LoadSkyPilotCSV reads a SkyPilot catalog, LoadVastJSON
+//     vast.ai's offers. An offer with GPUsPerInstance is sold in whole instances.
 //   - Pricer: a tariff validated once to price many usages (Price, and Total for
 //     the total alone).
 //   - Rates: a base currency and the price of other currencies in it, to rank

@@ -94,53 +94,7 @@ func reasonText(err error, input string) string {
 	if ie, ok := err.(*inputError); ok && input != "" && ie.input == input {
 		return ie.reason + ": " + ie.err.Error()
 	}
-	return strings.Join(unprefixed(err, ""), "\n")
-}
-
-// unprefixed returns the lines of err's message, each less the package name at its
-// start and then less drop, when drop is not empty.
-func unprefixed(err error, drop string) []string {
-	lines := strings.Split(err.Error(), "\n")
-	for i, l := range lines {
-		for _, p := range [...]string{"pricing: ", "sizing: ", "compute: ", "catalog: "} {
-			if rest, ok := strings.CutPrefix(l, p); ok {
-				l = rest
-				break
-			}
-		}
-		if drop != "" {
-			l = strings.TrimPrefix(l, drop)
-		}
-		lines[i] = l
-	}
-	return lines
-}
-
-// contextError puts err under a context ("offer 2 (acme RTX 4090)"): each line of
-// its message reads `pricing: <context>: <err's line>`, the line less its package
-// name and less drop (the "offer: " that Offer.Validate starts with, say), so the
-// package is named once. Unwrap returns err and, when also is set, also: an error
-// from compute or sizing carried under this package's ErrInvalid reads once and
-// answers errors.Is for both sentinels.
-type contextError struct {
-	context, drop string
-	err           error
-	also          error // a sentinel of this package to add; may be nil
-}
-
-func (e *contextError) Error() string {
-	lines := unprefixed(e.err, e.drop)
-	for i, l := range lines {
-		lines[i] = "pricing: " + e.context + ": " + l
-	}
-	return strings.Join(lines, "\n")
-}
-
-func (e *contextError) Unwrap() []error {
-	if e.also == nil {
-		return []error{e.err}
-	}
-	return []error{e.err, e.also}
+	return strings.Join(text.Unprefixed(err, ""), "\n")
 }
 
 // quote quotes s for a message, cut to 64 bytes at a character boundary.

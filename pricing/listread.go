@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/shopspring/decimal"
 )
 
@@ -170,7 +171,7 @@ func (in *interner) get(s string) string {
 // statesMemory reports whether a card name carries a memory size as a word of
 // its own: "A100 80GB", "A100-80GB", "RTX 4090 24G", "H100 80 GB".
 func statesMemory(name string) bool {
-	words := strings.FieldsFunc(strings.ToLower(foldWidth(name)), func(r rune) bool {
+	words := strings.FieldsFunc(strings.ToLower(text.FoldWidth(name)), func(r rune) bool {
 		return r == ' ' || r == '-' || r == '_' || r == '/' || r == '(' || r == ')'
 	})
 	for i, w := range words {
@@ -205,7 +206,7 @@ func priceCell(col, s, headUnit, currency string) (decimal.Decimal, error) {
 	if s == "" || notOffered[s] {
 		return decimal.Decimal{}, nil
 	}
-	f := foldWidth(s)
+	f := text.FoldWidth(s)
 	// Prefix (a currency sign or code), number, suffix (the unit).
 	i := 0
 	for i < len(f) && !(f[i] >= '0' && f[i] <= '9') && f[i] != '-' && f[i] != '.' {

@@ -299,21 +299,7 @@ func LoadOffersJSON(r io.Reader) ([]Offer, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	lines := lineCounter{data: data}
-	fail := func(off int64, err error) error {
-		pe := &ParseError{Line: lines.at(off), Err: err}
-		var fe *fieldError
-		var se *json.SyntaxError
-		switch {
-		case errors.As(err, &fe):
-			pe.Field, pe.Input, pe.Err = fe.field, fe.input, fe.err
-		case errors.As(err, &se):
-			pe.Line = lines.at(se.Offset)
-		}
-		if !errors.Is(pe.Err, ErrInvalid) {
-			pe.Err = fmt.Errorf("%v: %w", pe.Err, ErrInvalid)
-		}
-		return pe
-	}
+	fail := func(off int64, err error) error { return lines.parseError(off, "", "", err) }
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, fail(dec.InputOffset(), fmt.Errorf("want a JSON array of offers: %v: %w", err, ErrInvalid))
@@ -423,6 +409,26 @@ func (c *lineCounter) at(off int64) int {
 	return 1 + c.line
 }
 
+// parseError is the *ParseError for err met at byte offset off of a JSON list: at
+// the line of off, or of a JSON syntax error's own offset; with field and input, or,
+// when field is empty, those of a *fieldError that err wraps; its reason wrapping
+// ErrInvalid, added when err does not wrap it already.
+func (c *lineCounter) parseError(off int64, field, input string, err error) *ParseError {
+	pe := &ParseError{Line: c.at(off), Field: field, Input: input, Err: err}
+	var fe *fieldError
+	var se *json.SyntaxError
+	switch {
+	case field == "" && errors.As(err, &fe):
+		pe.Field, pe.Input, pe.Err = fe.field, fe.input, fe.err
+	case errors.As(err, &se):
+		pe.Line = c.at(se.Offset)
+	}
+	if !errors.Is(pe.Err, ErrInvalid) {
+		pe.Err = fmt.Errorf("%v: %w", pe.Err, ErrInvalid)
+	}
+	return pe
+}
+
 // jsonKind names the kind of JSON value raw starts with, for messages.
 func jsonKind(raw []byte) string {
 	if len(raw) == 0 {
@@ -503,7 +509,7 @@ var csvAliases = map[string]string{
 // resolved), the unit written in brackets after it ("按量(元/小时)" gives "元/小时"),
 // and whether it was a Chinese alias. "包3个月" is term_3m.
 func csvHeading(h string) (name, unit string, zh bool) {
-	h = strings.TrimSpace(foldWidth(h))
+	h = strings.TrimSpace(text.FoldWidth(h))
 	if i := strings.IndexByte(h, '('); i > 0 && strings.HasSuffix(h, ")") {
 		h, unit = strings.TrimSpace(h[:i]), strings.TrimSpace(h[i+1:len(h)-1])
 	}
@@ -847,7 +853,7 @@ func intField(name, s string) (int, error) {
 	if s == "" {
 		return 0, nil
 	}
-	n, err := strconv.Atoi(foldWidth(s))
+	n, err := strconv.Atoi(text.FoldWidth(s))
 	if err != nil || n < 0 || n > 1_000_000 {
 		return 0, &fieldError{name, s, fmt.Errorf("want a whole number from 0 to 1000000: %w", ErrInvalid)}
 	}

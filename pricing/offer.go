@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/shopspring/decimal"
 )
 
@@ -86,18 +85,7 @@ func (o Offer) Validate() error {
 
 // name is "provider/region card" for messages.
 func (o Offer) name() string {
-	s := o.Provider
-	if o.Region != "" {
-		s += "/" + o.Region
-	}
-	s += " " + o.Card
-	if strings.TrimSpace(s) == "" {
-		s = "without provider or card"
-	}
-	if o.Line > 0 {
-		s += " (line " + strconv.Itoa(o.Line) + ")"
-	}
-	return s
+	return text.OfferName(o.Provider, o.Region, o.Card, "without provider or card", o.Line)
 }
 
 // Comparison is one offer priced for a usage. Err is nil when the offer was
@@ -142,7 +130,7 @@ func Compare(offers []Offer, u Usage, gpus int) ([]Comparison, error) {
 	}
 	for i, o := range offers {
 		if err := o.Validate(); err != nil {
-			return nil, &contextError{fmt.Sprintf("offer %d (%s)", i, o.name()), "offer: ", err, nil}
+			return nil, &text.ContextError{Pkg: "pricing", Context: fmt.Sprintf("offer %d (%s)", i, o.name()), Drop: "offer: ", Err: err}
 		}
 		if o.Tariff.Currency != offers[0].Tariff.Currency {
 			return nil, fmt.Errorf("pricing: offer %d (%s) is in %s, offer 0 in %s: %w", i, o.name(),
@@ -165,7 +153,7 @@ func Compare(offers []Offer, u Usage, gpus int) ([]Comparison, error) {
 		}
 		q, err := o.Tariff.Price(u, units)
 		if err != nil {
-			out[i].Err = &contextError{o.name(), "", err, nil}
+			out[i].Err = &text.ContextError{Pkg: "pricing", Context: o.name(), Err: err}
 			continue
 		}
 		out[i].Quote = q
@@ -199,7 +187,7 @@ func Compare(offers []Offer, u Usage, gpus int) ([]Comparison, error) {
 // resolve aliases or variants ("A100 80GB" and "A100-SXM4-80GB" stay apart); the
 // catalog does that.
 func CardKey(name string) string {
-	s := strings.ToLower(foldWidth(name))
+	s := strings.ToLower(text.FoldWidth(name))
 	s = strings.ReplaceAll(s, "nvidia", "")
 	s = strings.ReplaceAll(s, "geforce", "")
 	var b strings.Builder
@@ -314,7 +302,7 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, valid
 	for i, o := range offers {
 		if !validated {
 			if err := o.Validate(); err != nil {
-				return nil, &contextError{fmt.Sprintf("offer %d (%s)", i, o.name()), "offer: ", err, nil}
+				return nil, &text.ContextError{Pkg: "pricing", Context: fmt.Sprintf("offer %d (%s)", i, o.name()), Drop: "offer: ", Err: err}
 			}
 		}
 		if o.Tariff.Hourly.IsZero() {
@@ -399,7 +387,7 @@ func gpuHourly(o Offer) decimal.Decimal {
 // certification), which SiteAvailability does not read and the planner treats as
 // a site of unknown availability.
 func tierLabel(tier string) bool {
-	return tierLevel(strings.TrimSuffix(strings.TrimSpace(foldWidth(tier)), "+")) != 0
+	return tierLevel(strings.TrimSuffix(strings.TrimSpace(text.FoldWidth(tier)), "+")) != 0
 }
 
 // SiteAvailability returns the design availability of a datacenter tier as the
@@ -428,7 +416,7 @@ func SiteAvailability(tier string) (float64, bool) {
 // tierLevel reads a tier label as 1 to 4; 0 when it is not one. Fullwidth forms
 // read as ASCII ("Ｔ３").
 func tierLevel(tier string) int {
-	s := strings.ToLower(strings.Join(strings.Fields(foldWidth(tier)), ""))
+	s := strings.ToLower(strings.Join(strings.Fields(text.FoldWidth(tier)), ""))
 	if rest, ok := strings.CutPrefix(s, "tier"); ok {
 		s = rest
 	} else {
@@ -445,24 +433,4 @@ func tierLevel(tier string) int {
 		return 4
 	}
 	return 0
-}
-
-// foldWidth maps the fullwidth forms of ASCII (U+FF01 to U+FF5E, which Chinese and
-// Japanese input methods type: "Ａ１００") to ASCII and the ideographic space to a
-// space, as the catalog does when it looks a name up.
-func foldWidth(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return strings.Map(func(r rune) rune {
-				switch {
-				case r >= 0xFF01 && r <= 0xFF5E:
-					return r - 0xFEE0
-				case r == 0x3000:
-					return ' '
-				}
-				return r
-			}, s)
-		}
-	}
-	return s
 }

@@ -67,17 +67,7 @@ func LoadVastJSON(r io.Reader) ([]Offer, error) {
 	lines := lineCounter{data: data}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	fail := func(off int64, field, input string, err error) error {
-		pe := &ParseError{Line: lines.at(off), Field: field, Input: input, Err: err}
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			pe.Line = lines.at(se.Offset)
-		}
-		if !errors.Is(pe.Err, ErrInvalid) {
-			pe.Err = fmt.Errorf("%v: %w", pe.Err, ErrInvalid)
-		}
-		return pe
-	}
+	fail := lines.parseError
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, fail(dec.InputOffset(), "", "", fmt.Errorf("want a JSON array of vast.ai offers: %v", err))

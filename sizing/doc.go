@@ -9,7 +9,9 @@
 //   - Workload, the job: Task (Inference, Training, LoRA, QLoRA), precisions,
 //     Optimizer, batch, sequence length, Recompute, and the Parallel layout;
 //   - Breakdown, the answer of Estimate, whose Total is the GPU memory per device;
-//   - Calibration, a measured peak carried into other estimates as overhead.
+//   - Calibration, a measured peak carried into other estimates as overhead;
+//   - Shape (Model.Shape), the parameters, layers, width and heads a forward step's
+//     cost depends on, assumed from Params alone when the architecture is unknown.
 //
 // A Model comes from what users have: Preset by name (the built-in models are read
 // from stored config.json files), ReadConfig from a Hugging Face config.json,

@@ -40,36 +40,14 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/svg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 )
 
-// errUsage marks a bad command line (exit status 2).
-var errUsage = errors.New("usage")
-
 func main() {
-	os.Exit(exitStatus(run(os.Stdout, os.Args[1:]), os.Stderr))
-}
-
-// exitStatus writes err to stderr and returns the exit status it calls for: 0
-// for none or -h, 2 for a usage error, 1 otherwise.
-func exitStatus(err error, stderr io.Writer) int {
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
-		return 0 // -h: the usage was printed; asking for help is not a failure
-	case errors.Is(err, errUsage):
-		fmt.Fprintln(stderr, "breakeven:", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
-		fmt.Fprintln(stderr, "breakeven: -h lists the flags")
-		return 2
-	}
-	fmt.Fprintln(stderr, "breakeven:", err)
-	return 1
-}
-
-// usagef returns a usage error (exit status 2) that names the flag at fault.
-func usagef(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{errUsage}, args...)...)
+	os.Exit(cli.Exit("breakeven", run(os.Stdout, os.Args[1:]), os.Stderr))
 }
 
 const usageHeader = `Usage: breakeven [flags]
@@ -105,20 +83,15 @@ func run(w io.Writer, args []string) error {
 	currency := fs.String("currency", "CNY", "ISO 4217 currency code of the prices")
 	hoursPerMonth := fs.Int("hours-per-month", pricing.DefaultHoursPerMonth, "hours in the month the monthly package covers (672 to 744)")
 	out := fs.String("o", "", "output file; empty: standard output")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			printUsage(w, fs)
-			return err
-		}
-		return usagef("%v", err)
-	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %q", fs.Args())
-	}
 	// The sample prices are the defaults: a price whose flag is not given is
 	// still a sample, whatever the currency or the month.
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	given, err := cli.Parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		printUsage(w, fs)
+	}
+	if err != nil {
+		return err
+	}
 	var samples []string
 	for _, name := range []string{"hourly", "daily", "monthly"} {
 		if !given[name] {
@@ -128,10 +101,10 @@ func run(w io.Writer, args []string) error {
 
 	// Each flag is checked on its own, so that an error names the flag at fault.
 	if err := pricing.ValidCurrency(*currency); err != nil {
-		return usagef("-currency %s: want a three-letter ISO 4217 code such as USD or CNY", text.Quote(*currency, 80))
+		return cli.Usagef("-currency %s: want a three-letter ISO 4217 code such as USD or CNY", text.Quote(*currency, 80))
 	}
 	if h := *hoursPerMonth; h < 672 || h > 744 {
-		return usagef("-hours-per-month %d: want 672 to 744 (a month of 28 to 31 days)", h)
+		return cli.Usagef("-hours-per-month %d: want 672 to 744 (a month of 28 to 31 days)", h)
 	}
 	t := pricing.Tariff{Currency: *currency, HoursPerMonth: *hoursPerMonth}
 	for _, p := range []struct {
@@ -148,12 +121,12 @@ func run(w io.Writer, args []string) error {
 			if p.name == "daily" {
 				want += ", or none"
 			}
-			return usagef("-%s %s: %s", p.name, text.Cut(p.text, 40), want)
+			return cli.Usagef("-%s %s: %s", p.name, text.Cut(p.text, 40), want)
 		}
 		*p.dst = m.Amount
 	}
 	if err := t.Validate(); err != nil {
-		return usagef("%v", err) // each flag passed its own check: a combination the tariff refuses
+		return cli.Usagef("%v", err) // each flag passed its own check: a combination the tariff refuses
 	}
 
 	c, err := newChart(t, samples)
@@ -289,7 +262,6 @@ const (
 	plotW, plotH      = width - left - right, height - top - bottom
 	xTickHours        = 100
 	yTicksWanted      = 7
-	fontFamily        = "Helvetica, Arial, sans-serif"
 	gridColor         = "#dddddd"
 	markColor         = "#d62728"
 	legendX, legendY  = left + 16, top + 14
@@ -306,10 +278,7 @@ func (c *chart) svg() string {
 
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
-	p(`<?xml version="1.0" encoding="UTF-8"?>`)
-	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g" font-family="%s" font-size="13">`,
-		width, height, width, height, fontFamily)
-	p(`<rect width="100%%" height="100%%" fill="white"/>`)
+	svg.Start(&b, width, height)
 	title := "GPU rental: cost per month against hours used"
 	switch len(c.samples) {
 	case 0:
@@ -455,15 +424,7 @@ func (c *chart) source() string {
 		}
 	}
 	return fmt.Sprintf("%s as given; %s the SAMPLE default%s for illustration, not a provider's quote.",
-		strings.Join(given, " and "), strings.Join(c.samples, " and "), plural(len(c.samples)))
-}
-
-// plural is "s" for a count other than one.
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
+		strings.Join(given, " and "), strings.Join(c.samples, " and "), text.Noun(len(c.samples), "", "s"))
 }
 
 // maxCost is the highest cost on any line.

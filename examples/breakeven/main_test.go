@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/internal/cli"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -197,12 +199,12 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"extra"}, "unexpected arguments"},
 	} {
 		err := run(io.Discard, tc.args)
-		if !errors.Is(err, errUsage) {
+		if !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("run(%q) error = %v, want a usage error", tc.args, err)
 			continue
 		}
 		var stderr bytes.Buffer
-		if got := exitStatus(err, &stderr); got != 2 || !strings.HasPrefix(stderr.String(), "breakeven: "+tc.want) {
+		if got := cli.Exit("breakeven", err, &stderr); got != 2 || !strings.HasPrefix(stderr.String(), "breakeven: "+tc.want) {
 			t.Errorf("run(%q): exit %d, stderr %q; want 2 and %q", tc.args, got, stderr.String(), tc.want)
 		}
 	}

@@ -35,24 +35,12 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/pricing"
 )
 
-// errUsage marks a bad command line (exit status 2).
-var errUsage = errors.New("usage")
-
 func main() {
-	err := run(os.Stdout, os.Args[1:])
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
-	case errors.Is(err, errUsage):
-		fmt.Fprintln(os.Stderr, "invoice:", err)
-		fmt.Fprintln(os.Stderr, "invoice: -h lists the flags")
-		os.Exit(2)
-	default:
-		fmt.Fprintln(os.Stderr, "invoice:", err)
-		os.Exit(1)
-	}
+	os.Exit(cli.Exit("invoice", run(os.Stdout, os.Args[1:]), os.Stderr))
 }
 
 func run(w io.Writer, args []string) error {
@@ -64,22 +52,19 @@ func run(w io.Writer, args []string) error {
 	from := fs.String("from", "", "the start of the period, RFC 3339 (required)")
 	to := fs.String("to", "", "the end of the period, RFC 3339, exclusive (required)")
 	out := fs.String("json", "", "write the invoice's JSON to this file; - for standard output after the text")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if _, err := cli.Parse(fs, args); err != nil {
+		return err
 	}
-	if *account == "" || *sessions == "" || *from == "" || *to == "" || fs.NArg() > 0 {
-		return fmt.Errorf("%w: give -account, -sessions, -from and -to, and nothing else", errUsage)
+	if *account == "" || *sessions == "" || *from == "" || *to == "" {
+		return cli.Usagef("give -account, -sessions, -from and -to")
 	}
 	start, err := time.Parse(time.RFC3339, *from)
 	if err != nil {
-		return fmt.Errorf("%w: -from: %v", errUsage, err)
+		return cli.Usagef("-from: %v", err)
 	}
 	end, err := time.Parse(time.RFC3339, *to)
 	if err != nil {
-		return fmt.Errorf("%w: -to: %v", errUsage, err)
+		return cli.Usagef("-to: %v", err)
 	}
 	b, err := os.ReadFile(*account)
 	if err != nil {

@@ -2,12 +2,12 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -24,12 +24,12 @@ const (
 // planned: a usage error (exit status 2).
 func (o *options) check() error {
 	bad := func(flag string, v any, want string) error {
-		return fmt.Errorf("%w: -%s %v: want %s", errUsage, flag, v, want)
+		return cli.Usagef("-%s %v: want %s", flag, v, want)
 	}
 	if o.set["tokens"] {
 		t, err := parseCount(o.tokensArg)
 		if err != nil {
-			return fmt.Errorf("%w: -tokens %q: %v", errUsage, o.tokensArg, err)
+			return cli.Usagef("-tokens %q: %v", o.tokensArg, err)
 		}
 		o.tokens = t
 	}
@@ -57,7 +57,7 @@ func (o *options) check() error {
 	case o.set["per-day"] && (o.perDay <= 0 || o.perDay > 24*time.Hour):
 		return bad("per-day", shortDuration(o.perDay), "more than 0 and at most 24h")
 	case o.deadline > 0 && o.set["tokens"] && o.tokens == 0:
-		return fmt.Errorf("%w: -deadline needs work to finish, and -tokens 0 gives none", errUsage)
+		return cli.Usagef("-deadline needs work to finish, and -tokens 0 gives none")
 	}
 	return nil
 }
@@ -68,10 +68,10 @@ func (o *options) check() error {
 // sizing.Estimate checks it.
 func (o options) runnable(m sizing.Model, wl sizing.Workload) error {
 	if wl.Task == sizing.Inference && m.Context > 0 && wl.SeqLen > m.Context {
-		return fmt.Errorf("%w: -context %d: past %s's context window of %d tokens", errUsage, wl.SeqLen, m.Name, m.Context)
+		return cli.Usagef("-context %d: past %s's context window of %d tokens", wl.SeqLen, m.Name, m.Context)
 	}
 	if _, err := sizing.Estimate(m, wl); err != nil {
-		return fmt.Errorf("%w: -task %s, -precision %s, -context %d: %v", errUsage, o.task, o.precision, wl.SeqLen, err)
+		return cli.Usagef("-task %s, -precision %s, -context %d: %v", o.task, o.precision, wl.SeqLen, err)
 	}
 	return nil
 }
@@ -81,7 +81,7 @@ func (o options) runnable(m sizing.Model, wl sizing.Workload) error {
 func enumFlag[T any](flag, value string, parse func(string) (T, error), names string) (T, error) {
 	v, err := parse(value)
 	if err != nil {
-		return v, fmt.Errorf("%w: -%s %q: want %s", errUsage, flag, value, names)
+		return v, cli.Usagef("-%s %q: want %s", flag, value, names)
 	}
 	return v, nil
 }

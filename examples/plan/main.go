@@ -81,6 +81,8 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/gpuplan/gpuplan/sizing"
@@ -100,9 +102,6 @@ const (
 	exitFail  = 1 // no option fits, or another failure
 	exitUsage = 2 // bad flags, as the flag package exits
 )
-
-// errUsage marks a command line that is wrong in itself (exit status 2).
-var errUsage = errors.New("usage error")
 
 const usageHeader = `Usage: plan [flags]
 
@@ -174,17 +173,10 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	fs.IntVar(&o.top, "top", 10, "options to print; 0: all")
 	o.serve.define(fs)
 	fs.BoolVar(&o.json, "json", false, "print JSON on stdout: the options, or an error object when the plan fails")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return o, fs, err
-		}
-		return o, fs, fmt.Errorf("%w: %v", errUsage, err)
+	var err error
+	if o.set, err = cli.Parse(fs, args); err != nil {
+		return o, fs, err
 	}
-	if fs.NArg() > 0 {
-		return o, fs, fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
-	}
-	o.set = map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	return o, fs, nil
 }
 
@@ -216,13 +208,8 @@ func exitStatus(stderr io.Writer, err error) int {
 		return exitOK
 	case errors.As(err, &rep):
 		return rep.code
-	case errors.Is(err, errUsage):
-		fmt.Fprintln(stderr, "plan:", err)
-		fmt.Fprintln(stderr, "plan: -h lists the flags")
-		return exitUsage
 	}
-	fmt.Fprintln(stderr, "plan:", err)
-	return exitFail
+	return cli.Exit("plan", err, stderr)
 }
 
 // run is the command: it writes the report (or -h's usage) to w and returns what
@@ -246,7 +233,7 @@ func run(w io.Writer, args []string) error {
 		return err
 	}
 	code = exitFail
-	if errors.Is(err, errUsage) {
+	if errors.Is(err, cli.ErrUsage) {
 		code = exitUsage
 	}
 	if werr := writeJSON(w, jsonError{Error: err.Error(), Reasons: []string{}, Suggestions: []string{}}); werr != nil {
@@ -287,7 +274,7 @@ func (o options) execute(w io.Writer) (int, error) {
 		return o.executeRender(w)
 	}
 	if o.set["size"] {
-		return exitUsage, fmt.Errorf("%w: -size is for -render", errUsage)
+		return exitUsage, cli.Usagef("-size is for -render")
 	}
 	req, err := o.request()
 	if err != nil {
@@ -318,7 +305,7 @@ func (o options) execute(w io.Writer) (int, error) {
 		return exitFail, nil
 	}
 	if errors.Is(err, pricing.ErrCurrencyMismatch) && o.rates.r.Base == "" {
-		return exitFail, fmt.Errorf("%w (rank them together with -rates, e.g. -rates CNY:USD=7.20)", err)
+		return exitFail, fmt.Errorf("%w (give them with -rates, e.g. -rates CNY:USD=7.20)", err)
 	}
 	if err != nil {
 		return exitFail, err
@@ -414,12 +401,12 @@ func (o options) request() (plan.Request, error) {
 	r.Headroom, r.Utilization, r.MaxGPUs = o.headroom, o.utilization, o.maxGPUs
 	switch perDay, days := o.set["per-day"], o.set["days"]; {
 	case perDay && !days:
-		return r, fmt.Errorf("%w: -per-day needs -days, the number of days with a session", errUsage)
+		return r, cli.Usagef("-per-day needs -days, the number of days with a session")
 	case days && !perDay:
-		return r, fmt.Errorf("%w: -days needs -per-day, the hours used each day", errUsage)
+		return r, cli.Usagef("-days needs -per-day, the hours used each day")
 	case perDay && days:
 		if o.usage != 0 {
-			return r, fmt.Errorf("%w: give -usage or -per-day with -days, not both", errUsage)
+			return r, cli.Usagef("give -usage or -per-day with -days, not both")
 		}
 		r.Rental = pricing.DailySessions(o.perDay, o.days)
 	}
@@ -429,7 +416,7 @@ func (o options) request() (plan.Request, error) {
 	if o.budget != "" {
 		amount, err := decimal.NewFromString(o.budget)
 		if err != nil {
-			return r, fmt.Errorf("%w: -budget %q is not a decimal amount", errUsage, o.budget)
+			return r, cli.Usagef("-budget %q is not a decimal amount", o.budget)
 		}
 		r.Budget = pricing.Money{Amount: amount} // the currency is the offers'; set after loading
 	}
@@ -453,7 +440,7 @@ func describeRequest(w io.Writer, r plan.Request, source string) {
 	m := r.Model
 	fmt.Fprintf(w, "Job:    %s (%.2fB parameters), %v in %v, ", m.Name, float64(m.ParamCount())/1e9, r.Workload.Task, r.Workload.Precision)
 	if r.Workload.Task == sizing.Inference {
-		fmt.Fprintf(w, "%s of up to %d tokens per replica\n", count(r.Workload.Batch, "sequence", "sequences"), r.Workload.SeqLen)
+		fmt.Fprintf(w, "%s of up to %d tokens per replica\n", text.Count(r.Workload.Batch, "sequence", "sequences"), r.Workload.SeqLen)
 	} else {
 		fmt.Fprintf(w, "micro-batch %d × %d tokens per GPU, recompute %v\n", r.Workload.Batch, r.Workload.SeqLen, r.Workload.Recompute)
 	}
@@ -474,7 +461,7 @@ func describeRequest(w io.Writer, r plan.Request, source string) {
 		// or of plan.DefaultDemoHour when none is.
 		switch {
 		case r.Rental != (pricing.Usage{}):
-			fmt.Fprintf(w, "Rental: the costs are for %s of use a day on %s (-per-day, -days)\n", shortDuration(r.Rental.PerDay), count(r.Rental.Days, "day", "days"))
+			fmt.Fprintf(w, "Rental: the costs are for %s of use a day on %s (-per-day, -days)\n", shortDuration(r.Rental.PerDay), text.Count(r.Rental.Days, "day", "days"))
 		case r.Usage > 0:
 			fmt.Fprintf(w, "Rental: the costs are for %s of rental (-usage)\n", shortDuration(r.Usage))
 		default:
@@ -559,14 +546,6 @@ func printNoFit(w io.Writer, r plan.Request, source string, nf *plan.NoFitError)
 			fmt.Fprintf(w, "  - %s\n", s)
 		}
 	}
-}
-
-// count writes n with the singular or plural noun: "1 day", "20 days".
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // shortDuration prints d as time.Duration does, less zero minutes and seconds

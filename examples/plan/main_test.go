@@ -208,7 +208,8 @@ func TestExitStatus(t *testing.T) {
 		{"rates without base", []string{"-rates", "USD=7.2"}, exitUsage, `invalid value "USD=7.2" for flag -rates: want BASE:CUR=RATE`},
 		{"rate not a number", []string{"-rates", "CNY:USD=seven"}, exitUsage, `for flag -rates: USD="seven": not a number`},
 		{"rate twice", []string{"-rates", "CNY:USD=7,USD=8"}, exitUsage, "for flag -rates: USD given twice"},
-		{"mixed currencies without rates", []string{"-offers", "testdata/two_currencies.csv"}, exitFail, "-rates"},
+		{"mixed currencies without rates", []string{"-offers", "testdata/two_currencies.csv"}, exitFail,
+			"plan: offers in CNY (line 2) and USD (line 3): give exchange rates to rank them together: currency mismatch (give them with -rates, e.g. -rates CNY:USD=7.20)\n"},
 		{"extra argument", []string{"extra"}, exitUsage, `unexpected arguments ["extra"]`},
 		{"bad params", []string{"-params", "-5"}, exitUsage, `-params "-5": want a count such as 7B`},
 		{"params too large", []string{"-params", "2000T"}, exitUsage, `-params "2000T": want from 1 to 1e15 parameters`},
@@ -266,6 +267,9 @@ func TestExitStatus(t *testing.T) {
 			}
 			if m := goIdentifier.FindString(r.stderr); m != "" {
 				t.Errorf("run(%q) stderr %q shows %q", tc.args, r.stderr, m)
+			}
+			if strings.Contains(r.stderr, "plan: plan:") || strings.Contains(r.stderr, "usage error:") {
+				t.Errorf("run(%q) stderr %q names the command or the kind of error twice", tc.args, r.stderr)
 			}
 			if tc.code == exitUsage && !strings.Contains(r.stderr, "-h") && !strings.Contains(r.stderr, "Usage:") {
 				t.Errorf("run(%q) stderr %q: want a pointer to the usage", tc.args, r.stderr)
@@ -490,7 +494,7 @@ func TestJSONErrorWriteFails(t *testing.T) {
 
 // goIdentifier matches Go names that mean nothing to someone running the
 // command: a package or type with a field or method, and "GPU(s)"-style plurals.
-var goIdentifier = regexp.MustCompile(`\b(sizing|pricing|plan|catalog|compute|Tariff|Quote|Money|Request|Workload|Model|Offer|Option|Breakdown)\.[A-Z]|BreakEven|InterruptionsPerDay|EagerAttention|FlashAttention|\(s\)`)
+var goIdentifier = regexp.MustCompile(`\b(sizing|pricing|plan|catalog|compute|Tariff|Quote|Money|Request|Workload|Model|Offer|Option|Breakdown)\.[A-Z]|BreakEven|InterruptionsPerDay|EagerAttention|FlashAttention|\bRates\b|MaxGPUs|GPUsPerInstance|\(s\)`)
 
 // The default context is cut to a smaller window: GPT-2 XL's position table
 // holds 1024 tokens.

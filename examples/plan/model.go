@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -78,23 +79,23 @@ func (o options) buildModel() (sizing.Model, error) {
 	files := len(o.gguf) > 0 || len(o.safetensors) > 0
 	switch {
 	case o.set["model"] && (o.params != "" || o.config != "" || files):
-		return sizing.Model{}, fmt.Errorf("%w: give -model or a model's -params, -config or files, not both", errUsage)
+		return sizing.Model{}, cli.Usagef("give -model or a model's -params, -config or files, not both")
 	case o.params != "" && (o.config != "" || files):
-		return sizing.Model{}, fmt.Errorf("%w: -params is for a model known by its size alone; -config and the weight files give the exact count", errUsage)
+		return sizing.Model{}, cli.Usagef("-params is for a model known by its size alone; -config and the weight files give the exact count")
 	case len(o.gguf) > 0 && len(o.safetensors) > 0:
-		return sizing.Model{}, fmt.Errorf("%w: give -gguf or -safetensors files of one model, not both", errUsage)
+		return sizing.Model{}, cli.Usagef("give -gguf or -safetensors files of one model, not both")
 	}
 	if o.params != "" {
 		n, err := parseParams(o.params)
 		if err != nil {
-			return sizing.Model{}, fmt.Errorf("%w: -params %q: %v", errUsage, o.params, err)
+			return sizing.Model{}, cli.Usagef("-params %q: %v", o.params, err)
 		}
 		return sizing.Model{Name: "custom", Params: n}, nil
 	}
 	if o.config == "" && !files {
 		m, err := sizing.Preset(o.model)
 		if err != nil {
-			return m, fmt.Errorf("%w: -model %q: not a preset (-model list prints them; -config reads a model's config.json)", errUsage, o.model)
+			return m, cli.Usagef("-model %q: not a preset (-model list prints them; -config reads a model's config.json)", o.model)
 		}
 		return m, nil
 	}

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/internal/cli"
 )
 
 // qwenConfig is Qwen2.5-7B's config.json as sizing stores it (its source is in
@@ -216,7 +218,7 @@ func FuzzParseCount(f *testing.F) {
 		if n, err := parseParams(s); err == nil && (n < 1 || n > maxParams) {
 			t.Fatalf("parseParams(%q) = %d", s, n)
 		}
-		if w, h, err := parseSize(s); err == nil && (w < 1 || h < 1) || err != nil && !errors.Is(err, errUsage) {
+		if w, h, err := parseSize(s); err == nil && (w < 1 || h < 1) || err != nil && !errors.Is(err, cli.ErrUsage) {
 			t.Fatalf("parseSize(%q) = %d, %d, %v", s, w, h, err)
 		}
 	})

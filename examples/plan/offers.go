@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/shopspring/decimal"
@@ -48,14 +49,14 @@ func readOfferFile(file string) ([]pricing.Offer, string, error) {
 		}
 		fmt.Fprintf(&b, ", provider %s", cloud)
 	}
-	fmt.Fprintf(&b, "): %s", count(len(l.Offers), "offer", "offers"))
+	fmt.Fprintf(&b, "): %s", text.Count(len(l.Offers), "offer", "offers"))
 	rows, reasons := 0, make([]string, len(l.Skipped))
 	for i, s := range l.Skipped {
 		rows += s.Rows
 		reasons[i] = fmt.Sprintf("%s (%d, from line %d)", s.Reason, s.Rows, s.FirstLine)
 	}
 	if rows > 0 {
-		fmt.Fprintf(&b, "; %s left out: %s", count(rows, "row", "rows"), strings.Join(reasons, ", "))
+		fmt.Fprintf(&b, "; %s left out: %s", text.Count(rows, "row", "rows"), strings.Join(reasons, ", "))
 	}
 	return l.Offers, b.String(), nil
 }
@@ -109,7 +110,7 @@ func printSkipped(w io.Writer, skipped []plan.Skipped) {
 		if n == 1 {
 			what = "an unknown card"
 		}
-		fmt.Fprintf(w, "left out %s of %s: %s\n", count(n, "offer", "offers"), what, strings.Join(unknown, ", "))
+		fmt.Fprintf(w, "left out %s of %s: %s\n", text.Count(n, "offer", "offers"), what, strings.Join(unknown, ", "))
 	}
 	if len(skipped) > 0 {
 		fmt.Fprintln(w)
@@ -149,7 +150,7 @@ func priceBasis(o plan.Option) string {
 		}
 		return ""
 	}
-	return fmt.Sprintf(" for %s of %d GPUs (prices per instance%s)", count(units, "instance", "instances"),
+	return fmt.Sprintf(" for %s of %d GPUs (prices per instance%s)", text.Count(units, "instance", "instances"),
 		o.Offer.GPUsPerInstance, perGPU)
 }
 

@@ -9,6 +9,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/gpuplan/gpuplan/sizing"
@@ -34,7 +36,7 @@ func parseSize(s string) (w, h int, err error) {
 	w, err1 := strconv.Atoi(ws)
 	h, err2 := strconv.Atoi(hs)
 	if err1 != nil || err2 != nil || w < 1 || h < 1 {
-		return 0, 0, fmt.Errorf("%w: -size %q: want pixels, such as 1024 (a square) or 1920x1080", errUsage, s)
+		return 0, 0, cli.Usagef("-size %q: want pixels, such as 1024 (a square) or 1920x1080", s)
 	}
 	return w, h, nil
 }
@@ -44,7 +46,7 @@ func (o options) renderJob() (sizing.RenderJob, error) {
 	var job sizing.RenderJob
 	for name := range o.set {
 		if !renderFlags[name] {
-			return job, fmt.Errorf("%w: -%s does not apply to -render, which takes -size, -usage, -per-day and -days, -headroom, -budget, -offers, -top and -json", errUsage, name)
+			return job, cli.Usagef("-%s does not apply to -render, which takes -size, -usage, -per-day and -days, -headroom, -budget, -offers, -top and -json", name)
 		}
 	}
 	var err error
@@ -91,7 +93,7 @@ func (o options) executeRender(w io.Writer) (int, error) {
 	}
 	est, err := sizing.RenderMemory(job)
 	if err != nil {
-		return exitUsage, fmt.Errorf("%w: -render %s -size %s: %v", errUsage, o.render, o.size, err)
+		return exitUsage, cli.Usagef("-render %s -size %s: %v", o.render, o.size, err)
 	}
 	r, err := o.request() // the rental, budget and headroom, as for a model's job
 	if err != nil {
@@ -221,7 +223,7 @@ func describeRender(w io.Writer, job sizing.RenderJob, est sizing.RenderEstimate
 	fmt.Fprintf(w, "Memory: %s; approximate: measure a real job with nvidia-smi where it matters\n", est.Source)
 	switch {
 	case rental.Days > 0:
-		fmt.Fprintf(w, "Rental: %s of use a day on %s (-per-day, -days)\n", shortDuration(rental.PerDay), count(rental.Days, "day", "days"))
+		fmt.Fprintf(w, "Rental: %s of use a day on %s (-per-day, -days)\n", shortDuration(rental.PerDay), text.Count(rental.Days, "day", "days"))
 	case rental.Duration == plan.DefaultDemoHour:
 		fmt.Fprintf(w, "Rental: %s (-usage sets it)\n", hours(rental.Duration))
 	default:

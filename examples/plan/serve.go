@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/gpuplan/gpuplan/sizing"
@@ -36,18 +38,18 @@ func (s serveFlags) apply(r *plan.Request, set map[string]bool) error {
 	if !set["serve-rps"] {
 		for _, f := range []string{"prompt", "output", "ttft", "tpot"} {
 			if set[f] {
-				return fmt.Errorf("%w: -%s needs -serve-rps, the requests per second to serve", errUsage, f)
+				return cli.Usagef("-%s needs -serve-rps, the requests per second to serve", f)
 			}
 		}
 		return nil
 	}
 	for _, f := range []string{"tokens", "deadline"} {
 		if set[f] {
-			return fmt.Errorf("%w: -%s is for a job; a service (-serve-rps) has a rate and latency targets", errUsage, f)
+			return cli.Usagef("-%s is for a job; a service (-serve-rps) has a rate and latency targets", f)
 		}
 	}
 	if set["task"] && r.Workload.Task != sizing.Inference {
-		return fmt.Errorf("%w: -serve-rps plans inference, not -task %v", errUsage, r.Workload.Task)
+		return cli.Usagef("-serve-rps plans inference, not -task %v", r.Workload.Task)
 	}
 	r.Workload.Task, r.Tokens = sizing.Inference, 0
 	r.Serving = &plan.Traffic{Rate: s.rps, PromptTokens: s.prompt, OutputTokens: s.output, TTFT: s.ttft, TPOT: s.tpot}
@@ -62,10 +64,10 @@ func describeServing(w io.Writer, r plan.Request, source string) {
 		fmt.Fprintf(w, "         %s\n", note)
 	}
 	fmt.Fprintf(w, "Traffic: %g requests/s of %d prompt and %d output tokens (%.4g generated tokens/s), targets TTFT %s, TPOT %s\n",
-		t.Rate, t.PromptTokens, t.OutputTokens, t.Rate*float64(t.OutputTokens), target(t.TTFT), target(t.TPOT))
+		t.Rate, t.PromptTokens, t.OutputTokens, t.Rate*float64(t.OutputTokens), text.Target(t.TTFT), text.Target(t.TPOT))
 	switch {
 	case r.Rental != (pricing.Usage{}):
-		fmt.Fprintf(w, "Rental:  %s of service a day on %s (-per-day, -days)\n", shortDuration(r.Rental.PerDay), count(r.Rental.Days, "day", "days"))
+		fmt.Fprintf(w, "Rental:  %s of service a day on %s (-per-day, -days)\n", shortDuration(r.Rental.PerDay), text.Count(r.Rental.Days, "day", "days"))
 	case r.Usage > 0:
 		fmt.Fprintf(w, "Rental:  %s of continuous service (-usage)\n", shortDuration(r.Usage))
 	default:
@@ -79,20 +81,13 @@ func describeServing(w io.Writer, r plan.Request, source string) {
 	fmt.Fprintf(w, "Offers:  %s\n\n", source)
 }
 
-func target(d time.Duration) string {
-	if d == 0 {
-		return "none"
-	}
-	return d.String()
-}
-
 // printServing writes a serving plan: per option the replicas × GPUs, the
 // replica's operating point, the tokens per second of all replicas, and the cost
 // per hour and per million generated tokens; then the best option in detail.
 func printServing(w io.Writer, r plan.Request, source string, rep plan.Report) error {
 	shown := rep.Options
 	describeServing(w, r, source)
-	fmt.Fprintf(w, "%d candidates (offer, GPUs per replica) considered; the %s, one per offer, cheapest first:\n\n", rep.Considered, count(len(shown), "best option", "best options"))
+	fmt.Fprintf(w, "%d candidates (offer, GPUs per replica) considered; the %s, one per offer, cheapest first:\n\n", rep.Considered, text.Count(len(shown), "best option", "best options"))
 	for _, sk := range rep.Skipped {
 		fmt.Fprintf(w, "left out: %s %s %s (line %d): %s\n", sk.Offer.Provider, sk.Offer.Region, sk.Offer.Card, sk.Offer.Line, sk.Reason)
 	}
@@ -112,10 +107,10 @@ func printServing(w io.Writer, r plan.Request, source string, rep plan.Report) e
 	}
 	best := shown[0]
 	fmt.Fprintf(w, "\nBest: %s %s (%s), %s of %d × %s (%s)\n", best.Offer.Provider, best.Offer.Region, best.Offer.Card,
-		count(best.Replicas, "replica", "replicas"), max(best.Layout.Tensor, 1), best.CardID, plan.DescribeLayout(best.Layout))
+		text.Count(best.Replicas, "replica", "replicas"), max(best.Layout.Tensor, 1), best.CardID, plan.DescribeLayout(best.Layout))
 	p := best.Serving
-	fmt.Fprintf(w, "  each replica: %d sequences, TTFT %s, TPOT %s, %.0f tokens/s (%.1f per user), %.2f requests/s\n",
-		p.Concurrency, latency(p.TTFT), latency(p.TPOT), float64(p.Throughput), float64(p.PerUser), p.Requests)
+	fmt.Fprintf(w, "  each replica: %s, TTFT %s, TPOT %s, %.0f tokens/s (%.1f per user), %.2f requests/s\n",
+		text.Count(p.Concurrency, "sequence", "sequences"), latency(p.TTFT), latency(p.TPOT), float64(p.Throughput), float64(p.PerUser), p.Requests)
 	b := best.PerGPU
 	fmt.Fprintf(w, "  memory per GPU: weights %s, activations %s, KV cache %s, reserve %s = %s of %s\n",
 		b.Weights.Human(), b.Activations.Human(), b.KVCache.Human(), b.Overhead.Human(), b.Total().Human(), best.Capacity.Human())

@@ -41,28 +41,14 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
-// errUsage marks a bad command line (exit status 2).
-var errUsage = errors.New("usage")
-
 func main() {
-	err := run(os.Stdout, os.Args[1:])
-	switch {
-	case err == nil:
-	case errors.Is(err, flag.ErrHelp):
-		// -h: the usage was printed; asking for help is not a failure.
-	case errors.Is(err, errUsage):
-		fmt.Fprintln(os.Stderr, "seeds:", err)
-		fmt.Fprintln(os.Stderr, "seeds: -h lists the flags")
-		os.Exit(2)
-	default:
-		fmt.Fprintln(os.Stderr, "seeds:", err)
-		os.Exit(1)
-	}
+	os.Exit(cli.Exit("seeds", run(os.Stdout, os.Args[1:]), os.Stderr))
 }
 
 // settings are the choices the articles leave open.
@@ -90,20 +76,16 @@ func run(w io.Writer, args []string) error {
 	fs.Usage = func() {}
 	ctx := fs.Int("context", 4096, "context length (tokens) for the inference estimates")
 	seq := fs.Int("seq", 2048, "sequence length (tokens, batch 1) for the training estimates")
-	if err := fs.Parse(args); err != nil {
+	if _, err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(w, usageHeader)
 			fs.SetOutput(w)
 			fs.PrintDefaults()
-			return err
 		}
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+		return err
 	}
 	if *ctx < 1 || *ctx > sizing.MaxSearchContext || *seq < 1 || *seq > sizing.MaxSearchContext {
-		return fmt.Errorf("%w: -context and -seq must be 1 to %d tokens", errUsage, sizing.MaxSearchContext)
+		return cli.Usagef("-context and -seq must be 1 to %d tokens", sizing.MaxSearchContext)
 	}
 	s := settings{context: *ctx, seq: *seq, headroom: plan.DefaultHeadroom, cat: catalog.Default()}
 

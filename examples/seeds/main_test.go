@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/internal/cli"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -156,7 +158,7 @@ func TestUsageErrors(t *testing.T) {
 		{"-nosuchflag"},
 		{"extra"},
 	} {
-		if err := run(io.Discard, args); !errors.Is(err, errUsage) {
+		if err := run(io.Discard, args); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("run(%q) error = %v, want a usage error", args, err)
 		}
 	}

@@ -40,39 +40,17 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/svg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
-// errUsage marks a bad command line (exit status 2).
-var errUsage = errors.New("usage")
-
 // errNoCard is returned, after the table is written, when no card holds the model.
 var errNoCard = errors.New("no card holds the model")
 
 func main() {
-	os.Exit(exitStatus(run(os.Stdout, os.Args[1:]), os.Stderr))
-}
-
-// exitStatus writes err to stderr and returns the exit status it calls for: 0 for
-// none or -h, 2 for a usage error, 1 otherwise.
-func exitStatus(err error, stderr io.Writer) int {
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.Is(err, errUsage):
-		fmt.Fprintln(stderr, "serve:", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
-		fmt.Fprintln(stderr, "serve: -h lists the flags")
-		return 2
-	}
-	fmt.Fprintln(stderr, "serve:", err)
-	return 1
-}
-
-// usagef returns a usage error (exit status 2) that names the flag at fault.
-func usagef(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{errUsage}, args...)...)
+	os.Exit(cli.Exit("serve", run(os.Stdout, os.Args[1:]), os.Stderr))
 }
 
 const usageHeader = `Usage: serve [flags]
@@ -108,7 +86,7 @@ func run(w io.Writer, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	model := fs.String("model", "llama-3.1-8b", "model preset (sizing.Presets)")
+	model := fs.String("model", "llama-3.1-8b", "model preset, one of the names go run ./examples/plan -model list prints")
 	cards := fs.String("cards", "RTX 4090,A100 SXM4 40GB,H100 SXM5 80GB", "comma-separated catalog card names, one to three")
 	precision := fs.String("precision", "bf16", "precision of the weights (bf16, fp16, fp8, int8, awq4, q4_k_m, ...); the KV cache keeps its default for it")
 	prompt := fs.Int("prompt", 1000, "mean prompt tokens of a request")
@@ -116,45 +94,41 @@ func run(w io.Writer, args []string) error {
 	tp := fs.Int("tp", 1, "tensor-parallel GPUs per replica")
 	tpot := fs.Duration("tpot", 50*time.Millisecond, "TPOT target marked on the chart and in the table; 0: none")
 	out := fs.String("out", "serve.svg", "SVG output file; -: standard output, instead of the table")
-	if err := fs.Parse(args); err != nil {
+	if _, err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(w, usageHeader)
 			fs.SetOutput(w)
 			fs.PrintDefaults()
-			return err
 		}
-		return usagef("%v", err)
-	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %q", fs.Args())
+		return err
 	}
 	cfg := config{prompt: *prompt, output: *output, tp: *tp, tpot: *tpot, modelName: *model}
 	var err error
 	if cfg.model, err = sizing.Preset(*model); err != nil {
-		return usagef("-model %s: %v", text.Quote(*model, 80), err)
+		return cli.Usagef("-model %s: %v", text.Quote(*model, 80), err)
 	}
 	if cfg.weights, err = sizing.ParsePrecision(*precision); err != nil {
-		return usagef("-precision %s: %v", text.Quote(*precision, 80), err)
+		return cli.Usagef("-precision %s: %v", text.Quote(*precision, 80), err)
 	}
 	if *prompt < 1 || *output < 1 {
-		return usagef("-prompt %d and -output %d: want 1 or more tokens each", *prompt, *output)
+		return cli.Usagef("-prompt %d and -output %d: want 1 or more tokens each", *prompt, *output)
 	}
 	if *tp < 1 || *tp > 64 {
-		return usagef("-tp %d: want 1 to 64 GPUs a replica", *tp)
+		return cli.Usagef("-tp %d: want 1 to 64 GPUs a replica", *tp)
 	}
 	if *tpot < 0 {
-		return usagef("-tpot %v: want 0 (none) or a positive duration", *tpot)
+		return cli.Usagef("-tpot %v: want 0 (none) or a positive duration", *tpot)
 	}
 	cat := catalog.Default()
 	for _, name := range strings.Split(*cards, ",") {
 		c, err := cat.Lookup(strings.TrimSpace(name))
 		if err != nil {
-			return usagef("-cards: %v", err)
+			return cli.Usagef("-cards: %v", err)
 		}
 		cfg.cards = append(cfg.cards, c)
 	}
 	if len(cfg.cards) > maxCards {
-		return usagef("-cards: %d cards, want one to %d", len(cfg.cards), maxCards)
+		return cli.Usagef("-cards: %d cards, want one to %d", len(cfg.cards), maxCards)
 	}
 
 	curves, err := cfg.curves()
@@ -347,7 +321,6 @@ const (
 	left, plotW   = 90.0, 640.0
 	panelH        = 220.0
 	top1, top2    = 70.0, 340.0
-	fontFamily    = "Helvetica, Arial, sans-serif"
 	gridColor     = "#dddddd"
 )
 
@@ -382,10 +355,7 @@ func (cfg *config) svg(cs []curve) string {
 
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
-	p(`<?xml version="1.0" encoding="UTF-8"?>`)
-	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g" font-family="%s" font-size="13">`,
-		width, height, width, height, fontFamily)
-	p(`<rect width="100%%" height="100%%" fill="white"/>`)
+	svg.Start(&b, width, height)
 	p(`<text x="%g" y="28" font-size="18" font-weight="bold">Throughput and time per output token against concurrency</text>`, left)
 	p(`<text x="%g" y="48" fill="#444444">%s</text>`, left, svg.Esc(cfg.title()))
 

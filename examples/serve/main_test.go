@@ -16,6 +16,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -171,12 +172,12 @@ func TestErrors(t *testing.T) {
 	} {
 		var out, stderr bytes.Buffer
 		err := run(&out, tt.args)
-		if got := exitStatus(err, &stderr); got != tt.status || !strings.Contains(stderr.String(), tt.msg) {
+		if got := cli.Exit("serve", err, &stderr); got != tt.status || !strings.Contains(stderr.String(), tt.msg) {
 			t.Errorf("run(%q): status %d, stderr %q; want %d and %q", tt.args, got, stderr.String(), tt.status, tt.msg)
 		}
 	}
 	var out bytes.Buffer
-	if err := run(&out, []string{"-h"}); exitStatus(err, io.Discard) != 0 || !strings.Contains(out.String(), "-tpot") {
+	if err := run(&out, []string{"-h"}); cli.Exit("serve", err, io.Discard) != 0 || !strings.Contains(out.String(), "-tpot") {
 		t.Errorf("-h: %v, %q", err, out.String())
 	}
 }

@@ -56,6 +56,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -72,26 +73,8 @@ var errMismatch = errors.New("the machine does not match the order")
 // order but the dmon capture shows the job leaving GPUs idle.
 var errIdle = errors.New("the job leaves GPUs it pays for idle")
 
-// errUsage marks a bad command line (exit status 2).
-var errUsage = errors.New("usage")
-
 func main() {
-	os.Exit(exitStatus(run(os.Stdout, os.Args[1:]), os.Stderr))
-}
-
-// exitStatus writes err to stderr and returns the exit status it calls for: 0
-// for none or -h, 2 for a usage error, 1 otherwise.
-func exitStatus(err error, stderr io.Writer) int {
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
-		return 0 // -h: the usage was printed; asking for help is not a failure
-	case errors.Is(err, errUsage):
-		fmt.Fprintln(stderr, "verify:", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
-		fmt.Fprintln(stderr, "verify: -h lists the flags")
-		return 2
-	}
-	fmt.Fprintln(stderr, "verify:", err)
-	return 1
+	os.Exit(cli.Exit("verify", run(os.Stdout, os.Args[1:]), os.Stderr))
 }
 
 const usageHeader = `Usage: verify -card NAME -gpus N [flags]
@@ -124,11 +107,6 @@ func printUsage(w io.Writer, fs *flag.FlagSet) {
 	fs.SetOutput(io.Discard)
 }
 
-// usagef returns a usage error (exit status 2).
-func usagef(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{errUsage}, args...)...)
-}
-
 // The commands run on the machine when no capture is given.
 var (
 	smiArgs  = []string{"--query-gpu=index,name,memory.total", "--format=csv"}
@@ -150,31 +128,26 @@ func run(w io.Writer, args []string) error {
 	minSM := fs.Int("min-sm", 30, "with -dmon: the `percent` of time a GPU's SMs must be busy on average, below which it counts as idle")
 	planMem := fs.String("plan-mem", "", "with -dmon: the memory per GPU the plan sized the job for (\"62GiB\"), read against the fb column of nvidia-smi dmon -s pucvm")
 	ncclPath := fs.String("nccl", "", "`file` with the output of nccl-tests all_reduce_perf run on the GPUs ordered")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			printUsage(w, fs)
-			return err
-		}
-		return usagef("%v", err)
+	set, err := cli.Parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		printUsage(w, fs)
 	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected arguments %q", fs.Args())
+	if err != nil {
+		return err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch {
 	case *sample != "" && *sample != "good" && *sample != "bad":
-		return usagef("-sample %q: want good or bad", *sample)
+		return cli.Usagef("-sample %q: want good or bad", *sample)
 	case *sample != "" && (set["smi"] || set["topo"]):
-		return usagef("-sample checks an embedded capture: give it without -smi and -topo")
+		return cli.Usagef("-sample checks an embedded capture: give it without -smi and -topo")
 	case *sample == "" && *card == "":
-		return usagef("-card: name the card the order advertises (\"A100 SXM4 80GB\")")
+		return cli.Usagef("-card: name the card the order advertises (\"A100 SXM4 80GB\")")
 	case *sample == "" && !set["gpus"]:
-		return usagef("-gpus: give the number of GPUs ordered")
+		return cli.Usagef("-gpus: give the number of GPUs ordered")
 	case *gpus < 0 || set["gpus"] && *gpus == 0:
-		return usagef("-gpus %d: want 1 or more", *gpus)
+		return cli.Usagef("-gpus %d: want 1 or more", *gpus)
 	case *minSM < 0 || *minSM > 100:
-		return usagef("-min-sm %d: want a percentage from 0 to 100", *minSM)
+		return cli.Usagef("-min-sm %d: want a percentage from 0 to 100", *minSM)
 	}
 	if *sample != "" {
 		if *card == "" {
@@ -188,7 +161,7 @@ func run(w io.Writer, args []string) error {
 	if *planMem != "" {
 		b, err := sizing.ParseBytes(*planMem)
 		if err != nil || b <= 0 {
-			return usagef("-plan-mem %q: want a size such as 62GiB", *planMem)
+			return cli.Usagef("-plan-mem %q: want a size such as 62GiB", *planMem)
 		}
 		plan = b
 	}
@@ -197,7 +170,7 @@ func run(w io.Writer, args []string) error {
 	// Verify reads the order: a card or a family of cards. An unknown name is a
 	// usage error; so is one Verify cannot read.
 	if _, err := cat.Verify(*card, *gpus, nil, nil); err != nil {
-		return usagef("-card %s", strings.TrimPrefix(err.Error(), "catalog: "))
+		return cli.Usagef("-card %s", strings.TrimPrefix(err.Error(), "catalog: "))
 	}
 
 	// What nvidia-smi says the machine has.

@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/internal/cli"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -142,7 +144,7 @@ func TestRunsNvidiaSMI(t *testing.T) {
 	fakePath(t, "nodriver")
 	out.Reset()
 	err := run(&out, []string{"-card", "A100 SXM4 80GB", "-gpus", "8"})
-	if err == nil || errors.Is(err, errUsage) || errors.Is(err, errMismatch) || !strings.Contains(err.Error(), "driver") {
+	if err == nil || errors.Is(err, cli.ErrUsage) || errors.Is(err, errMismatch) || !strings.Contains(err.Error(), "driver") {
 		t.Errorf("run without a driver = %v, want nvidia-smi's failure", err)
 	}
 }
@@ -153,14 +155,14 @@ func TestNoNvidiaSMIRefuses(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	var out bytes.Buffer
 	err := run(&out, []string{"-card", "A100 SXM4 80GB", "-gpus", "8"})
-	if err == nil || errors.Is(err, errUsage) || !strings.Contains(err.Error(), "no nvidia-smi on PATH") {
+	if err == nil || errors.Is(err, cli.ErrUsage) || !strings.Contains(err.Error(), "no nvidia-smi on PATH") {
 		t.Fatalf("run = %v, want a refusal", err)
 	}
 	if strings.Contains(out.String(), "Verdict") {
 		t.Errorf("a verdict without a machine:\n%s", out.String())
 	}
 	var stderr bytes.Buffer
-	if got := exitStatus(err, &stderr); got != 1 || !strings.Contains(stderr.String(), "-smi and -topo") {
+	if got := cli.Exit("verify", err, &stderr); got != 1 || !strings.Contains(stderr.String(), "-smi and -topo") {
 		t.Errorf("exit status %d, stderr %q; want 1 and the way out", got, stderr.String())
 	}
 }
@@ -185,12 +187,12 @@ func TestUsageErrors(t *testing.T) {
 	} {
 		var out bytes.Buffer
 		err := run(&out, tc.args)
-		if !errors.Is(err, errUsage) {
+		if !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("run(%q) error = %v, want a usage error", tc.args, err)
 			continue
 		}
 		var stderr bytes.Buffer
-		if got := exitStatus(err, &stderr); got != 2 || !strings.Contains(stderr.String(), tc.want) {
+		if got := cli.Exit("verify", err, &stderr); got != 2 || !strings.Contains(stderr.String(), tc.want) {
 			t.Errorf("run(%q): exit %d, stderr %q; want 2 and %q", tc.args, got, stderr.String(), tc.want)
 		}
 		if strings.Contains(stderr.String(), "usage: ") {
@@ -207,7 +209,7 @@ func TestMissingFile(t *testing.T) {
 	} {
 		var out bytes.Buffer
 		err := run(&out, args)
-		if err == nil || errors.Is(err, errUsage) || errors.Is(err, errMismatch) {
+		if err == nil || errors.Is(err, cli.ErrUsage) || errors.Is(err, errMismatch) {
 			t.Errorf("run(%q): error = %v, want a file error", args, err)
 		}
 	}

@@ -1,6 +1,9 @@
 package svg
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestNiceStep(t *testing.T) {
 	for _, tc := range []struct{ in, want float64 }{
@@ -15,5 +18,17 @@ func TestNiceStep(t *testing.T) {
 func TestEsc(t *testing.T) {
 	if got, want := Esc(`A&B <"x">`), "A&amp;B &lt;&#34;x&#34;&gt;"; got != want {
 		t.Errorf("Esc = %q, want %q", got, want)
+	}
+}
+
+func TestStart(t *testing.T) {
+	var b strings.Builder
+	Start(&b, 800, 450.5)
+	want := `<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" width="800" height="450.5" viewBox="0 0 800 450.5" font-family="Helvetica, Arial, sans-serif" font-size="13">
+<rect width="100%" height="100%" fill="white"/>
+`
+	if got := b.String(); got != want {
+		t.Errorf("Start wrote\n%s\nwant\n%s", got, want)
 	}
 }

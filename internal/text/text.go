@@ -1,10 +1,14 @@
 // Package text holds the small string helpers the gpuplan packages share for
-// their messages: quoting a short, rune-safe excerpt of an input, and the edit
-// distance behind "did you mean" suggestions.
+// their messages and names: quoting a short, rune-safe excerpt of an input, the
+// edit distance behind "did you mean" suggestions, folding fullwidth ASCII, naming
+// an offer, counting with a singular or plural noun, writing a latency target, and
+// putting an error under a context with the package named once (ContextError).
 package text
 
 import (
 	"strconv"
+	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -73,4 +77,64 @@ func EditDistance(a, b string, limit int, rows *[2][]int) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// Count writes n with the singular or plural noun for a message: "1 GPU",
+// "8 GPUs", "0 days".
+func Count(n int, one, many string) string { return strconv.Itoa(n) + " " + Noun(n, one, many) }
+
+// Noun is one when n is 1 and many otherwise: "line", "lines".
+func Noun(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// FoldWidth maps the fullwidth forms of ASCII letters, digits and punctuation
+// (U+FF01 to U+FF5E, which Chinese and Japanese input methods type: "Ａ１００") and
+// the ideographic space (U+3000) to ASCII, so that such a name reads as typed in
+// ASCII. It returns s itself when s is all ASCII.
+func FoldWidth(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.Map(func(r rune) rune {
+				switch {
+				case r >= 0xFF01 && r <= 0xFF5E:
+					return r - 0xFEE0
+				case r == 0x3000:
+					return ' '
+				}
+				return r
+			}, s)
+		}
+	}
+	return s
+}
+
+// OfferName names an offer for a message, as its price list wrote it: "provider/
+// region card", or empty when all three are blank, and then " (line N)" when it
+// came from a file (line above zero).
+func OfferName(provider, region, card, empty string, line int) string {
+	s := provider
+	if region != "" {
+		s += "/" + region
+	}
+	s += " " + card
+	if strings.TrimSpace(s) == "" {
+		s = empty
+	}
+	if line > 0 {
+		s += " (line " + strconv.Itoa(line) + ")"
+	}
+	return s
+}
+
+// Target writes a latency target for a message: the duration, or "none" when it
+// is zero (no target).
+func Target(d time.Duration) string {
+	if d == 0 {
+		return "none"
+	}
+	return d.String()
 }

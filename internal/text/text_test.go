@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"pgregory.net/rapid"
@@ -99,4 +100,51 @@ func TestCutProperty(t *testing.T) {
 			t.Fatalf("Cut(%q, %d) = %q split a character", s, n, got)
 		}
 	})
+}
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0 GPUs", 1: "1 GPU", 2: "2 GPUs", -1: "-1 GPUs"} {
+		if got := Count(n, "GPU", "GPUs"); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if got := Noun(1, "replica", "replicas") + " " + Noun(3, "replica", "replicas"); got != "replica replicas" {
+		t.Errorf("Noun = %q", got)
+	}
+}
+
+func TestFoldWidth(t *testing.T) {
+	for in, want := range map[string]string{
+		"Ａ１００　８０ＧＢ": "A100 80GB", "rtx 4090": "rtx 4090", "（１）": "(1)", "英伟达Ａ": "英伟达A", "": "",
+	} {
+		if got := FoldWidth(in); got != want {
+			t.Errorf("FoldWidth(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestOfferName(t *testing.T) {
+	for _, tt := range []struct {
+		provider, region, card string
+		line                   int
+		want                   string
+	}{
+		{"acme", "cn-north", "RTX 4090", 3, "acme/cn-north RTX 4090 (line 3)"},
+		{"acme", "", "RTX 4090", 0, "acme RTX 4090"},
+		{"", "", "", 2, "nameless (line 2)"},
+		{" ", "", " ", 0, "nameless"},
+	} {
+		if got := OfferName(tt.provider, tt.region, tt.card, "nameless", tt.line); got != tt.want {
+			t.Errorf("OfferName(%q, %q, %q, %d) = %q, want %q", tt.provider, tt.region, tt.card, tt.line, got, tt.want)
+		}
+	}
+}
+
+func TestTarget(t *testing.T) {
+	if got := Target(0); got != "none" {
+		t.Errorf("Target(0) = %q, want none", got)
+	}
+	if got := Target(1500 * time.Millisecond); got != "1.5s" {
+		t.Errorf("Target(1.5s) = %q, want 1.5s", got)
+	}
 }

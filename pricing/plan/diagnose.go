@@ -3,11 +3,11 @@ package plan
 import (
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -287,13 +287,13 @@ func (d *diagnosis) reasons(s settings) []string {
 		m := d.cards[id]
 		switch {
 		case m.outlasted:
-			out = append(out, fmt.Sprintf("%s: even the fastest option (%s) takes %s, longer than the %s the rental covers", m.name, gpuCount(m.fastestGPUs), roundDur(m.fastest), roundDur(m.span)))
+			out = append(out, fmt.Sprintf("%s: even the fastest option (%s) takes %s, longer than the %s the rental covers", m.name, text.Count(m.fastestGPUs, "GPU", "GPUs"), roundDur(m.fastest), roundDur(m.span)))
 		case m.priced:
-			out = append(out, fmt.Sprintf("%s: the cheapest option (%s) costs %s, over the %s budget", m.name, gpuCount(m.costGPUs), m.cost, s.Budget))
+			out = append(out, fmt.Sprintf("%s: the cheapest option (%s) costs %s, over the %s budget", m.name, text.Count(m.costGPUs, "GPU", "GPUs"), m.cost, s.Budget))
 		case m.fitted:
-			out = append(out, fmt.Sprintf("%s: the fastest option (%s) takes %s at the request's utilization, past the %s deadline", m.name, gpuCount(m.lowGPUs), roundDur(m.low), roundDur(s.Deadline)))
+			out = append(out, fmt.Sprintf("%s: the fastest option (%s) takes %s at the request's utilization, past the %s deadline", m.name, text.Count(m.lowGPUs, "GPU", "GPUs"), roundDur(m.low), roundDur(s.Deadline)))
 		case m.need > 0:
-			out = append(out, fmt.Sprintf("%s: needs at least %s per GPU (at %s), over the %s usable with %.0f%% headroom", m.name, m.need.Human(), gpuCount(m.needGPUs), m.usable.Human(), s.headroom*100))
+			out = append(out, fmt.Sprintf("%s: needs at least %s per GPU (at %s), over the %s usable with %.0f%% headroom", m.name, m.need.Human(), text.Count(m.needGPUs, "GPU", "GPUs"), m.usable.Human(), s.headroom*100))
 		case m.err != nil:
 			out = append(out, m.err.Error())
 		}
@@ -325,20 +325,4 @@ func (s settings) moreGPUs(m *cardMiss) string {
 		return fmt.Sprintf("%d × %s would finish in %s, meeting the %s deadline (%s)", n, m.name, roundDur(f.duration), roundDur(s.Deadline), why)
 	}
 	return ""
-}
-
-// gpuCount writes a number of GPUs for a message: "1 GPU", "8 GPUs".
-func gpuCount(n int) string {
-	if n == 1 {
-		return "1 GPU"
-	}
-	return strconv.Itoa(n) + " GPUs"
-}
-
-// replicaCount writes a number of replicas for a message: "1 replica", "7 replicas".
-func replicaCount(n int) string {
-	if n == 1 {
-		return "1 replica"
-	}
-	return strconv.Itoa(n) + " replicas"
 }

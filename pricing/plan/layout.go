@@ -5,11 +5,11 @@ import (
 	"github.com/gpuplan/gpuplan/pricing"
 	"math"
 	"math/bits"
-	"strings"
 	"time"
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -116,7 +116,7 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 		if peakErr != nil {
 			cur.ok, cur.err = false, peakErr
 		} else if err := s.timeFit(&cur, card, n, work, peak, link, &jobs); err != nil {
-			cur.ok, cur.err = false, fmt.Errorf("%s at %s: %s", card.Name, gpuCount(n), strings.Join(unprefixed(err, ""), "; "))
+			cur.ok, cur.err = false, fmt.Errorf("%s at %s: %s", card.Name, text.Count(n, "GPU", "GPUs"), text.Reason(err))
 		}
 		switch {
 		case !cur.ok:
@@ -146,11 +146,11 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 	}
 	f := &fit{usable: usable, tried: tried, server: server}
 	if smallest < 0 {
-		f.err = fmt.Errorf("%s: no layout of %s is valid for this model", card.Name, gpuCount(n))
+		f.err = fmt.Errorf("%s: no layout of %s is valid for this model", card.Name, text.Count(n, "GPU", "GPUs"))
 	} else {
 		f.need = smallest
 		f.err = fmt.Errorf("%s at %s needs %s per GPU, over the %s usable (%s less %.0f%% headroom)",
-			card.Name, gpuCount(n), smallest.Human(), usable.Human(), card.Memory.Human(), s.headroom*100)
+			card.Name, text.Count(n, "GPU", "GPUs"), smallest.Human(), usable.Human(), card.Memory.Human(), s.headroom*100)
 	}
 	return f
 }

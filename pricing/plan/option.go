@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
 )
@@ -76,7 +77,7 @@ func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, 
 		return candidate{}, &unavailable{offerName(o), err}
 	}
 	if err != nil {
-		return candidate{}, &contextError{context: fmt.Sprintf("%s at %d GPUs", offerName(o), c.rented), err: err}
+		return candidate{}, &text.ContextError{Pkg: "plan", Context: fmt.Sprintf("%s at %d GPUs", offerName(o), c.rented), Err: err}
 	}
 	c.expected = c.total
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
@@ -84,7 +85,7 @@ func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, 
 			// The expected time overflows or passes what can be priced: the offer
 			// can never run this job.
 			return candidate{}, &unavailable{offerName(o), fmt.Errorf("with %g interruptions a day the expected time cannot be priced: %s: %w",
-				o.InterruptionsPerDay, strings.Join(unprefixed(err, ""), "; "), pricing.ErrUnavailable)}
+				o.InterruptionsPerDay, text.Reason(err), pricing.ErrUnavailable)}
 		}
 	}
 	c.key = c.expected
@@ -224,7 +225,7 @@ func (e *unavailable) Unwrap() error { return e.err }
 
 // reason is the offer and why, without package prefixes.
 func (e *unavailable) reason() string {
-	return e.offer + ": " + strings.Join(unprefixed(e.err, ""), "; ")
+	return e.offer + ": " + text.Reason(e.err)
 }
 
 // shortRental reports a rental that ends before the job does.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/sizing"
 )
@@ -50,7 +51,9 @@ func TestNoFitCountsGPUsInWords(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), "GPU(s)") || !strings.Contains(err.Error(), "(at 1 GPU)") {
 		t.Errorf("Plan: %v; want a no-fit error saying (at 1 GPU)", err)
 	}
-	if got := gpuCount(8); got != "8 GPUs" {
-		t.Errorf("gpuCount(8) = %q", got)
+	for n, want := range map[int]string{0: "0 GPUs", 1: "1 GPU", 8: "8 GPUs"} {
+		if got := text.Count(n, "GPU", "GPUs"); got != want {
+			t.Errorf("count(%d, \"GPU\") = %q, want %q", n, got, want)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
 )
@@ -327,7 +328,7 @@ func (p Planner) Report(r Request) (Report, error) {
 			why = fmt.Errorf("sold in instances of %d GPUs, more than the %d allowed: %w", o.GPUsPerInstance, s.MaxGPUs, pricing.ErrUnavailable)
 		}
 		if why != nil && len(cands) == first {
-			reason := strings.Join(unprefixed(why, ""), "; ")
+			reason := text.Reason(why)
 			rep.Skipped = append(rep.Skipped, Skipped{Offer: o, Reason: reason, Err: why})
 			causes = append(causes, why)
 		}
@@ -499,7 +500,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 					want[id] = true
 				}
 			case err != nil:
-				return resolved{}, &contextError{context: "request: cards", err: err, also: pricing.ErrInvalid}
+				return resolved{}, &text.ContextError{Pkg: "plan", Context: "request: cards", Err: err, Also: pricing.ErrInvalid}
 			default:
 				want[c.ID] = true
 			}
@@ -507,7 +508,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 	}
 	if !isZeroRates(p.Rates) {
 		if err := p.Rates.Validate(); err != nil {
-			return resolved{}, &contextError{context: "rates", err: err}
+			return resolved{}, &text.ContextError{Pkg: "plan", Context: "rates", Err: err}
 		}
 	}
 	type looked struct {
@@ -530,7 +531,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 			v.Tariff = stand
 		}
 		if err := v.Validate(); err != nil {
-			return resolved{}, &contextError{context: "offer " + offerName(o), drop: "offer: ", err: err}
+			return resolved{}, &text.ContextError{Pkg: "plan", Context: "offer " + offerName(o), Drop: "offer: ", Err: err}
 		}
 		rs.tariff[i] = id
 		l, ok := byName[o.Card]
@@ -540,7 +541,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 			byName[o.Card] = l
 		}
 		if l.err != nil {
-			rs.skipped = append(rs.skipped, Skipped{Offer: o, Reason: strings.Join(unprefixed(l.err, ""), "; "), Err: l.err})
+			rs.skipped = append(rs.skipped, Skipped{Offer: o, Reason: text.Reason(l.err), Err: l.err})
 			rs.causes = append(rs.causes, l.err)
 			continue
 		}
@@ -573,7 +574,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		return resolved{}, e
 	}
 	if isZeroRates(p.Rates) && len(currencies) > 1 {
-		return resolved{}, fmt.Errorf("plan: offers in %s; give Rates to rank them together: %w", describeCurrencies(currencies), pricing.ErrCurrencyMismatch)
+		return resolved{}, fmt.Errorf("plan: offers in %s: give exchange rates to rank them together: %w", describeCurrencies(currencies), pricing.ErrCurrencyMismatch)
 	}
 	if !s.Budget.Amount.IsZero() {
 		base := p.Rates.Base
@@ -682,7 +683,7 @@ func isZeroRates(r pricing.Rates) bool { return r.Base == "" && len(r.Per) == 0 
 
 // describeCurrencies names each currency with the lines of its offers (or their
 // places in the list, for offers not read from a file): "CNY (lines 2, 3) and USD
-// (line 4)".
+// (line 4)", or "EUR (offer 1)".
 func describeCurrencies(m map[string][]int) string {
 	codes := make([]string, 0, len(m))
 	for c := range m {
@@ -694,7 +695,11 @@ func describeCurrencies(m map[string][]int) string {
 		lines, places := []string{}, []string{}
 		for _, l := range m[c] {
 			if len(lines)+len(places) == 5 {
-				lines = append(lines, "…")
+				if len(lines) > 0 {
+					lines = append(lines, "…")
+				} else {
+					places = append(places, "…")
+				}
 				break
 			}
 			if l > 0 {
@@ -705,10 +710,10 @@ func describeCurrencies(m map[string][]int) string {
 		}
 		where := []string{}
 		if len(lines) > 0 {
-			where = append(where, "lines "+strings.Join(lines, ", "))
+			where = append(where, text.Noun(len(lines), "line", "lines")+" "+strings.Join(lines, ", "))
 		}
 		if len(places) > 0 {
-			where = append(where, "offers "+strings.Join(places, ", "))
+			where = append(where, text.Noun(len(places), "offer", "offers")+" "+strings.Join(places, ", "))
 		}
 		parts[k] = c + " (" + strings.Join(where, "; ") + ")"
 	}
@@ -742,7 +747,7 @@ func (s settings) work() (compute.FLOPs, error) {
 	}
 	f, err := count(s.Model, s.Tokens, seq)
 	if err != nil {
-		return 0, &contextError{context: "plan", err: err, also: pricing.ErrInvalid}
+		return 0, &text.ContextError{Pkg: "plan", Context: "training work", Err: err, Also: pricing.ErrInvalid}
 	}
 	return f, nil
 }

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -133,9 +134,18 @@ func TestReportRates(t *testing.T) {
 	usd.Tariff.Currency, usd.Line = "USD", 3
 	p := Planner{Offers: []pricing.Offer{cny, usd}}
 	_, err := p.Plan(trainingRequest(t))
-	if !errors.Is(err, pricing.ErrCurrencyMismatch) || !strings.Contains(err.Error(), "CNY (lines 2)") || !strings.Contains(err.Error(), "USD (lines 3)") {
-		t.Fatalf("mixed currencies without rates: %v", err)
+	const wantMsg = "plan: offers in CNY (line 2) and USD (line 3): give exchange rates to rank them together: currency mismatch"
+	if !errors.Is(err, pricing.ErrCurrencyMismatch) || err == nil || err.Error() != wantMsg {
+		t.Fatalf("mixed currencies without rates: %v; want %q", err, wantMsg)
 	}
+	cny2, usd2 := cny, usd
+	cny2.Line, usd2.Line = 4, 0
+	p.Offers = []pricing.Offer{cny, usd, cny2, usd2}
+	_, err = p.Plan(trainingRequest(t))
+	if got, want := fmt.Sprint(err), "plan: offers in CNY (lines 2, 4) and USD (line 3; offer 4): give exchange rates to rank them together: currency mismatch"; got != want {
+		t.Fatalf("mixed currencies without rates: %v; want %q", got, want)
+	}
+	p.Offers = []pricing.Offer{cny, usd}
 	p.Rates = pricing.Rates{Base: "CNY", Per: map[string]decimal.Decimal{"USD": decimal.RequireFromString("7.2")}}
 	opts, err := p.Plan(trainingRequest(t))
 	if err != nil {
@@ -341,5 +351,37 @@ func TestNoFitNamesWhatMeetsTheDeadline(t *testing.T) {
 	_, err = p.Plan(r)
 	if !errors.As(err, &nf) || !strings.Contains(strings.Join(nf.Suggestions, "|"), "the request allows at most 4") {
 		t.Errorf("with MaxGPUs 4: %v, want the request's cap named", err)
+	}
+}
+
+// Request.Validate's messages name what is wrong in words, as the JSON keys do,
+// not as Go fields.
+func TestRequestMessagesInWords(t *testing.T) {
+	both := trainingRequest(t)
+	both.Usage, both.Rental = time.Hour, pricing.Usage{Duration: time.Hour}
+	noWork := trainingRequest(t)
+	noWork.Tokens, noWork.Deadline = 0, time.Hour
+	tr := Traffic{Rate: 1, PromptTokens: 100, OutputTokens: 10}
+	serve := servingRequest(t, "llama-3.1-8b", tr)
+	serve.Tokens = 1e6
+	for want, r := range map[string]Request{
+		"give usage or rental, not both":                         both,
+		"a deadline needs tokens (the work to finish)":           noWork,
+		"a serving request has a rate, not tokens or a deadline": serve,
+	} {
+		err := r.Validate()
+		if !errors.Is(err, pricing.ErrInvalid) || !strings.Contains(fmt.Sprint(err), want) {
+			t.Errorf("Validate() = %v, want ErrInvalid saying %q", err, want)
+		}
+	}
+}
+
+// Work past float64 is an error that names the package once.
+func TestWorkOverflowMessage(t *testing.T) {
+	r := trainingRequest(t)
+	r.Tokens = 1e300
+	_, err := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 8, "1.80", "")}}.Plan(r)
+	if want := "plan: training work: work overflows float64: invalid input"; !errors.Is(err, pricing.ErrInvalid) || fmt.Sprint(err) != want {
+		t.Errorf("Plan(1e300 tokens) = %v, want %q", err, want)
 	}
 }

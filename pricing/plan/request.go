@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
 )
@@ -200,7 +201,7 @@ func (r Request) settle() (settings, error) {
 		errs = append(errs, fmt.Errorf("plan: request: "+format+": %w", append(a, pricing.ErrInvalid)...))
 	}
 	if err := r.Model.Validate(); err != nil {
-		errs = append(errs, &contextError{context: "request", err: err, also: pricing.ErrInvalid})
+		errs = append(errs, &text.ContextError{Pkg: "plan", Context: "request", Err: err, Also: pricing.ErrInvalid})
 	}
 	// The planner sets its own layouts, so the workload's is left out of the check.
 	w := r.Workload
@@ -209,7 +210,7 @@ func (r Request) settle() (settings, error) {
 		w = servingWorkload(w, r.Serving)
 	}
 	if err := w.Validate(); err != nil {
-		errs = append(errs, &contextError{context: "request", err: err, also: pricing.ErrInvalid})
+		errs = append(errs, &text.ContextError{Pkg: "plan", Context: "request", Err: err, Also: pricing.ErrInvalid})
 	}
 	if math.IsNaN(r.Tokens) || math.IsInf(r.Tokens, 0) || r.Tokens < 0 {
 		bad("tokens %v must be a finite number >= 0", r.Tokens)
@@ -219,14 +220,14 @@ func (r Request) settle() (settings, error) {
 	}
 	if r.rentalSet() {
 		if err := r.Rental.Validate(); err != nil {
-			errs = append(errs, &contextError{context: "request: rental", err: err})
+			errs = append(errs, &text.ContextError{Pkg: "plan", Context: "request: rental", Err: err})
 		}
 		if r.Usage != 0 {
-			bad("give pricing.Usage or Rental, not both")
+			bad("give usage or rental, not both")
 		}
 	}
 	if r.Deadline > 0 && r.Tokens == 0 {
-		bad("a deadline needs Tokens (the work to finish)")
+		bad("a deadline needs tokens (the work to finish)")
 	}
 	s.headroom = r.Headroom
 	if s.headroom == 0 {
@@ -240,7 +241,7 @@ func (r Request) settle() (settings, error) {
 		s.band = compute.PublishedMFU()
 	}
 	if err := s.band.Validate(); err != nil {
-		errs = append(errs, &contextError{context: "request: utilization band", err: err, also: pricing.ErrInvalid})
+		errs = append(errs, &text.ContextError{Pkg: "plan", Context: "request: utilization band", Err: err, Also: pricing.ErrInvalid})
 	}
 	s.util = r.Utilization
 	if math.IsNaN(s.util) || s.util < 0 || s.util > 1 {
@@ -263,7 +264,7 @@ func (r Request) settle() (settings, error) {
 			bad("budget %s must not be negative", r.Budget.Amount)
 		}
 		if err := pricing.ValidCurrency(r.Budget.Currency); err != nil {
-			errs = append(errs, &contextError{context: "request: budget", err: err})
+			errs = append(errs, &text.ContextError{Pkg: "plan", Context: "request: budget", Err: err})
 		}
 	}
 	s.threshold = r.MarketThreshold

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
@@ -109,7 +110,7 @@ func (s *settings) settleServing() []error {
 		bad("a serving request needs an inference workload, not %v", s.Workload.Task)
 	}
 	if s.Tokens != 0 || s.Deadline != 0 {
-		bad("a serving request has a rate, not Tokens or a Deadline")
+		bad("a serving request has a rate, not tokens or a deadline")
 	}
 	if s.Headroom == 0 {
 		s.headroom = compute.DefaultServingReserve
@@ -321,7 +322,7 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 			cands = append(cands, c)
 		}
 		if why != nil && len(cands) == first {
-			rep.Skipped = append(rep.Skipped, Skipped{Offer: o, Reason: strings.Join(unprefixed(why, ""), "; "), Err: why})
+			rep.Skipped = append(rep.Skipped, Skipped{Offer: o, Reason: text.Reason(why), Err: why})
 			causes = append(causes, why)
 		}
 	}
@@ -380,18 +381,18 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 		switch {
 		case capv != nil:
 			k := fitKey{card.ID, capv.tensor, capv.tensor}
-			e.Reasons = append(e.Reasons, fmt.Sprintf("%s: %v requests/s need %s of %s (%d GPUs, %d sequences each at TTFT %v, TPOT %v), over the %d its offers allow",
-				card.Name, s.Serving.Rate, replicaCount(capv.replicas), gpuCount(capv.tensor), run.overCap[k], capv.point.Concurrency, ms(capv.point.TTFT), ms(capv.point.TPOT), run.capOf[k]))
+			e.Reasons = append(e.Reasons, fmt.Sprintf("%s: %v requests/s need %s of %s (%s, %s each at TTFT %v, TPOT %v), over the %d its offers allow",
+				card.Name, s.Serving.Rate, text.Count(capv.replicas, "replica", "replicas"), text.Count(capv.tensor, "GPU", "GPUs"), text.Count(run.overCap[k], "GPU", "GPUs"), text.Count(capv.point.Concurrency, "sequence", "sequences"), ms(capv.point.TTFT), ms(capv.point.TPOT), run.capOf[k]))
 		case unreach != nil:
 			sawUnreachable = true
 			e.Reasons = append(e.Reasons, fmt.Sprintf("%s: misses the targets (TTFT %s, TPOT %s) even serving one sequence: at best TTFT %v and TPOT %v on %s per replica",
-				card.Name, target(s.Serving.TTFT), target(s.Serving.TPOT), ms(unreach.point.TTFT), ms(unreach.point.TPOT), gpuCount(unreach.tensor)))
+				card.Name, text.Target(s.Serving.TTFT), text.Target(s.Serving.TPOT), ms(unreach.point.TTFT), ms(unreach.point.TPOT), text.Count(unreach.tensor, "GPU", "GPUs")))
 			if closest == nil || closeness(unreach) < closeness(closest) {
 				closest = unreach
 			}
 		case nofit != nil:
 			sawNoFit = sawNoFit || errors.Is(nofit, compute.ErrNoFit)
-			e.Reasons = append(e.Reasons, card.Name+": "+strings.Join(unprefixed(nofit, ""), "; "))
+			e.Reasons = append(e.Reasons, card.Name+": "+text.Reason(nofit))
 		}
 	}
 	if run.over != nil {
@@ -415,13 +416,6 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 
 // ms rounds a latency for messages to ten microseconds.
 func ms(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }
-
-func target(d time.Duration) string {
-	if d == 0 {
-		return "none"
-	}
-	return d.String()
-}
 
 // explainServing adds a serving option's figures: the replicas, the operating
 // point, the cost per hour and per million generated tokens, and the board note.
@@ -462,7 +456,7 @@ func (s settings) explainServing(opt *Option, c *candidate, o pricing.Offer, fas
 	if faster != nil {
 		msg := fmt.Sprintf("%q does not say its board: planned on the %s, the slowest it may be", o.Card, v.card.Name)
 		if fv := s.replica(run, *faster, v.tensor); fv.err == nil {
-			msg += fmt.Sprintf("; on the %s: %s of %s, TPOT %v", faster.Name, replicaCount(fv.replicas), gpuCount(v.tensor), ms(fv.point.TPOT))
+			msg += fmt.Sprintf("; on the %s: %s of %s, TPOT %v", faster.Name, text.Count(fv.replicas, "replica", "replicas"), text.Count(v.tensor, "GPU", "GPUs"), ms(fv.point.TPOT))
 		}
 		opt.Warnings = append(opt.Warnings, msg)
 	}

@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestExit(t *testing.T) {
+	lib := errors.New("plan: offers in CNY (line 2) and USD (line 3): give exchange rates to rank them together: currency mismatch")
+	for _, tt := range []struct {
+		name   string
+		err    error
+		status int
+		stderr string
+	}{
+		{"none", nil, 0, ""},
+		{"help", fmt.Errorf("parse: %w", flag.ErrHelp), 0, ""},
+		{"usage", Usagef("-size %q: want pixels", "x"), 2, "plan: -size \"x\": want pixels\nplan: -h lists the flags\n"},
+		// A library error that starts with the command's name is not named twice.
+		{"library", lib, 1, "plan: offers in CNY (line 2) and USD (line 3): give exchange rates to rank them together: currency mismatch\n"},
+		{"wrapped", fmt.Errorf("%w (rank them together with -rates)", lib), 1,
+			"plan: offers in CNY (line 2) and USD (line 3): give exchange rates to rank them together: currency mismatch (rank them together with -rates)\n"},
+		{"other package", errors.New("pricing: line 2: bad\npricing: line 3: worse"), 1, "plan: pricing: line 2: bad\nplan: pricing: line 3: worse\n"},
+		{"lines", errors.New("plan: a\nb"), 1, "plan: a\nplan: b\n"},
+	} {
+		var out strings.Builder
+		if got := Exit("plan", tt.err, &out); got != tt.status || out.String() != tt.stderr {
+			t.Errorf("%s: Exit = %d, stderr %q; want %d, %q", tt.name, got, out.String(), tt.status, tt.stderr)
+		}
+	}
+}
+
+func TestParse(t *testing.T) {
+	newFS := func() *flag.FlagSet {
+		fs := flag.NewFlagSet("x", flag.ContinueOnError)
+		fs.SetOutput(new(strings.Builder))
+		fs.Int("n", 1, "")
+		fs.String("s", "", "")
+		return fs
+	}
+	set, err := Parse(newFS(), []string{"-n", "2"})
+	if err != nil || !set["n"] || set["s"] || len(set) != 1 {
+		t.Errorf("Parse(-n 2) = %v, %v; want {n}", set, err)
+	}
+	if _, err := Parse(newFS(), []string{"-h"}); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("Parse(-h) error %v, want flag.ErrHelp", err)
+	}
+	for want, args := range map[string][]string{
+		`unexpected arguments ["extra"]`: {"-n", "2", "extra"},
+		`invalid value "x" for flag -n`:  {"-n", "x"},
+	} {
+		_, err := Parse(newFS(), args)
+		var out strings.Builder
+		if !errors.Is(err, ErrUsage) || Exit("x", err, &out) != 2 || !strings.HasPrefix(out.String(), "x: "+want) {
+			t.Errorf("Parse(%q): %v, stderr %q; want a usage error %q", args, err, out.String(), want)
+		}
+	}
+}
