@@ -143,6 +143,7 @@ func solveCover[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C]
 		}
 		best.cost, best.rest, bestS, bestNb, found, tailOnly = c, rest, s, nb, true, false
 	}
+	lastFull, fullCost := int64(-1), a.zero() // b bought full times, which changes once in b's length
 	for s := int64(0); s < size; s++ {
 		if took[s]&reached == 0 {
 			continue
@@ -154,8 +155,12 @@ func solveCover[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C]
 			}
 			continue
 		}
-		full := (r + b.length - 1) / b.length
-		consider(s, full, 0, a.add(cost[s], a.mul(b.price, full)))
+		if full := (r + b.length - 1) / b.length; full != lastFull {
+			lastFull, fullCost = full, a.mul(b.price, full)
+		}
+		if c := a.add(cost[s], fullCost); !found || a.cmp(c, best.cost) <= 0 {
+			consider(s, lastFull, 0, c)
+		}
 		if !useTail {
 			continue
 		}
