@@ -1,7 +1,11 @@
 package pricing
 
+import "math"
+
 // solveCover returns the cheapest cover of need > 0 (see solve for the rule that
-// breaks ties), in time that does not grow with need.
+// breaks ties), in time at most proportional to the number of packages times
+// the smallest of need plus the longest package and the bounds below, over the
+// greatest common divisor of the package lengths.
 //
 // Let b be the first package of the order (the cheapest per unit of length). A
 // cover is b bought n_b times, the other packages (length s, cost c) and the
@@ -58,29 +62,44 @@ func solveCover[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C]
 	} else {
 		limit = 0
 	}
+	reach := &pr.reach
+	if m := b.length / g; len(ks) > 2 && limit/g > 4*m {
+		// A table over four times as long as b is worth the exact
+		// swaps' tighter caps, which take time in proportion to b's length.
+		r := sumReach(ks, &pr.caps, g)
+		reach, limit = &r, min(limit, r[1])
+	}
 	size := limit/g + 1
 	// took[s] has bit i set when the table's cover of s takes one more package i
-	// (at most maxItems bits); ok[s] when s can be filled at all. Small tables,
-	// the common case of short rentals, stay on the stack.
+	// (at most maxItems bits), and the bit reached when s can be filled at all.
+	// Small tables, the common case of short rentals, stay on the stack.
 	var costBuf [64]C
-	var okBuf [64]bool
 	var tookBuf [64]uint16
-	cost, ok, took := costBuf[:0], okBuf[:0], tookBuf[:0]
+	cost, took := costBuf[:0], tookBuf[:0]
 	if size > int64(len(costBuf)) {
-		cost, ok, took = make([]C, 0, size), make([]bool, 0, size), make([]uint16, 0, size)
+		cost, took = make([]C, 0, size), make([]uint16, 0, size)
 	}
-	cost, ok, took = cost[:size], ok[:size], took[:size]
-	cost[0], ok[0] = a.zero(), true
+	cost, took = cost[:size], took[:size]
+	cost[0], took[0] = a.zero(), reached
+	// The pass of package i fills only lengths up to reach[i]: the packages i..
+	// of the cover solve returns hold at most that much (the exchange caps), and
+	// a fill of s with one more i is within the caps only if the fill of s −
+	// length_i is, so the table is exact on the fills within the caps, which
+	// hold that cover, and every other cell is still a real fill.
 	for i := len(ks) - 1; i >= 1; i-- {
-		step := ks[i].length / g
-		for s := step; s < size; s++ {
-			if !ok[s-step] {
+		step, price, bit := ks[i].length/g, ks[i].price, uint16(1)<<i
+		end := size
+		if r := reach[i] / g; r < end-1 {
+			end = r + 1
+		}
+		for s := step; s < end; s++ {
+			if took[s-step]&reached == 0 {
 				continue
 			}
-			c := a.add(cost[s-step], ks[i].price)
-			if !ok[s] || a.cmp(c, cost[s]) <= 0 { // a tie takes one more of i
-				cost[s], ok[s] = c, true
-				took[s] |= 1 << i
+			c := a.add(cost[s-step], price)
+			if took[s]&reached == 0 || a.cmp(c, cost[s]) <= 0 { // a tie takes one more of i
+				cost[s] = c
+				took[s] |= bit | reached
 			}
 		}
 	}
@@ -124,8 +143,9 @@ func solveCover[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C]
 		}
 		best.cost, best.rest, bestS, bestNb, found, tailOnly = c, rest, s, nb, true, false
 	}
+	lastFull, fullCost := int64(-1), a.zero() // b bought full times, which changes once in b's length
 	for s := int64(0); s < size; s++ {
-		if !ok[s] {
+		if took[s]&reached == 0 {
 			continue
 		}
 		r := need - s*g
@@ -135,8 +155,12 @@ func solveCover[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C]
 			}
 			continue
 		}
-		full := (r + b.length - 1) / b.length
-		consider(s, full, 0, a.add(cost[s], a.mul(b.price, full)))
+		if full := (r + b.length - 1) / b.length; full != lastFull {
+			lastFull, fullCost = full, a.mul(b.price, full)
+		}
+		if c := a.add(cost[s], fullCost); !found || a.cmp(c, best.cost) <= 0 {
+			consider(s, lastFull, 0, c)
+		}
 		if !useTail {
 			continue
 		}
@@ -161,4 +185,54 @@ func solveCover[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C]
 		best.counts[b.orig] = bestNb
 	}
 	return best
+}
+
+// reached marks a cell of solveCover's table that can be filled; packages use
+// bits 0 to maxItems−1 of a cell.
+const reached uint16 = 1 << 15
+
+// sumReach returns the reach (reachOf) under caps tightened by exact swaps: when
+// k copies of package i ≥ 1 are exactly as long as some packages before i, they
+// can be swapped for those, covering the same length at no greater cost (each is
+// no dearer per unit) with a larger count earlier in the order, so the cover
+// solve returns holds fewer than the least such k. Whether k·length_i is such a
+// sum is read from least[k·length_i mod length_0], the least sum of the earlier
+// lengths in each residue class modulo length_0, in units of g (the residue
+// classes that make the unbounded knapsack periodic, after Gilmore and Gomory).
+// A package is added to least by going twice round each cycle of adding its
+// length modulo length_0 (the round-robin algorithm of Böcker and Lipták), so
+// the work is len(ks) times length_0/g.
+func sumReach[C any](ks []kept[C], caps *[maxItems]int64, g int64) [maxItems + 1]int64 {
+	m := ks[0].length / g
+	least := make([]int64, m)
+	for r := range least {
+		least[r] = math.MaxInt64
+	}
+	least[0] = 0
+	c := *caps
+	for i := 1; i < len(ks); i++ {
+		l := ks[i].length / g
+		for k := int64(1); k <= min(c[i], m); k++ { // c[i] < m (prepare)
+			if v := k * l; least[v%m] <= v {
+				c[i] = k - 1
+				break
+			}
+		}
+		step := l % m
+		if step == 0 {
+			continue // a multiple of length_0 lowers no least sum
+		}
+		cycles := gcd(step, m)
+		for r0 := int64(0); r0 < cycles; r0++ {
+			r := r0
+			for range 2 * (m / cycles) {
+				next := (r + step) % m
+				if least[r] != math.MaxInt64 && least[r]+l < least[next] {
+					least[next] = least[r] + l
+				}
+				r = next
+			}
+		}
+	}
+	return reachOf(ks, &c)
 }

@@ -221,19 +221,25 @@ func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
 			}
 		}
 	}
-	// reach[i]: the most length packages i.. can add under the exchange caps,
-	// saturating at MaxInt64 (the first package is uncapped).
-	pr.reach[n] = 0
-	for i := n - 1; i >= 0; i-- {
-		v, ok := checked.Mul(pr.caps[i], ks[i].length)
+	pr.reach = reachOf(ks, &pr.caps)
+}
+
+// reachOf returns, for each i, the most length packages i.. can add under the
+// caps, saturating at MaxInt64 (the first package is uncapped), and 0 past the
+// last.
+func reachOf[C any](ks []kept[C], caps *[maxItems]int64) [maxItems + 1]int64 {
+	var reach [maxItems + 1]int64
+	for i := len(ks) - 1; i >= 0; i-- {
+		v, ok := checked.Mul(caps[i], ks[i].length)
 		if ok {
-			v, ok = checked.Add(v, pr.reach[i+1])
+			v, ok = checked.Add(v, reach[i+1])
 		}
 		if !ok {
 			v = math.MaxInt64
 		}
-		pr.reach[i] = v
+		reach[i] = v
 	}
+	return reach
 }
 
 // leastSwap returns the least k in 1..limit for which ⌈k·li/lj⌉ copies of a
@@ -291,7 +297,8 @@ func leastSwap[C any, A arith[C]](a A, li, lj int64, pi, pj C, limit int64) int6
 //     earlier in the order, so the cover holds fewer than the least such k
 //     (caps[i]; at k = length_j/gcd the lengths meet and j is no dearer per unit).
 //
-// solveCover then finds the cover in time that does not grow with need.
+// solveCover then finds the cover with a table no longer than need plus the
+// longest package, and shorter where these facts bound it.
 func solve[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C] {
 	if need <= 0 {
 		return solution[C]{cost: a.zero()}

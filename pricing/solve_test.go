@@ -1,6 +1,8 @@
 package pricing
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -80,67 +82,98 @@ func TestSolveMatchesBruteForce(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := genProblem(t)
 		need := rapid.Int64Range(1, 30*3600).Draw(t, "need")
-		pr := prepare(int64Arith{}, p)
-		got := solve(int64Arith{}, pr, need)
-		gotCost, gotLen := coverCost(p, got)
-		if gotCost != got.cost || gotLen+got.rest < need || (got.rest > 0 && (!p.hasTail || (!p.mix && gotLen > 0))) {
-			t.Fatalf("solve gave %+v: cost %d, length %d; not a valid cover of %d", got, gotCost, gotLen, need)
+		checkSolve(t, p, need)
+	})
+}
+
+// The same, with packages whose prices lie within a few cents of one rate per
+// hour, so that the exchange caps are loose, ties are common and the table's
+// passes stop at their reach.
+func TestSolveNearOneRateMatchesBruteForce(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(2, 5).Draw(t, "packages")
+		rate := rapid.Int64Range(1, 50).Draw(t, "rate")
+		p := problem[int64]{step: 1}
+		for i := range n {
+			h := rapid.Int64Range(1, 40).Draw(t, "hours")
+			if i == 0 { // often the cheapest per hour, and short, so the table is long
+				h = rapid.Int64Range(1, 6).Draw(t, "first_hours")
+			}
+			p.lengths = append(p.lengths, 3600*h)
+			p.prices = append(p.prices, h*rate+rapid.Int64Range(0, 3).Draw(t, "over"))
 		}
-		// Brute force over the kept packages, in the search's order.
-		bestCost, bestTail := int64(-1), false
-		var bestCounts []int64
-		if p.hasTail {
-			bestCost, bestTail = p.rate*p.units(need), true
+		if rapid.Bool().Draw(t, "tail") {
+			p.hasTail, p.mix = true, rapid.Bool().Draw(t, "mix")
+			p.rate = rapid.Int64Range(1, 3).Draw(t, "tail_rate")
+			p.step = rapid.SampledFrom([]int64{1, 3600}).Draw(t, "step")
 		}
-		counts := make([]int64, len(pr.ks))
-		var walk func(i int, length, cost int64)
-		walk = func(i int, length, cost int64) {
-			if i == len(pr.ks) {
-				if length == 0 {
-					return
-				}
-				if rest := need - length; rest > 0 {
-					if !p.hasTail || !p.mix {
-						return
-					}
-					cost += p.rate * p.units(rest)
-				}
-				better := bestCost < 0 || cost < bestCost
-				if cost == bestCost && !bestTail {
-					for j := range counts {
-						if counts[j] != bestCounts[j] {
-							better = counts[j] > bestCounts[j]
-							break
-						}
-					}
-				}
-				if better {
-					bestCost, bestTail, bestCounts = cost, false, append([]int64(nil), counts...)
-				}
+		checkSolve(t, p, rapid.Int64Range(1, 60*3600).Draw(t, "need"))
+	})
+}
+
+// checkSolve fails t unless solve's cover of need on p is valid and is the one
+// brute force picks by the rule.
+func checkSolve(t *rapid.T, p problem[int64], need int64) {
+	pr := prepare(int64Arith{}, p)
+	got := solve(int64Arith{}, pr, need)
+	gotCost, gotLen := coverCost(p, got)
+	if gotCost != got.cost || gotLen+got.rest < need || (got.rest > 0 && (!p.hasTail || (!p.mix && gotLen > 0))) {
+		t.Fatalf("solve gave %+v: cost %d, length %d; not a valid cover of %d", got, gotCost, gotLen, need)
+	}
+	// Brute force over the kept packages, in the search's order.
+	bestCost, bestTail := int64(-1), false
+	var bestCounts []int64
+	if p.hasTail {
+		bestCost, bestTail = p.rate*p.units(need), true
+	}
+	counts := make([]int64, len(pr.ks))
+	var walk func(i int, length, cost int64)
+	walk = func(i int, length, cost int64) {
+		if i == len(pr.ks) {
+			if length == 0 {
 				return
 			}
-			for c := int64(0); c*pr.ks[i].length < need+pr.ks[i].length; c++ {
-				counts[i] = c
-				walk(i+1, length+c*pr.ks[i].length, cost+c*pr.ks[i].price)
+			if rest := need - length; rest > 0 {
+				if !p.hasTail || !p.mix {
+					return
+				}
+				cost += p.rate * p.units(rest)
 			}
-			counts[i] = 0
-		}
-		walk(0, 0, 0)
-		if got.cost != bestCost {
-			t.Fatalf("need %d: solve cost %d, brute force %d", need, got.cost, bestCost)
-		}
-		if bestTail {
-			if got.rest != need || gotLen != 0 {
-				t.Fatalf("need %d: solve %+v, want the tail alone", need, got)
+			better := bestCost < 0 || cost < bestCost
+			if cost == bestCost && !bestTail {
+				for j := range counts {
+					if counts[j] != bestCounts[j] {
+						better = counts[j] > bestCounts[j]
+						break
+					}
+				}
+			}
+			if better {
+				bestCost, bestTail, bestCounts = cost, false, append([]int64(nil), counts...)
 			}
 			return
 		}
-		for j, k := range pr.ks {
-			if got.counts[k.orig] != bestCounts[j] {
-				t.Fatalf("need %d: solve counts %v, brute force %v (search order)", need, got.counts, bestCounts)
-			}
+		for c := int64(0); c*pr.ks[i].length < need+pr.ks[i].length; c++ {
+			counts[i] = c
+			walk(i+1, length+c*pr.ks[i].length, cost+c*pr.ks[i].price)
 		}
-	})
+		counts[i] = 0
+	}
+	walk(0, 0, 0)
+	if got.cost != bestCost {
+		t.Fatalf("need %d: solve cost %d, brute force %d", need, got.cost, bestCost)
+	}
+	if bestTail {
+		if got.rest != need || gotLen != 0 {
+			t.Fatalf("need %d: solve %+v, want the tail alone", need, got)
+		}
+		return
+	}
+	for j, k := range pr.ks {
+		if got.counts[k.orig] != bestCounts[j] {
+			t.Fatalf("need %d: solve counts %v, brute force %v (search order)", need, got.counts, bestCounts)
+		}
+	}
 }
 
 // leastSwap finds the least k of its definition, scanned here one k at a time.
@@ -160,6 +193,99 @@ func TestLeastSwap(t *testing.T) {
 		}
 		if got := leastSwap(int64Arith{}, li, lj, pi, pj, limit); got != want {
 			t.Fatalf("leastSwap(%d, %d, %d, %d, %d) = %d, want %d", li, lj, pi, pj, limit, got, want)
+		}
+	})
+}
+
+// A package that reaches a length's remainder modulo the best package cheaply
+// only past the run does not make the cover that reaches it within the run
+// unreachable: with b (10 for 20), x (33 for 68) and y (3 for 9), x is the
+// cheaper way to a remainder of 3 per unit of length, but the cheapest cover of
+// 12 is y and b (29), not x (68) nor two b (40). A search over remainders alone,
+// without the run's length, answers 40.
+func TestSolveRemainderPastRun(t *testing.T) {
+	p := problem[int64]{lengths: []int64{10, 33, 3}, prices: []int64{20, 68, 9}, step: 1}
+	got := solve(int64Arith{}, prepare(int64Arith{}, p), 12)
+	if want := [maxItems]int64{1, 0, 1}; got.counts != want || got.cost != 29 || got.rest != 0 {
+		t.Fatalf("solve = %+v, want counts %v at 29", got, want)
+	}
+}
+
+// BenchmarkCostRandomTerms prices tariffs drawn at random (a fixed seed) with
+// daily, weekly and monthly packages and eight terms whose monthly prices lie
+// within a few per cent of the monthly price, at MaxDuration less a second,
+// beside the pathological tariff at the same length.
+func BenchmarkCostRandomTerms(b *testing.B) {
+	r := rand.New(rand.NewPCG(9, 8))
+	for n := range 4 {
+		tr := Tariff{Currency: "CNY", HoursPerMonth: 672 + r.IntN(73)}
+		monthly := 5000 + r.IntN(5000)
+		tr.Monthly = decimal.New(int64(monthly)*100, -2)
+		tr.Daily = decimal.New(int64(monthly)*100*24/int64(tr.HoursPerMonth)+int64(r.IntN(50)), -2)
+		tr.Weekly = decimal.New(int64(monthly)*100*168/int64(tr.HoursPerMonth)+int64(r.IntN(200)), -2)
+		for _, m := range r.Perm(119)[:8] {
+			tr.Terms = append(tr.Terms, Term{Months: m + 2, Monthly: decimal.New(int64(monthly)*10000-int64(r.IntN(monthly*400)), -4)})
+		}
+		if err := tr.Validate(); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("random-%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				if _, err := tr.Cost(MaxDuration - time.Second); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("pathological-100y-1s", func(b *testing.B) {
+		tr := pathological()
+		b.ReportAllocs()
+		for range b.N {
+			if _, err := tr.Cost(MaxDuration - time.Second); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// sumReach's caps are the least k for which k copies of a package are exactly as
+// long as some earlier packages, found here by filling every length up to k
+// copies from the earlier packages, one k at a time.
+func TestSumReach(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := problem[int64]{step: 1}
+		rate := rapid.Int64Range(50, 100).Draw(t, "rate") // prices of nearly one rate leave loose caps
+		for range rapid.IntRange(2, 6).Draw(t, "packages") {
+			l := rapid.Int64Range(1, 50).Draw(t, "length")
+			p.lengths = append(p.lengths, l)
+			p.prices = append(p.prices, l*rate+rapid.Int64Range(0, 3).Draw(t, "over"))
+		}
+		pr := prepare(int64Arith{}, p)
+		ks := pr.ks
+		g := int64(0)
+		for _, k := range ks {
+			g = gcd(k.length, g)
+		}
+		caps := pr.caps
+		for i := 1; i < len(ks); i++ {
+			l := ks[i].length / g
+			for k := int64(1); k <= caps[i]; k++ {
+				fill := make([]bool, k*l+1)
+				fill[0] = true
+				for j := range i {
+					for s := ks[j].length / g; s <= k*l; s++ {
+						fill[s] = fill[s] || fill[s-ks[j].length/g]
+					}
+				}
+				if fill[k*l] {
+					caps[i] = k - 1
+					break
+				}
+			}
+		}
+		if got, want := sumReach(ks, &pr.caps, g), reachOf(ks, &caps); got != want {
+			t.Fatalf("sumReach = %v, want %v (caps %v from %v)", got, want, caps, pr.caps)
 		}
 	})
 }
