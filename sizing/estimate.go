@@ -237,6 +237,10 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 // other term from the architecture.
 //
 // Estimate does not allocate when it succeeds and is safe for concurrent use.
+// BenchmarkEstimate (go test -bench Estimate -benchmem, the fastest of four runs
+// on a two-core AMD EPYC machine shared with other work) takes 210 to 240 ns and
+// 0 allocations for each of its training, inference, QLoRA and parameters-only
+// cases.
 func Estimate(m Model, w Workload) (Breakdown, error) {
 	if !w.valid() {
 		return Breakdown{}, w.Validate()
