@@ -190,13 +190,24 @@ func CardKey(name string) string {
 	s := strings.ToLower(text.FoldWidth(name))
 	s = strings.ReplaceAll(s, "nvidia", "")
 	s = strings.ReplaceAll(s, "geforce", "")
-	var b strings.Builder
-	for _, r := range s {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			b.WriteRune(r)
+	// Letters and digits are single bytes here, and no byte of a longer rune is
+	// one, so bytes are filtered; s is returned as it is when every byte stays.
+	keep := func(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') }
+	i := 0
+	for i < len(s) && keep(s[i]) {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	b := make([]byte, i, len(s))
+	copy(b, s[:i])
+	for ; i < len(s); i++ {
+		if keep(s[i]) {
+			b = append(b, s[i])
 		}
 	}
-	return b.String()
+	return string(b)
 }
 
 // PriceFlag is the outcome of a market check for one offer.

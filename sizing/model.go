@@ -133,11 +133,10 @@ func (m *Model) valid() bool {
 
 // check calls bad once for each problem Validate reports.
 func (m *Model) check(bad func(format string, args ...any)) {
-	if m.Params < 0 || m.Layers < 0 || m.Hidden < 0 || m.Heads < 0 || m.KVHeads < 0 || m.HeadDim < 0 ||
-		m.FFN < 0 || m.Vocab < 0 || m.Experts < 0 || m.ExpertsPerToken < 0 || m.Positions < 0 ||
-		m.ExpertFFN < 0 || m.SharedFFN < 0 || m.DenseLayers < 0 || m.NormsPerLayer < 0 || m.KVLoRARank < 0 ||
-		m.QLoRARank < 0 || m.RopeHeadDim < 0 || m.VHeadDim < 0 || m.Context < 0 || m.SlidingWindow < 0 ||
-		m.SlidingLayers < 0 || m.StoredBytes < 0 {
+	// One sign test for all the sizes: the OR of them is negative when one is.
+	if m.Params|int64(m.StoredBytes)|int64(m.Layers|m.Hidden|m.Heads|m.KVHeads|m.HeadDim|m.FFN|m.Vocab|m.Experts|
+		m.ExpertsPerToken|m.Positions|m.ExpertFFN|m.SharedFFN|m.DenseLayers|m.NormsPerLayer|m.KVLoRARank|
+		m.QLoRARank|m.RopeHeadDim|m.VHeadDim|m.Context|m.SlidingWindow|m.SlidingLayers) < 0 {
 		if m.Params < 0 {
 			bad("negative Params %d", m.Params)
 		}
@@ -165,7 +164,8 @@ func (m *Model) check(bad func(format string, args ...any)) {
 	if m.Params == 0 && (!m.HasArchitecture() || m.FFN == 0) {
 		bad("no parameter count: set Params, or Layers, Hidden, Heads, Vocab and FFN")
 	}
-	if m.Heads > 0 && m.HeadDim == 0 && m.Hidden%m.Heads != 0 {
+	d := m.headDim() // Hidden/Heads by default: heads divide Hidden when d·Heads is Hidden
+	if m.Heads > 0 && m.HeadDim == 0 && d*m.Heads != m.Hidden {
 		bad("%d heads do not divide hidden size %d (set HeadDim)", m.Heads, m.Hidden)
 	}
 	if m.KVHeads > 0 {
@@ -193,7 +193,7 @@ func (m *Model) check(bad func(format string, args ...any)) {
 	}
 	// archParams fails on a complete architecture exactly when archBound reaches
 	// 2^62; the bound is the cheaper test.
-	if m.HasArchitecture() && m.FFN > 0 && !(archBound(m) < 1<<62) {
+	if m.HasArchitecture() && m.FFN > 0 && !(archBound(m, d) < 1<<62) {
 		bad("parameter count overflows int64")
 	}
 }
@@ -270,7 +270,7 @@ func (m Model) archParams(active bool) (int64, error) {
 	if !m.HasArchitecture() || m.FFN <= 0 {
 		return 0, fmt.Errorf("sizing: architecture incomplete (layers, hidden, heads, ffn and vocab are needed): %w", ErrInvalid)
 	}
-	if !(archBound(&m) < 1<<62) {
+	if !(archBound(&m, m.headDim()) < 1<<62) {
 		return 0, fmt.Errorf("sizing: parameter count overflows int64: %w", ErrInvalid)
 	}
 	return m.archSum(active), nil

@@ -102,8 +102,9 @@ func (s settings) suggest(cards []*catalog.Card, kept []int, d *diagnosis) []str
 // smallestFit returns the fewest GPUs, up to 64, and the layout with which w fits
 // in usable bytes per GPU.
 func (s settings) smallestFit(w sizing.Workload, usable sizing.Bytes) (int, sizing.Parallel, bool) {
+	var buf [maxLayouts]sizing.Parallel
 	for n := 1; n <= 64; n *= 2 {
-		for _, l := range s.layouts(n, GPUsPerServer) {
+		for _, l := range s.layouts(&buf, n, GPUsPerServer) {
 			w.Parallel = l
 			if b, err := sizing.Estimate(s.Model, w); err == nil && b.Total() <= usable {
 				return n, l, true

@@ -49,27 +49,30 @@
 // Plan ranks candidates on their exact expected cost (pricing.Pricer.Total) and
 // builds quotes, market checks, waste and warnings only for the options it
 // returns. It does less work where the answer cannot change: each distinct
-// tariff is validated and prepared once; each card and GPU count is fitted once,
-// timing each tensor degree once (ZeRO stages and offload only add to it); and,
-// ranked by cost, a candidate whose pricing.Pricer.Floor is above the Limit-th
-// best cost known (or its offer's best so far) is not priced at all. Measured
-// with go test -bench Plan -benchmem on synthetic price lists (twelve providers,
-// six regions, twenty cards, 1 to 8 GPUs, tariffs shared by regions; a LoRA job
-// on Llama-2-7B; the default limit), the fastest of four runs on a two-core AMD
-// EPYC machine shared with other work (load 1 to 4; runs varied up to twofold):
+// tariff is validated and prepared once, and each distinct card name checked
+// once; each card and GPU count is fitted once, timing each tensor degree once
+// (ZeRO stages and offload only add to it, so a layout below ZeRO-3 whose degree
+// is no faster than the best so far is not estimated); and, ranked by cost, a
+// candidate whose pricing.Pricer.Floor is above the Limit-th best cost known (or
+// its offer's best so far) is not priced at all. Measured with go test -bench
+// Plan -benchmem on synthetic price lists (twelve providers, six regions, twenty
+// cards, 1 to 8 GPUs, tariffs shared by regions; a LoRA job on Llama-2-7B; the
+// default limit), the fastest of four runs on a two-core AMD EPYC machine shared
+// with other work (load about 1; runs varied by a third):
 //
 //	offers    time/op   memory/op   allocs/op
-//	1000      4.9 ms     1.5 MB      13 k
-//	10000     31 ms      7.2 MB      72 k
-//	100000    0.23 s     53 MB       509 k
+//	1000      4.5 ms     1.2 MB      8.3 k
+//	10000     24 ms      4.6 MB      28 k
+//	100000    0.15 s     31 MB       73 k
 //
-// At 1000 offers about a quarter of the time is the offers' validation and
-// tariff keys, a fifth preparing the distinct tariffs (pricing.NewPricer), a
-// sixth the layouts of the cards, and the rest pricing and garbage collection.
+// At 1000 offers about a seventh of the time is the offers' validation and
+// tariff keys, a ninth preparing the distinct tariffs (pricing.NewPricer), an
+// eighth the layouts of the cards, a sixth pricing, and most of the rest
+// garbage collection.
 //
 // A serving request (Llama-3.1-8B, 20 requests/s, TTFT and TPOT targets) over
-// 1000 of the same offers: 7.7 ms, 2.7 MB and 14 k allocations, about 80
+// 1000 of the same offers: 6.2 ms, 2.3 MB and 9.1 k allocations, about 80
 // replica searches (one per card and tensor-parallel size) and the rest
 // pricing, each candidate priced in full. The 47 GPU offers of the SkyPilot
-// snapshot (BenchmarkPlanSkyPilot): 2.7 ms, 0.6 MB, 5.5 k allocations.
+// snapshot (BenchmarkPlanSkyPilot): 1.7 ms, 0.4 MB, 4.4 k allocations.
 package plan

@@ -44,17 +44,21 @@ type fitKey struct {
 	server int // GPUs per server (serverOf)
 }
 
-// layouts lists the parallel layouts tried for n GPUs, in order of preference.
-// Tensor parallelism, whose all-reduces sit on every layer's critical path, is
-// kept inside one server of server GPUs, as Megatron-LM deploys it.
-func (s settings) layouts(n, server int) []sizing.Parallel {
+// maxLayouts is the most layouts lists for one GPU count.
+const maxLayouts = 11
+
+// layouts lists the parallel layouts tried for n GPUs, in order of preference, in
+// buf (no allocation: there are at most maxLayouts). Tensor parallelism, whose
+// all-reduces sit on every layer's critical path, is kept inside one server of
+// server GPUs, as Megatron-LM deploys it.
+func (s settings) layouts(buf *[maxLayouts]sizing.Parallel, n, server int) []sizing.Parallel {
 	m := s.Model
 	heads, kv := m.Heads, m.KVHeads
 	if kv == 0 {
 		kv = heads
 	}
 	divides := func(t int) bool { return heads > 0 && heads%t == 0 && kv%t == 0 }
-	var ls []sizing.Parallel
+	ls := buf[:0]
 	if s.Workload.Task == sizing.Inference {
 		ls = append(ls, sizing.Parallel{Data: n})
 		if n > 1 && n <= server && divides(n) { // tensor parallelism stays inside a server
@@ -70,7 +74,7 @@ func (s settings) layouts(n, server int) []sizing.Parallel {
 		for z := 1; z <= 3; z++ {
 			ls = append(ls, sizing.Parallel{Data: n, ZeRO: z})
 		}
-		for _, t := range []int{2, 4, 8} {
+		for _, t := range [...]int{2, 4, 8} {
 			if t <= n && t <= server && n%t == 0 && divides(t) {
 				ls = append(ls, sizing.Parallel{Data: n / t, Tensor: t, SequenceParallel: true})
 				if n/t > 1 {
@@ -99,8 +103,19 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 	var jobs [4]jobTiming
 	w := s.Workload
 	tried := 0
-	for _, l := range s.layouts(n, server) {
+	var buf [maxLayouts]sizing.Parallel
+	for _, l := range s.layouts(&buf, n, server) {
 		tried++
+		if best != nil && s.Workload.Task != sizing.Inference && l.ZeRO < 3 && !l.OffloadOptimizer {
+			// Below ZeRO-3 and without offload a layout takes exactly its tensor
+			// degree's time (WithZeRO adds nothing): once that is known, the
+			// layout cannot be faster than a best as fast.
+			if t := one(l.Tensor); t&(t-1) == 0 && bits.Len(uint(t))-1 < len(jobs) {
+				if jt := &jobs[bits.Len(uint(t))-1]; jt.done && jt.err == nil && jt.mid.Duration >= best.duration {
+					continue
+				}
+			}
+		}
 		w.Parallel = l
 		b, err := sizing.Estimate(s.Model, w)
 		if err != nil {

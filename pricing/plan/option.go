@@ -46,9 +46,12 @@ var errCannotWin = errors.New("plan: the cost cannot make the plan")
 // above bar, in whole minor units of the ranking's currency, the candidate cannot
 // make the plan and price returns errCannotWin without pricing it; the floor is
 // used only where it bounds the ranking key: no conversion, no interruptions.
-func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, rates pricing.Rates, bar int64) (candidate, error) {
+//
+// It is called for every offer at every GPU count, so it takes the settings and
+// the offer by reference rather than copying them on each call.
+func (s *settings) price(i int, o *pricing.Offer, pr tariffPricer, n int, f *fit, rates *pricing.Rates, bar int64) (candidate, error) {
 	c := candidate{offer: i, gpus: n, fit: f}
-	c.rented, c.units = rent(o, n)
+	c.rented, c.units = rent(*o, n)
 	jobRental := false
 	switch {
 	case s.rentalSet():
@@ -63,10 +66,10 @@ func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, 
 	if span := usageSpan(c.rental); !jobRental && s.Tokens > 0 && span < f.duration {
 		return candidate{}, &shortRental{span: span}
 	} else if span > pricing.MaxDuration {
-		return candidate{}, &unavailable{offerName(o), fmt.Errorf("the rental of %s is past the %s pricing limit: %w",
+		return candidate{}, &unavailable{offerName(*o), fmt.Errorf("the rental of %s is past the %s pricing limit: %w",
 			roundDur(span), roundDur(pricing.MaxDuration), pricing.ErrUnavailable)}
 	}
-	if bar < math.MaxInt64 && o.InterruptionsPerDay == 0 && (isZeroRates(rates) || o.Tariff.Currency == rates.Base) {
+	if bar < math.MaxInt64 && o.InterruptionsPerDay == 0 && (isZeroRates(*rates) || o.Tariff.Currency == rates.Base) {
 		if fl, ok := pr.Floor(c.rental, c.units); ok && fl > bar { // both in minor units of one currency
 			return candidate{}, errCannotWin
 		}
@@ -74,22 +77,22 @@ func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, 
 	var err error
 	c.total, err = pr.Total(c.rental, c.units)
 	if errors.Is(err, pricing.ErrUnavailable) {
-		return candidate{}, &unavailable{offerName(o), err}
+		return candidate{}, &unavailable{offerName(*o), err}
 	}
 	if err != nil {
-		return candidate{}, &text.ContextError{Pkg: "plan", Context: fmt.Sprintf("%s at %d GPUs", offerName(o), c.rented), Err: err}
+		return candidate{}, &text.ContextError{Pkg: "plan", Context: fmt.Sprintf("%s at %d GPUs", offerName(*o), c.rented), Err: err}
 	}
 	c.expected = c.total
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
 		if err := s.interruptions(&c, pr, o.InterruptionsPerDay); err != nil {
 			// The expected time overflows or passes what can be priced: the offer
 			// can never run this job.
-			return candidate{}, &unavailable{offerName(o), fmt.Errorf("with %g interruptions a day the expected time cannot be priced: %s: %w",
+			return candidate{}, &unavailable{offerName(*o), fmt.Errorf("with %g interruptions a day the expected time cannot be priced: %s: %w",
 				o.InterruptionsPerDay, text.Reason(err), pricing.ErrUnavailable)}
 		}
 	}
 	c.key = c.expected
-	if !isZeroRates(rates) && c.expected.Currency != rates.Base {
+	if !isZeroRates(*rates) && c.expected.Currency != rates.Base {
 		if c.key, err = rates.Convert(c.expected); err != nil {
 			return candidate{}, err
 		}
@@ -105,7 +108,7 @@ func (s settings) price(i int, o pricing.Offer, pr tariffPricer, n int, f *fit, 
 // to cover the job and the lost time: a run as long as the job is priced again at
 // the longer length; a rental the user gave costs more only for the time past its
 // end, bought as a further run.
-func (s settings) interruptions(c *candidate, pr tariffPricer, perDay float64) error {
+func (s *settings) interruptions(c *candidate, pr tariffPricer, perDay float64) error {
 	d := c.fit.duration
 	c.interruptions = perDay * d.Hours() / 24
 	lost := c.interruptions * ((s.checkpoint / 2).Seconds() + s.restart.Seconds())

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
@@ -220,7 +221,7 @@ func (p Planner) Report(r Request) (Report, error) {
 	}
 
 	fits := make(map[fitKey]*fit)
-	cands := make([]candidate, 0, len(rs.kept))
+	var cands []candidate // grown as candidates survive: most offers are priced out by the floor
 	var diag diagnosis
 	causes := rs.causes
 	best := !s.EveryCount && s.Rank != RankFrontier // one candidate per offer is kept
@@ -285,7 +286,7 @@ func (p Planner) Report(r Request) (Report, error) {
 			if top != nil && best && len(cands) > first && cands[first].exact {
 				bar = min(bar, cands[first].minor) // the offer's best so far
 			}
-			c, err := s.price(i, o, pr, n, f, p.Rates, bar)
+			c, err := s.price(i, &p.Offers[i], pr, n, f, &p.Rates, bar)
 			if err == errCannotWin {
 				continue
 			}
@@ -379,26 +380,34 @@ func (p Planner) Report(r Request) (Report, error) {
 // be lower). It returns the checks of the returned options' offers, by offer
 // index.
 func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order []int) (map[int]pricing.PriceCheck, error) {
-	market := func(i int) string {
-		m := rs.cards[i].ID + " " + p.Offers[i].Tariff.Currency
-		if p.Offers[i].Interruptible {
-			m += " (interruptible)"
-		}
-		return m
+	type marketKey struct {
+		card, currency string
+		spot           bool
 	}
-	shown := make(map[string]bool, len(order))
+	key := func(i int) marketKey {
+		return marketKey{rs.cards[i].ID, p.Offers[i].Tariff.Currency, p.Offers[i].Interruptible}
+	}
+	shown := make(map[marketKey]string, len(order)) // each market shown, named
 	out := make(map[int]pricing.PriceCheck, len(order))
 	for _, k := range order {
-		shown[market(cands[k].offer)] = true
+		m := key(cands[k].offer)
+		name := m.card + " " + m.currency
+		if m.spot {
+			name += " (interruptible)"
+		}
+		shown[m] = name
 		out[cands[k].offer] = pricing.PriceCheck{}
 	}
-	var offers []pricing.Offer
 	var markets []string
 	var index []int
 	for _, i := range rs.kept {
-		if m := market(i); shown[m] {
-			offers, markets, index = append(offers, p.Offers[i]), append(markets, m), append(index, i)
+		if m, ok := shown[key(i)]; ok {
+			markets, index = append(markets, m), append(index, i)
 		}
+	}
+	offers := make([]pricing.Offer, len(index)) // copied once, at their number
+	for j, i := range index {
+		offers[j] = p.Offers[i]
 	}
 	got, err := pricing.MarketCheckIn(offers, markets, s.threshold)
 	if err != nil {
@@ -522,19 +531,23 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 	rs.totals, rs.tariff = newTotals(len(p.Offers)), make([]int, len(p.Offers))
 	stand := pricing.Tariff{Hourly: decimal.New(1, 0)} // a valid tariff in the offer's currency
 	for i, o := range p.Offers {
-		// A tariff is validated with the first offer that has it; the offers
-		// after it (a provider's regions often share one) with a stand-in.
+		// A tariff and a card name are validated with the first offer that has
+		// them; the offers after it (a provider's regions often share a tariff,
+		// many offers a card) with stand-ins.
 		id, seen := rs.totals.id(o.Tariff)
 		v := o
 		if seen {
 			stand.Currency = o.Tariff.Currency
 			v.Tariff = stand
 		}
+		l, ok := byName[o.Card]
+		if ok {
+			v.Card = "gpu" // a valid name, and its own key
+		}
 		if err := v.Validate(); err != nil {
 			return resolved{}, &text.ContextError{Pkg: "plan", Context: "offer " + offerName(o), Drop: "offer: ", Err: err}
 		}
 		rs.tariff[i] = id
-		l, ok := byName[o.Card]
 		if !ok {
 			l = new(looked)
 			l.card, l.faster, l.err = lookupBoard(cat, &all, o.Card)
@@ -824,31 +837,38 @@ func (p tariffPricer) Total(u pricing.Usage, gpus int) (pricing.Money, error) {
 }
 
 // tariffKey appends every field of a tariff that pricing reads, decimals as
-// written (coefficient and exponent), so equal keys price alike.
+// written (coefficient and exponent), so equal keys price alike. Numbers are
+// written as fixed-width binary and text with its length first, so no two
+// tariffs share a key.
 func tariffKey(b []byte, t pricing.Tariff) []byte {
-	dec := func(d decimal.Decimal) {
-		if d.NumDigits() <= 18 {
-			b = strconv.AppendInt(b, d.CoefficientInt64(), 10) // exact below 19 digits
-		} else {
-			b = append(b, d.Coefficient().String()...)
-		}
-		b = append(b, 'e')
-		b = strconv.AppendInt(b, int64(d.Exponent()), 10)
-		b = append(b, '|')
+	num := func(v int64) { b = binary.LittleEndian.AppendUint64(b, uint64(v)) }
+	str := func(s string) {
+		num(int64(len(s)))
+		b = append(b, s...)
 	}
-	b = append(b, t.Currency...)
-	b = append(b, '|')
+	dec := func(d decimal.Decimal) {
+		switch {
+		case d.IsZero(): // without reading the coefficient, which a zero value lacks
+			b = append(b, 0)
+		case d.NumDigits() <= 18:
+			b = append(b, 1)
+			num(d.CoefficientInt64()) // exact below 19 digits
+		default:
+			b = append(b, 2)
+			str(d.Coefficient().String())
+		}
+		num(int64(d.Exponent()))
+	}
+	str(t.Currency)
 	dec(t.Hourly)
 	dec(t.Daily)
 	dec(t.Weekly)
 	dec(t.Monthly)
 	for _, v := range [...]int64{int64(t.HoursPerMonth), int64(t.Granularity), int64(t.Minimum), int64(t.AfterPackage), int64(t.Rounding)} {
-		b = strconv.AppendInt(b, v, 10)
-		b = append(b, '|')
+		num(v)
 	}
 	for _, term := range t.Terms {
-		b = strconv.AppendInt(b, int64(term.Months), 10)
-		b = append(b, ':')
+		num(int64(term.Months))
 		dec(term.Monthly)
 		dec(term.Discount)
 	}

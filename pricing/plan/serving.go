@@ -296,7 +296,7 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 				run.capOf[k] = max(run.capOf[k], limit)
 				continue
 			}
-			c, err := s.price(i, o, pr, n, v.fit, p.Rates, math.MaxInt64)
+			c, err := s.price(i, &p.Offers[i], pr, n, v.fit, &p.Rates, math.MaxInt64)
 			if err != nil {
 				var un *unavailable
 				if errors.As(err, &un) {
