@@ -22,7 +22,8 @@ func readConfigFile(t testing.TB, name string) Model {
 }
 
 // Parameter counts of stored configs against the checkpoints' published counts:
-// the total_size of each BF16 safetensors index, halved (models/SOURCES.md).
+// the total_size of each BF16 safetensors index, halved, or the exact count
+// published where no index was found (models/SOURCES.md says which).
 func TestReadConfigParamCounts(t *testing.T) {
 	for _, tc := range []struct {
 		file   string
