@@ -22,7 +22,8 @@ func readConfigFile(t testing.TB, name string) Model {
 }
 
 // Parameter counts of stored configs against the checkpoints' published counts:
-// the total_size of each BF16 safetensors index, halved (models/SOURCES.md).
+// the total_size of each BF16 safetensors index, halved, or the exact count
+// published where no index was found (models/SOURCES.md says which).
 func TestReadConfigParamCounts(t *testing.T) {
 	for _, tc := range []struct {
 		file   string
@@ -44,6 +45,15 @@ func TestReadConfigParamCounts(t *testing.T) {
 		{"gemma-2-9b", 9_241_705_984, 2 * 42 * 8 * 256, 8192},
 		{"gemma-2-27b", 27_227_128_320, 2 * 46 * 16 * 128, 8192},
 		{"phi-3-mini-4k", 3_821_079_552, 2 * 32 * 32 * 96, 4096},
+		{"llama-2-7b", 6_738_415_616, 2 * 32 * 32 * 128, 4096},
+		{"llama-2-13b", 13_015_864_320, 2 * 40 * 40 * 128, 4096},
+		{"llama-2-70b", 68_976_648_192, 2 * 80 * 8 * 128, 4096},
+		{"llama-3-8b", 8_030_261_248, 2 * 32 * 8 * 128, 8192},
+		{"mistral-7b", 7_241_732_096, 2 * 32 * 8 * 128, 32768},
+		// Qwen2 base configs state 131072 positions (the Instruct ones 32768);
+		// the index of Qwen2.5 at the same shape gives the same counts.
+		{"qwen2-7b", 7_615_616_512, 2 * 28 * 4 * 128, 131072},
+		{"qwen2-72b", 72_706_203_648, 2 * 80 * 8 * 128, 131072},
 		// Latent attention: 512 + 64 values per token per layer, 61 layers.
 		{"deepseek-r1", 0, 61 * (512 + 64), 163840},
 	} {

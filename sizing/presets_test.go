@@ -32,7 +32,8 @@ func TestPresetParamCounts(t *testing.T) {
 		{"GPT-2 XL 1.5B, checkpoint", "gpt2-xl", 1_557_611_200, 0},
 		{"OPT-13B (12.85B), derived from config.json", "opt-13b", 12_853_473_280, 0},
 		// The presets added from stored configs: each checkpoint's BF16
-		// safetensors total_size, halved (models/SOURCES.md).
+		// safetensors total_size, halved, or the exact count published where
+		// no index was found (models/SOURCES.md says which).
 		{"Llama-3.2-1B, checkpoint (tied embeddings)", "llama-3.2-1b", 1_235_814_400, 0},
 		{"Llama-3.2-3B, checkpoint (tied embeddings)", "llama-3.2-3b", 3_212_749_824, 0},
 		{"Mistral-Nemo-12B, checkpoint", "mistral-nemo-12b", 12_247_782_400, 0},
