@@ -291,12 +291,17 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 			}
 			k := fitKey{card.ID, t, t}
 			n := v.replicas * t
-			if n > limit {
-				run.overCap[k] = n
+			rented := n // GPUs asked of the offer: whole instances of whole replicas
+			if m := o.GPUsPerInstance; m > 0 {
+				per := m / t // replicas one instance holds
+				rented = (v.replicas + per - 1) / per * m
+			}
+			if rented > limit {
+				run.overCap[k] = rented
 				run.capOf[k] = max(run.capOf[k], limit)
 				continue
 			}
-			c, err := s.price(i, &p.Offers[i], pr, n, v.fit, &p.Rates, math.MaxInt64)
+			c, err := s.price(i, &p.Offers[i], pr, rented, v.fit, &p.Rates, math.MaxInt64)
 			if err != nil {
 				var un *unavailable
 				if errors.As(err, &un) {
@@ -305,7 +310,7 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 				}
 				return nil, nil, err
 			}
-			c.serve = v
+			c.serve, c.gpus = v, n
 			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.budget.Amount) {
 				if run.over == nil || cmpKey(&c, run.over) < 0 {
 					cc := c
