@@ -429,22 +429,22 @@ func (s settings) explainServing(opt *Option, c *candidate, o pricing.Offer, fas
 	pt := v.point
 	opt.Replicas, opt.Serving = v.replicas, &pt
 	span := usageSpan(c.rental)
-	secs := decimal.NewFromInt(int64(span / time.Second))
-	if !secs.IsPositive() {
-		return fmt.Errorf("plan: a rental of %v has no whole second to price per hour: %w", span, pricing.ErrInvalid)
+	nanos := decimal.NewFromInt(int64(span)) // nanoseconds
+	if !nanos.IsPositive() {
+		return fmt.Errorf("plan: a rental of %v has no time to price per hour: %w", span, pricing.ErrInvalid)
 	}
 	mode := o.Tariff.Rounding
-	// The rental's cost per second, scaled to an hour: the cost × 3600 / seconds.
-	perSec := pricing.Money{Amount: c.total.Amount.Mul(decimal.NewFromInt(3600)), Currency: c.total.Currency}
+	// The rental's cost per nanosecond, scaled to an hour: the cost × 3.6e12 / nanoseconds.
+	scaled := pricing.Money{Amount: c.total.Amount.Mul(decimal.NewFromInt(int64(time.Hour))), Currency: c.total.Currency}
 	var err error
-	if opt.PerHour, err = perSec.Div(secs, mode); err != nil {
+	if opt.PerHour, err = scaled.Div(nanos, mode); err != nil {
 		return err
 	}
 	mtok, err := millionTokensPerHour(s.Serving)
 	if err != nil {
 		return err
 	}
-	if opt.PerMillion, err = perSec.Div(secs.Mul(mtok), mode); err != nil {
+	if opt.PerMillion, err = scaled.Div(nanos.Mul(mtok), mode); err != nil {
 		return err
 	}
 	if o.Interruptible || o.InterruptionsPerDay > 0 {

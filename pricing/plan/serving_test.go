@@ -384,3 +384,31 @@ func TestServingPeak(t *testing.T) {
 		}
 	}
 }
+
+// PerHour divides by the rental's whole length, not its whole seconds: an hour
+// and half a second at 3600 an hour, billed per second, costs 3601 (3600.5 s
+// rounded up to 3601 s), which is 3601 × 3600 / 3600.5 = 3600.4999… → 3600.50 an
+// hour, not 3601.00; the per-million figure likewise.
+func TestServingPerHourFractionalSecond(t *testing.T) {
+	tr := Traffic{Rate: 1, PromptTokens: 1000, OutputTokens: 300}
+	r := servingRequest(t, "llama-3.1-8b", tr)
+	r.Usage = time.Hour + 500*time.Millisecond
+	opts, err := Planner{Offers: []pricing.Offer{planOffer("a", "H100 SXM5 80GB", 8, "3600", "")}}.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := opts[0]
+	if o.Replicas != 1 || o.GPUs != 1 {
+		t.Fatalf("%d replicas on %d GPUs, want 1 on 1", o.Replicas, o.GPUs)
+	}
+	if got := o.Cost.Total.Amount.StringFixed(2); got != "3601.00" {
+		t.Fatalf("cost %s, want 3601.00", got)
+	}
+	if got := o.PerHour.Amount.StringFixed(2); got != "3600.50" {
+		t.Errorf("per hour %s, want 3600.50", got)
+	}
+	// 300 tokens/s is 1.08 million an hour: 3600.4999… / 1.08 = 3333.7962… → 3333.80.
+	if got := o.PerMillion.Amount.StringFixed(2); got != "3333.80" {
+		t.Errorf("per million %s, want 3333.80", got)
+	}
+}
