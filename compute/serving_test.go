@@ -555,7 +555,7 @@ func TestServingPointReplicas(t *testing.T) {
 	for _, tt := range []struct {
 		rate float64
 		want int
-	}{{20, 5}, {20.5, 6}, {0.1, 1}, {4, 1}} {
+	}{{20, 5}, {20.5, 6}, {0.1, 1}, {4, 1}, {5e-324, 1}} { // the smallest rate: rate/4 underflows to 0, still one replica
 		if got, err := p.Replicas(tt.rate); got != tt.want || err != nil {
 			t.Errorf("Replicas(%v) = %d, %v; want %d", tt.rate, got, err, tt.want)
 		}
