@@ -205,7 +205,10 @@ func requestLatency(p compute.ServingPoint, output int) time.Duration {
 func (s settings) servingFit(card catalog.Card, t int, v *served) *fit {
 	f := &fit{ok: true, layout: sizing.Parallel{Data: v.replicas, Tensor: t}, eff: 1, tried: 1, warned: true}
 	w := s.Workload
-	w.Batch, w.SeqLen, w.Parallel = v.point.Concurrency, s.Serving.PromptTokens+s.Serving.OutputTokens, sizing.Parallel{Tensor: t}
+	// Each sequence holds its tokens in whole blocks of the paged cache, as
+	// compute.Serving counts them.
+	held := (s.Serving.PromptTokens + s.Serving.OutputTokens + compute.KVBlockTokens - 1) / compute.KVBlockTokens * compute.KVBlockTokens
+	w.Batch, w.SeqLen, w.Parallel = v.point.Concurrency, held, sizing.Parallel{Tensor: t}
 	w.Overhead = sizing.Bytes(math.Ceil(float64(card.Memory) * s.headroom))
 	if w.PrefillChunk == 0 {
 		w.PrefillChunk = sizing.DefaultPrefillChunk // as compute.Serving
