@@ -96,12 +96,14 @@ func resolveArch(m *Model, n int64, ar *arch) bool {
 // invalid) and returns its parameter count. It sets m's HeadDim and KVHeads to
 // their defaults when zero, which changes no figure: m is the caller's copy.
 func checkModel(m *Model) (int64, error) {
-	if !m.valid() {
+	var p problems
+	d := m.check(&p)
+	if p.n > 0 {
 		return 0, m.Validate()
 	}
-	// The defaults that need a division are resolved once, in the caller's copy,
-	// for the terms that read them.
-	m.HeadDim, m.KVHeads = m.headDim(), m.kvHeads()
+	// The defaults are resolved once, in the caller's copy, for the terms that
+	// read them; check has divided for the head dimension.
+	m.HeadDim, m.KVHeads = d, m.kvHeads()
 	if m.Params > 0 {
 		return m.Params, nil
 	}
@@ -242,7 +244,8 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 // 0 allocations for each of its training, inference, QLoRA and parameters-only
 // cases.
 func Estimate(m Model, w Workload) (Breakdown, error) {
-	if !w.valid() {
+	var p problems
+	if w.check(&p); p.n > 0 {
 		return Breakdown{}, w.Validate()
 	}
 	n, err := checkModel(&m)

@@ -272,8 +272,10 @@ func TestWorkloadValidFastPath(t *testing.T) {
 		if k := rapid.IntRange(0, len(spoil)).Draw(t, "spoil"); k < len(spoil) {
 			spoil[k](&w)
 		}
-		if got, err := w.valid(), w.Validate(); got != (err == nil) {
-			t.Fatalf("valid() = %v, Validate() = %v for %+v", got, err, w)
+		var p problems
+		w.check(&p)
+		if err := w.Validate(); (p.n == 0) != (err == nil) {
+			t.Fatalf("check counted %d problems, Validate() = %v for %+v", p.n, err, w)
 		}
 	})
 }
