@@ -165,19 +165,13 @@ func (c Card) AllReduceBaseline(n int) (compute.Bandwidth, string, error) {
 	if n < 2 {
 		return 0, "", fmt.Errorf("catalog: all-reduce over %d GPUs, want 2 or more: %w", n, ErrInvalid)
 	}
-	var link compute.Link
-	var name string
-	switch {
-	case c.NVLink > 0 && (c.Link == LinkNVLink || c.Link == LinkInfinityFabric || c.Link == LinkNVLinkBridge && n == 2):
-		link = compute.NVLink(c.NVLink)
-		name = fmt.Sprintf("%s (%s total)", linkName(c.Link), c.NVLink)
-	default:
-		l, err := compute.PCIeLink(c.PCIeGen)
-		if err != nil {
-			return 0, "", fmt.Errorf("catalog: card %s: %v: %w", quote(c.ID), strings.TrimSuffix(err.Error(), ": "+compute.ErrInvalid.Error()), ErrInvalid)
-		}
-		link = l
-		name = fmt.Sprintf("PCIe Gen%d x16 link", c.PCIeGen)
+	link, kind, err := c.PeerLink(n)
+	if err != nil {
+		return 0, "", err
+	}
+	name := fmt.Sprintf("PCIe Gen%d x16 link", c.PCIeGen)
+	if kind != LinkNone {
+		name = fmt.Sprintf("%s (%s total)", linkName(kind), c.NVLink)
 	}
 	const size = sizing.GiB << 4 // 16 GiB: long enough that nanosecond rounding is lost
 	t, err := link.AllReduce(size, n)
@@ -186,6 +180,23 @@ func (c Card) AllReduceBaseline(n int) (compute.Bandwidth, string, error) {
 	}
 	algbw := float64(size) / t.Seconds()
 	return compute.Bandwidth(algbw * 2 * float64(n-1) / float64(n)), name, nil
+}
+
+// PeerLink returns the link n GPUs of card c share inside one server, as compute
+// models it, and the kind of direct link it is: the card's NVLink or Infinity
+// Fabric when it joins every GPU of the board, an NVLink bridge for a pair only,
+// and otherwise PCIe of the card's generation (kind LinkNone). The link carries
+// no latency; callers that model small messages add their own. A PCIe
+// generation compute does not know is ErrInvalid.
+func (c Card) PeerLink(n int) (compute.Link, LinkKind, error) {
+	if n > 1 && c.NVLink > 0 && (c.Link == LinkNVLink || c.Link == LinkInfinityFabric || c.Link == LinkNVLinkBridge && n == 2) {
+		return compute.NVLink(c.NVLink), c.Link, nil
+	}
+	l, err := compute.PCIeLink(c.PCIeGen)
+	if err != nil {
+		return compute.Link{}, LinkNone, fmt.Errorf("catalog: card %s: %v: %w", quote(c.ID), strings.TrimSuffix(err.Error(), ": "+compute.ErrInvalid.Error()), ErrInvalid)
+	}
+	return l, LinkNone, nil
 }
 
 // linkName names a link kind in words.

@@ -2,6 +2,7 @@ package sizing
 
 import (
 	"errors"
+	"fmt"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"strconv"
 )
@@ -59,3 +60,30 @@ func sized(b Bytes) string {
 
 // quote quotes s for a message, cut to 64 bytes at a character boundary.
 func quote(s string) string { return text.Quote(s, 64) }
+
+// problems collects what a validator finds: Validate keeps each problem as an
+// error (prefix, then the formatted problem, wrapping ErrInvalid), while the
+// allocation-free checks of Estimate's hot path only count them (collect false), so
+// a problem's arguments are boxed only when it is found.
+type problems struct {
+	collect bool
+	prefix  string // "sizing: model: ", with a %q verb for name when name is set
+	name    string
+	n       int
+	errs    []error
+}
+
+// add records one problem.
+func (p *problems) add(format string, args ...any) {
+	p.n++
+	if !p.collect {
+		return
+	}
+	if p.name != "" {
+		args = append([]any{p.name}, args...)
+	}
+	p.errs = append(p.errs, fmt.Errorf(p.prefix+format+": %w", append(args, ErrInvalid)...))
+}
+
+// err joins the problems found, nil when there are none.
+func (p *problems) err() error { return errors.Join(p.errs...) }

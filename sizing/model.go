@@ -1,7 +1,6 @@
 package sizing
 
 import (
-	"errors"
 	"fmt"
 )
 
@@ -111,37 +110,27 @@ func (m Model) HasArchitecture() bool {
 // A valid model costs no allocation: Validate builds its list only when something
 // is wrong, so hot paths (Estimate, compute's Job.Time) call it on every use.
 func (m Model) Validate() error {
-	var errs []error
-	m.check(func(format string, args ...any) {
-		if m.Name == "" {
-			errs = append(errs, fmt.Errorf("sizing: model: "+format+": %w", append(args, ErrInvalid)...))
-			return
-		}
-		errs = append(errs, fmt.Errorf("sizing: model %q: "+format+": %w", append([]any{m.Name}, append(args, ErrInvalid)...)...))
-	})
-	return errors.Join(errs...)
+	p := problems{collect: true, prefix: "sizing: model: "}
+	if m.Name != "" {
+		p.prefix, p.name = "sizing: model %q: ", m.Name
+	}
+	m.check(&p)
+	return p.err()
 }
 
-// valid reports whether Validate would return nil, without building errors: the
-// same checks, so hot paths allocate nothing (the arguments of a problem are
-// boxed only when it is found).
-func (m *Model) valid() bool {
-	ok := true
-	m.check(func(string, ...any) { ok = false })
-	return ok
-}
-
-// check calls bad once for each problem Validate reports.
-func (m *Model) check(bad func(format string, args ...any)) {
+// check records each problem Validate reports in p and returns the head dimension
+// (headDim), which it computes for its own checks, so that Estimate divides for it
+// once.
+func (m *Model) check(p *problems) int {
 	// One sign test for all the sizes: the OR of them is negative when one is.
 	if m.Params|int64(m.StoredBytes)|int64(m.Layers|m.Hidden|m.Heads|m.KVHeads|m.HeadDim|m.FFN|m.Vocab|m.Experts|
 		m.ExpertsPerToken|m.Positions|m.ExpertFFN|m.SharedFFN|m.DenseLayers|m.NormsPerLayer|m.KVLoRARank|
 		m.QLoRARank|m.RopeHeadDim|m.VHeadDim|m.Context|m.SlidingWindow|m.SlidingLayers) < 0 {
 		if m.Params < 0 {
-			bad("negative Params %d", m.Params)
+			p.add("negative Params %d", m.Params)
 		}
 		if m.StoredBytes < 0 {
-			bad("negative StoredBytes %d", int64(m.StoredBytes))
+			p.add("negative StoredBytes %d", int64(m.StoredBytes))
 		}
 		for _, f := range []struct {
 			name string
@@ -156,46 +145,47 @@ func (m *Model) check(bad func(format string, args ...any)) {
 			{"SlidingLayers", m.SlidingLayers},
 		} {
 			if f.v < 0 {
-				bad("negative %s %d", f.name, f.v)
+				p.add("negative %s %d", f.name, f.v)
 			}
 		}
-		return // the checks below assume non-negative fields
+		return 0 // the checks below assume non-negative fields
 	}
 	if m.Params == 0 && (!m.HasArchitecture() || m.FFN == 0) {
-		bad("no parameter count: set Params, or Layers, Hidden, Heads, Vocab and FFN")
+		p.add("no parameter count: set Params, or Layers, Hidden, Heads, Vocab and FFN")
 	}
 	d := m.headDim() // Hidden/Heads by default: heads divide Hidden when d·Heads is Hidden
 	if m.Heads > 0 && m.HeadDim == 0 && d*m.Heads != m.Hidden {
-		bad("%d heads do not divide hidden size %d (set HeadDim)", m.Heads, m.Hidden)
+		p.add("%d heads do not divide hidden size %d (set HeadDim)", m.Heads, m.Hidden)
 	}
 	if m.KVHeads > 0 {
 		if m.Heads == 0 {
-			bad("KVHeads %d set without Heads", m.KVHeads)
+			p.add("KVHeads %d set without Heads", m.KVHeads)
 		} else if m.KVHeads > m.Heads || m.Heads%m.KVHeads != 0 {
-			bad("%d KV heads do not divide %d heads", m.KVHeads, m.Heads)
+			p.add("%d KV heads do not divide %d heads", m.KVHeads, m.Heads)
 		}
 	}
 	if m.ExpertsPerToken > 0 && m.Experts == 0 {
-		bad("ExpertsPerToken %d set without Experts", m.ExpertsPerToken)
+		p.add("ExpertsPerToken %d set without Experts", m.ExpertsPerToken)
 	} else if m.ExpertsPerToken > m.Experts {
-		bad("%d experts per token of %d experts", m.ExpertsPerToken, m.Experts)
+		p.add("%d experts per token of %d experts", m.ExpertsPerToken, m.Experts)
 	} else if m.Experts > 1 && m.ExpertsPerToken == 0 {
-		bad("%d experts without ExpertsPerToken (the experts each token is routed to: 2 for Mixtral-8x7B)", m.Experts)
+		p.add("%d experts without ExpertsPerToken (the experts each token is routed to: 2 for Mixtral-8x7B)", m.Experts)
 	}
 	if m.DenseLayers > m.Layers || m.SlidingLayers > m.Layers {
-		bad("%d dense and %d sliding-window layers of %d layers", m.DenseLayers, m.SlidingLayers, m.Layers)
+		p.add("%d dense and %d sliding-window layers of %d layers", m.DenseLayers, m.SlidingLayers, m.Layers)
 	}
 	if m.SlidingLayers > 0 && m.SlidingWindow == 0 {
-		bad("SlidingLayers %d set without SlidingWindow", m.SlidingLayers)
+		p.add("SlidingLayers %d set without SlidingWindow", m.SlidingLayers)
 	}
 	if m.KVLoRARank > 0 && (m.HeadDim == 0 || m.RopeHeadDim >= m.HeadDim) {
-		bad("latent attention needs HeadDim %d above RopeHeadDim %d", m.HeadDim, m.RopeHeadDim)
+		p.add("latent attention needs HeadDim %d above RopeHeadDim %d", m.HeadDim, m.RopeHeadDim)
 	}
 	// archParams fails on a complete architecture exactly when archBound reaches
 	// 2^62; the bound is the cheaper test.
 	if m.HasArchitecture() && m.FFN > 0 && !(archBound(m, d) < 1<<62) {
-		bad("parameter count overflows int64")
+		p.add("parameter count overflows int64")
 	}
+	return d
 }
 
 // kvHeads returns the number of key/value heads, defaulting to Heads.

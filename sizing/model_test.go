@@ -188,8 +188,10 @@ func TestValidateFastPath(t *testing.T) {
 		if rapid.Bool().Draw(t, "huge") {
 			m.Layers, m.Hidden, m.FFN = math.MaxInt32, math.MaxInt32, math.MaxInt32
 		}
-		if got, want := m.valid(), m.Validate() == nil; got != want {
-			t.Fatalf("valid() = %v, Validate() = %v for %+v", got, m.Validate(), m)
+		var p problems
+		m.check(&p)
+		if got, want := p.n == 0, m.Validate() == nil; got != want {
+			t.Fatalf("check counted %d problems, Validate() = %v for %+v", p.n, m.Validate(), m)
 		}
 	})
 	m := Model{Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, Vocab: 128256, GatedFFN: true}

@@ -216,10 +216,10 @@ func TestPropertyMaxTight(t *testing.T) {
 	})
 }
 
-// Estimate checks a workload with valid(), a few comparisons, and builds
-// Validate's errors only when it fails; the two must agree on every workload. The
-// workload starts valid and has at most one field spoiled, so that each check in
-// valid() is the only thing wrong in some runs.
+// Estimate runs Workload.check counting problems, and builds Validate's errors
+// only when it counts one; the two modes must agree on every workload. The
+// workload starts valid and has at most one field spoiled, so that each rule in
+// check is the only thing wrong in some runs.
 func TestWorkloadValidFastPath(t *testing.T) {
 	custom, err := CustomBits(4.5)
 	if err != nil {
@@ -272,8 +272,10 @@ func TestWorkloadValidFastPath(t *testing.T) {
 		if k := rapid.IntRange(0, len(spoil)).Draw(t, "spoil"); k < len(spoil) {
 			spoil[k](&w)
 		}
-		if got, err := w.valid(), w.Validate(); got != (err == nil) {
-			t.Fatalf("valid() = %v, Validate() = %v for %+v", got, err, w)
+		var p problems
+		w.check(&p)
+		if err := w.Validate(); (p.n == 0) != (err == nil) {
+			t.Fatalf("check counted %d problems, Validate() = %v for %+v", p.n, err, w)
 		}
 	})
 }

@@ -3,7 +3,6 @@ package sizing
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -334,73 +333,62 @@ func isFloat(p Precision) bool { return p >= FP64 && p <= FP8 }
 // degree of 1 is allowed and shards nothing (DeepSpeed accepts it, commonly to
 // use optimizer offload on one device).
 func (w Workload) Validate() error {
-	var errs []error
-	w.check(func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("sizing: workload: "+format+": %w", append(args, ErrInvalid)...))
-	})
-	return errors.Join(errs...)
+	p := problems{collect: true, prefix: "sizing: workload: "}
+	w.check(&p)
+	return p.err()
 }
 
-// valid reports whether Validate would return nil, without building errors: the
-// same checks, so Estimate's common case allocates nothing (the arguments of a
-// problem are boxed only when it is found).
-func (w *Workload) valid() bool {
-	ok := true
-	w.check(func(string, ...any) { ok = false })
-	return ok
-}
-
-// check calls bad once for each problem Validate reports.
-func (w *Workload) check(bad func(format string, args ...any)) {
+// check records in pr each problem Validate reports.
+func (w *Workload) check(pr *problems) {
 	if w.Task == 0 {
-		bad("task is not set")
+		pr.add("task is not set")
 	} else if w.Task >= numTasks {
-		bad("task %v is not a known task", w.Task)
+		pr.add("task %v is not a known task", w.Task)
 	}
 	if w.Precision == 0 {
-		bad("precision is not set")
+		pr.add("precision is not set")
 	} else if !w.Precision.Valid() {
-		bad("precision %v is not a valid precision", w.Precision)
+		pr.add("precision %v is not a valid precision", w.Precision)
 	} else if w.Task == Training && !isFloat(w.Precision) {
-		bad("full training needs a floating-point precision, not %v (use LoRA or QLoRA on quantized weights)", w.Precision)
+		pr.add("full training needs a floating-point precision, not %v (use LoRA or QLoRA on quantized weights)", w.Precision)
 	}
 	if w.GradPrecision != 0 && !isFloat(w.GradPrecision) {
-		bad("gradient precision %v is not a floating-point precision", w.GradPrecision)
+		pr.add("gradient precision %v is not a floating-point precision", w.GradPrecision)
 	}
 	if w.KVPrecision != 0 && !w.KVPrecision.Valid() {
-		bad("KV cache precision %v is not a precision", w.KVPrecision)
+		pr.add("KV cache precision %v is not a precision", w.KVPrecision)
 	}
 	if w.Optimizer >= numOptimizers {
-		bad("unknown optimizer %v", w.Optimizer)
+		pr.add("unknown optimizer %v", w.Optimizer)
 	}
 	if w.Recompute >= numRecomputes {
-		bad("unknown recomputation strategy %v", w.Recompute)
+		pr.add("unknown recomputation strategy %v", w.Recompute)
 	}
 	if w.Batch < 1 {
-		bad("batch %d is below 1", w.Batch)
+		pr.add("batch %d is below 1", w.Batch)
 	}
 	if w.SeqLen < 1 {
-		bad("sequence length %d is below 1", w.SeqLen)
+		pr.add("sequence length %d is below 1", w.SeqLen)
 	}
 	if w.PrefillChunk < 0 {
-		bad("negative prefill chunk %d", w.PrefillChunk)
+		pr.add("negative prefill chunk %d", w.PrefillChunk)
 	}
 	if w.LoRARank < 0 {
-		bad("negative LoRA rank %d", w.LoRARank)
+		pr.add("negative LoRA rank %d", w.LoRARank)
 	}
 	if w.LoRATargets&^TargetAllLinear != 0 {
-		bad("unknown LoRA targets %v", w.LoRATargets)
+		pr.add("unknown LoRA targets %v", w.LoRATargets)
 	}
 	if w.Overhead < 0 {
-		bad("negative overhead %d bytes", int64(w.Overhead))
+		pr.add("negative overhead %d bytes", int64(w.Overhead))
 	}
 	p := &w.Parallel
 	if p.Data < 0 || p.Tensor < 0 || p.Pipeline < 0 {
-		bad("negative parallel degree (data %d, tensor %d, pipeline %d)", p.Data, p.Tensor, p.Pipeline)
+		pr.add("negative parallel degree (data %d, tensor %d, pipeline %d)", p.Data, p.Tensor, p.Pipeline)
 	} else if p.Devices() == 0 {
-		bad("parallel layout of data %d × tensor %d × pipeline %d is over MaxDevices (%d) devices", p.Data, p.Tensor, p.Pipeline, MaxDevices)
+		pr.add("parallel layout of data %d × tensor %d × pipeline %d is over MaxDevices (%d) devices", p.Data, p.Tensor, p.Pipeline, MaxDevices)
 	}
 	if p.ZeRO < 0 || p.ZeRO > 3 {
-		bad("ZeRO stage %d is outside 0..3", p.ZeRO)
+		pr.add("ZeRO stage %d is outside 0..3", p.ZeRO)
 	}
 }

@@ -785,7 +785,7 @@ func links(s settings) (section, error) {
 		if err != nil {
 			return sec, err
 		}
-		link, name, err := cardLink(c)
+		link, name, err := cardLink(c, 8)
 		if err != nil {
 			return sec, err
 		}
@@ -809,12 +809,13 @@ func links(s settings) (section, error) {
 	return sec, nil
 }
 
-// cardLink returns the link compute uses between two cards of c.
-func cardLink(c catalog.Card) (compute.Link, string, error) {
-	if c.NVLink > 0 && c.Link == catalog.LinkNVLink {
-		return compute.NVLink(c.NVLink), fmt.Sprintf("NVLink %s total", c.NVLink), nil
+// cardLink returns the link n cards of c share in one server (catalog's PeerLink),
+// named for the report.
+func cardLink(c catalog.Card, n int) (compute.Link, string, error) {
+	l, kind, err := c.PeerLink(n)
+	if kind != catalog.LinkNone {
+		return l, fmt.Sprintf("NVLink %s total", c.NVLink), err
 	}
-	l, err := compute.PCIeLink(c.PCIeGen)
 	return l, fmt.Sprintf("PCIe %d.0 x16, no NVLink", c.PCIeGen), err
 }
 
@@ -866,7 +867,7 @@ func bigCardsOrMany(s settings) (section, error) {
 		}
 		line := fmt.Sprintf("  %-33s %9s per GPU: %s", r.name, si(b.Total()), fitsWord(fits(b.Total(), r.card, s.headroom)))
 		if r.devices > 1 {
-			link, _, err := cardLink(r.card)
+			link, _, err := cardLink(r.card, r.devices)
 			if err != nil {
 				return sec, err
 			}
@@ -1547,7 +1548,7 @@ func allReduceCheck(s settings) (section, error) {
 	}
 	var rows []link
 	for _, c := range cards {
-		l, name, err := cardLink(c)
+		l, name, err := cardLink(c, 8)
 		if err != nil {
 			return sec, err
 		}

@@ -337,25 +337,19 @@ func linkFor(card catalog.Card, n, server int) (compute.Link, bool, string) {
 	if n > server {
 		return compute.Link{Bandwidth: InterServerLink, Latency: networkStepLatency}, false, "the network between servers (200 Gb/s per GPU assumed)"
 	}
-	if n > 1 && card.NVLink > 0 {
-		nv := compute.NVLink(card.NVLink)
-		nv.Latency = nvlinkStepLatency
-		switch card.Link {
-		case catalog.LinkNVLink, catalog.LinkInfinityFabric:
-			return nv, true, string(card.Link)
-		case catalog.LinkNVLinkBridge:
-			if n == 2 {
-				return nv, true, "NVLink bridge"
-			}
-		}
+	l, kind, err := card.PeerLink(n)
+	switch {
+	case err != nil: // a generation compute does not know: PCIe Gen4, the common one
+		l, _ = compute.PCIeLink(4)
+	case kind == catalog.LinkNVLinkBridge:
+		l.Latency = nvlinkStepLatency
+		return l, true, "NVLink bridge"
+	case kind != catalog.LinkNone:
+		l.Latency = nvlinkStepLatency
+		return l, true, string(kind)
 	}
 	gen := card.PCIeGen
-	if gen == 0 {
-		gen = 4
-	}
-	l, err := compute.PCIeLink(gen)
 	if err != nil {
-		l, _ = compute.PCIeLink(4)
 		gen = 4
 	}
 	l.Latency = pcieStepLatency
