@@ -354,7 +354,8 @@ func (sv *serving) best(ttft, tpot time.Duration) (ServingPoint, error) {
 }
 
 // Replicas returns how many replicas at this point serve rate requests per second:
-// ⌈rate / Requests⌉, each replica completing Requests a second in its steady state.
+// ⌈rate / Requests⌉ and at least one, each replica completing Requests a second in
+// its steady state.
 // A rate that is not positive and finite, or a point with no Requests, is an error
 // wrapping ErrInvalid; more than math.MaxInt32 replicas, ErrRange.
 func (p ServingPoint) Replicas(rate float64) (int, error) {
@@ -364,7 +365,7 @@ func (p ServingPoint) Replicas(rate float64) (int, error) {
 	if !(p.Requests > 0) || math.IsInf(p.Requests, 0) {
 		return 0, fmt.Errorf("compute: a serving point completing %v requests per second: %w", p.Requests, ErrInvalid)
 	}
-	n := math.Ceil(rate / p.Requests)
+	n := math.Max(math.Ceil(rate/p.Requests), 1) // a quotient that underflows to 0 still needs one
 	if n > math.MaxInt32 {
 		return 0, fmt.Errorf("compute: %v requests per second need %.3g replicas: %w", rate, n, ErrRange)
 	}

@@ -555,7 +555,7 @@ func TestServingPointReplicas(t *testing.T) {
 	for _, tt := range []struct {
 		rate float64
 		want int
-	}{{20, 5}, {20.5, 6}, {0.1, 1}, {4, 1}} {
+	}{{20, 5}, {20.5, 6}, {0.1, 1}, {4, 1}, {5e-324, 1}} { // the smallest rate: rate/4 underflows to 0, still one replica
 		if got, err := p.Replicas(tt.rate); got != tt.want || err != nil {
 			t.Errorf("Replicas(%v) = %d, %v; want %d", tt.rate, got, err, tt.want)
 		}
@@ -645,5 +645,37 @@ func TestPreparedServing(t *testing.T) {
 	}
 	if _, err := zero.MaxConcurrency(); !errors.Is(err, ErrInvalid) {
 		t.Errorf("zero PreparedServing MaxConcurrency: %v, want ErrInvalid", err)
+	}
+}
+
+// Latent attention (DeepSeek-V2/V3's MLA) caches one latent per token and layer,
+// shared by all the heads, so tensor parallelism cannot split it: every device of
+// the replica holds the whole cache of every sequence (Tang et al. 2025, "TPLA:
+// Tensor Parallel Latent Attention", arXiv 2508.15881, abstract: under TP "each
+// device must load the full cache"). DeepSeek-R1 in FP8 on 8 H200s (141 GB, 4.8
+// TB/s): a sequence of 1000 + 300 tokens holds 1312 (82 blocks of 16) tokens ×
+// 61 layers × (512 + 64) latent values × 2 bytes (FP16 cache) = 92,196,864 bytes
+// on each device; each device has 42.43 GB left after the 10% reserve, its eighth
+// of the weights and one chunk's activations, so 460 sequences, not 8 × 460.
+func TestServingLatentAttentionReplicatedCache(t *testing.T) {
+	m, err := sizing.Preset("deepseek-r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Serving{Model: m, Weights: sizing.FP8, Devices: 8, Memory: 141e9, Bandwidth: 4800 * GBps, Peak: h100FP8,
+		Link: Link{Bandwidth: 450 * GBps}, PromptTokens: 1000, OutputTokens: 300}
+	sv, err := s.prepare()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perDevice := sv.free / 8; math.Abs(perDevice-42.43e9) > 0.01e9 {
+		t.Fatalf("room per device %.4g bytes, want 42.43 GB", perDevice)
+	}
+	if want := 8 * 92196864.0; sv.kvSeq != want {
+		t.Errorf("KV cache of a sequence over the replica %.0f bytes, want %.0f (the latent on each of 8 devices)", sv.kvSeq, want)
+	}
+	n, err := s.MaxConcurrency()
+	if err != nil || n != 460 {
+		t.Errorf("MaxConcurrency %d, %v; want 460", n, err)
 	}
 }

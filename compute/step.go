@@ -37,7 +37,8 @@ type replica struct {
 	kvRead                          float64 // bytes of KV cache one decoding sequence reads per step, over all devices
 	// kvCopies is how many devices hold each KV head: 1 while the devices split the
 	// KV heads, devices/KVHeads once they outnumber them (each device keeps the one
-	// head its query heads use, as vLLM and Megatron replicate them).
+	// head its query heads use, as vLLM and Megatron replicate them); every device
+	// under latent attention, whose cache has no heads to split.
 	kvCopies    float64
 	ctx         float64 // context of a decoding sequence, for its attention FLOPs
 	layers      float64
@@ -123,7 +124,12 @@ func newReplica(m sizing.Model, p sizing.Precision, w float64, devices int, bw B
 		approx:        sh.Assumed,
 	}
 	r.kvCopies = 1
-	if k := math.Max(sh.KVHeads, 1); n > k {
+	if k := math.Max(sh.KVHeads, 1); m.KVLoRARank > 0 {
+		// Latent attention caches one latent per token for all the heads: tensor
+		// parallelism cannot split it, and every device holds it whole (Tang et
+		// al. 2025, "TPLA", arXiv 2508.15881).
+		r.kvCopies = n
+	} else if n > k {
 		r.kvCopies = n / k
 	}
 	if m.Experts > 1 && m.ExpertsPerToken > 0 && m.ExpertsPerToken < m.Experts {

@@ -378,8 +378,10 @@ var safetensorsDtypes = map[string]int64{
 // offsets) and never its tensor data. It checks, as the safetensors library does,
 // that the header is at most MaxHeaderBytes, that every dtype is known, and that
 // the tensors' data offsets, sorted, are contiguous from 0 and each spans exactly
-// its shape's elements × the dtype's width. Params is the sum of the elements and
-// Weights of the bytes. A file holds only tensors, so the Model has Params and
+// its shape's elements × the dtype's width. Params is the sum of the elements,
+// with the packed weights of GPTQ and AWQ layers unpacked and their scales,
+// zeros and group index left out (unpackedParams), and Weights the sum of the
+// bytes. A file holds only tensors, so the Model has Params and
 // StoredBytes set and no architecture: give a config.json to ReadConfig for that.
 // A model split over several files adds up with CombineFiles.
 func ReadSafetensors(r io.Reader) (ModelFile, error) {
@@ -410,6 +412,7 @@ func ReadSafetensors(r io.Reader) (ModelFile, error) {
 	}
 	spans := make([]span, 0, len(raw))
 	var params, stored int64
+	packed := map[string]packedTensor{} // the parts of GPTQ and AWQ layers, counted below
 	for name, v := range raw {
 		if name == "__metadata__" {
 			continue
@@ -443,7 +446,9 @@ func ReadSafetensors(r io.Reader) (ModelFile, error) {
 		if !ok || bitsN%8 != 0 || uint64(bitsN/8) != t.Offsets[1]-t.Offsets[0] {
 			return ModelFile{}, errFile("safetensors", "tensor %q: %d elements of %s do not fill data_offsets %v", name, elems, t.Dtype, t.Offsets)
 		}
-		if params, ok = checked.Add(params, elems); !ok {
+		if packedPart(name) {
+			packed[name] = packedTensor{t.Shape, elems}
+		} else if params, ok = checked.Add(params, elems); !ok {
 			return ModelFile{}, errFile("safetensors", "parameter count overflows int64")
 		}
 		stored += bitsN / 8 // bounded: the offsets are contiguous from 0 (checked below), each below 2^64
@@ -465,8 +470,69 @@ func ReadSafetensors(r io.Reader) (ModelFile, error) {
 	if next > math.MaxInt64 || stored < 0 {
 		return ModelFile{}, errFile("safetensors", "tensor data of %d bytes overflows int64", next)
 	}
+	if params, err = unpackedParams(params, packed); err != nil {
+		return ModelFile{}, err
+	}
 	m := Model{Params: params, StoredBytes: Bytes(next)}
 	return ModelFile{Model: m, Params: params, Weights: Bytes(next), Tensors: len(spans)}, nil
+}
+
+// packedTensor is a part of a GPTQ or AWQ layer: its shape and elements.
+type packedTensor struct {
+	shape []uint64
+	elems int64
+}
+
+// packedSuffixes name the tensors of a GPTQ or AWQ quantized linear layer: the
+// packed weights, their per-group zero points (packed too) and scales, and GPTQ's
+// input-channel group index.
+var packedSuffixes = [...]string{".qweight", ".qzeros", ".scales", ".g_idx"}
+
+// packedPart reports whether a tensor's name is that of a GPTQ or AWQ layer part.
+func packedPart(name string) bool {
+	for _, s := range packedSuffixes {
+		if strings.HasSuffix(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// unpackedParams adds to params the weights of each GPTQ or AWQ layer in packed,
+// unpacked: both formats pack 32/bits weights into each I32 of qweight (GPTQ along
+// the input, AWQ along the output) and pack qzeros along the output, whose scales
+// are unpacked (AutoGPTQ's QuantLinear and AutoAWQ's WQLinear_GEMM), so a layer
+// holds qweight's elements × scales' columns / qzeros' columns weights. The
+// scales, zeros and group index are quantization state, not parameters. A
+// qweight without both 2-D companions, or whose figures do not divide, is an
+// error; a scales, qzeros or g_idx tensor without a qweight is an ordinary tensor.
+func unpackedParams(params int64, packed map[string]packedTensor) (int64, error) {
+	for name, q := range packed {
+		prefix, ok := strings.CutSuffix(name, ".qweight")
+		if !ok {
+			if _, isLayer := packed[name[:strings.LastIndexByte(name, '.')]+".qweight"]; isLayer {
+				continue
+			}
+			var add bool
+			if params, add = checked.Add(params, q.elems); !add {
+				return 0, errFile("safetensors", "parameter count overflows int64")
+			}
+			continue
+		}
+		sc, okS := packed[prefix+".scales"]
+		zs, okZ := packed[prefix+".qzeros"]
+		if !okS || !okZ || len(q.shape) != 2 || len(sc.shape) != 2 || len(zs.shape) != 2 || zs.shape[1] == 0 || sc.shape[1] <= zs.shape[1] {
+			return 0, errFile("safetensors", "tensor %q: a packed qweight without the 2-D scales and qzeros that say how it is packed (GPTQ or AWQ); give the parameter count another way", name)
+		}
+		n, ok := checked.Mul(q.elems, int64(min(sc.shape[1], math.MaxInt64)))
+		if !ok || sc.shape[1] > math.MaxInt64 || n%int64(zs.shape[1]) != 0 {
+			return 0, errFile("safetensors", "tensor %q: %d packed elements do not unpack to %d columns over %d", name, q.elems, sc.shape[1], zs.shape[1])
+		}
+		if params, ok = checked.Add(params, n/int64(zs.shape[1])); !ok {
+			return 0, errFile("safetensors", "parameter count overflows int64")
+		}
+	}
+	return params, nil
 }
 
 // CombineFiles adds up the files of one model split over several (a sharded

@@ -246,3 +246,56 @@ func TestReadGGUFMetadata(t *testing.T) {
 		t.Errorf("misaligned offset: %v", err)
 	}
 }
+
+// GPTQ and AWQ checkpoints pack several low-bit weights into each I32 element of
+// a layer's qweight, beside its per-group scales and qzeros (and GPTQ's g_idx):
+// the parameters are the unpacked weights, qweight's elements × out / qzeros'
+// packed columns, not the elements stored. A 64 × 128 linear layer in groups of
+// 32: AWQ 4-bit stores qweight [64, 16], qzeros [2, 16], scales [2, 128]; GPTQ
+// 4-bit qweight [8, 128], qzeros [2, 16], scales [2, 128], g_idx [64]; GPTQ 3-bit
+// qweight [6, 128], qzeros [2, 12]. Each is 8192 parameters, plus a 128-value bias.
+func TestReadSafetensorsPackedQuantized(t *testing.T) {
+	layer := func(tensors ...[3]any) string { // name, dtype, shape
+		var b strings.Builder
+		b.WriteString("{")
+		off := uint64(0)
+		for i, x := range tensors {
+			shape := x[2].([]uint64)
+			n := uint64(1)
+			for _, d := range shape {
+				n *= d
+			}
+			n *= map[string]uint64{"I32": 4, "F16": 2}[x[1].(string)]
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `"%s":{"dtype":"%s","shape":%s,"data_offsets":[%d,%d]}`, x[0], x[1], strings.ReplaceAll(fmt.Sprint(shape), " ", ","), off, off+n)
+			off += n
+		}
+		b.WriteString("}")
+		return b.String()
+	}
+	bias := [3]any{"l.bias", "F16", []uint64{128}}
+	for _, tc := range []struct {
+		name   string
+		header string
+	}{
+		{"awq 4-bit", layer([3]any{"l.qweight", "I32", []uint64{64, 16}}, [3]any{"l.qzeros", "I32", []uint64{2, 16}}, [3]any{"l.scales", "F16", []uint64{2, 128}}, bias)},
+		{"gptq 4-bit", layer([3]any{"l.qweight", "I32", []uint64{8, 128}}, [3]any{"l.qzeros", "I32", []uint64{2, 16}}, [3]any{"l.scales", "F16", []uint64{2, 128}}, [3]any{"l.g_idx", "I32", []uint64{64}}, bias)},
+		{"gptq 3-bit", layer([3]any{"l.qweight", "I32", []uint64{6, 128}}, [3]any{"l.qzeros", "I32", []uint64{2, 12}}, [3]any{"l.scales", "F16", []uint64{2, 128}}, [3]any{"l.g_idx", "I32", []uint64{64}}, bias)},
+	} {
+		f, err := ReadSafetensors(bytes.NewReader(safetensorsFile(tc.header)))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if f.Params != 8192+128 || f.Model.Params != f.Params {
+			t.Errorf("%s: %d parameters, want %d", tc.name, f.Params, 8192+128)
+		}
+	}
+	// A qweight without the scales and qzeros that say how it is packed cannot be
+	// counted: an error, not the stored elements.
+	_, err := ReadSafetensors(bytes.NewReader(safetensorsFile(layer([3]any{"l.qweight", "I32", []uint64{64, 16}}))))
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "qweight") {
+		t.Errorf("a lone qweight: %v, want ErrInvalid naming it", err)
+	}
+}

@@ -174,3 +174,40 @@ func TestServingInstances(t *testing.T) {
 		t.Errorf("no option of one-GPU replicas among %d", len(rep.Options))
 	}
 }
+
+// A replica stays inside one instance: on 3-GPU instances a replica of two GPUs
+// takes an instance of its own (one GPU idle), so k such replicas rent k
+// instances, not ⌈2k/3⌉ with a replica split over two of them.
+func TestServingInstancesReplicaPerInstance(t *testing.T) {
+	tr := Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TTFT: time.Second, TPOT: 50 * time.Millisecond}
+	o := planOffer("a", "RTX 4090", 0, "4.80", "")
+	o.GPUsPerInstance = 3
+	r := servingRequest(t, "llama-3.1-8b", tr)
+	r.EveryCount, r.Limit = true, -1
+	rep, err := Planner{Offers: []pricing.Offer{o}}.Report(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, opt := range rep.Options {
+		tp := max(opt.Layout.Tensor, 1)
+		per := 3 / tp // replicas one instance holds
+		instances := (opt.Replicas + per - 1) / per
+		if opt.GPUs != instances*3 {
+			t.Errorf("%d replicas of %d GPUs on 3-GPU instances: %d GPUs rented, want %d (%d instances)", opt.Replicas, tp, opt.GPUs, instances*3, instances)
+		}
+		if used := opt.Replicas * tp; used < opt.GPUs && !strings.Contains(strings.Join(opt.Warnings, "\n"), fmt.Sprintf("job uses %d of %d GPUs", used, opt.GPUs)) {
+			t.Errorf("%d of %d GPUs used: warnings %q", used, opt.GPUs, opt.Warnings)
+		}
+		if tp == 2 {
+			found = true
+			want := decimal.NewFromInt(int64(instances)).Mul(decimal.RequireFromString("4.80")).StringFixed(2)
+			if got := opt.PerHour.Amount.StringFixed(2); got != want {
+				t.Errorf("%d two-GPU replicas: %s an hour, want %s", opt.Replicas, got, want)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no option of two-GPU replicas among %d", len(rep.Options))
+	}
+}

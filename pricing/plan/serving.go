@@ -205,7 +205,10 @@ func requestLatency(p compute.ServingPoint, output int) time.Duration {
 func (s settings) servingFit(card catalog.Card, t int, v *served) *fit {
 	f := &fit{ok: true, layout: sizing.Parallel{Data: v.replicas, Tensor: t}, eff: 1, tried: 1, warned: true}
 	w := s.Workload
-	w.Batch, w.SeqLen, w.Parallel = v.point.Concurrency, s.Serving.PromptTokens+s.Serving.OutputTokens, sizing.Parallel{Tensor: t}
+	// Each sequence holds its tokens in whole blocks of the paged cache, as
+	// compute.Serving counts them.
+	held := (s.Serving.PromptTokens + s.Serving.OutputTokens + compute.KVBlockTokens - 1) / compute.KVBlockTokens * compute.KVBlockTokens
+	w.Batch, w.SeqLen, w.Parallel = v.point.Concurrency, held, sizing.Parallel{Tensor: t}
 	w.Overhead = sizing.Bytes(math.Ceil(float64(card.Memory) * s.headroom))
 	if w.PrefillChunk == 0 {
 		w.PrefillChunk = sizing.DefaultPrefillChunk // as compute.Serving
@@ -291,12 +294,17 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 			}
 			k := fitKey{card.ID, t, t}
 			n := v.replicas * t
-			if n > limit {
-				run.overCap[k] = n
+			rented := n // GPUs asked of the offer: whole instances of whole replicas
+			if m := o.GPUsPerInstance; m > 0 {
+				per := m / t // replicas one instance holds
+				rented = (v.replicas + per - 1) / per * m
+			}
+			if rented > limit {
+				run.overCap[k] = rented
 				run.capOf[k] = max(run.capOf[k], limit)
 				continue
 			}
-			c, err := s.price(i, &p.Offers[i], pr, n, v.fit, &p.Rates, math.MaxInt64)
+			c, err := s.price(i, &p.Offers[i], pr, rented, v.fit, &p.Rates, math.MaxInt64)
 			if err != nil {
 				var un *unavailable
 				if errors.As(err, &un) {
@@ -305,7 +313,7 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 				}
 				return nil, nil, err
 			}
-			c.serve = v
+			c.serve, c.gpus = v, n
 			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.budget.Amount) {
 				if run.over == nil || cmpKey(&c, run.over) < 0 {
 					cc := c
@@ -424,22 +432,22 @@ func (s settings) explainServing(opt *Option, c *candidate, o pricing.Offer, fas
 	pt := v.point
 	opt.Replicas, opt.Serving = v.replicas, &pt
 	span := usageSpan(c.rental)
-	secs := decimal.NewFromInt(int64(span / time.Second))
-	if !secs.IsPositive() {
-		return fmt.Errorf("plan: a rental of %v has no whole second to price per hour: %w", span, pricing.ErrInvalid)
+	nanos := decimal.NewFromInt(int64(span)) // nanoseconds
+	if !nanos.IsPositive() {
+		return fmt.Errorf("plan: a rental of %v has no time to price per hour: %w", span, pricing.ErrInvalid)
 	}
 	mode := o.Tariff.Rounding
-	// The rental's cost per second, scaled to an hour: the cost × 3600 / seconds.
-	perSec := pricing.Money{Amount: c.total.Amount.Mul(decimal.NewFromInt(3600)), Currency: c.total.Currency}
+	// The rental's cost per nanosecond, scaled to an hour: the cost × 3.6e12 / nanoseconds.
+	scaled := pricing.Money{Amount: c.total.Amount.Mul(decimal.NewFromInt(int64(time.Hour))), Currency: c.total.Currency}
 	var err error
-	if opt.PerHour, err = perSec.Div(secs, mode); err != nil {
+	if opt.PerHour, err = scaled.Div(nanos, mode); err != nil {
 		return err
 	}
 	mtok, err := millionTokensPerHour(s.Serving)
 	if err != nil {
 		return err
 	}
-	if opt.PerMillion, err = perSec.Div(secs.Mul(mtok), mode); err != nil {
+	if opt.PerMillion, err = scaled.Div(nanos.Mul(mtok), mode); err != nil {
 		return err
 	}
 	if o.Interruptible || o.InterruptionsPerDay > 0 {

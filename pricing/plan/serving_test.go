@@ -92,9 +92,9 @@ func TestServingLlama8B(t *testing.T) {
 				t.Errorf("per GPU %+v on %v", o.PerGPU, card.Memory)
 			}
 			// Llama-3.1-8B's KV cache: 32 layers × 8 KV heads × 128 × 2 (K and V) ×
-			// 2 bytes = 128 KiB a token, for 1300 tokens of each sequence, split
-			// over the tensor-parallel GPUs.
-			if want := sizing.Bytes(tc.conc * 1300 * 131072 / tc.tensor); o.PerGPU.KVCache != want {
+			// 2 bytes = 128 KiB a token, for the 1300 tokens of each sequence in whole
+			// blocks of 16 (1312), split over the tensor-parallel GPUs.
+			if want := sizing.Bytes(tc.conc * 1312 * 131072 / tc.tensor); o.PerGPU.KVCache != want {
 				t.Errorf("KV cache per GPU %d, want %d", o.PerGPU.KVCache, want)
 			}
 			if want := sizing.Bytes(math.Ceil(float64(card.Memory) * compute.DefaultServingReserve)); o.PerGPU.Overhead != want {
@@ -382,5 +382,52 @@ func TestServingPeak(t *testing.T) {
 		if got := servingPeak(card, tc.weights); !ok || got != want {
 			t.Errorf("%s with %v weights: %v, want the %v rate %v", tc.card, tc.weights, got, tc.at, want)
 		}
+	}
+}
+
+// PerHour divides by the rental's whole length, not its whole seconds: an hour
+// and half a second at 3600 an hour, billed per second, costs 3601 (3600.5 s
+// rounded up to 3601 s), which is 3601 × 3600 / 3600.5 = 3600.4999… → 3600.50 an
+// hour, not 3601.00; the per-million figure likewise.
+func TestServingPerHourFractionalSecond(t *testing.T) {
+	tr := Traffic{Rate: 1, PromptTokens: 1000, OutputTokens: 300}
+	r := servingRequest(t, "llama-3.1-8b", tr)
+	r.Usage = time.Hour + 500*time.Millisecond
+	opts, err := Planner{Offers: []pricing.Offer{planOffer("a", "H100 SXM5 80GB", 8, "3600", "")}}.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := opts[0]
+	if o.Replicas != 1 || o.GPUs != 1 {
+		t.Fatalf("%d replicas on %d GPUs, want 1 on 1", o.Replicas, o.GPUs)
+	}
+	if got := o.Cost.Total.Amount.StringFixed(2); got != "3601.00" {
+		t.Fatalf("cost %s, want 3601.00", got)
+	}
+	if got := o.PerHour.Amount.StringFixed(2); got != "3600.50" {
+		t.Errorf("per hour %s, want 3600.50", got)
+	}
+	// 300 tokens/s is 1.08 million an hour: 3600.4999… / 1.08 = 3333.7962… → 3333.80.
+	if got := o.PerMillion.Amount.StringFixed(2); got != "3333.80" {
+		t.Errorf("per million %s, want 3333.80", got)
+	}
+}
+
+// The memory an option shows is the memory compute.Serving sized it by: each
+// sequence holds its 1000 + 300 tokens in whole blocks of 16, 1312 tokens, so 40
+// sequences of Llama-3.1-8B on an RTX 4090 hold 40 × 1312 × 32 layers × 8 KV heads
+// × 128 × 2 (keys and values) × 2 bytes = 6,878,658,560 bytes of KV cache.
+func TestServingMemoryInWholeBlocks(t *testing.T) {
+	r := servingRequest(t, "llama-3.1-8b", Traffic{Rate: 1, PromptTokens: 1000, OutputTokens: 300})
+	opts, err := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 8, "1.60", "")}}.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := opts[0]
+	if o.Serving.Concurrency != 40 || max(o.Layout.Tensor, 1) != 1 {
+		t.Fatalf("%d sequences on ×%d, want 40 on one GPU", o.Serving.Concurrency, o.Layout.Tensor)
+	}
+	if got := o.PerGPU.KVCache; got != 6_878_658_560 {
+		t.Errorf("KV cache per GPU %d bytes, want 6878658560", got)
 	}
 }
