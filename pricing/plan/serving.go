@@ -457,7 +457,7 @@ func (s settings) explainServing(opt *Option, c *candidate, o pricing.Offer, fas
 		}
 		msg := kind + ": a replica taken away drops its running requests and the rest serve the rate with less room; the cost does not count it"
 		if o.InterruptionsPerDay > 0 {
-			msg = fmt.Sprintf("%s (about %g a day)", msg, o.InterruptionsPerDay)
+			msg = fmt.Sprintf("%s (about %s a day)", msg, strconv.FormatFloat(o.InterruptionsPerDay, 'g', 2, 64))
 		}
 		opt.Warnings = append(opt.Warnings, msg)
 	}
