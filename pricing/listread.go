@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -234,7 +235,7 @@ func priceCell(col, s, headUnit, currency string) (decimal.Decimal, error) {
 		if err != nil {
 			return decimal.Decimal{}, &fieldError{col, s, err}
 		}
-		if curs != nil && currency != "" && !contains(curs, currency) {
+		if curs != nil && currency != "" && !slices.Contains(curs, currency) {
 			return decimal.Decimal{}, &fieldError{col, s, fmt.Errorf("the price is in %s, the row in %s: %w", strings.Join(curs, " or "), currency, ErrCurrencyMismatch)}
 		}
 	}
@@ -246,15 +247,6 @@ func priceCell(col, s, headUnit, currency string) (decimal.Decimal, error) {
 		}
 	}
 	return d, err
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // ungroup drops the commas of "1,200.50" when they group the integer part in
