@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/shopspring/decimal"
 )
@@ -111,6 +112,7 @@ const (
 )
 
 func loadSkyPilot(r io.Reader) ([]Offer, []Skip, error) {
+	size := knownSize(r)
 	cr, err := newCSVReader(r)
 	if err != nil {
 		return nil, nil, err
@@ -162,6 +164,14 @@ func loadSkyPilot(r io.Reader) ([]Offer, []Skip, error) {
 		}
 		if err := sr.row(rec, line); err != nil {
 			return nil, nil, err
+		}
+		if n := sr.out.n; size > 0 && n >= 256 && sr.out.full() {
+			// Room for the offers of the whole catalog, at the offers per
+			// byte read so far and a quarter more, so that they are written
+			// once; at most twice the catalog's size in offers (AWS's GPU
+			// rows make 1.3 times), past which chunks take the rest.
+			est := int64(n)*size/max(cr.InputOffset(), 1) + int64(n/4+64)
+			sr.out.reserve(int(min(est, 2*size/int64(unsafe.Sizeof(Offer{})))))
 		}
 	}
 }

@@ -1,0 +1,35 @@
+package pricing
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestOfferChunksReserve adds offers with room reserved at random points, too
+// little or too much: all returns them in the order added, and holds no more
+// than a quarter and 64 offers of room unused.
+func TestOfferChunksReserve(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 20000).Draw(t, "n")
+		var c offerChunks
+		for i := range n {
+			if rapid.IntRange(0, 499).Draw(t, "reserve?") == 0 {
+				c.reserve(rapid.IntRange(0, 2*n).Draw(t, "room"))
+			}
+			c.add(Offer{Line: i})
+		}
+		all := c.all()
+		if all == nil || len(all) != n {
+			t.Fatalf("all: %d offers (nil %v), want %d", len(all), all == nil, n)
+		}
+		for i, o := range all {
+			if o.Line != i {
+				t.Fatalf("offer %d has line %d", i, o.Line)
+			}
+		}
+		if spare := cap(all) - len(all); spare > 64+len(all)/4 {
+			t.Fatalf("%d offers hold room for %d more", len(all), spare)
+		}
+	})
+}
