@@ -306,7 +306,7 @@ func (sr *skyReader) row(rec []string, line int) error {
 			continue
 		}
 		if len(sr.prices) < 64 {
-			sr.prices = append(sr.prices, skyOffered{sr.in.get(p.text), p.spot})
+			sr.prices = append(sr.prices, p) // holds at most 64 rows' text
 		}
 		sr.out.add(Offer{
 			Provider: SkyPilotProvider, Region: region, Card: card,
