@@ -1,8 +1,11 @@
 package pricing
 
 import (
+	"bytes"
+	"io"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 )
 
@@ -32,4 +35,28 @@ func TestOfferChunksReserve(t *testing.T) {
 			t.Fatalf("%d offers hold room for %d more", len(all), spare)
 		}
 	})
+}
+
+// TestLoadSkyPilotCSVReserved loads a 2 MB catalog from a reader that tells its
+// size, which reserves room for the offers, and from one that does not: the
+// offers are the same.
+func TestLoadSkyPilotCSVReserved(t *testing.T) {
+	data := bigSkyPilot(t, 2e6)
+	sized, err := LoadSkyPilotCSV(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunked, err := LoadSkyPilotCSV(io.MultiReader(bytes.NewReader(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sized) < 5000 {
+		t.Fatalf("%d offers, want a catalog of more than 5000", len(sized))
+	}
+	if diff := cmp.Diff(chunked, sized); diff != "" {
+		t.Errorf("offers (-unsized +sized):\n%s", diff)
+	}
+	if spare := cap(sized) - len(sized); spare > 64+len(sized)/4 {
+		t.Errorf("%d offers hold room for %d more", len(sized), spare)
+	}
 }
