@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -22,15 +23,25 @@ import (
 // strings.Reader, bytes.Buffer) or a regular file (its size). Others are bounded
 // while they are read (sizeLimit).
 func refuseKnownSize(r io.Reader) error {
-	if l, ok := r.(interface{ Len() int }); ok && int64(l.Len()) > maxListBytes {
+	if knownSize(r) > maxListBytes {
 		return &ParseError{Err: errListTooLarge}
 	}
+	return nil
+}
+
+// knownSize returns the bytes r tells it holds before it is read: a reader's
+// remaining length (bytes.Reader, strings.Reader, bytes.Buffer) or a regular
+// file's size; -1 when it tells none.
+func knownSize(r io.Reader) int64 {
+	if l, ok := r.(interface{ Len() int }); ok {
+		return int64(l.Len())
+	}
 	if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > maxListBytes {
-			return &ParseError{Err: errListTooLarge}
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			return fi.Size()
 		}
 	}
-	return nil
+	return -1
 }
 
 // newCSVReader reads r as CSV within the size bound, past a UTF-8 byte order mark,
@@ -115,7 +126,8 @@ func csvRowErr(err error, rec []string) error {
 
 // offerChunks collects offers in chunks, so that a long list is never copied as
 // a growing slice is: the offers are written once into chunks and once into the
-// result, twice the result's size in all.
+// result, twice the result's size in all. A loader that can tell how many offers
+// are coming reserves room for them, and they are then written once.
 type offerChunks struct {
 	done [][]Offer
 	cur  []Offer
@@ -133,11 +145,31 @@ func (c *offerChunks) add(o Offer) {
 	c.n++
 }
 
+// full reports whether the next offer added starts a chunk.
+func (c *offerChunks) full() bool { return len(c.cur) == cap(c.cur) }
+
+// reserve makes room for n offers in all, when that is more than the current
+// chunk holds, moving the offers added so far into it.
+func (c *offerChunks) reserve(n int) {
+	if n <= cap(c.cur) || n <= c.n {
+		return
+	}
+	out := make([]Offer, 0, n)
+	for _, ch := range c.done {
+		out = append(out, ch...)
+	}
+	c.done, c.cur = nil, append(out, c.cur...)
+}
+
 // all returns the offers in the order added; an empty, non-nil slice for none.
+// Room reserved and left over by more than a quarter is given back.
 func (c *offerChunks) all() []Offer {
 	if len(c.done) == 0 {
 		if c.cur == nil {
 			return []Offer{}
+		}
+		if cap(c.cur)-len(c.cur) > 64+len(c.cur)/4 {
+			return append(make([]Offer, 0, len(c.cur)), c.cur...)
 		}
 		return c.cur
 	}
@@ -234,7 +266,7 @@ func priceCell(col, s, headUnit, currency string) (decimal.Decimal, error) {
 		if err != nil {
 			return decimal.Decimal{}, &fieldError{col, s, err}
 		}
-		if curs != nil && currency != "" && !contains(curs, currency) {
+		if curs != nil && currency != "" && !slices.Contains(curs, currency) {
 			return decimal.Decimal{}, &fieldError{col, s, fmt.Errorf("the price is in %s, the row in %s: %w", strings.Join(curs, " or "), currency, ErrCurrencyMismatch)}
 		}
 	}
@@ -246,15 +278,6 @@ func priceCell(col, s, headUnit, currency string) (decimal.Decimal, error) {
 		}
 	}
 	return d, err
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // ungroup drops the commas of "1,200.50" when they group the integer part in

@@ -57,7 +57,7 @@ func benchLoad(b *testing.B, data []byte, load func(io.Reader) ([]Offer, error))
 // bigSkyPilot is a SkyPilot catalog of about n bytes: the AWS excerpt's rows (CPU
 // and GPU) repeated, each repetition in regions of its own so that no row repeats
 // another.
-func bigSkyPilot(b *testing.B, n int) []byte {
+func bigSkyPilot(b testing.TB, n int) []byte {
 	raw, err := os.ReadFile("testdata/skypilot/aws_vms_gpu.csv")
 	if err != nil {
 		b.Fatal(err)

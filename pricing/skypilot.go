@@ -6,8 +6,10 @@ import (
 	"io"
 	"math"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/shopspring/decimal"
 )
@@ -110,6 +112,7 @@ const (
 )
 
 func loadSkyPilot(r io.Reader) ([]Offer, []Skip, error) {
+	size := knownSize(r)
 	cr, err := newCSVReader(r)
 	if err != nil {
 		return nil, nil, err
@@ -146,7 +149,7 @@ func loadSkyPilot(r io.Reader) ([]Offer, []Skip, error) {
 	}
 	cr.FieldsPerRecord = len(header)
 	cr.ReuseRecord = true
-	sr := skyReader{col: col, in: interner{}, cards: map[string]skyCard{}, mem: map[string]int64{}, price: map[string]decimal.Decimal{}}
+	sr := skyReader{col: col, in: interner{}, cards: map[string]skyCard{}, mem: map[string]int64{}, price: map[string]decimal.Decimal{}, notes: map[skyNoteKey]string{}}
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -162,6 +165,14 @@ func loadSkyPilot(r io.Reader) ([]Offer, []Skip, error) {
 		if err := sr.row(rec, line); err != nil {
 			return nil, nil, err
 		}
+		if n := sr.out.n; size > 0 && n >= 256 && sr.out.full() {
+			// Room for the offers of the whole catalog, at the offers per
+			// byte read so far and a quarter more, so that they are written
+			// once; at most twice the catalog's size in offers (AWS's GPU
+			// rows make 1.3 times), past which chunks take the rest.
+			est := int64(n)*size/max(cr.InputOffset(), 1) + int64(n/4+64)
+			sr.out.reserve(int(min(est, 2*size/int64(unsafe.Sizeof(Offer{})))))
+		}
 	}
 }
 
@@ -170,11 +181,14 @@ func loadSkyPilot(r io.Reader) ([]Offer, []Skip, error) {
 type skyReader struct {
 	col     [len(skyColumns)]int
 	in      interner
-	group   skyGroup                   // the instance, card and region of the last row with GPUs
-	prices  []string                   // the prices offered in group, spot ones after an "s"
+	group   skyGroup     // the instance, card and region of the last row with GPUs
+	prices  []skyOffered // the prices offered in group
+	info    string       // the last GpuInfo cell read, and its memory
+	infoMem int64
 	cards   map[string]skyCard         // the card name made of each GPU name, by GPU name
 	mem     map[string]int64           // GpuInfo cells read, by text
 	price   map[string]decimal.Decimal // prices read, by text (catalogs repeat them from region to region)
+	notes   map[skyNoteKey]string      // offer notes made, by instance, zone and kind
 	out     offerChunks
 	skipped skips
 }
@@ -234,14 +248,21 @@ func (sr *skyReader) row(rec []string, line int) error {
 		return sr.fail(rec, line, skySpot, err)
 	}
 	info := sr.get(rec, skyGpuInfo)
-	mem, ok := sr.mem[info]
+	mem, ok := sr.infoMem, info == sr.info && info != ""
+	if !ok {
+		mem, ok = sr.mem[info]
+	}
 	if !ok {
 		if mem, err = gpuInfoMemory(info); err != nil {
 			return sr.fail(rec, line, skyGpuInfo, err)
 		}
 		if len(info) <= 1024 && len(sr.mem) < 4096 {
-			sr.mem[strings.Clone(info)] = mem
+			info = strings.Clone(info)
+			sr.mem[info] = mem
 		}
+	}
+	if len(info) <= 1024 {
+		sr.info, sr.infoMem = info, mem // a cell of the row's record, or a key of mem
 	}
 	named, ok := sr.cards[name]
 	if !ok || named.mem != mem {
@@ -258,51 +279,88 @@ func (sr *skyReader) row(rec []string, line int) error {
 	if !named.valid {
 		return sr.fail(rec, line, skyAccName, fmt.Errorf("a GPU name without letters or digits: %w", ErrInvalid))
 	}
-	instance, region, zone := sr.in.get(sr.get(rec, skyInstance)), sr.in.get(sr.get(rec, skyRegion)), sr.get(rec, skyZone)
-	var notes string
-	switch {
-	case instance == "" && zone == "":
-		notes = "GPU alone: the host VM is priced apart"
-	case instance == "":
-		notes = "GPU alone: the host VM is priced apart, zone " + zone
-	case zone == "":
-		notes = "instance " + instance
-	default:
-		notes = "instance " + instance + ", zone " + zone
-	}
-	o := Offer{
-		Provider: SkyPilotProvider, Region: region, Card: card,
-		GPUsPerInstance: count, Line: line, Notes: notes,
-		Tariff: Tariff{Currency: "USD", Hourly: price},
-	}
 	// Repeats: the zones of an instance in a region come in consecutive rows;
 	// the prices offered since the instance, GPU or region last changed are kept.
-	if g := (skyGroup{instance, card, region}); g != sr.group {
-		sr.group, sr.prices = g, sr.prices[:0]
+	instance, region, zone := sr.get(rec, skyInstance), sr.get(rec, skyRegion), sr.get(rec, skyZone)
+	if g := (skyGroup{instance, card, region}); g == sr.group {
+		instance, region = sr.group.instance, sr.group.region // interned already
+	} else {
+		instance, region = sr.in.get(instance), sr.in.get(region)
+		sr.group, sr.prices = skyGroup{instance, card, region}, sr.prices[:0]
 	}
-	for _, kind := range [...]string{"on-demand", "spot"} {
-		text := priceText
-		if kind == "spot" {
+	for _, spotOffer := range [...]bool{false, true} {
+		p := skyOffered{priceText, false}
+		hourly := price
+		if spotOffer {
 			if spot.IsZero() || !below(spot, price) {
 				break
 			}
-			o.Tariff.Hourly, o.Interruptible, o.Notes = spot, true, notes+", spot"
-			text = "s" + spotText
+			p, hourly = skyOffered{spotText, true}, spot
 		}
-		if contains(sr.prices, text) {
-			sr.skipped.add("the same "+kind+" offer in another zone of its region", line)
+		if slices.Contains(sr.prices, p) {
+			if spotOffer {
+				sr.skipped.add("the same spot offer in another zone of its region", line)
+			} else {
+				sr.skipped.add("the same on-demand offer in another zone of its region", line)
+			}
 			continue
 		}
 		if len(sr.prices) < 64 {
-			sr.prices = append(sr.prices, sr.in.get(text))
+			sr.prices = append(sr.prices, p) // holds at most 64 rows' text
 		}
-		sr.out.add(o)
+		sr.out.add(Offer{
+			Provider: SkyPilotProvider, Region: region, Card: card,
+			GPUsPerInstance: count, Line: line, Notes: sr.note(instance, zone, spotOffer),
+			Tariff:        Tariff{Currency: "USD", Hourly: hourly},
+			Interruptible: spotOffer,
+		})
 	}
 	return nil
 }
 
 // skyGroup is an instance type's GPU in a region: the rows of its zones.
 type skyGroup struct{ instance, card, region string }
+
+// skyOffered is a price offered in a group, as the catalog writes it, and whether
+// it is a spot price.
+type skyOffered struct {
+	text string
+	spot bool
+}
+
+// skyNoteKey is what an offer's Notes say: its instance, zone and kind.
+type skyNoteKey struct {
+	instance, zone string
+	spot           bool
+}
+
+// note returns the Notes of an offer of instance in zone, once per distinct
+// note while there are at most 4096.
+func (sr *skyReader) note(instance, zone string, spot bool) string {
+	k := skyNoteKey{instance, zone, spot}
+	if n, ok := sr.notes[k]; ok {
+		return n
+	}
+	var n string
+	switch {
+	case instance == "" && zone == "":
+		n = "GPU alone: the host VM is priced apart"
+	case instance == "":
+		n = "GPU alone: the host VM is priced apart, zone " + zone
+	case zone == "":
+		n = "instance " + instance
+	default:
+		n = "instance " + instance + ", zone " + zone
+	}
+	if spot {
+		n += ", spot"
+	}
+	if len(sr.notes) < 4096 && len(zone) <= 128 {
+		k.zone = strings.Clone(zone)
+		sr.notes[k] = n
+	}
+	return n
+}
 
 // gpuCount reads AcceleratorCount ("8", "8.0"): a whole count of at least one,
 // or frac true for a fraction of a GPU (0.25).
