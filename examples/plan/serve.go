@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"text/tabwriter"
 	"time"
 
@@ -50,6 +51,18 @@ func (s serveFlags) apply(r *plan.Request, set map[string]bool) error {
 	}
 	if set["task"] && r.Workload.Task != sizing.Inference {
 		return cli.Usagef("-serve-rps plans inference, not -task %v", r.Workload.Task)
+	}
+	switch {
+	case !(s.rps > 0) || math.IsInf(s.rps, 0):
+		return cli.Usagef("-serve-rps %v: want requests per second above 0", s.rps)
+	case s.prompt < 1:
+		return cli.Usagef("-prompt %d: want 1 or more tokens", s.prompt)
+	case s.output < 1:
+		return cli.Usagef("-output %d: want 1 or more tokens", s.output)
+	case s.ttft < 0:
+		return cli.Usagef("-ttft %v: want 0 (no target) or more", s.ttft)
+	case s.tpot < 0:
+		return cli.Usagef("-tpot %v: want 0 (no target) or more", s.tpot)
 	}
 	r.Workload.Task, r.Tokens = sizing.Inference, 0
 	r.Serving = &plan.Traffic{Rate: s.rps, PromptTokens: s.prompt, OutputTokens: s.output, TTFT: s.ttft, TPOT: s.tpot}

@@ -64,15 +64,21 @@ func TestServeUsageErrors(t *testing.T) {
 		{"-serve-rps", "20", "-deadline", "1h"},
 		{"-serve-rps", "20", "-task", "training"},
 		{"-serve-rps", "20", "-ttft", "soon"},
+		{"-serve-rps", "0"},
+		{"-serve-rps", "NaN"},
+		{"-serve-rps", "-3"},
+		{"-serve-rps", "20", "-prompt", "0"},
+		{"-serve-rps", "20", "-output", "-1"},
+		{"-serve-rps", "20", "-tpot", "-1ms"},
 	} {
 		r := runArgs(args...)
 		if r.code != exitUsage || !strings.Contains(r.stderr, "plan:") {
 			t.Errorf("run(%q) = exit %d, stderr %q; want a usage error", args, r.code, r.stderr)
 		}
 	}
-	// A rate of zero is the library's ErrInvalid: exit 1 with its message.
+	// A bad rate names the flag, as every usage error does.
 	r := runArgs("-serve-rps", "0")
-	if r.code != exitFail || !strings.Contains(r.stderr, "rate 0 requests per second must be positive") {
-		t.Errorf("-serve-rps 0: exit %d, stderr %q", r.code, r.stderr)
+	if !strings.Contains(r.stderr, "-serve-rps 0: want requests per second above 0") {
+		t.Errorf("-serve-rps 0: stderr %q", r.stderr)
 	}
 }
