@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/xml"
-	"errors"
 	"flag"
 	"io"
 	"os"
@@ -17,6 +15,7 @@ import (
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/internal/cli"
+	svgcheck "github.com/gpuplan/gpuplan/internal/svg"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -79,29 +78,11 @@ func golden(t *testing.T, path string, got []byte) {
 	}
 }
 
-// wellFormed checks that svg parses as XML with an <svg> root in the SVG
-// namespace, and that it has a polyline per panel for each card that fits.
+// wellFormed fails the test unless svg is a well-formed SVG document.
 func wellFormed(t *testing.T, svg []byte) {
 	t.Helper()
-	d := xml.NewDecoder(bytes.NewReader(svg))
-	root := ""
-	for {
-		tok, err := d.Token()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("SVG is not well-formed XML: %v", err)
-		}
-		if se, ok := tok.(xml.StartElement); ok && root == "" {
-			root = se.Name.Local
-			if se.Name.Space != "http://www.w3.org/2000/svg" {
-				t.Errorf("root namespace = %q, want the SVG namespace", se.Name.Space)
-			}
-		}
-	}
-	if root != "svg" {
-		t.Errorf("root element = %q, want svg", root)
+	if err := svgcheck.Check(svg); err != nil {
+		t.Error(err)
 	}
 }
 

@@ -4,8 +4,11 @@
 package svg
 
 import (
+	"bytes"
 	"encoding/xml"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -42,4 +45,30 @@ func Esc(s string) string {
 	var b strings.Builder
 	_ = xml.EscapeText(&b, []byte(s)) // a strings.Builder never fails to write
 	return b.String()
+}
+
+// Check reports whether doc is well-formed XML whose root is an svg element in the
+// SVG namespace: what the examples' golden tests hold every chart to.
+func Check(doc []byte) error {
+	d := xml.NewDecoder(bytes.NewReader(doc))
+	root := ""
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("svg: not well-formed XML: %w", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok && root == "" {
+			root = se.Name.Local
+			if se.Name.Space != "http://www.w3.org/2000/svg" {
+				return fmt.Errorf("svg: root namespace %q, want the SVG namespace", se.Name.Space)
+			}
+		}
+	}
+	if root != "svg" {
+		return fmt.Errorf("svg: root element %q, want svg", root)
+	}
+	return nil
 }

@@ -32,3 +32,17 @@ func TestStart(t *testing.T) {
 		t.Errorf("Start wrote\n%s\nwant\n%s", got, want)
 	}
 }
+
+func TestCheck(t *testing.T) {
+	var b strings.Builder
+	Start(&b, 10, 10)
+	b.WriteString("</svg>")
+	if err := Check([]byte(b.String())); err != nil {
+		t.Errorf("Check(Start + </svg>) = %v", err)
+	}
+	for _, bad := range []string{"<svg", `<html xmlns="http://www.w3.org/2000/svg"></html>`, "<svg></svg>", ""} {
+		if Check([]byte(bad)) == nil {
+			t.Errorf("Check(%q) = nil, want an error", bad)
+		}
+	}
+}
