@@ -53,7 +53,7 @@ type arch struct {
 // KV cache, LoRA adapters, Adafactor's state) are then flagged in Breakdown.Approx.
 func resolveArch(m *Model, n int64, ar *arch) bool {
 	ar.experts, ar.ept = 1, 1
-	if m.HasArchitecture() {
+	if m.hasArch() {
 		// ar is written field by field: a composite literal would be built aside
 		// and copied.
 		ar.L, ar.h, ar.a = float64(m.Layers), float64(m.Hidden), float64(m.Heads)
@@ -136,6 +136,20 @@ func archBound(m *Model, headDim int) float64 {
 	return (float64(m.Layers)+1)*perLayer + 2*V*h + float64(m.Positions)*h + 2*h
 }
 
+// archFits reports whether archBound(m, headDim) is under 2^62, the condition
+// under which ParamCount sums the architecture. The bound is monotone in every
+// field, and at fewer than 2^10 layers, heads, KV heads, experts and norms per
+// layer, hidden sizes, head dimensions and ranks under 2^16, FFN widths under 2^20
+// and vocabularies and position tables under 2^30 it stays below 2^59 (every model
+// published is well inside these sizes), so the bound is computed only past them.
+// A negative field fails the quick test (as uint it is huge) and gets the full one.
+func archFits(m *Model, headDim int) bool {
+	small := uint(m.Layers|m.Heads|m.KVHeads|m.Experts|m.NormsPerLayer) < 1<<10 &&
+		uint(m.Hidden|headDim|m.VHeadDim|m.QLoRARank|m.KVLoRARank|m.RopeHeadDim) < 1<<16 &&
+		uint(m.FFN|m.ExpertFFN|m.SharedFFN) < 1<<20 && uint(m.Vocab|m.Positions) < 1<<30
+	return small || archBound(m, headDim) < 1<<62
+}
+
 // checkParallel validates the layout against the model. Tensor parallelism splits
 // attention by heads (Shoeybi et al. 2019, Megatron-LM §3), so its degree must
 // divide the query heads; KV heads are split when the degree divides them and
@@ -144,7 +158,7 @@ func archBound(m *Model, headDim int) float64 {
 // at least one layer each. Without the architecture, Estimate checks the pipeline
 // degree against the ⌈L⌉ layers resolveArch assumes.
 func checkParallel(m *Model, p *Parallel) error {
-	if !m.HasArchitecture() || p.Tensor <= 1 && p.Pipeline <= 1 {
+	if !m.hasArch() || p.Tensor <= 1 && p.Pipeline <= 1 {
 		return nil
 	}
 	t := one(p.Tensor)
