@@ -348,8 +348,8 @@ func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *W
 		if w.Task == Training {
 			weights = storedWeights(N, emb, w.Precision)
 			trainable, trainBits = N, w.Precision.Bits()
-			factored = 2 * N / ar.h
 			if optimizer == Adafactor {
+				factored = 2 * N / ar.h
 				terms = TermOptimizer
 			}
 		} else {

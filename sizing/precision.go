@@ -99,11 +99,11 @@ func CustomBits(bits float64) (Precision, error) {
 // Bits returns the storage cost in bits per parameter, scales and constants included.
 // It returns 0 for the zero value and for values that are not precisions.
 func (p Precision) Bits() float64 {
-	if p > customBase && p <= customBase+Precision(maxCustomBits*1000) {
-		return float64(p-customBase) / 1000
-	}
 	if p > 0 && p < numPrecisions {
 		return precisionInfo[p].bits
+	}
+	if p > customBase && p <= customBase+Precision(maxCustomBits*1000) {
+		return float64(p-customBase) / 1000
 	}
 	return 0
 }
