@@ -380,15 +380,12 @@ func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *W
 		terms |= TermActivations
 	}
 
-	var ok [6]bool
-	br.Weights, ok[0] = toBytes(weights / wShard)
-	br.Gradients, ok[1] = toBytes(grads / gShard)
-	br.Optimizer, ok[2] = toBytes(opt / oShard)
-	br.Activations, ok[3] = toBytes(act)
-	br.KVCache, ok[4] = toBytes(kv)
-	br.Overhead = w.Overhead
-	if br.Overhead == 0 {
-		br.Overhead = DefaultOverhead
+	// Every term must be a number from 0 up (a NaN fails) and fit int64 bytes;
+	// the total below is a sum of non-negative terms, so its bound bounds each
+	// term it includes.
+	wt, gr, op := weights/wShard, grads/gShard, opt/oShard
+	if !(wt >= 0 && gr >= 0 && op >= 0 && act >= 0 && kv >= 0) {
+		return errOverflow()
 	}
 	if p.OffloadOptimizer {
 		// ZeRO-Offload keeps the FP32 gradients on the host with the optimizer
@@ -397,21 +394,25 @@ func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *W
 		// per parameter times an additional_buffer_factor of 1.5 for its pinned
 		// buffers: T0_3B's 2,783M parameters need 62.2 GiB of host memory and
 		// 2 bytes per parameter on the GPU.
-		hostGrads := grads / gShard * 4 / max(1, gradBitsOf(w)/8)
-		var hok bool
-		br.Host, hok = toBytes(1.5 * (opt/oShard + hostGrads))
-		if !hok {
-			return fmt.Errorf("sizing: memory estimate overflows int64 bytes: %w", ErrInvalid)
+		host := 1.5 * (op + gr*4/max(1, gradBitsOf(w)/8))
+		// The offloaded terms leave the total, so they are bounded here.
+		if !(gr < 9e18 && op < 9e18 && host < 9e18) {
+			return errOverflow()
 		}
-		br.Optimizer, br.Gradients = 0, 0
+		br.Host = Bytes(math.Ceil(host))
+		gr, op = 0, 0
 	}
-	// The total and the host term must fit too, so that Total never wraps.
-	sum := float64(br.Weights) + float64(br.Gradients) + float64(br.Optimizer) + float64(br.Activations) +
-		float64(br.KVCache) + float64(br.Overhead)
-	ok[5] = sum < 9e18
-	if !(ok[0] && ok[1] && ok[2] && ok[3] && ok[4] && ok[5]) {
-		return fmt.Errorf("sizing: memory estimate overflows int64 bytes: %w", ErrInvalid)
+	overhead := w.Overhead
+	if overhead == 0 {
+		overhead = DefaultOverhead
 	}
+	wt, gr, op, act, kv = math.Ceil(wt), math.Ceil(gr), math.Ceil(op), math.Ceil(act), math.Ceil(kv)
+	// The total must fit with margin, so that Total never wraps.
+	if !(wt+gr+op+act+kv+float64(overhead) < 9e18) {
+		return errOverflow()
+	}
+	br.Weights, br.Gradients, br.Optimizer = Bytes(wt), Bytes(gr), Bytes(op)
+	br.Activations, br.KVCache, br.Overhead = Bytes(act), Bytes(kv), overhead
 	if approx {
 		br.Approx = terms
 	}
@@ -451,11 +452,7 @@ func optimizerBytes(o Optimizer, params, factored, paramBits float64) float64 {
 	return v
 }
 
-// toBytes rounds a non-negative size up to whole bytes, reporting values that are
-// NaN or do not fit in int64 (with margin for the total).
-func toBytes(x float64) (Bytes, bool) {
-	if !(x >= 0) || x >= 9e18 {
-		return 0, false
-	}
-	return Bytes(math.Ceil(x)), true
+// errOverflow is Estimate's error for a size past int64 bytes.
+func errOverflow() error {
+	return fmt.Errorf("sizing: memory estimate overflows int64 bytes: %w", ErrInvalid)
 }
