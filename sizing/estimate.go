@@ -261,7 +261,7 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 // shared with other work) takes 163 to 201 ns and 0 allocations for each of its
 // training, inference, QLoRA and parameters-only cases (the previous version: 198
 // to 214 ns in the same runs).
-func Estimate(m Model, w Workload) (Breakdown, error) {
+func Estimate(m Model, w Workload) (br Breakdown, err error) {
 	var p problems
 	if w.check(&p); p.n > 0 {
 		return Breakdown{}, w.Validate()
@@ -284,18 +284,19 @@ func Estimate(m Model, w Workload) (Breakdown, error) {
 		return Breakdown{}, fmt.Errorf("sizing: pipeline degree %d exceeds the %.0f layers assumed for %d parameters: %w",
 			pp, math.Ceil(ar.L), n, ErrInvalid)
 	}
-	var br Breakdown
-	if err := estimate(&br, &ar, approx, float64(n), embeddingParams(&m), float64(m.StoredBytes), &w); err != nil {
-		return Breakdown{}, err
+	if !estimate(&br, &ar, approx, float64(n), embeddingParams(&m), float64(m.StoredBytes), &w) {
+		return Breakdown{}, fmt.Errorf("sizing: memory estimate overflows int64 bytes: %w", ErrInvalid)
 	}
 	return br, nil
 }
 
 // estimate writes to br, which must be zero, the breakdown for a validated
-// workload; emb is the part of the N parameters in embedding tables and the output
-// head (embeddingParams), stored the model's StoredBytes. br is the caller's, so
-// that the result is not copied on its way out.
-func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *Workload) error {
+// workload, and reports false when a size does not fit int64 bytes; emb is the
+// part of the N parameters in embedding tables and the output head
+// (embeddingParams), stored the model's StoredBytes. br is Estimate's named
+// result, so that the answer is written in place and returned from there, not
+// copied through a temporary.
+func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *Workload) bool {
 	p := &w.Parallel
 	t, pp, dp := float64(one(p.Tensor)), float64(one(p.Pipeline)), float64(one(p.Data))
 	wShard, gShard, oShard := t*pp, t*pp, t*pp
@@ -385,7 +386,7 @@ func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *W
 	// term it includes.
 	wt, gr, op := weights/wShard, grads/gShard, opt/oShard
 	if !(wt >= 0 && gr >= 0 && op >= 0 && act >= 0 && kv >= 0) {
-		return errOverflow()
+		return false
 	}
 	if p.OffloadOptimizer {
 		// ZeRO-Offload keeps the FP32 gradients on the host with the optimizer
@@ -397,7 +398,7 @@ func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *W
 		host := 1.5 * (op + gr*4/max(1, gradBitsOf(w)/8))
 		// The offloaded terms leave the total, so they are bounded here.
 		if !(gr < 9e18 && op < 9e18 && host < 9e18) {
-			return errOverflow()
+			return false
 		}
 		br.Host = Bytes(math.Ceil(host))
 		gr, op = 0, 0
@@ -409,14 +410,14 @@ func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *W
 	wt, gr, op, act, kv = math.Ceil(wt), math.Ceil(gr), math.Ceil(op), math.Ceil(act), math.Ceil(kv)
 	// The total must fit with margin, so that Total never wraps.
 	if !(wt+gr+op+act+kv+float64(overhead) < 9e18) {
-		return errOverflow()
+		return false
 	}
 	br.Weights, br.Gradients, br.Optimizer = Bytes(wt), Bytes(gr), Bytes(op)
 	br.Activations, br.KVCache, br.Overhead = Bytes(act), Bytes(kv), overhead
 	if approx {
 		br.Approx = terms
 	}
-	return nil
+	return true
 }
 
 // gradBitsOf returns the width of the gradients Estimate counts for w.
@@ -450,9 +451,4 @@ func optimizerBytes(o Optimizer, params, factored, paramBits float64) float64 {
 		v += 4 * params // FP32 master copy
 	}
 	return v
-}
-
-// errOverflow is Estimate's error for a size past int64 bytes.
-func errOverflow() error {
-	return fmt.Errorf("sizing: memory estimate overflows int64 bytes: %w", ErrInvalid)
 }
