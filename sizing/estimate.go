@@ -435,7 +435,10 @@ func gradBitsOf(w *Workload) float64 {
 // at paramBits, factored being the values of Adafactor's factored second moment;
 // see Estimate for the sources.
 func optimizerBytes(o Optimizer, params, factored, paramBits float64) float64 {
-	state := max(4, paramBits/8)
+	state := paramBits / 8 // at least FP32: a plain comparison, as paramBits is finite
+	if state < 4 {
+		state = 4
+	}
 	var v float64
 	switch o {
 	case Momentum, Lion:
