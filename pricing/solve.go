@@ -134,7 +134,7 @@ type kept[C any] struct {
 }
 
 // prepared is a problem made ready for any need: the packages kept, in the
-// search's order, with their exchange caps and reach. None of it depends on the
+// search's order, with their exchange caps. None of it depends on the
 // need, so a tariff prepares a run problem once and searches it many times.
 type prepared[C any] struct {
 	problem[C]
@@ -155,7 +155,7 @@ type solution[C any] struct {
 }
 
 // prepare drops the packages the tail dominates, orders the rest and computes
-// the exchange caps and reach (see solve for why).
+// the exchange caps (see solve for why).
 func prepare[C any, A arith[C]](a A, p problem[C]) *prepared[C] {
 	pr := new(prepared[C])
 	prepareInto(a, pr, p)
