@@ -21,9 +21,12 @@ import (
 //   - HW-910 (secondary, for the 910): PCIe 4.0 to the host.
 //
 // The other SKUs' figures, as they circulate, for the record and not pinned:
-// 910B1 64 GB (FP16 quoted 313 to 376); 910B3 64 GB, 20 cores, 294.9 FP16, 1.6
-// TB/s; 910B4 32 GB, 245.7 FP16, 0.8 TB/s; FP16 "256" (the 2019 Ascend 910's),
-// "280" and "320" (no SKU named); bandwidth 0.8, 1.2 or 1.6 TB/s; TDP 300 to 400 W.
+// 910B1 64 GB (FP16 quoted from 313 to 376; AC-910B's npu-smi capture of a 910B1
+// shows 24 AI cores at 1.8 GHz, as on the 910B2); 910B3 64 GB, 20 cores, 294.9
+// FP16 (20 × 4096 × 2 × 1.8 GHz), 1.6 TB/s; 910B4 32 GB, 245.7 FP16, 0.8 TB/s;
+// FP16 "256" (the 2019 Ascend 910's), "280" and "320" (no SKU named); bandwidth
+// 0.8, 1.2 or 1.6 TB/s; TDP 300 to 400 W (the 2019 910: 350 W design, 310 W
+// measured).
 func TestAscend910B(t *testing.T) {
 	c := lookup(t, "ascend-910b2")
 	if c.Vendor != "huawei" || c.Market != MarketChina || c.Confidence != "mixed" {
