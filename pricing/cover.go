@@ -79,6 +79,8 @@ type coverSearch[C any, A arith[C]] struct {
 
 	best  candidate[C]
 	found bool
+
+	fsBuf, ssBuf [maxItems]kept[C] // the families
 }
 
 // candidate is a cover: S's fill of cell a, F's fill (without b) of cell s, nb
@@ -104,11 +106,12 @@ type table[C any] struct {
 // maxItems−1 of a cell.
 const reached uint16 = 1 << 15
 
-// fill returns the table of ks's cheapest fills of cells 0..cells−1: one pass
+// fill returns the table of ks's cheapest fills of cells 0..len(cost)−1, in
+// cost and took, which are zero: one pass
 // per package, last first; a tie takes one more of the package, so each cell
 // holds the lexicographically largest counts among its cheapest fills.
-func fill[C any, A arith[C]](a A, ks []kept[C], unit, cells int64) table[C] {
-	t := table[C]{ks: ks, unit: unit, cost: make([]C, cells), took: make([]uint16, cells)}
+func fill[C any, A arith[C]](a A, ks []kept[C], unit int64, cost []C, took []uint16) table[C] {
+	t, cells := table[C]{ks: ks, unit: unit, cost: cost, took: took}, int64(len(cost))
 	t.cost[0], t.took[0] = a.zero(), reached
 	for i := len(ks) - 1; i >= 0; i-- {
 		step, price, bit := ks[i].length/unit, ks[i].price, uint16(1)<<i
@@ -171,7 +174,7 @@ func (c *coverSearch[C, A]) search() {
 	}
 	g, sMax, aMax := c.plan()
 	c.g, c.p = g, c.b.length/g
-	var fs, ss []kept[C]
+	fs, ss := c.fsBuf[:0], c.ssBuf[:0]
 	gs := int64(0)
 	for _, k := range pr.ks[1:] {
 		if k.length%g == 0 {
@@ -184,8 +187,11 @@ func (c *coverSearch[C, A]) search() {
 	if gs == 0 {
 		gs = 1
 	}
-	c.ff = fill(a, fs, g, sMax/g+1)
-	c.sf = fill(a, ss, gs, aMax/gs+1)
+	// One allocation of each kind for both tables.
+	nf, ns := sMax/g+1, aMax/gs+1
+	cost, took := make([]C, nf+ns), make([]uint16, nf+ns)
+	c.ff = fill(a, fs, g, cost[:nf:nf], took[:nf:nf])
+	c.sf = fill(a, ss, gs, cost[nf:], took[nf:])
 	c.parts()
 	c.join()
 }
@@ -286,7 +292,8 @@ func (c *coverSearch[C, A]) join() {
 // a tie, the one with b, which comes first in the order.
 func (c *coverSearch[C, A]) parts() {
 	a, n := c.a, int64(len(c.ff.cost))
-	c.cf = make([]part[C], n)
+	parts := make([]part[C], 2*n)
+	c.cf = parts[:n:n]
 	best := int64(-1) // the cheapest fill of k cells or more
 	for k := n - 1; k >= 0; k-- {
 		if c.ff.ok(k) {
@@ -307,7 +314,7 @@ func (c *coverSearch[C, A]) parts() {
 	if !c.tail {
 		return
 	}
-	c.ex = make([]part[C], n)
+	c.ex = parts[n:]
 	for j := range n {
 		if c.ff.ok(j) {
 			c.ex[j] = part[C]{cost: c.ff.cost[j], s: j, ok: true}
