@@ -107,9 +107,9 @@ type table[C any] struct {
 const reached uint16 = 1 << 15
 
 // fill returns the table of ks's cheapest fills of cells 0..len(cost)−1, in
-// cost and took, which are zero: one pass
-// per package, last first; a tie takes one more of the package, so each cell
-// holds the lexicographically largest counts among its cheapest fills.
+// cost and took, which are zero: one pass per package, last first; a tie takes
+// one more of the package, so each cell holds the lexicographically largest
+// counts among its cheapest fills.
 func fill[C any, A arith[C]](a A, ks []kept[C], unit int64, cost []C, took []uint16) table[C] {
 	t, cells := table[C]{ks: ks, unit: unit, cost: cost, took: took}, int64(len(cost))
 	t.cost[0], t.took[0] = a.zero(), reached
