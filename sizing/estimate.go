@@ -256,11 +256,13 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 // other term from the architecture.
 //
 // Estimate does not allocate when it succeeds and is safe for concurrent use.
-// BenchmarkEstimate (go test -bench Estimate -benchmem, the fastest of four runs
-// alternated with the previous version's binary on a two-core AMD EPYC machine
-// shared with other work) takes 163 to 201 ns and 0 allocations for each of its
-// training, inference, QLoRA and parameters-only cases (the previous version: 198
-// to 214 ns in the same runs).
+// BenchmarkEstimate (go test -bench Estimate -benchmem, the fastest of three runs
+// of -count=3 alternated with the previous version's binary, on a two-core AMD
+// EPYC machine shared with other work at a load average of 2 to 3) takes 102 to
+// 124 ns and 0 allocations for each of its training, inference, QLoRA and
+// parameters-only cases (the previous version: 152 to 177 ns in the same runs).
+// The parameters-only case waits about 60 ns of that on math.Cbrt, which its
+// assumed shape needs.
 func Estimate(m Model, w Workload) (br Breakdown, err error) {
 	var p problems
 	if w.check(&p); p.n > 0 {
