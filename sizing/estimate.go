@@ -140,9 +140,10 @@ func archBound(m *Model, headDim int) float64 {
 // under which ParamCount sums the architecture. The bound is monotone in every
 // field, and at fewer than 2^10 layers, heads, KV heads, experts and norms per
 // layer, hidden sizes, head dimensions and ranks under 2^16, FFN widths under 2^20
-// and vocabularies and position tables under 2^30 it stays below 2^59 (every model
-// published is well inside these sizes), so the bound is computed only past them.
-// A negative field fails the quick test (as uint it is huge) and gets the full one.
+// and vocabularies and position tables under 2^30 it stays below 2^59 (Llama 3.1
+// 405B and DeepSeek-V3 are well inside these sizes), so the bound is computed only
+// past them. A negative field fails the quick test (as uint it is huge) and gets
+// the full one.
 func archFits(m *Model, headDim int) bool {
 	small := uint(m.Layers|m.Heads|m.KVHeads|m.Experts|m.NormsPerLayer) < 1<<10 &&
 		uint(m.Hidden|headDim|m.VHeadDim|m.QLoRARank|m.KVLoRARank|m.RopeHeadDim) < 1<<16 &&

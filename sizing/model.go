@@ -184,8 +184,8 @@ func (m *Model) check(p *problems) int {
 	if m.KVLoRARank > 0 && (m.HeadDim == 0 || m.RopeHeadDim >= m.HeadDim) {
 		p.add("latent attention needs HeadDim %d above RopeHeadDim %d", m.HeadDim, m.RopeHeadDim)
 	}
-	// archParams fails on a complete architecture exactly when archBound reaches
-	// 2^62; the bound is the cheaper test.
+	// archParams fails on a complete architecture exactly when archFits does; it
+	// is the cheaper test.
 	if m.hasArch() && m.FFN > 0 && !archFits(m, d) {
 		p.add("parameter count overflows int64")
 	}
