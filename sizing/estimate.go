@@ -53,7 +53,7 @@ type arch struct {
 // KV cache, LoRA adapters, Adafactor's state) are then flagged in Breakdown.Approx.
 func resolveArch(m *Model, n int64, ar *arch) bool {
 	ar.experts, ar.ept = 1, 1
-	if m.HasArchitecture() {
+	if m.hasArch() {
 		// ar is written field by field: a composite literal would be built aside
 		// and copied.
 		ar.L, ar.h, ar.a = float64(m.Layers), float64(m.Hidden), float64(m.Heads)
@@ -136,6 +136,21 @@ func archBound(m *Model, headDim int) float64 {
 	return (float64(m.Layers)+1)*perLayer + 2*V*h + float64(m.Positions)*h + 2*h
 }
 
+// archFits reports whether archBound(m, headDim) is under 2^62, the condition
+// under which ParamCount sums the architecture. The bound is monotone in every
+// field, and at fewer than 2^10 layers, heads, KV heads, experts and norms per
+// layer, hidden sizes, head dimensions and ranks under 2^16, FFN widths under 2^20
+// and vocabularies and position tables under 2^30 it stays below 2^59 (Llama 3.1
+// 405B and DeepSeek-V3 are well inside these sizes), so the bound is computed only
+// past them. A negative field fails the quick test (as uint it is huge) and gets
+// the full one.
+func archFits(m *Model, headDim int) bool {
+	small := uint(m.Layers|m.Heads|m.KVHeads|m.Experts|m.NormsPerLayer) < 1<<10 &&
+		uint(m.Hidden|headDim|m.VHeadDim|m.QLoRARank|m.KVLoRARank|m.RopeHeadDim) < 1<<16 &&
+		uint(m.FFN|m.ExpertFFN|m.SharedFFN) < 1<<20 && uint(m.Vocab|m.Positions) < 1<<30
+	return small || archBound(m, headDim) < 1<<62
+}
+
 // checkParallel validates the layout against the model. Tensor parallelism splits
 // attention by heads (Shoeybi et al. 2019, Megatron-LM §3), so its degree must
 // divide the query heads; KV heads are split when the degree divides them and
@@ -144,7 +159,7 @@ func archBound(m *Model, headDim int) float64 {
 // at least one layer each. Without the architecture, Estimate checks the pipeline
 // degree against the ⌈L⌉ layers resolveArch assumes.
 func checkParallel(m *Model, p *Parallel) error {
-	if !m.HasArchitecture() || p.Tensor <= 1 && p.Pipeline <= 1 {
+	if !m.hasArch() || p.Tensor <= 1 && p.Pipeline <= 1 {
 		return nil
 	}
 	t := one(p.Tensor)
@@ -242,12 +257,14 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 // other term from the architecture.
 //
 // Estimate does not allocate when it succeeds and is safe for concurrent use.
-// BenchmarkEstimate (go test -bench Estimate -benchmem, the fastest of four runs
-// alternated with the previous version's binary on a two-core AMD EPYC machine
-// shared with other work) takes 163 to 201 ns and 0 allocations for each of its
-// training, inference, QLoRA and parameters-only cases (the previous version: 198
-// to 214 ns in the same runs).
-func Estimate(m Model, w Workload) (Breakdown, error) {
+// BenchmarkEstimate (go test -bench Estimate -benchmem, the fastest of three runs
+// of -count=3 alternated with the previous version's binary, on a two-core AMD
+// EPYC machine shared with other work at a load average of 2 to 3) takes 102 to
+// 124 ns and 0 allocations for each of its training, inference, QLoRA and
+// parameters-only cases (the previous version: 152 to 177 ns in the same runs).
+// The parameters-only case waits about 60 ns of that on math.Cbrt, which its
+// assumed shape needs.
+func Estimate(m Model, w Workload) (br Breakdown, err error) {
 	var p problems
 	if w.check(&p); p.n > 0 {
 		return Breakdown{}, w.Validate()
@@ -270,18 +287,19 @@ func Estimate(m Model, w Workload) (Breakdown, error) {
 		return Breakdown{}, fmt.Errorf("sizing: pipeline degree %d exceeds the %.0f layers assumed for %d parameters: %w",
 			pp, math.Ceil(ar.L), n, ErrInvalid)
 	}
-	var br Breakdown
-	if err := estimate(&br, &ar, approx, float64(n), embeddingParams(&m), float64(m.StoredBytes), &w); err != nil {
-		return Breakdown{}, err
+	if !estimate(&br, &ar, approx, float64(n), embeddingParams(&m), float64(m.StoredBytes), &w) {
+		return Breakdown{}, fmt.Errorf("sizing: memory estimate overflows int64 bytes: %w", ErrInvalid)
 	}
 	return br, nil
 }
 
 // estimate writes to br, which must be zero, the breakdown for a validated
-// workload; emb is the part of the N parameters in embedding tables and the output
-// head (embeddingParams), stored the model's StoredBytes. br is the caller's, so
-// that the result is not copied on its way out.
-func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *Workload) error {
+// workload, and reports false when a size does not fit int64 bytes; emb is the
+// part of the N parameters in embedding tables and the output head
+// (embeddingParams), stored the model's StoredBytes. br is Estimate's named
+// result, so that the answer is written in place and returned from there, not
+// copied through a temporary.
+func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *Workload) bool {
 	p := &w.Parallel
 	t, pp, dp := float64(one(p.Tensor)), float64(one(p.Pipeline)), float64(one(p.Data))
 	wShard, gShard, oShard := t*pp, t*pp, t*pp
@@ -334,8 +352,8 @@ func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *W
 		if w.Task == Training {
 			weights = storedWeights(N, emb, w.Precision)
 			trainable, trainBits = N, w.Precision.Bits()
-			factored = 2 * N / ar.h
 			if optimizer == Adafactor {
+				factored = 2 * N / ar.h
 				terms = TermOptimizer
 			}
 		} else {
@@ -366,15 +384,12 @@ func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *W
 		terms |= TermActivations
 	}
 
-	var ok [6]bool
-	br.Weights, ok[0] = toBytes(weights / wShard)
-	br.Gradients, ok[1] = toBytes(grads / gShard)
-	br.Optimizer, ok[2] = toBytes(opt / oShard)
-	br.Activations, ok[3] = toBytes(act)
-	br.KVCache, ok[4] = toBytes(kv)
-	br.Overhead = w.Overhead
-	if br.Overhead == 0 {
-		br.Overhead = DefaultOverhead
+	// Every term must be a number from 0 up (a NaN fails) and fit int64 bytes;
+	// the total below is a sum of non-negative terms, so its bound bounds each
+	// term it includes.
+	wt, gr, op := weights/wShard, grads/gShard, opt/oShard
+	if !(wt >= 0 && gr >= 0 && op >= 0 && act >= 0 && kv >= 0) {
+		return false
 	}
 	if p.OffloadOptimizer {
 		// ZeRO-Offload keeps the FP32 gradients on the host with the optimizer
@@ -383,25 +398,29 @@ func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *W
 		// per parameter times an additional_buffer_factor of 1.5 for its pinned
 		// buffers: T0_3B's 2,783M parameters need 62.2 GiB of host memory and
 		// 2 bytes per parameter on the GPU.
-		hostGrads := grads / gShard * 4 / max(1, gradBitsOf(w)/8)
-		var hok bool
-		br.Host, hok = toBytes(1.5 * (opt/oShard + hostGrads))
-		if !hok {
-			return fmt.Errorf("sizing: memory estimate overflows int64 bytes: %w", ErrInvalid)
+		host := 1.5 * (op + gr*4/max(1, gradBitsOf(w)/8))
+		// The offloaded terms leave the total, so they are bounded here.
+		if !(gr < 9e18 && op < 9e18 && host < 9e18) {
+			return false
 		}
-		br.Optimizer, br.Gradients = 0, 0
+		br.Host = Bytes(math.Ceil(host))
+		gr, op = 0, 0
 	}
-	// The total and the host term must fit too, so that Total never wraps.
-	sum := float64(br.Weights) + float64(br.Gradients) + float64(br.Optimizer) + float64(br.Activations) +
-		float64(br.KVCache) + float64(br.Overhead)
-	ok[5] = sum < 9e18
-	if !(ok[0] && ok[1] && ok[2] && ok[3] && ok[4] && ok[5]) {
-		return fmt.Errorf("sizing: memory estimate overflows int64 bytes: %w", ErrInvalid)
+	overhead := w.Overhead
+	if overhead == 0 {
+		overhead = DefaultOverhead
 	}
+	wt, gr, op, act, kv = math.Ceil(wt), math.Ceil(gr), math.Ceil(op), math.Ceil(act), math.Ceil(kv)
+	// The total must fit with margin, so that Total never wraps.
+	if !(wt+gr+op+act+kv+float64(overhead) < 9e18) {
+		return false
+	}
+	br.Weights, br.Gradients, br.Optimizer = Bytes(wt), Bytes(gr), Bytes(op)
+	br.Activations, br.KVCache, br.Overhead = Bytes(act), Bytes(kv), overhead
 	if approx {
 		br.Approx = terms
 	}
-	return nil
+	return true
 }
 
 // gradBitsOf returns the width of the gradients Estimate counts for w.
@@ -419,7 +438,10 @@ func gradBitsOf(w *Workload) float64 {
 // at paramBits, factored being the values of Adafactor's factored second moment;
 // see Estimate for the sources.
 func optimizerBytes(o Optimizer, params, factored, paramBits float64) float64 {
-	state := max(4, paramBits/8)
+	state := paramBits / 8 // at least FP32: a plain comparison, as paramBits is finite
+	if state < 4 {
+		state = 4
+	}
 	var v float64
 	switch o {
 	case Momentum, Lion:
@@ -435,13 +457,4 @@ func optimizerBytes(o Optimizer, params, factored, paramBits float64) float64 {
 		v += 4 * params // FP32 master copy
 	}
 	return v
-}
-
-// toBytes rounds a non-negative size up to whole bytes, reporting values that are
-// NaN or do not fit in int64 (with margin for the total).
-func toBytes(x float64) (Bytes, bool) {
-	if !(x >= 0) || x >= 9e18 {
-		return 0, false
-	}
-	return Bytes(math.Ceil(x)), true
 }

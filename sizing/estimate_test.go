@@ -268,6 +268,21 @@ func TestEstimateInvalid(t *testing.T) {
 	}
 }
 
+// TestOffloadedGradientsOverflow checks the bound on gradients that leave the
+// device: FP64 gradients of 1.125e18 parameters are 9e18 bytes, past the limit,
+// while the host term, which halves them to FP32 and shares the optimizer over 13
+// data-parallel devices, stays under it; 1.124e18 parameters fit.
+func TestOffloadedGradientsOverflow(t *testing.T) {
+	w := Workload{Task: Training, Precision: FP16, GradPrecision: FP64, Batch: 1, SeqLen: 1,
+		Parallel: Parallel{Data: 13, ZeRO: 1, OffloadOptimizer: true}}
+	if b, err := Estimate(Model{Params: 1.124e18}, w); err != nil || b.Host <= 0 || b.Gradients != 0 {
+		t.Errorf("1.124e18 parameters: %+v, %v; want gradients on the host", b, err)
+	}
+	if b, err := Estimate(Model{Params: 1.125e18}, w); !errors.Is(err, ErrInvalid) {
+		t.Errorf("1.125e18 parameters: %+v, %v; want an overflow wrapping ErrInvalid", b, err)
+	}
+}
+
 // TestPipelineParamsOnly checks the pipeline degree of a model known only by its
 // parameter count against the layers resolveArch assumes: 7e9 parameters give
 // ∛(7e9/196608) = 32.9 layers, counted as 33. Before, p = 64 gave 35.4 GiB of

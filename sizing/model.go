@@ -86,7 +86,11 @@ type Model struct {
 // HasArchitecture reports whether the fields every architecture-dependent term needs
 // (layers, hidden size, heads, vocabulary) are set. Without them an estimate falls
 // back to approximations from Params alone.
-func (m Model) HasArchitecture() bool {
+func (m Model) HasArchitecture() bool { return m.hasArch() }
+
+// hasArch is HasArchitecture for the package's own use: a pointer receiver, so
+// that asking does not copy the Model.
+func (m *Model) hasArch() bool {
 	return m.Layers > 0 && m.Hidden > 0 && m.Heads > 0 && m.Vocab > 0
 }
 
@@ -150,7 +154,7 @@ func (m *Model) check(p *problems) int {
 		}
 		return 0 // the checks below assume non-negative fields
 	}
-	if m.Params == 0 && (!m.HasArchitecture() || m.FFN == 0) {
+	if m.Params == 0 && (!m.hasArch() || m.FFN == 0) {
 		p.add("no parameter count: set Params, or Layers, Hidden, Heads, Vocab and FFN")
 	}
 	d := m.headDim() // Hidden/Heads by default: heads divide Hidden when d·Heads is Hidden
@@ -180,9 +184,9 @@ func (m *Model) check(p *problems) int {
 	if m.KVLoRARank > 0 && (m.HeadDim == 0 || m.RopeHeadDim >= m.HeadDim) {
 		p.add("latent attention needs HeadDim %d above RopeHeadDim %d", m.HeadDim, m.RopeHeadDim)
 	}
-	// archParams fails on a complete architecture exactly when archBound reaches
-	// 2^62; the bound is the cheaper test.
-	if m.HasArchitecture() && m.FFN > 0 && !(archBound(m, d) < 1<<62) {
+	// archParams fails on a complete architecture exactly when archFits does; it
+	// is the cheaper test.
+	if m.hasArch() && m.FFN > 0 && !archFits(m, d) {
 		p.add("parameter count overflows int64")
 	}
 	return d
@@ -242,7 +246,7 @@ func (m Model) ActiveParams() int64 {
 	if m.Experts <= 1 || m.ExpertsPerToken <= 0 || m.ExpertsPerToken >= m.Experts {
 		return m.ParamCount()
 	}
-	if m.HasArchitecture() && m.FFN > 0 {
+	if m.hasArch() && m.FFN > 0 {
 		if n, err := m.archParams(true); err == nil {
 			return n
 		}
@@ -257,10 +261,10 @@ func (m Model) ActiveParams() int64 {
 // parameters, far past any model) is refused, so the sum below, in plain int64,
 // can never wrap around.
 func (m Model) archParams(active bool) (int64, error) {
-	if !m.HasArchitecture() || m.FFN <= 0 {
+	if !m.hasArch() || m.FFN <= 0 {
 		return 0, fmt.Errorf("sizing: architecture incomplete (layers, hidden, heads, ffn and vocab are needed): %w", ErrInvalid)
 	}
-	if !(archBound(&m, m.headDim()) < 1<<62) {
+	if !archFits(&m, m.headDim()) {
 		return 0, fmt.Errorf("sizing: parameter count overflows int64: %w", ErrInvalid)
 	}
 	return m.archSum(active), nil

@@ -223,3 +223,73 @@ func TestTermsRejectInvalidModels(t *testing.T) {
 		})
 	}
 }
+
+// TestArchFitsQuickTest checks the sizes under which archFits skips archBound: at
+// the largest of them the bound is below 2^59, and with any one group of fields
+// past its limit, by 1 to 20 bits, the answer is archBound's.
+func TestArchFitsQuickTest(t *testing.T) {
+	groups := []struct {
+		bits   int
+		fields func(m *Model) []*int
+	}{
+		{10, func(m *Model) []*int { return []*int{&m.Layers, &m.Heads, &m.KVHeads, &m.Experts, &m.NormsPerLayer} }},
+		{16, func(m *Model) []*int {
+			return []*int{&m.Hidden, &m.HeadDim, &m.VHeadDim, &m.QLoRARank, &m.KVLoRARank, &m.RopeHeadDim}
+		}},
+		{20, func(m *Model) []*int { return []*int{&m.FFN, &m.ExpertFFN, &m.SharedFFN} }},
+		{30, func(m *Model) []*int { return []*int{&m.Vocab, &m.Positions} }},
+	}
+	var corner Model
+	for _, g := range groups {
+		for _, f := range g.fields(&corner) {
+			*f = 1<<g.bits - 1
+		}
+	}
+	if b := archBound(&corner, corner.HeadDim); !(b < 1<<59) {
+		t.Errorf("archBound at the quick test's limits = %g, want below 2^59", b)
+	}
+	if !archFits(&corner, corner.HeadDim) {
+		t.Error("archFits at the quick test's limits = false, want true")
+	}
+	for _, g := range groups {
+		for past := 1; past <= 20; past++ {
+			m := corner
+			for _, f := range g.fields(&m) {
+				*f = 1<<(g.bits+past) - 1
+			}
+			if got, want := archFits(&m, m.HeadDim), archBound(&m, m.HeadDim) < 1<<62; got != want {
+				t.Errorf("fields of %d bits raised to %d bits: archFits = %v, archBound says %v", g.bits, g.bits+past, got, want)
+			}
+		}
+	}
+}
+
+// TestPropertyArchFitsIsArchBound draws fields around the quick test's limits, and
+// at times far past them or negative (ParamCount meets negative fields on models
+// Validate refuses), and checks that the quick test never changes archBound's
+// verdict.
+func TestPropertyArchFitsIsArchBound(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		field := func(name string, limitBits int) int {
+			maxBits := limitBits + 1 // past the limit about half the time it draws the top bit
+			if rapid.IntRange(0, 10).Draw(t, name+"_huge") == 0 {
+				maxBits = 60
+			}
+			v := rapid.IntRange(0, 1<<rapid.IntRange(0, maxBits).Draw(t, name+"_bits")).Draw(t, name)
+			if rapid.IntRange(0, 30).Draw(t, name+"_negative") == 0 {
+				v = -v
+			}
+			return v
+		}
+		m := Model{Layers: field("layers", 10), Heads: field("heads", 10), KVHeads: field("kv_heads", 10),
+			Experts: field("experts", 10), NormsPerLayer: field("norms", 10),
+			Hidden: field("hidden", 16), HeadDim: field("head_dim", 16), VHeadDim: field("v_head_dim", 16),
+			QLoRARank: field("q_lora_rank", 16), KVLoRARank: field("kv_lora_rank", 16), RopeHeadDim: field("rope_head_dim", 16),
+			FFN: field("ffn", 20), ExpertFFN: field("expert_ffn", 20), SharedFFN: field("shared_ffn", 20),
+			Vocab: field("vocab", 30), Positions: field("positions", 30)}
+		d := m.headDim()
+		if got, want := archFits(&m, d), archBound(&m, d) < 1<<62; got != want {
+			t.Fatalf("archFits(%+v) = %v, archBound says %v", m, got, want)
+		}
+	})
+}

@@ -99,11 +99,11 @@ func CustomBits(bits float64) (Precision, error) {
 // Bits returns the storage cost in bits per parameter, scales and constants included.
 // It returns 0 for the zero value and for values that are not precisions.
 func (p Precision) Bits() float64 {
-	if p > customBase && p <= customBase+Precision(maxCustomBits*1000) {
-		return float64(p-customBase) / 1000
-	}
 	if p > 0 && p < numPrecisions {
 		return precisionInfo[p].bits
+	}
+	if p > customBase && p <= customBase+Precision(maxCustomBits*1000) {
+		return float64(p-customBase) / 1000
 	}
 	return 0
 }
@@ -115,11 +115,16 @@ func (p Precision) Bits() float64 {
 // LoRA adapters and the default KV cache have this width. It returns 0 for a
 // precision that is not valid.
 func (p Precision) ComputeBits() float64 {
-	b := p.Bits()
-	if b <= 0 {
+	// Bits is finite, so plain comparisons do what max would, without its care
+	// for NaNs and signed zeros.
+	switch b := p.Bits(); {
+	case b <= 0:
 		return 0
+	case b < 16:
+		return 16
+	default:
+		return b
 	}
-	return max(16, b)
 }
 
 // KVDefault returns the KV cache precision used when none is given for weights at

@@ -34,5 +34,5 @@ func (m Model) Shape() (Shape, error) {
 	if m.Experts > 1 {
 		active = m.ActiveParams()
 	}
-	return Shape{Params: n, Active: active, Layers: ar.L, Hidden: ar.h, Heads: ar.a, KVHeads: ar.k, HeadDim: ar.d, Assumed: !m.HasArchitecture()}, nil
+	return Shape{Params: n, Active: active, Layers: ar.L, Hidden: ar.h, Heads: ar.a, KVHeads: ar.k, HeadDim: ar.d, Assumed: !m.hasArch()}, nil
 }

@@ -81,7 +81,7 @@ func (p Precision) keepsEmbeddings16() bool {
 // learned position table; 0 without the architecture. It is a float64 so that no
 // product can wrap.
 func embeddingParams(m *Model) float64 {
-	if !m.HasArchitecture() {
+	if !m.hasArch() {
 		return 0
 	}
 	vh := float64(m.Vocab) * float64(m.Hidden)
@@ -119,7 +119,7 @@ func KVCacheBytes(m Model, tokens, batch int, p Precision) (Bytes, error) {
 	if err := m.Validate(); err != nil {
 		return 0, err
 	}
-	if !m.HasArchitecture() {
+	if !m.hasArch() {
 		return 0, fmt.Errorf("sizing: KV cache needs layers, hidden and heads: %w", ErrInvalid)
 	}
 	if tokens < 0 || batch < 0 {

@@ -126,7 +126,11 @@ type Parallel struct {
 // Devices returns the number of devices the layout uses, Data × Tensor × Pipeline,
 // each zero counted as 1. For a layout Workload.Validate refuses (a negative degree,
 // or more than MaxDevices devices) it returns 0; it never wraps around.
-func (p Parallel) Devices() int {
+func (p Parallel) Devices() int { return p.devices() }
+
+// devices is Devices for the package's own use: a pointer receiver, so that
+// asking does not copy the layout.
+func (p *Parallel) devices() int {
 	d, t, pp := one(p.Data), one(p.Tensor), one(p.Pipeline)
 	if d < 0 || t < 0 || pp < 0 || d > MaxDevices || t > MaxDevices || pp > MaxDevices {
 		return 0
@@ -385,7 +389,7 @@ func (w *Workload) check(pr *problems) {
 	p := &w.Parallel
 	if p.Data < 0 || p.Tensor < 0 || p.Pipeline < 0 {
 		pr.add("negative parallel degree (data %d, tensor %d, pipeline %d)", p.Data, p.Tensor, p.Pipeline)
-	} else if p.Devices() == 0 {
+	} else if p.devices() == 0 {
 		pr.add("parallel layout of data %d × tensor %d × pipeline %d is over MaxDevices (%d) devices", p.Data, p.Tensor, p.Pipeline, MaxDevices)
 	}
 	if p.ZeRO < 0 || p.ZeRO > 3 {
