@@ -234,6 +234,13 @@ func (s settings) timeJob(work compute.FLOPs, n, t int, peak compute.FLOPRate, l
 	if jt.band, jt.err = j.Time(); jt.err != nil {
 		return jt
 	}
+	if s.util == s.band.Mid() {
+		// The band's Duration is the time at its middle, as a point there would
+		// give it; a point's ends are its middle.
+		jt.mid = jt.band
+		jt.mid.Low, jt.mid.High = jt.mid.Duration, jt.mid.Duration
+		return jt
+	}
 	j.Utilization = compute.Point(s.util)
 	jt.mid, jt.err = j.Time()
 	return jt

@@ -47,9 +47,15 @@ var errCannotWin = errors.New("plan: the cost cannot make the plan")
 // make the plan and price returns errCannotWin without pricing it; the floor is
 // used only where it bounds the ranking key: no conversion, no interruptions.
 //
-// It is called for every offer at every GPU count, so it takes the settings and
-// the offer by reference rather than copying them on each call.
-func (s *settings) price(i int, o *pricing.Offer, pr tariffPricer, n int, f *fit, rates *pricing.Rates, bar int64) (candidate, error) {
+// Offers of one class price alike (classes): e holds what price found for the
+// class at this count, the floor once asked and the candidate once priced, and
+// price answers from it rather than asking pricing again.
+func (s *settings) price(cl *classes, e int32, i int, o *pricing.Offer, pr *pricing.Pricer, n int, f *fit, rates *pricing.Rates, bar int64) (candidate, error) {
+	if k := cl.at[e].cand; k > 0 {
+		c := cl.cands[k-1]
+		c.offer = i
+		return c, nil
+	}
 	c := candidate{offer: i, gpus: n, fit: f}
 	c.rented, c.units = rent(*o, n)
 	jobRental := false
@@ -70,7 +76,12 @@ func (s *settings) price(i int, o *pricing.Offer, pr tariffPricer, n int, f *fit
 			roundDur(span), roundDur(pricing.MaxDuration), pricing.ErrUnavailable)}
 	}
 	if bar < math.MaxInt64 && o.InterruptionsPerDay == 0 && (isZeroRates(*rates) || o.Tariff.Currency == rates.Base) {
-		if fl, ok := pr.Floor(c.rental, c.units); ok && fl > bar { // both in minor units of one currency
+		at := &cl.at[e]
+		if !at.floored {
+			at.floor, at.floorOK = pr.Floor(c.rental, c.units)
+			at.floored = true
+		}
+		if at.floorOK && at.floor > bar { // both in minor units of one currency
 			return candidate{}, errCannotWin
 		}
 	}
@@ -99,6 +110,8 @@ func (s *settings) price(i int, o *pricing.Offer, pr tariffPricer, n int, f *fit
 		c.rate = rates.Per[c.expected.Currency].String()
 	}
 	c.minor, c.exact = minorUnits(c.key)
+	cl.cands = append(cl.cands, c)
+	cl.at[e].cand = int32(len(cl.cands))
 	return c, nil
 }
 
@@ -108,7 +121,7 @@ func (s *settings) price(i int, o *pricing.Offer, pr tariffPricer, n int, f *fit
 // to cover the job and the lost time: a run as long as the job is priced again at
 // the longer length; a rental the user gave costs more only for the time past its
 // end, bought as a further run.
-func (s *settings) interruptions(c *candidate, pr tariffPricer, perDay float64) error {
+func (s *settings) interruptions(c *candidate, pr *pricing.Pricer, perDay float64) error {
 	d := c.fit.duration
 	c.interruptions = perDay * d.Hours() / 24
 	lost := c.interruptions * ((s.checkpoint / 2).Seconds() + s.restart.Seconds())

@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
@@ -221,6 +220,7 @@ func (p Planner) Report(r Request) (Report, error) {
 	}
 
 	fits := make(map[fitKey]*fit)
+	cl := newClasses()
 	var cands []candidate // grown as candidates survive: most offers are priced out by the floor
 	var diag diagnosis
 	causes := rs.causes
@@ -259,16 +259,22 @@ func (p Planner) Report(r Request) (Report, error) {
 		if err != nil {
 			return Report{}, err
 		}
+		class := cl.class(rs.tariff[i], rs.cards[i], &p.Offers[i])
 		var why error // why the offer cannot serve the usage, when no count prices
 		for n := 1; n <= limit; n = nextCount(n, limit) {
-			// Within one server the server's size changes nothing (the layouts and
-			// the link are those of n GPUs), so such fits are shared by all sizes.
-			srv := min(server, n)
-			k := fitKey{card.ID, n, srv}
-			f := fits[k]
+			e := cl.entry(class, n)
+			f := cl.at[e].fit
 			if f == nil {
-				f = s.fitCard(card, n, srv, work)
-				fits[k] = f
+				// Within one server the server's size changes nothing (the layouts
+				// and the link are those of n GPUs), so such fits are shared by all
+				// sizes.
+				srv := min(server, n)
+				k := fitKey{card.ID, n, srv}
+				if f = fits[k]; f == nil {
+					f = s.fitCard(card, n, srv, work)
+					fits[k] = f
+				}
+				cl.at[e].fit = f
 			}
 			rep.Considered += max(f.tried, 1)
 			if !f.ok {
@@ -286,7 +292,7 @@ func (p Planner) Report(r Request) (Report, error) {
 			if top != nil && best && len(cands) > first && cands[first].exact {
 				bar = min(bar, cands[first].minor) // the offer's best so far
 			}
-			c, err := s.price(i, &p.Offers[i], pr, n, f, &p.Rates, bar)
+			c, err := s.price(cl, e, i, &p.Offers[i], pr, n, f, &p.Rates, bar)
 			if err == errCannotWin {
 				continue
 			}
@@ -527,14 +533,14 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 	}
 	byName := make(map[string]*looked)
 	var all []catalog.Card               // the catalog's cards, read once when a name needs them
-	currencies := make(map[string][]int) // currency → lines (or list places) of its offers
+	mixed := false // kept offers in more than one currency
 	rs.totals, rs.tariff = newTotals(len(p.Offers)), make([]int, len(p.Offers))
 	stand := pricing.Tariff{Hourly: decimal.New(1, 0)} // a valid tariff in the offer's currency
 	for i, o := range p.Offers {
 		// A tariff and a card name are validated with the first offer that has
 		// them; the offers after it (a provider's regions often share a tariff,
 		// many offers a card) with stand-ins.
-		id, seen := rs.totals.id(o.Tariff)
+		id, seen := rs.totals.id(&p.Offers[i].Tariff)
 		v := o
 		if seen {
 			stand.Currency = o.Tariff.Currency
@@ -570,11 +576,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		}
 		rs.cards[i], rs.boards[i] = &l.card, l.faster
 		rs.kept = append(rs.kept, i)
-		line := o.Line
-		if line == 0 {
-			line = -(i + 1) // no file line: the offer's place in the list
-		}
-		currencies[o.Tariff.Currency] = append(currencies[o.Tariff.Currency], line)
+		mixed = mixed || o.Tariff.Currency != p.Offers[rs.kept[0]].Tariff.Currency
 	}
 	if len(rs.kept) == 0 {
 		e := &NoFitError{causes: rs.causes}
@@ -586,7 +588,16 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		}
 		return resolved{}, e
 	}
-	if isZeroRates(p.Rates) && len(currencies) > 1 {
+	if isZeroRates(p.Rates) && mixed {
+		currencies := make(map[string][]int) // currency → lines (or list places) of its offers
+		for _, i := range rs.kept {
+			line := p.Offers[i].Line
+			if line == 0 {
+				line = -(i + 1) // no file line: the offer's place in the list
+			}
+			c := p.Offers[i].Tariff.Currency
+			currencies[c] = append(currencies[c], line)
+		}
 		return resolved{}, fmt.Errorf("plan: offers in %s: give exchange rates to rank them together: %w", describeCurrencies(currencies), pricing.ErrCurrencyMismatch)
 	}
 	if !s.Budget.Amount.IsZero() {
@@ -765,112 +776,176 @@ func (s settings) work() (compute.FLOPs, error) {
 	return f, nil
 }
 
-// totals prices rentals for one Report, once per distinct tariff: a provider's
-// regions often share one, and the same rental on the same tariff costs the
-// same. It lives for one call; nothing is kept between calls.
-type totals struct {
-	ids     map[string]int // tariff (tariffKey) → its number
-	memo    map[totalKey]pricing.Money
-	tariffs []pricing.Tariff  // by number
-	byID    []*pricing.Pricer // by number, made on first use
-	key     []byte
+// classes numbers, for one Report, the offers that price alike: the same tariff,
+// catalog card, instance size and interruption rate (a provider's regions often
+// share all four). For each class and GPU count (serving: GPUs per replica) it
+// holds what pricing found, the fit, the floor once asked and the candidate once
+// priced, so that each is worked out once per class rather than once per offer.
+// It lives for one call; nothing is kept between calls.
+type classes struct {
+	ids   map[classKey]int32   // → the class's first entry in at, that of one GPU
+	more  map[classCount]int32 // → the entries of counts past GPUsPerServer
+	at    []priced             // GPUsPerServer entries per class, then the others
+	cands []candidate          // the candidates priced, by priced.cand − 1
 }
 
-type totalKey struct {
-	tariff int
-	rental pricing.Usage
-	gpus   int
+type classKey struct {
+	tariff        int
+	card          *catalog.Card
+	perInstance   int
+	interruptions float64
+}
+
+type classCount struct{ class, n int32 }
+
+// priced is what one class found at one count.
+type priced struct {
+	fit     *fit
+	floor   int64 // Pricer.Floor, once floored
+	floored bool
+	floorOK bool
+	cand    int32 // 1 + the candidate's place in classes.cands; 0: not priced yet
+}
+
+func newClasses() *classes {
+	return &classes{ids: make(map[classKey]int32)}
+}
+
+// class returns the class of offer o, whose tariff is number tariff and card card.
+func (cl *classes) class(tariff int, card *catalog.Card, o *pricing.Offer) int32 {
+	k := classKey{tariff, card, o.GPUsPerInstance, o.InterruptionsPerDay}
+	id, ok := cl.ids[k]
+	if !ok {
+		id = int32(len(cl.at))
+		cl.ids[k] = id
+		cl.at = append(cl.at, make([]priced, GPUsPerServer)...)
+	}
+	return id
+}
+
+// entry returns the place in at of class at count n.
+func (cl *classes) entry(class int32, n int) int32 {
+	if n <= GPUsPerServer {
+		return class + int32(n) - 1
+	}
+	k := classCount{class, int32(n)}
+	e, ok := cl.more[k]
+	if !ok {
+		if cl.more == nil {
+			cl.more = make(map[classCount]int32)
+		}
+		e = int32(len(cl.at))
+		cl.at = append(cl.at, priced{})
+		cl.more[k] = e
+	}
+	return e
+}
+
+// totals numbers the distinct tariffs of one Report's offers and prepares each
+// (pricing.NewPricer) once, on first use: a provider's regions often share a
+// tariff. It lives for one call; nothing is kept between calls.
+type totals struct {
+	ids     map[uint64]int32  // tariffHash → the last tariff numbered with it
+	next    []int32           // by number: the one before it with the same hash, or −1
+	tariffs []pricing.Tariff  // by number
+	byID    []*pricing.Pricer // by number, made on first use
 }
 
 // newTotals returns totals for about n offers.
 func newTotals(n int) *totals {
-	return &totals{ids: make(map[string]int, n/4), memo: make(map[totalKey]pricing.Money)}
+	return &totals{ids: make(map[uint64]int32, n/4)}
 }
 
-// id returns the number of tr, the same for equal tariffs, and whether an
-// earlier call gave it.
-func (t *totals) id(tr pricing.Tariff) (int, bool) {
-	t.key = tariffKey(t.key[:0], tr)
-	id, ok := t.ids[string(t.key)]
+// id returns the number of tr, the same for equal tariffs (sameTariff), and
+// whether an earlier call gave it.
+func (t *totals) id(tr *pricing.Tariff) (int, bool) {
+	h := tariffHash(tr)
+	head, ok := t.ids[h]
 	if !ok {
-		id = len(t.tariffs)
-		t.ids[string(t.key)] = id
-		t.tariffs, t.byID = append(t.tariffs, tr), append(t.byID, nil)
+		head = -1
 	}
-	return id, ok
+	for k := head; k >= 0; k = t.next[k] {
+		if sameTariff(&t.tariffs[k], tr) {
+			return int(k), true
+		}
+	}
+	id := len(t.tariffs)
+	t.ids[h] = int32(id)
+	t.next = append(t.next, head)
+	t.tariffs, t.byID = append(t.tariffs, *tr), append(t.byID, nil)
+	return id, false
 }
 
 // pricer returns tariff number id prepared.
-func (t *totals) pricer(id int) (tariffPricer, error) {
+func (t *totals) pricer(id int) (*pricing.Pricer, error) {
 	if t.byID[id] == nil {
 		p, err := pricing.NewPricer(t.tariffs[id])
 		if err != nil {
-			return tariffPricer{}, err
+			return nil, err
 		}
 		t.byID[id] = &p
 	}
-	return tariffPricer{t, id}, nil
+	return t.byID[id], nil
 }
 
-// tariffPricer is a tariff's Pricer behind the per-Report memo.
-type tariffPricer struct {
-	t  *totals
-	id int
-}
-
-// Floor is pricing.Pricer.Floor.
-func (p tariffPricer) Floor(u pricing.Usage, gpus int) (int64, bool) {
-	return p.t.byID[p.id].Floor(u, gpus)
-}
-
-// Total is pricing.Pricer.Total, computed once per tariff, rental and GPU count.
-func (p tariffPricer) Total(u pricing.Usage, gpus int) (pricing.Money, error) {
-	k := totalKey{p.id, u, gpus}
-	if m, ok := p.t.memo[k]; ok {
-		return m, nil
+// sameTariff reports whether a and b agree on every field pricing reads, each
+// decimal as written (coefficient and exponent), so that they price alike.
+func sameTariff(a, b *pricing.Tariff) bool {
+	if a.Currency != b.Currency || a.HoursPerMonth != b.HoursPerMonth || a.Granularity != b.Granularity ||
+		a.Minimum != b.Minimum || a.AfterPackage != b.AfterPackage || a.Rounding != b.Rounding || len(a.Terms) != len(b.Terms) ||
+		!sameDecimal(a.Hourly, b.Hourly) || !sameDecimal(a.Daily, b.Daily) || !sameDecimal(a.Weekly, b.Weekly) || !sameDecimal(a.Monthly, b.Monthly) {
+		return false
 	}
-	m, err := p.t.byID[p.id].Total(u, gpus)
-	if err == nil {
-		p.t.memo[k] = m
-	}
-	return m, err
-}
-
-// tariffKey appends every field of a tariff that pricing reads, decimals as
-// written (coefficient and exponent), so equal keys price alike. Numbers are
-// written as fixed-width binary and text with its length first, so no two
-// tariffs share a key.
-func tariffKey(b []byte, t pricing.Tariff) []byte {
-	num := func(v int64) { b = binary.LittleEndian.AppendUint64(b, uint64(v)) }
-	str := func(s string) {
-		num(int64(len(s)))
-		b = append(b, s...)
-	}
-	dec := func(d decimal.Decimal) {
-		switch {
-		case d.IsZero(): // without reading the coefficient, which a zero value lacks
-			b = append(b, 0)
-		case d.NumDigits() <= 18:
-			b = append(b, 1)
-			num(d.CoefficientInt64()) // exact below 19 digits
-		default:
-			b = append(b, 2)
-			str(d.Coefficient().String())
+	for i, ta := range a.Terms {
+		tb := b.Terms[i]
+		if ta.Months != tb.Months || !sameDecimal(ta.Monthly, tb.Monthly) || !sameDecimal(ta.Discount, tb.Discount) {
+			return false
 		}
-		num(int64(d.Exponent()))
 	}
-	str(t.Currency)
+	return true
+}
+
+// sameDecimal reports whether a and b are written alike: the same exponent and
+// coefficient. Cmp of equal exponents compares the coefficients without
+// rescaling; a zero is compared without reading its coefficient, which the zero
+// value lacks.
+func sameDecimal(a, b decimal.Decimal) bool {
+	if a.Exponent() != b.Exponent() {
+		return false
+	}
+	if az, bz := a.IsZero(), b.IsZero(); az || bz {
+		return az && bz
+	}
+	return a.Cmp(b) == 0
+}
+
+// tariffHash mixes the fields sameTariff compares (FNV-1a over 64-bit words), a
+// decimal by its sign, exponent and coefficient's low 64 bits: equal tariffs
+// hash alike, and sameTariff tells apart the few unequal ones that collide.
+func tariffHash(t *pricing.Tariff) uint64 {
+	h := uint64(14695981039346656037)
+	add := func(v uint64) { h = (h ^ v) * 1099511628211 }
+	dec := func(d decimal.Decimal) {
+		add(uint64(d.Exponent()))
+		if !d.IsZero() { // the zero value has no coefficient to read
+			add(uint64(d.CoefficientInt64()))
+			add(uint64(d.Sign()))
+		}
+	}
+	for i := 0; i < len(t.Currency); i++ {
+		add(uint64(t.Currency[i]))
+	}
 	dec(t.Hourly)
 	dec(t.Daily)
 	dec(t.Weekly)
 	dec(t.Monthly)
 	for _, v := range [...]int64{int64(t.HoursPerMonth), int64(t.Granularity), int64(t.Minimum), int64(t.AfterPackage), int64(t.Rounding)} {
-		num(v)
+		add(uint64(v))
 	}
 	for _, term := range t.Terms {
-		num(int64(term.Months))
+		add(uint64(term.Months))
 		dec(term.Monthly)
 		dec(term.Discount)
 	}
-	return b
+	return h
 }

@@ -267,6 +267,7 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 	run.byKey = make(map[fitKey]*served)
 	run.overCap = make(map[fitKey]int)
 	run.capOf = make(map[fitKey]int)
+	cl := newClasses()
 	var cands []candidate
 	var causes []error
 	best := !s.EveryCount && s.Rank != RankFrontier
@@ -279,6 +280,7 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 		if err != nil {
 			return nil, nil, err
 		}
+		class := cl.class(rs.tariff[i], rs.cards[i], &p.Offers[i])
 		var why error
 		for _, t := range servingTensor {
 			if t > limit || (s.Model.Heads > 0 && s.Model.Heads%t != 0) {
@@ -304,7 +306,7 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 				run.capOf[k] = max(run.capOf[k], limit)
 				continue
 			}
-			c, err := s.price(i, &p.Offers[i], pr, rented, v.fit, &p.Rates, math.MaxInt64)
+			c, err := s.price(cl, cl.entry(class, t), i, &p.Offers[i], pr, rented, v.fit, &p.Rates, math.MaxInt64)
 			if err != nil {
 				var un *unavailable
 				if errors.As(err, &un) {
