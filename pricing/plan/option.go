@@ -17,12 +17,19 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// candidate is an option that fits, priced but not yet explained: what the budget
-// check and the ranking need. Plan explains only the candidates it keeps, in rank
-// order, straight into the slice it returns, so the large Option is built once and
-// never copied or sorted.
+// candidate is an option that fits, priced but not yet explained: an offer and
+// what the budget check and the ranking need, shared by the offers of its class
+// (classes). Plan explains only the candidates it keeps, in rank order, straight
+// into the slice it returns, so the large Option is built once and never copied
+// or sorted.
 type candidate struct {
-	offer         int // the offer's place in Planner.Offers, the last tie-break
+	offer int // the offer's place in Planner.Offers, the last tie-break
+	*priced
+}
+
+// priced is a fit priced on a class of offers: the rental, its cost and the
+// expected cost with interruptions. It is not changed once price returns it.
+type priced struct {
 	gpus          int // GPUs the job uses
 	rented, units int // GPUs rented and paid for, and the tariff's units for them (rent)
 	fit           *fit
@@ -47,16 +54,14 @@ var errCannotWin = errors.New("plan: the cost cannot make the plan")
 // make the plan and price returns errCannotWin without pricing it; the floor is
 // used only where it bounds the ranking key: no conversion, no interruptions.
 //
-// Offers of one class price alike (classes): e holds what price found for the
-// class at this count, the floor once asked and the candidate once priced, and
+// Offers of one class price alike (classes): at holds what price found for the
+// class at this count, the floor once asked and the figures once priced, and
 // price answers from it rather than asking pricing again.
-func (s *settings) price(cl *classes, e int32, i int, o *pricing.Offer, pr *pricing.Pricer, n int, f *fit, rates *pricing.Rates, bar int64) (candidate, error) {
-	if k := cl.at[e].cand; k > 0 {
-		c := cl.cands[k-1]
-		c.offer = i
-		return c, nil
+func (s *settings) price(at *slot, i int, o *pricing.Offer, pr *pricing.Pricer, n int, f *fit, rates *pricing.Rates, bar int64) (candidate, error) {
+	if at.done != nil {
+		return candidate{i, at.done}, nil
 	}
-	c := candidate{offer: i, gpus: n, fit: f}
+	c := &priced{gpus: n, fit: f} // moved to the heap once priced
 	c.rented, c.units = rent(*o, n)
 	jobRental := false
 	switch {
@@ -76,7 +81,6 @@ func (s *settings) price(cl *classes, e int32, i int, o *pricing.Offer, pr *pric
 			roundDur(span), roundDur(pricing.MaxDuration), pricing.ErrUnavailable)}
 	}
 	if bar < math.MaxInt64 && o.InterruptionsPerDay == 0 && (isZeroRates(*rates) || o.Tariff.Currency == rates.Base) {
-		at := &cl.at[e]
 		if !at.floored {
 			at.floor, at.floorOK = pr.Floor(c.rental, c.units)
 			at.floored = true
@@ -95,7 +99,7 @@ func (s *settings) price(cl *classes, e int32, i int, o *pricing.Offer, pr *pric
 	}
 	c.expected = c.total
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
-		if err := s.interruptions(&c, pr, o.InterruptionsPerDay); err != nil {
+		if err := s.interruptions(c, pr, o.InterruptionsPerDay); err != nil {
 			// The expected time overflows or passes what can be priced: the offer
 			// can never run this job.
 			return candidate{}, &unavailable{offerName(*o), fmt.Errorf("with %g interruptions a day the expected time cannot be priced: %s: %w",
@@ -110,9 +114,9 @@ func (s *settings) price(cl *classes, e int32, i int, o *pricing.Offer, pr *pric
 		c.rate = rates.Per[c.expected.Currency].String()
 	}
 	c.minor, c.exact = minorUnits(c.key)
-	cl.cands = append(cl.cands, c)
-	cl.at[e].cand = int32(len(cl.cands))
-	return c, nil
+	at.done = new(priced)
+	*at.done = *c
+	return candidate{i, at.done}, nil
 }
 
 // interruptions fills the candidate's interruption risk: the interruptions
@@ -121,7 +125,7 @@ func (s *settings) price(cl *classes, e int32, i int, o *pricing.Offer, pr *pric
 // to cover the job and the lost time: a run as long as the job is priced again at
 // the longer length; a rental the user gave costs more only for the time past its
 // end, bought as a further run.
-func (s *settings) interruptions(c *candidate, pr *pricing.Pricer, perDay float64) error {
+func (s *settings) interruptions(c *priced, pr *pricing.Pricer, perDay float64) error {
 	d := c.fit.duration
 	c.interruptions = perDay * d.Hours() / 24
 	lost := c.interruptions * ((s.checkpoint / 2).Seconds() + s.restart.Seconds())

@@ -262,8 +262,8 @@ func (p Planner) Report(r Request) (Report, error) {
 		class := cl.class(rs.tariff[i], rs.cards[i], &p.Offers[i])
 		var why error // why the offer cannot serve the usage, when no count prices
 		for n := 1; n <= limit; n = nextCount(n, limit) {
-			e := cl.entry(class, n)
-			f := cl.at[e].fit
+			at := cl.slot(class, n)
+			f := at.fit
 			if f == nil {
 				// Within one server the server's size changes nothing (the layouts
 				// and the link are those of n GPUs), so such fits are shared by all
@@ -274,7 +274,7 @@ func (p Planner) Report(r Request) (Report, error) {
 					f = s.fitCard(card, n, srv, work)
 					fits[k] = f
 				}
-				cl.at[e].fit = f
+				at.fit = f
 			}
 			rep.Considered += max(f.tried, 1)
 			if !f.ok {
@@ -292,7 +292,7 @@ func (p Planner) Report(r Request) (Report, error) {
 			if top != nil && best && len(cands) > first && cands[first].exact {
 				bar = min(bar, cands[first].minor) // the offer's best so far
 			}
-			c, err := s.price(cl, e, i, &p.Offers[i], pr, n, f, &p.Rates, bar)
+			c, err := s.price(at, i, &p.Offers[i], pr, n, f, &p.Rates, bar)
 			if err == errCannotWin {
 				continue
 			}
@@ -532,8 +532,8 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		err    error
 	}
 	byName := make(map[string]*looked)
-	var all []catalog.Card               // the catalog's cards, read once when a name needs them
-	mixed := false // kept offers in more than one currency
+	var all []catalog.Card // the catalog's cards, read once when a name needs them
+	mixed := false         // kept offers in more than one currency
 	rs.totals, rs.tariff = newTotals(len(p.Offers)), make([]int, len(p.Offers))
 	stand := pricing.Tariff{Hourly: decimal.New(1, 0)} // a valid tariff in the offer's currency
 	for i, o := range p.Offers {
@@ -778,15 +778,15 @@ func (s settings) work() (compute.FLOPs, error) {
 
 // classes numbers, for one Report, the offers that price alike: the same tariff,
 // catalog card, instance size and interruption rate (a provider's regions often
-// share all four). For each class and GPU count (serving: GPUs per replica) it
-// holds what pricing found, the fit, the floor once asked and the candidate once
-// priced, so that each is worked out once per class rather than once per offer.
-// It lives for one call; nothing is kept between calls.
+// share all four). For each class and GPU count (serving: GPUs per replica) a
+// slot holds what pricing found, the fit, the floor once asked and the figures
+// once priced, so that each is worked out once per class rather than once per
+// offer. It lives for one call; nothing is kept between calls.
 type classes struct {
-	ids   map[classKey]int32   // → the class's first entry in at, that of one GPU
-	more  map[classCount]int32 // → the entries of counts past GPUsPerServer
-	at    []priced             // GPUsPerServer entries per class, then the others
-	cands []candidate          // the candidates priced, by priced.cand − 1
+	ids   map[classKey]int32     // → the class's number
+	rows  []*[GPUsPerServer]slot // by class number, the counts 1 to GPUsPerServer
+	spare [][GPUsPerServer]slot  // rows made ahead, handed out in order
+	more  map[classCount]*slot   // the counts past GPUsPerServer
 }
 
 type classKey struct {
@@ -798,44 +798,47 @@ type classKey struct {
 
 type classCount struct{ class, n int32 }
 
-// priced is what one class found at one count.
-type priced struct {
+// slot is what one class found at one count.
+type slot struct {
 	fit     *fit
-	floor   int64 // Pricer.Floor, once floored
+	done    *priced // nil: not priced yet
+	floor   int64   // Pricer.Floor, once floored
 	floored bool
 	floorOK bool
-	cand    int32 // 1 + the candidate's place in classes.cands; 0: not priced yet
 }
 
 func newClasses() *classes {
 	return &classes{ids: make(map[classKey]int32)}
 }
 
-// class returns the class of offer o, whose tariff is number tariff and card card.
+// class returns the number of the class of offer o, whose tariff is number
+// tariff and card card.
 func (cl *classes) class(tariff int, card *catalog.Card, o *pricing.Offer) int32 {
 	k := classKey{tariff, card, o.GPUsPerInstance, o.InterruptionsPerDay}
 	id, ok := cl.ids[k]
 	if !ok {
-		id = int32(len(cl.at))
+		id = int32(len(cl.rows))
 		cl.ids[k] = id
-		cl.at = append(cl.at, make([]priced, GPUsPerServer)...)
+		if len(cl.spare) == 0 {
+			cl.spare = make([][GPUsPerServer]slot, min(64, 1+len(cl.rows)))
+		}
+		cl.rows, cl.spare = append(cl.rows, &cl.spare[0]), cl.spare[1:]
 	}
 	return id
 }
 
-// entry returns the place in at of class at count n.
-func (cl *classes) entry(class int32, n int) int32 {
+// slot returns the slot of class at count n.
+func (cl *classes) slot(class int32, n int) *slot {
 	if n <= GPUsPerServer {
-		return class + int32(n) - 1
+		return &cl.rows[class][n-1]
 	}
 	k := classCount{class, int32(n)}
-	e, ok := cl.more[k]
-	if !ok {
+	e := cl.more[k]
+	if e == nil {
 		if cl.more == nil {
-			cl.more = make(map[classCount]int32)
+			cl.more = make(map[classCount]*slot)
 		}
-		e = int32(len(cl.at))
-		cl.at = append(cl.at, priced{})
+		e = new(slot)
 		cl.more[k] = e
 	}
 	return e

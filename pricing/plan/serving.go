@@ -306,7 +306,7 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 				run.capOf[k] = max(run.capOf[k], limit)
 				continue
 			}
-			c, err := s.price(cl, cl.entry(class, t), i, &p.Offers[i], pr, rented, v.fit, &p.Rates, math.MaxInt64)
+			c, err := s.price(cl.slot(class, t), i, &p.Offers[i], pr, rented, v.fit, &p.Rates, math.MaxInt64)
 			if err != nil {
 				var un *unavailable
 				if errors.As(err, &un) {
@@ -315,7 +315,9 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 				}
 				return nil, nil, err
 			}
-			c.serve, c.gpus = v, n
+			if c.serve == nil { // priced for its class just now: say which replicas
+				c.serve, c.gpus = v, n
+			}
 			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.budget.Amount) {
 				if run.over == nil || cmpKey(&c, run.over) < 0 {
 					cc := c
