@@ -225,20 +225,7 @@ func (p Planner) Report(r Request) (Report, error) {
 	var diag diagnosis
 	causes := rs.causes
 	best := !s.EveryCount && s.Rank != RankFrontier // one candidate per offer is kept
-	// Ranked by cost, a candidate dearer than Limit others (offers' best ones,
-	// without EveryCount) cannot be returned: top holds the Limit smallest
-	// ranking costs known, and price skips what cannot beat the last of them.
-	var top []int64
-	if s.Rank == RankCost && s.limit > 0 {
-		top = make([]int64, 0, s.limit+1)
-	}
-	keep := func(c *candidate) {
-		if top == nil || !c.exact {
-			return
-		}
-		j, _ := slices.BinarySearch(top, c.minor)
-		top = slices.Insert(top, j, c.minor)[:min(len(top)+1, s.limit)]
-	}
+	top := s.bound()
 	kept := rs.kept
 	var run *serveRun
 	if s.Serving != nil { // a service: serving.go plans it, the ranking is shared
@@ -250,16 +237,16 @@ func (p Planner) Report(r Request) (Report, error) {
 		causes, kept = append(causes, more...), nil
 	}
 	for _, i := range kept {
-		o := p.Offers[i]
-		card := *rs.cards[i]
-		limit := s.gpuLimit(o)
-		server := serverOf(o)
+		o := &p.Offers[i]
+		card := rs.cards[i]
+		limit := s.gpuLimit(*o)
+		server := serverOf(*o)
 		first := len(cands)
 		pr, err := rs.totals.pricer(rs.tariff[i]) // resolve validated the offer
 		if err != nil {
 			return Report{}, err
 		}
-		class := cl.class(rs.tariff[i], rs.cards[i], &p.Offers[i])
+		class := cl.class(rs.tariff[i], card, o)
 		var why error // why the offer cannot serve the usage, when no count prices
 		for n := 1; n <= limit; n = nextCount(n, limit) {
 			at := cl.slot(class, n)
@@ -271,35 +258,32 @@ func (p Planner) Report(r Request) (Report, error) {
 				srv := min(server, n)
 				k := fitKey{card.ID, n, srv}
 				if f = fits[k]; f == nil {
-					f = s.fitCard(card, n, srv, work)
+					f = s.fitCard(*card, n, srv, work)
 					fits[k] = f
 				}
 				at.fit = f
 			}
 			rep.Considered += max(f.tried, 1)
 			if !f.ok {
-				diag.miss(card, n, f)
+				diag.miss(*card, n, f)
 				continue
 			}
 			if s.Deadline > 0 && f.duration > s.Deadline {
-				diag.late(card, n, limit, f.duration)
+				diag.late(*card, n, limit, f.duration)
 				continue
 			}
-			bar := int64(math.MaxInt64)
-			if top != nil && len(top) == s.limit {
-				bar = top[len(top)-1]
+			var sofar *candidate // the offer's best so far
+			if best && len(cands) > first {
+				sofar = &cands[first]
 			}
-			if top != nil && best && len(cands) > first && cands[first].exact {
-				bar = min(bar, cands[first].minor) // the offer's best so far
-			}
-			c, err := s.price(at, i, &p.Offers[i], pr, n, f, &p.Rates, bar)
+			c, err := s.price(at, i, o, pr, n, f, &p.Rates, top.bar(sofar))
 			if err == errCannotWin {
 				continue
 			}
 			if err != nil {
 				var short *shortRental
 				if errors.As(err, &short) {
-					diag.short(card, n, f.duration, short.span)
+					diag.short(*card, n, f.duration, short.span)
 					continue
 				}
 				var un *unavailable
@@ -310,11 +294,11 @@ func (p Planner) Report(r Request) (Report, error) {
 				return Report{}, err
 			}
 			if s.Deadline > 0 && f.duration+c.lost > s.Deadline {
-				diag.late(card, n, limit, f.duration+c.lost)
+				diag.late(*card, n, limit, f.duration+c.lost)
 				continue
 			}
 			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.budget.Amount) {
-				diag.over(card, n, c.key)
+				diag.over(*card, n, c.key)
 				continue
 			}
 			if best && len(cands) > first { // one option per offer: keep the better
@@ -325,18 +309,18 @@ func (p Planner) Report(r Request) (Report, error) {
 			}
 			cands = append(cands, c)
 			if !best {
-				keep(&c)
+				top.keep(&c)
 			}
 		}
 		if best && len(cands) > first {
-			keep(&cands[first])
+			top.keep(&cands[first])
 		}
 		if limit == 0 { // instances larger than the request allows
 			why = fmt.Errorf("sold in instances of %d GPUs, more than the %d allowed: %w", o.GPUsPerInstance, s.MaxGPUs, pricing.ErrUnavailable)
 		}
 		if why != nil && len(cands) == first {
 			reason := text.Reason(why)
-			rep.Skipped = append(rep.Skipped, Skipped{Offer: o, Reason: reason, Err: why})
+			rep.Skipped = append(rep.Skipped, Skipped{Offer: *o, Reason: reason, Err: why})
 			causes = append(causes, why)
 		}
 	}
@@ -774,6 +758,48 @@ func (s settings) work() (compute.FLOPs, error) {
 		return 0, &text.ContextError{Pkg: "plan", Context: "training work", Err: err, Also: pricing.ErrInvalid}
 	}
 	return f, nil
+}
+
+// bound is, for a ranking by cost with a limit, the Limit smallest ranking
+// costs known (offers' best ones, without EveryCount): a candidate dearer than
+// the last of them, or than its offer's best so far, cannot be returned, and
+// price skips it on its floor.
+type bound struct {
+	top   []int64 // in whole minor units, ascending; nil: no bound
+	limit int
+}
+
+func (s *settings) bound() bound {
+	if s.Rank != RankCost || s.limit <= 0 {
+		return bound{}
+	}
+	return bound{make([]int64, 0, s.limit+1), s.limit}
+}
+
+// keep counts candidate c among the costs known.
+func (b *bound) keep(c *candidate) {
+	if b.top == nil || !c.exact {
+		return
+	}
+	j, _ := slices.BinarySearch(b.top, c.minor)
+	b.top = slices.Insert(b.top, j, c.minor)[:min(len(b.top)+1, b.limit)]
+}
+
+// bar is the most a candidate may cost to be returned, in whole minor units:
+// the Limit-th cost known, and no more than sofar's (the offer's best so far,
+// when one option per offer is kept; nil otherwise). MaxInt64: no bar.
+func (b *bound) bar(sofar *candidate) int64 {
+	bar := int64(math.MaxInt64)
+	if b.top == nil {
+		return bar
+	}
+	if len(b.top) == b.limit {
+		bar = b.top[len(b.top)-1]
+	}
+	if sofar != nil && sofar.exact {
+		bar = min(bar, sofar.minor)
+	}
+	return bar
 }
 
 // classes numbers, for one Report, the offers that price alike: the same tariff,

@@ -271,6 +271,7 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 	var cands []candidate
 	var causes []error
 	best := !s.EveryCount && s.Rank != RankFrontier
+	top := s.bound()
 	for _, i := range rs.kept {
 		o := p.Offers[i]
 		card := *rs.cards[i]
@@ -306,7 +307,14 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 				run.capOf[k] = max(run.capOf[k], limit)
 				continue
 			}
-			c, err := s.price(cl.slot(class, t), i, &p.Offers[i], pr, rented, v.fit, &p.Rates, math.MaxInt64)
+			var sofar *candidate // the offer's best so far
+			if best && len(cands) > first {
+				sofar = &cands[first]
+			}
+			c, err := s.price(cl.slot(class, t), i, &p.Offers[i], pr, rented, v.fit, &p.Rates, top.bar(sofar))
+			if err == errCannotWin {
+				continue
+			}
 			if err != nil {
 				var un *unavailable
 				if errors.As(err, &un) {
@@ -332,6 +340,12 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 				continue
 			}
 			cands = append(cands, c)
+			if !best {
+				top.keep(&c)
+			}
+		}
+		if best && len(cands) > first {
+			top.keep(&cands[first])
 		}
 		if why != nil && len(cands) == first {
 			rep.Skipped = append(rep.Skipped, Skipped{Offer: o, Reason: text.Reason(why), Err: why})
