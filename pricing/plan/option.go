@@ -61,6 +61,10 @@ func (s *settings) price(at *slot, i int, o *pricing.Offer, pr *pricing.Pricer, 
 	if at.done != nil {
 		return candidate{i, at.done}, nil
 	}
+	floors := bar < math.MaxInt64 && o.InterruptionsPerDay == 0 && (isZeroRates(*rates) || o.Tariff.Currency == rates.Base)
+	if floors && at.floored && at.floorOK && at.floor > bar { // the class was floored: its rental is sound
+		return candidate{}, errCannotWin
+	}
 	c := &priced{gpus: n, fit: f} // moved to the heap once priced
 	c.rented, c.units = rent(*o, n)
 	jobRental := false
@@ -80,7 +84,7 @@ func (s *settings) price(at *slot, i int, o *pricing.Offer, pr *pricing.Pricer, 
 		return candidate{}, &unavailable{offerName(*o), fmt.Errorf("the rental of %s is past the %s pricing limit: %w",
 			roundDur(span), roundDur(pricing.MaxDuration), pricing.ErrUnavailable)}
 	}
-	if bar < math.MaxInt64 && o.InterruptionsPerDay == 0 && (isZeroRates(*rates) || o.Tariff.Currency == rates.Base) {
+	if floors {
 		if !at.floored {
 			at.floor, at.floorOK = pr.Floor(c.rental, c.units)
 			at.floored = true

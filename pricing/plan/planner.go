@@ -220,7 +220,7 @@ func (p Planner) Report(r Request) (Report, error) {
 	}
 
 	fits := make(map[fitKey]*fit)
-	cl := newClasses()
+	cl := newClasses(len(rs.totals.tariffs))
 	var cands []candidate // grown as candidates survive: most offers are priced out by the floor
 	var diag diagnosis
 	causes := rs.causes
@@ -809,17 +809,18 @@ func (b *bound) bar(sofar *candidate) int64 {
 // once priced, so that each is worked out once per class rather than once per
 // offer. It lives for one call; nothing is kept between calls.
 type classes struct {
-	ids   map[classKey]int32     // → the class's number
-	rows  []*[GPUsPerServer]slot // by class number, the counts 1 to GPUsPerServer
-	spare [][GPUsPerServer]slot  // rows made ahead, handed out in order
-	more  map[classCount]*slot   // the counts past GPUsPerServer
+	byTariff []int32                // by tariff number: 1 + its last class; 0: none yet
+	list     []classKey             // by class number
+	rows     []*[GPUsPerServer]slot // by class number, the counts 1 to GPUsPerServer
+	spare    [][GPUsPerServer]slot  // rows made ahead, handed out in order
+	more     map[classCount]*slot   // the counts past GPUsPerServer
 }
 
 type classKey struct {
-	tariff        int
 	card          *catalog.Card
 	perInstance   int
 	interruptions float64
+	next          int32 // the class before it of the same tariff, or −1
 }
 
 type classCount struct{ class, n int32 }
@@ -833,23 +834,28 @@ type slot struct {
 	floorOK bool
 }
 
-func newClasses() *classes {
-	return &classes{ids: make(map[classKey]int32)}
+// newClasses returns classes for offers of the given number of tariffs.
+func newClasses(tariffs int) *classes {
+	return &classes{byTariff: make([]int32, tariffs)}
 }
 
 // class returns the number of the class of offer o, whose tariff is number
-// tariff and card card.
+// tariff and card card. A tariff has few classes (mostly one: a price list
+// prices a card), so they are found by walking its list.
 func (cl *classes) class(tariff int, card *catalog.Card, o *pricing.Offer) int32 {
-	k := classKey{tariff, card, o.GPUsPerInstance, o.InterruptionsPerDay}
-	id, ok := cl.ids[k]
-	if !ok {
-		id = int32(len(cl.rows))
-		cl.ids[k] = id
-		if len(cl.spare) == 0 {
-			cl.spare = make([][GPUsPerServer]slot, min(64, 1+len(cl.rows)))
+	head := cl.byTariff[tariff] - 1
+	for id := head; id >= 0; id = cl.list[id].next {
+		if k := &cl.list[id]; k.card == card && k.perInstance == o.GPUsPerInstance && k.interruptions == o.InterruptionsPerDay {
+			return id
 		}
-		cl.rows, cl.spare = append(cl.rows, &cl.spare[0]), cl.spare[1:]
 	}
+	id := int32(len(cl.list))
+	cl.list = append(cl.list, classKey{card, o.GPUsPerInstance, o.InterruptionsPerDay, head})
+	cl.byTariff[tariff] = id + 1
+	if len(cl.spare) == 0 {
+		cl.spare = make([][GPUsPerServer]slot, min(64, 1+len(cl.rows)))
+	}
+	cl.rows, cl.spare = append(cl.rows, &cl.spare[0]), cl.spare[1:]
 	return id
 }
 
@@ -876,7 +882,7 @@ func (cl *classes) slot(class int32, n int) *slot {
 type totals struct {
 	ids     map[uint64]int32  // tariffHash → the last tariff numbered with it
 	next    []int32           // by number: the one before it with the same hash, or −1
-	tariffs []pricing.Tariff  // by number
+	tariffs []*pricing.Tariff // by number: the first offer's with it
 	byID    []*pricing.Pricer // by number, made on first use
 }
 
@@ -886,7 +892,8 @@ func newTotals(n int) *totals {
 }
 
 // id returns the number of tr, the same for equal tariffs (sameTariff), and
-// whether an earlier call gave it.
+// whether an earlier call gave it. The first tr of each number is kept (the
+// offers' own, which a Planner does not change).
 func (t *totals) id(tr *pricing.Tariff) (int, bool) {
 	h := tariffHash(tr)
 	head, ok := t.ids[h]
@@ -894,21 +901,21 @@ func (t *totals) id(tr *pricing.Tariff) (int, bool) {
 		head = -1
 	}
 	for k := head; k >= 0; k = t.next[k] {
-		if sameTariff(&t.tariffs[k], tr) {
+		if sameTariff(t.tariffs[k], tr) {
 			return int(k), true
 		}
 	}
 	id := len(t.tariffs)
 	t.ids[h] = int32(id)
 	t.next = append(t.next, head)
-	t.tariffs, t.byID = append(t.tariffs, *tr), append(t.byID, nil)
+	t.tariffs, t.byID = append(t.tariffs, tr), append(t.byID, nil)
 	return id, false
 }
 
 // pricer returns tariff number id prepared.
 func (t *totals) pricer(id int) (*pricing.Pricer, error) {
 	if t.byID[id] == nil {
-		p, err := pricing.NewPricer(t.tariffs[id])
+		p, err := pricing.NewPricer(*t.tariffs[id])
 		if err != nil {
 			return nil, err
 		}

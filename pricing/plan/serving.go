@@ -267,7 +267,7 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 	run.byKey = make(map[fitKey]*served)
 	run.overCap = make(map[fitKey]int)
 	run.capOf = make(map[fitKey]int)
-	cl := newClasses()
+	cl := newClasses(len(totals.tariffs))
 	var cands []candidate
 	var causes []error
 	best := !s.EveryCount && s.Rank != RankFrontier
