@@ -106,12 +106,13 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 	var buf [maxLayouts]sizing.Parallel
 	for _, l := range s.layouts(&buf, n, server) {
 		tried++
-		if best != nil && s.Workload.Task != sizing.Inference && l.ZeRO < 3 && !l.OffloadOptimizer {
-			// Below ZeRO-3 and without offload a layout takes exactly its tensor
-			// degree's time (WithZeRO adds nothing): once that is known, the
-			// layout cannot be faster than a best as fast.
+		if best != nil && s.Workload.Task != sizing.Inference {
+			// A layout takes its tensor degree's time, and ZeRO-3 or offload add
+			// to it (see addsSafely): once that time is known, the layout cannot
+			// be faster than a best as fast.
 			if t := one(l.Tensor); t&(t-1) == 0 && bits.Len(uint(t))-1 < len(jobs) {
-				if jt := &jobs[bits.Len(uint(t))-1]; jt.done && jt.err == nil && jt.mid.Duration >= best.duration {
+				if jt := &jobs[bits.Len(uint(t))-1]; jt.done && jt.err == nil && jt.mid.Duration >= best.duration &&
+					(l.ZeRO < 3 && !l.OffloadOptimizer || jt.mid.Duration < addsSafely) {
 					continue
 				}
 			}
@@ -325,6 +326,13 @@ func (s settings) timeDecode(f *fit, card catalog.Card, n int, peak compute.FLOP
 	f.duration, err = at(s.util) // last, so f.eff is the middle one's
 	return err
 }
+
+// addsSafely bounds the durations to which compute.Timing.WithZeRO cannot add
+// time and return a shorter one. Below ZeRO-3 and without offload it adds
+// nothing; otherwise it adds a positive number of seconds in float64 and
+// converts back, and below 2^50 ns (about 13 days) that trip is off by under
+// half a nanosecond, so the sum comes back no shorter.
+const addsSafely = time.Duration(1) << 50
 
 // seconds converts a float count of seconds to a Duration, refusing values past
 // its range.
