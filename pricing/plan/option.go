@@ -158,11 +158,12 @@ func (s *settings) interruptions(c *priced, pr *pricing.Pricer, perDay float64) 
 	return nil
 }
 
-// explain writes the option of candidate c, on offer o of card, into opt: memory,
-// timing, money, its waste against the cheapest option, and the warnings.
-func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catalog.Card, faster *catalog.Card, check pricing.PriceCheck, cheapest *candidate, fits map[fitKey]*fit, work compute.FLOPs) error {
+// explain writes the option of candidate c, on offer o of card (its tariff
+// prepared as pr), into opt: memory, timing, money, its waste against the
+// cheapest option, and the warnings.
+func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricing.Pricer, card catalog.Card, faster *catalog.Card, check pricing.PriceCheck, cheapest *candidate, fits map[fitKey]*fit, work compute.FLOPs) error {
 	f, n := c.fit, c.gpus
-	cost, hourly, err := s.quote(o, c.rental, c.units)
+	cost, hourly, err := s.quote(o, pr, c.rental, c.units)
 	if err != nil {
 		return err
 	}
@@ -302,11 +303,11 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 	return f.pre
 }
 
-// quote prices a rental on offer o for n units (GPUs, or instances: rent), and the same rental paid by the
-// hour alone (the zero Quote when the tariff has no hourly price), to set beside
+// quote prices a rental on offer o for n units (GPUs, or instances: rent) with
+// pr, its tariff prepared, and the same rental paid by the hour alone (the zero Quote when the tariff has no hourly price), to set beside
 // the best packages.
-func (s settings) quote(o pricing.Offer, u pricing.Usage, n int) (pricing.Quote, pricing.Quote, error) {
-	cost, err := o.Tariff.Price(u, n)
+func (s settings) quote(o pricing.Offer, pr *pricing.Pricer, u pricing.Usage, n int) (pricing.Quote, pricing.Quote, error) {
+	cost, err := pr.Price(u, n)
 	if err != nil || !o.Tariff.Hourly.IsPositive() {
 		return cost, pricing.Quote{}, err
 	}
