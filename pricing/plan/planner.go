@@ -523,22 +523,21 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 	var all []catalog.Card // the catalog's cards, read once when a name needs them
 	mixed := false         // kept offers in more than one currency
 	rs.totals, rs.tariff = newTotals(len(p.Offers)), make([]int, len(p.Offers))
-	stand := pricing.Tariff{Hourly: decimal.New(1, 0)} // a valid tariff in the offer's currency
 	for i, o := range p.Offers {
 		// A tariff and a card name are validated with the first offer that has
 		// them; the offers after it (a provider's regions often share a tariff,
-		// many offers a card) with stand-ins.
+		// many offers a card) without the tariff and with a stand-in name.
 		id, seen := rs.totals.id(&p.Offers[i].Tariff)
 		v := o
-		if seen {
-			stand.Currency = o.Tariff.Currency
-			v.Tariff = stand
-		}
 		l, ok := byName[o.Card]
 		if ok {
 			v.Card = "gpu" // a valid name, and its own key
 		}
-		if err := v.Validate(); err != nil {
+		validate := v.Validate
+		if seen {
+			validate = v.ValidateFields
+		}
+		if err := validate(); err != nil {
 			return resolved{}, &text.ContextError{Pkg: "plan", Context: "offer " + offerName(o), Drop: "offer: ", Err: err}
 		}
 		rs.tariff[i] = id
