@@ -5,6 +5,7 @@ import (
 	"github.com/gpuplan/gpuplan/pricing"
 	"math"
 	"math/bits"
+	"strconv"
 	"time"
 
 	"github.com/gpuplan/gpuplan/catalog"
@@ -368,7 +369,7 @@ func linkFor(card catalog.Card, n, server int) (compute.Link, bool, string) {
 		gen = 4
 	}
 	l.Latency = pcieStepLatency
-	return l, false, fmt.Sprintf("PCIe Gen%d", gen)
+	return l, false, "PCIe Gen" + strconv.Itoa(gen)
 }
 
 // Latency of one step of a ring collective (a ring all-reduce over n GPUs takes
