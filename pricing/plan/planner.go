@@ -490,7 +490,7 @@ type resolved struct {
 // the request's card filter and checks the currencies: one for all offers (and
 // the budget) without rates; each convertible with them.
 func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
-	rs := resolved{cards: make([]*catalog.Card, len(p.Offers)), boards: make([]*catalog.Card, len(p.Offers))}
+	rs := resolved{cards: make([]*catalog.Card, len(p.Offers)), boards: make([]*catalog.Card, len(p.Offers)), kept: make([]int, 0, len(p.Offers))}
 	var want map[string]bool
 	if len(s.Cards) > 0 {
 		want = make(map[string]bool)
