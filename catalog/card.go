@@ -14,8 +14,9 @@ import (
 // Rate is a dense peak rate that a card may lack. The zero value is unsupported,
 // which is distinct from a supported rate of zero (no card has one; New rejects
 // it). Unsupported means the catalog has no rate to plan with: the card has no such
-// unit or mode, or, for the A10G, whose tensor-core rates NVIDIA does not publish,
-// the rate is unknown (the card's Unconfirmed fields and sources say which).
+// unit or mode, or the rate is unknown: NVIDIA publishes no tensor-core rates for
+// the A10G, Huawei no FP32 rate for the Ascend 910B (the card's Unconfirmed fields
+// and sources say which).
 type Rate struct {
 	Value     compute.FLOPRate // operations per second, dense (never "with sparsity")
 	Supported bool             // false: no such unit or mode, or no published rate
@@ -31,6 +32,9 @@ func RateOf(r compute.FLOPRate) Rate { return Rate{Value: r, Supported: true} }
 // rates are those with FP32 accumulation, as training frameworks use them; NVIDIA's
 // doubled FP16-accumulate figure is not stored. The P100, without tensor cores, has as
 // FP16 its packed half-precision vector rate (twice FP32) and no other 16-bit rate.
+// On Huawei's Ascend NPUs FP16 and BF16 are the cube (matrix) unit's rates; Huawei
+// publishes no FP32 rate for them, so FP32 is unsupported there, and a job that
+// asks for FP32 compute on such a card gets an error rather than a time.
 type Peaks struct {
 	FP64, FP64Tensor, FP32, TF32, FP16, BF16, FP8, INT8 Rate
 }
@@ -40,24 +44,28 @@ type LinkKind string
 
 // Link kinds. NVLink is the SXM/HGX baseboard (every GPU of the board joined);
 // NVLinkBridge is a PCIe card's bridge, which joins pairs only; InfinityFabric is
-// AMD's OAM baseboard link.
+// AMD's OAM baseboard link; HCCS is Huawei's link between the eight Ascend NPUs of
+// an Atlas 800T A2 server, a full mesh of one link from each NPU to each other
+// one, with no switch (Card.PeerLink says how it is modelled).
 const (
 	LinkNone           LinkKind = "none"
 	LinkNVLink         LinkKind = "nvlink"
 	LinkNVLinkBridge   LinkKind = "nvlink-bridge"
 	LinkInfinityFabric LinkKind = "infinity-fabric"
+	LinkHCCS           LinkKind = "hccs"
 )
 
 func (k LinkKind) valid() bool {
 	switch k {
-	case LinkNone, LinkNVLink, LinkNVLinkBridge, LinkInfinityFabric:
+	case LinkNone, LinkNVLink, LinkNVLinkBridge, LinkInfinityFabric, LinkHCCS:
 		return true
 	}
 	return false
 }
 
 // Market says where a card is sold. The China variants cut to meet US export
-// rules (A800, H800, H20, L20, RTX 4090 D) are cards of their own.
+// rules (A800, H800, H20, L20, RTX 4090 D) are cards of their own; Huawei's Ascend
+// NPUs, sold and rented in China, are in the China market too.
 type Market string
 
 // Markets.
@@ -82,7 +90,7 @@ type Card struct {
 	Name         string   // display name: "A100 SXM4 80GB"
 	Aliases      []string // other names that resolve to this card alone (nvidia-smi names, SkyPilot names)
 	Families     []string // family names shared with sibling cards ("A100"); Lookup reports them as ambiguous
-	Vendor       string   // "nvidia", "amd"
+	Vendor       string   // "nvidia", "amd", "huawei"
 	Architecture string   // "Ampere"
 	Year         int      // year of release
 	Form         string   // "SXM4", "PCIe", "OAM"
@@ -99,7 +107,7 @@ type Card struct {
 	FP32Accumulate  bool              // FP16/BF16 peaks are the FP32-accumulate rates (GeForce)
 
 	Link    LinkKind          // direct GPU-to-GPU link
-	NVLink  compute.Bandwidth // total per GPU, both directions; zero: none; a bridge joins pairs only
+	NVLink  compute.Bandwidth // of Link (NVLink or another kind): total per GPU, both directions; zero: none; a bridge joins pairs only
 	PCIeGen int               // PCI Express generation of the host link
 	TDP     int               // board power, watts
 
@@ -263,8 +271,10 @@ func (c Card) Validate() error {
 			bad("peak %s has a value but is marked unsupported", r.name)
 		}
 	}
-	if !p.FP32.Supported {
-		bad("no FP32 peak")
+	// FP32 may be absent where the vendor publishes none (the Ascend 910B), but a
+	// card needs a rate to time 16- or 32-bit work at.
+	if !p.FP32.Supported && !p.FP16.Supported && !p.BF16.Supported {
+		bad("no FP32, FP16 or BF16 peak")
 	}
 	// Tensor cores run 16-bit matrices at least as fast as the vector units run FP32
 	// on every card in the datasheets; a lower figure means the columns were mixed up.

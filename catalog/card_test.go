@@ -28,8 +28,8 @@ func near(got, want float64) bool {
 
 func TestDefault(t *testing.T) {
 	cards := Default().Cards()
-	if len(cards) != 41 {
-		t.Fatalf("Default has %d cards, want 41", len(cards))
+	if len(cards) != 42 {
+		t.Fatalf("Default has %d cards, want 42", len(cards))
 	}
 	for _, c := range cards {
 		if err := c.Validate(); err != nil {
@@ -161,7 +161,8 @@ func TestCardsMatchReference(t *testing.T) {
 				"bw_gbs": "memory_bandwidth_gb_per_s", "fp32_tflops": "peaks_tflops.fp32",
 				"tf32_dense_tflops": "peaks_tflops.tf32", "fp16_dense_tflops": "peaks_tflops.fp16",
 				"bf16_dense_tflops": "peaks_tflops.bf16", "fp8_dense_tflops": "peaks_tflops.fp8",
-				"int8_dense_tops": "peaks_tflops.int8", "interconnect_total_gbs": "nvlink_gb_per_s", "tdp_w": "tdp_watts"}
+				"int8_dense_tops": "peaks_tflops.int8", "interconnect_total_gbs": "nvlink_gb_per_s", "pcie_gen": "pcie_gen",
+				"tdp_w": "tdp_watts"}
 			for _, u := range strings.Split(get("unconfirmed"), ";") {
 				if u != "" && !contains(c.Unconfirmed, names[u]) {
 					t.Errorf("unconfirmed %q (%s) missing from %v", u, names[u], c.Unconfirmed)
@@ -372,7 +373,7 @@ func TestValidateRejects(t *testing.T) {
 		{"value on unsupported", func(c *Card) { c.Peaks.FP8 = Rate{Value: 1} }},
 		{"FP16 below FP32 (sparse/dense or column mix-up)", func(c *Card) { c.Peaks.FP16 = RateOf(5 * compute.TFLOPS) }},
 		{"BF16 below FP32", func(c *Card) { c.Peaks.BF16 = RateOf(5 * compute.TFLOPS) }},
-		{"no FP32", func(c *Card) { c.Peaks.FP32 = Rate{} }},
+		{"no FP32, FP16 or BF16", func(c *Card) { c.Peaks.FP32, c.Peaks.FP16, c.Peaks.BF16 = Rate{}, Rate{}, Rate{} }},
 		{"unknown market", func(c *Card) { c.Market = "mars" }},
 		{"unknown link", func(c *Card) { c.Link = "infiniband" }},
 		{"none with bandwidth", func(c *Card) { c.Link = LinkNone }},

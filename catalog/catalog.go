@@ -54,7 +54,7 @@ func Default() *Catalog { return defaultCatalog() }
 // New builds a catalog from cards, in the order given. It validates each card
 // (Card.Validate) and the set: IDs, names and aliases must be unique across cards
 // after normalisation (case, spaces, dashes, underscores and vendor words such as
-// "NVIDIA", "GeForce" and "Tesla" are ignored), and a family name may not equal any
+// "NVIDIA", "GeForce", "Tesla" and "Ascend" are ignored), and a family name may not equal any
 // card's own name. Problems are joined with errors.Join, each wrapping ErrInvalid;
 // past the first 20, a last error says how many more there are. Names are quoted
 // cut to 80 bytes. The work is linear in the number of names.
@@ -174,10 +174,12 @@ func (c *Catalog) Cards() []Card {
 
 // Lookup finds the card a name stands for. Names are compared ignoring case,
 // spaces, dashes, underscores and other punctuation, and leading vendor words
-// ("NVIDIA", "GeForce", "Tesla", "AMD", "Instinct"), so "RTX 4090", "GeForce RTX
-// 4090", "rtx4090", "4090" and nvidia-smi's "NVIDIA GeForce RTX 4090" all find the
-// rtx-4090. Fullwidth letters and digits ("ＲＴＸ４０９０", as Chinese input
-// methods type them) read as their ASCII forms. A card answers to its ID, its name
+// ("NVIDIA", "GeForce", "Tesla", "AMD", "Instinct", "Huawei", "Ascend"), so "RTX
+// 4090", "GeForce RTX 4090", "rtx4090", "4090" and nvidia-smi's "NVIDIA GeForce RTX
+// 4090" all find the rtx-4090, and "910B", "Ascend 910B" and "Ascend910B" the
+// Ascend 910B. Fullwidth letters and digits ("ＲＴＸ４０９０", as Chinese input
+// methods type them) read as their ASCII forms; other non-ASCII characters are
+// ignored, so "昇腾910B" (Ascend's Chinese name) finds it too. A card answers to its ID, its name
 // and its aliases, which include the
 // names nvidia-smi prints ("NVIDIA A100-SXM4-80GB", "NVIDIA H100 80GB HBM3") and
 // SkyPilot's accelerator names ("A100-80GB", "V100-32GB", with SkyPilot's meaning:
@@ -299,7 +301,7 @@ func appendKey(dst []byte, s string) []byte {
 	key := dst[start:]
 	for {
 		cut := false
-		for _, p := range [...]string{"nvidia", "geforce", "tesla", "amd", "instinct"} {
+		for _, p := range [...]string{"nvidia", "geforce", "tesla", "amd", "instinct", "huawei", "ascend"} {
 			if len(key) > len(p) && string(key[:len(p)]) == p {
 				key = key[len(p):]
 				cut = true

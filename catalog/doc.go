@@ -4,12 +4,14 @@
 //
 // Main types:
 //
-//   - Card: one GPU variant ("a100-sxm4-80gb"): exact memory as nvidia-smi reports
-//     it, memory bandwidth, dense peak per precision (Peak; absent, not zero, when
-//     unsupported, and also where no source gives the rate: the A10G's tensor
-//     rates), NVLink or other direct link, PCIe generation, TDP, market
-//     (global or the China variants), the seed articles' recommended uses, sources
-//     (see Sources) and the figures that rest on secondary sources only.
+//   - Card: one GPU variant ("a100-sxm4-80gb"), or NPU (Huawei's Ascend 910B, as
+//     "ascend-910b2"): exact memory as nvidia-smi reports it (npu-smi for the
+//     Ascend), memory bandwidth, dense peak per precision (Peak; absent, not zero,
+//     when unsupported, and also where no source gives the rate: the A10G's tensor
+//     rates, the Ascend 910B's FP32), NVLink or other direct link (Infinity Fabric,
+//     HCCS), PCIe generation, TDP, market (global, or China: the China variants
+//     and the Ascend), the seed articles' recommended uses, sources (see Sources)
+//     and the figures that rest on secondary sources only.
 //   - Catalog: a read-only set of cards with a name index. Default is the built-in
 //     catalog (the embedded cards.json, parsed once on first use); New builds one
 //     from cards, Load from a JSON list in the cards.json form. Lookup finds a card
@@ -18,6 +20,8 @@
 //     the RTX 4090 D, "S" of the L40S) is never left out.
 //   - Device, Topology, Report: what nvidia-smi says a machine has (ParseSMI,
 //     ParseTopology) and what Verify makes of it against the advertised card.
+//     nvidia-smi sees NVIDIA GPUs only; the parsers read no npu-smi or rocm-smi
+//     output.
 //   - GPUUse, AllReduceRun: how busy a job keeps each GPU (ParseDmon, from
 //     nvidia-smi dmon) and the all-reduce bus bandwidth nccl-tests measured
 //     (ParseAllReducePerf), to hold against Card.AllReduceBaseline, the bus

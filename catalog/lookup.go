@@ -39,7 +39,7 @@ type query struct {
 // the front of a name.
 func vendorWord(w string) bool {
 	switch w {
-	case "nvidia", "geforce", "tesla", "amd", "instinct":
+	case "nvidia", "geforce", "tesla", "amd", "instinct", "huawei", "ascend":
 		return true
 	}
 	return false

@@ -157,7 +157,8 @@ func gbps(s string) (compute.Bandwidth, error) {
 // run against: the ring of compute.Link.AllReduce on the link the GPUs share (the
 // card's NVLink or Infinity Fabric, per direction; an NVLink bridge for a pair
 // only; PCIe of the card's generation otherwise), its time for a large message
-// turned into bus bandwidth as nccl-tests does. The model has no latency and no
+// turned into bus bandwidth as nccl-tests does (for HCCS, the share of its links n
+// NPUs use; see PeerLink). The model has no latency and no
 // protocol overhead, so a healthy machine measures below it: NCCL commonly reaches
 // 75–85% of it on NVLink (see compute.Link), and a figure under half means a link
 // slower than the card's. It also names the link. n below 2 is ErrInvalid.
@@ -170,7 +171,11 @@ func (c Card) AllReduceBaseline(n int) (compute.Bandwidth, string, error) {
 		return 0, "", err
 	}
 	name := fmt.Sprintf("PCIe Gen%d x16 link", c.PCIeGen)
-	if kind != LinkNone {
+	switch {
+	case kind == LinkHCCS:
+		k := hccsLinks(n)
+		name = fmt.Sprintf("HCCS (%d of its %d links, %s)", k, hccsPeers, link.Bandwidth*2)
+	case kind != LinkNone:
 		name = fmt.Sprintf("%s (%s total)", linkName(kind), c.NVLink)
 	}
 	const size = sizing.GiB << 4 // 16 GiB: long enough that nanosecond rounding is lost
@@ -185,10 +190,22 @@ func (c Card) AllReduceBaseline(n int) (compute.Bandwidth, string, error) {
 // PeerLink returns the link n GPUs of card c share inside one server, as compute
 // models it, and the kind of direct link it is: the card's NVLink or Infinity
 // Fabric when it joins every GPU of the board, an NVLink bridge for a pair only,
-// and otherwise PCIe of the card's generation (kind LinkNone). The link carries
-// no latency; callers that model small messages add their own. A PCIe
-// generation compute does not know is ErrInvalid.
+// HCCS's share for n NPUs (below), and otherwise PCIe of the card's generation
+// (kind LinkNone). The link carries no latency; callers that model small messages
+// add their own. A PCIe generation compute does not know is ErrInvalid.
+//
+// HCCS joins each NPU of an Atlas 800T A2 to each of its seven peers by a link of
+// its own (a full mesh without a switch; the card's figure is the total over the
+// seven). n NPUs then reach each other over n−1 links each, and an all-reduce
+// that sends to every peer at once (HCCL's mesh algorithms) moves data as a ring
+// would on one link of n−1 times one link's bandwidth: the time 2·S/(n·b) either
+// way, for S bytes and b per link and direction. So n NPUs get n−1 sevenths of the
+// total (8 NPUs all of it, 2 NPUs one link), and more than 8 no more than 8 do.
 func (c Card) PeerLink(n int) (compute.Link, LinkKind, error) {
+	if n > 1 && c.NVLink > 0 && c.Link == LinkHCCS {
+		share := c.NVLink * compute.Bandwidth(hccsLinks(n)) / hccsPeers
+		return compute.NVLink(share), LinkHCCS, nil
+	}
 	if n > 1 && c.NVLink > 0 && (c.Link == LinkNVLink || c.Link == LinkInfinityFabric || c.Link == LinkNVLinkBridge && n == 2) {
 		return compute.NVLink(c.NVLink), c.Link, nil
 	}
@@ -199,6 +216,14 @@ func (c Card) PeerLink(n int) (compute.Link, LinkKind, error) {
 	return l, LinkNone, nil
 }
 
+// hccsPeers is the number of HCCS links of an Ascend NPU in an Atlas 800T A2: one
+// to each of the other seven NPUs of the server (npu-smi info -t topo shows HCCS
+// between every pair; 7 × 56 GB/s = 392 GB/s, see Sources' AC-910B).
+const hccsPeers = 7
+
+// hccsLinks is the number of its HCCS links each of n NPUs in one server uses.
+func hccsLinks(n int) int { return min(n-1, hccsPeers) }
+
 // linkName names a link kind in words.
 func linkName(k LinkKind) string {
 	switch k {
@@ -208,6 +233,8 @@ func linkName(k LinkKind) string {
 		return "NVLink bridge"
 	case LinkInfinityFabric:
 		return "Infinity Fabric"
+	case LinkHCCS:
+		return "HCCS"
 	}
 	return string(k)
 }

@@ -75,26 +75,28 @@ func (l *Line) UnmarshalJSON(b []byte) error {
 // the packages cheapest per hour (lexicographically, in order of price per hour;
 // pricing/solve.go states the rule and its proof).
 //
-// The search is exact. The packages other than the cheapest per hour are
-// bounded (a cheapest cover never holds so many of one that they could be
-// swapped for earlier packages at no extra cost, nor so much that the cheapest
-// package bought instead would cost no more), a table over their lengths up to
-// that bound holds their cheapest fills, and the cheapest package is repeated for
-// the rest. The table has at most (d + the longest package)/g entries, g the
-// greatest common divisor of the package lengths (an hour at worst), and one
-// pass per package over them, so the work is bounded by MaxDuration; for common
-// tariffs the bounds stop the table far earlier, but when the rates of the
-// packages lie within millionths of each other it runs to the run's length.
-// Inputs are bounded as Validate and MaxDuration say: prices below 10^15 with at
-// most 12 decimal places, runs up to MaxDuration. Measured with go test -bench
-// 'CostCommon|CostRandomTerms' -benchmem on a two-core AMD EPYC machine shared
-// with other work (fastest of two runs): a tariff of hourly, daily, weekly and
-// monthly prices takes about 8 µs (67 allocations) for 20 hours, 30 µs for 400
-// days and 33 µs (47 allocations) for a hundred years; the audit's tariff of
-// eight terms at nearly one price per hour (TestCostPathologicalTerms) 14–29 ms
-// (4.6 MB) at 46 years and 34 ms (9.2 MB) at a hundred, and four random tariffs
-// of eight terms priced within a few per cent of the month 2–57 ms (0.7–9.5 MB)
-// at a hundred years.
+// The search is exact, and its work does not grow with d past the bounds below.
+// The packages split into two families by length: the days and weeks, and the
+// months and terms (when the cheapest per hour is a month or a term; the other
+// way round when it is a day or a week). A table holds each family's cheapest
+// fills, the days' in cells of a day, the months' in cells of a month, each up
+// to a bound (a cheapest cover never holds so many of one package that they
+// could be swapped for earlier packages at no extra cost, nor so much that the
+// cheapest package bought instead would cost no more, nor more than d); the
+// cheapest package repeats past its family's table, and hourly time fills the
+// last stretch. So a run of a hundred years needs at most some 36,500 day cells
+// and 1,300 month cells, whatever the prices (pricing/cover.go states the
+// search and its proof). Inputs are bounded as Validate and MaxDuration say:
+// prices below 10^15 with at most 12 decimal places, runs up to MaxDuration.
+// Measured with go test -bench 'CostCommon|CostRandomTerms' -benchmem on a
+// two-core AMD EPYC machine shared with other work (load 4): a tariff of hourly,
+// daily, weekly and monthly prices takes 9–12 µs (75 allocations) for 20 hours,
+// 18 µs for 400 days and 14–21 µs for a hundred years; the audit's tariff of
+// eight terms at nearly one price per hour (TestCostPathologicalTerms) 1.1 ms
+// (0.2 MB) at 46 years and 1.3 ms (0.3 MB) at a hundred; four random tariffs of
+// eight terms priced within a few per cent of the month 0.12–0.39 ms; and the
+// slowest of 3,000 random tariffs at random lengths, whose weekly price lies
+// within a millionth of the best term's rate, 2.0–2.5 ms at a hundred years.
 func (t Tariff) Cost(d time.Duration) (Quote, error) { return t.CostGPUs(d, 1) }
 
 // CostGPUs is Cost for gpus GPUs rented together for the same run: each line's

@@ -134,13 +134,12 @@ type kept[C any] struct {
 }
 
 // prepared is a problem made ready for any need: the packages kept, in the
-// search's order, with their exchange caps and reach. None of it depends on the
+// search's order, with their exchange caps. None of it depends on the
 // need, so a tariff prepares a run problem once and searches it many times.
 type prepared[C any] struct {
 	problem[C]
-	ks    []kept[C] // in ksBuf
-	caps  [maxItems]int64
-	reach [maxItems + 1]int64 // len(ks)+1 used
+	ks   []kept[C] // in ksBuf
+	caps [maxItems]int64
 	// rateCap bounds the length of the packages other than the first in a
 	// cheapest cover by their rates (see solveCover); MaxInt64 when none does.
 	rateCap int64
@@ -156,7 +155,7 @@ type solution[C any] struct {
 }
 
 // prepare drops the packages the tail dominates, orders the rest and computes
-// the exchange caps and reach (see solve for why).
+// the exchange caps (see solve for why).
 func prepare[C any, A arith[C]](a A, p problem[C]) *prepared[C] {
 	pr := new(prepared[C])
 	prepareInto(a, pr, p)
@@ -221,25 +220,6 @@ func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
 			}
 		}
 	}
-	pr.reach = reachOf(ks, &pr.caps)
-}
-
-// reachOf returns, for each i, the most length packages i.. can add under the
-// caps, saturating at MaxInt64 (the first package is uncapped), and 0 past the
-// last.
-func reachOf[C any](ks []kept[C], caps *[maxItems]int64) [maxItems + 1]int64 {
-	var reach [maxItems + 1]int64
-	for i := len(ks) - 1; i >= 0; i-- {
-		v, ok := checked.Mul(caps[i], ks[i].length)
-		if ok {
-			v, ok = checked.Add(v, reach[i+1])
-		}
-		if !ok {
-			v = math.MaxInt64
-		}
-		reach[i] = v
-	}
-	return reach
 }
 
 // leastSwap returns the least k in 1..limit for which ⌈k·li/lj⌉ copies of a
@@ -297,8 +277,9 @@ func leastSwap[C any, A arith[C]](a A, li, lj int64, pi, pj C, limit int64) int6
 //     earlier in the order, so the cover holds fewer than the least such k
 //     (caps[i]; at k = length_j/gcd the lengths meet and j is no dearer per unit).
 //
-// solveCover then finds the cover with a table no longer than need plus the
-// longest package, and shorter where these facts bound it.
+// solveCover then finds the cover with two tables, one per family of package
+// lengths, each no longer than need plus its longest package and shorter where
+// these facts bound it.
 func solve[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C] {
 	if need <= 0 {
 		return solution[C]{cost: a.zero()}
@@ -307,12 +288,12 @@ func solve[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C] {
 }
 
 // smallEnough reports whether solve on pr, for needs up to need, stays inside
-// int64: it bounds every cost solve can compute. Its table fills lengths below
-// need plus the longest package, so with A_i = ⌈(need + longest)/length_i⌉·price_i
-// (at least any count of i in it times its price) and T = tail(need + longest)
-// (at least any tail and any tail a package is compared with), every cost is at
-// most Σ A_i + max A_i + T. Cross products of prices and lengths are taken in
-// *big.Int.
+// int64: it bounds every cost solve can compute. Every fill and cover it prices
+// is shorter than need plus twice the longest package (a cover of the rest in
+// whole cells of G, then b past it), so with L that length,
+// A_i = ⌈L/length_i⌉·price_i (at least any count of i in it times its price) and
+// T = tail(L) (at least any tail), every cost is at most Σ A_i + max A_i + T.
+// Cross products of prices and lengths are taken in *big.Int.
 func smallEnough(pr *problem[int64], need int64) bool {
 	if need < 1 {
 		need = 1
@@ -321,7 +302,7 @@ func smallEnough(pr *problem[int64], need int64) bool {
 	for _, l := range pr.lengths {
 		maxL = max(maxL, l)
 	}
-	need += maxL
+	need = satAdd(need, 2*maxL)
 	for i, l := range pr.lengths {
 		q := need / l
 		if need%l != 0 {

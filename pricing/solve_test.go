@@ -111,6 +111,36 @@ func TestSolveNearOneRateMatchesBruteForce(t *testing.T) {
 	})
 }
 
+// The same, with a tariff's shape: days and weeks beside months and terms of
+// several months, at prices within a few cents of one rate, so that the search
+// splits the packages into two families with cells of a day and of a month.
+func TestSolveTariffShapeMatchesBruteForce(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		rate := rapid.Int64Range(5, 40).Draw(t, "rate")
+		day := rapid.Int64Range(2, 4).Draw(t, "day_hours")
+		month := rapid.Int64Range(9, 23).Draw(t, "month_hours")
+		hours := []int64{day, 7 * day, month}
+		for range rapid.IntRange(0, 3).Draw(t, "terms") {
+			hours = append(hours, month*rapid.Int64Range(2, 6).Draw(t, "term_months"))
+		}
+		p := problem[int64]{step: 1}
+		for _, h := range hours {
+			p.lengths = append(p.lengths, 3600*h)
+			p.prices = append(p.prices, h*rate+rapid.Int64Range(-2, 2).Draw(t, "off"))
+		}
+		if rapid.Bool().Draw(t, "tail") {
+			p.hasTail, p.mix = true, rapid.Bool().Draw(t, "mix")
+			p.rate = rate + rapid.Int64Range(-1, 2).Draw(t, "tail_rate_off") // per second
+			p.step = rapid.SampledFrom([]int64{1, 60, 3600}).Draw(t, "step")
+			p.minUnits = rapid.SampledFrom([]int64{0, 3600, 4 * 3600}).Draw(t, "min")
+			for i := range p.prices {
+				p.prices[i] *= 3600 // the tail's rate is per second
+			}
+		}
+		checkSolve(t, p, rapid.Int64Range(1, 150*3600).Draw(t, "need"))
+	})
+}
+
 // checkSolve fails t unless solve's cover of need on p is valid and is the one
 // brute force picks by the rule.
 func checkSolve(t *rapid.T, p problem[int64], need int64) {
@@ -238,8 +268,18 @@ func BenchmarkCostRandomTerms(b *testing.B) {
 			}
 		})
 	}
-	b.Run("pathological-100y-1s", func(b *testing.B) {
-		tr := pathological()
+	// The slowest of 3,000 random tariffs priced at random lengths: the weekly
+	// package within a millionth of the best term's rate, so that the days'
+	// table spans the whole run.
+	b.Run("days-span-100y", func(b *testing.B) {
+		d := decimal.RequireFromString
+		tr := Tariff{Currency: "CNY", Daily: d("216.5396"), Weekly: d("1515.7732"), Monthly: d("6072.1286"), HoursPerMonth: 673}
+		for _, t := range []struct {
+			months  int
+			monthly string
+		}{{39, "6072.1149"}, {17, "6072.1437"}, {67, "6072.176"}, {83, "6072.1533"}, {107, "6072.1424"}} {
+			tr.Terms = append(tr.Terms, Term{Months: t.months, Monthly: d(t.monthly)})
+		}
 		b.ReportAllocs()
 		for range b.N {
 			if _, err := tr.Cost(MaxDuration - time.Second); err != nil {
@@ -247,45 +287,13 @@ func BenchmarkCostRandomTerms(b *testing.B) {
 			}
 		}
 	})
-}
-
-// sumReach's caps are the least k for which k copies of a package are exactly as
-// long as some earlier packages, found here by filling every length up to k
-// copies from the earlier packages, one k at a time.
-func TestSumReach(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		p := problem[int64]{step: 1}
-		rate := rapid.Int64Range(50, 100).Draw(t, "rate") // prices of nearly one rate leave loose caps
-		for range rapid.IntRange(2, 6).Draw(t, "packages") {
-			l := rapid.Int64Range(1, 50).Draw(t, "length")
-			p.lengths = append(p.lengths, l)
-			p.prices = append(p.prices, l*rate+rapid.Int64Range(0, 3).Draw(t, "over"))
-		}
-		pr := prepare(int64Arith{}, p)
-		ks := pr.ks
-		g := int64(0)
-		for _, k := range ks {
-			g = gcd(k.length, g)
-		}
-		caps := pr.caps
-		for i := 1; i < len(ks); i++ {
-			l := ks[i].length / g
-			for k := int64(1); k <= caps[i]; k++ {
-				fill := make([]bool, k*l+1)
-				fill[0] = true
-				for j := range i {
-					for s := ks[j].length / g; s <= k*l; s++ {
-						fill[s] = fill[s] || fill[s-ks[j].length/g]
-					}
-				}
-				if fill[k*l] {
-					caps[i] = k - 1
-					break
-				}
+	b.Run("pathological-100y-1s", func(b *testing.B) {
+		tr := pathological()
+		b.ReportAllocs()
+		for range b.N {
+			if _, err := tr.Cost(MaxDuration - time.Second); err != nil {
+				b.Fatal(err)
 			}
-		}
-		if got, want := sumReach(ks, &pr.caps, g), reachOf(ks, &caps); got != want {
-			t.Fatalf("sumReach = %v, want %v (caps %v from %v)", got, want, caps, pr.caps)
 		}
 	})
 }

@@ -177,20 +177,13 @@ func (cfg *config) serving(c catalog.Card) (compute.Serving, error) {
 		Memory: c.Memory, Bandwidth: c.MemoryBandwidth, Peak: peak,
 		PromptTokens: cfg.prompt, OutputTokens: cfg.output}
 	if cfg.tp > 1 {
-		nv := c.Link == catalog.LinkNVLink || c.Link == catalog.LinkInfinityFabric || c.Link == catalog.LinkNVLinkBridge && cfg.tp == 2
-		if c.NVLink > 0 && nv {
-			s.Link = compute.NVLink(c.NVLink)
-		} else {
-			gen := c.PCIeGen
-			if gen == 0 {
-				gen = 4
-			}
-			l, err := compute.PCIeLink(gen)
-			if err != nil {
-				return compute.Serving{}, err
-			}
-			s.Link = l
+		// The link the catalog models for tp GPUs in one server: NVLink, Infinity
+		// Fabric or HCCS where it joins them, PCIe of the card's generation otherwise.
+		l, _, err := c.PeerLink(cfg.tp)
+		if err != nil {
+			return compute.Serving{}, err
 		}
+		s.Link = l
 	}
 	return s, nil
 }

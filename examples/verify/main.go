@@ -35,8 +35,9 @@
 //	1  the machine does not match the order, or the job leaves GPUs idle (after
 //	   the report); a capture cannot be read or parsed, or there is no nvidia-smi
 //	   to run
-//	2  usage error: a bad flag or flag value, or a card name the catalog does
-//	   not know
+//	2  usage error: a bad flag or flag value, a card name the catalog does not
+//	   know, or a card nvidia-smi does not see (AMD's GPUs and Huawei's Ascend
+//	   NPUs, which rocm-smi and npu-smi check; verify does not read them yet)
 //
 // Run with -h for every flag.
 package main
@@ -93,7 +94,9 @@ idle, and an nccl-tests all_reduce_perf run (-nccl) shows slow links.
 Exit status: 0 delivered as advertised (or -h); 1 the machine does not match the
 order, or the job leaves GPUs idle (after the report), a capture cannot be read
 or parsed, or there is no nvidia-smi to run; 2 usage error (a bad flag or value,
-or a card name the catalog does not know).
+a card name the catalog does not know, or a card nvidia-smi does not see: AMD's
+GPUs and Huawei's Ascend NPUs, which rocm-smi and npu-smi check and verify does
+not read yet).
 
 Flags:
 `
@@ -169,8 +172,14 @@ func run(w io.Writer, args []string) error {
 	cat := catalog.Default()
 	// Verify reads the order: a card or a family of cards. An unknown name is a
 	// usage error; so is one Verify cannot read.
-	if _, err := cat.Verify(*card, *gpus, nil, nil); err != nil {
+	order, err := cat.Verify(*card, *gpus, nil, nil)
+	if err != nil {
 		return cli.Usagef("-card %s", strings.TrimPrefix(err.Error(), "catalog: "))
+	}
+	// verify reads nvidia-smi only: an order of cards it does not list could never
+	// be checked, so it is refused before any machine is looked at.
+	if err := unseen(orderedCard(cat, order), *card); err != nil {
+		return err
 	}
 
 	// What nvidia-smi says the machine has.
@@ -279,6 +288,28 @@ func run(w io.Writer, args []string) error {
 	}
 	fmt.Fprintf(w, "\nVerdict: %s with the provider before paying for the job.\n", verdict)
 	return errMismatch
+}
+
+// otherSMI names, by vendor, the tool that lists the accelerators nvidia-smi does
+// not see, and what they are.
+var otherSMI = map[string]struct{ tool, kind, machines string }{
+	"amd":    {"rocm-smi", "an AMD GPU", "AMD machines"},
+	"huawei": {"npu-smi", "a Huawei NPU", "Ascend machines"},
+}
+
+// unseen returns a usage error naming -card when the ordered card is one that
+// nvidia-smi does not see (an AMD GPU, a Huawei Ascend NPU), and the tool that
+// does. A family's cards share a vendor, so the first card speaks for them.
+func unseen(c catalog.Card, given string) error {
+	if c.Vendor == "nvidia" {
+		return nil
+	}
+	o, ok := otherSMI[c.Vendor]
+	if !ok {
+		o.tool, o.kind, o.machines = "its vendor's tool", "not an NVIDIA GPU", "such machines"
+	}
+	return cli.Usagef("-card %s: the %s is %s, which nvidia-smi does not see; %s is the tool that checks %s, "+
+		"and verify does not read it yet", given, c.Name, o.kind, o.tool, o.machines)
 }
 
 // orderedCard returns the card the order is checked as: the advertised card, or

@@ -201,6 +201,36 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+// An order of Ascend NPUs (or AMD GPUs) is refused, never passed: nvidia-smi does
+// not see them, and verify does not read npu-smi (or rocm-smi) yet. It is refused
+// from the command line alone, with a capture given or the fake nvidia-smi on PATH.
+func TestNonNVIDIACardRefused(t *testing.T) {
+	fakePath(t, "good")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-card", "910B", "-gpus", "8"}, "-card 910B: the Ascend 910B2 is a Huawei NPU, which nvidia-smi does not see; npu-smi is the tool that checks Ascend machines, and verify does not read it yet"},
+		{[]string{"-card", "昇腾910B", "-gpus", "8", "-smi", "testdata/good_smi.csv", "-topo", "none"}, "npu-smi is the tool that checks Ascend machines"},
+		{[]string{"-card", "Ascend 910B", "-gpus", "1", "-sample", "good"}, "npu-smi"},
+		{[]string{"-card", "MI300X", "-gpus", "8"}, "the Instinct MI300X is an AMD GPU, which nvidia-smi does not see; rocm-smi is the tool"},
+	} {
+		var out bytes.Buffer
+		err := run(&out, tc.args)
+		if !errors.Is(err, cli.ErrUsage) {
+			t.Errorf("run(%q) = %v, want a usage error", tc.args, err)
+			continue
+		}
+		if out.Len() > 0 {
+			t.Errorf("run(%q) wrote a report:\n%s", tc.args, out.String())
+		}
+		var stderr bytes.Buffer
+		if got := cli.Exit("verify", err, &stderr); got != 2 || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("run(%q): exit %d, stderr %q; want 2 and %q", tc.args, got, stderr.String(), tc.want)
+		}
+	}
+}
+
 func TestMissingFile(t *testing.T) {
 	for _, args := range [][]string{
 		{"-card", "T4", "-gpus", "1", "-smi", "testdata/does-not-exist.csv"},

@@ -408,5 +408,8 @@ func peakFor(card catalog.Card, p sizing.Precision, task sizing.Task) (compute.F
 	if r, ok := card.Peak(sizing.FP32); ok && p.Bits() <= 32 {
 		return r, fmt.Sprintf("%s has no published %v rate: timed at its FP32 rate, a conservative floor", card.Name, p), nil
 	}
-	return 0, "", fmt.Errorf("%s has no %v support", card.Name, p)
+	// No rate to time the job at: the card lacks the unit (FP64 on most cards), or
+	// its maker publishes no rate for it (FP32 on the Ascend 910B). Never a zero
+	// peak, which would give no time, or an infinite one.
+	return 0, "", fmt.Errorf("%s has no %v rate in the catalog (no such unit, or none published) to time the job at", card.Name, p)
 }
