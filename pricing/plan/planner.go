@@ -887,6 +887,7 @@ type totals struct {
 	next    []int32           // by number: the one before it with the same hash, or −1
 	tariffs []*pricing.Tariff // by number: the first offer's with it
 	byID    []*pricing.Pricer // by number, made on first use
+	last    int32             // the number id gave last
 }
 
 // newTotals returns totals for about n offers.
@@ -898,6 +899,11 @@ func newTotals(n int) *totals {
 // whether an earlier call gave it. The first tr of each number is kept (the
 // offers' own, which a Planner does not change).
 func (t *totals) id(tr *pricing.Tariff) (int, bool) {
+	// A price list often gives the same tariff to offers in a row (a provider's
+	// regions): the last tariff numbered, or found, is tried first.
+	if len(t.tariffs) > 0 && sameTariff(t.tariffs[t.last], tr) {
+		return int(t.last), true
+	}
 	h := tariffHash(tr)
 	head, ok := t.ids[h]
 	if !ok {
@@ -905,10 +911,12 @@ func (t *totals) id(tr *pricing.Tariff) (int, bool) {
 	}
 	for k := head; k >= 0; k = t.next[k] {
 		if sameTariff(t.tariffs[k], tr) {
+			t.last = k
 			return int(k), true
 		}
 	}
 	id := len(t.tariffs)
+	t.last = int32(id)
 	t.ids[h] = int32(id)
 	t.next = append(t.next, head)
 	t.tariffs, t.byID = append(t.tariffs, tr), append(t.byID, nil)
