@@ -52,7 +52,10 @@ var errCannotWin = errors.New("plan: the cost cannot make the plan")
 // the expected cost with interruptions. When the rental's floor (Pricer.Floor) is
 // above bar, in whole minor units of the ranking's currency, the candidate cannot
 // make the plan and price returns errCannotWin without pricing it; the floor is
-// used only where it bounds the ranking key: no conversion, no interruptions.
+// used only where it bounds the ranking key: without a conversion. With
+// interruptions the expected cost prices a run at least as long as the rental,
+// or adds to the rental's cost, and a longer run never costs less (every cover
+// of it covers the shorter one), so the rental's floor bounds it too.
 //
 // Offers of one class price alike (classes): at holds what price found for the
 // class at this count, the floor once asked and the figures once priced, and
@@ -61,7 +64,7 @@ func (s *settings) price(at *slot, i int, o *pricing.Offer, pr *pricing.Pricer, 
 	if at.done != nil {
 		return candidate{i, at.done}, nil
 	}
-	floors := bar < math.MaxInt64 && o.InterruptionsPerDay == 0 && (isZeroRates(*rates) || o.Tariff.Currency == rates.Base)
+	floors := bar < math.MaxInt64 && (isZeroRates(*rates) || o.Tariff.Currency == rates.Base)
 	if floors && at.floored && at.floorOK && at.floor > bar { // the class was floored: its rental is sound
 		return candidate{}, errCannotWin
 	}

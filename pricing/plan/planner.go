@@ -247,70 +247,88 @@ func (p Planner) Report(r Request) (Report, error) {
 			return Report{}, err
 		}
 		class := cl.class(rs.tariff[i], card, o)
+		// An offer with interruptions is floored too (price), which once priced
+		// each of its counts: when none of them is kept and one cannot be
+		// priced, the offer is priced again in full, so that it is left out
+		// (Skipped) exactly when none of its counts would be kept.
+		considered := rep.Considered
 		var why error // why the offer cannot serve the usage, when no count prices
-		for n := 1; n <= limit; n = nextCount(n, limit) {
-			at := cl.slot(class, n)
-			f := at.fit
-			if f == nil {
-				// Within one server the server's size changes nothing (the layouts
-				// and the link are those of n GPUs), so such fits are shared by all
-				// sizes.
-				srv := min(server, n)
-				k := fitKey{card.ID, n, srv}
-				if f = fits[k]; f == nil {
-					f = s.fitCard(*card, n, srv, work)
-					fits[k] = f
+		for full := false; ; full = true {
+			why = nil
+			floored := false // a count of an offer with interruptions skipped on its floor
+			for n := 1; n <= limit; n = nextCount(n, limit) {
+				at := cl.slot(class, n)
+				f := at.fit
+				if f == nil {
+					// Within one server the server's size changes nothing (the layouts
+					// and the link are those of n GPUs), so such fits are shared by all
+					// sizes.
+					srv := min(server, n)
+					k := fitKey{card.ID, n, srv}
+					if f = fits[k]; f == nil {
+						f = s.fitCard(*card, n, srv, work)
+						fits[k] = f
+					}
+					at.fit = f
 				}
-				at.fit = f
-			}
-			rep.Considered += max(f.tried, 1)
-			if !f.ok {
-				diag.miss(*card, n, f)
-				continue
-			}
-			if s.Deadline > 0 && f.duration > s.Deadline {
-				diag.late(*card, n, limit, f.duration)
-				continue
-			}
-			var sofar *candidate // the offer's best so far
-			if best && len(cands) > first {
-				sofar = &cands[first]
-			}
-			c, err := s.price(at, i, o, pr, n, f, &p.Rates, top.bar(sofar))
-			if err == errCannotWin {
-				continue
-			}
-			if err != nil {
-				var short *shortRental
-				if errors.As(err, &short) {
-					diag.short(*card, n, f.duration, short.span)
+				rep.Considered += max(f.tried, 1)
+				if !f.ok {
+					diag.miss(*card, n, f)
 					continue
 				}
-				var un *unavailable
-				if errors.As(err, &un) {
-					why = un.err
+				if s.Deadline > 0 && f.duration > s.Deadline {
+					diag.late(*card, n, limit, f.duration)
 					continue
 				}
-				return Report{}, err
-			}
-			if s.Deadline > 0 && f.duration+c.lost > s.Deadline {
-				diag.late(*card, n, limit, f.duration+c.lost)
-				continue
-			}
-			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.budget.Amount) {
-				diag.over(*card, n, c.key)
-				continue
-			}
-			if best && len(cands) > first { // one option per offer: keep the better
-				if s.less(&c, &cands[first], p.Offers, rs.cards) {
-					cands[first] = c
+				var sofar *candidate // the offer's best so far
+				if best && len(cands) > first {
+					sofar = &cands[first]
 				}
-				continue
+				bar := top.bar(sofar)
+				if full {
+					bar = math.MaxInt64
+				}
+				c, err := s.price(at, i, o, pr, n, f, &p.Rates, bar)
+				if err == errCannotWin {
+					floored = floored || o.InterruptionsPerDay > 0
+					continue
+				}
+				if err != nil {
+					var short *shortRental
+					if errors.As(err, &short) {
+						diag.short(*card, n, f.duration, short.span)
+						continue
+					}
+					var un *unavailable
+					if errors.As(err, &un) {
+						why = un.err
+						continue
+					}
+					return Report{}, err
+				}
+				if s.Deadline > 0 && f.duration+c.lost > s.Deadline {
+					diag.late(*card, n, limit, f.duration+c.lost)
+					continue
+				}
+				if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.budget.Amount) {
+					diag.over(*card, n, c.key)
+					continue
+				}
+				if best && len(cands) > first { // one option per offer: keep the better
+					if s.less(&c, &cands[first], p.Offers, rs.cards) {
+						cands[first] = c
+					}
+					continue
+				}
+				cands = append(cands, c)
+				if !best {
+					top.keep(&c)
+				}
 			}
-			cands = append(cands, c)
-			if !best {
-				top.keep(&c)
+			if full || !floored || why == nil || len(cands) > first {
+				break
 			}
+			rep.Considered = considered
 		}
 		if best && len(cands) > first {
 			top.keep(&cands[first])
