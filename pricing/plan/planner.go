@@ -857,8 +857,7 @@ type slot struct {
 
 // newClasses returns classes for offers of the given number of tariffs.
 func newClasses(tariffs int) *classes {
-	// Mostly one class a tariff: room for that many made once.
-	return &classes{byTariff: make([]int32, tariffs), list: make([]classKey, 0, tariffs), rows: make([]*[GPUsPerServer]slot, 0, tariffs)}
+	return &classes{byTariff: make([]int32, tariffs)}
 }
 
 // class returns the number of the class of offer o, whose tariff is number
