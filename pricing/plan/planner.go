@@ -541,43 +541,62 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 	var all []catalog.Card // the catalog's cards, read once when a name needs them
 	mixed := false         // kept offers in more than one currency
 	rs.totals, rs.tariff = newTotals(len(p.Offers)), make([]int, len(p.Offers))
-	for i, o := range p.Offers {
-		// A tariff and a card name are validated with the first offer that has
-		// them; the offers after it (a provider's regions often share a tariff,
-		// many offers a card) without the tariff and with a stand-in name.
-		id, seen := rs.totals.id(&p.Offers[i].Tariff)
-		v := o
-		l, ok := byName[o.Card]
-		if ok {
-			v.Card = "gpu" // a valid name, and its own key
-		}
-		validate := v.Validate
-		if seen {
-			validate = v.ValidateFields
-		}
-		if err := validate(); err != nil {
-			return resolved{}, &text.ContextError{Pkg: "plan", Context: "offer " + offerName(o), Drop: "offer: ", Err: err}
-		}
-		rs.tariff[i] = id
-		if !ok {
+	for i := range p.Offers {
+		o := &p.Offers[i]
+		id, seen := rs.totals.id(&o.Tariff)
+		l, known := byName[o.Card]
+		if !known {
 			l = new(looked)
 			l.card, l.faster, l.err = lookupBoard(cat, &all, o.Card)
 			byName[o.Card] = l
 		}
-		if l.err != nil {
-			rs.skipped = append(rs.skipped, Skipped{Offer: o, Reason: text.Reason(l.err), Err: l.err})
-			rs.causes = append(rs.causes, l.err)
-			continue
+		var skip *Skipped // why the offer is left out, when it is
+		keep := false
+		switch {
+		case l.err != nil:
+			skip = &Skipped{Offer: *o, Reason: text.Reason(l.err), Err: l.err}
+		case want != nil && !want[l.card.ID] && (l.faster == nil || !want[l.faster.ID]):
+			// not a card asked for: filtered, not skipped
+		case !isZeroRates(p.Rates) && o.Tariff.Currency != p.Rates.Base && !hasRate(p.Rates, o.Tariff.Currency):
+			reason := fmt.Sprintf("no exchange rate for %s into %s", o.Tariff.Currency, p.Rates.Base)
+			skip = &Skipped{Offer: *o, Reason: reason, Err: fmt.Errorf("plan: %s: %w", reason, pricing.ErrCurrencyMismatch)}
+		default:
+			keep = true
 		}
-		if want != nil && !want[l.card.ID] && (l.faster == nil || !want[l.faster.ID]) {
-			continue // not a card asked for: filtered, not skipped
+		// A tariff and a card name are validated with the first offer that has
+		// them; the offers after it (a provider's regions often share a tariff,
+		// many offers a card) without the tariff and with a stand-in name. An
+		// offer kept has its tariff validated as it is prepared (NewPricer),
+		// which pricing it needs; any error is Validate's, whole.
+		v := *o
+		if known {
+			v.Card = "gpu" // a valid name, and its own key
 		}
-		if !isZeroRates(p.Rates) && o.Tariff.Currency != p.Rates.Base {
-			if _, ok := p.Rates.Per[o.Tariff.Currency]; !ok {
-				reason := fmt.Sprintf("no exchange rate for %s into %s", o.Tariff.Currency, p.Rates.Base)
-				rs.skipped = append(rs.skipped, Skipped{Offer: o, Reason: reason, Err: fmt.Errorf("plan: %s: %w", reason, pricing.ErrCurrencyMismatch)})
-				continue
+		var err error
+		switch {
+		case seen:
+			err = v.ValidateFields()
+		case keep:
+			if v.ValidateFields() != nil {
+				err = v.Validate()
+			} else if _, perr := rs.totals.pricer(id); perr != nil {
+				err = v.Validate()
 			}
+		default:
+			err = v.Validate()
+		}
+		if err != nil {
+			return resolved{}, &text.ContextError{Pkg: "plan", Context: "offer " + offerName(*o), Drop: "offer: ", Err: err}
+		}
+		rs.tariff[i] = id
+		if skip != nil {
+			rs.skipped = append(rs.skipped, *skip)
+			if l.err != nil {
+				rs.causes = append(rs.causes, l.err)
+			}
+		}
+		if !keep {
+			continue
 		}
 		rs.cards[i], rs.boards[i] = &l.card, l.faster
 		rs.kept = append(rs.kept, i)
@@ -709,6 +728,12 @@ func slower(a, b catalog.Card) bool {
 }
 
 func isZeroRates(r pricing.Rates) bool { return r.Base == "" && len(r.Per) == 0 }
+
+// hasRate reports whether r converts currency into its base.
+func hasRate(r pricing.Rates, currency string) bool {
+	_, ok := r.Per[currency]
+	return ok
+}
 
 // describeCurrencies names each currency with the lines of its offers (or their
 // places in the list, for offers not read from a file): "CNY (lines 2, 3) and USD
