@@ -58,29 +58,31 @@
 // once (ZeRO stages and offload only add to it, so a layout whose degree is no
 // faster than the best so far is not estimated). Ranked by cost, a candidate
 // whose pricing.Pricer.Floor is above the Limit-th best cost known (or its
-// offer's best so far) is not priced at all, for a service as for a job.
+// offer's best so far) is not priced at all, for a service as for a job, and
+// with interruptions too: their expected cost prices a run at least as long,
+// which never costs less.
 // Measured with go test -bench Plan -benchmem on synthetic price lists (twelve
 // providers, six regions, twenty cards, 1 to 8 GPUs, tariffs shared by regions;
 // a LoRA job on Llama-2-7B; the default limit), the fastest of three runs on a
-// two-core AMD EPYC machine shared with other work (load about 2.5 to 3; runs
-// varied by a quarter):
+// two-core AMD EPYC machine shared with other work (load about 2.5; runs varied
+// by a fifth):
 //
 //	offers    time/op   memory/op   allocs/op
-//	1000      4.5 ms     1.3 MB      9.1 k
-//	10000     23 ms      6.0 MB      38 k
-//	100000    87 ms      18 MB       95 k
+//	1000      2.7 ms     0.88 MB     7.0 k
+//	10000     9.0 ms     2.3 MB      19 k
+//	100000    53 ms      9.8 MB      57 k
 //
-// At 1000 offers (240 distinct tariffs, 260 classes, 171 of their 1,621 counts
-// priced past the floor) about a sixth of the time is preparing the distinct
-// tariffs (pricing.NewPricer), a sixth the offers' validation and numbering
-// their tariffs, a seventh the layouts of the cards, an eighth the cover
-// searches of the candidates priced (Pricer.Total), a tenth the market checks
-// of the options returned, and most of the rest garbage collection, for which
-// NewPricer and Total allocate over half of the memory.
+// At 1000 offers (240 distinct tariffs, 260 classes, 19 of their 1,621 counts
+// priced in full) about a fifth of the time is preparing the distinct tariffs
+// (pricing.NewPricer, which also allocates two fifths of the memory), a fifth
+// the layouts of the cards, a sixth validating the offers and numbering their
+// tariffs, a seventh the floors and the few full prices, a twelfth each the
+// market checks and the quotes of the options returned, and the rest mostly
+// garbage collection.
 //
 // A serving request (Llama-3.1-8B, 20 requests/s, TTFT and TPOT targets) over
-// 1000 of the same offers: 3.9 ms, 1.1 MB and 8.1 k allocations, about 80
+// 1000 of the same offers: 2.6 ms, 1.0 MB and 7.6 k allocations, about 80
 // replica searches (one per card and tensor-parallel size), the tariffs
 // prepared, and pricing what passes the floor. The 47 GPU offers of the
-// SkyPilot snapshot (BenchmarkPlanSkyPilot): 2.0 ms, 0.5 MB, 4.8 k allocations.
+// SkyPilot snapshot (BenchmarkPlanSkyPilot): 1.5 ms, 0.5 MB, 4.8 k allocations.
 package plan
