@@ -410,9 +410,18 @@ func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order 
 		shown[m] = name
 		out[cands[k].offer] = pricing.PriceCheck{}
 	}
+	cards := make([]string, 0, len(shown)) // the cards of the markets shown
+	for m := range shown {
+		if !slices.Contains(cards, m.card) {
+			cards = append(cards, m.card)
+		}
+	}
 	var markets []string
 	var index []int
 	for _, i := range rs.kept {
+		if !slices.Contains(cards, rs.cards[i].ID) {
+			continue // most offers: another card, without building the key
+		}
 		if m, ok := shown[key(i)]; ok {
 			markets, index = append(markets, m), append(index, i)
 		}
@@ -996,10 +1005,13 @@ func sameTariff(a, b *pricing.Tariff) bool {
 }
 
 // sameDecimal reports whether a and b are written alike: the same exponent and
-// coefficient. Cmp of equal exponents compares the coefficients without
-// rescaling; a zero is compared without reading its coefficient, which the zero
-// value lacks.
+// coefficient. Copies share their coefficient, so equal values (==) are; Cmp of
+// equal exponents compares the coefficients without rescaling; a zero is
+// compared without reading its coefficient, which the zero value lacks.
 func sameDecimal(a, b decimal.Decimal) bool {
+	if a == b { // one coefficient, shared by copies of a tariff: nothing to read
+		return true
+	}
 	if a.Exponent() != b.Exponent() {
 		return false
 	}
