@@ -52,6 +52,22 @@ type Offer struct {
 // not divide MaxGPUs, a negative line, an invalid tariff, or an interruption rate
 // that is negative, NaN or infinite.
 func (o Offer) Validate() error {
+	errs := o.fieldErrors()
+	if err := o.Tariff.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// ValidateFields is Validate without the tariff: what Validate reports of the
+// offer's own fields, for a caller that validates each distinct tariff once
+// (Tariff.Validate) however many offers share it.
+func (o Offer) ValidateFields() error {
+	return errors.Join(o.fieldErrors()...)
+}
+
+// fieldErrors returns Validate's errors for the offer's own fields.
+func (o Offer) fieldErrors() []error {
 	var errs []error
 	add := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("pricing: offer: "+format+": %w", append(args, ErrInvalid)...))
@@ -77,10 +93,7 @@ func (o Offer) Validate() error {
 	if r := o.InterruptionsPerDay; math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
 		add("interruptions per day %v: want a finite number ≥ 0", r)
 	}
-	if err := o.Tariff.Validate(); err != nil {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
+	return errs
 }
 
 // name is "provider/region card" for messages.

@@ -149,12 +149,12 @@ func (t Tariff) Validate() error {
 		case hasM == hasD:
 			add("term %d: give exactly one of monthly price and discount", i)
 		case hasM:
-			if err := checkPrice(fmt.Sprintf("term %d monthly", i), term.Monthly); err != nil {
-				errs = append(errs, err)
+			if checkPrice("", term.Monthly) != nil { // named only when it is wrong
+				errs = append(errs, checkPrice(fmt.Sprintf("term %d monthly", i), term.Monthly))
 			}
 		default:
-			if err := checkPrice(fmt.Sprintf("term %d discount", i), term.Discount); err != nil {
-				errs = append(errs, err)
+			if checkPrice("", term.Discount) != nil {
+				errs = append(errs, checkPrice(fmt.Sprintf("term %d discount", i), term.Discount))
 			} else if term.Discount.Cmp(decimal.NewFromInt(1)) >= 0 {
 				add("term %d: discount %s: want a fraction below 1", i, term.Discount.String())
 			} else if t.Monthly.IsZero() {

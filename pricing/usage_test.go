@@ -211,6 +211,33 @@ func TestFloorBoundsTotal(t *testing.T) {
 	})
 }
 
+// A longer run never costs less: every cover of it covers a shorter one too. A
+// planner relies on it to bound the cost of a run stretched by interruptions
+// with the Floor of the run itself.
+func TestTotalGrowsWithLength(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tr := genTariff(t)
+		p, err := NewPricer(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		short := genDuration(t, "run", 3*365*24*time.Hour) + time.Duration(rapid.Int64Range(0, 999).Draw(t, "ms"))*time.Millisecond
+		long := short + genDuration(t, "more", 90*24*time.Hour) + time.Duration(rapid.Int64Range(0, 3599).Draw(t, "s"))*time.Second
+		gpus := rapid.IntRange(1, 16).Draw(t, "gpus")
+		a, err := p.Total(Continuous(short), gpus)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := p.Total(Continuous(long), gpus)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Amount.GreaterThan(b.Amount) {
+			t.Fatalf("%v costs %v, more than %v for %v on %d GPUs, %+v", short, a, b, long, gpus, tr)
+		}
+	})
+}
+
 // On a tariff of hourly time alone, billed by the second, Floor is Total; with
 // a monthly package it is the cheaper of hourly time alone and the larger of the
 // month's price and the run at the monthly rate.

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/shopspring/decimal"
@@ -105,6 +106,61 @@ func TestPlanSkipsOnlyLosers(t *testing.T) {
 						a.Offer.Provider, a.Offer.Region, a.GPUs, a.ExpectedCost, b.Offer.Provider, b.Offer.Region, b.GPUs, b.ExpectedCost)
 				}
 			}
+		}
+	}
+}
+
+// An offer with interruptions whose smallest count cannot be priced (its expected
+// time passes the pricing limit) but whose larger counts can is not left out,
+// though those counts are dearer than the plan's options and skipped on their
+// floor: what is left out does not depend on the limit.
+func TestSkippedDoesNotDependOnLimit(t *testing.T) {
+	r := trainingRequest(t)
+	r.EveryCount, r.Limit = true, -1
+	// The time lost at 1 and 2 GPUs to one interruption a day, which grows with
+	// the rate.
+	probe := planOffer("probe", "RTX 4090", 2, "1.00", "")
+	probe.InterruptionsPerDay = 1
+	opts, err := Planner{Offers: []pricing.Offer{probe}}.Plan(r)
+	if err != nil || len(opts) != 2 || opts[0].GPUs == opts[1].GPUs {
+		t.Fatalf("probe: %d options, %v", len(opts), err)
+	}
+	lost := map[int]time.Duration{}
+	for _, o := range opts {
+		lost[o.GPUs] = o.TimeLost
+	}
+	// A rate that loses 1.5 times the pricing limit on 1 GPU, under it on 2.
+	rate := 1.5 * float64(pricing.MaxDuration) / float64(lost[1])
+	if float64(lost[2])*rate >= 0.9*float64(pricing.MaxDuration) {
+		t.Fatalf("lost %v on 1 GPU, %v on 2: the rate does not split them", lost[1], lost[2])
+	}
+	// Offer a costs what the wild offer's floor on 1 GPU is, so that count is
+	// priced (and fails); 2 GPUs cost more (their scaling is below 1) and are
+	// skipped on their floor.
+	wild := planOffer("wild", "RTX 4090", 2, "1.00", "")
+	wild.Interruptible, wild.InterruptionsPerDay, wild.Line = true, rate, 7
+	offers := []pricing.Offer{planOffer("a", "RTX 4090", 1, "1.00", ""), wild}
+	all, err := Planner{Offers: offers}.Report(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range all.Options {
+		if o.Offer.Provider == "wild" && o.GPUs == 1 {
+			t.Fatalf("the wild offer priced on 1 GPU: %v lost", o.TimeLost)
+		}
+	}
+	if len(all.Skipped) != 0 {
+		t.Fatalf("without a limit, skipped %+v; want none (the wild offer runs on 2 GPUs)", all.Skipped)
+	}
+	for _, every := range []bool{false, true} {
+		r.EveryCount, r.Limit = every, 1
+		rep, err := Planner{Offers: offers}.Report(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Options) != 1 || rep.Options[0].Offer.Provider != "a" || len(rep.Skipped) != 0 {
+			t.Errorf("every %v, limit 1: options %d (first %s), skipped %+v; want offer a and nothing skipped",
+				every, len(rep.Options), rep.Options[0].Offer.Provider, rep.Skipped)
 		}
 	}
 }

@@ -48,31 +48,41 @@
 //
 // Plan ranks candidates on their exact expected cost (pricing.Pricer.Total) and
 // builds quotes, market checks, waste and warnings only for the options it
-// returns. It does less work where the answer cannot change: each distinct
-// tariff is validated and prepared once, and each distinct card name checked
-// once; each card and GPU count is fitted once, timing each tensor degree once
-// (ZeRO stages and offload only add to it, so a layout below ZeRO-3 whose degree
-// is no faster than the best so far is not estimated); and, ranked by cost, a
-// candidate whose pricing.Pricer.Floor is above the Limit-th best cost known (or
-// its offer's best so far) is not priced at all. Measured with go test -bench
-// Plan -benchmem on synthetic price lists (twelve providers, six regions, twenty
-// cards, 1 to 8 GPUs, tariffs shared by regions; a LoRA job on Llama-2-7B; the
-// default limit), the fastest of four runs on a two-core AMD EPYC machine shared
-// with other work (load about 1; runs varied by a third):
+// returns. It does less work where the answer cannot change. Each distinct
+// tariff is validated and prepared once (the offers that share it are validated
+// without it, pricing.Offer.ValidateFields), and each distinct card name looked
+// up once. Offers that price alike (the same tariff, card, instance size and
+// interruption rate, as a provider's regions often are) form a class, and each
+// class is fitted, floored and priced once per GPU count, whatever its number
+// of offers; each card and GPU count is fitted once, timing each tensor degree
+// once (ZeRO stages and offload only add to it, so a layout whose degree is no
+// faster than the best so far is not estimated). Ranked by cost, a candidate
+// whose pricing.Pricer.Floor is above the Limit-th best cost known (or its
+// offer's best so far) is not priced at all, for a service as for a job, and
+// with interruptions too: their expected cost prices a run at least as long,
+// which never costs less.
+// Measured with go test -bench Plan -benchmem on synthetic price lists (twelve
+// providers, six regions, twenty cards, 1 to 8 GPUs, tariffs shared by regions;
+// a LoRA job on Llama-2-7B; the default limit), the fastest of three runs on a
+// two-core AMD EPYC machine shared with other work (load about 2.5; runs varied
+// by a fifth):
 //
 //	offers    time/op   memory/op   allocs/op
-//	1000      4.5 ms     1.2 MB      8.3 k
-//	10000     24 ms      4.6 MB      28 k
-//	100000    0.15 s     31 MB       73 k
+//	1000      2.7 ms     0.88 MB     7.0 k
+//	10000     9.0 ms     2.3 MB      19 k
+//	100000    53 ms      9.8 MB      57 k
 //
-// At 1000 offers about a seventh of the time is the offers' validation and
-// tariff keys, a ninth preparing the distinct tariffs (pricing.NewPricer), an
-// eighth the layouts of the cards, a sixth pricing, and most of the rest
+// At 1000 offers (240 distinct tariffs, 260 classes, 19 of their 1,621 counts
+// priced in full) about a fifth of the time is preparing the distinct tariffs
+// (pricing.NewPricer, which also allocates two fifths of the memory), a fifth
+// the layouts of the cards, a sixth validating the offers and numbering their
+// tariffs, a seventh the floors and the few full prices, a twelfth each the
+// market checks and the quotes of the options returned, and the rest mostly
 // garbage collection.
 //
 // A serving request (Llama-3.1-8B, 20 requests/s, TTFT and TPOT targets) over
-// 1000 of the same offers: 6.2 ms, 2.3 MB and 9.1 k allocations, about 80
-// replica searches (one per card and tensor-parallel size) and the rest
-// pricing, each candidate priced in full. The 47 GPU offers of the SkyPilot
-// snapshot (BenchmarkPlanSkyPilot): 1.7 ms, 0.4 MB, 4.4 k allocations.
+// 1000 of the same offers: 2.6 ms, 1.0 MB and 7.6 k allocations, about 80
+// replica searches (one per card and tensor-parallel size), the tariffs
+// prepared, and pricing what passes the floor. The 47 GPU offers of the
+// SkyPilot snapshot (BenchmarkPlanSkyPilot): 1.5 ms, 0.5 MB, 4.8 k allocations.
 package plan

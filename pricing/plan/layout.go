@@ -5,6 +5,7 @@ import (
 	"github.com/gpuplan/gpuplan/pricing"
 	"math"
 	"math/bits"
+	"strconv"
 	"time"
 
 	"github.com/gpuplan/gpuplan/catalog"
@@ -106,12 +107,13 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 	var buf [maxLayouts]sizing.Parallel
 	for _, l := range s.layouts(&buf, n, server) {
 		tried++
-		if best != nil && s.Workload.Task != sizing.Inference && l.ZeRO < 3 && !l.OffloadOptimizer {
-			// Below ZeRO-3 and without offload a layout takes exactly its tensor
-			// degree's time (WithZeRO adds nothing): once that is known, the
-			// layout cannot be faster than a best as fast.
+		if best != nil && s.Workload.Task != sizing.Inference {
+			// A layout takes its tensor degree's time, and ZeRO-3 or offload add
+			// to it (see addsSafely): once that time is known, the layout cannot
+			// be faster than a best as fast.
 			if t := one(l.Tensor); t&(t-1) == 0 && bits.Len(uint(t))-1 < len(jobs) {
-				if jt := &jobs[bits.Len(uint(t))-1]; jt.done && jt.err == nil && jt.mid.Duration >= best.duration {
+				if jt := &jobs[bits.Len(uint(t))-1]; jt.done && jt.err == nil && jt.mid.Duration >= best.duration &&
+					(l.ZeRO < 3 && !l.OffloadOptimizer || jt.mid.Duration < addsSafely) {
 					continue
 				}
 			}
@@ -234,6 +236,13 @@ func (s settings) timeJob(work compute.FLOPs, n, t int, peak compute.FLOPRate, l
 	if jt.band, jt.err = j.Time(); jt.err != nil {
 		return jt
 	}
+	if s.util == s.band.Mid() {
+		// The band's Duration is the time at its middle, as a point there would
+		// give it; a point's ends are its middle.
+		jt.mid = jt.band
+		jt.mid.Low, jt.mid.High = jt.mid.Duration, jt.mid.Duration
+		return jt
+	}
 	j.Utilization = compute.Point(s.util)
 	jt.mid, jt.err = j.Time()
 	return jt
@@ -319,6 +328,13 @@ func (s settings) timeDecode(f *fit, card catalog.Card, n int, peak compute.FLOP
 	return err
 }
 
+// addsSafely bounds the durations to which compute.Timing.WithZeRO cannot add
+// time and return a shorter one. Below ZeRO-3 and without offload it adds
+// nothing; otherwise it adds a positive number of seconds in float64 and
+// converts back, and below 2^50 ns (about 13 days) that trip is off by under
+// half a nanosecond, so the sum comes back no shorter.
+const addsSafely = time.Duration(1) << 50
+
 // seconds converts a float count of seconds to a Duration, refusing values past
 // its range.
 func seconds(sec float64) (time.Duration, error) {
@@ -353,7 +369,7 @@ func linkFor(card catalog.Card, n, server int) (compute.Link, bool, string) {
 		gen = 4
 	}
 	l.Latency = pcieStepLatency
-	return l, false, fmt.Sprintf("PCIe Gen%d", gen)
+	return l, false, "PCIe Gen" + strconv.Itoa(gen)
 }
 
 // Latency of one step of a ring collective (a ring all-reduce over n GPUs takes

@@ -17,12 +17,19 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// candidate is an option that fits, priced but not yet explained: what the budget
-// check and the ranking need. Plan explains only the candidates it keeps, in rank
-// order, straight into the slice it returns, so the large Option is built once and
-// never copied or sorted.
+// candidate is an option that fits, priced but not yet explained: an offer and
+// what the budget check and the ranking need, shared by the offers of its class
+// (classes). Plan explains only the candidates it keeps, in rank order, straight
+// into the slice it returns, so the large Option is built once and never copied
+// or sorted.
 type candidate struct {
-	offer         int // the offer's place in Planner.Offers, the last tie-break
+	offer int // the offer's place in Planner.Offers, the last tie-break
+	*priced
+}
+
+// priced is a fit priced on a class of offers: the rental, its cost and the
+// expected cost with interruptions. It is not changed once price returns it.
+type priced struct {
 	gpus          int // GPUs the job uses
 	rented, units int // GPUs rented and paid for, and the tariff's units for them (rent)
 	fit           *fit
@@ -45,12 +52,23 @@ var errCannotWin = errors.New("plan: the cost cannot make the plan")
 // the expected cost with interruptions. When the rental's floor (Pricer.Floor) is
 // above bar, in whole minor units of the ranking's currency, the candidate cannot
 // make the plan and price returns errCannotWin without pricing it; the floor is
-// used only where it bounds the ranking key: no conversion, no interruptions.
+// used only where it bounds the ranking key: without a conversion. With
+// interruptions the expected cost prices a run at least as long as the rental,
+// or adds to the rental's cost, and a longer run never costs less (every cover
+// of it covers the shorter one), so the rental's floor bounds it too.
 //
-// It is called for every offer at every GPU count, so it takes the settings and
-// the offer by reference rather than copying them on each call.
-func (s *settings) price(i int, o *pricing.Offer, pr tariffPricer, n int, f *fit, rates *pricing.Rates, bar int64) (candidate, error) {
-	c := candidate{offer: i, gpus: n, fit: f}
+// Offers of one class price alike (classes): at holds what price found for the
+// class at this count, the floor once asked and the figures once priced, and
+// price answers from it rather than asking pricing again.
+func (s *settings) price(at *slot, i int, o *pricing.Offer, pr *pricing.Pricer, n int, f *fit, rates *pricing.Rates, bar int64) (candidate, error) {
+	if at.done != nil {
+		return candidate{i, at.done}, nil
+	}
+	floors := bar < math.MaxInt64 && (isZeroRates(*rates) || o.Tariff.Currency == rates.Base)
+	if floors && at.floored && at.floorOK && at.floor > bar { // the class was floored: its rental is sound
+		return candidate{}, errCannotWin
+	}
+	c := &priced{gpus: n, fit: f} // moved to the heap once priced
 	c.rented, c.units = rent(*o, n)
 	jobRental := false
 	switch {
@@ -69,8 +87,12 @@ func (s *settings) price(i int, o *pricing.Offer, pr tariffPricer, n int, f *fit
 		return candidate{}, &unavailable{offerName(*o), fmt.Errorf("the rental of %s is past the %s pricing limit: %w",
 			roundDur(span), roundDur(pricing.MaxDuration), pricing.ErrUnavailable)}
 	}
-	if bar < math.MaxInt64 && o.InterruptionsPerDay == 0 && (isZeroRates(*rates) || o.Tariff.Currency == rates.Base) {
-		if fl, ok := pr.Floor(c.rental, c.units); ok && fl > bar { // both in minor units of one currency
+	if floors {
+		if !at.floored {
+			at.floor, at.floorOK = pr.Floor(c.rental, c.units)
+			at.floored = true
+		}
+		if at.floorOK && at.floor > bar { // both in minor units of one currency
 			return candidate{}, errCannotWin
 		}
 	}
@@ -84,7 +106,7 @@ func (s *settings) price(i int, o *pricing.Offer, pr tariffPricer, n int, f *fit
 	}
 	c.expected = c.total
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
-		if err := s.interruptions(&c, pr, o.InterruptionsPerDay); err != nil {
+		if err := s.interruptions(c, pr, o.InterruptionsPerDay); err != nil {
 			// The expected time overflows or passes what can be priced: the offer
 			// can never run this job.
 			return candidate{}, &unavailable{offerName(*o), fmt.Errorf("with %g interruptions a day the expected time cannot be priced: %s: %w",
@@ -99,7 +121,9 @@ func (s *settings) price(i int, o *pricing.Offer, pr tariffPricer, n int, f *fit
 		c.rate = rates.Per[c.expected.Currency].String()
 	}
 	c.minor, c.exact = minorUnits(c.key)
-	return c, nil
+	at.done = new(priced)
+	*at.done = *c
+	return candidate{i, at.done}, nil
 }
 
 // interruptions fills the candidate's interruption risk: the interruptions
@@ -108,7 +132,7 @@ func (s *settings) price(i int, o *pricing.Offer, pr tariffPricer, n int, f *fit
 // to cover the job and the lost time: a run as long as the job is priced again at
 // the longer length; a rental the user gave costs more only for the time past its
 // end, bought as a further run.
-func (s *settings) interruptions(c *candidate, pr tariffPricer, perDay float64) error {
+func (s *settings) interruptions(c *priced, pr *pricing.Pricer, perDay float64) error {
 	d := c.fit.duration
 	c.interruptions = perDay * d.Hours() / 24
 	lost := c.interruptions * ((s.checkpoint / 2).Seconds() + s.restart.Seconds())
@@ -137,11 +161,12 @@ func (s *settings) interruptions(c *candidate, pr tariffPricer, perDay float64) 
 	return nil
 }
 
-// explain writes the option of candidate c, on offer o of card, into opt: memory,
-// timing, money, its waste against the cheapest option, and the warnings.
-func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, card catalog.Card, faster *catalog.Card, check pricing.PriceCheck, cheapest *candidate, fits map[fitKey]*fit, work compute.FLOPs) error {
+// explain writes the option of candidate c, on offer o of card (its tariff
+// prepared as pr), into opt: memory, timing, money, its waste against the
+// cheapest option, and the warnings.
+func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricing.Pricer, card catalog.Card, faster *catalog.Card, check pricing.PriceCheck, cheapest *candidate, fits map[fitKey]*fit, work compute.FLOPs) error {
 	f, n := c.fit, c.gpus
-	cost, hourly, err := s.quote(o, c.rental, c.units)
+	cost, hourly, err := s.quote(o, pr, c.rental, c.units)
 	if err != nil {
 		return err
 	}
@@ -281,11 +306,11 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 	return f.pre
 }
 
-// quote prices a rental on offer o for n units (GPUs, or instances: rent), and the same rental paid by the
-// hour alone (the zero Quote when the tariff has no hourly price), to set beside
+// quote prices a rental on offer o for n units (GPUs, or instances: rent) with
+// pr, its tariff prepared, and the same rental paid by the hour alone (the zero Quote when the tariff has no hourly price), to set beside
 // the best packages.
-func (s settings) quote(o pricing.Offer, u pricing.Usage, n int) (pricing.Quote, pricing.Quote, error) {
-	cost, err := o.Tariff.Price(u, n)
+func (s settings) quote(o pricing.Offer, pr *pricing.Pricer, u pricing.Usage, n int) (pricing.Quote, pricing.Quote, error) {
+	cost, err := pr.Price(u, n)
 	if err != nil || !o.Tariff.Hourly.IsPositive() {
 		return cost, pricing.Quote{}, err
 	}

@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
@@ -221,24 +220,12 @@ func (p Planner) Report(r Request) (Report, error) {
 	}
 
 	fits := make(map[fitKey]*fit)
+	cl := newClasses(len(rs.totals.tariffs))
 	var cands []candidate // grown as candidates survive: most offers are priced out by the floor
 	var diag diagnosis
 	causes := rs.causes
 	best := !s.EveryCount && s.Rank != RankFrontier // one candidate per offer is kept
-	// Ranked by cost, a candidate dearer than Limit others (offers' best ones,
-	// without EveryCount) cannot be returned: top holds the Limit smallest
-	// ranking costs known, and price skips what cannot beat the last of them.
-	var top []int64
-	if s.Rank == RankCost && s.limit > 0 {
-		top = make([]int64, 0, s.limit+1)
-	}
-	keep := func(c *candidate) {
-		if top == nil || !c.exact {
-			return
-		}
-		j, _ := slices.BinarySearch(top, c.minor)
-		top = slices.Insert(top, j, c.minor)[:min(len(top)+1, s.limit)]
-	}
+	top := s.bound()
 	kept := rs.kept
 	var run *serveRun
 	if s.Serving != nil { // a service: serving.go plans it, the ranking is shared
@@ -250,87 +237,108 @@ func (p Planner) Report(r Request) (Report, error) {
 		causes, kept = append(causes, more...), nil
 	}
 	for _, i := range kept {
-		o := p.Offers[i]
-		card := *rs.cards[i]
-		limit := s.gpuLimit(o)
-		server := serverOf(o)
+		o := &p.Offers[i]
+		card := rs.cards[i]
+		limit := s.gpuLimit(*o)
+		server := serverOf(*o)
 		first := len(cands)
 		pr, err := rs.totals.pricer(rs.tariff[i]) // resolve validated the offer
 		if err != nil {
 			return Report{}, err
 		}
+		class := cl.class(rs.tariff[i], card, o)
+		// An offer with interruptions is floored too (price), which once priced
+		// each of its counts: when none of them is kept and one cannot be
+		// priced, the offer is priced again in full, so that it is left out
+		// (Skipped) exactly when none of its counts would be kept.
+		considered := rep.Considered
 		var why error // why the offer cannot serve the usage, when no count prices
-		for n := 1; n <= limit; n = nextCount(n, limit) {
-			// Within one server the server's size changes nothing (the layouts and
-			// the link are those of n GPUs), so such fits are shared by all sizes.
-			srv := min(server, n)
-			k := fitKey{card.ID, n, srv}
-			f := fits[k]
-			if f == nil {
-				f = s.fitCard(card, n, srv, work)
-				fits[k] = f
-			}
-			rep.Considered += max(f.tried, 1)
-			if !f.ok {
-				diag.miss(card, n, f)
-				continue
-			}
-			if s.Deadline > 0 && f.duration > s.Deadline {
-				diag.late(card, n, limit, f.duration)
-				continue
-			}
-			bar := int64(math.MaxInt64)
-			if top != nil && len(top) == s.limit {
-				bar = top[len(top)-1]
-			}
-			if top != nil && best && len(cands) > first && cands[first].exact {
-				bar = min(bar, cands[first].minor) // the offer's best so far
-			}
-			c, err := s.price(i, &p.Offers[i], pr, n, f, &p.Rates, bar)
-			if err == errCannotWin {
-				continue
-			}
-			if err != nil {
-				var short *shortRental
-				if errors.As(err, &short) {
-					diag.short(card, n, f.duration, short.span)
+		for full := false; ; full = true {
+			why = nil
+			floored := false // a count of an offer with interruptions skipped on its floor
+			for n := 1; n <= limit; n = nextCount(n, limit) {
+				at := cl.slot(class, n)
+				f := at.fit
+				if f == nil {
+					// Within one server the server's size changes nothing (the layouts
+					// and the link are those of n GPUs), so such fits are shared by all
+					// sizes.
+					srv := min(server, n)
+					k := fitKey{card.ID, n, srv}
+					if f = fits[k]; f == nil {
+						f = s.fitCard(*card, n, srv, work)
+						fits[k] = f
+					}
+					at.fit = f
+				}
+				rep.Considered += max(f.tried, 1)
+				if !f.ok {
+					diag.miss(*card, n, f)
 					continue
 				}
-				var un *unavailable
-				if errors.As(err, &un) {
-					why = un.err
+				if s.Deadline > 0 && f.duration > s.Deadline {
+					diag.late(*card, n, limit, f.duration)
 					continue
 				}
-				return Report{}, err
-			}
-			if s.Deadline > 0 && f.duration+c.lost > s.Deadline {
-				diag.late(card, n, limit, f.duration+c.lost)
-				continue
-			}
-			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.budget.Amount) {
-				diag.over(card, n, c.key)
-				continue
-			}
-			if best && len(cands) > first { // one option per offer: keep the better
-				if s.less(&c, &cands[first], p.Offers, rs.cards) {
-					cands[first] = c
+				var sofar *candidate // the offer's best so far
+				if best && len(cands) > first {
+					sofar = &cands[first]
 				}
-				continue
+				bar := top.bar(sofar)
+				if full {
+					bar = math.MaxInt64
+				}
+				c, err := s.price(at, i, o, pr, n, f, &p.Rates, bar)
+				if err == errCannotWin {
+					floored = floored || o.InterruptionsPerDay > 0
+					continue
+				}
+				if err != nil {
+					var short *shortRental
+					if errors.As(err, &short) {
+						diag.short(*card, n, f.duration, short.span)
+						continue
+					}
+					var un *unavailable
+					if errors.As(err, &un) {
+						why = un.err
+						continue
+					}
+					return Report{}, err
+				}
+				if s.Deadline > 0 && f.duration+c.lost > s.Deadline {
+					diag.late(*card, n, limit, f.duration+c.lost)
+					continue
+				}
+				if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.budget.Amount) {
+					diag.over(*card, n, c.key)
+					continue
+				}
+				if best && len(cands) > first { // one option per offer: keep the better
+					if s.less(&c, &cands[first], p.Offers, rs.cards) {
+						cands[first] = c
+					}
+					continue
+				}
+				cands = append(cands, c)
+				if !best {
+					top.keep(&c)
+				}
 			}
-			cands = append(cands, c)
-			if !best {
-				keep(&c)
+			if full || !floored || why == nil || len(cands) > first {
+				break
 			}
+			rep.Considered = considered
 		}
 		if best && len(cands) > first {
-			keep(&cands[first])
+			top.keep(&cands[first])
 		}
 		if limit == 0 { // instances larger than the request allows
 			why = fmt.Errorf("sold in instances of %d GPUs, more than the %d allowed: %w", o.GPUsPerInstance, s.MaxGPUs, pricing.ErrUnavailable)
 		}
 		if why != nil && len(cands) == first {
 			reason := text.Reason(why)
-			rep.Skipped = append(rep.Skipped, Skipped{Offer: o, Reason: reason, Err: why})
+			rep.Skipped = append(rep.Skipped, Skipped{Offer: *o, Reason: reason, Err: why})
 			causes = append(causes, why)
 		}
 	}
@@ -361,7 +369,11 @@ func (p Planner) Report(r Request) (Report, error) {
 	rep.Options = make([]Option, len(order))
 	for j, k := range order {
 		c := &cands[k]
-		if err := s.explain(&rep.Options[j], c, p.Offers[c.offer], *rs.cards[c.offer], rs.boards[c.offer], checks[c.offer], cheapest, fits, work); err != nil {
+		pr, err := rs.totals.pricer(rs.tariff[c.offer])
+		if err != nil {
+			return Report{}, err
+		}
+		if err := s.explain(&rep.Options[j], c, p.Offers[c.offer], pr, *rs.cards[c.offer], rs.boards[c.offer], checks[c.offer], cheapest, fits, work); err != nil {
 			return Report{}, err
 		}
 		if c.serve != nil {
@@ -398,9 +410,18 @@ func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order 
 		shown[m] = name
 		out[cands[k].offer] = pricing.PriceCheck{}
 	}
+	cards := make([]string, 0, len(shown)) // the cards of the markets shown
+	for m := range shown {
+		if !slices.Contains(cards, m.card) {
+			cards = append(cards, m.card)
+		}
+	}
 	var markets []string
 	var index []int
 	for _, i := range rs.kept {
+		if !slices.Contains(cards, rs.cards[i].ID) {
+			continue // most offers: another card, without building the key
+		}
 		if m, ok := shown[key(i)]; ok {
 			markets, index = append(markets, m), append(index, i)
 		}
@@ -496,7 +517,7 @@ type resolved struct {
 // the request's card filter and checks the currencies: one for all offers (and
 // the budget) without rates; each convertible with them.
 func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
-	rs := resolved{cards: make([]*catalog.Card, len(p.Offers)), boards: make([]*catalog.Card, len(p.Offers))}
+	rs := resolved{cards: make([]*catalog.Card, len(p.Offers)), boards: make([]*catalog.Card, len(p.Offers)), kept: make([]int, 0, len(p.Offers))}
 	var want map[string]bool
 	if len(s.Cards) > 0 {
 		want = make(map[string]bool)
@@ -526,55 +547,69 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		err    error
 	}
 	byName := make(map[string]*looked)
-	var all []catalog.Card               // the catalog's cards, read once when a name needs them
-	currencies := make(map[string][]int) // currency → lines (or list places) of its offers
+	var all []catalog.Card // the catalog's cards, read once when a name needs them
+	mixed := false         // kept offers in more than one currency
 	rs.totals, rs.tariff = newTotals(len(p.Offers)), make([]int, len(p.Offers))
-	stand := pricing.Tariff{Hourly: decimal.New(1, 0)} // a valid tariff in the offer's currency
-	for i, o := range p.Offers {
-		// A tariff and a card name are validated with the first offer that has
-		// them; the offers after it (a provider's regions often share a tariff,
-		// many offers a card) with stand-ins.
-		id, seen := rs.totals.id(o.Tariff)
-		v := o
-		if seen {
-			stand.Currency = o.Tariff.Currency
-			v.Tariff = stand
-		}
-		l, ok := byName[o.Card]
-		if ok {
-			v.Card = "gpu" // a valid name, and its own key
-		}
-		if err := v.Validate(); err != nil {
-			return resolved{}, &text.ContextError{Pkg: "plan", Context: "offer " + offerName(o), Drop: "offer: ", Err: err}
-		}
-		rs.tariff[i] = id
-		if !ok {
+	for i := range p.Offers {
+		o := &p.Offers[i]
+		id, seen := rs.totals.id(&o.Tariff)
+		l, known := byName[o.Card]
+		if !known {
 			l = new(looked)
 			l.card, l.faster, l.err = lookupBoard(cat, &all, o.Card)
 			byName[o.Card] = l
 		}
-		if l.err != nil {
-			rs.skipped = append(rs.skipped, Skipped{Offer: o, Reason: text.Reason(l.err), Err: l.err})
-			rs.causes = append(rs.causes, l.err)
-			continue
+		var skip *Skipped // why the offer is left out, when it is
+		keep := false
+		switch {
+		case l.err != nil:
+			skip = &Skipped{Offer: *o, Reason: text.Reason(l.err), Err: l.err}
+		case want != nil && !want[l.card.ID] && (l.faster == nil || !want[l.faster.ID]):
+			// not a card asked for: filtered, not skipped
+		case !isZeroRates(p.Rates) && o.Tariff.Currency != p.Rates.Base && !hasRate(p.Rates, o.Tariff.Currency):
+			reason := fmt.Sprintf("no exchange rate for %s into %s", o.Tariff.Currency, p.Rates.Base)
+			skip = &Skipped{Offer: *o, Reason: reason, Err: fmt.Errorf("plan: %s: %w", reason, pricing.ErrCurrencyMismatch)}
+		default:
+			keep = true
 		}
-		if want != nil && !want[l.card.ID] && (l.faster == nil || !want[l.faster.ID]) {
-			continue // not a card asked for: filtered, not skipped
+		// A tariff and a card name are validated with the first offer that has
+		// them; the offers after it (a provider's regions often share a tariff,
+		// many offers a card) without the tariff and with a stand-in name. An
+		// offer kept has its tariff validated as it is prepared (NewPricer),
+		// which pricing it needs; any error is Validate's, whole.
+		v := *o
+		if known {
+			v.Card = "gpu" // a valid name, and its own key
 		}
-		if !isZeroRates(p.Rates) && o.Tariff.Currency != p.Rates.Base {
-			if _, ok := p.Rates.Per[o.Tariff.Currency]; !ok {
-				reason := fmt.Sprintf("no exchange rate for %s into %s", o.Tariff.Currency, p.Rates.Base)
-				rs.skipped = append(rs.skipped, Skipped{Offer: o, Reason: reason, Err: fmt.Errorf("plan: %s: %w", reason, pricing.ErrCurrencyMismatch)})
-				continue
+		var err error
+		switch {
+		case seen:
+			err = v.ValidateFields()
+		case keep:
+			if v.ValidateFields() != nil {
+				err = v.Validate()
+			} else if _, perr := rs.totals.pricer(id); perr != nil {
+				err = v.Validate()
 			}
+		default:
+			err = v.Validate()
+		}
+		if err != nil {
+			return resolved{}, &text.ContextError{Pkg: "plan", Context: "offer " + offerName(*o), Drop: "offer: ", Err: err}
+		}
+		rs.tariff[i] = id
+		if skip != nil {
+			rs.skipped = append(rs.skipped, *skip)
+			if l.err != nil {
+				rs.causes = append(rs.causes, l.err)
+			}
+		}
+		if !keep {
+			continue
 		}
 		rs.cards[i], rs.boards[i] = &l.card, l.faster
 		rs.kept = append(rs.kept, i)
-		line := o.Line
-		if line == 0 {
-			line = -(i + 1) // no file line: the offer's place in the list
-		}
-		currencies[o.Tariff.Currency] = append(currencies[o.Tariff.Currency], line)
+		mixed = mixed || o.Tariff.Currency != p.Offers[rs.kept[0]].Tariff.Currency
 	}
 	if len(rs.kept) == 0 {
 		e := &NoFitError{causes: rs.causes}
@@ -586,7 +621,16 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		}
 		return resolved{}, e
 	}
-	if isZeroRates(p.Rates) && len(currencies) > 1 {
+	if isZeroRates(p.Rates) && mixed {
+		currencies := make(map[string][]int) // currency → lines (or list places) of its offers
+		for _, i := range rs.kept {
+			line := p.Offers[i].Line
+			if line == 0 {
+				line = -(i + 1) // no file line: the offer's place in the list
+			}
+			c := p.Offers[i].Tariff.Currency
+			currencies[c] = append(currencies[c], line)
+		}
 		return resolved{}, fmt.Errorf("plan: offers in %s: give exchange rates to rank them together: %w", describeCurrencies(currencies), pricing.ErrCurrencyMismatch)
 	}
 	if !s.Budget.Amount.IsZero() {
@@ -694,6 +738,12 @@ func slower(a, b catalog.Card) bool {
 
 func isZeroRates(r pricing.Rates) bool { return r.Base == "" && len(r.Per) == 0 }
 
+// hasRate reports whether r converts currency into its base.
+func hasRate(r pricing.Rates, currency string) bool {
+	_, ok := r.Per[currency]
+	return ok
+}
+
 // describeCurrencies names each currency with the lines of its offers (or their
 // places in the list, for offers not read from a file): "CNY (lines 2, 3) and USD
 // (line 4)", or "EUR (offer 1)".
@@ -765,112 +815,239 @@ func (s settings) work() (compute.FLOPs, error) {
 	return f, nil
 }
 
-// totals prices rentals for one Report, once per distinct tariff: a provider's
-// regions often share one, and the same rental on the same tariff costs the
-// same. It lives for one call; nothing is kept between calls.
-type totals struct {
-	ids     map[string]int // tariff (tariffKey) → its number
-	memo    map[totalKey]pricing.Money
-	tariffs []pricing.Tariff  // by number
-	byID    []*pricing.Pricer // by number, made on first use
-	key     []byte
+// bound is, for a ranking by cost with a limit, the Limit smallest ranking
+// costs known (offers' best ones, without EveryCount): a candidate dearer than
+// the last of them, or than its offer's best so far, cannot be returned, and
+// price skips it on its floor.
+type bound struct {
+	top   []int64 // in whole minor units, ascending; nil: no bound
+	limit int
 }
 
-type totalKey struct {
-	tariff int
-	rental pricing.Usage
-	gpus   int
+func (s *settings) bound() bound {
+	if s.Rank != RankCost || s.limit <= 0 {
+		return bound{}
+	}
+	return bound{make([]int64, 0, s.limit+1), s.limit}
+}
+
+// keep counts candidate c among the costs known.
+func (b *bound) keep(c *candidate) {
+	if b.top == nil || !c.exact {
+		return
+	}
+	j, _ := slices.BinarySearch(b.top, c.minor)
+	b.top = slices.Insert(b.top, j, c.minor)[:min(len(b.top)+1, b.limit)]
+}
+
+// bar is the most a candidate may cost to be returned, in whole minor units:
+// the Limit-th cost known, and no more than sofar's (the offer's best so far,
+// when one option per offer is kept; nil otherwise). MaxInt64: no bar.
+func (b *bound) bar(sofar *candidate) int64 {
+	bar := int64(math.MaxInt64)
+	if b.top == nil {
+		return bar
+	}
+	if len(b.top) == b.limit {
+		bar = b.top[len(b.top)-1]
+	}
+	if sofar != nil && sofar.exact {
+		bar = min(bar, sofar.minor)
+	}
+	return bar
+}
+
+// classes numbers, for one Report, the offers that price alike: the same tariff,
+// catalog card, instance size and interruption rate (a provider's regions often
+// share all four). For each class and GPU count (serving: GPUs per replica) a
+// slot holds what pricing found, the fit, the floor once asked and the figures
+// once priced, so that each is worked out once per class rather than once per
+// offer. It lives for one call; nothing is kept between calls.
+type classes struct {
+	byTariff []int32                // by tariff number: 1 + its last class; 0: none yet
+	list     []classKey             // by class number
+	rows     []*[GPUsPerServer]slot // by class number, the counts 1 to GPUsPerServer
+	spare    [][GPUsPerServer]slot  // rows made ahead, handed out in order
+	more     map[classCount]*slot   // the counts past GPUsPerServer
+}
+
+type classKey struct {
+	card          *catalog.Card
+	perInstance   int
+	interruptions float64
+	next          int32 // the class before it of the same tariff, or −1
+}
+
+type classCount struct{ class, n int32 }
+
+// slot is what one class found at one count.
+type slot struct {
+	fit     *fit
+	done    *priced // nil: not priced yet
+	floor   int64   // Pricer.Floor, once floored
+	floored bool
+	floorOK bool
+}
+
+// newClasses returns classes for offers of the given number of tariffs.
+func newClasses(tariffs int) *classes {
+	return &classes{byTariff: make([]int32, tariffs)}
+}
+
+// class returns the number of the class of offer o, whose tariff is number
+// tariff and card card. A tariff has few classes (mostly one: a price list
+// prices a card), so they are found by walking its list.
+func (cl *classes) class(tariff int, card *catalog.Card, o *pricing.Offer) int32 {
+	head := cl.byTariff[tariff] - 1
+	for id := head; id >= 0; id = cl.list[id].next {
+		if k := &cl.list[id]; k.card == card && k.perInstance == o.GPUsPerInstance && k.interruptions == o.InterruptionsPerDay {
+			return id
+		}
+	}
+	id := int32(len(cl.list))
+	cl.list = append(cl.list, classKey{card, o.GPUsPerInstance, o.InterruptionsPerDay, head})
+	cl.byTariff[tariff] = id + 1
+	if len(cl.spare) == 0 {
+		cl.spare = make([][GPUsPerServer]slot, min(64, 1+len(cl.rows)))
+	}
+	cl.rows, cl.spare = append(cl.rows, &cl.spare[0]), cl.spare[1:]
+	return id
+}
+
+// slot returns the slot of class at count n.
+func (cl *classes) slot(class int32, n int) *slot {
+	if n <= GPUsPerServer {
+		return &cl.rows[class][n-1]
+	}
+	k := classCount{class, int32(n)}
+	e := cl.more[k]
+	if e == nil {
+		if cl.more == nil {
+			cl.more = make(map[classCount]*slot)
+		}
+		e = new(slot)
+		cl.more[k] = e
+	}
+	return e
+}
+
+// totals numbers the distinct tariffs of one Report's offers and prepares each
+// (pricing.NewPricer) once, on first use: a provider's regions often share a
+// tariff. It lives for one call; nothing is kept between calls.
+type totals struct {
+	ids     map[uint64]int32  // tariffHash → the last tariff numbered with it
+	next    []int32           // by number: the one before it with the same hash, or −1
+	tariffs []*pricing.Tariff // by number: the first offer's with it
+	byID    []*pricing.Pricer // by number, made on first use
+	last    int32             // the number id gave last
 }
 
 // newTotals returns totals for about n offers.
 func newTotals(n int) *totals {
-	return &totals{ids: make(map[string]int, n/4), memo: make(map[totalKey]pricing.Money)}
+	return &totals{ids: make(map[uint64]int32, n/4)}
 }
 
-// id returns the number of tr, the same for equal tariffs, and whether an
-// earlier call gave it.
-func (t *totals) id(tr pricing.Tariff) (int, bool) {
-	t.key = tariffKey(t.key[:0], tr)
-	id, ok := t.ids[string(t.key)]
-	if !ok {
-		id = len(t.tariffs)
-		t.ids[string(t.key)] = id
-		t.tariffs, t.byID = append(t.tariffs, tr), append(t.byID, nil)
+// id returns the number of tr, the same for equal tariffs (sameTariff), and
+// whether an earlier call gave it. The first tr of each number is kept (the
+// offers' own, which a Planner does not change).
+func (t *totals) id(tr *pricing.Tariff) (int, bool) {
+	// A price list often gives the same tariff to offers in a row (a provider's
+	// regions): the last tariff numbered, or found, is tried first.
+	if len(t.tariffs) > 0 && sameTariff(t.tariffs[t.last], tr) {
+		return int(t.last), true
 	}
-	return id, ok
+	h := tariffHash(tr)
+	head, ok := t.ids[h]
+	if !ok {
+		head = -1
+	}
+	for k := head; k >= 0; k = t.next[k] {
+		if sameTariff(t.tariffs[k], tr) {
+			t.last = k
+			return int(k), true
+		}
+	}
+	id := len(t.tariffs)
+	t.last = int32(id)
+	t.ids[h] = int32(id)
+	t.next = append(t.next, head)
+	t.tariffs, t.byID = append(t.tariffs, tr), append(t.byID, nil)
+	return id, false
 }
 
 // pricer returns tariff number id prepared.
-func (t *totals) pricer(id int) (tariffPricer, error) {
+func (t *totals) pricer(id int) (*pricing.Pricer, error) {
 	if t.byID[id] == nil {
-		p, err := pricing.NewPricer(t.tariffs[id])
+		p, err := pricing.NewPricer(*t.tariffs[id])
 		if err != nil {
-			return tariffPricer{}, err
+			return nil, err
 		}
 		t.byID[id] = &p
 	}
-	return tariffPricer{t, id}, nil
+	return t.byID[id], nil
 }
 
-// tariffPricer is a tariff's Pricer behind the per-Report memo.
-type tariffPricer struct {
-	t  *totals
-	id int
-}
-
-// Floor is pricing.Pricer.Floor.
-func (p tariffPricer) Floor(u pricing.Usage, gpus int) (int64, bool) {
-	return p.t.byID[p.id].Floor(u, gpus)
-}
-
-// Total is pricing.Pricer.Total, computed once per tariff, rental and GPU count.
-func (p tariffPricer) Total(u pricing.Usage, gpus int) (pricing.Money, error) {
-	k := totalKey{p.id, u, gpus}
-	if m, ok := p.t.memo[k]; ok {
-		return m, nil
+// sameTariff reports whether a and b agree on every field pricing reads, each
+// decimal as written (coefficient and exponent), so that they price alike.
+func sameTariff(a, b *pricing.Tariff) bool {
+	if a.Currency != b.Currency || a.HoursPerMonth != b.HoursPerMonth || a.Granularity != b.Granularity ||
+		a.Minimum != b.Minimum || a.AfterPackage != b.AfterPackage || a.Rounding != b.Rounding || len(a.Terms) != len(b.Terms) ||
+		!sameDecimal(a.Hourly, b.Hourly) || !sameDecimal(a.Daily, b.Daily) || !sameDecimal(a.Weekly, b.Weekly) || !sameDecimal(a.Monthly, b.Monthly) {
+		return false
 	}
-	m, err := p.t.byID[p.id].Total(u, gpus)
-	if err == nil {
-		p.t.memo[k] = m
-	}
-	return m, err
-}
-
-// tariffKey appends every field of a tariff that pricing reads, decimals as
-// written (coefficient and exponent), so equal keys price alike. Numbers are
-// written as fixed-width binary and text with its length first, so no two
-// tariffs share a key.
-func tariffKey(b []byte, t pricing.Tariff) []byte {
-	num := func(v int64) { b = binary.LittleEndian.AppendUint64(b, uint64(v)) }
-	str := func(s string) {
-		num(int64(len(s)))
-		b = append(b, s...)
-	}
-	dec := func(d decimal.Decimal) {
-		switch {
-		case d.IsZero(): // without reading the coefficient, which a zero value lacks
-			b = append(b, 0)
-		case d.NumDigits() <= 18:
-			b = append(b, 1)
-			num(d.CoefficientInt64()) // exact below 19 digits
-		default:
-			b = append(b, 2)
-			str(d.Coefficient().String())
+	for i, ta := range a.Terms {
+		tb := b.Terms[i]
+		if ta.Months != tb.Months || !sameDecimal(ta.Monthly, tb.Monthly) || !sameDecimal(ta.Discount, tb.Discount) {
+			return false
 		}
-		num(int64(d.Exponent()))
 	}
-	str(t.Currency)
+	return true
+}
+
+// sameDecimal reports whether a and b are written alike: the same exponent and
+// coefficient. Copies share their coefficient, so equal values (==) are; Cmp of
+// equal exponents compares the coefficients without rescaling; a zero is
+// compared without reading its coefficient, which the zero value lacks.
+func sameDecimal(a, b decimal.Decimal) bool {
+	if a == b { // one coefficient, shared by copies of a tariff: nothing to read
+		return true
+	}
+	if a.Exponent() != b.Exponent() {
+		return false
+	}
+	if az, bz := a.IsZero(), b.IsZero(); az || bz {
+		return az && bz
+	}
+	return a.Cmp(b) == 0
+}
+
+// tariffHash mixes the fields sameTariff compares (FNV-1a over 64-bit words), a
+// decimal by its sign, exponent and coefficient's low 64 bits: equal tariffs
+// hash alike, and sameTariff tells apart the few unequal ones that collide.
+func tariffHash(t *pricing.Tariff) uint64 {
+	h := uint64(14695981039346656037)
+	add := func(v uint64) { h = (h ^ v) * 1099511628211 }
+	dec := func(d decimal.Decimal) {
+		add(uint64(d.Exponent()))
+		if !d.IsZero() { // the zero value has no coefficient to read
+			add(uint64(d.CoefficientInt64()))
+			add(uint64(d.Sign()))
+		}
+	}
+	for i := 0; i < len(t.Currency); i++ {
+		add(uint64(t.Currency[i]))
+	}
 	dec(t.Hourly)
 	dec(t.Daily)
 	dec(t.Weekly)
 	dec(t.Monthly)
 	for _, v := range [...]int64{int64(t.HoursPerMonth), int64(t.Granularity), int64(t.Minimum), int64(t.AfterPackage), int64(t.Rounding)} {
-		num(v)
+		add(uint64(v))
 	}
 	for _, term := range t.Terms {
-		num(int64(term.Months))
+		add(uint64(term.Months))
 		dec(term.Monthly)
 		dec(term.Discount)
 	}
-	return b
+	return h
 }

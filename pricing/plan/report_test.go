@@ -265,9 +265,9 @@ func TestReportOverflowingInterruptions(t *testing.T) {
 	}
 }
 
-// tariffKey tells apart tariffs that differ in any field pricing reads, even in
-// how an amount is written, and gives copies the same key.
-func TestTariffKey(t *testing.T) {
+// sameTariff tells apart tariffs that differ in any field pricing reads, even in
+// how an amount is written, and holds copies the same, which hash alike.
+func TestSameTariff(t *testing.T) {
 	dec := decimal.RequireFromString
 	b := pricing.Tariff{Currency: "CNY", Hourly: dec("18"), Daily: dec("300"), Weekly: dec("1500"), Monthly: dec("9000"),
 		Terms: []pricing.Term{{Months: 3, Monthly: dec("8000")}, {Months: 12, Discount: dec("0.25")}}}
@@ -289,19 +289,35 @@ func TestTariffKey(t *testing.T) {
 		"one term fewer":   func(t *pricing.Tariff) { t.Terms = t.Terms[:1] },
 		"huge coefficient": func(t *pricing.Tariff) { t.Hourly = dec("18.0000000000000000000000") },
 	}
-	base := string(tariffKey(nil, b))
 	c := b
 	c.Terms = append([]pricing.Term(nil), b.Terms...)
-	if got := string(tariffKey(nil, c)); got != base {
-		t.Errorf("a copy has key %q, want %q", got, base)
+	if !sameTariff(&b, &c) || tariffHash(&b) != tariffHash(&c) {
+		t.Errorf("a copy is not the same tariff, or hashes apart")
 	}
 	for name, mod := range mods {
 		m := b
 		m.Terms = append([]pricing.Term(nil), b.Terms...)
 		mod(&m)
-		if got := string(tariffKey(nil, m)); got == base {
-			t.Errorf("%s: key %q unchanged", name, got)
+		if sameTariff(&b, &m) || sameTariff(&m, &b) {
+			t.Errorf("%s: still the same tariff", name)
 		}
+	}
+	// Tariffs that collide in the hash are still told apart: the coefficient's
+	// low 64 bits are all it reads of a decimal.
+	x, y := b, b
+	x.Hourly, y.Hourly = dec("18446744073709551634"), dec("18") // 2^64 + 18 and 18
+	if tariffHash(&x) != tariffHash(&y) || sameTariff(&x, &y) {
+		t.Errorf("2^64+18 and 18: hashes %x and %x, same %v; want one hash, two tariffs", tariffHash(&x), tariffHash(&y), sameTariff(&x, &y))
+	}
+	tt := newTotals(2)
+	if i, _ := tt.id(&x); i != 0 {
+		t.Fatalf("first id %d", i)
+	}
+	if i, seen := tt.id(&y); i != 1 || seen {
+		t.Errorf("a colliding tariff got id %d (seen %v), want a new one", i, seen)
+	}
+	if i, seen := tt.id(&x); i != 0 || !seen {
+		t.Errorf("the first again got id %d (seen %v), want 0", i, seen)
 	}
 }
 

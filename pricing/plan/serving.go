@@ -267,20 +267,35 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 	run.byKey = make(map[fitKey]*served)
 	run.overCap = make(map[fitKey]int)
 	run.capOf = make(map[fitKey]int)
+	cl := newClasses(len(totals.tariffs))
+	// Per class and size (by servingTensor's place): the replicas, and what the
+	// offers past their cap noted, folded into run.overCap and run.capOf last.
+	type capNote struct{ over, cap int }
+	type perSize struct {
+		v    *served
+		note *capNote
+	}
+	var sizes [][len(servingTensor)]perSize // by class number
+	notes := make(map[fitKey]*capNote)
 	var cands []candidate
 	var causes []error
 	best := !s.EveryCount && s.Rank != RankFrontier
+	top := s.bound()
 	for _, i := range rs.kept {
-		o := p.Offers[i]
-		card := *rs.cards[i]
-		limit := s.gpuLimit(o)
+		o := &p.Offers[i]
+		card := rs.cards[i]
+		limit := s.gpuLimit(*o)
 		first := len(cands)
 		pr, err := totals.pricer(rs.tariff[i])
 		if err != nil {
 			return nil, nil, err
 		}
+		class := cl.class(rs.tariff[i], card, o)
+		if int(class) == len(sizes) { // a new class
+			sizes = append(sizes, [len(servingTensor)]perSize{})
+		}
 		var why error
-		for _, t := range servingTensor {
+		for ti, t := range servingTensor {
 			if t > limit || (s.Model.Heads > 0 && s.Model.Heads%t != 0) {
 				continue
 			}
@@ -288,11 +303,14 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 				continue
 			}
 			rep.Considered++
-			v := s.replica(run, card, t)
+			at := &sizes[class][ti]
+			if at.v == nil {
+				at.v = s.replica(run, *card, t)
+			}
+			v := at.v
 			if v.err != nil {
 				continue
 			}
-			k := fitKey{card.ID, t, t}
 			n := v.replicas * t
 			rented := n // GPUs asked of the offer: whole instances of whole replicas
 			if m := o.GPUsPerInstance; m > 0 {
@@ -300,11 +318,25 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 				rented = (v.replicas + per - 1) / per * m
 			}
 			if rented > limit {
-				run.overCap[k] = rented
-				run.capOf[k] = max(run.capOf[k], limit)
+				if at.note == nil {
+					k := fitKey{card.ID, t, t}
+					if at.note = notes[k]; at.note == nil {
+						at.note = new(capNote)
+						notes[k] = at.note
+					}
+				}
+				at.note.over = rented // the last offer's, as each overwrites it
+				at.note.cap = max(at.note.cap, limit)
 				continue
 			}
-			c, err := s.price(i, &p.Offers[i], pr, rented, v.fit, &p.Rates, math.MaxInt64)
+			var sofar *candidate // the offer's best so far
+			if best && len(cands) > first {
+				sofar = &cands[first]
+			}
+			c, err := s.price(cl.slot(class, t), i, o, pr, rented, v.fit, &p.Rates, top.bar(sofar))
+			if err == errCannotWin {
+				continue
+			}
 			if err != nil {
 				var un *unavailable
 				if errors.As(err, &un) {
@@ -313,7 +345,9 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 				}
 				return nil, nil, err
 			}
-			c.serve, c.gpus = v, n
+			if c.serve == nil { // priced for its class just now: say which replicas
+				c.serve, c.gpus = v, n
+			}
 			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.budget.Amount) {
 				if run.over == nil || cmpKey(&c, run.over) < 0 {
 					cc := c
@@ -328,11 +362,20 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 				continue
 			}
 			cands = append(cands, c)
+			if !best {
+				top.keep(&c)
+			}
+		}
+		if best && len(cands) > first {
+			top.keep(&cands[first])
 		}
 		if why != nil && len(cands) == first {
-			rep.Skipped = append(rep.Skipped, Skipped{Offer: o, Reason: text.Reason(why), Err: why})
+			rep.Skipped = append(rep.Skipped, Skipped{Offer: *o, Reason: text.Reason(why), Err: why})
 			causes = append(causes, why)
 		}
+	}
+	for k, nt := range notes {
+		run.overCap[k], run.capOf[k] = nt.over, nt.cap
 	}
 	return cands, causes, nil
 }
