@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"sync"
 	"time"
 
 	"github.com/gpuplan/gpuplan/internal/checked"
@@ -27,15 +28,19 @@ type pricer struct {
 	pk    []pkg
 	scale int32
 	// small: hourly64 and price64 hold Hourly·10^scale and each package's
-	// price·10^scale·3600; run64 is the run problem in int64 when hasRun64.
-	small    bool
-	hasRun64 bool
-	hourly64 int64
-	price64  [maxItems]int64
-	runLen   [maxItems]int64 // package lengths in seconds
-	run64    prepared[int64]
-	hourlyC  decParts // Hourly, trimmed
-	forceBig bool     // tests: take the *big.Int and decimal path
+	// price·10^scale·3600; run64 is the run problem in int64 when hasRun64,
+	// prepared for the search (runPrepared) when a cover is first asked for:
+	// a floor needs only the problem.
+	small     bool
+	hasRun64  bool
+	hourly64  int64
+	price64   [maxItems]int64
+	runLen    [maxItems]int64 // package lengths in seconds
+	run64     problem[int64]
+	prepare64 sync.Once
+	prepared  prepared[int64]
+	hourlyC   decParts // Hourly, trimmed
+	forceBig  bool     // tests: take the *big.Int and decimal path
 }
 
 // decParts is a decimal c·10^e whose coefficient fits an int64.
@@ -95,8 +100,7 @@ func newPricer(t Tariff) *pricer {
 	}
 	if p.small {
 		if prob := p.runProblem64(); smallEnough(&prob, 1) {
-			prepareInto(int64Arith{}, &p.run64, prob)
-			p.hasRun64 = true
+			p.run64, p.hasRun64 = prob, true
 		}
 	}
 	return p
@@ -180,8 +184,9 @@ func (p *pricer) run(d time.Duration, packages bool) cover {
 		}
 		return p.hourlyCover(c, c.hourlySecs)
 	}
-	if p.hasRun64 && !p.forceBig && smallEnough(&p.run64.problem, secs) {
-		sol := solve(int64Arith{}, &p.run64, secs)
+	if p.hasRun64 && !p.forceBig && smallEnough(&p.run64, secs) {
+		p.prepare64.Do(func() { prepareInto(int64Arith{}, &p.prepared, p.run64) })
+		sol := solve(int64Arith{}, &p.prepared, secs)
 		c := cover{counts: sol.counts, small: true, cost64: sol.cost}
 		if sol.rest > 0 {
 			c.hourlySecs = p.run64.units(sol.rest)
@@ -356,7 +361,7 @@ func (p *pricer) floor(secs int64, gpus int) (int64, bool) {
 	if secs == 0 {
 		return 0, true // nothing to cover
 	}
-	pr := &p.run64.problem
+	pr := &p.run64
 	atRate := int64(math.MaxInt64) // secs at the lowest rate
 	if v, ok := checked.Mul(pr.rate, secs); ok && pr.hasTail {
 		atRate = v

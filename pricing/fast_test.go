@@ -186,10 +186,10 @@ func TestSmallEnoughBoundary(t *testing.T) {
 	if !p.hasRun64 {
 		t.Fatal("no int64 run problem for small lengths")
 	}
-	if !smallEnough(&p.run64.problem, 3600) {
+	if !smallEnough(&p.run64, 3600) {
 		t.Errorf("an hour at 10^13 an hour does not fit, want it to")
 	}
-	if smallEnough(&p.run64.problem, int64(MaxDuration/time.Second)) {
+	if smallEnough(&p.run64, int64(MaxDuration/time.Second)) {
 		t.Errorf("a century at 10^13 an hour fits, want the big path")
 	}
 	c := p.run(MaxDuration, true)
