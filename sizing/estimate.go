@@ -34,7 +34,8 @@ type arch struct {
 }
 
 // resolveArch writes the architecture of m to ar, which must be zero, and reports whether it had to
-// approximate terms.
+// approximate terms. It reads m as it is given, before any check, and never
+// fails: what it writes for a model Validate refuses is never read.
 //
 // With only Params known it assumes the shape of a dense Llama-style model without
 // GQA: N ≈ 12·L·h² (Kaplan et al. 2020, §2.1: 12·n_layer·d_model² non-embedding
@@ -51,7 +52,7 @@ type arch struct {
 // the KV cache this assumes). Llama-2-7B's 6.74e9 parameters
 // give 32.5 layers of hidden 4157 (true: 32 of 4096), counted as 33 whole layers. The terms that depend on this shape (activations,
 // KV cache, LoRA adapters, Adafactor's state) are then flagged in Breakdown.Approx.
-func resolveArch(m *Model, n int64, ar *arch) bool {
+func resolveArch(m *Model, ar *arch) bool {
 	ar.experts, ar.ept = 1, 1
 	if m.hasArch() {
 		// ar is written field by field: a composite literal would be built aside
@@ -84,7 +85,7 @@ func resolveArch(m *Model, n int64, ar *arch) bool {
 		}
 		return approx
 	}
-	N := float64(n)
+	N := float64(m.Params)
 	L := math.Cbrt(N / (12 * approxAspect * approxAspect))
 	h := approxAspect * L
 	if L < 1 {
@@ -137,18 +138,26 @@ func archBound(m *Model, headDim int) float64 {
 }
 
 // archFits reports whether archBound(m, headDim) is under 2^62, the condition
-// under which ParamCount sums the architecture. The bound is monotone in every
-// field, and at fewer than 2^10 layers, heads, KV heads, experts and norms per
-// layer, hidden sizes, head dimensions and ranks under 2^16, FFN widths under 2^20
-// and vocabularies and position tables under 2^30 it stays below 2^59 (Llama 3.1
-// 405B and DeepSeek-V3 are well inside these sizes), so the bound is computed only
-// past them. A negative field fails the quick test (as uint it is huge) and gets
-// the full one.
+// under which ParamCount sums the architecture. The bound is computed only for a
+// model that is not small.
 func archFits(m *Model, headDim int) bool {
-	small := uint(m.Layers|m.Heads|m.KVHeads|m.Experts|m.NormsPerLayer) < 1<<10 &&
-		uint(m.Hidden|headDim|m.VHeadDim|m.QLoRARank|m.KVLoRARank|m.RopeHeadDim) < 1<<16 &&
-		uint(m.FFN|m.ExpertFFN|m.SharedFFN) < 1<<20 && uint(m.Vocab|m.Positions) < 1<<30
-	return small || archBound(m, headDim) < 1<<62
+	return m.small() || archBound(m, headDim) < 1<<62
+}
+
+// small reports whether m's sizes are all non-negative and ordinary: fewer than
+// 2^10 layers (dense and sliding-window ones too), heads, KV heads, experts,
+// experts per token and norms per layer, hidden sizes, head dimensions and ranks
+// under 2^16, FFN widths under 2^20, and vocabularies, position tables, context
+// windows and sliding windows under 2^30 (Llama 3.1 405B and DeepSeek-V3 are well
+// inside these sizes). archBound is monotone in every field and stays below 2^59
+// at these limits (a head dimension defaulted from Hidden is no larger), so a
+// small model's parameter count cannot overflow. A negative field fails the test
+// (as uint it is huge).
+func (m *Model) small() bool {
+	return uint(m.Layers|m.DenseLayers|m.SlidingLayers|m.Heads|m.KVHeads|m.Experts|m.ExpertsPerToken|m.NormsPerLayer) < 1<<10 &&
+		uint(m.Hidden|m.HeadDim|m.VHeadDim|m.QLoRARank|m.KVLoRARank|m.RopeHeadDim) < 1<<16 &&
+		uint(m.FFN|m.ExpertFFN|m.SharedFFN) < 1<<20 &&
+		uint(m.Vocab|m.Positions|m.Context|m.SlidingWindow) < 1<<30 && m.Params|int64(m.StoredBytes) >= 0
 }
 
 // checkParallel validates the layout against the model. Tensor parallelism splits
@@ -159,7 +168,7 @@ func archFits(m *Model, headDim int) bool {
 // at least one layer each. Without the architecture, Estimate checks the pipeline
 // degree against the ⌈L⌉ layers resolveArch assumes.
 func checkParallel(m *Model, p *Parallel) error {
-	if !m.hasArch() || p.Tensor <= 1 && p.Pipeline <= 1 {
+	if p.Tensor <= 1 && p.Pipeline <= 1 || !m.hasArch() {
 		return nil
 	}
 	t := one(p.Tensor)
@@ -265,9 +274,15 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 // The parameters-only case waits about 60 ns of that on math.Cbrt, which its
 // assumed shape needs.
 func Estimate(m Model, w Workload) (br Breakdown, err error) {
-	var p problems
-	if w.check(&p); p.n > 0 {
-		return Breakdown{}, w.Validate()
+	// The architecture is resolved before the checks, which do not need it: the
+	// cube root a model known by Params alone needs (math.Cbrt, a chain of five
+	// divisions, some 40 ns) then runs while they do.
+	var ar arch
+	approx := resolveArch(&m, &ar)
+	if !w.ordinary() {
+		if err := w.Validate(); err != nil {
+			return Breakdown{}, err
+		}
 	}
 	n, err := checkModel(&m)
 	if err != nil {
@@ -280,8 +295,6 @@ func Estimate(m Model, w Workload) (br Breakdown, err error) {
 	if err := checkParallel(&m, &w.Parallel); err != nil {
 		return Breakdown{}, err
 	}
-	var ar arch
-	approx := resolveArch(&m, n, &ar)
 	if pp := one(w.Parallel.Pipeline); approx && float64(pp) > math.Ceil(ar.L) {
 		// checkParallel does this for a model with its architecture.
 		return Breakdown{}, fmt.Errorf("sizing: pipeline degree %d exceeds the %.0f layers assumed for %d parameters: %w",

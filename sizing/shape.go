@@ -29,7 +29,7 @@ func (m Model) Shape() (Shape, error) {
 		return Shape{}, err
 	}
 	var ar arch
-	resolveArch(&m, n, &ar)
+	resolveArch(&m, &ar)
 	active := n
 	if m.Experts > 1 {
 		active = m.ActiveParams()
