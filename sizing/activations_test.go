@@ -8,10 +8,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// archOf is resolveArch's architecture, for tests.
+// archOf is the architecture Estimate uses for m, a valid model, for tests.
 func archOf(m *Model) arch {
 	var ar arch
-	resolveArch(m, &ar)
+	c := *m
+	checkModel(&c, &ar)
 	return ar
 }
 
