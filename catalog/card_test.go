@@ -488,9 +488,10 @@ func TestAddedCards(t *testing.T) {
 		// or FP32 accumulate (one rate: a Quadro, not a GeForce halved with FP32
 		// accumulate), INT8 238.9 TOPS, 24 GB GDDR6 at 624 GB/s, NVLink bridge
 		// 100 GB/s for two cards, PCIe 3.0, 250 W. The active board is faster (16.3,
-		// 130.5, 672 GB/s, 295 W); nvidia-smi names both alike, so the catalog keeps
-		// the slower. nvidia-smi: "Quadro RTX 6000", 24576MiB. Turing has no BF16,
-		// TF32 or FP8 unit.
+		// 130.5, 672 GB/s, 295 W); NVIDIA's driver names both "Quadro RTX 6000"
+		// (the passive is PCI 1E78 10DE 13D9), so the catalog keeps the slower.
+		// nvidia-smi: "Quadro RTX 6000, 24576 MiB". Turing has no BF16, TF32 or FP8
+		// unit.
 		{"Quadro RTX 6000 FP32 14.9 (passive board)", "quadro-rtx-6000", 24576, 624, sizing.FP32, 14.9, LinkNVLinkBridge, 100, 3, 250},
 		{"Quadro RTX 6000 FP16 tensor 119.4", "quadro-rtx-6000", 24576, 624, sizing.FP16, 119.4, LinkNVLinkBridge, 100, 3, 250},
 		{"Quadro RTX 6000 INT8 238.9", "quadro-rtx-6000", 24576, 624, sizing.INT8, 238.9, LinkNVLinkBridge, 100, 3, 250},

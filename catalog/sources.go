@@ -51,7 +51,7 @@ func Sources() []Source {
 		{"NV-L40", "NVIDIA L40 GPU datasheet", "datasheet"},
 		{"NV-L40S", "NVIDIA L40S GPU datasheet", "datasheet"},
 		{"NV-P100", "NVIDIA Tesla P100 PCIe datasheet", "datasheet"},
-		{"NV-QRTX6000", "NVIDIA Quadro RTX 6000 passive datasheet, as Leadtek reproduces it (maychudoanhnghiep.vn, leadtek-nvidia-quadro-rtx6000-passive): FP32 14.9 TFLOPS, FP16 29.9, tensor 119.4 TFLOPS (FP16 matrix multiply with FP16 or FP32 accumulate), INT8 238.9 TOPS, 24 GB GDDR6 at 624 GB/s, NVLink 100 GB/s, PCIe 3.0, 250 W. The actively cooled board is faster (FP32 16.3, tensor 130.5, 672 GB/s, 295 W: the same TU102 board as the Quadro RTX 8000 active datasheet, and NVIDIA's launch figures); nvidia-smi names both \"Quadro RTX 6000\", so the catalog keeps the slower", "datasheet"},
+		{"NV-QRTX6000", "NVIDIA Quadro RTX 6000 passive datasheet, as Leadtek reproduces it (maychudoanhnghiep.vn, leadtek-nvidia-quadro-rtx6000-passive): FP32 14.9 TFLOPS, FP16 29.9, tensor 119.4 TFLOPS (FP16 matrix multiply with FP16 or FP32 accumulate), INT8 238.9 TOPS, 24 GB GDDR6 at 624 GB/s, NVLink 100 GB/s, PCIe 3.0, 250 W. The actively cooled board is faster (FP32 16.3, tensor 130.5, 672 GB/s, 295 W: the same TU102 board as the Quadro RTX 8000 active datasheet, and NVIDIA's launch figures); NVIDIA's driver names both \"Quadro RTX 6000\" (the passive board is PCI device 1E78 10DE 13D9 in the supported-GPU table of NVIDIA's open-gpu-kernel-modules README), so nvidia-smi cannot tell them apart and the catalog keeps the slower", "datasheet"},
 		{"NV-RTXBW", "NVIDIA RTX Blackwell GPU architecture whitepaper (GeForce RTX 5090)", "whitepaper"},
 		{"NV-T4", "NVIDIA T4 Tensor Core GPU datasheet", "datasheet"},
 		{"NV-V100", "NVIDIA Tesla V100 GPU datasheet", "datasheet"},
