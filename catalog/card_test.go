@@ -28,8 +28,8 @@ func near(got, want float64) bool {
 
 func TestDefault(t *testing.T) {
 	cards := Default().Cards()
-	if len(cards) != 42 {
-		t.Fatalf("Default has %d cards, want 42", len(cards))
+	if len(cards) != 43 {
+		t.Fatalf("Default has %d cards, want 43", len(cards))
 	}
 	for _, c := range cards {
 		if err := c.Validate(); err != nil {
@@ -483,6 +483,22 @@ func TestAddedCards(t *testing.T) {
 		{"P100 FP16 18.7 vector", "p100-pcie-16gb", 16280, 732, sizing.FP16, 18.7, LinkNone, 0, 3, 250},
 		{"P100 no BF16", "p100-pcie-16gb", 16280, 732, sizing.BF16, 0, LinkNone, 0, 3, 250},
 		{"P100 no INT8", "p100-pcie-16gb", 16280, 732, sizing.INT8, 0, LinkNone, 0, 3, 250},
+		// NVIDIA Quadro RTX 6000 passive datasheet (source NV-QRTX6000, as Leadtek
+		// reproduces it): FP32 14.9 TFLOPS, tensor 119.4 TFLOPS for FP16 with FP16
+		// or FP32 accumulate (one rate: a Quadro, not a GeForce halved with FP32
+		// accumulate), INT8 238.9 TOPS, 24 GB GDDR6 at 624 GB/s, NVLink bridge
+		// 100 GB/s for two cards, PCIe 3.0, 250 W. The active board is faster (16.3,
+		// 130.5, 672 GB/s, 295 W); NVIDIA's driver names both "Quadro RTX 6000"
+		// (the passive is PCI 1E78 10DE 13D9), so the catalog keeps the slower.
+		// nvidia-smi: "Quadro RTX 6000, 24576 MiB". Turing has no BF16, TF32 or FP8
+		// unit.
+		{"Quadro RTX 6000 FP32 14.9 (passive board)", "quadro-rtx-6000", 24576, 624, sizing.FP32, 14.9, LinkNVLinkBridge, 100, 3, 250},
+		{"Quadro RTX 6000 FP16 tensor 119.4", "quadro-rtx-6000", 24576, 624, sizing.FP16, 119.4, LinkNVLinkBridge, 100, 3, 250},
+		{"Quadro RTX 6000 INT8 238.9", "quadro-rtx-6000", 24576, 624, sizing.INT8, 238.9, LinkNVLinkBridge, 100, 3, 250},
+		{"Quadro RTX 6000 FP64 1/32 of FP32", "quadro-rtx-6000", 24576, 624, sizing.FP64, 0.466, LinkNVLinkBridge, 100, 3, 250},
+		{"Quadro RTX 6000 no BF16", "quadro-rtx-6000", 24576, 624, sizing.BF16, 0, LinkNVLinkBridge, 100, 3, 250},
+		{"Quadro RTX 6000 no TF32", "quadro-rtx-6000", 24576, 624, sizing.TF32, 0, LinkNVLinkBridge, 100, 3, 250},
+		{"Quadro RTX 6000 no FP8", "quadro-rtx-6000", 24576, 624, sizing.FP8, 0, LinkNVLinkBridge, 100, 3, 250},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -558,5 +574,46 @@ func TestAddedCardNames(t *testing.T) {
 		if !ok || !near(float64(got), want*1e12) {
 			t.Errorf("%s FP64() = %v, want %v TFLOPS", id, float64(got)/1e12, want)
 		}
+	}
+}
+
+// The Quadro RTX 6000 (Turing) answers to nvidia-smi's name, the rental spellings
+// (Lambda's "RTX6000 24GB") and a bare "RTX 6000"; its Ampere, Ada and Blackwell
+// successors, whose names share its words, stay apart.
+func TestQuadroRTX6000Names(t *testing.T) {
+	for name, want := range map[string]string{
+		"Quadro RTX 6000":                "quadro-rtx-6000", // nvidia-smi
+		"NVIDIA Quadro RTX 6000":         "quadro-rtx-6000",
+		"Quadro RTX6000":                 "quadro-rtx-6000",
+		"Quadro RTX 6000 passive":        "quadro-rtx-6000",
+		"RTX 6000":                       "quadro-rtx-6000",
+		"RTX6000":                        "quadro-rtx-6000",
+		"RTX6000 24GB":                   "quadro-rtx-6000", // Lambda, through SkyPilot
+		"RTX 6000 24GB":                  "quadro-rtx-6000",
+		"Quadro RTX 6000 24GB":           "quadro-rtx-6000",
+		"RTX 6000 Ada Generation":        "rtx-6000-ada",
+		"NVIDIA RTX 6000 Ada Generation": "rtx-6000-ada",
+		"RTX 6000 Ada":                   "rtx-6000-ada",
+		"RTX6000 Ada":                    "rtx-6000-ada",
+		"RTX 6000 Ada 48GB":              "rtx-6000-ada",
+		"RTX A6000":                      "rtx-a6000",
+		"NVIDIA RTX A6000":               "rtx-a6000",
+		"A6000":                          "rtx-a6000",
+	} {
+		if c, err := Default().Lookup(name); err != nil || c.ID != want {
+			t.Errorf("Lookup(%q) = %q, %v; want %s", name, c.ID, err, want)
+		}
+	}
+	// Names of other cards, or of the Quadro with the wrong memory, find nothing.
+	for _, name := range []string{"RTX 6000 48GB", "RTX PRO 6000", "RTX 6000 Blackwell", "Quadro RTX 8000", "RTX A6000 24GB"} {
+		if c, err := Default().Lookup(name); !errors.Is(err, ErrNotFound) {
+			t.Errorf("Lookup(%q) = %q, %v; want ErrNotFound", name, c.ID, err)
+		}
+	}
+	// One FP16 rate, whichever the accumulator: not a GeForce figure.
+	c := lookup(t, "quadro-rtx-6000")
+	if c.FP32Accumulate || c.SparsePublished || c.Architecture != "Turing" || c.MemoryNominal != 24*sizing.GB || c.MemoryType != "GDDR6" {
+		t.Errorf("quadro-rtx-6000: fp32 accumulate %v, sparse %v, %s, %d GB %s; want false, false, Turing, 24 GB GDDR6",
+			c.FP32Accumulate, c.SparsePublished, c.Architecture, c.MemoryNominal/sizing.GB, c.MemoryType)
 	}
 }

@@ -199,9 +199,10 @@ func (c *Catalog) Cards() []Card {
 // or form ("SXM" stands for any of SXM2, SXM4, SXM5), and all the words of at
 // least one of its names, less memory and form, are in the name given. The last
 // rule keeps a variant's own word from being left out: "RTX 4090 24GB" is the
-// rtx-4090, never the 4090 D, "L40 48GB" the l40, never the L40S, and "RTX 6000"
-// is not the RTX 6000 Ada. Memory or form words alone ("80GB", "SXM") name no
-// card. Names over 128 bytes or 12 words are not matched by words.
+// rtx-4090, never the 4090 D, "L40 48GB" the l40, never the L40S, and "RTX 6000
+// 24GB" the Turing Quadro RTX 6000, never the RTX 6000 Ada. Memory or form words
+// alone ("80GB", "SXM") name no card. Names over 128 bytes or 12 words are not
+// matched by words.
 //
 // A family name that covers several cards ("A100", "H100", "V100"), or words that
 // several cards match ("A100 SXM"), return an *AmbiguousError (errors.Is

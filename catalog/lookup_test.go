@@ -114,7 +114,7 @@ func TestLookupWordsAmbiguous(t *testing.T) {
 
 func TestLookupWordsNotFound(t *testing.T) {
 	tests := []string{
-		"RTX 6000",           // the Turing Quadro RTX 6000 is not the RTX 6000 Ada
+		"RTX 6000 48GB",      // the Quadro RTX 6000 has 24 GB; "Ada" is the RTX 6000 Ada's own word
 		"L40 S 48GB",         // "S" apart is not the L40S's "L40S"
 		"A100 48GB",          // no such memory
 		"A100 SXM 40GB 80GB", // two sizes

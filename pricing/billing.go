@@ -165,7 +165,7 @@ func resolvePurchase(i int, p Purchase, pks []pkg) (resolved, error) {
 		return bad("give a package (daily, weekly, monthly) or the months of a term")
 	}
 	for k, pk := range pks {
-		if pk.name == name {
+		if pk.name() == name {
 			return resolved{pkg: pk, k: k, start: p.Start, gpus: int64(max(p.GPUs, 1))}, nil
 		}
 	}
@@ -269,7 +269,7 @@ func (a Account) Bill(from, to time.Time, used []Session, outages []Outage) (Inv
 		}
 	}
 	slices.SortFunc(bought, func(x, y resolved) int {
-		return cmp.Or(x.start.Compare(y.start), cmp.Compare(x.pkg.name, y.pkg.name), cmp.Compare(x.gpus, y.gpus))
+		return cmp.Or(x.start.Compare(y.start), cmp.Compare(x.pkg.name(), y.pkg.name()), cmp.Compare(x.gpus, y.gpus))
 	})
 	inv := Invoice{From: from.UTC(), To: to.UTC(), Lines: make([]Line, 0, len(bought)+len(used)+2)}
 	subtotal := decimal.Decimal{}

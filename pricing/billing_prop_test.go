@@ -46,7 +46,7 @@ func genSessions(t *rapid.T, label string) []Session {
 func genPurchases(t *rapid.T, tr Tariff) []Purchase {
 	var kinds []Purchase
 	for _, p := range []Package{Daily, Weekly, Monthly} {
-		if _, err := resolvePurchase(0, Purchase{Package: p}, tr.packages()); err == nil {
+		if _, err := resolvePurchase(0, Purchase{Package: p}, tr.appendPackages(nil)); err == nil {
 			kinds = append(kinds, Purchase{Package: p})
 		}
 	}

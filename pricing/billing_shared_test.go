@@ -47,7 +47,7 @@ func TestBillSharesCostArithmetic(t *testing.T) {
 			n := rapid.IntRange(0, 3).Draw(t, "n")
 			for range n {
 				pu := Purchase{GPUs: rapid.IntRange(0, 1000).Draw(t, "basket_gpus")}
-				if name := p.pk[k].name; name == "daily" || name == "weekly" || name == "monthly" {
+				if name := p.pk[k].name(); name == "daily" || name == "weekly" || name == "monthly" {
 					pu.Package = map[string]Package{"daily": Daily, "weekly": Weekly, "monthly": Monthly}[name]
 				} else {
 					pu.Months = int(p.pk[k].hours / tr.hoursPerMonth())

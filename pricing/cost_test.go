@@ -265,7 +265,7 @@ func TestCostBadInput(t *testing.T) {
 // bruteRun returns the exact cost ×3600 of the cheapest cover of d, trying every
 // count of every package from zero to enough to cover d alone.
 func bruteRun(tr Tariff, d time.Duration) decimal.Decimal {
-	pk := tr.packages()
+	pk := tr.appendPackages(nil)
 	best := decimal.Decimal{}
 	found := false
 	counts := make([]int64, len(pk))
@@ -346,7 +346,7 @@ func TestCostNeverAboveSimpleCovers(t *testing.T) {
 				t.Fatalf("cost %s above hourly only %s (×3600)", got, hourly)
 			}
 		}
-		pk := tr.packages()
+		pk := tr.appendPackages(nil)
 		cov := time.Duration(0)
 		combo := decimal.Decimal{}
 		for i, p := range pk {
@@ -354,9 +354,9 @@ func TestCostNeverAboveSimpleCovers(t *testing.T) {
 			n := int64((d + l - 1) / l)
 			single := p.price.Mul(decimal.NewFromInt(n * 3600))
 			if got.Cmp(single) > 0 {
-				t.Fatalf("cost %s above %d × %s = %s (×3600)", got, n, p.name, single)
+				t.Fatalf("cost %s above %d × %s = %s (×3600)", got, n, p.name(), single)
 			}
-			k := rapid.Int64Range(0, n).Draw(t, "count_"+p.name)
+			k := rapid.Int64Range(0, n).Draw(t, "count_"+p.name())
 			if i == len(pk)-1 && cov+time.Duration(k)*l < d && (tr.Hourly.IsZero() || tr.AfterPackage == Renew) {
 				k = int64((d - cov + l - 1) / l) // make the combination a cover
 			}

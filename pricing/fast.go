@@ -25,7 +25,8 @@ import (
 // from integers when they fit (totalMinor).
 type pricer struct {
 	t     Tariff
-	pk    []pkg
+	pk    []pkg // in pkBuf
+	pkBuf [maxItems]pkg
 	scale int32
 	// small: hourly64 and price64 hold Hourly·10^scale and each package's
 	// price·10^scale·3600; run64 is the run problem in int64 when hasRun64,
@@ -75,7 +76,8 @@ func splitDec(d decimal.Decimal) (raw, trimmed decParts) {
 
 // newPricer prepares t, which must be valid.
 func newPricer(t Tariff) *pricer {
-	p := &pricer{t: t, pk: t.packages()}
+	p := &pricer{t: t}
+	p.pk = t.appendPackages(p.pkBuf[:0])
 	var trimmed [maxItems]decParts
 	_, p.hourlyC = splitDec(t.Hourly)
 	p.small = p.hourlyC.ok
@@ -329,7 +331,7 @@ func (p *pricer) rawLines(lines []rawLine, c cover, trialSecs int64) []rawLine {
 	}
 	for i, k := range p.pk {
 		if c.counts[i] > 0 {
-			lines = append(lines, rawLine{item: k.name, unit: k.unit, count: c.counts[i], price: k.price, rank: i})
+			lines = append(lines, rawLine{item: k.name(), unit: k.unit, count: c.counts[i], price: k.price, rank: i})
 		}
 	}
 	if c.hourlySecs > 0 {

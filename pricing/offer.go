@@ -281,7 +281,7 @@ type PriceCheck struct {
 // away from the median). Errors: ErrInvalid for a bad threshold or offer,
 // ErrCurrencyMismatch for one card priced in two currencies.
 func MarketCheck(offers []Offer, threshold decimal.Decimal) ([]PriceCheck, error) {
-	return marketCheck(offers, nil, threshold, false)
+	return marketCheck(offers, nil, threshold)
 }
 
 // MarketCheckIn is MarketCheck with the markets given: markets[i] names offer i's
@@ -293,14 +293,13 @@ func MarketCheckIn(offers []Offer, markets []string, threshold decimal.Decimal) 
 	if len(markets) != len(offers) {
 		return nil, fmt.Errorf("pricing: market check: %d markets for %d offers: %w", len(markets), len(offers), ErrInvalid)
 	}
-	return marketCheck(offers, markets, threshold, false)
+	return marketCheck(offers, markets, threshold)
 }
 
 // marketCheck is MarketCheck with the markets given: keys[i] is offer i's market
 // (the planner passes the catalog card, and keeps interruptible capacity apart);
-// nil keys group by CardKey. Messages name each offer's card as written. The
-// planner validated the offers already and passes validated to skip that.
-func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, validated bool) ([]PriceCheck, error) {
+// nil keys group by CardKey. Messages name each offer's card as written.
+func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal) ([]PriceCheck, error) {
 	key := func(i int) string {
 		if keys != nil {
 			return keys[i]
@@ -324,10 +323,8 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal, valid
 	}
 	markets := map[string]*market{}
 	for i, o := range offers {
-		if !validated {
-			if err := o.Validate(); err != nil {
-				return nil, &text.ContextError{Pkg: "pricing", Context: fmt.Sprintf("offer %d (%s)", i, o.name()), Drop: "offer: ", Err: err}
-			}
+		if err := o.Validate(); err != nil {
+			return nil, &text.ContextError{Pkg: "pricing", Context: fmt.Sprintf("offer %d (%s)", i, o.name()), Drop: "offer: ", Err: err}
 		}
 		if o.Tariff.Hourly.IsZero() {
 			continue

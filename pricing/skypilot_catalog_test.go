@@ -10,13 +10,11 @@ import (
 )
 
 // Every GPU offer of the real catalog excerpts names a card the catalog knows, or
-// a family it knows (which the planner plans on the slowest board), except the
-// cards it lacks, listed here.
+// a family it knows (which the planner plans on the slowest board). Lambda's
+// "RTX6000 24GB" is the Turing Quadro RTX 6000, not the RTX 6000 Ada.
 func TestSkyPilotCardsResolve(t *testing.T) {
-	lacking := map[string]bool{
-		"RTX6000 24GB": true, // Lambda's Quadro RTX 6000 (Turing), not in the catalog
-	}
 	cat := catalog.Default()
+	quadro := 0
 	for _, name := range []string{"lambda_vms.csv", "runpod_vms.csv", "aws_vms_gpu.csv"} {
 		f, err := os.Open("testdata/skypilot/" + name)
 		if err != nil {
@@ -28,15 +26,19 @@ func TestSkyPilotCardsResolve(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		for _, o := range offers {
-			_, err := cat.Lookup(o.Card)
-			switch {
-			case err == nil, errors.Is(err, catalog.ErrAmbiguous):
-				if lacking[o.Card] {
-					t.Errorf("%s line %d: %q resolves now; drop it from the list", name, o.Line, o.Card)
-				}
-			case !lacking[o.Card]:
+			c, err := cat.Lookup(o.Card)
+			if err != nil && !errors.Is(err, catalog.ErrAmbiguous) {
 				t.Errorf("%s line %d: card %q: %v", name, o.Line, o.Card, err)
 			}
+			if o.Card == "RTX6000 24GB" {
+				quadro++
+				if c.ID != "quadro-rtx-6000" {
+					t.Errorf("%s line %d: %q = %q, want quadro-rtx-6000", name, o.Line, o.Card, c.ID)
+				}
+			}
 		}
+	}
+	if quadro != 1 {
+		t.Errorf("%d offers of Lambda's RTX6000 24GB, want 1 (line 15)", quadro)
 	}
 }

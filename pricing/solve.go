@@ -23,13 +23,10 @@ type arith[C any] interface {
 	zero() C
 	add(a, b C) C
 	mul(a C, k int64) C // a·k, k ≥ 0
-	quo(a C, d int64) C // ⌊a/d⌋, d > 0
 	cmp(a, b C) int
 	big(a C) *big.Int // a as a *big.Int the caller may change
 	// cmpMul compares a·x with b·y (x, y ≥ 0) exactly.
 	cmpMul(a C, x int64, b C, y int64) int
-	// mulQuo returns ⌊a·k/d⌋ when d > 0 and the result fits an int64.
-	mulQuo(a C, k int64, d C) (int64, bool)
 }
 
 // int64Arith is arith on int64. It does not check for overflow: the search runs
@@ -39,8 +36,7 @@ type int64Arith struct{}
 func (int64Arith) zero() int64          { return 0 }
 func (int64Arith) add(a, b int64) int64 { return a + b }
 func (int64Arith) mul(a, k int64) int64 { return a * k }
-func (int64Arith) quo(a, d int64) int64 { return a / d }
-func (int64Arith) cmp(a, b int64) int   { return cmpInt64(a, b) }
+func (int64Arith) cmp(a, b int64) int   { return cmp.Compare(a, b) }
 func (int64Arith) big(a int64) *big.Int { return big.NewInt(a) }
 func (int64Arith) cmpMul(a, x, b, y int64) int {
 	h1, l1 := bits.Mul64(uint64(a), uint64(x))
@@ -50,6 +46,8 @@ func (int64Arith) cmpMul(a, x, b, y int64) int {
 	}
 	return cmp.Compare(l1, l2)
 }
+
+// mulQuo returns ⌊a·k/d⌋ when d > 0 and the result fits an int64.
 func (int64Arith) mulQuo(a, k, d int64) (int64, bool) {
 	hi, lo := bits.Mul64(uint64(a), uint64(k))
 	if d <= 0 || hi >= uint64(d) {
@@ -67,31 +65,10 @@ func (bigArith) add(a, b *big.Int) *big.Int { return new(big.Int).Add(a, b) }
 func (bigArith) mul(a *big.Int, k int64) *big.Int {
 	return new(big.Int).Mul(a, big.NewInt(k))
 }
-func (bigArith) quo(a *big.Int, d int64) *big.Int {
-	return new(big.Int).Quo(a, big.NewInt(d)) // truncation is the floor: a ≥ 0
-}
 func (bigArith) cmp(a, b *big.Int) int   { return a.Cmp(b) }
 func (bigArith) big(a *big.Int) *big.Int { return new(big.Int).Set(a) }
 func (bigArith) cmpMul(a *big.Int, x int64, b *big.Int, y int64) int {
 	return new(big.Int).Mul(a, big.NewInt(x)).Cmp(new(big.Int).Mul(b, big.NewInt(y)))
-}
-func (bigArith) mulQuo(a *big.Int, k int64, d *big.Int) (int64, bool) {
-	if d.Sign() <= 0 {
-		return 0, false
-	}
-	q := new(big.Int).Mul(a, big.NewInt(k))
-	q.Quo(q, d)
-	return q.Int64(), q.IsInt64()
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // problem is a cover problem: choose counts n_i ≥ 0 so that Σ n_i·length_i plus a

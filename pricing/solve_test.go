@@ -87,8 +87,8 @@ func TestSolveMatchesBruteForce(t *testing.T) {
 }
 
 // The same, with packages whose prices lie within a few cents of one rate per
-// hour, so that the exchange caps are loose, ties are common and the table's
-// passes stop at their reach.
+// hour, so that the exchange caps are loose, ties are common and the tables run
+// to the need.
 func TestSolveNearOneRateMatchesBruteForce(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(2, 5).Draw(t, "packages")

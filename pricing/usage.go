@@ -244,34 +244,45 @@ func (t Tariff) price(u Usage, gpus int) (Quote, error) {
 	return newPricer(t).price(u, gpus, true)
 }
 
-// pkg is a package of a tariff: its line item, unit, length and price.
+// pkg is a package of a tariff: its unit (term, month, week or day), a term's
+// months, its length and its price.
 type pkg struct {
-	name, unit string
-	hours      int64
-	price      decimal.Decimal
+	unit   string
+	months int
+	hours  int64
+	price  decimal.Decimal
 }
 
-// packages lists the tariff's packages with their lengths in hours, longest first.
-func (t Tariff) packages() []pkg {
+// name is the package's line item: "term_12m", "monthly", "weekly" or "daily".
+func (k pkg) name() string {
+	switch k.unit {
+	case "term":
+		return "term_" + strconv.Itoa(k.months) + "m"
+	case "month":
+		return "monthly"
+	case "week":
+		return "weekly"
+	}
+	return "daily"
+}
+
+// appendPackages appends the tariff's packages to out, with their lengths in
+// hours, longest first.
+func (t Tariff) appendPackages(out []pkg) []pkg {
 	hpm := t.hoursPerMonth()
-	type pk = pkg
-	out := make([]pk, 0, len(t.Terms)+3)
-	terms := t.Terms
-	if len(terms) > 1 {
-		terms = append([]Term(nil), terms...)
+	first := len(out)
+	for _, term := range t.Terms {
+		m := int64(term.Months)
+		out = append(out, pkg{"term", term.Months, m * hpm, t.termMonthly(term).Mul(decimal.NewFromInt(m))})
 	}
 	// Longest term first, for a stable display order.
+	terms := out[first:]
 	for i := 1; i < len(terms); i++ {
-		for j := i; j > 0 && terms[j].Months > terms[j-1].Months; j-- {
+		for j := i; j > 0 && terms[j].months > terms[j-1].months; j-- {
 			terms[j], terms[j-1] = terms[j-1], terms[j]
 		}
 	}
-	for _, term := range terms {
-		m := int64(term.Months)
-		out = append(out, pk{"term_" + strconv.Itoa(term.Months) + "m", "term", m * hpm,
-			t.termMonthly(term).Mul(decimal.NewFromInt(m))})
-	}
-	for _, p := range [...]pk{{"monthly", "month", hpm, t.Monthly}, {"weekly", "week", 168, t.Weekly}, {"daily", "day", 24, t.Daily}} {
+	for _, p := range [...]pkg{{"month", 0, hpm, t.Monthly}, {"week", 0, 168, t.Weekly}, {"day", 0, 24, t.Daily}} {
 		if !p.price.IsZero() {
 			out = append(out, p)
 		}

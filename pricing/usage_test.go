@@ -117,7 +117,7 @@ func TestUsageValidate(t *testing.T) {
 // bruteSessions returns the exact cost ×3600 of the cheapest cover of days days of
 // perDay sessions, over every count of every package.
 func bruteSessions(tr Tariff, perDay time.Duration, days int64) decimal.Decimal {
-	pk := tr.packages()
+	pk := tr.appendPackages(nil)
 	session := tr.Hourly.Mul(decimal.NewFromInt(int64(tr.billed(perDay) / time.Second)))
 	best, found := decimal.Decimal{}, false
 	counts := make([]int64, len(pk))

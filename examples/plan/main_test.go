@@ -71,8 +71,8 @@ func TestGolden(t *testing.T) {
 		// One option fits: the header is singular.
 		{"one_fit", []string{"-task", "qlora", "-tokens", "1e7", "-offers", "testdata/only_4090.csv"}, exitOK},
 		// Price books as providers publish them: a SkyPilot catalog (the cloud from
-		// the file's name, the CPU rows and an unknown card left out) and vast.ai's
-		// offers, priced per instance.
+		// the file's name, the CPU rows left out, Lambda's RTX6000 planned as the
+		// Quadro RTX 6000 at its FP16 rate) and vast.ai's offers, priced per instance.
 		{"skypilot_lambda", []string{"-offers", "../../pricing/testdata/skypilot/lambda_vms.csv", "-top", "4"}, exitOK},
 		{"skypilot_lambda_70b", []string{"-offers", "../../pricing/testdata/skypilot/lambda_vms.csv", "-model", "llama-2-70b", "-task", "inference", "-precision", "bf16", "-context", "4096", "-batch", "8", "-tokens", "0", "-usage", "720h", "-top", "3"}, exitOK},
 		{"vast", []string{"-offers", "../../pricing/testdata/vast/offers_sample.json", "-top", "3"}, exitOK},

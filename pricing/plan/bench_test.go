@@ -164,3 +164,44 @@ func TestSkippedDoesNotDependOnLimit(t *testing.T) {
 		}
 	}
 }
+
+// The same without interruptions: an offer whose one GPU runs past the pricing
+// limit and whose two GPUs cannot beat a cheaper offer's is not left out at
+// limit 1, as it is not without a limit, where its two GPUs are an option.
+func TestSkippedDoesNotDependOnLimitUninterrupted(t *testing.T) {
+	r := trainingRequest(t)
+	r.EveryCount, r.Limit = true, -1
+	probe := planOffer("probe", "RTX 4090", 2, "1.00", "")
+	opts, err := Planner{Offers: []pricing.Offer{probe}}.Plan(r)
+	if err != nil || len(opts) != 2 {
+		t.Fatalf("probe: %d options, %v", len(opts), err)
+	}
+	took := map[int]time.Duration{}
+	for _, o := range opts {
+		took[o.GPUs] = o.Duration
+	}
+	// Tokens that take 1.5 times the pricing limit on 1 GPU, under it on 2.
+	scale := 1.5 * float64(pricing.MaxDuration) / float64(took[1])
+	if float64(took[2])*scale >= 0.9*float64(pricing.MaxDuration) {
+		t.Fatalf("%v on 1 GPU, %v on 2: the scale does not split them", took[1], took[2])
+	}
+	r.Tokens *= scale
+	offers := []pricing.Offer{planOffer("a", "RTX 4090", 2, "0.50", ""), planOffer("b", "RTX 4090", 2, "1.00", "")}
+	all, err := Planner{Offers: offers}.Report(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Options) != 2 || len(all.Skipped) != 0 {
+		t.Fatalf("without a limit: %d options, skipped %+v; want both offers on 2 GPUs and nothing skipped", len(all.Options), all.Skipped)
+	}
+	for _, every := range []bool{false, true} {
+		r.EveryCount, r.Limit = every, 1
+		rep, err := Planner{Offers: offers}.Report(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Options) != 1 || rep.Options[0].Offer.Provider != "a" || len(rep.Skipped) != 0 {
+			t.Errorf("every %v, limit 1: %d options, skipped %+v; want offer a and nothing skipped", every, len(rep.Options), rep.Skipped)
+		}
+	}
+}

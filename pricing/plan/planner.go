@@ -247,15 +247,17 @@ func (p Planner) Report(r Request) (Report, error) {
 			return Report{}, err
 		}
 		class := cl.class(rs.tariff[i], card, o)
-		// An offer with interruptions is floored too (price), which once priced
-		// each of its counts: when none of them is kept and one cannot be
-		// priced, the offer is priced again in full, so that it is left out
-		// (Skipped) exactly when none of its counts would be kept.
+		// A count skipped on its floor is not known to be priceable (with
+		// interruptions its run is longer than the rental floored; a usage may
+		// need what the tariff lacks): when no count of the offer is kept and
+		// one cannot be priced, the offer is priced again in full, so that it is
+		// left out (Skipped) exactly when none of its counts would be kept,
+		// whatever the Limit.
 		considered := rep.Considered
 		var why error // why the offer cannot serve the usage, when no count prices
 		for full := false; ; full = true {
 			why = nil
-			floored := false // a count of an offer with interruptions skipped on its floor
+			floored := false // a count skipped on its floor
 			for n := 1; n <= limit; n = nextCount(n, limit) {
 				at := cl.slot(class, n)
 				f := at.fit
@@ -290,7 +292,7 @@ func (p Planner) Report(r Request) (Report, error) {
 				}
 				c, err := s.price(at, i, o, pr, n, f, &p.Rates, bar)
 				if err == errCannotWin {
-					floored = floored || o.InterruptionsPerDay > 0
+					floored = true
 					continue
 				}
 				if err != nil {

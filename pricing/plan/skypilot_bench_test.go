@@ -1,12 +1,11 @@
 package plan
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
-	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/sizing"
 )
@@ -43,7 +42,8 @@ func skyPilotOffers(tb testing.TB) []pricing.Offer {
 }
 
 // The real book plans: every offer is sold in instances, every option rents whole
-// ones, and the only offers left out are of cards the catalog does not know.
+// ones, and no offer is left out: the catalog knows every card of the snapshot,
+// Lambda's "RTX6000 24GB" (line 15) included.
 func TestPlanSkyPilotSnapshot(t *testing.T) {
 	offers := skyPilotOffers(t)
 	rep, err := Planner{Offers: offers}.Report(Request{Model: mustPreset(t, "llama-2-70b"), Workload: inference(sizing.BF16, 4096), EveryCount: true, Limit: -1})
@@ -51,9 +51,7 @@ func TestPlanSkyPilotSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sk := range rep.Skipped {
-		if !errors.Is(sk.Err, catalog.ErrNotFound) {
-			t.Errorf("left out %s (line %d): %s", sk.Offer.Card, sk.Offer.Line, sk.Reason)
-		}
+		t.Errorf("left out %s (line %d): %s", sk.Offer.Card, sk.Offer.Line, sk.Reason)
 	}
 	if len(rep.Options) == 0 {
 		t.Fatal("no options")
@@ -62,6 +60,42 @@ func TestPlanSkyPilotSnapshot(t *testing.T) {
 		if n := o.Offer.GPUsPerInstance; n < 1 || o.GPUs%n != 0 {
 			t.Errorf("%s %s line %d: %d GPUs in instances of %d", o.Offer.Provider, o.Offer.Card, o.Offer.Line, o.GPUs, n)
 		}
+	}
+}
+
+// Lambda's RTX6000 rows are the Quadro RTX 6000: a 7B model in BF16 is served on
+// one of them in FP16 (Turing has no BF16), at its FP16 tensor rate, and the
+// option says so.
+func TestPlanSkyPilotLambdaRTX6000(t *testing.T) {
+	var lambda []pricing.Offer
+	for _, o := range skyPilotOffers(t) {
+		if o.Provider == "lambda" {
+			lambda = append(lambda, o)
+		}
+	}
+	rep, err := Planner{Offers: lambda}.Report(Request{Model: mustPreset(t, "llama-2-7b"), Workload: inference(sizing.BF16, 4096), EveryCount: true, Limit: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Skipped) != 0 {
+		t.Errorf("skipped %+v, want none", rep.Skipped)
+	}
+	var one *Option
+	for i, o := range rep.Options {
+		if o.Offer.Card == "RTX6000 24GB" {
+			if o.CardID != "quadro-rtx-6000" || o.Offer.Line != 15 {
+				t.Errorf("%q line %d planned on %s, want quadro-rtx-6000 from line 15", o.Offer.Card, o.Offer.Line, o.CardID)
+			}
+			if o.GPUs == 1 {
+				one = &rep.Options[i]
+			}
+		}
+	}
+	if one == nil {
+		t.Fatal("no option of one RTX6000 24GB")
+	}
+	if one.Cost.Total.String() != "USD 0.69" || len(one.Warnings) != 1 || !strings.Contains(one.Warnings[0], "no BF16") {
+		t.Errorf("one RTX6000: cost %s, warnings %q; want USD 0.69 and the FP16 note", one.Cost.Total, one.Warnings)
 	}
 }
 
