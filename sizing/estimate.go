@@ -333,17 +333,6 @@ func Estimate(m Model, w Workload) (br Breakdown, err error) {
 // result, so that the answer is written in place and returned from there, not
 // copied through a temporary.
 func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *Workload) bool {
-	// The weights as stored: QLoRA's base in NF4, and a file's own bytes, when
-	// known, for the tasks that keep the weights as the file stores them.
-	base := w.Precision
-	if w.Task == QLoRA {
-		base = NF4
-	}
-	weights := storedWeights(N, emb, base)
-	if stored > 0 && (w.Task == Inference || w.Task == LoRA) {
-		weights = stored
-	}
-
 	p := &w.Parallel
 	t, pp, dp := float64(one(p.Tensor)), float64(one(p.Pipeline)), float64(one(p.Data))
 	wShard, gShard, oShard := t*pp, t*pp, t*pp
@@ -359,9 +348,13 @@ func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *W
 	s, b := float64(w.SeqLen), float64(w.Batch)
 	e := computeBytes(w.Precision)
 
-	var grads, opt, act, kv float64
+	var weights, grads, opt, act, kv float64
 	var terms Terms
 	if w.Task == Inference {
+		weights = storedWeights(N, emb, w.Precision)
+		if stored > 0 {
+			weights = stored
+		}
 		kvBits := w.Precision.KVDefault().Bits()
 		if w.KVPrecision != 0 {
 			kvBits = w.KVPrecision.Bits()
@@ -390,6 +383,7 @@ func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *W
 		}
 		var trainable, factored, trainBits float64
 		if w.Task == Training {
+			weights = storedWeights(N, emb, w.Precision)
 			trainable, trainBits = N, w.Precision.Bits()
 			if optimizer == Adafactor {
 				factored = 2 * N / ar.h
@@ -402,6 +396,14 @@ func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *W
 			}
 			trainable, factored = adapterShape(ar, w.LoRATargets.resolve(w.Task), rank)
 			trainBits = 8 * e // adapters at the compute width, at least 16 bits
+			base := w.Precision
+			if w.Task == QLoRA {
+				base = NF4
+			}
+			weights = storedWeights(N, emb, base)
+			if stored > 0 && w.Task == LoRA {
+				weights = stored
+			}
 			weights += trainable * trainBits / 8
 			terms = TermWeights | TermGradients | TermOptimizer
 		}
