@@ -183,7 +183,7 @@ func (m *Model) small() bool {
 // replicated when they divide the degree (as vLLM does for GQA models with fewer KV
 // heads than devices), and any other combination is an error. Pipeline stages need
 // at least one layer each. Without the architecture, Estimate checks the pipeline
-// degree against the ⌈L⌉ layers resolveArch assumes.
+// degree against the ⌈L⌉ layers assumeArch assumes.
 func checkParallel(m *Model, p *Parallel) error {
 	if p.Tensor <= 1 && p.Pipeline <= 1 || !m.hasArch() {
 		return nil
