@@ -8,15 +8,16 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// archOf is resolveArch's architecture, for tests.
-func archOf(m *Model, n int64) arch {
+// archOf is the architecture Estimate uses for m, a valid model, for tests.
+func archOf(m *Model) arch {
 	var ar arch
-	resolveArch(m, n, &ar)
+	c := *m
+	checkModel(&c, &ar)
 	return ar
 }
 
 func TestLayerActivationsGeneralised(t *testing.T) {
-	llama := archOf(&estLlama2_7B, 0)
+	llama := archOf(&estLlama2_7B)
 	tests := []struct {
 		name string
 		ar   arch
@@ -39,7 +40,7 @@ func TestLayerActivationsGeneralised(t *testing.T) {
 		})
 	}
 	// GQA keeps fewer K and V values: 70B with 8 KV heads against 64.
-	gqa := archOf(&estLlama2_70B, 0)
+	gqa := archOf(&estLlama2_70B)
 	mha := gqa
 	mha.k = mha.a
 	diff := layerActivations(&mha, 1, 1, 2, false, false) - layerActivations(&gqa, 1, 1, 2, false, false)
@@ -51,7 +52,7 @@ func TestLayerActivationsGeneralised(t *testing.T) {
 	moe := func(experts, ept int) float64 {
 		m := estLlama2_7B
 		m.Experts, m.ExpertsPerToken = experts, ept
-		ar := archOf(&m, 0)
+		ar := archOf(&m)
 		return layerActivations(&ar, 1, 1, 2, false, false)
 	}
 	if d := moe(16, 2) - moe(8, 2); d != 2*8 {
@@ -145,7 +146,7 @@ func TestInferenceTerms(t *testing.T) {
 func TestLoRATrainable(t *testing.T) {
 	// PEFT's print_trainable_parameters for Llama-2-7B with r = 8 on q_proj and
 	// v_proj: "trainable params: 4,194,304 || all params: 6,742,609,920".
-	ar := archOf(&estLlama2_7B, 0)
+	ar := archOf(&estLlama2_7B)
 	if got, _ := adapterShape(&ar, TargetQuery|TargetValue, 8); got != 4_194_304 {
 		t.Errorf("trainable = %v, want 4,194,304", got)
 	}

@@ -33,10 +33,46 @@ type arch struct {
 	latent, sliding, window float64
 }
 
-// resolveArch writes the architecture of m to ar, which must be zero, and reports whether it had to
-// approximate terms.
+// resolveArch writes the architecture of m, a valid model with one, to ar, which
+// must be zero, and reports whether it had to approximate terms: a model without
+// its FFN width is assumed to have one of 4·Hidden.
+func resolveArch(m *Model, ar *arch) bool {
+	// ar is written field by field: a composite literal would be built aside and
+	// copied.
+	ar.L, ar.h, ar.a = float64(m.Layers), float64(m.Hidden), float64(m.Heads)
+	ar.k, ar.d, ar.f = float64(m.kvHeads()), float64(m.headDim()), float64(m.FFN)
+	ar.V, ar.gated = float64(m.Vocab), m.GatedFFN
+	ar.experts, ar.ept = 1, 1
+	if m.SlidingWindow > 0 {
+		ar.sliding, ar.window = float64(m.slidingLayers()), float64(m.SlidingWindow)
+	}
+	if m.KVLoRARank > 0 {
+		ar.latent = float64(m.kvValuesPerToken())
+	}
+	approx := false
+	if m.FFN == 0 {
+		ar.f, approx = 4*ar.h, true
+	}
+	if m.Experts > 1 {
+		ar.experts = float64(m.Experts)
+		ar.ept = ar.experts
+		if m.ExpertsPerToken > 0 {
+			ar.ept = float64(m.ExpertsPerToken)
+		}
+		// Activations pass through the routed experts' width, and the shared
+		// experts count as that many more routed ones.
+		ar.f = float64(m.expertFFN())
+		if ar.f > 0 {
+			ar.ept += float64(m.SharedFFN) / ar.f
+		}
+	}
+	return approx
+}
+
+// assumeArch writes to ar, which must be zero, the architecture Estimate assumes
+// for a model known by its parameter count N alone.
 //
-// With only Params known it assumes the shape of a dense Llama-style model without
+// It is the shape of a dense Llama-style model without
 // GQA: N ≈ 12·L·h² (Kaplan et al. 2020, §2.1: 12·n_layer·d_model² non-embedding
 // parameters, FFN four times the hidden size) with h = 128·L as in Llama-2-7B, so
 // L = ∛(N / (12·128²)) and h = 128·L; below one layer (N < 196,608) L = 1 and
@@ -51,40 +87,7 @@ type arch struct {
 // the KV cache this assumes). Llama-2-7B's 6.74e9 parameters
 // give 32.5 layers of hidden 4157 (true: 32 of 4096), counted as 33 whole layers. The terms that depend on this shape (activations,
 // KV cache, LoRA adapters, Adafactor's state) are then flagged in Breakdown.Approx.
-func resolveArch(m *Model, n int64, ar *arch) bool {
-	ar.experts, ar.ept = 1, 1
-	if m.hasArch() {
-		// ar is written field by field: a composite literal would be built aside
-		// and copied.
-		ar.L, ar.h, ar.a = float64(m.Layers), float64(m.Hidden), float64(m.Heads)
-		ar.k, ar.d, ar.f = float64(m.kvHeads()), float64(m.headDim()), float64(m.FFN)
-		ar.V, ar.gated = float64(m.Vocab), m.GatedFFN
-		if m.SlidingWindow > 0 {
-			ar.sliding, ar.window = float64(m.slidingLayers()), float64(m.SlidingWindow)
-		}
-		if m.KVLoRARank > 0 {
-			ar.latent = float64(m.kvValuesPerToken())
-		}
-		approx := false
-		if m.FFN == 0 {
-			ar.f, approx = 4*ar.h, true
-		}
-		if m.Experts > 1 {
-			ar.experts = float64(m.Experts)
-			ar.ept = ar.experts
-			if m.ExpertsPerToken > 0 {
-				ar.ept = float64(m.ExpertsPerToken)
-			}
-			// Activations pass through the routed experts' width, and the shared
-			// experts count as that many more routed ones.
-			ar.f = float64(m.expertFFN())
-			if ar.f > 0 {
-				ar.ept += float64(m.SharedFFN) / ar.f
-			}
-		}
-		return approx
-	}
-	N := float64(n)
+func assumeArch(N float64, ar *arch) {
 	L := math.Cbrt(N / (12 * approxAspect * approxAspect))
 	h := approxAspect * L
 	if L < 1 {
@@ -92,25 +95,39 @@ func resolveArch(m *Model, n int64, ar *arch) bool {
 	}
 	a := h / approxHeadDim
 	ar.L, ar.h, ar.a, ar.k, ar.d, ar.f, ar.V = L, h, a, min(a, approxKVHeads), approxHeadDim, 4*h, approxVocab
-	return true
+	ar.experts, ar.ept = 1, 1
 }
 
-// checkModel validates m as Model.Validate does (allocating only when m is
-// invalid) and returns its parameter count. It sets m's HeadDim and KVHeads to
-// their defaults when zero, which changes no figure: m is the caller's copy.
-func checkModel(m *Model) (int64, error) {
+// checkModel checks m as Model.Validate does, counting its problems without
+// building errors, and reports whether m is valid. For a valid m it returns the
+// parameter count and writes to ar, which must be zero, the architecture the
+// terms use (resolveArch, or assumeArch for a model without one), reporting
+// whether terms are approximated. It sets m's HeadDim and KVHeads to their
+// defaults when zero, which changes no figure: m is the caller's copy.
+func checkModel(m *Model, ar *arch) (n int64, approx, ok bool) {
+	full := m.hasArch()
+	if !full {
+		// The assumed shape needs a cube root (math.Cbrt, a chain of five
+		// divisions, some 40 ns), begun first so that the checks run while it
+		// does; for a model check refuses it is never read.
+		assumeArch(float64(m.Params), ar)
+	}
 	var p problems
 	d := m.check(&p)
 	if p.n > 0 {
-		return 0, m.Validate()
+		return 0, false, false
+	}
+	if !full {
+		return m.Params, true, true
 	}
 	// The defaults are resolved once, in the caller's copy, for the terms that
 	// read them; check has divided for the head dimension.
 	m.HeadDim, m.KVHeads = d, m.kvHeads()
+	approx = resolveArch(m, ar)
 	if m.Params > 0 {
-		return m.Params, nil
+		return m.Params, approx, true
 	}
-	return m.archSum(false), nil // Validate checked the architecture's bound
+	return m.archSum(false), approx, true // check bounded the architecture's sum
 }
 
 // archBound is an upper bound, in float64, of every partial sum ParamCount forms
@@ -137,18 +154,27 @@ func archBound(m *Model, headDim int) float64 {
 }
 
 // archFits reports whether archBound(m, headDim) is under 2^62, the condition
-// under which ParamCount sums the architecture. The bound is monotone in every
-// field, and at fewer than 2^10 layers, heads, KV heads, experts and norms per
-// layer, hidden sizes, head dimensions and ranks under 2^16, FFN widths under 2^20
-// and vocabularies and position tables under 2^30 it stays below 2^59 (Llama 3.1
-// 405B and DeepSeek-V3 are well inside these sizes), so the bound is computed only
-// past them. A negative field fails the quick test (as uint it is huge) and gets
-// the full one.
+// under which ParamCount sums the architecture. The bound is computed only for a
+// model that is not small.
 func archFits(m *Model, headDim int) bool {
-	small := uint(m.Layers|m.Heads|m.KVHeads|m.Experts|m.NormsPerLayer) < 1<<10 &&
-		uint(m.Hidden|headDim|m.VHeadDim|m.QLoRARank|m.KVLoRARank|m.RopeHeadDim) < 1<<16 &&
-		uint(m.FFN|m.ExpertFFN|m.SharedFFN) < 1<<20 && uint(m.Vocab|m.Positions) < 1<<30
-	return small || archBound(m, headDim) < 1<<62
+	return m.small() || archBound(m, headDim) < 1<<62
+}
+
+// small reports whether m's sizes are all non-negative and ordinary: fewer than
+// 2^10 layers (dense and sliding-window ones too), heads, KV heads, experts,
+// experts per token and norms per layer, hidden sizes, head dimensions and ranks
+// under 2^16, FFN widths under 2^20, and vocabularies, position tables, context
+// windows and sliding windows under 2^30 (Llama 3.1 405B and DeepSeek-V3 are well
+// inside these sizes). archBound is monotone in every field and stays below 2^59
+// at these limits (a head dimension defaulted from Hidden is no larger), so a
+// small model's parameter count cannot overflow. Each group of fields, ORed,
+// has no bit at or past its limit; a negative field fails the test (as uint it
+// has its top bit set).
+func (m *Model) small() bool {
+	return uint(m.Layers|m.DenseLayers|m.SlidingLayers|m.Heads|m.KVHeads|m.Experts|m.ExpertsPerToken|m.NormsPerLayer)>>10|
+		uint(m.Hidden|m.HeadDim|m.VHeadDim|m.QLoRARank|m.KVLoRARank|m.RopeHeadDim)>>16|
+		uint(m.FFN|m.ExpertFFN|m.SharedFFN)>>20|
+		uint(m.Vocab|m.Positions|m.Context|m.SlidingWindow)>>30 == 0 && m.Params|int64(m.StoredBytes) >= 0
 }
 
 // checkParallel validates the layout against the model. Tensor parallelism splits
@@ -157,9 +183,9 @@ func archFits(m *Model, headDim int) bool {
 // replicated when they divide the degree (as vLLM does for GQA models with fewer KV
 // heads than devices), and any other combination is an error. Pipeline stages need
 // at least one layer each. Without the architecture, Estimate checks the pipeline
-// degree against the ⌈L⌉ layers resolveArch assumes.
+// degree against the ⌈L⌉ layers assumeArch assumes.
 func checkParallel(m *Model, p *Parallel) error {
-	if !m.hasArch() || p.Tensor <= 1 && p.Pipeline <= 1 {
+	if p.Tensor <= 1 && p.Pipeline <= 1 || !m.hasArch() {
 		return nil
 	}
 	t := one(p.Tensor)
@@ -256,22 +282,32 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 // with both Params and the architecture takes the weights from Params and every
 // other term from the architecture.
 //
-// Estimate does not allocate when it succeeds and is safe for concurrent use.
-// BenchmarkEstimate (go test -bench Estimate -benchmem, the fastest of three runs
-// of -count=3 alternated with the previous version's binary, on a two-core AMD
-// EPYC machine shared with other work at a load average of 2 to 3) takes 102 to
-// 124 ns and 0 allocations for each of its training, inference, QLoRA and
-// parameters-only cases (the previous version: 152 to 177 ns in the same runs).
-// The parameters-only case waits about 60 ns of that on math.Cbrt, which its
-// assumed shape needs.
+// Estimate does not allocate when it succeeds and is safe for concurrent use. On
+// a two-core AMD EPYC virtual machine shared with other work (load average 1.2 to
+// 2.5), a call in BenchmarkEstimate's loop, the copy of its arguments included,
+// runs about 920, 940, 1,080 and 790 instructions for the training, inference,
+// QLoRA and parameters-only cases (valgrind's count; the previous version: 1,020,
+// 1,030, 1,180 and 830), takes 72, 74, 85 and 89 ns at the machine's quietest
+// (the fastest of 300 bursts of 20,000 calls, alternated with the previous
+// version's: 80, 80, 91 and 96 ns) and 95 to 150 ns as go test -bench -count 5
+// reports it under that load (the previous version: 120 to 220 ns), with 0
+// allocations. The parameters-only case runs the fewest instructions but waits
+// on math.Cbrt (about 40 ns of dependent divisions on this machine), which its
+// assumed shape needs; the cube root is begun before the checks, so that they
+// hide part of it.
 func Estimate(m Model, w Workload) (br Breakdown, err error) {
-	var p problems
-	if w.check(&p); p.n > 0 {
-		return Breakdown{}, w.Validate()
+	// The model is resolved before the workload is checked, so that the checks
+	// overlap the cube root an assumed shape needs (see checkModel); a workload's
+	// problems are still reported first.
+	var ar arch
+	n, approx, ok := checkModel(&m, &ar)
+	if !w.ordinary() {
+		if err := w.Validate(); err != nil {
+			return Breakdown{}, err
+		}
 	}
-	n, err := checkModel(&m)
-	if err != nil {
-		return Breakdown{}, err
+	if !ok {
+		return Breakdown{}, m.Validate()
 	}
 	if w.Task == Inference && m.Context > 0 && w.SeqLen > m.Context {
 		return Breakdown{}, fmt.Errorf("sizing: sequence length %d is past the model's context window of %d tokens: %w",
@@ -280,12 +316,10 @@ func Estimate(m Model, w Workload) (br Breakdown, err error) {
 	if err := checkParallel(&m, &w.Parallel); err != nil {
 		return Breakdown{}, err
 	}
-	var ar arch
-	approx := resolveArch(&m, n, &ar)
-	if pp := one(w.Parallel.Pipeline); approx && float64(pp) > math.Ceil(ar.L) {
+	if approx && float64(one(w.Parallel.Pipeline)) > math.Ceil(ar.L) {
 		// checkParallel does this for a model with its architecture.
 		return Breakdown{}, fmt.Errorf("sizing: pipeline degree %d exceeds the %.0f layers assumed for %d parameters: %w",
-			pp, math.Ceil(ar.L), n, ErrInvalid)
+			one(w.Parallel.Pipeline), math.Ceil(ar.L), n, ErrInvalid)
 	}
 	if !estimate(&br, &ar, approx, float64(n), embeddingParams(&m), float64(m.StoredBytes), &w) {
 		return Breakdown{}, fmt.Errorf("sizing: memory estimate overflows int64 bytes: %w", ErrInvalid)

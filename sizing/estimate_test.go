@@ -133,7 +133,7 @@ func TestKVCacheVLLM(t *testing.T) {
 
 func TestKorthikanti(t *testing.T) {
 	// Korthikanti et al. 2022, Table 2: per layer, bytes, FP16 activations.
-	ar := archOf(&estGPT3, 0)
+	ar := archOf(&estGPT3)
 	s, b, h, a := 2048.0, 1.0, 12288.0, 96.0
 	if got := 5 * a * s / h; got != 80 {
 		t.Fatalf("GPT-3 5as/h = %v, want 80", got)

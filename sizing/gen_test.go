@@ -105,7 +105,7 @@ func genParallel(m Model) *rapid.Generator[Parallel] {
 		if m.HasArchitecture() {
 			maxPipe = min(maxPipe, m.Layers)
 		} else if n := m.ParamCount(); n > 0 {
-			ar := archOf(&m, n) // the layers Estimate assumes
+			ar := archOf(&m) // the layers Estimate assumes
 			maxPipe = min(maxPipe, int(math.Ceil(ar.L)))
 		}
 		return Parallel{

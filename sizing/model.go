@@ -126,8 +126,11 @@ func (m Model) Validate() error {
 // (headDim), which it computes for its own checks, so that Estimate divides for it
 // once.
 func (m *Model) check(p *problems) int {
-	// One sign test for all the sizes: the OR of them is negative when one is.
-	if m.Params|int64(m.StoredBytes)|int64(m.Layers|m.Hidden|m.Heads|m.KVHeads|m.HeadDim|m.FFN|m.Vocab|m.Experts|
+	// A model of ordinary sizes (small) has no negative field and a parameter
+	// count far from overflow; past them, one sign test covers all the sizes: the
+	// OR of them is negative when one is.
+	small := m.small()
+	if !small && m.Params|int64(m.StoredBytes)|int64(m.Layers|m.Hidden|m.Heads|m.KVHeads|m.HeadDim|m.FFN|m.Vocab|m.Experts|
 		m.ExpertsPerToken|m.Positions|m.ExpertFFN|m.SharedFFN|m.DenseLayers|m.NormsPerLayer|m.KVLoRARank|
 		m.QLoRARank|m.RopeHeadDim|m.VHeadDim|m.Context|m.SlidingWindow|m.SlidingLayers) < 0 {
 		if m.Params < 0 {
@@ -184,9 +187,9 @@ func (m *Model) check(p *problems) int {
 	if m.KVLoRARank > 0 && (m.HeadDim == 0 || m.RopeHeadDim >= m.HeadDim) {
 		p.add("latent attention needs HeadDim %d above RopeHeadDim %d", m.HeadDim, m.RopeHeadDim)
 	}
-	// archParams fails on a complete architecture exactly when archFits does; it
-	// is the cheaper test.
-	if m.hasArch() && m.FFN > 0 && !archFits(m, d) {
+	// archParams fails on a complete architecture exactly when archFits does,
+	// which a small model always does.
+	if !small && m.hasArch() && m.FFN > 0 && !archFits(m, d) {
 		p.add("parameter count overflows int64")
 	}
 	return d

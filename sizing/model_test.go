@@ -293,3 +293,59 @@ func TestPropertyArchFitsIsArchBound(t *testing.T) {
 		}
 	})
 }
+
+// TestPropertySmallModel draws models inside small's limits, with at most one
+// size pushed past its limit (up to 2^62) or made negative, and checks small's
+// promise to Model.check: a small model has no negative field and an
+// architecture whose bound is under 2^59, so that check may skip the sign test
+// and archBound.
+func TestPropertySmallModel(t *testing.T) {
+	var m Model
+	fields := []struct {
+		name string
+		bits int
+		p    *int
+	}{
+		{"Layers", 10, &m.Layers}, {"DenseLayers", 10, &m.DenseLayers}, {"SlidingLayers", 10, &m.SlidingLayers},
+		{"Heads", 10, &m.Heads}, {"KVHeads", 10, &m.KVHeads}, {"Experts", 10, &m.Experts},
+		{"ExpertsPerToken", 10, &m.ExpertsPerToken}, {"NormsPerLayer", 10, &m.NormsPerLayer},
+		{"Hidden", 16, &m.Hidden}, {"HeadDim", 16, &m.HeadDim}, {"VHeadDim", 16, &m.VHeadDim},
+		{"QLoRARank", 16, &m.QLoRARank}, {"KVLoRARank", 16, &m.KVLoRARank}, {"RopeHeadDim", 16, &m.RopeHeadDim},
+		{"FFN", 20, &m.FFN}, {"ExpertFFN", 20, &m.ExpertFFN}, {"SharedFFN", 20, &m.SharedFFN},
+		{"Vocab", 30, &m.Vocab}, {"Positions", 30, &m.Positions}, {"Context", 30, &m.Context},
+		{"SlidingWindow", 30, &m.SlidingWindow},
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		for _, f := range fields {
+			*f.p = rapid.IntRange(1, 1<<f.bits-1).Draw(t, f.name)
+		}
+		m.Params = rapid.Int64Range(0, 1<<62).Draw(t, "Params")
+		m.StoredBytes = Bytes(rapid.Int64Range(0, 1<<62).Draw(t, "StoredBytes"))
+		switch k := rapid.IntRange(0, len(fields)+2).Draw(t, "spoiled"); {
+		case k < len(fields):
+			f := fields[k]
+			if rapid.Bool().Draw(t, "negative") {
+				*f.p = -rapid.IntRange(1, 1<<62).Draw(t, "by")
+			} else {
+				*f.p = rapid.IntRange(1<<f.bits, 1<<62).Draw(t, "past")
+			}
+		case k == len(fields):
+			m.Params = -rapid.Int64Range(1, 1<<62).Draw(t, "negative_params")
+		case k == len(fields)+1:
+			m.StoredBytes = Bytes(-rapid.Int64Range(1, 1<<62).Draw(t, "negative_stored"))
+		}
+		if !m.small() {
+			return
+		}
+		negative := m.Params < 0 || m.StoredBytes < 0
+		for _, f := range fields {
+			negative = negative || *f.p < 0
+		}
+		if negative {
+			t.Fatalf("small() for %+v, which has a negative field", m)
+		}
+		if b := archBound(&m, m.headDim()); !(b < 1<<59) {
+			t.Fatalf("small() for %+v, whose archBound is %g", m, b)
+		}
+	})
+}

@@ -24,12 +24,11 @@ type Shape struct {
 // Shape returns m's shape, its own or the one Estimate assumes for a model known by
 // Params alone. An invalid model is an error wrapping ErrInvalid, as in Validate.
 func (m Model) Shape() (Shape, error) {
-	n, err := checkModel(&m)
-	if err != nil {
-		return Shape{}, err
-	}
 	var ar arch
-	resolveArch(&m, n, &ar)
+	n, _, ok := checkModel(&m, &ar)
+	if !ok {
+		return Shape{}, m.Validate()
+	}
 	active := n
 	if m.Experts > 1 {
 		active = m.ActiveParams()
