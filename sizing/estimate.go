@@ -283,28 +283,25 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 // other term from the architecture.
 //
 // Estimate does not allocate when it succeeds and is safe for concurrent use. On
-// a two-core AMD EPYC virtual machine shared with other work (load average 1.2 to
-// 2.5), a call in BenchmarkEstimate's loop, the copy of its arguments included,
-// runs about 920, 940, 1,080 and 790 instructions for the training, inference,
-// QLoRA and parameters-only cases (valgrind's count; the previous version: 1,020,
-// 1,030, 1,180 and 830), takes 72, 74, 85 and 89 ns at the machine's quietest
-// (the fastest of 300 bursts of 20,000 calls, alternated with the previous
-// version's: 80, 80, 91 and 96 ns) and 95 to 150 ns as go test -bench -count 5
-// reports it under that load (the previous version: 120 to 220 ns), with 0
-// allocations. The parameters-only case runs the fewest instructions but waits
-// on math.Cbrt (about 40 ns of dependent divisions on this machine), which its
-// assumed shape needs; the cube root is begun before the checks, so that they
-// hide part of it.
+// a two-core AMD EPYC virtual machine shared with other work, a call in
+// BenchmarkEstimate's loop, the copy of its arguments included, runs about 980,
+// 1,000, 1,150 and 850 instructions for the training, inference, QLoRA and
+// parameters-only cases (valgrind's count; 1,470, 1,480, 1,630 and 1,080 at the
+// start of this round), takes 78, 80, 100 and 96 ns at the machine's quietest
+// (the fastest of 300 bursts of 20,000 calls) and 100 to 160 ns as go test
+// -bench reports it under a load of 1 to 2.5, with 0 allocations. The
+// parameters-only case runs the fewest instructions but waits on math.Cbrt
+// (about 40 ns of dependent divisions on this machine), which its assumed shape
+// needs; the cube root is begun before the checks, so that they hide part of it.
 func Estimate(m Model, w Workload) (br Breakdown, err error) {
 	// The model is resolved before the workload is checked, so that the checks
 	// overlap the cube root an assumed shape needs (see checkModel); a workload's
 	// problems are still reported first.
 	var ar arch
 	n, approx, ok := checkModel(&m, &ar)
-	if !w.ordinary() {
-		if err := w.Validate(); err != nil {
-			return Breakdown{}, err
-		}
+	var p problems
+	if w.check(&p); p.n > 0 {
+		return Breakdown{}, w.Validate()
 	}
 	if !ok {
 		return Breakdown{}, m.Validate()

@@ -318,20 +318,6 @@ func (t *Terms) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// ordinary reports, in one test of few branches, whether w passes every rule
-// check applies with named precisions and a layout of up to MaxDevices devices
-// with no degree from 2^21 up (a sufficient condition: false leaves the verdict to
-// the rules themselves).
-func (w *Workload) ordinary() bool {
-	p := &w.Parallel
-	return w.Task-1 < numTasks-1 && w.Precision-1 < numPrecisions-1 && (w.Precision <= FP8 || w.Task != Training) &&
-		w.GradPrecision <= FP8 && w.KVPrecision < numPrecisions && w.Optimizer < numOptimizers &&
-		w.Recompute < numRecomputes && w.Batch > 0 && w.SeqLen > 0 &&
-		int64(w.PrefillChunk|w.LoRARank)|int64(w.Overhead) >= 0 && w.LoRATargets&^TargetAllLinear == 0 &&
-		uint(p.ZeRO) <= 3 && uint(p.Data|p.Tensor|p.Pipeline) < 1<<21 &&
-		int64(one(p.Data))*int64(one(p.Tensor))*int64(one(p.Pipeline)) <= MaxDevices
-}
-
 // isFloat reports whether p is one of the floating-point formats that training can
 // keep weights and gradients in (FP64, FP32, TF32, FP16, BF16, FP8), as opposed to
 // the storage-only quantized formats.
