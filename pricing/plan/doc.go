@@ -64,13 +64,13 @@
 // Measured with go test -bench Plan -benchmem on synthetic price lists (twelve
 // providers, six regions, twenty cards, 1 to 8 GPUs, tariffs shared by regions;
 // a LoRA job on Llama-2-7B; the default limit), the fastest of three runs on a
-// two-core AMD EPYC machine shared with other work (load about 2.5; runs varied
+// two-core AMD EPYC machine shared with other work (load about 1.5; runs varied
 // by a fifth):
 //
 //	offers    time/op   memory/op   allocs/op
-//	1000      2.7 ms     0.88 MB     7.0 k
-//	10000     9.0 ms     2.3 MB      19 k
-//	100000    53 ms      9.8 MB      57 k
+//	1000      2.9 ms     0.95 MB     5.4 k
+//	10000     9.4 ms     2.4 MB      15 k
+//	100000    57 ms      9.9 MB      53 k
 //
 // At 1000 offers (240 distinct tariffs, 260 classes, 19 of their 1,621 counts
 // priced in full) about a fifth of the time is preparing the distinct tariffs
@@ -81,7 +81,7 @@
 // garbage collection.
 //
 // A serving request (Llama-3.1-8B, 20 requests/s, TTFT and TPOT targets) over
-// 1000 of the same offers: 2.6 ms, 1.0 MB and 7.6 k allocations, about 80
+// 1000 of the same offers: 2.6 ms, 1.1 MB and 6.0 k allocations, about 80
 // replica searches (one per card and tensor-parallel size), the tariffs
 // prepared, and pricing what passes the floor. The 47 GPU offers of the
 // SkyPilot snapshot (BenchmarkPlanSkyPilot): 1.5 ms, 0.5 MB, 4.8 k allocations.
