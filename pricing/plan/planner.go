@@ -316,16 +316,7 @@ func (p Planner) Report(r Request) (Report, error) {
 					diag.over(*card, n, c.key)
 					continue
 				}
-				if best && len(cands) > first { // one option per offer: keep the better
-					if s.less(&c, &cands[first], p.Offers, rs.cards) {
-						cands[first] = c
-					}
-					continue
-				}
-				cands = append(cands, c)
-				if !best {
-					top.keep(&c)
-				}
+				cands = s.add(cands, first, c, best, &top, p.Offers, rs.cards)
 			}
 			if full || !floored || why == nil || len(cands) > first {
 				break
@@ -840,6 +831,23 @@ func (b *bound) keep(c *candidate) {
 	}
 	j, _ := slices.BinarySearch(b.top, c.minor)
 	b.top = slices.Insert(b.top, j, c.minor)[:min(len(b.top)+1, b.limit)]
+}
+
+// add adds c to cands, where the candidates of c's offer start at first: with
+// best (one option per offer), in place of the offer's candidate when better,
+// and counted in top once the offer is done; otherwise as one more, counted now.
+func (s *settings) add(cands []candidate, first int, c candidate, best bool, top *bound, offers []pricing.Offer, cards []*catalog.Card) []candidate {
+	if best && len(cands) > first {
+		if s.less(&c, &cands[first], offers, cards) {
+			cands[first] = c
+		}
+		return cands
+	}
+	cands = append(cands, c)
+	if !best {
+		top.keep(&c)
+	}
+	return cands
 }
 
 // bar is the most a candidate may cost to be returned, in whole minor units:

@@ -355,16 +355,7 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 				}
 				continue
 			}
-			if best && len(cands) > first {
-				if s.less(&c, &cands[first], p.Offers, rs.cards) {
-					cands[first] = c
-				}
-				continue
-			}
-			cands = append(cands, c)
-			if !best {
-				top.keep(&c)
-			}
+			cands = s.add(cands, first, c, best, &top, p.Offers, rs.cards)
 		}
 		if best && len(cands) > first {
 			top.keep(&cands[first])
