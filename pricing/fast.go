@@ -13,10 +13,11 @@ import (
 )
 
 // pricer is a validated tariff made ready to price many usages: its packages,
-// the cost scale, its prices as integers and the run problem already prepared.
-// None of it depends on the usage or the GPU count, so one pricer can price any
-// number of them (the planner's quote prices both of its quotes with one). It is
-// read-only once built, and safe for concurrent use.
+// the cost scale, its prices as integers and the run problem, prepared for the
+// search when a cover is first asked for. None of it depends on the usage or the
+// GPU count, so one pricer can price any number of them (the planner's quote
+// prices both of its quotes with one). Apart from that preparation, done once
+// under a sync.Once, it is read-only once built, and safe for concurrent use.
 //
 // Costs are integers in units of 10^-scale / 3600 of the currency (hourly time
 // is billed by the second). The one cover algorithm (solve) runs on int64 when
@@ -25,13 +26,12 @@ import (
 // from integers when they fit (totalMinor).
 type pricer struct {
 	t     Tariff
-	pk    []pkg // in pkBuf
-	pkBuf [maxItems]pkg
+	pk    []pkg
 	scale int32
 	// small: hourly64 and price64 hold Hourly·10^scale and each package's
 	// price·10^scale·3600; run64 is the run problem in int64 when hasRun64,
-	// prepared for the search (runPrepared) when a cover is first asked for:
-	// a floor needs only the problem.
+	// prepared for the search (prepared) when a cover is first asked for: a
+	// floor needs only the problem.
 	small     bool
 	hasRun64  bool
 	hourly64  int64
@@ -39,7 +39,7 @@ type pricer struct {
 	runLen    [maxItems]int64 // package lengths in seconds
 	run64     problem[int64]
 	prepare64 sync.Once
-	prepared  prepared[int64]
+	prepared  *prepared[int64]
 	hourlyC   decParts // Hourly, trimmed
 	forceBig  bool     // tests: take the *big.Int and decimal path
 }
@@ -77,7 +77,7 @@ func splitDec(d decimal.Decimal) (raw, trimmed decParts) {
 // newPricer prepares t, which must be valid.
 func newPricer(t Tariff) *pricer {
 	p := &pricer{t: t}
-	p.pk = t.appendPackages(p.pkBuf[:0])
+	p.pk = t.appendPackages(make([]pkg, 0, len(t.Terms)+3))
 	var trimmed [maxItems]decParts
 	_, p.hourlyC = splitDec(t.Hourly)
 	p.small = p.hourlyC.ok
@@ -187,8 +187,8 @@ func (p *pricer) run(d time.Duration, packages bool) cover {
 		return p.hourlyCover(c, c.hourlySecs)
 	}
 	if p.hasRun64 && !p.forceBig && smallEnough(&p.run64, secs) {
-		p.prepare64.Do(func() { prepareInto(int64Arith{}, &p.prepared, p.run64) })
-		sol := solve(int64Arith{}, &p.prepared, secs)
+		p.prepare64.Do(func() { p.prepared = prepare(int64Arith{}, p.run64) })
+		sol := solve(int64Arith{}, p.prepared, secs)
 		c := cover{counts: sol.counts, small: true, cost64: sol.cost}
 		if sol.rest > 0 {
 			c.hourlySecs = p.run64.units(sol.rest)

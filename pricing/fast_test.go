@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -346,4 +347,50 @@ func TestQuotesMatchSeparatePrices(t *testing.T) {
 			t.Fatalf("the two quotes share their lines")
 		}
 	})
+}
+
+// A Pricer is safe for concurrent use: goroutines that share one, the first of
+// them preparing its search, price as one goroutine does alone (go test -race
+// checks the sharing).
+func TestPricerConcurrent(t *testing.T) {
+	tr := Tariff{Currency: "CNY", Hourly: dec("1.60"), Daily: dec("35"), Weekly: dec("220"), Monthly: dec("900"),
+		Terms: []Term{{Months: 3, Monthly: dec("850")}, {Months: 12, Monthly: dec("780")}}}
+	runs := []time.Duration{20 * time.Hour, 9 * 24 * time.Hour, 400 * 24 * time.Hour, 3 * 8760 * time.Hour}
+	want := make([]Quote, len(runs))
+	for i, d := range runs {
+		q, err := tr.CostGPUs(d, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = q
+	}
+	p, err := NewPricer(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	got := make([][]Quote, 8)
+	for g := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range runs {
+				j := (i + g) % len(runs) // each goroutine starts elsewhere
+				q, err := p.Price(Continuous(runs[j]), 4)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got[g] = append(got[g], q)
+			}
+		}()
+	}
+	wg.Wait()
+	for g, qs := range got {
+		for i, q := range qs {
+			if w := want[(i+g)%len(runs)]; q.Total.String() != w.Total.String() || len(q.Lines) != len(w.Lines) {
+				t.Errorf("goroutine %d, run %v: %v with %d lines, want %v with %d", g, runs[(i+g)%len(runs)], q.Total, len(q.Lines), w.Total, len(w.Lines))
+			}
+		}
+	}
 }
