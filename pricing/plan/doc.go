@@ -64,24 +64,25 @@
 // Measured with go test -bench Plan -benchmem on synthetic price lists (twelve
 // providers, six regions, twenty cards, 1 to 8 GPUs, tariffs shared by regions;
 // a LoRA job on Llama-2-7B; the default limit), the fastest of three runs on a
-// two-core AMD EPYC machine shared with other work (load about 1.5; runs varied
-// by a fifth):
+// two-core AMD EPYC virtual machine shared with other work (load about 1.5). The
+// same binary ran up to 60% slower at other moments of the same hour (1000
+// offers: 2.8 to 4.7 ms), as the machine's neighbours changed:
 //
 //	offers    time/op   memory/op   allocs/op
-//	1000      2.9 ms     0.95 MB     5.4 k
-//	10000     9.4 ms     2.4 MB      15 k
-//	100000    57 ms      9.9 MB      53 k
+//	1000      2.9 ms     0.75 MB     5.6 k
+//	10000     9.4 ms     2.0 MB      15 k
+//	100000    57 ms      9.6 MB      54 k
 //
 // At 1000 offers (240 distinct tariffs, 260 classes, 19 of their 1,621 counts
 // priced in full) about a fifth of the time is preparing the distinct tariffs
-// (pricing.NewPricer, which also allocates two fifths of the memory), a fifth
+// (pricing.NewPricer, which also allocates a third of the memory), a fifth
 // the layouts of the cards, a sixth validating the offers and numbering their
 // tariffs, a seventh the floors and the few full prices, a twelfth each the
 // market checks and the quotes of the options returned, and the rest mostly
 // garbage collection.
 //
 // A serving request (Llama-3.1-8B, 20 requests/s, TTFT and TPOT targets) over
-// 1000 of the same offers: 2.6 ms, 1.1 MB and 6.0 k allocations, about 80
+// 1000 of the same offers: 2.6 ms, 0.9 MB and 6.3 k allocations, about 80
 // replica searches (one per card and tensor-parallel size), the tariffs
 // prepared, and pricing what passes the floor. The 47 GPU offers of the
 // SkyPilot snapshot (BenchmarkPlanSkyPilot): 1.5 ms, 0.5 MB, 4.8 k allocations.
