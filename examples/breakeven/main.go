@@ -63,15 +63,6 @@ Exit status: 0 chart written (or -h); 1 the output file cannot be written;
 Flags:
 `
 
-// printUsage writes the -h text: what the command does, its exit statuses and
-// every flag.
-func printUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprint(w, usageHeader)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
-}
-
 // run is the command: it writes the chart (or the -h text) to w.
 func run(w io.Writer, args []string) error {
 	fs := flag.NewFlagSet("breakeven", flag.ContinueOnError)
@@ -87,7 +78,7 @@ func run(w io.Writer, args []string) error {
 	// still a sample, whatever the currency or the month.
 	given, err := cli.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		printUsage(w, fs)
+		cli.Usage(w, fs, usageHeader)
 	}
 	if err != nil {
 		return err

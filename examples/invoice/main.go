@@ -43,9 +43,24 @@ func main() {
 	os.Exit(cli.Exit("invoice", run(os.Stdout, os.Args[1:]), os.Stderr))
 }
 
+const usageHeader = `Usage: invoice -account FILE -sessions FILE -from TIME -to TIME [flags]
+
+Bills what an account used in a period, as a provider's billing system would:
+the account (tariff, purchases, tax rate, SLA) as JSON, a CSV log of sessions
+(start,end,gpus) and optionally of outages (start,end), times in RFC 3339. It
+prints the invoice, and writes its JSON with -json.
+
+Exit status: 0 invoice printed (or -h); 1 a file cannot be read or written, or
+the input is invalid; 2 usage error.
+
+Flags:
+`
+
+// run is the command: it writes the invoice (or the -h text) to w.
 func run(w io.Writer, args []string) error {
 	fs := flag.NewFlagSet("invoice", flag.ContinueOnError)
-	fs.SetOutput(w)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	account := fs.String("account", "", "the account as JSON: tariff, purchases, tax_rate, sla (required)")
 	sessions := fs.String("sessions", "", "the session log as CSV: start,end,gpus (required)")
 	outages := fs.String("outages", "", "the outage log as CSV: start,end (optional)")
@@ -53,6 +68,9 @@ func run(w io.Writer, args []string) error {
 	to := fs.String("to", "", "the end of the period, RFC 3339, exclusive (required)")
 	out := fs.String("json", "", "write the invoice's JSON to this file; - for standard output after the text")
 	if _, err := cli.Parse(fs, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			cli.Usage(w, fs, usageHeader)
+		}
 		return err
 	}
 	if *account == "" || *sessions == "" || *from == "" || *to == "" {

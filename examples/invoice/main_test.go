@@ -65,3 +65,21 @@ func TestErrors(t *testing.T) {
 		})
 	}
 }
+
+// -h prints what the command does, its exit statuses and every flag, as the other
+// commands do, and a bad flag prints nothing to standard output.
+func TestHelp(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(&out, []string{"-h"}); err != flag.ErrHelp {
+		t.Fatalf("run(-h) error = %v, want flag.ErrHelp", err)
+	}
+	for _, want := range []string{"Usage: invoice -account FILE", "Exit status: 0", "2 usage error", "-sessions string"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("-h text lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	if err := run(&out, []string{"-bogus"}); err == nil || out.Len() != 0 {
+		t.Errorf("run(-bogus) = %v with %q on standard output, want an error and nothing written", err, out.String())
+	}
+}

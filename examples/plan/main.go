@@ -180,15 +180,6 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	return o, fs, nil
 }
 
-// printUsage writes the -h text: what the command does, its exit statuses and
-// every flag.
-func printUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprint(w, usageHeader)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
-}
-
 // reported is a failure run already wrote to its output (the no-fit report, or
 // -json's error object); exitStatus only turns it into a status.
 type reported struct {
@@ -217,7 +208,7 @@ func exitStatus(stderr io.Writer, err error) int {
 func run(w io.Writer, args []string) error {
 	o, fs, err := parse(args)
 	if errors.Is(err, flag.ErrHelp) {
-		printUsage(w, fs)
+		cli.Usage(w, fs, usageHeader)
 		return nil
 	}
 	if err != nil {

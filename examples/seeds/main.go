@@ -78,9 +78,7 @@ func run(w io.Writer, args []string) error {
 	seq := fs.Int("seq", 2048, "sequence length (tokens, batch 1) for the training estimates")
 	if _, err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(w, usageHeader)
-			fs.SetOutput(w)
-			fs.PrintDefaults()
+			cli.Usage(w, fs, usageHeader)
 		}
 		return err
 	}

@@ -96,9 +96,7 @@ func run(w io.Writer, args []string) error {
 	out := fs.String("out", "serve.svg", "SVG output file; -: standard output, instead of the table")
 	if _, err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(w, usageHeader)
-			fs.SetOutput(w)
-			fs.PrintDefaults()
+			cli.Usage(w, fs, usageHeader)
 		}
 		return err
 	}

@@ -101,15 +101,6 @@ not read yet).
 Flags:
 `
 
-// printUsage writes the -h text: what the command does, its exit statuses and
-// every flag.
-func printUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprint(w, usageHeader)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
-}
-
 // The commands run on the machine when no capture is given.
 var (
 	smiArgs  = []string{"--query-gpu=index,name,memory.total", "--format=csv"}
@@ -133,7 +124,7 @@ func run(w io.Writer, args []string) error {
 	ncclPath := fs.String("nccl", "", "`file` with the output of nccl-tests all_reduce_perf run on the GPUs ordered")
 	set, err := cli.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		printUsage(w, fs)
+		cli.Usage(w, fs, usageHeader)
 	}
 	if err != nil {
 		return err

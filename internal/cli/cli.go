@@ -72,3 +72,13 @@ func Parse(fs *flag.FlagSet, args []string) (map[string]bool, error) {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	return set, nil
 }
+
+// Usage writes a command's -h text to w: header (what the command does, its exit
+// statuses, ending in "Flags:") and then every flag of fs. fs keeps writing
+// nothing of its own.
+func Usage(w io.Writer, fs *flag.FlagSet, header string) {
+	io.WriteString(w, header)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}

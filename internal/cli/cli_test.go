@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 )
@@ -57,5 +59,19 @@ func TestParse(t *testing.T) {
 		if !errors.Is(err, ErrUsage) || Exit("x", err, &out) != 2 || !strings.HasPrefix(out.String(), "x: "+want) {
 			t.Errorf("Parse(%q): %v, stderr %q; want a usage error %q", args, err, out.String(), want)
 		}
+	}
+}
+
+// Usage writes the header, then the flags, and leaves the flag set silent.
+func TestUsage(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.Int("n", 3, "how many")
+	var out bytes.Buffer
+	Usage(&out, fs, "Usage: x [flags]\n\nFlags:\n")
+	if want := "Usage: x [flags]\n\nFlags:\n  -n int\n    \thow many (default 3)\n"; out.String() != want {
+		t.Errorf("Usage wrote %q, want %q", out.String(), want)
+	}
+	if fs.Output() != io.Discard {
+		t.Errorf("the flag set writes to %v after Usage, want io.Discard", fs.Output())
 	}
 }
