@@ -65,9 +65,7 @@ Flags:
 
 // run is the command: it writes the chart (or the -h text) to w.
 func run(w io.Writer, args []string) error {
-	fs := flag.NewFlagSet("breakeven", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
+	fs := cli.FlagSet("breakeven")
 	hourly := fs.String("hourly", "18", "price of one GPU-hour, in -currency; the default is a SAMPLE price, not a quote")
 	daily := fs.String("daily", "300", "price of one GPU-day (24 hours), in -currency, or none when there is no daily package; the default is a SAMPLE price, not a quote")
 	monthly := fs.String("monthly", "9000", "price of one GPU-month, in -currency; the default is a SAMPLE price, not a quote")

@@ -58,9 +58,7 @@ Flags:
 
 // run is the command: it writes the invoice (or the -h text) to w.
 func run(w io.Writer, args []string) error {
-	fs := flag.NewFlagSet("invoice", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
+	fs := cli.FlagSet("invoice")
 	account := fs.String("account", "", "the account as JSON: tariff, purchases, tax_rate, sla (required)")
 	sessions := fs.String("sessions", "", "the session log as CSV: start,end,gpus (required)")
 	outages := fs.String("outages", "", "the outage log as CSV: start,end (optional)")

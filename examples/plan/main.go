@@ -140,9 +140,7 @@ type options struct {
 // the flag package itself prints nothing.
 func parse(args []string) (options, *flag.FlagSet, error) {
 	var o options
-	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
+	fs := cli.FlagSet("plan")
 	fs.StringVar(&o.model, "model", "llama-2-7b", "model preset (see -model list); other models: -config, -gguf, -safetensors or -params")
 	fs.StringVar(&o.config, "config", "", "a model's Hugging Face config.json `file`, in place of -model; with -gguf or -safetensors the files give the exact parameter count and weight bytes")
 	fs.Var(&o.gguf, "gguf", "a model's GGUF `file` (only its header is read); repeat or separate with commas for a split model")

@@ -71,9 +71,7 @@ Flags:
 
 // run is the command: it writes the report (or the -h text) to w.
 func run(w io.Writer, args []string) error {
-	fs := flag.NewFlagSet("seeds", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
+	fs := cli.FlagSet("seeds")
 	ctx := fs.Int("context", 4096, "context length (tokens) for the inference estimates")
 	seq := fs.Int("seq", 2048, "sequence length (tokens, batch 1) for the training estimates")
 	if _, err := cli.Parse(fs, args); err != nil {

@@ -83,9 +83,7 @@ type config struct {
 // run is the command: it writes the table to w and the chart to -out (or the
 // chart to w with -out -).
 func run(w io.Writer, args []string) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
+	fs := cli.FlagSet("serve")
 	model := fs.String("model", "llama-3.1-8b", "model preset, one of the names go run ./examples/plan -model list prints")
 	cards := fs.String("cards", "RTX 4090,A100 SXM4 40GB,H100 SXM5 80GB", "comma-separated catalog card names, one to three")
 	precision := fs.String("precision", "bf16", "precision of the weights (bf16, fp16, fp8, int8, awq4, q4_k_m, ...); the KV cache keeps its default for it")

@@ -110,9 +110,7 @@ var (
 // run is the command: it writes the report (or the -h text) to w, and returns
 // errMismatch after the report when the machine does not match the order.
 func run(w io.Writer, args []string) error {
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
+	fs := cli.FlagSet("verify")
 	card := fs.String("card", "", "advertised card, any name the catalog knows (\"A100 SXM4 80GB\", \"A100-80GB\", \"RTX 4090\") or a family (\"H100 80GB\"); required but with -sample")
 	gpus := fs.Int("gpus", 0, "number of GPUs ordered; required but with -sample")
 	sample := fs.String("sample", "", "check an embedded demonstration instead of a machine: good or bad (8 × A100 SXM4 80GB ordered)")

@@ -73,6 +73,15 @@ func Parse(fs *flag.FlagSet, args []string) (map[string]bool, error) {
 	return set, nil
 }
 
+// FlagSet returns a command's flag set: it returns errors (Parse sorts them) and
+// writes nothing itself; -h is printed with Usage.
+func FlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
 // Usage writes a command's -h text to w: header (what the command does, its exit
 // statuses, ending in "Flags:") and then every flag of fs. fs keeps writing
 // nothing of its own.

@@ -62,10 +62,14 @@ func TestParse(t *testing.T) {
 	}
 }
 
-// Usage writes the header, then the flags, and leaves the flag set silent.
+// A FlagSet writes nothing itself; Usage writes the header, then the flags, and
+// leaves the flag set silent.
 func TestUsage(t *testing.T) {
-	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs := FlagSet("x")
 	fs.Int("n", 3, "how many")
+	if _, err := Parse(fs, []string{"-m"}); !errors.Is(err, ErrUsage) || fs.Output() != io.Discard {
+		t.Fatalf("Parse(-m) = %v, output %v; want a usage error and io.Discard", err, fs.Output())
+	}
 	var out bytes.Buffer
 	Usage(&out, fs, "Usage: x [flags]\n\nFlags:\n")
 	if want := "Usage: x [flags]\n\nFlags:\n  -n int\n    \thow many (default 3)\n"; out.String() != want {
