@@ -56,9 +56,11 @@ func syntheticOffers(n int) []pricing.Offer {
 }
 
 func benchmarkPlan(b *testing.B, n int) {
-	offers := syntheticOffers(n)
-	p := Planner{Offers: offers}
-	r := trainingRequest(b)
+	benchPlanner(b, Planner{Offers: syntheticOffers(n)}, trainingRequest(b))
+}
+
+// benchPlanner times p.Plan(r), planned once first to fail early on an error.
+func benchPlanner(b *testing.B, p Planner, r Request) {
 	if _, err := p.Plan(r); err != nil {
 		b.Fatal(err)
 	}

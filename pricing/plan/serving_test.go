@@ -296,18 +296,8 @@ func TestServingPreparesOncePerCard(t *testing.T) {
 }
 
 func BenchmarkPlanServing1000(b *testing.B) {
-	p := Planner{Offers: syntheticOffers(1000)}
-	r := servingRequest(b, "llama-3.1-8b", Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TTFT: time.Second, TPOT: 50 * time.Millisecond})
-	if _, err := p.Plan(r); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		if _, err := p.Plan(r); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchPlanner(b, Planner{Offers: syntheticOffers(1000)},
+		servingRequest(b, "llama-3.1-8b", Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TTFT: time.Second, TPOT: 50 * time.Millisecond}))
 }
 
 // A serving request and option go through JSON and back unchanged, the targets

@@ -103,16 +103,6 @@ func TestPlanSkyPilotLambdaRTX6000(t *testing.T) {
 // SkyPilot snapshot, instances of up to 8 GPUs with no cap on their number.
 func BenchmarkPlanSkyPilot(b *testing.B) {
 	p := Planner{Offers: skyPilotOffers(b)}
-	r := trainingRequest(b)
-	if _, err := p.Plan(r); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		if _, err := p.Plan(r); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchPlanner(b, p, trainingRequest(b))
 	b.ReportMetric(float64(len(p.Offers)), "offers")
 }
