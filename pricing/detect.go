@@ -59,9 +59,6 @@ func LoadList(r io.Reader) (List, error) {
 	if err != nil {
 		return List{Format: l.Format}, &formatError{l.Format, err}
 	}
-	if l.Skipped == nil {
-		l.Skipped = []Skip{}
-	}
 	return l, nil
 }
 
