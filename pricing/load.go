@@ -484,9 +484,9 @@ func LoadOffersCSV(r io.Reader) ([]Offer, error) {
 // csvHeader is what a header row says: where each column is, the terms, and the
 // list's default currency.
 type csvHeader struct {
-	col        [numColumns]int // position of each column; -1 when absent
-	pos        map[string]int  // position of each column by name, terms included
-	unit       [numColumns]string
+	col      [numColumns]int // position of each column; -1 when absent
+	pos      map[string]int  // position of each column by name, terms included
+	unit     [numColumns]string
 	terms    []csvTerm // in ascending months
 	currency string    // the list's currency when a row leaves it out; "" for none
 }
