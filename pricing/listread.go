@@ -68,16 +68,11 @@ func readList(r io.Reader) ([]byte, error) {
 	}
 	data = bytes.TrimPrefix(data, []byte(utf8BOM))
 	if !utf8.Valid(data) {
-		lines := lineCounter{data: data}
-		bad := 0
-		for bad < len(data) {
-			r, n := utf8.DecodeRune(data[bad:])
-			if r == utf8.RuneError && n <= 1 {
-				break
-			}
+		bad := 0 // the offset of the first byte that is not UTF-8
+		for r, n := utf8.DecodeRune(data); r != utf8.RuneError || n > 1; r, n = utf8.DecodeRune(data[bad:]) {
 			bad += n
 		}
-		return nil, &ParseError{Line: lines.at(int64(bad)), Err: errNotUTF8}
+		return nil, &ParseError{Line: (&lineCounter{data: data}).at(int64(bad)), Err: errNotUTF8}
 	}
 	return data, nil
 }
@@ -246,7 +241,8 @@ func parseErr(line int, field, input string, err error) *ParseError {
 // offers in messages. vast is vast.ai's form: numbers kept as text (json.Number),
 // the array also as the "offers" of an object (its API's form), and what follows
 // the array ignored.
-func loadJSONOffers(r io.Reader, what string, vast bool, offer func(raw json.RawMessage, line int) (Offer, error)) ([]Offer, error) {
+func loadJSONOffers(r io.Reader, what string, vast bool,
+	offer func(raw json.RawMessage, line int) (Offer, error)) ([]Offer, error) {
 	data, err := readList(r)
 	if err != nil {
 		return nil, err
@@ -373,7 +369,7 @@ type offerChunks struct {
 }
 
 func (c *offerChunks) add(o Offer) {
-	if len(c.cur) == cap(c.cur) {
+	if c.full() {
 		if c.cur != nil {
 			c.done = append(c.done, c.cur)
 		}
@@ -392,26 +388,21 @@ func (c *offerChunks) reserve(n int) {
 	if n <= cap(c.cur) || n <= c.n {
 		return
 	}
-	out := make([]Offer, 0, n)
-	for _, ch := range c.done {
-		out = append(out, ch...)
-	}
-	c.done, c.cur = nil, append(out, c.cur...)
+	c.done, c.cur = nil, c.join(n)
 }
 
 // all returns the offers in the order added; an empty, non-nil slice for none.
 // Room reserved and left over by more than a quarter is given back.
 func (c *offerChunks) all() []Offer {
-	if len(c.done) == 0 {
-		if c.cur == nil {
-			return []Offer{}
-		}
-		if cap(c.cur)-len(c.cur) > 64+len(c.cur)/4 {
-			return append(make([]Offer, 0, len(c.cur)), c.cur...)
-		}
+	if len(c.done) == 0 && c.cur != nil && cap(c.cur)-len(c.cur) <= 64+len(c.cur)/4 {
 		return c.cur
 	}
-	out := make([]Offer, 0, c.n)
+	return c.join(c.n)
+}
+
+// join returns the offers in the order added, in a new slice with room for size.
+func (c *offerChunks) join(size int) []Offer {
+	out := make([]Offer, 0, size)
 	for _, ch := range c.done {
 		out = append(out, ch...)
 	}
@@ -509,11 +500,8 @@ func priceCell(col, s, headUnit, currency string) (decimal.Decimal, error) {
 		}
 	}
 	d, err := priceField(col, num)
-	if err != nil && num != s {
-		var fe *fieldError
-		if errors.As(err, &fe) {
-			fe.input = s
-		}
+	if fe, ok := err.(*fieldError); ok {
+		fe.input = s // the cell as written
 	}
 	return d, err
 }
