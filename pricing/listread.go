@@ -221,6 +221,15 @@ func eachRow(cr *csv.Reader, row func(rec []string, line int) error) error {
 	}
 }
 
+// cell returns the cell at position i of a row, trimmed of spaces; "" for a
+// column that is absent (i < 0).
+func cell(rec []string, i int) string {
+	if i < 0 {
+		return ""
+	}
+	return strings.TrimSpace(rec[i])
+}
+
 // parseErr is the *ParseError for err at line: with field and input, or, when
 // field is empty, those of a *fieldError that err wraps; its reason wrapping
 // ErrInvalid, added when err does not wrap it already.

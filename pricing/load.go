@@ -284,8 +284,14 @@ func checkListed(o Offer) error {
 	if err := knownCurrency(o.Tariff.Currency); err != nil {
 		return &fieldError{"tariff.currency", o.Tariff.Currency, err}
 	}
-	if o.Tier != "" && !tierLabel(o.Tier) {
-		return &fieldError{"tier", o.Tier, fmt.Errorf("not a datacenter tier: want T1 to T4, Tier I to Tier IV, or T3+: %w", ErrInvalid)}
+	return checkTier(o.Tier)
+}
+
+// checkTier refuses a tier that is not a datacenter tier label (tierLabel); ""
+// says none.
+func checkTier(tier string) error {
+	if tier != "" && !tierLabel(tier) {
+		return &fieldError{"tier", tier, fmt.Errorf("not a datacenter tier: want T1 to T4, Tier I to Tier IV, or T3+: %w", ErrInvalid)}
 	}
 	return nil
 }
@@ -557,12 +563,7 @@ func isPriceColumn(name string) bool {
 
 // offer builds one offer from a record; it does not validate.
 func (h *csvHeader) offer(rec []string, in *interner) (Offer, error) {
-	get := func(c int) string {
-		if i := h.col[c]; i >= 0 {
-			return strings.TrimSpace(rec[i])
-		}
-		return ""
-	}
+	get := func(c int) string { return cell(rec, h.col[c]) }
 	var o Offer
 	var err error
 	o.Provider, o.Region, o.Card = in.get(get(colProvider)), in.get(get(colRegion)), in.get(get(colCard))
@@ -599,7 +600,7 @@ func (h *csvHeader) offer(rec []string, in *interner) (Offer, error) {
 	}
 	// Terms in ascending months, a defined order.
 	for _, term := range h.terms {
-		p, err := priceCell(term.name, strings.TrimSpace(rec[term.col]), term.unit, t.Currency)
+		p, err := priceCell(term.name, cell(rec, term.col), term.unit, t.Currency)
 		if err != nil {
 			return o, err
 		}
@@ -619,8 +620,8 @@ func (h *csvHeader) offer(rec []string, in *interner) (Offer, error) {
 	if t.Rounding, err = ParseRoundingMode(get(colRounding)); err != nil {
 		return o, &fieldError{"rounding", get(colRounding), err}
 	}
-	if o.Tier != "" && !tierLabel(o.Tier) {
-		return o, &fieldError{"tier", o.Tier, fmt.Errorf("not a datacenter tier: want T1 to T4, Tier I to Tier IV, or T3+: %w", ErrInvalid)}
+	if err := checkTier(o.Tier); err != nil {
+		return o, err
 	}
 	if s := get(colInterruptible); s != "" {
 		switch s {

@@ -174,12 +174,7 @@ type skyReader struct {
 	skipped skips
 }
 
-func (sr *skyReader) get(rec []string, c int) string {
-	if i := sr.col[c]; i >= 0 {
-		return strings.TrimSpace(rec[i])
-	}
-	return ""
-}
+func (sr *skyReader) get(rec []string, c int) string { return cell(rec, sr.col[c]) }
 
 func (sr *skyReader) fail(rec []string, line, c int, err error) error {
 	return parseErr(line, skyColumns[c], sr.get(rec, c), err)
