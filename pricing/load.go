@@ -132,17 +132,8 @@ func (t *Tariff) UnmarshalJSON(b []byte) error {
 			return err
 		}
 	}
-	if out.Granularity, err = durationField("granularity", w.Granularity); err != nil {
+	if err := out.readRules(w.Granularity, w.Minimum, w.AfterPackage, w.Rounding); err != nil {
 		return err
-	}
-	if out.Minimum, err = durationField("minimum", w.Minimum); err != nil {
-		return err
-	}
-	if out.AfterPackage, err = ParseAfterPackage(w.AfterPackage); err != nil {
-		return &fieldError{"after_package", w.AfterPackage, err}
-	}
-	if out.Rounding, err = ParseRoundingMode(w.Rounding); err != nil {
-		return &fieldError{"rounding", w.Rounding, err}
 	}
 	for i, tw := range w.Terms {
 		term, err := tw.term(fmt.Sprintf("terms[%d].", i))
@@ -152,6 +143,25 @@ func (t *Tariff) UnmarshalJSON(b []byte) error {
 		out.Terms = append(out.Terms, term)
 	}
 	*t = out
+	return nil
+}
+
+// readRules reads the tariff's billing rules from their text: granularity and
+// minimum (Go durations, empty for zero), after_package and rounding. An error
+// names the field (a *fieldError).
+func (t *Tariff) readRules(granularity, minimum, afterPackage, rounding string) (err error) {
+	if t.Granularity, err = durationField("granularity", granularity); err != nil {
+		return err
+	}
+	if t.Minimum, err = durationField("minimum", minimum); err != nil {
+		return err
+	}
+	if t.AfterPackage, err = ParseAfterPackage(afterPackage); err != nil {
+		return &fieldError{"after_package", afterPackage, err}
+	}
+	if t.Rounding, err = ParseRoundingMode(rounding); err != nil {
+		return &fieldError{"rounding", rounding, err}
+	}
 	return nil
 }
 
@@ -581,14 +591,13 @@ func (h *csvHeader) offer(rec []string, in *interner) (Offer, error) {
 			return o, &fieldError{"currency", t.Currency, err}
 		}
 	}
-	if o.MaxGPUs, err = intField("max_gpus", get(colMaxGPUs)); err != nil {
-		return o, err
-	}
-	if o.GPUsPerInstance, err = intField("gpus_per_instance", get(colGPUsPerInstance)); err != nil {
-		return o, err
-	}
-	if t.HoursPerMonth, err = intField("hours_per_month", get(colHoursPerMonth)); err != nil {
-		return o, err
+	for _, f := range [...]struct {
+		col int
+		dst *int
+	}{{colMaxGPUs, &o.MaxGPUs}, {colGPUsPerInstance, &o.GPUsPerInstance}, {colHoursPerMonth, &t.HoursPerMonth}} {
+		if *f.dst, err = intField(csvColumns[f.col], get(f.col)); err != nil {
+			return o, err
+		}
 	}
 	for _, f := range []struct {
 		col int
@@ -608,17 +617,8 @@ func (h *csvHeader) offer(rec []string, in *interner) (Offer, error) {
 			t.Terms = append(t.Terms, Term{Months: term.months, Monthly: p})
 		}
 	}
-	if t.Granularity, err = durationField("granularity", get(colGranularity)); err != nil {
+	if err := t.readRules(get(colGranularity), get(colMinimum), get(colAfterPackage), get(colRounding)); err != nil {
 		return o, err
-	}
-	if t.Minimum, err = durationField("minimum", get(colMinimum)); err != nil {
-		return o, err
-	}
-	if t.AfterPackage, err = ParseAfterPackage(get(colAfterPackage)); err != nil {
-		return o, &fieldError{"after_package", get(colAfterPackage), err}
-	}
-	if t.Rounding, err = ParseRoundingMode(get(colRounding)); err != nil {
-		return o, &fieldError{"rounding", get(colRounding), err}
 	}
 	if err := checkTier(o.Tier); err != nil {
 		return o, err

@@ -1,7 +1,6 @@
 package pricing
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -62,9 +61,7 @@ type vastOffer struct {
 func LoadVastJSON(r io.Reader) ([]Offer, error) {
 	return loadJSONOffers(r, "vast.ai offers", true, func(raw json.RawMessage, line int) (Offer, error) {
 		var v vastOffer
-		vd := json.NewDecoder(bytes.NewReader(raw))
-		vd.UseNumber()
-		if err := vd.Decode(&v); err != nil {
+		if err := json.Unmarshal(raw, &v); err != nil {
 			var te *json.UnmarshalTypeError
 			if errors.As(err, &te) {
 				return Offer{}, &fieldError{te.Field, "", fmt.Errorf("want %s, got a JSON %s", te.Type, te.Value)}
