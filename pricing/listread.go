@@ -445,10 +445,7 @@ func statesMemory(name string) bool {
 		return r == ' ' || r == '-' || r == '_' || r == '/' || r == '(' || r == ')'
 	})
 	for i, w := range words {
-		n := 0
-		for n < len(w) && w[n] >= '0' && w[n] <= '9' {
-			n++
-		}
+		n := len(w) - len(strings.TrimLeft(w, "0123456789"))
 		if n == 0 {
 			continue
 		}
@@ -478,14 +475,11 @@ func priceCell(col, s, headUnit, currency string) (decimal.Decimal, error) {
 	}
 	f := text.FoldWidth(s)
 	// Prefix (a currency sign or code), number, suffix (the unit).
-	i := 0
-	for i < len(f) && !(f[i] >= '0' && f[i] <= '9') && f[i] != '-' && f[i] != '.' {
-		i++
+	i := strings.IndexAny(f, "0123456789-.")
+	if i < 0 {
+		i = len(f)
 	}
-	j := i
-	for j < len(f) && (f[j] >= '0' && f[j] <= '9' || f[j] == '.' || f[j] == ',' || f[j] == '-') {
-		j++
-	}
+	j := len(f) - len(strings.TrimLeft(f[i:], "0123456789.,-"))
 	num, unit := f[i:j], strings.TrimSpace(f[:i])+strings.TrimSpace(f[j:])
 	if num == "" {
 		return priceField(col, s) // no number at all: the plain-decimal error
