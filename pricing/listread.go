@@ -56,8 +56,8 @@ const utf8BOM = "\ufeff"
 // size is known, and drops a UTF-8 byte order mark. Text that is not UTF-8 is
 // refused with a hint, as encoding/json would silently replace the bad bytes.
 func readList(r io.Reader) ([]byte, error) {
-	if err := refuseKnownSize(r); err != nil {
-		return nil, err
+	if knownSize(r) > maxListBytes {
+		return nil, &ParseError{Err: errListTooLarge}
 	}
 	data, err := io.ReadAll(io.LimitReader(r, maxListBytes+1))
 	if err != nil {
@@ -77,20 +77,10 @@ func readList(r io.Reader) ([]byte, error) {
 	return data, nil
 }
 
-// refuseKnownSize refuses a list whose size is known before reading to be over
-// maxListBytes: a reader that tells its remaining length (bytes.Reader,
-// strings.Reader, bytes.Buffer) or a regular file (its size). Others are bounded
-// while they are read (sizeLimit).
-func refuseKnownSize(r io.Reader) error {
-	if knownSize(r) > maxListBytes {
-		return &ParseError{Err: errListTooLarge}
-	}
-	return nil
-}
-
 // knownSize returns the bytes r tells it holds before it is read: a reader's
 // remaining length (bytes.Reader, strings.Reader, bytes.Buffer) or a regular
-// file's size; -1 when it tells none.
+// file's size; -1 when it tells none. A list known to be over maxListBytes is
+// refused before it is read; others are bounded while they are read (sizeLimit).
 func knownSize(r io.Reader) int64 {
 	if l, ok := r.(interface{ Len() int }); ok {
 		return int64(l.Len())
@@ -106,8 +96,8 @@ func knownSize(r io.Reader) int64 {
 // newCSVReader reads r as CSV within the size bound, past a UTF-8 byte order mark,
 // with # comment lines.
 func newCSVReader(r io.Reader) (*csv.Reader, error) {
-	if err := refuseKnownSize(r); err != nil {
-		return nil, err
+	if knownSize(r) > maxListBytes {
+		return nil, &ParseError{Err: errListTooLarge}
 	}
 	br := bufio.NewReader(&sizeLimit{r: r})
 	if b, err := br.Peek(len(utf8BOM)); err == nil && string(b) == utf8BOM {

@@ -16,26 +16,29 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// fieldOf returns the field of o in which Validate's first problem lies, with its
-// text, so that a loader's error can name the column or JSON field; "" when the
-// problem is not one field's. tariff prefixes the tariff's fields ("tariff." in
-// JSON); csvTerms names terms as CSV columns ("term_3m") rather than by index.
-func fieldOf(o Offer, tariff string, csvTerms bool) (field, input string) {
+// fieldOf returns err, a problem of o, in a *fieldError naming the field in which
+// Validate's first problem lies, with its text, so that a loader's error can name
+// the column or JSON field; err itself when the problem is not one field's, nil
+// for nil. tariff prefixes the tariff's fields ("tariff." in JSON); csvTerms names
+// terms as CSV columns ("term_3m") rather than by index.
+func fieldOf(err error, o Offer, tariff string, csvTerms bool) error {
 	t := o.Tariff
 	switch {
+	case err == nil:
+		return nil
 	case strings.TrimSpace(o.Provider) == "":
-		return "provider", o.Provider
+		return &fieldError{"provider", o.Provider, err}
 	case CardKey(o.Card) == "":
-		return "card", o.Card
+		return &fieldError{"card", o.Card, err}
 	case ValidCurrency(t.Currency) != nil:
-		return tariff + "currency", t.Currency
+		return &fieldError{tariff + "currency", t.Currency, err}
 	}
 	for _, p := range [...]struct {
 		name string
 		v    decimal.Decimal
 	}{{"hourly", t.Hourly}, {"daily", t.Daily}, {"weekly", t.Weekly}, {"monthly", t.Monthly}} {
 		if checkPrice(p.name, p.v) != nil {
-			return tariff + p.name, p.v.String()
+			return &fieldError{tariff + p.name, p.v.String(), err}
 		}
 	}
 	for i, term := range t.Terms {
@@ -45,11 +48,11 @@ func fieldOf(o Offer, tariff string, csvTerms bool) (field, input string) {
 			continue
 		}
 		if csvTerms {
-			return "term_" + strconv.Itoa(term.Months) + "m", term.Monthly.String()
+			return &fieldError{"term_" + strconv.Itoa(term.Months) + "m", term.Monthly.String(), err}
 		}
-		return tariff + "terms[" + strconv.Itoa(i) + "]", ""
+		return &fieldError{tariff + "terms[" + strconv.Itoa(i) + "]", "", err}
 	}
-	return "", ""
+	return err
 }
 
 // fieldError names the field a JSON or CSV value failed in.
@@ -279,12 +282,7 @@ func LoadOffersJSON(r io.Reader) ([]Offer, error) {
 		if err == nil {
 			err = checkListed(o)
 		}
-		if err != nil {
-			if f, in := fieldOf(o, "tariff.", false); f != "" {
-				err = &fieldError{f, in, err}
-			}
-		}
-		return o, err
+		return o, fieldOf(err, o, "tariff.", false)
 	})
 }
 
@@ -474,11 +472,7 @@ func LoadOffersCSV(r io.Reader) ([]Offer, error) {
 	err = eachRow(cr, func(rec []string, line int) error {
 		o, err := h.offer(rec, &in)
 		if err == nil {
-			if err = o.Validate(); err != nil {
-				if f, in := fieldOf(o, "", true); f != "" {
-					err = &fieldError{f, in, err}
-				}
-			}
+			err = fieldOf(o.Validate(), o, "", true)
 		}
 		if err != nil {
 			pe := parseErr(line, "", "", err)

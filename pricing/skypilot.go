@@ -311,16 +311,12 @@ func (sr *skyReader) note(instance, zone string, spot bool) string {
 	if n, ok := sr.notes[k]; ok {
 		return n
 	}
-	var n string
-	switch {
-	case instance == "" && zone == "":
+	n := "instance " + instance
+	if instance == "" {
 		n = "GPU alone: the host VM is priced apart"
-	case instance == "":
-		n = "GPU alone: the host VM is priced apart, zone " + zone
-	case zone == "":
-		n = "instance " + instance
-	default:
-		n = "instance " + instance + ", zone " + zone
+	}
+	if zone != "" {
+		n += ", zone " + zone
 	}
 	if spot {
 		n += ", spot"
