@@ -18,7 +18,8 @@ import (
 )
 
 // This file holds what the price-list loaders share: the size bound, the checks
-// of encoding and separators, and the collection of offers.
+// of encoding and separators, the reading of CSV rows and JSON arrays, their
+// errors with the line, and the collection of offers.
 
 // maxListBytes bounds the size of a price list the loaders read.
 const maxListBytes = 32 << 20
