@@ -311,9 +311,9 @@ func (sr *skyReader) note(instance, zone string, spot bool) string {
 	if n, ok := sr.notes[k]; ok {
 		return n
 	}
-	n := "instance " + instance
-	if instance == "" {
-		n = "GPU alone: the host VM is priced apart"
+	n := "GPU alone: the host VM is priced apart"
+	if instance != "" {
+		n = "instance " + instance
 	}
 	if zone != "" {
 		n += ", zone " + zone
