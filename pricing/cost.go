@@ -105,37 +105,6 @@ type rawLine struct {
 	count      int64 // per GPU packages
 	secs       int64 // per GPU billed seconds (hourly time); count unused
 	price      decimal.Decimal
-	rank       int
-}
-
-// buildQuote turns per-GPU lines and the exact per-GPU cost into a Quote for gpus
-// GPUs. exact is the cost times scale (an exact decimal); the total is
-// exact·gpus/scale rounded once.
-func buildQuote(cur string, mode RoundingMode, lines []rawLine, exact, scale decimal.Decimal, gpus int) Quote {
-	g := decimal.NewFromInt(int64(gpus))
-	total := roundQuo(exact.Mul(g), scale, MinorUnit(cur), mode)
-	// A stable insertion sort by rank: a handful of lines, and no interface for
-	// the slice to escape through.
-	for i := 1; i < len(lines); i++ {
-		for j := i; j > 0 && lines[j].rank < lines[j-1].rank; j-- {
-			lines[j], lines[j-1] = lines[j-1], lines[j]
-		}
-	}
-	q := Quote{Total: Money{Amount: total, Currency: cur}, Lines: []Line{}}
-	sum := decimal.Decimal{}
-	for _, l := range lines {
-		if l.secs <= 0 && l.count == 0 {
-			continue
-		}
-		ln := l.line(cur, g)
-		sum = sum.Add(ln.Amount.Amount)
-		q.Lines = append(q.Lines, ln)
-	}
-	if diff := total.Sub(sum); !diff.IsZero() {
-		m := Money{Amount: diff, Currency: cur}
-		q.Lines = append(q.Lines, Line{Item: "rounding", Quantity: decimal.NewFromInt(1), Price: m, Amount: m})
-	}
-	return q
 }
 
 // line is l as a quote writes it for g GPUs. Hourly time has its quantity and

@@ -304,44 +304,80 @@ func allDigits(s string) bool {
 	return true
 }
 
+// decParts is a decimal c·10^e whose coefficient fits an int64.
+type decParts struct {
+	c  int64
+	e  int32
+	ok bool
+}
+
+// splitDec returns d's coefficient and exponent, with trailing zeros after the
+// point dropped (as trim does), when the coefficient fits an int64. NumDigits is
+// exact (it checks its estimate), and at most 18 digits fit, so
+// CoefficientInt64 is then exact too; neither copies the coefficient.
+func splitDec(d decimal.Decimal) decParts {
+	if d.IsZero() {
+		return decParts{0, 0, true}
+	}
+	if d.NumDigits() > 18 {
+		return decParts{}
+	}
+	v, e := d.CoefficientInt64(), d.Exponent()
+	for e < 0 && v%10 == 0 {
+		v /= 10
+		e++
+	}
+	return decParts{v, e, true}
+}
+
+// places returns the number of decimal places d needs (zero for an integer).
+func places(d decimal.Decimal) int32 {
+	t := splitDec(d)
+	if !t.ok {
+		t.e = trim(d).Exponent()
+	}
+	return max(0, -t.e)
+}
+
+// toInt returns d·10^p as an integer; p must be at least places(d).
+func toInt(d decimal.Decimal, p int32) *big.Int {
+	d = trim(d)
+	c := d.Coefficient()
+	shift := int64(d.Exponent()) + int64(p)
+	switch {
+	case shift > 0 && shift < 19:
+		c.Mul(c, big.NewInt(pow10(shift)))
+	case shift > 0:
+		c.Mul(c, new(big.Int).Exp(big.NewInt(10), big.NewInt(shift), nil))
+	}
+	return c
+}
+
 // trim drops trailing zeros after the point, so that "1.500000000" is 1.5. The
-// value is unchanged. It tests divisibility on the coefficient: on an int64 when
-// it fits, else a big.Int division by a power of ten per step.
+// value is unchanged. A coefficient past int64 is divided by ten in a big.Int,
+// one step at a time.
 func trim(d decimal.Decimal) decimal.Decimal {
-	e := d.Exponent()
 	if d.IsZero() {
 		return decimal.Decimal{}
 	}
-	if e >= 0 {
-		return d
-	}
-	c := d.Coefficient()
-	if c.IsInt64() {
-		v, k := c.Int64(), int32(0)
-		for e+k < 0 && v%10 == 0 {
-			v /= 10
-			k++
-		}
-		if k == 0 {
+	if t := splitDec(d); t.ok {
+		if t.e == d.Exponent() {
 			return d
 		}
-		return decimal.New(v, e+k)
+		return decimal.New(t.c, t.e)
 	}
+	c, e := d.Coefficient(), d.Exponent()
 	var q, r big.Int
 	ten := big.NewInt(10)
-	k := int32(0)
-	for e+k < 0 {
+	for e < 0 {
 		q.QuoRem(c, ten, &r)
 		if r.Sign() != 0 {
 			break
 		}
 		c.Set(&q)
-		k++
+		e++
 	}
-	if k == 0 {
-		return d
-	}
-	return decimal.NewFromBigInt(c, e+k)
+	return decimal.NewFromBigInt(c, e)
 }
 
 // roundQuo returns x/y rounded to places decimal places with the given mode,

@@ -7,7 +7,6 @@ import (
 	"math/bits"
 
 	"github.com/gpuplan/gpuplan/internal/checked"
-	"github.com/shopspring/decimal"
 )
 
 // maxItems is the most packages a tariff can have: eight terms (Validate) and the
@@ -24,7 +23,8 @@ type arith[C any] interface {
 	add(a, b C) C
 	mul(a C, k int64) C // a·k, k ≥ 0
 	cmp(a, b C) int
-	big(a C) *big.Int // a as a *big.Int the caller may change
+	exact(a C) exact
+	of(x exact) (C, bool) // x as a C; false when it does not fit
 	// cmpMul compares a·x with b·y (x, y ≥ 0) exactly.
 	cmpMul(a C, x int64, b C, y int64) int
 }
@@ -33,11 +33,12 @@ type arith[C any] interface {
 // on it only after smallEnough has bounded every value it can compute.
 type int64Arith struct{}
 
-func (int64Arith) zero() int64          { return 0 }
-func (int64Arith) add(a, b int64) int64 { return a + b }
-func (int64Arith) mul(a, k int64) int64 { return a * k }
-func (int64Arith) cmp(a, b int64) int   { return cmp.Compare(a, b) }
-func (int64Arith) big(a int64) *big.Int { return big.NewInt(a) }
+func (int64Arith) zero() int64              { return 0 }
+func (int64Arith) add(a, b int64) int64     { return a + b }
+func (int64Arith) mul(a, k int64) int64     { return a * k }
+func (int64Arith) cmp(a, b int64) int       { return cmp.Compare(a, b) }
+func (int64Arith) exact(a int64) exact      { return exact{v: a} }
+func (int64Arith) of(x exact) (int64, bool) { return x.v, x.b == nil }
 func (int64Arith) cmpMul(a, x, b, y int64) int {
 	h1, l1 := bits.Mul64(uint64(a), uint64(x))
 	h2, l2 := bits.Mul64(uint64(b), uint64(y))
@@ -65,8 +66,9 @@ func (bigArith) add(a, b *big.Int) *big.Int { return new(big.Int).Add(a, b) }
 func (bigArith) mul(a *big.Int, k int64) *big.Int {
 	return new(big.Int).Mul(a, big.NewInt(k))
 }
-func (bigArith) cmp(a, b *big.Int) int   { return a.Cmp(b) }
-func (bigArith) big(a *big.Int) *big.Int { return new(big.Int).Set(a) }
+func (bigArith) cmp(a, b *big.Int) int       { return a.Cmp(b) }
+func (bigArith) exact(a *big.Int) exact      { return exact{b: a} }
+func (bigArith) of(x exact) (*big.Int, bool) { return x.big(), true }
 func (bigArith) cmpMul(a *big.Int, x int64, b *big.Int, y int64) int {
 	return new(big.Int).Mul(a, big.NewInt(x)).Cmp(new(big.Int).Mul(b, big.NewInt(y)))
 }
@@ -169,7 +171,7 @@ func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
 	// rateCap: s·(price_2·length_b − price_b·length_2) < price_b·length_2·length_b.
 	pr.rateCap = math.MaxInt64
 	if n > 1 {
-		p2, l2, pb, lb := a.big(ks[1].price), big.NewInt(ks[1].length), a.big(ks[0].price), big.NewInt(ks[0].length)
+		p2, l2, pb, lb := a.exact(ks[1].price).big(), big.NewInt(ks[1].length), a.exact(ks[0].price).big(), big.NewInt(ks[0].length)
 		d := new(big.Int).Sub(new(big.Int).Mul(p2, lb), new(big.Int).Mul(pb, l2))
 		if d.Sign() > 0 {
 			q := new(big.Int).Mul(pb, l2)
@@ -316,35 +318,4 @@ func gcd(a, b int64) int64 {
 		a, b = b, a%b
 	}
 	return a
-}
-
-// places returns the number of decimal places d needs (zero for an integer).
-func places(d decimal.Decimal) int32 {
-	if e := trim(d).Exponent(); e < 0 {
-		return -e
-	}
-	return 0
-}
-
-// toInt returns d·10^p as an integer; p must be at least places(d).
-func toInt(d decimal.Decimal, p int32) *big.Int {
-	d = trim(d)
-	c := d.Coefficient()
-	shift := int64(d.Exponent()) + int64(p)
-	switch {
-	case shift > 0 && shift < 19:
-		c.Mul(c, big.NewInt(pow10(shift)))
-	case shift > 0:
-		c.Mul(c, new(big.Int).Exp(big.NewInt(10), big.NewInt(shift), nil))
-	}
-	return c
-}
-
-// pow10 returns 10^n for 0 <= n <= 18, without a table to keep in memory.
-func pow10(n int64) int64 {
-	v := int64(1)
-	for ; n > 0; n-- {
-		v *= 10
-	}
-	return v
 }
