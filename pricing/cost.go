@@ -126,13 +126,7 @@ func (l rawLine) line(cur string, g decimal.Decimal) Line {
 
 // quo9 returns x/y, exact when that terminates within nine places, else rounded
 // half up to nine places.
-func quo9(x, y decimal.Decimal) decimal.Decimal {
-	q, r := x.QuoRem(y, 9)
-	if r.IsZero() {
-		return trim(q)
-	}
-	return trim(roundQuo(x, y, 9, RoundHalfUp))
-}
+func quo9(x, y decimal.Decimal) decimal.Decimal { return trim(roundQuo(x, y, 9, RoundHalfUp)) }
 
 func checkGPUs(gpus int) error {
 	if gpus < 1 || gpus > 1_000_000 {

@@ -192,15 +192,10 @@ func (m Money) Exact() string { return m.Currency + " " + m.exactString() }
 // digits after the point.
 func (m Money) exactString() string { return exactString(m.Amount, MinorUnit(m.Currency)) }
 
-// exactString writes d exactly with at least min decimal places. StringFixed never
-// rounds here, because it is given at least as many places as d has.
-func exactString(d decimal.Decimal, min int32) string {
-	d = trim(d)
-	places := min
-	if e := -d.Exponent(); e > places {
-		places = e
-	}
-	return d.StringFixed(places)
+// exactString writes d exactly with at least least decimal places. StringFixed
+// never rounds here, because it is given at least as many places as d has.
+func exactString(d decimal.Decimal, least int32) string {
+	return d.StringFixed(max(least, places(d)))
 }
 
 type moneyWire struct {
@@ -381,33 +376,22 @@ func trim(d decimal.Decimal) decimal.Decimal {
 }
 
 // roundQuo returns x/y rounded to places decimal places with the given mode,
-// exactly: the remainder decides, not a float. y must be positive.
+// exactly: the remainder decides, not a float. y must be positive. Half up is
+// decimal's DivRound (a half away from zero).
 func roundQuo(x, y decimal.Decimal, places int32, mode RoundingMode) decimal.Decimal {
-	neg := x.Sign() < 0
-	ax := x.Abs()
-	q, r := ax.QuoRem(y, places)
-	// Compare 2·r with one unit of the last place times y: r < y·10^-places.
-	unit := decimal.New(1, -places)
-	twice := r.Add(r)
-	half := twice.Cmp(y.Mul(unit))
-	up := false
-	switch {
-	case half > 0:
-		up = true
-	case half == 0:
-		if mode == RoundHalfEven {
-			// QuoRem returns q with exponent -places, so its coefficient is q in
-			// units of the last place: round up only when that is odd.
-			up = q.Coefficient().Bit(0) == 1
-		} else {
-			up = true
-		}
+	if mode == RoundHalfUp {
+		return x.DivRound(y, places)
 	}
-	if up {
+	q, r := x.Abs().QuoRem(y, places)
+	// Compare 2·r with one unit of the last place times y. q's exponent is
+	// −places, so its coefficient counts units of the last place: a half goes
+	// to the even one.
+	unit := decimal.New(1, -places)
+	if half := r.Add(r).Cmp(y.Mul(unit)); half > 0 || (half == 0 && q.Coefficient().Bit(0) == 1) {
 		q = q.Add(unit)
 	}
-	if neg {
-		q = q.Neg()
+	if x.Sign() < 0 {
+		return q.Neg()
 	}
 	return q
 }

@@ -5,8 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
-
-	"github.com/gpuplan/gpuplan/internal/checked"
+	"slices"
 )
 
 // maxItems is the most packages a tariff can have: eight terms (Validate) and the
@@ -95,14 +94,7 @@ type problem[C any] struct {
 
 // units is the billed tail length of a remainder x > 0.
 func (p *problem[C]) units(x int64) int64 {
-	if x < p.minUnits {
-		x = p.minUnits
-	}
-	n := x / p.step
-	if x%p.step != 0 {
-		n++
-	}
-	return n * p.step
+	return ceilDiv(max(x, p.minUnits), p.step) * p.step
 }
 
 // kept is a package the search keeps, with its place in the problem's items.
@@ -150,27 +142,15 @@ func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
 		}
 		pr.ks = append(pr.ks, kept[C]{l, p.prices[i], i})
 	}
-	// Strict order: price per unit ascending (cross-multiplied), then longer
-	// first, then original place. An insertion sort: at most maxItems packages.
+	// A strict order: price per unit ascending (cross-multiplied), then longer
+	// first, then original place.
 	ks := pr.ks
-	before := func(x, y kept[C]) bool {
-		if c := a.cmpMul(x.price, y.length, y.price, x.length); c != 0 {
-			return c < 0
-		}
-		if x.length != y.length {
-			return x.length > y.length
-		}
-		return x.orig < y.orig
-	}
-	for i := 1; i < len(ks); i++ {
-		for j := i; j > 0 && before(ks[j], ks[j-1]); j-- {
-			ks[j], ks[j-1] = ks[j-1], ks[j]
-		}
-	}
-	n := len(ks)
+	slices.SortFunc(ks, func(x, y kept[C]) int {
+		return cmp.Or(a.cmpMul(x.price, y.length, y.price, x.length), cmp.Compare(y.length, x.length), cmp.Compare(x.orig, y.orig))
+	})
 	// rateCap: s·(price_2·length_b − price_b·length_2) < price_b·length_2·length_b.
 	pr.rateCap = math.MaxInt64
-	if n > 1 {
+	if len(ks) > 1 {
 		p2, l2, pb, lb := a.exact(ks[1].price).big(), big.NewInt(ks[1].length), a.exact(ks[0].price).big(), big.NewInt(ks[0].length)
 		d := new(big.Int).Sub(new(big.Int).Mul(p2, lb), new(big.Int).Mul(pb, l2))
 		if d.Sign() > 0 {
@@ -190,10 +170,7 @@ func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
 	for i := range ks {
 		pr.caps[i] = math.MaxInt64
 		for j := 0; j < i; j++ {
-			limit := ks[j].length / gcd(ks[i].length, ks[j].length)
-			if pr.caps[i] < limit {
-				limit = pr.caps[i] + 1
-			}
+			limit := min(ks[j].length/gcd(ks[i].length, ks[j].length), satAdd(pr.caps[i], 1))
 			if k := leastSwap(a, ks[i].length, ks[j].length, ks[i].price, ks[j].price, limit); k > 0 {
 				pr.caps[i] = k - 1
 			}
@@ -271,46 +248,24 @@ func solve[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C] {
 // is shorter than need plus twice the longest package (a cover of the rest in
 // whole cells of G, then b past it), so with L that length,
 // A_i = ⌈L/length_i⌉·price_i (at least any count of i in it times its price) and
-// T = tail(L) (at least any tail), every cost is at most Σ A_i + max A_i + T.
+// T = tail(L) (at least any tail), every cost is at most Σ A_i + max A_i + T,
+// which must stay below MaxInt64.
 // Cross products of prices and lengths are taken in *big.Int.
 func smallEnough(pr *problem[int64], need int64) bool {
-	if need < 1 {
-		need = 1
-	}
-	var sum, maxA, maxL int64
+	var maxL int64
 	for _, l := range pr.lengths {
 		maxL = max(maxL, l)
 	}
-	need = satAdd(need, 2*maxL)
+	need = satAdd(max(need, 1), 2*maxL)
+	var sum, maxA, tail int64
 	for i, l := range pr.lengths {
-		q := need / l
-		if need%l != 0 {
-			q++
-		}
-		ai, ok := checked.Mul(q, pr.prices[i])
-		if !ok {
-			return false
-		}
-		if sum, ok = checked.Add(sum, ai); !ok {
-			return false
-		}
-		maxA = max(maxA, ai)
+		ai := satMul(ceilDiv(need, l), pr.prices[i])
+		sum, maxA = satAdd(sum, ai), max(maxA, ai)
 	}
-	var tail int64
 	if pr.hasTail {
-		var ok bool
-		if tail, ok = checked.Mul(pr.rate, pr.units(need)); !ok {
-			return false
-		}
+		tail = satMul(pr.rate, pr.units(need))
 	}
-	ok := true
-	for _, v := range []int64{maxA, tail} {
-		if !ok {
-			return false
-		}
-		sum, ok = checked.Add(sum, v)
-	}
-	return ok
+	return satAdd(satAdd(sum, maxA), tail) < math.MaxInt64
 }
 
 func gcd(a, b int64) int64 {
