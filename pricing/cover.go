@@ -395,9 +395,10 @@ func (c *coverSearch[C, A]) larger(x, y [maxItems]int64) bool {
 	return false
 }
 
+// ceilDiv returns ⌈x/d⌉ for d > 0 (x / d truncates toward zero).
 func ceilDiv(x, d int64) int64 {
 	q := x / d
-	if x%d != 0 && (x > 0) == (d > 0) {
+	if x%d > 0 {
 		q++
 	}
 	return q

@@ -210,17 +210,10 @@ func (m Money) MarshalJSON() ([]byte, error) {
 		// It could not be read back: only the zero Money goes without a currency.
 		return nil, fmt.Errorf("pricing: money %s has no currency: %w", m.Amount.String(), ErrInvalid)
 	}
-	var b bytes.Buffer
-	b.WriteString(`{"amount":"`)
-	b.WriteString(m.exactString())
-	b.WriteString(`","currency":`)
-	c, err := json.Marshal(m.Currency)
-	if err != nil {
-		return nil, err
-	}
-	b.Write(c)
-	b.WriteString("}")
-	return b.Bytes(), nil
+	return json.Marshal(struct {
+		Amount   string `json:"amount"`
+		Currency string `json:"currency"`
+	}{m.exactString(), m.Currency})
 }
 
 // UnmarshalJSON reads {"amount":"9000.00","currency":"CNY"}, and the zero Money as
