@@ -327,20 +327,6 @@ func places(d decimal.Decimal) int32 {
 	return max(0, -t.e)
 }
 
-// toInt returns d·10^p as an integer; p must be at least places(d).
-func toInt(d decimal.Decimal, p int32) *big.Int {
-	d = trim(d)
-	c := d.Coefficient()
-	shift := int64(d.Exponent()) + int64(p)
-	switch {
-	case shift > 0 && shift < 19:
-		c.Mul(c, big.NewInt(pow10(shift)))
-	case shift > 0:
-		c.Mul(c, new(big.Int).Exp(big.NewInt(10), big.NewInt(shift), nil))
-	}
-	return c
-}
-
 // trim drops trailing zeros after the point, so that "1.500000000" is 1.5. The
 // value is unchanged. A coefficient past int64 is divided by ten in a big.Int,
 // one step at a time.
