@@ -75,21 +75,15 @@ func (l *Line) UnmarshalJSON(b []byte) error {
 // the packages cheapest per hour (lexicographically, in order of price per hour;
 // pricing/solve.go states the rule and its proof).
 //
-// The search is exact, and its work does not grow with d past the bounds below.
-// The packages split into two families by length: the days and weeks, and the
-// months and terms (when the cheapest per hour is a month or a term; the other
-// way round when it is a day or a week). A table holds each family's cheapest
-// fills, the days' in cells of a day, the months' in cells of a month, each up
-// to a bound (a cheapest cover never holds so many of one package that they
-// could be swapped for earlier packages at no extra cost, nor so much that the
-// cheapest package bought instead would cost no more, nor more than d); the
-// cheapest package repeats past its family's table, and hourly time fills the
-// last stretch. So a run of a hundred years needs at most some 36,500 day cells
-// and 1,300 month cells, whatever the prices (pricing/cover.go states the
-// search and its proof). Inputs are bounded as Validate and MaxDuration say:
-// prices below 10^15 with at most 12 decimal places, runs up to MaxDuration.
-// The package documentation lists the measured times: microseconds for common
-// tariffs, under 2 ms for the slowest tariff found.
+// The search is exact, and its work does not grow with d past fixed bounds: one
+// table holds the cheapest fills of the days and weeks, in cells of a day, and
+// one those of the months and terms, in cells of a month, each bounded whatever
+// the prices, so a run of a hundred years needs at most some 36,500 day cells
+// and 1,300 month cells (pricing/cover.go states the search and its proof).
+// Inputs are bounded as Validate and MaxDuration say: prices below 10^15 with at
+// most 12 decimal places, runs up to MaxDuration. The package documentation
+// lists the measured times: microseconds for common tariffs, under 2 ms for the
+// slowest tariff found.
 func (t Tariff) Cost(d time.Duration) (Quote, error) { return t.CostGPUs(d, 1) }
 
 // CostGPUs is Cost for gpus GPUs rented together for the same run: each line's

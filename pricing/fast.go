@@ -317,18 +317,15 @@ func (p *pricer) floor(secs int64, gpus int) (int64, bool) {
 		return 0, true // nothing to cover
 	}
 	pr := &p.run64
-	atRate := int64(math.MaxInt64) // secs at the lowest rate
-	if v, ok := checked.Mul(pr.rate, secs); ok && pr.hasTail {
-		atRate = v
+	// atRate: secs at the lowest rate; lo: the least of the covers' floors.
+	atRate, lo := int64(math.MaxInt64), int64(math.MaxInt64)
+	if pr.hasTail {
+		atRate, lo = satMul(pr.rate, secs), satMul(pr.rate, pr.units(secs))
 	}
 	for i, l := range pr.lengths {
 		if v, ok := (int64Arith{}).mulQuo(pr.prices[i], secs, l); ok {
 			atRate = min(atRate, v)
 		}
-	}
-	lo := int64(math.MaxInt64)
-	if v, ok := checked.Mul(pr.rate, pr.units(secs)); ok && pr.hasTail {
-		lo = v
 	}
 	for _, c := range pr.prices {
 		lo = min(lo, max(c, atRate))
