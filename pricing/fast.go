@@ -29,13 +29,12 @@ type pricer struct {
 	scale  int32
 	hourly exact           // Hourly·10^scale
 	prices [maxItems]exact // each package's price·10^scale·3600
-	secs   [maxItems]int64 // package lengths in seconds
-	days   [maxItems]int64 // and in whole days
-	// run64 is the run problem in int64 when hasRun64, with its prices in
-	// price64, prepared for the search (prepared) when a cover is first asked
-	// for: a floor needs only the problem.
+	// run64 is the run problem in int64 when hasRun64, its lengths and prices
+	// in secs and price64, prepared for the search (prepared) when a cover is
+	// first asked for: a floor needs only the problem.
 	hasRun64  bool
 	run64     problem[int64]
+	secs      [maxItems]int64
 	price64   [maxItems]int64
 	prepare64 sync.Once
 	prepared  *prepared[int64]
@@ -97,9 +96,9 @@ func newPricer(t Tariff) *pricer {
 	p.hourly = scaled(t.Hourly, p.scale)
 	for i, k := range p.pk {
 		p.prices[i] = scaled(k.price, p.scale).mul(3600)
-		p.secs[i], p.days[i] = k.hours*3600, k.hours/24
 	}
-	if prob, ok := problemOf(int64Arith{}, p, 0, p.price64[:len(p.pk)]); ok && smallEnough(&prob, 1) {
+	n := len(p.pk)
+	if prob, ok := problemOf(int64Arith{}, p, 0, p.secs[:n], p.price64[:n]); ok && smallEnough(&prob, 1) {
 		p.run64, p.hasRun64 = prob, true
 	}
 	return p
@@ -107,15 +106,17 @@ func newPricer(t Tariff) *pricer {
 
 // problemOf is the run problem (session 0: lengths in seconds, the tail billed
 // at the tariff's granularity and minimum) or the sessions problem (lengths in
-// days, a day of tail one session billed for session seconds) in a's costs, its
-// prices written to prices (one per package); false when a cost does not fit.
-func problemOf[C any, A arith[C]](a A, p *pricer, session int64, prices []C) (problem[C], bool) {
-	prob := problem[C]{lengths: p.secs[:len(prices)], prices: prices, mix: p.t.AfterPackage == BillHourly, step: 1}
-	if session > 0 {
-		prob.lengths = p.days[:len(prices)]
-	}
+// days, a day of tail one session billed for session seconds) in a's costs,
+// written to lengths and prices (one per package); false when a cost does not
+// fit.
+func problemOf[C any, A arith[C]](a A, p *pricer, session int64, lengths []int64, prices []C) (problem[C], bool) {
+	prob := problem[C]{lengths: lengths, prices: prices, mix: p.t.AfterPackage == BillHourly, step: 1}
 	ok := true
-	for i := range prices {
+	for i, k := range p.pk {
+		lengths[i] = k.hours * 3600
+		if session > 0 {
+			lengths[i] = k.hours / 24
+		}
 		var fits bool
 		prices[i], fits = a.of(p.prices[i])
 		ok = ok && fits
@@ -193,14 +194,14 @@ func (p *pricer) search(need, session int64) cover {
 			return cheapest(int64Arith{}, p.prepared, need, 1)
 		}
 	} else {
-		var prices [maxItems]int64
-		if prob, ok := problemOf(int64Arith{}, p, session, prices[:len(p.pk)]); ok && smallEnough(&prob, need) {
+		var lengths, prices [maxItems]int64
+		if prob, ok := problemOf(int64Arith{}, p, session, lengths[:len(p.pk)], prices[:len(p.pk)]); ok && smallEnough(&prob, need) {
 			var pr prepared[int64]
 			prepareInto(int64Arith{}, &pr, prob)
 			return cheapest(int64Arith{}, &pr, need, session)
 		}
 	}
-	prob, _ := problemOf(bigArith{}, p, session, make([]*big.Int, len(p.pk)))
+	prob, _ := problemOf(bigArith{}, p, session, make([]int64, len(p.pk)), make([]*big.Int, len(p.pk)))
 	return cheapest(bigArith{}, prepare(bigArith{}, prob), need, max(session, 1))
 }
 
