@@ -111,7 +111,7 @@ func (l rawLine) line(cur string, g decimal.Decimal) Line {
 		qty = quo9(secs, decimal.NewFromInt(3600))
 		amt = quo9(secs.Mul(l.price), decimal.NewFromInt(3600))
 	} else {
-		qty = trim(decimal.NewFromInt(l.count).Mul(g))
+		qty = decimal.NewFromInt(l.count).Mul(g)
 		amt = l.price.Mul(qty)
 	}
 	return Line{Item: l.item, Unit: l.unit, Quantity: qty,
