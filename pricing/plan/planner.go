@@ -312,7 +312,7 @@ func (p Planner) Report(r Request) (Report, error) {
 					diag.late(*card, n, limit, f.duration+c.lost)
 					continue
 				}
-				if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.budget.Amount) {
+				if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.Budget.Amount) {
 					diag.over(*card, n, c.key)
 					continue
 				}

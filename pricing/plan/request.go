@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
@@ -183,8 +184,7 @@ type settings struct {
 	threshold  decimal.Decimal
 	checkpoint time.Duration
 	restart    time.Duration
-	limit      int           // options returned; negative: all
-	budget     pricing.Money // the budget, checked against RankedCost
+	limit      int // options returned; negative: all
 }
 
 // Validate reports what makes no sense in the request, each problem wrapping
@@ -229,27 +229,18 @@ func (r Request) settle() (settings, error) {
 	if r.Deadline > 0 && r.Tokens == 0 {
 		bad("a deadline needs tokens (the work to finish)")
 	}
-	s.headroom = r.Headroom
-	if s.headroom == 0 {
-		s.headroom = DefaultHeadroom
-	}
+	s.headroom = cmp.Or(r.Headroom, DefaultHeadroom)
 	if math.IsNaN(r.Headroom) || r.Headroom < 0 || r.Headroom >= 1 {
 		bad("headroom %v must be in [0, 1)", r.Headroom)
 	}
-	s.band = r.Band
-	if s.band == (compute.Band{}) {
-		s.band = compute.PublishedMFU()
-	}
+	s.band = cmp.Or(r.Band, compute.PublishedMFU())
 	if err := s.band.Validate(); err != nil {
 		errs = append(errs, &text.ContextError{Pkg: "plan", Context: "request: utilization band", Err: err, Also: pricing.ErrInvalid})
 	}
-	s.util = r.Utilization
-	if math.IsNaN(s.util) || s.util < 0 || s.util > 1 {
+	if math.IsNaN(r.Utilization) || r.Utilization < 0 || r.Utilization > 1 {
 		bad("utilization %v must be in (0, 1]", r.Utilization)
 	}
-	if s.util == 0 {
-		s.util = s.band.Mid()
-	}
+	s.util = cmp.Or(r.Utilization, s.band.Mid())
 	s.band.Low = math.Min(s.band.Low, s.util)
 	s.band.High = math.Max(s.band.High, s.util)
 	if r.MaxGPUs < 0 {
@@ -272,13 +263,8 @@ func (r Request) settle() (settings, error) {
 		bad("market threshold has exponent %d, outside -60 to 60", e)
 		s.threshold = defaultMarketThreshold
 	}
-	s.budget = s.Budget
 	if s.Rank < RankCost || s.Rank > RankFrontier {
 		bad("rank %d: want RankCost, RankTime or RankFrontier", int(s.Rank))
-	}
-	s.limit = r.Limit
-	if s.limit == 0 {
-		s.limit = DefaultLimit
 	}
 	if s.threshold.IsZero() {
 		s.threshold = defaultMarketThreshold
@@ -286,14 +272,9 @@ func (r Request) settle() (settings, error) {
 	if s.threshold.Sign() <= 0 || s.threshold.Cmp(decimal.New(1, 0)) >= 0 {
 		bad("market threshold %s must be in (0, 1)", r.MarketThreshold)
 	}
-	s.checkpoint = r.Checkpoint
-	if s.checkpoint == 0 {
-		s.checkpoint = DefaultCheckpoint
-	}
-	s.restart = r.Restart
-	if s.restart == 0 {
-		s.restart = DefaultRestart
-	}
+	s.limit = cmp.Or(r.Limit, DefaultLimit)
+	s.checkpoint = cmp.Or(r.Checkpoint, DefaultCheckpoint)
+	s.restart = cmp.Or(r.Restart, DefaultRestart)
 	if r.Serving != nil {
 		errs = append(errs, s.settleServing()...)
 	}
