@@ -1,12 +1,13 @@
 package plan
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
+	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -330,8 +331,7 @@ func (p Planner) Report(r Request) (Report, error) {
 			why = fmt.Errorf("sold in instances of %d GPUs, more than the %d allowed: %w", o.GPUsPerInstance, s.MaxGPUs, pricing.ErrUnavailable)
 		}
 		if why != nil && len(cands) == first {
-			reason := text.Reason(why)
-			rep.Skipped = append(rep.Skipped, Skipped{Offer: *o, Reason: reason, Err: why})
+			rep.Skipped = append(rep.Skipped, Skipped{Offer: *o, Reason: text.Reason(why), Err: why})
 			causes = append(causes, why)
 		}
 	}
@@ -352,11 +352,9 @@ func (p Planner) Report(r Request) (Report, error) {
 		return Report{}, err
 	}
 	cheapest := &cands[order[0]]
-	if s.Rank != RankCost {
-		for _, k := range order {
-			if cands[k].key.Amount.LessThan(cheapest.key.Amount) {
-				cheapest = &cands[k]
-			}
+	for _, k := range order {
+		if cands[k].key.Amount.LessThan(cheapest.key.Amount) {
+			cheapest = &cands[k]
 		}
 	}
 	rep.Options = make([]Option, len(order))
@@ -447,10 +445,7 @@ func (s settings) gpuLimit(o pricing.Offer) int {
 			limit = MaxPlanGPUs
 		}
 	}
-	if s.MaxGPUs > 0 && s.MaxGPUs < limit {
-		limit = s.MaxGPUs
-	}
-	limit = min(limit, MaxPlanGPUs)
+	limit = min(limit, cmp.Or(s.MaxGPUs, MaxPlanGPUs), MaxPlanGPUs) // settle checked MaxGPUs >= 0
 	if per := o.GPUsPerInstance; per > 0 {
 		limit -= limit % per
 	}
@@ -670,15 +665,7 @@ func lookupBoard(cat *catalog.Catalog, all *[]catalog.Card, name string) (catalo
 		}
 		boards = append(siblings(*all, c), c)
 	}
-	slow, fast := boards[0], boards[0]
-	for _, b := range boards[1:] {
-		if slower(b, slow) {
-			slow = b
-		}
-		if slower(fast, b) {
-			fast = b
-		}
-	}
+	slow, fast := slices.MinFunc(boards, bySpeed), slices.MaxFunc(boards, bySpeed)
 	if fast.ID == slow.ID {
 		return slow, nil, nil
 	}
@@ -705,28 +692,19 @@ func siblings(all []catalog.Card, c catalog.Card) []catalog.Card {
 		if o.ID == c.ID || o.Form == c.Form || o.MemoryNominal != c.MemoryNominal || o.Vendor != c.Vendor {
 			continue
 		}
-		for _, f := range o.Families {
-			if slices.Contains(c.Families, f) {
-				out = append(out, o)
-				break
-			}
+		if slices.ContainsFunc(o.Families, func(f string) bool { return slices.Contains(c.Families, f) }) {
+			out = append(out, o)
 		}
 	}
 	return out
 }
 
-// slower reports whether card a is slower than b: lower memory bandwidth, then
-// lower dense BF16 peak, then no NVLink where b has it.
-func slower(a, b catalog.Card) bool {
-	if a.MemoryBandwidth != b.MemoryBandwidth {
-		return a.MemoryBandwidth < b.MemoryBandwidth
-	}
+// bySpeed orders cards slowest first: by memory bandwidth, then dense BF16 peak,
+// then NVLink.
+func bySpeed(a, b catalog.Card) int {
 	pa, _ := a.Peak(sizing.BF16)
 	pb, _ := b.Peak(sizing.BF16)
-	if pa != pb {
-		return pa < pb
-	}
-	return a.NVLink < b.NVLink
+	return cmp.Or(cmp.Compare(a.MemoryBandwidth, b.MemoryBandwidth), cmp.Compare(pa, pb), cmp.Compare(a.NVLink, b.NVLink))
 }
 
 func isZeroRates(r pricing.Rates) bool { return r.Base == "" && len(r.Per) == 0 }
@@ -741,11 +719,7 @@ func hasRate(r pricing.Rates, currency string) bool {
 // places in the list, for offers not read from a file): "CNY (lines 2, 3) and USD
 // (line 4)", or "EUR (offer 1)".
 func describeCurrencies(m map[string][]int) string {
-	codes := make([]string, 0, len(m))
-	for c := range m {
-		codes = append(codes, c)
-	}
-	sort.Strings(codes)
+	codes := slices.Sorted(maps.Keys(m))
 	parts := make([]string, len(codes))
 	for k, c := range codes {
 		lines, places := []string{}, []string{}
