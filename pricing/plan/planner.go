@@ -505,7 +505,9 @@ type resolved struct {
 // the request's card filter and checks the currencies: one for all offers (and
 // the budget) without rates; each convertible with them.
 func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
-	rs := resolved{cards: make([]*catalog.Card, len(p.Offers)), boards: make([]*catalog.Card, len(p.Offers)), kept: make([]int, 0, len(p.Offers))}
+	n := len(p.Offers)
+	rs := resolved{cards: make([]*catalog.Card, n), boards: make([]*catalog.Card, n), kept: make([]int, 0, n),
+		totals: newTotals(n), tariff: make([]int, n)}
 	var want map[string]bool
 	if len(s.Cards) > 0 {
 		want = make(map[string]bool)
@@ -537,7 +539,6 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 	byName := make(map[string]*looked)
 	var all []catalog.Card // the catalog's cards, read once when a name needs them
 	mixed := false         // kept offers in more than one currency
-	rs.totals, rs.tariff = newTotals(len(p.Offers)), make([]int, len(p.Offers))
 	for i := range p.Offers {
 		o := &p.Offers[i]
 		id, seen := rs.totals.id(&o.Tariff)
@@ -547,16 +548,20 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 			l.card, l.faster, l.err = lookupBoard(cat, &all, o.Card)
 			byName[o.Card] = l
 		}
-		var skip *Skipped // why the offer is left out, when it is
+		// An offer left out is listed here, though it is validated below: an
+		// invalid one fails the whole call.
 		keep := false
+		_, rated := p.Rates.Per[o.Tariff.Currency]
 		switch {
 		case l.err != nil:
-			skip = &Skipped{Offer: *o, Reason: text.Reason(l.err), Err: l.err}
+			rs.skipped = append(rs.skipped, Skipped{Offer: *o, Reason: text.Reason(l.err), Err: l.err})
+			rs.causes = append(rs.causes, l.err)
 		case want != nil && !want[l.card.ID] && (l.faster == nil || !want[l.faster.ID]):
 			// not a card asked for: filtered, not skipped
-		case !isZeroRates(p.Rates) && o.Tariff.Currency != p.Rates.Base && !hasRate(p.Rates, o.Tariff.Currency):
+		case !isZeroRates(p.Rates) && o.Tariff.Currency != p.Rates.Base && !rated:
 			reason := fmt.Sprintf("no exchange rate for %s into %s", o.Tariff.Currency, p.Rates.Base)
-			skip = &Skipped{Offer: *o, Reason: reason, Err: fmt.Errorf("plan: %s: %w", reason, pricing.ErrCurrencyMismatch)}
+			err := fmt.Errorf("plan: %s: %w", reason, pricing.ErrCurrencyMismatch)
+			rs.skipped = append(rs.skipped, Skipped{Offer: *o, Reason: reason, Err: err})
 		default:
 			keep = true
 		}
@@ -569,29 +574,17 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		if known {
 			v.Card = "gpu" // a valid name, and its own key
 		}
-		var err error
-		switch {
-		case seen:
-			err = v.ValidateFields()
-		case keep:
-			if v.ValidateFields() != nil {
-				err = v.Validate()
-			} else if _, perr := rs.totals.pricer(id); perr != nil {
-				err = v.Validate()
-			}
-		default:
+		err := v.ValidateFields()
+		if !seen && err == nil && keep {
+			_, err = rs.totals.pricer(id)
+		}
+		if !seen && (err != nil || !keep) {
 			err = v.Validate()
 		}
 		if err != nil {
 			return resolved{}, &text.ContextError{Pkg: "plan", Context: "offer " + offerName(*o), Drop: "offer: ", Err: err}
 		}
 		rs.tariff[i] = id
-		if skip != nil {
-			rs.skipped = append(rs.skipped, *skip)
-			if l.err != nil {
-				rs.causes = append(rs.causes, l.err)
-			}
-		}
 		if !keep {
 			continue
 		}
@@ -708,12 +701,6 @@ func bySpeed(a, b catalog.Card) int {
 }
 
 func isZeroRates(r pricing.Rates) bool { return r.Base == "" && len(r.Per) == 0 }
-
-// hasRate reports whether r converts currency into its base.
-func hasRate(r pricing.Rates, currency string) bool {
-	_, ok := r.Per[currency]
-	return ok
-}
 
 // describeCurrencies names each currency with the lines of its offers (or their
 // places in the list, for offers not read from a file): "CNY (lines 2, 3) and USD
