@@ -961,39 +961,26 @@ func (t *totals) pricer(id int) (*pricing.Pricer, error) {
 // sameTariff reports whether a and b agree on every field pricing reads, each
 // decimal as written (coefficient and exponent), so that they price alike.
 func sameTariff(a, b *pricing.Tariff) bool {
-	if a.Currency != b.Currency || a.HoursPerMonth != b.HoursPerMonth || a.Granularity != b.Granularity ||
-		a.Minimum != b.Minimum || a.AfterPackage != b.AfterPackage || a.Rounding != b.Rounding || len(a.Terms) != len(b.Terms) ||
-		!sameDecimal(a.Hourly, b.Hourly) || !sameDecimal(a.Daily, b.Daily) || !sameDecimal(a.Weekly, b.Weekly) || !sameDecimal(a.Monthly, b.Monthly) {
-		return false
+	sameTerm := func(x, y pricing.Term) bool {
+		return x.Months == y.Months && sameDecimal(x.Monthly, y.Monthly) && sameDecimal(x.Discount, y.Discount)
 	}
-	for i, ta := range a.Terms {
-		tb := b.Terms[i]
-		if ta.Months != tb.Months || !sameDecimal(ta.Monthly, tb.Monthly) || !sameDecimal(ta.Discount, tb.Discount) {
-			return false
-		}
-	}
-	return true
+	return a.Currency == b.Currency && a.HoursPerMonth == b.HoursPerMonth && a.Granularity == b.Granularity &&
+		a.Minimum == b.Minimum && a.AfterPackage == b.AfterPackage && a.Rounding == b.Rounding &&
+		sameDecimal(a.Hourly, b.Hourly) && sameDecimal(a.Daily, b.Daily) && sameDecimal(a.Weekly, b.Weekly) &&
+		sameDecimal(a.Monthly, b.Monthly) && slices.EqualFunc(a.Terms, b.Terms, sameTerm)
 }
 
 // sameDecimal reports whether a and b are written alike: the same exponent and
 // coefficient. Copies share their coefficient, so equal values (==) are; Cmp of
 // equal exponents compares the coefficients without rescaling; a zero is
-// compared without reading its coefficient, which the zero value lacks.
+// compared by its sign, without reading its coefficient, which the zero value
+// lacks.
 func sameDecimal(a, b decimal.Decimal) bool {
-	if a == b { // one coefficient, shared by copies of a tariff: nothing to read
-		return true
-	}
-	if a.Exponent() != b.Exponent() {
-		return false
-	}
-	if az, bz := a.IsZero(), b.IsZero(); az || bz {
-		return az && bz
-	}
-	return a.Cmp(b) == 0
+	return a == b || (a.Exponent() == b.Exponent() && a.Sign() == b.Sign() && (a.Sign() == 0 || a.Cmp(b) == 0))
 }
 
 // tariffHash mixes the fields sameTariff compares (FNV-1a over 64-bit words), a
-// decimal by its sign, exponent and coefficient's low 64 bits: equal tariffs
+// decimal by its exponent and coefficient's low 64 bits: equal tariffs
 // hash alike, and sameTariff tells apart the few unequal ones that collide.
 func tariffHash(t *pricing.Tariff) uint64 {
 	h := uint64(14695981039346656037)
@@ -1001,8 +988,7 @@ func tariffHash(t *pricing.Tariff) uint64 {
 	dec := func(d decimal.Decimal) {
 		add(uint64(d.Exponent()))
 		if !d.IsZero() { // the zero value has no coefficient to read
-			add(uint64(d.CoefficientInt64()))
-			add(uint64(d.Sign()))
+			add(uint64(d.CoefficientInt64())) // with its sign
 		}
 	}
 	for i := 0; i < len(t.Currency); i++ {
