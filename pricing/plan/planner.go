@@ -360,10 +360,7 @@ func (p Planner) Report(r Request) (Report, error) {
 	rep.Options = make([]Option, len(order))
 	for j, k := range order {
 		c := &cands[k]
-		pr, err := rs.totals.pricer(rs.tariff[c.offer])
-		if err != nil {
-			return Report{}, err
-		}
+		pr := rs.totals.byID[rs.tariff[c.offer]] // prepared when the candidate was priced
 		if err := s.explain(&rep.Options[j], c, p.Offers[c.offer], pr, *rs.cards[c.offer], rs.boards[c.offer], checks[c.offer], cheapest, fits, work); err != nil {
 			return Report{}, err
 		}
