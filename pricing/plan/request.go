@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -132,17 +133,14 @@ const (
 	RankFrontier
 )
 
+var rankNames = [...]string{RankCost: "cost", RankTime: "time", RankFrontier: "frontier"}
+
 // String returns "cost", "time" or "frontier".
 func (r Rank) String() string {
-	switch r {
-	case RankCost:
-		return "cost"
-	case RankTime:
-		return "time"
-	case RankFrontier:
-		return "frontier"
+	if r < RankCost || r > RankFrontier {
+		return "Rank(" + strconv.Itoa(int(r)) + ")"
 	}
-	return "Rank(" + strconv.Itoa(int(r)) + ")"
+	return rankNames[r]
 }
 
 // MarshalText writes the rank's name.
@@ -164,13 +162,11 @@ func (r *Rank) UnmarshalText(b []byte) error {
 
 // ParseRank reads "cost", "time" or "frontier"; empty is RankCost.
 func ParseRank(s string) (Rank, error) {
-	switch s {
-	case "", "cost":
+	if s == "" {
 		return RankCost, nil
-	case "time":
-		return RankTime, nil
-	case "frontier":
-		return RankFrontier, nil
+	}
+	if i := slices.Index(rankNames[:], s); i >= 0 {
+		return Rank(i), nil
 	}
 	return 0, fmt.Errorf("plan: rank %q: want cost, time or frontier: %w", s, pricing.ErrInvalid)
 }
@@ -200,18 +196,19 @@ func (r Request) settle() (settings, error) {
 	bad := func(format string, a ...any) {
 		errs = append(errs, fmt.Errorf("plan: request: "+format+": %w", append(a, pricing.ErrInvalid)...))
 	}
-	if err := r.Model.Validate(); err != nil {
-		errs = append(errs, &text.ContextError{Pkg: "plan", Context: "request", Err: err, Also: pricing.ErrInvalid})
+	check := func(context string, err, also error) { // err, when one, in context
+		if err != nil {
+			errs = append(errs, &text.ContextError{Pkg: "plan", Context: context, Err: err, Also: also})
+		}
 	}
+	check("request", r.Model.Validate(), pricing.ErrInvalid)
 	// The planner sets its own layouts, so the workload's is left out of the check.
 	w := r.Workload
 	w.Parallel = sizing.Parallel{}
 	if r.Serving != nil {
 		w = servingWorkload(w, r.Serving)
 	}
-	if err := w.Validate(); err != nil {
-		errs = append(errs, &text.ContextError{Pkg: "plan", Context: "request", Err: err, Also: pricing.ErrInvalid})
-	}
+	check("request", w.Validate(), pricing.ErrInvalid)
 	if math.IsNaN(r.Tokens) || math.IsInf(r.Tokens, 0) || r.Tokens < 0 {
 		bad("tokens %v must be a finite number >= 0", r.Tokens)
 	}
@@ -219,9 +216,7 @@ func (r Request) settle() (settings, error) {
 		bad("usage, deadline, checkpoint and restart must not be negative")
 	}
 	if r.rentalSet() {
-		if err := r.Rental.Validate(); err != nil {
-			errs = append(errs, &text.ContextError{Pkg: "plan", Context: "request: rental", Err: err})
-		}
+		check("request: rental", r.Rental.Validate(), nil)
 		if r.Usage != 0 {
 			bad("give usage or rental, not both")
 		}
@@ -234,9 +229,7 @@ func (r Request) settle() (settings, error) {
 		bad("headroom %v must be in [0, 1)", r.Headroom)
 	}
 	s.band = cmp.Or(r.Band, compute.PublishedMFU())
-	if err := s.band.Validate(); err != nil {
-		errs = append(errs, &text.ContextError{Pkg: "plan", Context: "request: utilization band", Err: err, Also: pricing.ErrInvalid})
-	}
+	check("request: utilization band", s.band.Validate(), pricing.ErrInvalid)
 	if math.IsNaN(r.Utilization) || r.Utilization < 0 || r.Utilization > 1 {
 		bad("utilization %v must be in (0, 1]", r.Utilization)
 	}
@@ -254,9 +247,7 @@ func (r Request) settle() (settings, error) {
 		if r.Budget.Amount.IsNegative() {
 			bad("budget %s must not be negative", r.Budget.Amount)
 		}
-		if err := pricing.ValidCurrency(r.Budget.Currency); err != nil {
-			errs = append(errs, &text.ContextError{Pkg: "plan", Context: "request: budget", Err: err})
-		}
+		check("request: budget", pricing.ValidCurrency(r.Budget.Currency), nil)
 	}
 	s.threshold = r.MarketThreshold
 	if e := s.threshold.Exponent(); e < -60 || e > 60 {
