@@ -129,17 +129,14 @@ type NoFitError struct {
 
 // Error describes the failure, quoting the input where there is one.
 func (e *NoFitError) Error() string {
-	var b strings.Builder
-	b.WriteString("plan: no option fits")
+	msg := "plan: no option fits"
 	if len(e.Reasons) > 0 {
-		b.WriteString(": ")
-		b.WriteString(strings.Join(e.Reasons, "; "))
+		msg += ": " + strings.Join(e.Reasons, "; ")
 	}
 	if len(e.Suggestions) > 0 {
-		b.WriteString("; what would fit: ")
-		b.WriteString(strings.Join(e.Suggestions, "; "))
+		msg += "; what would fit: " + strings.Join(e.Suggestions, "; ")
 	}
-	return b.String()
+	return msg
 }
 
 // Unwrap returns ErrNoFit and the errors that left offers out, so that
@@ -389,6 +386,7 @@ func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order 
 	}
 	shown := make(map[marketKey]string, len(order)) // each market shown, named
 	out := make(map[int]pricing.PriceCheck, len(order))
+	var cards []string // the cards of the markets shown
 	for _, k := range order {
 		m := key(cands[k].offer)
 		name := m.card + " " + m.currency
@@ -397,9 +395,6 @@ func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order 
 		}
 		shown[m] = name
 		out[cands[k].offer] = pricing.PriceCheck{}
-	}
-	cards := make([]string, 0, len(shown)) // the cards of the markets shown
-	for m := range shown {
 		if !slices.Contains(cards, m.card) {
 			cards = append(cards, m.card)
 		}
