@@ -854,7 +854,7 @@ type slot struct {
 
 // newClasses returns classes for offers of the given number of tariffs.
 func newClasses(tariffs int) *classes {
-	return &classes{byTariff: make([]int32, tariffs)}
+	return &classes{byTariff: make([]int32, tariffs), more: make(map[classCount]*slot)}
 }
 
 // class returns the number of the class of offer o, whose tariff is number
@@ -885,9 +885,6 @@ func (cl *classes) slot(class int32, n int) *slot {
 	k := classCount{class, int32(n)}
 	e := cl.more[k]
 	if e == nil {
-		if cl.more == nil {
-			cl.more = make(map[classCount]*slot)
-		}
 		e = new(slot)
 		cl.more[k] = e
 	}
