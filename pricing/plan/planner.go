@@ -607,10 +607,8 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		return resolved{}, fmt.Errorf("plan: offers in %s: give exchange rates to rank them together: %w", describeCurrencies(currencies), pricing.ErrCurrencyMismatch)
 	}
 	if !s.Budget.Amount.IsZero() {
-		base := p.Rates.Base
-		if isZeroRates(p.Rates) {
-			base = p.Offers[rs.kept[0]].Tariff.Currency
-		}
+		// Without rates, the offers' one currency (valid rates have a base).
+		base := cmp.Or(p.Rates.Base, p.Offers[rs.kept[0]].Tariff.Currency)
 		if s.Budget.Currency != base {
 			return resolved{}, fmt.Errorf("plan: budget in %s, offers ranked in %s: %w", s.Budget.Currency, base, pricing.ErrCurrencyMismatch)
 		}
@@ -661,12 +659,7 @@ func lookupBoard(cat *catalog.Catalog, all *[]catalog.Card, name string) (catalo
 // in any case and spacing.
 func namesBoard(name string) bool {
 	n := strings.ToLower(name)
-	for _, b := range [...]string{"sxm", "pcie", "nvl", "hgx"} {
-		if strings.Contains(n, b) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"sxm", "pcie", "nvl", "hgx"}, func(b string) bool { return strings.Contains(n, b) })
 }
 
 // siblings returns the cards of all that share a family and the marketed memory with c
