@@ -595,16 +595,8 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		return resolved{}, e
 	}
 	if isZeroRates(p.Rates) && mixed {
-		currencies := make(map[string][]int) // currency → lines (or list places) of its offers
-		for _, i := range rs.kept {
-			line := p.Offers[i].Line
-			if line == 0 {
-				line = -(i + 1) // no file line: the offer's place in the list
-			}
-			c := p.Offers[i].Tariff.Currency
-			currencies[c] = append(currencies[c], line)
-		}
-		return resolved{}, fmt.Errorf("plan: offers in %s: give exchange rates to rank them together: %w", describeCurrencies(currencies), pricing.ErrCurrencyMismatch)
+		return resolved{}, fmt.Errorf("plan: offers in %s: give exchange rates to rank them together: %w",
+			describeCurrencies(p.Offers, rs.kept), pricing.ErrCurrencyMismatch)
 	}
 	if !s.Budget.Amount.IsZero() {
 		// Without rates, the offers' one currency (valid rates have a base).
@@ -687,15 +679,20 @@ func bySpeed(a, b catalog.Card) int {
 
 func isZeroRates(r pricing.Rates) bool { return r.Base == "" && len(r.Per) == 0 }
 
-// describeCurrencies names each currency with the lines of its offers (or their
-// places in the list, for offers not read from a file): "CNY (lines 2, 3) and USD
-// (line 4)", or "EUR (offer 1)".
-func describeCurrencies(m map[string][]int) string {
+// describeCurrencies names the currencies of offers[kept], each with the lines of
+// its offers (or their places in the list, for offers not read from a file): "CNY
+// (lines 2, 3) and USD (line 4)", or "EUR (offer 1)".
+func describeCurrencies(offers []pricing.Offer, kept []int) string {
+	m := make(map[string][]int) // currency → its offers
+	for _, i := range kept {
+		c := offers[i].Tariff.Currency
+		m[c] = append(m[c], i)
+	}
 	codes := slices.Sorted(maps.Keys(m))
 	parts := make([]string, len(codes))
 	for k, c := range codes {
 		lines, places := []string{}, []string{}
-		for _, l := range m[c] {
+		for _, i := range m[c] {
 			if len(lines)+len(places) == 5 {
 				if len(lines) > 0 {
 					lines = append(lines, "…")
@@ -704,10 +701,10 @@ func describeCurrencies(m map[string][]int) string {
 				}
 				break
 			}
-			if l > 0 {
+			if l := offers[i].Line; l > 0 {
 				lines = append(lines, strconv.Itoa(l))
 			} else {
-				places = append(places, strconv.Itoa(-l))
+				places = append(places, strconv.Itoa(i+1))
 			}
 		}
 		where := []string{}
