@@ -88,7 +88,7 @@ func (o Option) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads what MarshalJSON writes, rejecting unknown fields.
 func (o *Option) UnmarshalJSON(b []byte) error {
 	var p optionPlain
-	w := optionWire{optionPlain: &p}
+	w := optionWire{optionPlain: &p, PerHour: &p.PerHour, PerMillion: &p.PerMillion} // read in place
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&w); err != nil {
@@ -100,12 +100,6 @@ func (o *Option) UnmarshalJSON(b []byte) error {
 		if *d.out, err = parseDuration(d.name, d.in); err != nil {
 			return err
 		}
-	}
-	if w.PerHour != nil {
-		p.PerHour = *w.PerHour
-	}
-	if w.PerMillion != nil {
-		p.PerMillion = *w.PerMillion
 	}
 	*o = Option(p)
 	return nil
