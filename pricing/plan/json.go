@@ -95,8 +95,9 @@ func (o *Option) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("plan: option: %s: %w", strings.TrimPrefix(err.Error(), "json: "), pricing.ErrInvalid)
 	}
 	var err error
-	for _, d := range []durationField{{"duration", w.Duration, &p.Duration}, {"duration_low", w.DurationLow, &p.DurationLow},
-		{"duration_high", w.DurationHigh, &p.DurationHigh}, {"time_lost", w.TimeLost, &p.TimeLost}} {
+	for _, d := range []durationField{{"duration", w.Duration, &p.Duration},
+		{"duration_low", w.DurationLow, &p.DurationLow}, {"duration_high", w.DurationHigh, &p.DurationHigh},
+		{"time_lost", w.TimeLost, &p.TimeLost}} {
 		if *d.out, err = parseDuration(d.name, d.in); err != nil {
 			return err
 		}

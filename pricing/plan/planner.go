@@ -651,7 +651,9 @@ func lookupBoard(cat *catalog.Catalog, all *[]catalog.Card, name string) (catalo
 // in any case and spacing.
 func namesBoard(name string) bool {
 	n := strings.ToLower(name)
-	return slices.ContainsFunc([]string{"sxm", "pcie", "nvl", "hgx"}, func(b string) bool { return strings.Contains(n, b) })
+	return slices.ContainsFunc([]string{"sxm", "pcie", "nvl", "hgx"}, func(b string) bool {
+		return strings.Contains(n, b)
+	})
 }
 
 // siblings returns the cards of all that share a family and the marketed memory with c
@@ -674,7 +676,8 @@ func siblings(all []catalog.Card, c catalog.Card) []catalog.Card {
 func bySpeed(a, b catalog.Card) int {
 	pa, _ := a.Peak(sizing.BF16)
 	pb, _ := b.Peak(sizing.BF16)
-	return cmp.Or(cmp.Compare(a.MemoryBandwidth, b.MemoryBandwidth), cmp.Compare(pa, pb), cmp.Compare(a.NVLink, b.NVLink))
+	return cmp.Or(cmp.Compare(a.MemoryBandwidth, b.MemoryBandwidth), cmp.Compare(pa, pb),
+		cmp.Compare(a.NVLink, b.NVLink))
 }
 
 func isZeroRates(r pricing.Rates) bool { return r.Base == "" && len(r.Per) == 0 }
