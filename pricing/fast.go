@@ -76,12 +76,8 @@ func (x exact) mul(k int64) exact {
 
 // scaled returns d·10^scale; scale must be at least places(d).
 func scaled(d decimal.Decimal, scale int32) exact {
-	if t := splitDec(d); t.ok {
-		if shift := int64(t.e) + int64(scale); shift <= 18 {
-			if v, ok := checked.Mul(t.c, pow10(shift)); ok {
-				return exact{v: v}
-			}
-		}
+	if t := splitDec(d); t.ok && int64(t.e)+int64(scale) <= 18 {
+		return exact{v: t.c}.mul(pow10(int64(t.e) + int64(scale)))
 	}
 	d = trim(d)
 	b := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d.Exponent())+int64(scale)), nil)
