@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -210,12 +211,8 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 	}
 	warn = append(warn, pre...)
 	if idle := c.rented - n; idle > 0 {
-		paid := "idle GPUs are"
-		if idle == 1 {
-			paid = "idle GPU is"
-		}
-		warn = append(warn, fmt.Sprintf("job uses %d of %d GPUs; %d %s paid for (sold in instances of %d GPUs)",
-			n, c.rented, idle, paid, o.GPUsPerInstance))
+		warn = append(warn, fmt.Sprintf("job uses %d of %d GPUs; %s paid for (sold in instances of %d GPUs)",
+			n, c.rented, text.Count(idle, "idle GPU is", "idle GPUs are"), o.GPUsPerInstance))
 	}
 	if faster != nil && c.serve == nil { // serving says it in explainServing
 		warn = append(warn, s.boardWarning(o, card, *faster, n, f, fits, work))
@@ -376,9 +373,7 @@ func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []*cat
 				continue
 			}
 			j := sort.Search(len(top), func(j int) bool { return less(&cands[k], &cands[top[j]]) })
-			top = append(top, 0)
-			copy(top[j+1:], top[j:])
-			top[j] = k
+			top = slices.Insert(top, j, k)
 			if len(top) > s.limit {
 				top = top[:s.limit]
 			}
@@ -398,41 +393,17 @@ func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []*cat
 // RankTime; then fewer GPUs, provider, region, catalog card, card name as
 // written, and last the offer's place in the list.
 func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []*catalog.Card) bool {
-	da, db := a.elapsed(), b.elapsed()
-	c := cmpKey(a, b)
+	first, second := cmpKey(a, b), cmp.Compare(a.elapsed(), b.elapsed())
 	if s.Rank == RankTime {
-		if da != db {
-			return da < db
-		}
-		if c != 0 {
-			return c < 0
-		}
-	} else {
-		if c != 0 {
-			return c < 0
-		}
-		if da != db {
-			return da < db
-		}
+		first, second = second, first
 	}
-	if a.rented != b.rented {
-		return a.rented < b.rented
-	}
-	if a.gpus != b.gpus {
-		return a.gpus < b.gpus
+	if c := cmp.Or(first, second, cmp.Compare(a.rented, b.rented), cmp.Compare(a.gpus, b.gpus)); c != 0 {
+		return c < 0
 	}
 	oa, ob := &offers[a.offer], &offers[b.offer]
-	if oa.Provider != ob.Provider {
-		return oa.Provider < ob.Provider
-	}
-	if oa.Region != ob.Region {
-		return oa.Region < ob.Region
-	}
-	if ca, cb := cards[a.offer].ID, cards[b.offer].ID; ca != cb {
-		return ca < cb
-	}
-	if oa.Card != ob.Card {
-		return oa.Card < ob.Card
+	if c := cmp.Or(strings.Compare(oa.Provider, ob.Provider), strings.Compare(oa.Region, ob.Region),
+		strings.Compare(cards[a.offer].ID, cards[b.offer].ID), strings.Compare(oa.Card, ob.Card)); c != 0 {
+		return c < 0
 	}
 	return a.offer < b.offer
 }

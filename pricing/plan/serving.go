@@ -151,11 +151,10 @@ type served struct {
 // tensor-parallel size (each prepared and searched once, whatever the offers), and
 // what left options out.
 type serveRun struct {
-	byKey    map[fitKey]*served
-	overCap  map[fitKey]int // GPUs a (card, size) needs, when past some offer's cap
-	capOf    map[fitKey]int
-	over     *candidate // the cheapest left out by the budget
-	overName string
+	byKey   map[fitKey]*served
+	overCap map[fitKey]int // GPUs a (card, size) needs, when past some offer's cap
+	capOf   map[fitKey]int
+	over    *candidate // the cheapest left out by the budget
 }
 
 // replica returns the served answer for t devices of card, computing it on first
@@ -233,18 +232,10 @@ func (s settings) servingFit(card catalog.Card, t int, v *served) *fit {
 // weights on a card with FP8 tensor cores, the 16-bit rate (BF16, or FP16 on cards
 // without it) otherwise, as compute.Serving documents.
 func servingPeak(card catalog.Card, weights sizing.Precision) compute.FLOPRate {
-	if weights == sizing.FP8 {
-		if r, ok := card.Peak(sizing.FP8); ok {
-			return r
-		}
-	}
-	if r, ok := card.Peak(sizing.BF16); ok {
+	if r, ok := card.Peak(sizing.FP8); ok && weights == sizing.FP8 {
 		return r
 	}
-	if r, ok := card.Peak(sizing.FP16); ok {
-		return r
-	}
-	r, _ := card.Peak(sizing.FP32)
+	r, _, _ := peakFor(card, sizing.BF16, sizing.Inference)
 	return r
 }
 
@@ -268,15 +259,6 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 	run.overCap = make(map[fitKey]int)
 	run.capOf = make(map[fitKey]int)
 	cl := newClasses(len(totals.tariffs))
-	// Per class and size (by servingTensor's place): the replicas, and what the
-	// offers past their cap noted, folded into run.overCap and run.capOf last.
-	type capNote struct{ over, cap int }
-	type perSize struct {
-		v    *served
-		note *capNote
-	}
-	var sizes [][len(servingTensor)]perSize // by class number
-	notes := make(map[fitKey]*capNote)
 	var cands []candidate
 	var causes []error
 	best := !s.EveryCount && s.Rank != RankFrontier
@@ -291,11 +273,8 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 			return nil, nil, err
 		}
 		class := cl.class(rs.tariff[i], card, o)
-		if int(class) == len(sizes) { // a new class
-			sizes = append(sizes, [len(servingTensor)]perSize{})
-		}
 		var why error
-		for ti, t := range servingTensor {
+		for _, t := range servingTensor {
 			if t > limit || (s.Model.Heads > 0 && s.Model.Heads%t != 0) {
 				continue
 			}
@@ -303,11 +282,7 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 				continue
 			}
 			rep.Considered++
-			at := &sizes[class][ti]
-			if at.v == nil {
-				at.v = s.replica(run, *card, t)
-			}
-			v := at.v
+			v := s.replica(run, *card, t)
 			if v.err != nil {
 				continue
 			}
@@ -318,15 +293,9 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 				rented = (v.replicas + per - 1) / per * m
 			}
 			if rented > limit {
-				if at.note == nil {
-					k := fitKey{card.ID, t, t}
-					if at.note = notes[k]; at.note == nil {
-						at.note = new(capNote)
-						notes[k] = at.note
-					}
-				}
-				at.note.over = rented // the last offer's, as each overwrites it
-				at.note.cap = max(at.note.cap, limit)
+				k := fitKey{card.ID, t, t}
+				run.overCap[k] = rented // the last offer's, as each overwrites it
+				run.capOf[k] = max(run.capOf[k], limit)
 				continue
 			}
 			var sofar *candidate // the offer's best so far
@@ -351,7 +320,7 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.budget.Amount) {
 				if run.over == nil || cmpKey(&c, run.over) < 0 {
 					cc := c
-					run.over, run.overName = &cc, card.Name
+					run.over = &cc
 				}
 				continue
 			}
@@ -364,9 +333,6 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 			rep.Skipped = append(rep.Skipped, Skipped{Offer: *o, Reason: text.Reason(why), Err: why})
 			causes = append(causes, why)
 		}
-	}
-	for k, nt := range notes {
-		run.overCap[k], run.capOf[k] = nt.over, nt.cap
 	}
 	return cands, causes, nil
 }
@@ -406,10 +372,6 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 				if unreach == nil || closeness(v) < closeness(unreach) {
 					unreach = v
 				}
-			case errors.Is(v.err, compute.ErrNoFit):
-				if nofit == nil {
-					nofit = v.err
-				}
 			case v.err != nil:
 				if nofit == nil {
 					nofit = v.err
@@ -438,7 +400,7 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 		}
 	}
 	if run.over != nil {
-		e.Reasons = append(e.Reasons, fmt.Sprintf("the cheapest option (%d × %s) costs %s, over the %s budget", run.over.gpus, run.overName, run.over.key, s.Budget))
+		e.Reasons = append(e.Reasons, fmt.Sprintf("the cheapest option (%d × %s) costs %s, over the %s budget", run.over.gpus, rs.cards[run.over.offer].Name, run.over.key, s.Budget))
 	}
 	for _, sk := range skipped {
 		e.Reasons = append(e.Reasons, offerName(sk.Offer)+": "+sk.Reason)
