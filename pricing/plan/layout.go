@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"cmp"
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
 	"math"
@@ -111,11 +112,9 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 			// A layout takes its tensor degree's time, and ZeRO-3 or offload add
 			// to it (see addsSafely): once that time is known, the layout cannot
 			// be faster than a best as fast.
-			if t := one(l.Tensor); t&(t-1) == 0 && bits.Len(uint(t))-1 < len(jobs) {
-				if jt := &jobs[bits.Len(uint(t))-1]; jt.done && jt.err == nil && jt.mid.Duration >= best.duration &&
-					(l.ZeRO < 3 && !l.OffloadOptimizer || jt.mid.Duration < addsSafely) {
-					continue
-				}
+			if jt := &jobs[log2(l.Tensor)]; jt.done && jt.err == nil && jt.mid.Duration >= best.duration &&
+				(l.ZeRO < 3 && !l.OffloadOptimizer || jt.mid.Duration < addsSafely) {
+				continue
 			}
 		}
 		w.Parallel = l
@@ -189,12 +188,16 @@ func (s settings) layoutNotes(f *fit, note string) {
 // jobTiming is compute.Job's timing of a training layout over the utilization
 // band and at the request's utilization. It depends on the tensor degree alone
 // among the layout's fields (ZeRO and offload are added after, by layoutCost), so
-// fitCard times each degree once: jobs[i] holds tensor degree 2^i.
+// fitCard times each degree once: jobs[i] holds tensor degree 2^i, for the
+// degrees layouts lists for training (none, 2, 4 and 8).
 type jobTiming struct {
 	done      bool
 	band, mid compute.Timing
 	err       error
 }
+
+// log2 is the place in fitCard's jobs of tensor degree t (0 or a power of two).
+func log2(t int) int { return bits.Len(uint(max(t, 1))) - 1 }
 
 // timeFit fills the fit's durations and efficiency.
 func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, peak compute.FLOPRate, link compute.Link, jobs *[4]jobTiming) error {
@@ -205,16 +208,9 @@ func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, 
 	if s.Workload.Task == sizing.Inference {
 		return s.timeDecode(f, card, n, peak, link)
 	}
-	var jt jobTiming
-	t := one(f.layout.Tensor)
-	i := bits.Len(uint(t)) - 1
-	if t&(t-1) == 0 && i < len(jobs) {
-		if !jobs[i].done {
-			jobs[i] = s.timeJob(work, n, t, peak, link)
-		}
-		jt = jobs[i]
-	} else {
-		jt = s.timeJob(work, n, t, peak, link)
+	jt := &jobs[log2(f.layout.Tensor)]
+	if !jt.done {
+		*jt = s.timeJob(work, n, max(f.layout.Tensor, 1), peak, link)
 	}
 	if jt.err != nil {
 		return jt.err
@@ -255,12 +251,8 @@ func (s settings) layoutCost(f *fit, card catalog.Card, mid compute.Timing) erro
 	var host compute.Bandwidth
 	var offload sizing.Bytes
 	if f.layout.OffloadOptimizer {
-		gen := card.PCIeGen
-		if gen == 0 {
-			gen = 4
-		}
 		var err error
-		if host, err = compute.PCIe(gen); err != nil {
+		if host, err = compute.PCIe(cmp.Or(card.PCIeGen, 4)); err != nil {
 			return err
 		}
 		offload = f.mem.Gradients
