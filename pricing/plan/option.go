@@ -71,18 +71,17 @@ func (s *settings) price(at *slot, i int, o *pricing.Offer, pr *pricing.Pricer, 
 	}
 	c := &priced{gpus: n, fit: f} // moved to the heap once priced
 	c.rented, c.units = rent(*o, n)
-	jobRental := false
 	switch {
 	case s.rentalSet():
 		c.rental = s.Rental
 	case s.Usage > 0:
 		c.rental = pricing.Continuous(s.Usage)
-	case s.Tokens > 0:
-		c.rental, jobRental = pricing.Continuous(ceilSecond(f.duration)), true
+	case s.Tokens > 0: // the job's own run, which the check below passes
+		c.rental = pricing.Continuous(ceilSecond(f.duration))
 	default:
 		c.rental = pricing.Continuous(DefaultDemoHour)
 	}
-	if span := usageSpan(c.rental); !jobRental && s.Tokens > 0 && span < f.duration {
+	if span := usageSpan(c.rental); s.Tokens > 0 && span < f.duration {
 		return candidate{}, &shortRental{span: span}
 	} else if span > pricing.MaxDuration {
 		return candidate{}, &unavailable{offerName(*o), fmt.Errorf("the rental of %s is past the %s pricing limit: %w",
@@ -245,13 +244,8 @@ type unavailable struct {
 	err   error
 }
 
-func (e *unavailable) Error() string { return "plan: " + e.reason() }
+func (e *unavailable) Error() string { return "plan: " + e.offer + ": " + text.Reason(e.err) }
 func (e *unavailable) Unwrap() error { return e.err }
-
-// reason is the offer and why, without package prefixes.
-func (e *unavailable) reason() string {
-	return e.offer + ": " + text.Reason(e.err)
-}
 
 // shortRental reports a rental that ends before the job does.
 type shortRental struct{ span time.Duration }
@@ -325,46 +319,28 @@ func ceilSecond(d time.Duration) time.Duration {
 	return d
 }
 
-// choose picks and orders the options to return (see Report): at most one per
-// offer unless EveryCount, the cost-time Pareto front for RankFrontier, sorted by
-// the rank, cut at the limit.
+// choose picks and orders the options to return (see Report): the cost-time
+// Pareto front for RankFrontier, sorted by the rank, cut at the limit. Without
+// EveryCount or RankFrontier, cands holds one candidate per offer already (add).
 func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []*catalog.Card) []int {
 	less := func(a, b *candidate) bool { return s.less(a, b, offers, cards) }
-	var keep []int
+	keep := make([]int, len(cands))
+	for i := range keep {
+		keep[i] = i
+	}
 	switch {
 	case s.Rank == RankFrontier:
 		// Cheapest first; an option joins the front when it is faster than every
 		// cheaper one.
-		all := make([]int, len(cands))
-		for i := range all {
-			all[i] = i
-		}
 		byCost := settings{Request: Request{Rank: RankCost}}
-		sort.Slice(all, func(x, y int) bool { return byCost.less(&cands[all[x]], &cands[all[y]], offers, cards) })
-		for _, k := range all {
-			if len(keep) == 0 || cands[k].elapsed() < cands[keep[len(keep)-1]].elapsed() {
-				keep = append(keep, k)
+		sort.Slice(keep, func(x, y int) bool { return byCost.less(&cands[keep[x]], &cands[keep[y]], offers, cards) })
+		front := keep[:0]
+		for _, k := range keep {
+			if len(front) == 0 || cands[k].elapsed() < cands[front[len(front)-1]].elapsed() {
+				front = append(front, k)
 			}
 		}
-	case s.EveryCount:
-		keep = make([]int, len(cands))
-		for i := range keep {
-			keep[i] = i
-		}
-	default:
-		// Candidates of one offer are adjacent: keep the best of each run.
-		for k := range cands {
-			if n := len(keep); n > 0 && cands[keep[n-1]].offer == cands[k].offer {
-				if less(&cands[k], &cands[keep[n-1]]) {
-					keep[n-1] = k
-				}
-				continue
-			}
-			keep = append(keep, k)
-		}
-	}
-	switch {
-	case s.Rank == RankFrontier:
+		keep = front
 	case s.limit >= 0 && s.limit < len(keep)/4:
 		// The best few of many: keep them sorted as the rest stream past.
 		top := make([]int, 0, s.limit+1)
