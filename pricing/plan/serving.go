@@ -151,11 +151,14 @@ type served struct {
 // tensor-parallel size (each prepared and searched once, whatever the offers), and
 // what left options out.
 type serveRun struct {
-	byKey   map[fitKey]*served
-	overCap map[fitKey]int // GPUs a (card, size) needs, when past some offer's cap
-	capOf   map[fitKey]int
-	over    *candidate // the cheapest left out by the budget
+	byKey  map[fitKey]*served
+	capped map[fitKey]capped
+	over   *candidate // the cheapest left out by the budget
 }
+
+// capped is what the offers of a (card, size) past their GPU cap noted: the GPUs
+// the last of them needed, and the largest cap.
+type capped struct{ need, cap int }
 
 // replica returns the served answer for t devices of card, computing it on first
 // use: compute.Serving prepared once, Best once with the request's targets.
@@ -256,8 +259,7 @@ func servingLink(card catalog.Card, t int) compute.Link {
 // EveryCount or RankFrontier each offer keeps its best size by the rank.
 func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *totals, run *serveRun) ([]candidate, []error, error) {
 	run.byKey = make(map[fitKey]*served)
-	run.overCap = make(map[fitKey]int)
-	run.capOf = make(map[fitKey]int)
+	run.capped = make(map[fitKey]capped)
 	cl := newClasses(len(totals.tariffs))
 	var cands []candidate
 	var causes []error
@@ -294,8 +296,7 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 			}
 			if rented > limit {
 				k := fitKey{card.ID, t, t}
-				run.overCap[k] = rented // the last offer's, as each overwrites it
-				run.capOf[k] = max(run.capOf[k], limit)
+				run.capped[k] = capped{rented, max(run.capped[k].cap, limit)}
 				continue
 			}
 			var sofar *candidate // the offer's best so far
@@ -355,7 +356,7 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 		return r
 	}
 	seen := make(map[string]bool)
-	var sawUnreachable, sawNoFit bool
+	sawNoFit := false
 	for _, i := range rs.kept {
 		card := rs.cards[i]
 		if seen[card.ID] {
@@ -363,9 +364,11 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 		}
 		seen[card.ID] = true
 		var unreach, capv *served
+		var over capped // capv's
 		var nofit error
 		for _, t := range servingTensor {
-			v := run.byKey[fitKey{card.ID, t, t}]
+			k := fitKey{card.ID, t, t}
+			v := run.byKey[k]
 			switch {
 			case v == nil:
 			case errors.Is(v.err, compute.ErrUnreachable):
@@ -376,19 +379,17 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 				if nofit == nil {
 					nofit = v.err
 				}
-			case run.overCap[fitKey{card.ID, t, t}] > 0:
-				if capv == nil || run.overCap[fitKey{card.ID, t, t}] < run.overCap[fitKey{card.ID, capv.tensor, capv.tensor}] {
-					capv = v
+			case run.capped[k].need > 0:
+				if capv == nil || run.capped[k].need < over.need {
+					capv, over = v, run.capped[k]
 				}
 			}
 		}
 		switch {
 		case capv != nil:
-			k := fitKey{card.ID, capv.tensor, capv.tensor}
 			e.Reasons = append(e.Reasons, fmt.Sprintf("%s: %v requests/s need %s of %s (%s, %s each at TTFT %v, TPOT %v), over the %d its offers allow",
-				card.Name, s.Serving.Rate, text.Count(capv.replicas, "replica", "replicas"), text.Count(capv.tensor, "GPU", "GPUs"), text.Count(run.overCap[k], "GPU", "GPUs"), text.Count(capv.point.Concurrency, "sequence", "sequences"), ms(capv.point.TTFT), ms(capv.point.TPOT), run.capOf[k]))
+				card.Name, s.Serving.Rate, text.Count(capv.replicas, "replica", "replicas"), text.Count(capv.tensor, "GPU", "GPUs"), text.Count(over.need, "GPU", "GPUs"), text.Count(capv.point.Concurrency, "sequence", "sequences"), ms(capv.point.TTFT), ms(capv.point.TPOT), over.cap))
 		case unreach != nil:
-			sawUnreachable = true
 			e.Reasons = append(e.Reasons, fmt.Sprintf("%s: misses the targets (TTFT %s, TPOT %s) even serving one sequence: at best TTFT %v and TPOT %v on %s per replica",
 				card.Name, text.Target(s.Serving.TTFT), text.Target(s.Serving.TPOT), ms(unreach.point.TTFT), ms(unreach.point.TPOT), text.Count(unreach.tensor, "GPU", "GPUs")))
 			if closest == nil || closeness(unreach) < closeness(closest) {
@@ -408,8 +409,6 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 	if closest != nil {
 		e.Suggestions = append(e.Suggestions, fmt.Sprintf("the best latency reachable is TTFT %v and TPOT %v, on %d × %s (one sequence per replica); loosen the targets or shorten the prompts",
 			ms(closest.point.TTFT), ms(closest.point.TPOT), closest.tensor, closest.card.Name))
-	}
-	if sawUnreachable {
 		e.causes = append(e.causes, compute.ErrUnreachable)
 	}
 	if sawNoFit {
