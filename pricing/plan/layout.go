@@ -100,19 +100,19 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 	link, nvlink, linkName := linkFor(card, n, server)
 	peak, note, peakErr := peakFor(card, s.Workload.Precision, s.Workload.Task)
 	var smallest sizing.Bytes = -1
-	var best, failed *fit
-	var cur, alt fit // the layout being timed, and the best or first failed so far
+	var chosen fit // the fastest layout that fits and can be timed, else the first that fits
+	found := false
 	var jobs [4]jobTiming
 	w := s.Workload
 	tried := 0
 	var buf [maxLayouts]sizing.Parallel
 	for _, l := range s.layouts(&buf, n, server) {
 		tried++
-		if best != nil && s.Workload.Task != sizing.Inference {
+		if chosen.ok && s.Workload.Task != sizing.Inference {
 			// A layout takes its tensor degree's time, and ZeRO-3 or offload add
 			// to it (see addsSafely): once that time is known, the layout cannot
-			// be faster than a best as fast.
-			if jt := &jobs[log2(l.Tensor)]; jt.done && jt.err == nil && jt.mid.Duration >= best.duration &&
+			// be faster than a chosen one as fast.
+			if jt := &jobs[log2(l.Tensor)]; jt.done && jt.err == nil && jt.mid.Duration >= chosen.duration &&
 				(l.ZeRO < 3 && !l.OffloadOptimizer || jt.mid.Duration < addsSafely) {
 				continue
 			}
@@ -128,37 +128,26 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 		if b.Total() > usable {
 			continue
 		}
-		cur = fit{ok: true, layout: l, mem: b, usable: usable, nvlink: nvlink, linkName: linkName}
+		cur := fit{ok: true, layout: l, mem: b, usable: usable, nvlink: nvlink, linkName: linkName}
 		if peakErr != nil {
 			cur.ok, cur.err = false, peakErr
 		} else if err := s.timeFit(&cur, card, n, work, peak, link, &jobs); err != nil {
 			cur.ok, cur.err = false, fmt.Errorf("%s at %s: %s", card.Name, text.Count(n, "GPU", "GPUs"), text.Reason(err))
 		}
-		switch {
-		case !cur.ok:
-			if failed == nil && best == nil {
-				alt = cur
-				failed = &alt
-			}
-		case best == nil || cur.duration < best.duration:
-			alt = cur
-			best, failed = &alt, nil
+		if !found || cur.ok && (!chosen.ok || cur.duration < chosen.duration) {
+			chosen, found = cur, true
 		}
-		if s.Tokens == 0 && best != nil {
+		if s.Tokens == 0 && chosen.ok {
 			break
 		}
 	}
-	if best == nil {
-		best = failed
-	}
-	if best != nil {
-		f := new(fit)
-		*f = *best
+	if found {
+		f := chosen
 		f.tried, f.server = tried, server
 		if peakErr == nil {
-			s.layoutNotes(f, note)
+			s.layoutNotes(&f, note)
 		}
-		return f
+		return &f
 	}
 	f := &fit{usable: usable, tried: tried, server: server}
 	if smallest < 0 {
