@@ -144,21 +144,14 @@ func (s *settings) interruptions(c *priced, pr *pricing.Pricer, perDay float64) 
 	span := usageSpan(c.rental)
 	switch {
 	case !s.rentalSet() && s.Usage == 0: // the rental is the job's own run
-		q, err := pr.Total(pricing.Continuous(need), c.units)
-		if err != nil {
-			return err
-		}
-		c.expected = q
+		c.expected, err = pr.Total(pricing.Continuous(need), c.units)
 	case need > span:
-		q, err := pr.Total(pricing.Continuous(need-span), c.units)
-		if err != nil {
-			return err
-		}
-		if c.expected, err = c.total.Add(q); err != nil {
-			return err
+		var more pricing.Money
+		if more, err = pr.Total(pricing.Continuous(need-span), c.units); err == nil {
+			c.expected, err = c.total.Add(more)
 		}
 	}
-	return nil
+	return err
 }
 
 // explain writes the option of candidate c, on offer o of card (its tariff
@@ -166,9 +159,19 @@ func (s *settings) interruptions(c *priced, pr *pricing.Pricer, perDay float64) 
 // cheapest option, and the warnings.
 func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricing.Pricer, card catalog.Card, faster *catalog.Card, check pricing.PriceCheck, cheapest *candidate, fits map[fitKey]*fit, work compute.FLOPs) error {
 	f, n := c.fit, c.gpus
-	cost, hourly, err := s.quote(o, pr, c.rental, c.units)
+	cost, err := pr.Price(c.rental, c.units)
 	if err != nil {
 		return err
+	}
+	// The same rental paid by the hour alone, to set beside the best packages: a
+	// zero quote when the tariff has no hourly price.
+	hourly := pricing.Quote{Total: pricing.Money{Currency: o.Tariff.Currency}, Lines: []pricing.Line{}}
+	if o.Tariff.Hourly.IsPositive() {
+		h := o.Tariff
+		h.Daily, h.Weekly, h.Monthly, h.Terms = decimal.Decimal{}, decimal.Decimal{}, decimal.Decimal{}, nil
+		if hourly, err = h.Price(c.rental, c.units); err != nil {
+			return err
+		}
 	}
 	*opt = Option{
 		Offer: o, CardID: card.ID, GPUs: c.rented, Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
@@ -183,19 +186,14 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 		Interruptions: c.interruptions,
 		TimeLost:      c.lost,
 		ExpectedCost:  c.expected,
+		RankedCost:    c.key,
+		Rate:          c.rate,
 	}
-	if opt.HourlyOnly.Total.Currency == "" {
-		opt.HourlyOnly = pricing.Quote{Total: pricing.Money{Amount: decimal.Decimal{}, Currency: o.Tariff.Currency}, Lines: []pricing.Line{}}
-	}
-	opt.RankedCost, opt.Rate = c.key, c.rate
-	w, err := c.key.Sub(cheapest.key)
-	if err != nil {
+	if opt.Waste, err = c.key.Sub(cheapest.key); err != nil {
 		return err
 	}
-	opt.Waste = w
 
-	pre := s.fitWarnings(f, n, card)
-	warn := make([]string, 0, len(pre)+3)
+	var warn []string
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
 		extra, err := c.expected.Sub(cost.Total)
 		if err != nil {
@@ -208,7 +206,7 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 		warn = append(warn, fmt.Sprintf("%s: about %.1f interruptions expected, costing %s of rerun and restart (%s)",
 			kind, c.interruptions, roundDur(c.lost), extra))
 	}
-	warn = append(warn, pre...)
+	warn = append(warn, s.fitWarnings(f, n, card)...)
 	if idle := c.rented - n; idle > 0 {
 		warn = append(warn, fmt.Sprintf("job uses %d of %d GPUs; %s paid for (sold in instances of %d GPUs)",
 			n, c.rented, text.Count(idle, "idle GPU is", "idle GPUs are"), o.GPUsPerInstance))
@@ -229,9 +227,6 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 		}
 		warn = append(warn, fmt.Sprintf("datacenter tier %s: %.3f%% design availability (Uptime Institute), about %s of site outage over this %s job on average, each outage costing a restart and the work since the last checkpoint%s",
 			strings.TrimSpace(o.Tier), a*100, roundDur(down), roundDur(f.duration), hint))
-	}
-	if len(warn) == 0 {
-		warn = nil
 	}
 	opt.Warnings = warn
 	return nil
@@ -295,20 +290,6 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 		f.pre = append(f.pre, fmt.Sprintf("only %.0f%% of GPU memory left free (under 20%%): fragmentation or a longer input may run out of memory", headroom*100))
 	}
 	return f.pre
-}
-
-// quote prices a rental on offer o for n units (GPUs, or instances: rent) with
-// pr, its tariff prepared, and the same rental paid by the hour alone (the zero Quote when the tariff has no hourly price), to set beside
-// the best packages.
-func (s settings) quote(o pricing.Offer, pr *pricing.Pricer, u pricing.Usage, n int) (pricing.Quote, pricing.Quote, error) {
-	cost, err := pr.Price(u, n)
-	if err != nil || !o.Tariff.Hourly.IsPositive() {
-		return cost, pricing.Quote{}, err
-	}
-	h := o.Tariff
-	h.Daily, h.Weekly, h.Monthly, h.Terms = decimal.Decimal{}, decimal.Decimal{}, decimal.Decimal{}, nil
-	hourly, err := h.Price(u, n)
-	return cost, hourly, err
 }
 
 // ceilSecond rounds d up to a whole second, the finest unit rentals are billed in.
