@@ -37,10 +37,6 @@ func (s settings) suggest(cards []*catalog.Card, kept []int, d *diagnosis) []str
 	var out []string
 	w := s.Workload
 	w.Parallel = sizing.Parallel{}
-	fits := func(w sizing.Workload) bool {
-		b, err := sizing.Estimate(s.Model, w)
-		return err == nil && b.Total() <= usable
-	}
 	// A smaller format: the widest narrower than the request's that fits one card
 	// (sizing.FitPrecision's ladder, which runs from BF16 down to Q2_K).
 	if w.Task == sizing.Inference {
@@ -54,7 +50,7 @@ func (s settings) suggest(cards []*catalog.Card, kept []int, d *diagnosis) []str
 			}
 			q := w
 			q.Task = t
-			if fits(q) {
+			if b, err := sizing.Estimate(s.Model, q); err == nil && b.Total() <= usable {
 				out = append(out, fmt.Sprintf("%v fits one %s", t, big.Name))
 				break
 			}
@@ -72,23 +68,21 @@ func (s settings) suggest(cards []*catalog.Card, kept []int, d *diagnosis) []str
 	}
 	variants := []variant{{w, ""}}
 	if w.Task != sizing.Inference {
+		v := w
+		v.EagerAttention = false
 		if w.EagerAttention {
-			v := w
-			v.EagerAttention = false
 			variants = append(variants, variant{v, " with memory-efficient attention"})
 		}
+		v.Recompute = sizing.FullRecompute
 		if w.Recompute != sizing.FullRecompute {
-			v := w
-			v.EagerAttention, v.Recompute = false, sizing.FullRecompute
 			variants = append(variants, variant{v, " with memory-efficient attention and full recomputation"})
 		}
 	}
 	for _, v := range variants {
 		if n, l, ok := s.smallestFit(v.w, usable); ok {
-			if n == 1 && v.note == "" {
-				break // fits one card as asked: memory was not what stopped it
+			if n > 1 || v.note != "" { // else it fits one card as asked: memory was not what stopped it
+				out = append(out, fmt.Sprintf("%d × %s%s fit (%s)", n, big.Name, v.note, DescribeLayout(l)))
 			}
-			out = append(out, fmt.Sprintf("%d × %s%s fit (%s)", n, big.Name, v.note, DescribeLayout(l)))
 			break
 		}
 	}

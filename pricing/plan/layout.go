@@ -335,19 +335,17 @@ func linkFor(card catalog.Card, n, server int) (compute.Link, bool, string) {
 		return compute.Link{Bandwidth: InterServerLink, Latency: networkStepLatency}, false, "the network between servers (200 Gb/s per GPU assumed)"
 	}
 	l, kind, err := card.PeerLink(n)
+	gen := card.PCIeGen
 	switch {
 	case err != nil: // a generation compute does not know: PCIe Gen4, the common one
 		l, _ = compute.PCIeLink(4)
-	case kind == catalog.LinkNVLinkBridge:
-		l.Latency = nvlinkStepLatency
-		return l, true, "NVLink bridge"
+		gen = 4
 	case kind != catalog.LinkNone:
 		l.Latency = nvlinkStepLatency
+		if kind == catalog.LinkNVLinkBridge {
+			return l, true, "NVLink bridge"
+		}
 		return l, true, string(kind)
-	}
-	gen := card.PCIeGen
-	if err != nil {
-		gen = 4
 	}
 	l.Latency = pcieStepLatency
 	return l, false, "PCIe Gen" + strconv.Itoa(gen)
