@@ -27,7 +27,6 @@ type fit struct {
 	eff       float64
 	nvlink    bool
 	linkName  string
-	notes     []string     // warnings that belong to the card and layout
 	need      sizing.Bytes // the smallest per-GPU total of the layouts tried, when none fits
 	usable    sizing.Bytes // card memory less the headroom
 	tried     int          // layouts evaluated for this card and GPU count
@@ -94,11 +93,11 @@ func (s settings) layouts(buf *[maxLayouts]sizing.Parallel, n, server int) []siz
 // fitCard times every layout of n GPUs of card, in servers of server GPUs, that
 // fits and keeps the fastest (the first listed among equals; without Tokens, the
 // first that fits). The link, the peak and the notes do not depend on the
-// layout: they are found once, and the notes written for the fit returned only.
+// layout: they are found once.
 func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) *fit {
 	usable, _ := sizing.Usable(card.Memory, s.headroom) // settle checked the headroom
 	link, nvlink, linkName := linkFor(card, n, server)
-	peak, note, peakErr := peakFor(card, s.Workload.Precision, s.Workload.Task)
+	peak, _, peakErr := peakFor(card, s.Workload.Precision, s.Workload.Task)
 	var smallest sizing.Bytes = -1
 	var chosen fit // the fastest layout that fits and can be timed, else the first that fits
 	found := false
@@ -144,9 +143,6 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 	if found {
 		f := chosen
 		f.tried, f.server = tried, server
-		if peakErr == nil {
-			s.layoutNotes(&f, note)
-		}
 		return &f
 	}
 	f := &fit{usable: usable, tried: tried, server: server}
@@ -160,23 +156,9 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 	return f
 }
 
-// layoutNotes writes the fit's notes: the peak's (note, when not empty), an
-// offloaded optimizer, approximated memory terms.
-func (s settings) layoutNotes(f *fit, note string) {
-	if note != "" {
-		f.notes = append(f.notes, note)
-	}
-	if f.layout.OffloadOptimizer {
-		f.notes = append(f.notes, fmt.Sprintf("optimizer state offloaded to host memory (%s per GPU): the duration counts the PCIe transfers, not the CPU's optimizer step", f.mem.Host.Human()))
-	}
-	if f.mem.Approx != 0 {
-		f.notes = append(f.notes, "memory terms approximated from the parameter count alone: "+f.mem.Approx.String())
-	}
-}
-
 // jobTiming is compute.Job's timing of a training layout over the utilization
 // band and at the request's utilization. It depends on the tensor degree alone
-// among the layout's fields (ZeRO and offload are added after, by layoutCost), so
+// among the layout's fields (ZeRO and offload are added after, by timeFit), so
 // fitCard times each degree once: jobs[i] holds tensor degree 2^i, for the
 // degrees layouts lists for training (none, 2, 4 and 8).
 type jobTiming struct {
@@ -206,7 +188,25 @@ func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, 
 	}
 	band, mid := jt.band, jt.mid
 	f.duration, f.low, f.high, f.eff = mid.Duration, band.Low, band.High, mid.Efficiency
-	return s.layoutCost(f, card, mid)
+	// What a ZeRO-3 layout and an offloaded optimizer add (compute.Timing.WithZeRO):
+	// the optimizer's shard of gradients out and weights back over the card's PCIe
+	// link each step.
+	var host compute.Bandwidth
+	var offload sizing.Bytes
+	if f.layout.OffloadOptimizer {
+		var err error
+		if host, err = compute.PCIe(cmp.Or(card.PCIeGen, 4)); err != nil {
+			return err
+		}
+		offload = f.mem.Gradients
+	}
+	mid.Low, mid.High = band.Low, band.High
+	t, err := mid.WithZeRO(f.layout.ZeRO, offload, host)
+	if err != nil {
+		return err
+	}
+	f.duration, f.low, f.high, f.eff = t.Duration, t.Low, t.High, t.Efficiency
+	return nil
 }
 
 // timeJob times n GPUs at tensor degree t with compute.Job.
@@ -231,28 +231,6 @@ func (s settings) timeJob(work compute.FLOPs, n, t int, peak compute.FLOPRate, l
 	j.Utilization = compute.Point(s.util)
 	jt.mid, jt.err = j.Time()
 	return jt
-}
-
-// layoutCost adds what a ZeRO-3 layout and an offloaded optimizer cost
-// (compute.Timing.WithZeRO): the optimizer's shard of gradients out and weights
-// back over the card's PCIe link each step.
-func (s settings) layoutCost(f *fit, card catalog.Card, mid compute.Timing) error {
-	var host compute.Bandwidth
-	var offload sizing.Bytes
-	if f.layout.OffloadOptimizer {
-		var err error
-		if host, err = compute.PCIe(cmp.Or(card.PCIeGen, 4)); err != nil {
-			return err
-		}
-		offload = f.mem.Gradients
-	}
-	mid.Low, mid.High = f.low, f.high
-	t, err := mid.WithZeRO(f.layout.ZeRO, offload, host)
-	if err != nil {
-		return err
-	}
-	f.duration, f.low, f.high, f.eff = t.Duration, t.Low, t.High, t.Efficiency
-	return nil
 }
 
 // timeDecode times Tokens of generation: each replica (a GPU, or the tensor- or

@@ -262,14 +262,23 @@ func usageSpan(u pricing.Usage) time.Duration {
 }
 
 // fitWarnings returns the warnings that belong to a fit of n GPUs of card, the
-// same for every offer of that card: the layout's notes, the links, little
-// headroom. They are written on first use and kept in the fit.
+// same for every offer of that card: the peak's note, an offloaded optimizer,
+// approximated memory terms, the links, little headroom. They are written on
+// first use and kept in the fit.
 func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 	if f.warned {
 		return f.pre
 	}
 	f.warned = true
-	f.pre = append(f.pre, f.notes...)
+	if _, note, _ := peakFor(card, s.Workload.Precision, s.Workload.Task); note != "" {
+		f.pre = append(f.pre, note)
+	}
+	if f.layout.OffloadOptimizer {
+		f.pre = append(f.pre, fmt.Sprintf("optimizer state offloaded to host memory (%s per GPU): the duration counts the PCIe transfers, not the CPU's optimizer step", f.mem.Host.Human()))
+	}
+	if f.mem.Approx != 0 {
+		f.pre = append(f.pre, "memory terms approximated from the parameter count alone: "+f.mem.Approx.String())
+	}
 	scaling := "" // the efficiency, when the job was timed
 	if f.duration > 0 {
 		scaling = fmt.Sprintf("; scaling efficiency %.0f%%", f.eff*100)
