@@ -276,11 +276,10 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 		}
 		class := cl.class(rs.tariff[i], card, o)
 		var why error
+		m := o.GPUsPerInstance // zero: not sold in instances
 		for _, t := range servingTensor {
-			if t > limit || (s.Model.Heads > 0 && s.Model.Heads%t != 0) {
-				continue
-			}
-			if m := o.GPUsPerInstance; m > 0 && t > m { // a replica stays inside one instance
+			// The heads divide among a replica's GPUs, which stay inside one instance.
+			if t > limit || s.Model.Heads > 0 && s.Model.Heads%t != 0 || m > 0 && t > m {
 				continue
 			}
 			rep.Considered++
@@ -290,7 +289,7 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 			}
 			n := v.replicas * t
 			rented := n // GPUs asked of the offer: whole instances of whole replicas
-			if m := o.GPUsPerInstance; m > 0 {
+			if m > 0 {
 				per := m / t // replicas one instance holds
 				rented = (v.replicas + per - 1) / per * m
 			}
