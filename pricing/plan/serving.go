@@ -170,11 +170,10 @@ func (s settings) replica(run *serveRun, card catalog.Card, t int) *served {
 	v := &served{card: card, tensor: t}
 	run.byKey[k] = v
 	tr := s.Serving
-	link := servingLink(card, t)
 	sv := compute.Serving{
 		Model: s.Model, Weights: s.Workload.Precision, KV: s.Workload.KVPrecision, Devices: t,
 		Memory: card.Memory, Bandwidth: card.MemoryBandwidth, Peak: servingPeak(card, s.Workload.Precision),
-		Link: link, PromptTokens: tr.PromptTokens, OutputTokens: tr.OutputTokens,
+		Link: servingLink(card, t), PromptTokens: tr.PromptTokens, OutputTokens: tr.OutputTokens,
 		Reserve: s.headroom, PrefillChunk: s.Workload.PrefillChunk,
 	}
 	p, err := sv.Prepare()
