@@ -54,10 +54,7 @@ const maxLayouts = 11
 // server GPUs, as Megatron-LM deploys it.
 func (s settings) layouts(buf *[maxLayouts]sizing.Parallel, n, server int) []sizing.Parallel {
 	m := s.Model
-	heads, kv := m.Heads, m.KVHeads
-	if kv == 0 {
-		kv = heads
-	}
+	heads, kv := m.Heads, cmp.Or(m.KVHeads, m.Heads)
 	divides := func(t int) bool { return heads > 0 && heads%t == 0 && kv%t == 0 }
 	ls := buf[:0]
 	if s.Workload.Task == sizing.Inference {
