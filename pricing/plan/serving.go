@@ -86,11 +86,10 @@ func (t *Traffic) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("plan: serving: %s: %w", strings.TrimPrefix(err.Error(), "json: "), pricing.ErrInvalid)
 	}
 	var err error
-	if p.TTFT, err = parseDuration("ttft", w.TTFT); err != nil {
-		return err
-	}
-	if p.TPOT, err = parseDuration("tpot", w.TPOT); err != nil {
-		return err
+	for _, d := range []durationField{{"ttft", w.TTFT, &p.TTFT}, {"tpot", w.TPOT, &p.TPOT}} {
+		if *d.out, err = parseDuration(d.name, d.in); err != nil {
+			return err
+		}
 	}
 	*t = Traffic(p)
 	return nil
