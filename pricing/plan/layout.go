@@ -89,8 +89,8 @@ func (s settings) layouts(buf *[maxLayouts]sizing.Parallel, n, server int) []siz
 
 // fitCard times every layout of n GPUs of card, in servers of server GPUs, that
 // fits and keeps the fastest (the first listed among equals; without Tokens, the
-// first that fits). The link, the peak and the notes do not depend on the
-// layout: they are found once.
+// first that fits). The link and the peak do not depend on the layout: they are
+// found once.
 func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) *fit {
 	usable, _ := sizing.Usable(card.Memory, s.headroom) // settle checked the headroom
 	link, nvlink, linkName := linkFor(card, n, server)
