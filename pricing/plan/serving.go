@@ -259,6 +259,7 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 	run.byKey = make(map[fitKey]*served)
 	run.capped = make(map[fitKey]capped)
 	cl := newClasses(len(totals.tariffs))
+	var byClass [][len(servingTensor)]*served // the replicas by class and size, without a map access per offer
 	var cands []candidate
 	var causes []error
 	best := !s.EveryCount && s.Rank != RankFrontier
@@ -273,15 +274,22 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 			return nil, nil, err
 		}
 		class := cl.class(rs.tariff[i], card, o)
+		if int(class) == len(byClass) { // a new class
+			byClass = append(byClass, [len(servingTensor)]*served{})
+		}
 		var why error
 		m := o.GPUsPerInstance // zero: not sold in instances
-		for _, t := range servingTensor {
+		for ti, t := range servingTensor {
 			// The heads divide among a replica's GPUs, which stay inside one instance.
 			if t > limit || s.Model.Heads > 0 && s.Model.Heads%t != 0 || m > 0 && t > m {
 				continue
 			}
 			rep.Considered++
-			v := s.replica(run, *card, t)
+			v := byClass[class][ti]
+			if v == nil {
+				v = s.replica(run, *card, t)
+				byClass[class][ti] = v
+			}
 			if v.err != nil {
 				continue
 			}
