@@ -180,7 +180,7 @@ func checkPrice(name string, d decimal.Decimal) error {
 	if d.Sign() < 0 {
 		return fmt.Errorf("pricing: tariff: %s price %s is negative: %w", name, d.String(), ErrInvalid)
 	}
-	if _, t := splitDec(d); t.ok { // the common case, without allocating
+	if t := splitDec(d); t.ok { // the common case, without allocating
 		digits := int64(0)
 		for v := t.c; v > 0; v /= 10 {
 			digits++

@@ -309,5 +309,5 @@ func (t Tariff) costScale(pk []pkg) int32 {
 func (t Tariff) priceRun(d time.Duration) ([]rawLine, decimal.Decimal) {
 	p := newPricer(t)
 	c := p.run(d, true)
-	return p.rawLines(nil, c, 0), decimal.NewFromBigInt(c.costInt(), -p.scale)
+	return p.rawLines(nil, c, 0), decimal.NewFromBigInt(c.cost.big(), -p.scale)
 }
