@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/internal/text"
@@ -224,17 +225,7 @@ const (
 
 // String returns "normal", "below", "above" or "unchecked".
 func (f PriceFlag) String() string {
-	switch f {
-	case PriceNormal:
-		return "normal"
-	case PriceBelow:
-		return "below"
-	case PriceAbove:
-		return "above"
-	case PriceUnchecked:
-		return "unchecked"
-	}
-	return fmt.Sprintf("PriceFlag(%d)", int(f))
+	return enumName("PriceFlag", int(f), "normal", "below", "above", "unchecked")
 }
 
 // MarshalText writes the flag's String, so JSON holds "below" rather than 1.
@@ -394,17 +385,8 @@ func tierLabel(tier string) bool {
 // for anything else, including an empty tier. These are the site's power and
 // cooling, not the provider's network or hardware.
 func SiteAvailability(tier string) (float64, bool) {
-	switch tierLevel(tier) {
-	case 1:
-		return 0.99671, true
-	case 2:
-		return 0.99741, true
-	case 3:
-		return 0.99982, true
-	case 4:
-		return 0.99995, true
-	}
-	return 0, false
+	level := tierLevel(tier)
+	return [...]float64{0, 0.99671, 0.99741, 0.99982, 0.99995}[level], level != 0
 }
 
 // tierLevel reads a tier label as 1 to 4; 0 when it is not one. Fullwidth forms
@@ -416,15 +398,10 @@ func tierLevel(tier string) int {
 	} else {
 		s = strings.TrimPrefix(s, "t")
 	}
-	switch s {
-	case "1", "i":
-		return 1
-	case "2", "ii":
-		return 2
-	case "3", "iii":
-		return 3
-	case "4", "iv":
-		return 4
+	for i, roman := range [...]string{"i", "ii", "iii", "iv"} {
+		if s == roman || s == strconv.Itoa(i+1) {
+			return i + 1
+		}
 	}
 	return 0
 }

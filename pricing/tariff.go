@@ -1,8 +1,10 @@
 package pricing
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -38,14 +40,14 @@ const (
 )
 
 // String returns "hourly" or "renew", the names the price lists use.
-func (a AfterPackage) String() string {
-	switch a {
-	case BillHourly:
-		return "hourly"
-	case Renew:
-		return "renew"
+func (a AfterPackage) String() string { return enumName("AfterPackage", int(a), "hourly", "renew") }
+
+// enumName returns names[v], or typ(v) for a value without a name.
+func enumName(typ string, v int, names ...string) string {
+	if v >= 0 && v < len(names) && names[v] != "" {
+		return names[v]
 	}
-	return fmt.Sprintf("AfterPackage(%d)", int(a))
+	return typ + "(" + strconv.Itoa(v) + ")"
 }
 
 // ParseAfterPackage parses "hourly" or "renew"; the empty string is BillHourly.
@@ -200,19 +202,9 @@ func checkPrice(name string, d decimal.Decimal) error {
 	return nil
 }
 
-func (t Tariff) hoursPerMonth() int64 {
-	if t.HoursPerMonth == 0 {
-		return DefaultHoursPerMonth
-	}
-	return int64(t.HoursPerMonth)
-}
+func (t Tariff) hoursPerMonth() int64 { return int64(cmp.Or(t.HoursPerMonth, DefaultHoursPerMonth)) }
 
-func (t Tariff) granularity() time.Duration {
-	if t.Granularity == 0 {
-		return time.Second
-	}
-	return t.Granularity
-}
+func (t Tariff) granularity() time.Duration { return cmp.Or(t.Granularity, time.Second) }
 
 // termMonthly is the price of one month under term.
 func (t Tariff) termMonthly(term Term) decimal.Decimal {
@@ -257,15 +249,7 @@ const (
 
 // String returns "daily", "weekly" or "monthly", the line items of a Quote.
 func (p Package) String() string {
-	switch p {
-	case Daily:
-		return "daily"
-	case Weekly:
-		return "weekly"
-	case Monthly:
-		return "monthly"
-	}
-	return fmt.Sprintf("Package(%d)", int(p))
+	return enumName("Package", int(p), "", "daily", "weekly", "monthly")
 }
 
 // BreakEven returns BreakEvenFor(Monthly): the usage per month above which the
