@@ -123,11 +123,12 @@ func (c Comparison) MarshalJSON() ([]byte, error) {
 // Compare prices usage u on gpus GPUs under every offer and returns them cheapest
 // first. An offer sold in instances (GPUsPerInstance) is priced for the whole
 // instances the GPUs need: 6 GPUs on 8-GPU instances pay for one instance, 9 for
-// two; its quote's quantities count instances. The order is total ascending, then provider, region and card, then input
-// order (the sort is stable); offers that cannot serve the usage come last, each
-// with its Err. Every offer must be valid (else ErrInvalid) and all must share one
-// currency: the package has no exchange rates, so mixed currencies are refused
-// with ErrCurrencyMismatch; convert the price lists first.
+// two; its quote's quantities count instances. The order is total ascending, then
+// provider, region and card, then input order (the sort is stable); offers that
+// cannot serve the usage come last, each with its Err. Every offer must be valid
+// (else ErrInvalid) and all must share one currency: Compare converts nothing, so
+// mixed currencies are refused with ErrCurrencyMismatch; convert the price lists
+// first.
 func Compare(offers []Offer, u Usage, gpus int) ([]Comparison, error) {
 	if err := errors.Join(u.Validate(), checkGPUs(gpus)); err != nil {
 		return nil, err
@@ -189,24 +190,12 @@ func CardKey(name string) string {
 	s := strings.ToLower(text.FoldWidth(name))
 	s = strings.ReplaceAll(s, "nvidia", "")
 	s = strings.ReplaceAll(s, "geforce", "")
-	// Letters and digits are single bytes here, and no byte of a longer rune is
-	// one, so bytes are filtered; s is returned as it is when every byte stays.
-	keep := func(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') }
-	i := 0
-	for i < len(s) && keep(s[i]) {
-		i++
-	}
-	if i == len(s) {
-		return s
-	}
-	b := make([]byte, i, len(s))
-	copy(b, s[:i])
-	for ; i < len(s); i++ {
-		if keep(s[i]) {
-			b = append(b, s[i])
+	return strings.Map(func(r rune) rune {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			return r
 		}
-	}
-	return string(b)
+		return -1 // dropped
+	}, s)
 }
 
 // PriceFlag is the outcome of a market check for one offer.
@@ -246,12 +235,12 @@ type PriceCheck struct {
 // MarketCheck compares each offer's hourly price with the median hourly price of
 // the offers of the same card (by CardKey; interruptible offers, whose prices are
 // meant to be lower, form a market of their own, "rtx4090 (interruptible)") and
-// flags prices below median × (1 −
-// threshold) or above median × (1 + threshold). The second article warns that a
-// price far under the going rate often hides a lesser card or missing service; a
-// price far above it is worth a second quote. The median is exact (the mean of the
-// two middle prices for an even count). Offers without an hourly price, and cards
-// with a single priced offer, are PriceUnchecked. Results are in input order.
+// flags prices below median × (1 − threshold) or above median × (1 + threshold).
+// The second article warns that a price far under the going rate often hides a
+// lesser card or missing service; a price far above it is worth a second quote.
+// The median is exact (the mean of the two middle prices for an even count).
+// Offers without an hourly price, and cards with a single priced offer, are
+// PriceUnchecked. Results are in input order.
 //
 // threshold is a fraction from 0 to 1 exclusive (0.3 flags prices 30% or more
 // away from the median). Errors: ErrInvalid for a bad threshold or offer,
