@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -103,20 +104,11 @@ type Tariff struct {
 // divide an hour, a negative minimum, a month length outside 672 to 744 hours, a
 // bad term, an unknown policy or rounding mode.
 func (t Tariff) Validate() error {
-	var errs []error
+	// errors.Join drops the nil errors.
+	errs := []error{ValidCurrency(t.Currency), checkPrice("hourly", t.Hourly), checkPrice("daily", t.Daily),
+		checkPrice("weekly", t.Weekly), checkPrice("monthly", t.Monthly)}
 	add := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("pricing: tariff: "+format+": %w", append(args, ErrInvalid)...))
-	}
-	if err := ValidCurrency(t.Currency); err != nil {
-		errs = append(errs, err)
-	}
-	for _, p := range [...]struct {
-		name string
-		v    decimal.Decimal
-	}{{"hourly", t.Hourly}, {"daily", t.Daily}, {"weekly", t.Weekly}, {"monthly", t.Monthly}} {
-		if err := checkPrice(p.name, p.v); err != nil {
-			errs = append(errs, err)
-		}
 	}
 	if t.HoursPerMonth != 0 && (t.HoursPerMonth < 672 || t.HoursPerMonth > 744) {
 		add("hours per month %d: want 672 to 744 (28 to 31 days), or zero for %d", t.HoursPerMonth, DefaultHoursPerMonth)
@@ -140,23 +132,18 @@ func (t Tariff) Validate() error {
 		if term.Months < 2 || term.Months > 120 {
 			add("term %d: months %d: want 2 to 120", i, term.Months)
 		}
-		for _, earlier := range t.Terms[:i] {
-			if earlier.Months == term.Months {
-				add("term %d: a second term of %d months", i, term.Months)
-				break
-			}
+		if slices.ContainsFunc(t.Terms[:i], func(e Term) bool { return e.Months == term.Months }) {
+			add("term %d: a second term of %d months", i, term.Months)
 		}
 		hasM, hasD := !term.Monthly.IsZero(), !term.Discount.IsZero()
 		switch {
 		case hasM == hasD:
 			add("term %d: give exactly one of monthly price and discount", i)
 		case hasM:
-			if checkPrice("", term.Monthly) != nil { // named only when it is wrong
-				errs = append(errs, checkPrice(fmt.Sprintf("term %d monthly", i), term.Monthly))
-			}
+			errs = append(errs, checkPrice(fmt.Sprintf("term %d monthly", i), term.Monthly))
 		default:
-			if checkPrice("", term.Discount) != nil {
-				errs = append(errs, checkPrice(fmt.Sprintf("term %d discount", i), term.Discount))
+			if err := checkPrice(fmt.Sprintf("term %d discount", i), term.Discount); err != nil {
+				errs = append(errs, err)
 			} else if term.Discount.Cmp(decimal.NewFromInt(1)) >= 0 {
 				add("term %d: discount %s: want a fraction below 1", i, term.Discount.String())
 			} else if t.Monthly.IsZero() {
