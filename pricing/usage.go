@@ -204,14 +204,11 @@ func (p Pricer) Total(u Usage, gpus int) (Money, error) {
 // Floor could still win. It reports false when it has no bound to give: a usage
 // other than a valid run, prices too large for int64.
 func (p Pricer) Floor(u Usage, gpus int) (int64, bool) {
-	if p.p == nil || u.Pattern != Run || p.check(u, gpus) != nil {
+	if u.Pattern != Run || p.check(u, gpus) != nil {
 		return 0, false
 	}
-	secs := int64(u.Duration / time.Second)
-	if u.Duration%time.Second != 0 {
-		secs++
-	}
-	return p.p.floor(secs, gpus)
+	// Whole seconds, rounded up; Validate bounds the duration far below overflow.
+	return p.p.floor(int64((u.Duration+time.Second-1)/time.Second), gpus)
 }
 
 func (p Pricer) check(u Usage, gpus int) error {
