@@ -31,7 +31,7 @@ func (r Rates) Validate() error {
 			return fmt.Errorf("pricing: rates: %w", err)
 		}
 		v := r.Per[c]
-		if err := checkPrice("rate "+c, v); err != nil || !v.IsPositive() {
+		if checkPrice("rate", v) != nil || !v.IsPositive() { // one message for every way a rate is wrong
 			return fmt.Errorf("pricing: rates: %s rate %s: want a positive decimal below 10^%d with at most %d places: %w",
 				c, excerpt(v), maxPriceDigits, maxPricePlaces, ErrInvalid)
 		}
