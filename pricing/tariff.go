@@ -104,11 +104,15 @@ type Tariff struct {
 // divide an hour, a negative minimum, a month length outside 672 to 744 hours, a
 // bad term, an unknown policy or rounding mode.
 func (t Tariff) Validate() error {
-	// errors.Join drops the nil errors.
-	errs := []error{ValidCurrency(t.Currency), checkPrice("hourly", t.Hourly), checkPrice("daily", t.Daily),
-		checkPrice("weekly", t.Weekly), checkPrice("monthly", t.Monthly)}
+	var errs []error
 	add := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("pricing: tariff: "+format+": %w", append(args, ErrInvalid)...))
+	}
+	for _, err := range [...]error{ValidCurrency(t.Currency), checkPrice("hourly", t.Hourly), checkPrice("daily", t.Daily),
+		checkPrice("weekly", t.Weekly), checkPrice("monthly", t.Monthly)} {
+		if err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if t.HoursPerMonth != 0 && (t.HoursPerMonth < 672 || t.HoursPerMonth > 744) {
 		add("hours per month %d: want 672 to 744 (28 to 31 days), or zero for %d", t.HoursPerMonth, DefaultHoursPerMonth)
@@ -140,10 +144,12 @@ func (t Tariff) Validate() error {
 		case hasM == hasD:
 			add("term %d: give exactly one of monthly price and discount", i)
 		case hasM:
-			errs = append(errs, checkPrice(fmt.Sprintf("term %d monthly", i), term.Monthly))
+			if checkPrice("", term.Monthly) != nil { // named only when it is wrong, to format no name otherwise
+				errs = append(errs, checkPrice(fmt.Sprintf("term %d monthly", i), term.Monthly))
+			}
 		default:
-			if err := checkPrice(fmt.Sprintf("term %d discount", i), term.Discount); err != nil {
-				errs = append(errs, err)
+			if checkPrice("", term.Discount) != nil {
+				errs = append(errs, checkPrice(fmt.Sprintf("term %d discount", i), term.Discount))
 			} else if term.Discount.Cmp(decimal.NewFromInt(1)) >= 0 {
 				add("term %d: discount %s: want a fraction below 1", i, term.Discount.String())
 			} else if t.Monthly.IsZero() {
