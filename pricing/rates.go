@@ -26,7 +26,9 @@ func (r Rates) Validate() error {
 	if err := ValidCurrency(r.Base); err != nil {
 		return fmt.Errorf("pricing: rates: base: %w", err)
 	}
-	for _, c := range slices.Sorted(maps.Keys(r.Per)) { // the first problem named is the same on every call
+	codes := slices.AppendSeq(make([]string, 0, len(r.Per)), maps.Keys(r.Per))
+	slices.Sort(codes) // the first problem named is the same on every call
+	for _, c := range codes {
 		if err := ValidCurrency(c); err != nil {
 			return fmt.Errorf("pricing: rates: %w", err)
 		}
