@@ -348,7 +348,7 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 			if c.serve == nil { // priced for its class just now: say which replicas
 				c.serve, c.gpus = v, n
 			}
-			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.budget.Amount) {
+			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.Budget.Amount) {
 				if run.over == nil || cmpKey(&c, run.over) < 0 {
 					cc := c
 					run.over, run.overName = &cc, card.Name
