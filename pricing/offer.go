@@ -369,10 +369,9 @@ func tierLabel(tier string) bool {
 // "Tier Classifications Define Site Infrastructure Performance"): Tier I 99.671%,
 // Tier II 99.741%, Tier III 99.982%, Tier IV 99.995%, or about 28.8, 22.7, 1.6 and
 // 0.4 hours of site downtime in a year of 8760 hours (the paper rounds Tier II's
-// to 22). The tier is read from
-// the forms providers write: "T2", "Tier 2", "Tier II", "II", "2", any case. false
-// for anything else, including an empty tier. These are the site's power and
-// cooling, not the provider's network or hardware.
+// to 22). The tier is read from the forms providers write: "T2", "Tier 2", "Tier
+// II", "II", "2", any case. false for anything else, including an empty tier.
+// These are the site's power and cooling, not the provider's network or hardware.
 func SiteAvailability(tier string) (float64, bool) {
 	level := tierLevel(tier)
 	return [...]float64{0, 0.99671, 0.99741, 0.99982, 0.99995}[level], level != 0
