@@ -108,8 +108,8 @@ func (t Tariff) Validate() error {
 	add := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("pricing: tariff: "+format+": %w", append(args, ErrInvalid)...))
 	}
-	for _, err := range [...]error{ValidCurrency(t.Currency), checkPrice("hourly", t.Hourly), checkPrice("daily", t.Daily),
-		checkPrice("weekly", t.Weekly), checkPrice("monthly", t.Monthly)} {
+	for _, err := range [...]error{ValidCurrency(t.Currency), checkPrice("hourly", t.Hourly),
+		checkPrice("daily", t.Daily), checkPrice("weekly", t.Weekly), checkPrice("monthly", t.Monthly)} {
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -144,7 +144,7 @@ func (t Tariff) Validate() error {
 		case hasM == hasD:
 			add("term %d: give exactly one of monthly price and discount", i)
 		case hasM:
-			if checkPrice("", term.Monthly) != nil { // named only when it is wrong, to format no name otherwise
+			if checkPrice("", term.Monthly) != nil { // named only when wrong: no name formatted otherwise
 				errs = append(errs, checkPrice(fmt.Sprintf("term %d monthly", i), term.Monthly))
 			}
 		default:
