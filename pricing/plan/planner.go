@@ -554,6 +554,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 			reason := fmt.Sprintf("no exchange rate for %s into %s", o.Tariff.Currency, p.Rates.Base)
 			err := fmt.Errorf("plan: %s: %w", reason, pricing.ErrCurrencyMismatch)
 			rs.skipped = append(rs.skipped, Skipped{Offer: *o, Reason: reason, Err: err})
+			rs.causes = append(rs.causes, err)
 		default:
 			keep = true
 		}
