@@ -16,12 +16,12 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// fieldOf returns err, a problem of o, in a *fieldError naming the field in which
+// withField returns err, a problem of o, in a *fieldError naming the field in which
 // Validate's first problem lies, with its text, so that a loader's error can name
 // the column or JSON field; err itself when the problem is not one field's, nil
 // for nil. tariff prefixes the tariff's fields ("tariff." in JSON); csvTerms names
 // terms as CSV columns ("term_3m") rather than by index.
-func fieldOf(err error, o Offer, tariff string, csvTerms bool) error {
+func withField(err error, o Offer, tariff string, csvTerms bool) error {
 	t := o.Tariff
 	switch {
 	case err == nil:
@@ -135,7 +135,7 @@ func (t *Tariff) UnmarshalJSON(b []byte) error {
 			return err
 		}
 	}
-	if err := out.readRules(w.Granularity, w.Minimum, w.AfterPackage, w.Rounding); err != nil {
+	if err = out.readRules(w.Granularity, w.Minimum, w.AfterPackage, w.Rounding); err != nil {
 		return err
 	}
 	for i, tw := range w.Terms {
@@ -282,7 +282,7 @@ func LoadOffersJSON(r io.Reader) ([]Offer, error) {
 		if err == nil {
 			err = checkListed(o)
 		}
-		return o, fieldOf(err, o, "tariff.", false)
+		return o, withField(err, o, "tariff.", false)
 	})
 }
 
@@ -472,7 +472,7 @@ func LoadOffersCSV(r io.Reader) ([]Offer, error) {
 	err = eachRow(cr, func(rec []string, line int) error {
 		o, err := h.offer(rec, &in)
 		if err == nil {
-			err = fieldOf(o.Validate(), o, "", true)
+			err = withField(o.Validate(), o, "", true)
 		}
 		if err != nil {
 			pe := parseErr(line, "", "", err)
