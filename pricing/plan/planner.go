@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
 	"maps"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -812,42 +811,6 @@ func (w *sweep) next() bool {
 	w.pass++
 	w.why, w.floored = nil, false
 	return true
-}
-
-// price prices the offer on n GPUs with fit f (settings.price), under the bar:
-// the Limit-th cost known, and no more than the offer's best so far when one
-// option per offer is kept; no bar on the second pass. It reports false, with
-// a nil error, for a size left out: skipped on its floor, a rental shorter
-// than the job (diagnosed), or an offer that cannot serve the usage (why).
-func (w *sweep) price(at *slot, n int, f *fit) (candidate, bool, error) {
-	bar := int64(math.MaxInt64)
-	if t := w.top.top; w.pass == 1 && t != nil {
-		if len(t) == w.top.limit {
-			bar = t[len(t)-1]
-		}
-		if w.best && len(w.cands) > w.first && w.cands[w.first].exact {
-			bar = min(bar, w.cands[w.first].minor)
-		}
-	}
-	c, err := w.s.price(at, w.i, w.o, w.pr, n, f, &w.p.Rates, bar)
-	if err == nil {
-		return c, true, nil
-	}
-	if err == errCannotWin {
-		w.floored = true
-		return c, false, nil
-	}
-	var short *shortRental
-	if errors.As(err, &short) {
-		w.diag.short(*w.rs.cards[w.i], n, f.duration, short.span)
-		return c, false, nil
-	}
-	var un *unavailable
-	if errors.As(err, &un) {
-		w.why = un.err
-		return c, false, nil
-	}
-	return c, false, err
 }
 
 // add keeps candidate c of the offer: with best, in place of the offer's
