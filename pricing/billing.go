@@ -247,17 +247,15 @@ func (a Account) Bill(from, to time.Time, used []Session, outages []Outage) (Inv
 	if err := a.check(from, to, len(used), outages); err != nil {
 		return Invoice{}, err
 	}
-	period := int64(to.Sub(from))
 	cur, minor := t.Currency, MinorUnit(t.Currency)
 	money := func(d decimal.Decimal) Money { return Money{Amount: d, Currency: cur} }
 	pr := newPricer(t)
 
 	// Purchases: lines for those bought in the period; coverage for all.
-	pks := pr.pk
 	bought := make([]resolved, 0, len(a.Purchases))
 	var windows []window
 	for i, p := range a.Purchases {
-		r, err := resolvePurchase(i, p, pks)
+		r, err := resolvePurchase(i, p, pr.pk)
 		if err != nil {
 			return Invoice{}, err
 		}
@@ -314,7 +312,7 @@ func (a Account) Bill(from, to time.Time, used []Session, outages []Outage) (Inv
 
 	// Credit, then tax on what remains.
 	credit := decimal.Decimal{}
-	if pct := a.SLA.percent(from, to, period, outages); pct.Sign() > 0 {
+	if pct := a.SLA.percent(from, to, outages); pct.Sign() > 0 {
 		credit = roundQuo(subtotal.Mul(pct), decimal.NewFromInt(100), minor, RoundHalfUp)
 		per := subtotal.Shift(-2).Neg() // one percent, exactly
 		inv.Lines = append(inv.Lines, Line{Item: "sla_credit", Unit: "percent", Quantity: pct, Price: money(per), Amount: money(credit.Neg())})
@@ -384,7 +382,7 @@ func checkFraction(name string, d, hi decimal.Decimal) error {
 }
 
 // percent returns the SLA credit in percent for the outages of the period.
-func (s SLA) percent(from, to time.Time, period int64, outages []Outage) decimal.Decimal {
+func (s SLA) percent(from, to time.Time, outages []Outage) decimal.Decimal {
 	if len(s.Credits) == 0 {
 		return decimal.Decimal{}
 	}
@@ -402,6 +400,7 @@ func (s SLA) percent(from, to time.Time, period int64, outages []Outage) decimal
 	}
 	// Measured availability up = (period − down)/period, compared exactly with
 	// the float64 thresholds, each of which is a binary fraction.
+	period := int64(to.Sub(from))
 	up := new(big.Rat).SetFrac64(period-down, period)
 	below := func(x float64) bool { return up.Cmp(new(big.Rat).SetFloat64(x)) < 0 }
 	best := decimal.Decimal{}
@@ -477,8 +476,8 @@ func clipSessions(from, to time.Time, used []Session) ([]span, error) {
 		if s.GPUs < 0 || s.GPUs > 1_000_000 {
 			return nil, fmt.Errorf("pricing: session %d: %d GPUs: want 1 to 1000000, or zero for 1: %w", i, s.GPUs, ErrInvalid)
 		}
-		if !s.End.After(from) || !s.Start.Before(to) || !s.End.After(s.Start) {
-			continue // nothing inside the period
+		if _, ok := clip(from, to, s.Start, s.End); !ok {
+			continue
 		}
 		keys = append(keys, spanKey{int64(s.Start.Sub(from)), int64(s.End.Sub(from)), int32(max(s.GPUs, 1)), int32(i)})
 	}
@@ -552,11 +551,9 @@ func sweep(t Tariff, ss []span, ws []window) []int64 {
 			next = pev[k].at
 		}
 		if dt := next - now; dt > 0 && capacity > 0 && active > 0 {
-			if capacity >= active {
-				covered.add(0, dt)
-			} else {
+			covered.add(0, dt)
+			if capacity < active {
 				r, before := inUse.search(capacity)
-				covered.add(0, dt)
 				covered.add(r, -dt)
 				if c := capacity - before; c > 0 {
 					if m := len(parts) - 1; m >= 0 && parts[m].rank == int32(r) && parts[m].c == c {
@@ -626,12 +623,10 @@ func (f fenwick) sum(r int) int64 {
 }
 
 // search returns the first rank r whose prefix sum over 0..r exceeds v, and the
-// sum over the ranks before it. The values must be non-negative.
+// sum over the ranks before it. The values must be non-negative, and f must
+// hold at least one rank.
 func (f fenwick) search(v int64) (int, int64) {
 	pos, sum := 0, int64(0)
-	if len(f) < 2 {
-		return 0, 0
-	}
 	for step := 1 << (bits.Len(uint(len(f)-1)) - 1); step > 0; step >>= 1 {
 		if next := pos + step; next < len(f) && sum+f[next] <= v {
 			pos, sum = next, sum+f[next]
