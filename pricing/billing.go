@@ -137,7 +137,6 @@ type Invoice struct {
 
 // resolved is a purchase checked against the tariff: k indexes its packages.
 type resolved struct {
-	pkg   pkg
 	k     int
 	start time.Time
 	gpus  int64
@@ -166,7 +165,7 @@ func resolvePurchase(i int, p Purchase, pks []pkg) (resolved, error) {
 	}
 	for k, pk := range pks {
 		if pk.name() == name {
-			return resolved{pkg: pk, k: k, start: p.Start, gpus: int64(max(p.GPUs, 1))}, nil
+			return resolved{k: k, start: p.Start, gpus: int64(max(p.GPUs, 1))}, nil
 		}
 	}
 	if p.Months != 0 {
@@ -179,11 +178,10 @@ func resolvePurchase(i int, p Purchase, pks []pkg) (resolved, error) {
 // of package with the GPU-packages bought (one monthly plus three daily gives a
 // "monthly" line of 1 and a "daily" line of 3), and the total rounded once with
 // the tariff's rounding mode: the quote Cost would write for a cover of exactly
-// those packages. Start is not used. Beside
-// Tariff.Cost, the cheapest cover of a run, it shows a customer what was bought
-// against what would have sufficed. A purchase the tariff does not offer, an
-// invalid tariff or more than MaxPurchases purchases is an error wrapping
-// ErrInvalid; no purchases is a zero quote.
+// those packages. Start is not used. Beside Tariff.Cost, the cheapest cover of a
+// run, it shows a customer what was bought against what would have sufficed. A
+// purchase the tariff does not offer, an invalid tariff or more than MaxPurchases
+// purchases is an error wrapping ErrInvalid; no purchases is a zero quote.
 func (t Tariff) PriceBasket(ps []Purchase) (Quote, error) {
 	if err := t.Validate(); err != nil {
 		return Quote{}, err
@@ -262,12 +260,12 @@ func (a Account) Bill(from, to time.Time, used []Session, outages []Outage) (Inv
 		if !r.start.Before(from) && r.start.Before(to) {
 			bought = append(bought, r)
 		}
-		if w, ok := clip(from, to, r.start, r.start.Add(time.Duration(r.pkg.hours)*time.Hour)); ok {
+		if w, ok := clip(from, to, r.start, r.start.Add(time.Duration(pr.pk[r.k].hours)*time.Hour)); ok {
 			windows = append(windows, window{w[0], w[1], r.gpus})
 		}
 	}
 	slices.SortFunc(bought, func(x, y resolved) int {
-		return cmp.Or(x.start.Compare(y.start), cmp.Compare(x.pkg.name(), y.pkg.name()), cmp.Compare(x.gpus, y.gpus))
+		return cmp.Or(x.start.Compare(y.start), cmp.Compare(pr.pk[x.k].name(), pr.pk[y.k].name()), cmp.Compare(x.gpus, y.gpus))
 	})
 	inv := Invoice{From: from.UTC(), To: to.UTC(), Lines: make([]Line, 0, len(bought)+len(used)+2)}
 	subtotal := decimal.Decimal{}
@@ -334,6 +332,16 @@ func (a Account) check(from, to time.Time, sessions int, outages []Outage) error
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("pricing: bill: "+format+": %w", append(args, ErrInvalid)...)
 	}
+	// fraction accepts a decimal from 0 to hi with at most 12 places.
+	fraction := func(name string, d decimal.Decimal, hi int64) error {
+		if e := d.Exponent(); e < -60 || e > 18 {
+			return bad("%s has exponent %d", name, e)
+		}
+		if d.Sign() < 0 || d.Cmp(decimal.NewFromInt(hi)) > 0 || places(d) > maxPricePlaces {
+			return bad("%s %s: want 0 to %d with at most %d places", name, d.String(), hi, maxPricePlaces)
+		}
+		return nil
+	}
 	switch {
 	case !from.Before(to):
 		return bad("period from %s to %s: from must be before to", from.Format(time.RFC3339Nano), to.Format(time.RFC3339Nano))
@@ -352,7 +360,7 @@ func (a Account) check(from, to time.Time, sessions int, outages []Outage) error
 				o.End.Format(time.RFC3339Nano), o.Start.Format(time.RFC3339Nano), ErrInvalid)
 		}
 	}
-	if err := checkFraction("tax rate", a.TaxRate, decimal.NewFromInt(1)); err != nil {
+	if err := fraction("tax rate", a.TaxRate, 1); err != nil {
 		return err
 	}
 	s := a.SLA
@@ -363,29 +371,15 @@ func (a Account) check(from, to time.Time, sessions int, outages []Outage) error
 		if !(c.Below >= 0 && c.Below <= s.Availability) {
 			return bad("SLA credit %d: below %v: want 0 to the availability promised, %v", i, c.Below, s.Availability)
 		}
-		if err := checkFraction(fmt.Sprintf("SLA credit %d: percent", i), c.Percent, decimal.NewFromInt(100)); err != nil {
+		if err := fraction(fmt.Sprintf("SLA credit %d: percent", i), c.Percent, 100); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// checkFraction accepts a decimal from 0 to hi with at most 12 places.
-func checkFraction(name string, d, hi decimal.Decimal) error {
-	if e := d.Exponent(); e < -60 || e > 18 {
-		return fmt.Errorf("pricing: bill: %s has exponent %d: %w", name, e, ErrInvalid)
-	}
-	if d.Sign() < 0 || d.Cmp(hi) > 0 || places(d) > maxPricePlaces {
-		return fmt.Errorf("pricing: bill: %s %s: want 0 to %s with at most %d places: %w", name, d.String(), hi.String(), maxPricePlaces, ErrInvalid)
-	}
-	return nil
-}
-
 // percent returns the SLA credit in percent for the outages of the period.
 func (s SLA) percent(from, to time.Time, outages []Outage) decimal.Decimal {
-	if len(s.Credits) == 0 {
-		return decimal.Decimal{}
-	}
 	spans := make([][2]int64, 0, len(outages))
 	for _, o := range outages {
 		if w, ok := clip(from, to, o.Start, o.End); ok {
@@ -399,16 +393,13 @@ func (s SLA) percent(from, to time.Time, outages []Outage) decimal.Decimal {
 		end = max(end, w[1])
 	}
 	// Measured availability up = (period − down)/period, compared exactly with
-	// the float64 thresholds, each of which is a binary fraction.
+	// the float64 thresholds, each of which is a binary fraction. Every Below is
+	// at most the Availability (check), so a credit applies only below it.
 	period := int64(to.Sub(from))
 	up := new(big.Rat).SetFrac64(period-down, period)
-	below := func(x float64) bool { return up.Cmp(new(big.Rat).SetFloat64(x)) < 0 }
 	best := decimal.Decimal{}
-	if !below(s.Availability) {
-		return best
-	}
 	for _, c := range s.Credits {
-		if below(c.Below) && c.Percent.Cmp(best) > 0 {
+		if up.Cmp(new(big.Rat).SetFloat64(c.Below)) < 0 && c.Percent.Cmp(best) > 0 {
 			best = c.Percent
 		}
 	}
