@@ -265,7 +265,8 @@ func (a Account) Bill(from, to time.Time, used []Session, outages []Outage) (Inv
 		}
 	}
 	slices.SortFunc(bought, func(x, y resolved) int {
-		return cmp.Or(x.start.Compare(y.start), cmp.Compare(pr.pk[x.k].name(), pr.pk[y.k].name()), cmp.Compare(x.gpus, y.gpus))
+		return cmp.Or(x.start.Compare(y.start), cmp.Compare(pr.pk[x.k].name(), pr.pk[y.k].name()),
+			cmp.Compare(x.gpus, y.gpus))
 	})
 	inv := Invoice{From: from.UTC(), To: to.UTC(), Lines: make([]Line, 0, len(bought)+len(used)+2)}
 	subtotal := decimal.Decimal{}
