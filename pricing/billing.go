@@ -98,9 +98,9 @@ type Account struct {
 	SLA       SLA
 }
 
-// Invoice is what an account owes for a period [From, To): its Lines and their
-// sums. Every line's Amount is in whole minor units of the currency and the lines
-// add up exactly to Total = Subtotal − Credit + Tax.
+// Invoice is what an account owes for a period [From, To), in UTC: its Lines and
+// their sums. Every line's Amount is in whole minor units of the currency and the
+// lines add up exactly to Total = Subtotal − Credit + Tax.
 //
 // Lines come in this order: the purchases that start in the period (Item
 // "monthly", "weekly", "daily" or "term_12m" and the like, Quantity the GPUs, in
@@ -112,8 +112,6 @@ type Account struct {
 // percent of the subtotal, a negative Amount) when a credit applies; then the tax
 // (Item "tax", Unit "percent", Quantity the rate in percent, Price one percent of
 // the subtotal less the credit) when TaxRate is set.
-//
-// Credit is zero or positive, the amount subtracted. From and To are in UTC.
 //
 // JSON is stable and round-trips (unmarshalling what was marshalled gives an equal
 // Invoice):
