@@ -466,8 +466,8 @@ func clipSessions(from, to time.Time, used []Session) ([]span, error) {
 		if s.GPUs < 0 || s.GPUs > 1_000_000 {
 			return nil, fmt.Errorf("pricing: session %d: %d GPUs: want 1 to 1000000, or zero for 1: %w", i, s.GPUs, ErrInvalid)
 		}
-		if _, ok := clip(from, to, s.Start, s.End); !ok {
-			continue
+		if !s.End.After(from) || !s.Start.Before(to) || !s.End.After(s.Start) {
+			continue // nothing inside the period, as clip finds without clipping
 		}
 		keys = append(keys, spanKey{int64(s.Start.Sub(from)), int64(s.End.Sub(from)), int32(max(s.GPUs, 1)), int32(i)})
 	}
