@@ -112,31 +112,11 @@ func TestValidateWithoutFP32(t *testing.T) {
 	}
 }
 
-// HCCS is a full mesh: n NPUs of a server use n−1 of each NPU's seven links of 56
-// GB/s (both directions), so 8 get the 392 GB/s total, 2 one link, and more than 8
-// no more than 8.
+// PeerLink(1) on the Ascend is PCIe, and the baseline names the links used; the
+// mesh's share for 2 to 16 NPUs is in TestMeshPeerLink.
 func TestHCCSPeerLink(t *testing.T) {
 	c := lookup(t, "ascend-910b2")
-	for _, tc := range []struct {
-		n        int
-		perDirGB float64 // per direction
-	}{{2, 28}, {4, 84}, {8, 196}, {16, 196}} {
-		l, kind, err := c.PeerLink(tc.n)
-		if err != nil || kind != LinkHCCS || !near(float64(l.Bandwidth), tc.perDirGB*1e9) || l.Latency != 0 {
-			t.Errorf("PeerLink(%d) = %v GB/s, %q, %v; want %v GB/s each way over HCCS", tc.n, l.Bandwidth.GBps(), kind, err, tc.perDirGB)
-		}
-	}
 	if l, kind, err := c.PeerLink(1); err != nil || kind != LinkNone {
 		t.Errorf("PeerLink(1) = %v, %q, %v; want PCIe", l, kind, err)
-	}
-	// A ring over a link of b each way runs at a bus bandwidth of b (nccl-tests'
-	// busbw = algbw · 2(n−1)/n).
-	bus, name, err := c.AllReduceBaseline(8)
-	if err != nil || !near(float64(bus), 196e9) || name != "HCCS (7 of its 7 links, 392 GB/s)" {
-		t.Errorf("AllReduceBaseline(8) = %v GB/s, %q, %v", bus.GBps(), name, err)
-	}
-	bus, name, err = c.AllReduceBaseline(2)
-	if err != nil || !near(float64(bus), 28e9) || name != "HCCS (1 of its 7 links, 56 GB/s)" {
-		t.Errorf("AllReduceBaseline(2) = %v GB/s, %q, %v", bus.GBps(), name, err)
 	}
 }

@@ -44,9 +44,10 @@ type LinkKind string
 
 // Link kinds. NVLink is the SXM/HGX baseboard (every GPU of the board joined);
 // NVLinkBridge is a PCIe card's bridge, which joins pairs only; InfinityFabric is
-// AMD's OAM baseboard link; HCCS is Huawei's link between the eight Ascend NPUs of
-// an Atlas 800T A2 server, a full mesh of one link from each NPU to each other
-// one, with no switch (Card.PeerLink says how it is modelled).
+// AMD's OAM baseboard link, on the CDNA 3 cards (MI300X) a full mesh of one link
+// from each GPU to each other one; HCCS is Huawei's link between the eight Ascend
+// NPUs of an Atlas 800T A2 server, a full mesh of the same shape, with no switch
+// (Card.PeerLink says how a mesh is modelled).
 const (
 	LinkNone           LinkKind = "none"
 	LinkNVLink         LinkKind = "nvlink"

@@ -155,13 +155,13 @@ func gbps(s string) (compute.Bandwidth, error) {
 // AllReduceBaseline returns the bus bandwidth that compute's ring model gives an
 // all-reduce over n GPUs of card c in one server, for reading an all_reduce_perf
 // run against: the ring of compute.Link.AllReduce on the link the GPUs share (the
-// card's NVLink or Infinity Fabric, per direction; an NVLink bridge for a pair
-// only; PCIe of the card's generation otherwise), its time for a large message
-// turned into bus bandwidth as nccl-tests does (for HCCS, the share of its links n
-// NPUs use; see PeerLink). The model has no latency and no
-// protocol overhead, so a healthy machine measures below it: NCCL commonly reaches
-// 75–85% of it on NVLink (see compute.Link), and a figure under half means a link
-// slower than the card's. It also names the link. n below 2 is ErrInvalid.
+// card's NVLink or Infinity Fabric, per direction, or the share of a full mesh's
+// links that n GPUs use; an NVLink bridge for a pair only; PCIe of the card's
+// generation otherwise; see PeerLink), its time for a large message turned into
+// bus bandwidth as nccl-tests does. The model has no latency and no protocol
+// overhead, so a healthy machine measures below it: NCCL commonly reaches 75–85%
+// of it on NVLink (see compute.Link), and a figure under half means a link slower
+// than the card's. It also names the link. n below 2 is ErrInvalid.
 func (c Card) AllReduceBaseline(n int) (compute.Bandwidth, string, error) {
 	if n < 2 {
 		return 0, "", fmt.Errorf("catalog: all-reduce over %d GPUs, want 2 or more: %w", n, ErrInvalid)
@@ -171,10 +171,9 @@ func (c Card) AllReduceBaseline(n int) (compute.Bandwidth, string, error) {
 		return 0, "", err
 	}
 	name := fmt.Sprintf("PCIe Gen%d x16 link", c.PCIeGen)
-	switch {
-	case kind == LinkHCCS:
-		k := hccsLinks(n)
-		name = fmt.Sprintf("HCCS (%d of its %d links, %s)", k, hccsPeers, link.Bandwidth*2)
+	switch mesh := c.meshLinks(); {
+	case kind != LinkNone && mesh > 0:
+		name = fmt.Sprintf("%s (%d of its %d links, %s)", linkName(kind), min(n-1, mesh), mesh, link.Bandwidth*2)
 	case kind != LinkNone:
 		name = fmt.Sprintf("%s (%s total)", linkName(kind), c.NVLink)
 	}
@@ -189,22 +188,25 @@ func (c Card) AllReduceBaseline(n int) (compute.Bandwidth, string, error) {
 
 // PeerLink returns the link n GPUs of card c share inside one server, as compute
 // models it, and the kind of direct link it is: the card's NVLink or Infinity
-// Fabric when it joins every GPU of the board, an NVLink bridge for a pair only,
-// HCCS's share for n NPUs (below), and otherwise PCIe of the card's generation
-// (kind LinkNone). The link carries no latency; callers that model small messages
-// add their own. A PCIe generation compute does not know is ErrInvalid.
+// Fabric when it joins every GPU of the board, the share of a full mesh's links
+// that n GPUs use (below), an NVLink bridge for a pair only, and otherwise PCIe of
+// the card's generation (kind LinkNone). The link carries no latency; callers that
+// model small messages add their own. A PCIe generation compute does not know is
+// ErrInvalid.
 //
-// HCCS joins each NPU of an Atlas 800T A2 to each of its seven peers by a link of
-// its own (a full mesh without a switch; the card's figure is the total over the
-// seven). n NPUs then reach each other over n−1 links each, and an all-reduce
-// that sends to every peer at once (HCCL's mesh algorithms) moves data as a ring
+// A full mesh joins each device of an eight-device server to each of its seven
+// peers by a link of its own, without a switch, and the card's figure is the total
+// over the seven: HCCS between the Ascend NPUs of an Atlas 800T A2, and Infinity
+// Fabric between the CDNA 3 OAM GPUs of an AMD UBB (the MI300X's, MI325X's). n
+// devices then reach each other over n−1 links each, and an all-reduce that sends
+// to every peer at once (HCCL's and RCCL's mesh algorithms) moves data as a ring
 // would on one link of n−1 times one link's bandwidth: the time 2·S/(n·b) either
-// way, for S bytes and b per link and direction. So n NPUs get n−1 sevenths of the
-// total (8 NPUs all of it, 2 NPUs one link), and more than 8 no more than 8 do.
+// way, for S bytes and b per link and direction. So n devices get n−1 sevenths of
+// the total (8 all of it, 2 one link), and more than 8 no more than 8 do.
 func (c Card) PeerLink(n int) (compute.Link, LinkKind, error) {
-	if n > 1 && c.NVLink > 0 && c.Link == LinkHCCS {
-		share := c.NVLink * compute.Bandwidth(hccsLinks(n)) / hccsPeers
-		return compute.NVLink(share), LinkHCCS, nil
+	if mesh := c.meshLinks(); n > 1 && c.NVLink > 0 && mesh > 0 {
+		share := c.NVLink * compute.Bandwidth(min(n-1, mesh)) / compute.Bandwidth(mesh)
+		return compute.NVLink(share), c.Link, nil
 	}
 	if n > 1 && c.NVLink > 0 && (c.Link == LinkNVLink || c.Link == LinkInfinityFabric || c.Link == LinkNVLinkBridge && n == 2) {
 		return compute.NVLink(c.NVLink), c.Link, nil
@@ -216,13 +218,30 @@ func (c Card) PeerLink(n int) (compute.Link, LinkKind, error) {
 	return l, LinkNone, nil
 }
 
-// hccsPeers is the number of HCCS links of an Ascend NPU in an Atlas 800T A2: one
-// to each of the other seven NPUs of the server (npu-smi info -t topo shows HCCS
-// between every pair; 7 × 56 GB/s = 392 GB/s, see Sources' AC-910B).
-const hccsPeers = 7
-
-// hccsLinks is the number of its HCCS links each of n NPUs in one server uses.
-func hccsLinks(n int) int { return min(n-1, hccsPeers) }
+// meshLinks returns the number of links each device of card c has in a full mesh
+// of its server, one to each peer, over which c.NVLink is the total; 0 when c's
+// link is not such a mesh.
+//
+//   - HCCS: seven, one to each of the other NPUs of an Atlas 800T A2 (npu-smi
+//     info -t topo shows HCCS between every pair; 7 × 56 GB/s = 392 GB/s, see
+//     Sources' AC-910B).
+//   - Infinity Fabric on CDNA 3 OAM GPUs: seven x16 links per GPU fully connect
+//     the eight GPUs of an MI300X or MI325X platform, each 16 lanes at up to 32
+//     Gb/s, 128 GB/s over both directions, 896 GB/s in all (AMD, "Introducing
+//     AMD CDNA 3 Architecture" white paper, Figure 9 and Table 2).
+//
+// The MI250X's Infinity Fabric (CDNA 2) is no such mesh: AMD's ROCm MI250
+// microarchitecture page joins its dies by single, double and quad links, so it
+// keeps its total at any count.
+func (c Card) meshLinks() int {
+	switch {
+	case c.Link == LinkHCCS:
+		return 7
+	case c.Link == LinkInfinityFabric && c.Architecture == "CDNA 3" && c.Form == "OAM":
+		return 7
+	}
+	return 0
+}
 
 // linkName names a link kind in words.
 func linkName(k LinkKind) string {

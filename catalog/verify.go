@@ -56,7 +56,9 @@ const memoryTolerance = 0.08
 // problem, and the links are checked for the board delivered.
 //
 // The error is non-nil only for bad arguments: an advertised name Lookup does not
-// know (ErrNotFound) or gpus below one (ErrInvalid).
+// know (ErrNotFound), gpus below one (ErrInvalid), or a card nvidia-smi does not
+// list, whose machines Verify cannot check (ErrInvalid, naming the tool that
+// does: npu-smi for Huawei's Ascend NPUs, rocm-smi for AMD's GPUs).
 func (c *Catalog) Verify(advertised string, gpus int, devs []Device, topo *Topology) (Report, error) {
 	allowed, family, err := c.advertisedCards(advertised)
 	if err != nil {
@@ -64,6 +66,11 @@ func (c *Catalog) Verify(advertised string, gpus int, devs []Device, topo *Topol
 	}
 	if gpus < 1 {
 		return Report{}, fmt.Errorf("catalog: Verify: %d GPUs ordered, want at least 1: %w", gpus, ErrInvalid)
+	}
+	for _, a := range allowed {
+		if a.Vendor != "nvidia" {
+			return Report{}, unseenError(a)
+		}
 	}
 	card := allowed[0] // the card Lookup reads the listing as, when it is not a family
 	r := Report{Advertised: card.ID, GPUs: gpus}
@@ -144,6 +151,19 @@ func (c *Catalog) Verify(advertised string, gpus int, devs []Device, topo *Topol
 		r.checkLinks(linkCard, devs[:min(gpus, len(devs))], topo)
 	}
 	return r, nil
+}
+
+// unseenError is Verify's error for an order of card c, which nvidia-smi does not
+// list: it names the tool that lists such cards.
+func unseenError(c Card) error {
+	kind, tool := "not an NVIDIA GPU", "its vendor's tools check such machines"
+	switch c.Vendor {
+	case "amd":
+		kind, tool = "an AMD GPU", "rocm-smi is the tool that checks AMD machines"
+	case "huawei":
+		kind, tool = "a Huawei NPU", "npu-smi is the tool that checks Ascend machines"
+	}
+	return fmt.Errorf("catalog: Verify: the %s is %s, which nvidia-smi does not see; %s: %w", c.Name, kind, tool, ErrInvalid)
 }
 
 // advertisedCards returns the cards a listing allows, the card Lookup reads it as
@@ -253,10 +273,6 @@ func advertisedName(card Card, advertised string, allowed []Card, family bool) s
 func (r *Report) checkLinks(card Card, devs []Device, topo *Topology) {
 	if topo == nil {
 		r.Notes = append(r.Notes, "GPU links were not checked (no nvidia-smi topo -m output given).")
-		return
-	}
-	if card.Vendor != "nvidia" {
-		r.Notes = append(r.Notes, "GPU links were not checked: nvidia-smi topo -m does not report "+card.Vendor+" links.")
 		return
 	}
 	var idx []int

@@ -158,3 +158,39 @@ func TestVerifyErrors(t *testing.T) {
 		}
 	}
 }
+
+// Verify reads nvidia-smi's output, which lists NVIDIA GPUs only: an order of
+// Huawei NPUs or AMD GPUs could never be checked, so it is refused, with or
+// without devices, naming the tool that lists such cards, rather than held
+// against nvidia-smi rows.
+func TestVerifyRefusesCardsNvidiaSMIDoesNotSee(t *testing.T) {
+	for _, tc := range []struct {
+		advertised string
+		devs       []Device
+		want       string
+	}{
+		{"910B", nil, "catalog: Verify: the Ascend 910B2 is a Huawei NPU, which nvidia-smi does not see; npu-smi is the tool that checks Ascend machines: invalid input"},
+		{"昇腾910B", devices(8, "NVIDIA A100-SXM4-80GB", 81920), "npu-smi"},
+		{"MI300X", nil, "catalog: Verify: the Instinct MI300X is an AMD GPU, which nvidia-smi does not see; rocm-smi is the tool that checks AMD machines: invalid input"},
+		{"AMD Instinct MI250X", devices(8, "NVIDIA A100-SXM4-80GB", 81920), "rocm-smi"},
+	} {
+		r, err := Default().Verify(tc.advertised, 8, tc.devs, nil)
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Verify(%q) = %v; want ErrInvalid with %q", tc.advertised, err, tc.want)
+		}
+		if r.Advertised != "" || r.Problems != nil || r.Notes != nil {
+			t.Errorf("Verify(%q) reported %+v alongside the error", tc.advertised, r)
+		}
+	}
+	// A card of another vendor that a loaded list holds is refused too.
+	c := lookup(t, "t4").clone()
+	c.ID, c.Name, c.Vendor, c.Aliases, c.Families = "gaudi-x", "Gaudi X", "intel", nil, nil
+	cat, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = cat.Verify("gaudi-x", 1, nil, nil)
+	if want := "the Gaudi X is not an NVIDIA GPU, which nvidia-smi does not see; its vendor's tools check such machines"; !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), want) {
+		t.Errorf("Verify(gaudi-x) = %v; want ErrInvalid with %q", err, want)
+	}
+}

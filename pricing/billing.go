@@ -297,7 +297,7 @@ func (a Account) Bill(from, to time.Time, used []Session, outages []Outage) (Inv
 		p := cache[s]
 		if p == nil {
 			// Cost's hourly line and its rounding of a total, for s GPU-seconds.
-			p = &priced{line: pr.roundedLine(pr.hourlyCover(cover{hourlySecs: s}, s), 1)}
+			p = &priced{line: pr.roundedLine(pr.hourlyCover(s), 1)}
 			cache[s] = p
 		}
 		p.n++

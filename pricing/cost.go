@@ -75,21 +75,15 @@ func (l *Line) UnmarshalJSON(b []byte) error {
 // the packages cheapest per hour (lexicographically, in order of price per hour;
 // pricing/solve.go states the rule and its proof).
 //
-// The search is exact, and its work does not grow with d past the bounds below.
-// The packages split into two families by length: the days and weeks, and the
-// months and terms (when the cheapest per hour is a month or a term; the other
-// way round when it is a day or a week). A table holds each family's cheapest
-// fills, the days' in cells of a day, the months' in cells of a month, each up
-// to a bound (a cheapest cover never holds so many of one package that they
-// could be swapped for earlier packages at no extra cost, nor so much that the
-// cheapest package bought instead would cost no more, nor more than d); the
-// cheapest package repeats past its family's table, and hourly time fills the
-// last stretch. So a run of a hundred years needs at most some 36,500 day cells
-// and 1,300 month cells, whatever the prices (pricing/cover.go states the
-// search and its proof). Inputs are bounded as Validate and MaxDuration say:
-// prices below 10^15 with at most 12 decimal places, runs up to MaxDuration.
-// The package documentation lists the measured times: microseconds for common
-// tariffs, under 2 ms for the slowest tariff found.
+// The search is exact, and its work does not grow with d past fixed bounds: one
+// table holds the cheapest fills of the days and weeks, in cells of a day, and
+// one those of the months and terms, in cells of a month, each bounded whatever
+// the prices, so a run of a hundred years needs at most some 36,500 day cells
+// and 1,300 month cells (pricing/cover.go states the search and its proof).
+// Inputs are bounded as Validate and MaxDuration say: prices below 10^15 with at
+// most 12 decimal places, runs up to MaxDuration. The package documentation
+// lists the measured times: microseconds for common tariffs, under 2 ms for the
+// slowest tariff found.
 func (t Tariff) Cost(d time.Duration) (Quote, error) { return t.CostGPUs(d, 1) }
 
 // CostGPUs is Cost for gpus GPUs rented together for the same run: each line's
@@ -105,37 +99,6 @@ type rawLine struct {
 	count      int64 // per GPU packages
 	secs       int64 // per GPU billed seconds (hourly time); count unused
 	price      decimal.Decimal
-	rank       int
-}
-
-// buildQuote turns per-GPU lines and the exact per-GPU cost into a Quote for gpus
-// GPUs. exact is the cost times scale (an exact decimal); the total is
-// exact·gpus/scale rounded once.
-func buildQuote(cur string, mode RoundingMode, lines []rawLine, exact, scale decimal.Decimal, gpus int) Quote {
-	g := decimal.NewFromInt(int64(gpus))
-	total := roundQuo(exact.Mul(g), scale, MinorUnit(cur), mode)
-	// A stable insertion sort by rank: a handful of lines, and no interface for
-	// the slice to escape through.
-	for i := 1; i < len(lines); i++ {
-		for j := i; j > 0 && lines[j].rank < lines[j-1].rank; j-- {
-			lines[j], lines[j-1] = lines[j-1], lines[j]
-		}
-	}
-	q := Quote{Total: Money{Amount: total, Currency: cur}, Lines: []Line{}}
-	sum := decimal.Decimal{}
-	for _, l := range lines {
-		if l.secs <= 0 && l.count == 0 {
-			continue
-		}
-		ln := l.line(cur, g)
-		sum = sum.Add(ln.Amount.Amount)
-		q.Lines = append(q.Lines, ln)
-	}
-	if diff := total.Sub(sum); !diff.IsZero() {
-		m := Money{Amount: diff, Currency: cur}
-		q.Lines = append(q.Lines, Line{Item: "rounding", Quantity: decimal.NewFromInt(1), Price: m, Amount: m})
-	}
-	return q
 }
 
 // line is l as a quote writes it for g GPUs. Hourly time has its quantity and
@@ -148,7 +111,7 @@ func (l rawLine) line(cur string, g decimal.Decimal) Line {
 		qty = quo9(secs, decimal.NewFromInt(3600))
 		amt = quo9(secs.Mul(l.price), decimal.NewFromInt(3600))
 	} else {
-		qty = trim(decimal.NewFromInt(l.count).Mul(g))
+		qty = decimal.NewFromInt(l.count).Mul(g)
 		amt = l.price.Mul(qty)
 	}
 	return Line{Item: l.item, Unit: l.unit, Quantity: qty,
@@ -157,13 +120,7 @@ func (l rawLine) line(cur string, g decimal.Decimal) Line {
 
 // quo9 returns x/y, exact when that terminates within nine places, else rounded
 // half up to nine places.
-func quo9(x, y decimal.Decimal) decimal.Decimal {
-	q, r := x.QuoRem(y, 9)
-	if r.IsZero() {
-		return trim(q)
-	}
-	return trim(roundQuo(x, y, 9, RoundHalfUp))
-}
+func quo9(x, y decimal.Decimal) decimal.Decimal { return trim(roundQuo(x, y, 9, RoundHalfUp)) }
 
 func checkGPUs(gpus int) error {
 	if gpus < 1 || gpus > 1_000_000 {

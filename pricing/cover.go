@@ -1,6 +1,7 @@
 package pricing
 
 import (
+	"math"
 	"slices"
 
 	"github.com/gpuplan/gpuplan/internal/checked"
@@ -157,7 +158,6 @@ func (c *coverSearch[C, A]) search() {
 	c.b = pr.ks[0]
 	c.tail = pr.hasTail && pr.mix
 	if c.tail {
-		c.tMax = pr.minUnits
 		var shortest int64
 		for _, k := range pr.ks {
 			if k.length%pr.step != 0 {
@@ -170,22 +170,17 @@ func (c *coverSearch[C, A]) search() {
 				shortest = k.length
 			}
 		}
-		c.tMax = min(satAdd(c.tMax, shortest), c.need) // a tail is at most need
+		c.tMax = min(satAdd(pr.minUnits, shortest), c.need) // a tail is at most need
 	}
-	g, sMax, aMax := c.plan()
+	g, gs, sMax, aMax := c.plan()
 	c.g, c.p = g, c.b.length/g
 	fs, ss := c.fsBuf[:0], c.ssBuf[:0]
-	gs := int64(0)
 	for _, k := range pr.ks[1:] {
 		if k.length%g == 0 {
 			fs = append(fs, k)
 		} else {
 			ss = append(ss, k)
-			gs = gcd(k.length, gs)
 		}
-	}
-	if gs == 0 {
-		gs = 1
 	}
 	// One allocation of each kind for both tables.
 	nf, ns := sMax/g+1, aMax/gs+1
@@ -197,8 +192,9 @@ func (c *coverSearch[C, A]) search() {
 }
 
 // plan returns the G that makes the search's work least (ties: the larger G),
-// with the bounds on s and a, rounded down to their tables' cells.
-func (c *coverSearch[C, A]) plan() (g, sMax, aMax int64) {
+// the S table's cell (the greatest common divisor of S's lengths, 1 when S is
+// empty), and the bounds on s and a, rounded down to their tables' cells.
+func (c *coverSearch[C, A]) plan() (g, gs, sMax, aMax int64) {
 	ks := c.pr.ks
 	// The candidates: the greatest common divisors of b's length with those of
 	// any other packages, so that each family of lengths (days and weeks;
@@ -213,42 +209,30 @@ func (c *coverSearch[C, A]) plan() (g, sMax, aMax int64) {
 	}
 	var bestW int64 = -1
 	for _, cand := range cands {
-		var sCap, aCap, maxF, maxS, gs int64
-		nf, ns := int64(0), int64(0)
+		var sCap, aCap, maxF, maxS, cgs, nf, ns int64
 		for i, o := range ks[1:] {
-			v, ok := checked.Mul(c.pr.caps[i+1], o.length)
-			if !ok {
-				v = maxInt64
-			}
+			v := satMul(c.pr.caps[i+1], o.length)
 			if o.length%cand == 0 {
 				sCap, maxF, nf = satAdd(sCap, v), max(maxF, o.length), nf+1
 			} else {
-				aCap, maxS, ns, gs = satAdd(aCap, v), max(maxS, o.length), ns+1, gcd(o.length, gs)
+				aCap, maxS, ns, cgs = satAdd(aCap, v), max(maxS, o.length), ns+1, gcd(o.length, cgs)
 			}
 		}
-		s := min(sCap, c.pr.rateCap, satAdd(c.need-1, maxF))
-		s -= s % cand
-		if nf == 0 {
-			s = 0
-		}
-		aa := int64(0)
-		if ns > 0 {
-			aa = min(aCap, c.pr.rateCap, satAdd(c.need-1, maxS))
-			aa -= aa % gs
-		} else {
-			gs = 1
-		}
-		fCells, sCells := s/cand+1, aa/gs+1
+		cgs = max(cgs, 1)
+		s := min(sCap, c.pr.rateCap, satAdd(c.need-1, maxF))  // 0 when F is b alone
+		aa := min(aCap, c.pr.rateCap, satAdd(c.need-1, maxS)) // 0 when S is empty
+		s, aa = s-s%cand, aa-aa%cgs
+		fCells, sCells := s/cand+1, aa/cgs+1
 		// The tables, F's covers and exact fills, and the join.
 		w := satAdd(satMul(nf+2, fCells), satMul(ns+1, sCells))
 		if c.tail {
 			w = satAdd(w, satMul(sCells, c.tMax/cand+1))
 		}
 		if bestW < 0 || w < bestW || (w == bestW && cand > g) {
-			bestW, g, sMax, aMax = w, cand, s, aa
+			bestW, g, gs, sMax, aMax = w, cand, cgs, s, aa
 		}
 	}
-	return g, sMax, aMax
+	return g, gs, sMax, aMax
 }
 
 // join considers, for each S fill, the covers of the rest by F alone and by an
@@ -411,15 +395,14 @@ func (c *coverSearch[C, A]) larger(x, y [maxItems]int64) bool {
 	return false
 }
 
+// ceilDiv returns ⌈x/d⌉ for d > 0 (x / d truncates toward zero).
 func ceilDiv(x, d int64) int64 {
 	q := x / d
-	if x%d != 0 && (x > 0) == (d > 0) {
+	if x%d > 0 {
 		q++
 	}
 	return q
 }
-
-const maxInt64 = 1<<63 - 1
 
 // satAdd and satMul are x+y and x·y for x, y ≥ 0, saturating at MaxInt64: the
 // search's bounds and work estimates may be unbounded.
@@ -427,12 +410,12 @@ func satAdd(x, y int64) int64 {
 	if v, ok := checked.Add(x, y); ok {
 		return v
 	}
-	return maxInt64
+	return math.MaxInt64
 }
 
 func satMul(x, y int64) int64 {
 	if v, ok := checked.Mul(x, y); ok {
 		return v
 	}
-	return maxInt64
+	return math.MaxInt64
 }

@@ -1,32 +1,30 @@
 // Package pricing prices GPU rentals exactly: money, tariffs, the cheapest way to
 // cover a usage, break-even against hourly use, comparison across offers, a market
 // check, exchange rates, price lists and providers' price books, and billing what
-// an account used. It imports only the
-// standard library and decimal: no card table, no sizing, no FLOPs. The planner,
-// which joins sizing, compute and catalog to rank rental options for a job, is
-// package pricing/plan.
+// an account used. It imports only the standard library and decimal: no card
+// table, no sizing, no FLOPs. The planner, which joins sizing, compute and catalog
+// to rank rental options for a job, is package pricing/plan.
 //
 // The main types:
 //
 //   - Money: an exact decimal amount and an ISO 4217 currency; arithmetic across
 //     currencies is refused (ErrCurrencyMismatch); JSON amounts are exact strings.
 //   - Tariff: one offer's prices per GPU (hourly, daily, weekly, monthly, multi-month
-//     terms), its month length (730 hours unless set), its billing granularity and
-//     minimum for hourly use, what happens after a package, and its rounding mode.
+//     terms), its month length, its billing granularity and minimum for hourly
+//     use, what happens after a package, and its rounding mode.
 //   - Quote and Line: a total rounded once to the currency's minor unit, and line
 //     items that add up to it exactly (a visible "rounding" line takes any
 //     difference).
 //   - Usage: a continuous run, sessions of some hours a day, or a trial billed
 //     hourly followed by a commitment.
 //   - Offer: a provider's tariff for one card, with datacenter tier (SiteAvailability
-//     reads it), support and interruption risk; Compare and MarketCheck work on
-//     lists of them, which LoadOffersJSON and LoadOffersCSV read.
-//     Each offer a loader reads keeps its line of the file (Offer.Line) for
-//     messages.
-//   - Price books as providers publish them: LoadList (and LoadOffers) tells the
-//     formats apart by content and returns a List: the format, the offers and the
-//     rows left out. LoadSkyPilotCSV reads a SkyPilot catalog, LoadVastJSON
-//     vast.ai's offers. An offer with GPUsPerInstance is sold in whole instances.
+//     reads it), support, interruption risk and, when a loader read it, its line
+//     of the file (Offer.Line); Compare and MarketCheck work on lists of them.
+//   - Price books: LoadList (and LoadOffers) tells the formats apart by content
+//     and returns a List: the format, the offers and the rows left out;
+//     LoadOffersJSON and LoadOffersCSV read this package's own formats,
+//     LoadSkyPilotCSV a SkyPilot catalog, LoadVastJSON vast.ai's offers. An offer
+//     with GPUsPerInstance is sold in whole instances.
 //   - Pricer: a tariff validated once to price many usages (Price, and Total for
 //     the total alone).
 //   - Rates: a base currency and the price of other currencies in it, to rank

@@ -57,11 +57,7 @@ func (e *ParseError) Error() string {
 	if len(loc) > 0 {
 		prefix += strings.Join(loc, ", ") + ": "
 	}
-	lines := strings.Split(reasonText(e.Err, e.Input), "\n")
-	for i, l := range lines {
-		lines[i] = prefix + l
-	}
-	return strings.Join(lines, "\n")
+	return prefix + strings.ReplaceAll(reasonText(e.Err, e.Input), "\n", "\n"+prefix)
 }
 
 // Unwrap returns the reason, so that errors.Is(err, ErrInvalid) holds.

@@ -20,224 +20,151 @@ import (
 // under a sync.Once, it is read-only once built, and safe for concurrent use.
 //
 // Costs are integers in units of 10^-scale / 3600 of the currency (hourly time
-// is billed by the second). The one cover algorithm (solve) runs on int64 when
-// every cost it can reach fits (smallEnough), on *big.Int otherwise; quotes are
-// built once, from the exact cost, in decimal (buildQuote), and a total alone
-// from integers when they fit (totalMinor).
+// is billed by the second), held as exact values: an int64 where it fits. The
+// one cover algorithm (solve) runs on int64 when every cost it can reach fits
+// (smallEnough), on *big.Int otherwise.
 type pricer struct {
-	t     Tariff
-	pk    []pkg
-	scale int32
-	// small: hourly64 and price64 hold Hourly·10^scale and each package's
-	// price·10^scale·3600; run64 is the run problem in int64 when hasRun64,
-	// prepared for the search (prepared) when a cover is first asked for: a
-	// floor needs only the problem.
-	small     bool
+	t      Tariff
+	pk     []pkg
+	scale  int32
+	hourly exact           // Hourly·10^scale
+	prices [maxItems]exact // each package's price·10^scale·3600
+	// run64 is the run problem in int64 when hasRun64, its lengths and prices
+	// in secs and price64, prepared for the search (prepared) when a cover is
+	// first asked for: a floor needs only the problem.
 	hasRun64  bool
-	hourly64  int64
-	price64   [maxItems]int64
-	runLen    [maxItems]int64 // package lengths in seconds
 	run64     problem[int64]
+	secs      [maxItems]int64
+	price64   [maxItems]int64
 	prepare64 sync.Once
 	prepared  *prepared[int64]
-	hourlyC   decParts // Hourly, trimmed
-	forceBig  bool     // tests: take the *big.Int and decimal path
 }
 
-// decParts is a decimal c·10^e whose coefficient fits an int64.
-type decParts struct {
-	c  int64
-	e  int32
-	ok bool
+// exact is a non-negative integer cost: v, or b when b is not nil (a value past
+// int64, or one that came from the *big.Int search). add and mul move to b when
+// v would overflow; neither changes its operands.
+type exact struct {
+	v int64
+	b *big.Int
 }
 
-// splitDec returns d's coefficient and exponent as written, and with trailing
-// zeros after the point dropped (as trim does), when the coefficient fits an
-// int64. NumDigits is exact (it checks its estimate), and at most 18 digits fit,
-// so CoefficientInt64 is then exact too; neither copies the coefficient.
-func splitDec(d decimal.Decimal) (raw, trimmed decParts) {
-	if d.IsZero() {
-		return decParts{0, d.Exponent(), true}, decParts{0, 0, true}
+// big returns x as a *big.Int the caller must not change.
+func (x exact) big() *big.Int {
+	if x.b != nil {
+		return x.b
 	}
-	if d.NumDigits() > 18 {
-		return decParts{}, decParts{}
+	return big.NewInt(x.v)
+}
+
+func (x exact) add(y exact) exact {
+	if x.b == nil && y.b == nil {
+		if v, ok := checked.Add(x.v, y.v); ok {
+			return exact{v: v}
+		}
 	}
-	v, e := d.CoefficientInt64(), d.Exponent()
-	raw = decParts{v, e, true}
-	if v == 0 {
-		return raw, decParts{0, 0, true}
+	return exact{b: new(big.Int).Add(x.big(), y.big())}
+}
+
+func (x exact) mul(k int64) exact {
+	if x.b == nil {
+		if v, ok := checked.Mul(x.v, k); ok {
+			return exact{v: v}
+		}
 	}
-	for e < 0 && v%10 == 0 {
-		v /= 10
-		e++
+	return exact{b: new(big.Int).Mul(x.big(), big.NewInt(k))}
+}
+
+// scaled returns d·10^scale; scale must be at least places(d).
+func scaled(d decimal.Decimal, scale int32) exact {
+	if t := splitDec(d); t.ok && int64(t.e)+int64(scale) <= 18 {
+		return exact{v: t.c}.mul(pow10(int64(t.e) + int64(scale)))
 	}
-	return raw, decParts{v, e, true}
+	d = trim(d)
+	b := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d.Exponent())+int64(scale)), nil)
+	return exact{b: b.Mul(b, d.Coefficient())}
 }
 
 // newPricer prepares t, which must be valid.
 func newPricer(t Tariff) *pricer {
 	p := &pricer{t: t}
 	p.pk = t.appendPackages(make([]pkg, 0, len(t.Terms)+3))
-	var trimmed [maxItems]decParts
-	_, p.hourlyC = splitDec(t.Hourly)
-	p.small = p.hourlyC.ok
-	p.scale = max(0, -p.hourlyC.e)
+	p.scale = t.costScale(p.pk)
+	p.hourly = scaled(t.Hourly, p.scale)
 	for i, k := range p.pk {
-		_, trimmed[i] = splitDec(k.price)
-		p.small = p.small && trimmed[i].ok
-		p.scale = max(p.scale, -trimmed[i].e)
-		p.runLen[i] = k.hours * 3600
+		p.prices[i] = scaled(k.price, p.scale).mul(3600)
 	}
-	if !p.small {
-		p.scale = t.costScale(p.pk)
-		return p
-	}
-	p.hourly64, p.small = int64Of(p.hourlyC, p.scale)
-	for i := range p.pk {
-		v, ok := int64Of(trimmed[i], p.scale)
-		if ok {
-			v, ok = checked.Mul(v, 3600)
-		}
-		p.price64[i], p.small = v, p.small && ok
-	}
-	if p.small {
-		if prob := p.runProblem64(); smallEnough(&prob, 1) {
-			p.run64, p.hasRun64 = prob, true
-		}
+	n := len(p.pk)
+	if prob, ok := problemOf(int64Arith{}, p, 0, p.secs[:n], p.price64[:n]); ok && smallEnough(&prob, 1) {
+		p.run64, p.hasRun64 = prob, true
 	}
 	return p
 }
 
-// int64Of returns c·10^(e+p) as an int64; e+p ≥ 0.
-func int64Of(c decParts, p int32) (int64, bool) {
-	shift := int64(c.e) + int64(p)
-	if !c.ok || shift < 0 || shift > 18 {
-		return 0, false
-	}
-	return checked.Mul(c.c, pow10(shift))
-}
-
-func (p *pricer) granularitySecs() int64 { return int64(p.t.granularity() / time.Second) }
-
-// runProblem64 is the run problem in seconds with int64 costs; p.small.
-func (p *pricer) runProblem64() problem[int64] {
-	n := len(p.pk)
-	prob := problem[int64]{lengths: p.runLen[:n], prices: p.price64[:n],
-		mix: p.t.AfterPackage == BillHourly, step: 1}
-	if !p.t.Hourly.IsZero() {
-		prob.hasTail, prob.rate = true, p.hourly64
-		prob.minUnits, prob.step = int64(p.t.Minimum/time.Second), p.granularitySecs()
-	}
-	return prob
-}
-
-// problemBig is the run (days false, in seconds) or sessions (days true, a
-// session billed for sessionSecs) problem with *big.Int costs.
-func (p *pricer) problemBig(days bool, sessionSecs int64) problem[*big.Int] {
-	prob := problem[*big.Int]{lengths: make([]int64, len(p.pk)), prices: make([]*big.Int, len(p.pk)),
-		mix: p.t.AfterPackage == BillHourly, step: 1}
+// problemOf is the run problem (session 0: lengths in seconds, the tail billed
+// at the tariff's granularity and minimum) or the sessions problem (lengths in
+// days, a day of tail one session billed for session seconds) in a's costs,
+// written to lengths and prices (one per package); false when a cost does not
+// fit.
+func problemOf[C any, A arith[C]](a A, p *pricer, session int64, lengths []int64, prices []C) (problem[C], bool) {
+	prob := problem[C]{lengths: lengths, prices: prices, mix: p.t.AfterPackage == BillHourly, step: 1}
+	ok := true
 	for i, k := range p.pk {
-		prob.lengths[i] = k.hours * 3600
-		if days {
-			prob.lengths[i] = k.hours / 24
+		lengths[i] = k.hours * 3600
+		if session > 0 {
+			lengths[i] = k.hours / 24
 		}
-		prob.prices[i] = new(big.Int).Mul(toInt(k.price, p.scale), big.NewInt(3600))
+		var fits bool
+		prices[i], fits = a.of(p.prices[i])
+		ok = ok && fits
 	}
 	if !p.t.Hourly.IsZero() {
-		prob.hasTail, prob.rate = true, toInt(p.t.Hourly, p.scale)
-		if days {
-			prob.rate.Mul(prob.rate, big.NewInt(sessionSecs))
+		rate := p.hourly
+		if session > 0 {
+			rate = rate.mul(session)
 		} else {
-			prob.minUnits, prob.step = int64(p.t.Minimum/time.Second), p.granularitySecs()
+			prob.minUnits, prob.step = int64(p.t.Minimum/time.Second), int64(p.t.granularity()/time.Second)
 		}
+		var fits bool
+		prob.hasTail = true
+		prob.rate, fits = a.of(rate)
+		ok = ok && fits
 	}
-	return prob
+	return prob, ok
 }
 
 // cover is a priced cover for one GPU: package counts (in p.pk order), billed
-// hourly seconds after the packages, and the exact cost in the pricer's unit,
-// as an int64 when small and as a *big.Int otherwise.
+// hourly seconds after the packages, and the exact cost in the pricer's unit.
 type cover struct {
 	counts     [maxItems]int64
 	hourlySecs int64
-	small      bool
-	cost64     int64
-	costBig    *big.Int
-}
-
-func (c cover) costInt() *big.Int {
-	if c.small {
-		return big.NewInt(c.cost64)
-	}
-	return c.costBig
+	cost       exact
 }
 
 // run returns the cheapest cover of a run of d (see priceRun); with packages
 // false, the run paid by the hour alone (the tariff must have an hourly price).
 func (p *pricer) run(d time.Duration, packages bool) cover {
-	secs := int64(d / time.Second)
-	if d%time.Second != 0 {
-		secs++
-	}
+	secs := ceilDiv(int64(d), int64(time.Second))
 	if !packages {
-		var c cover
+		var billed int64
 		if secs > 0 {
-			c.hourlySecs = p.t.billedSecs(time.Duration(secs) * time.Second)
+			billed = p.t.billedSecs(time.Duration(secs) * time.Second)
 		}
-		return p.hourlyCover(c, c.hourlySecs)
+		return p.hourlyCover(billed)
 	}
-	if p.hasRun64 && !p.forceBig && smallEnough(&p.run64, secs) {
-		p.prepare64.Do(func() { p.prepared = prepare(int64Arith{}, p.run64) })
-		sol := solve(int64Arith{}, p.prepared, secs)
-		c := cover{counts: sol.counts, small: true, cost64: sol.cost}
-		if sol.rest > 0 {
-			c.hourlySecs = p.run64.units(sol.rest)
-		}
-		return c
-	}
-	prob := p.problemBig(false, 0)
-	sol := solve(bigArith{}, prepare(bigArith{}, prob), secs)
-	c := cover{counts: sol.counts, costBig: sol.cost}
-	if sol.rest > 0 {
-		c.hourlySecs = prob.units(sol.rest)
-	}
-	return c
+	return p.search(secs, 0)
 }
 
-// hourlyCover sets c's cost to secs billed hourly seconds.
-func (p *pricer) hourlyCover(c cover, secs int64) cover {
-	if p.small && !p.forceBig {
-		if v, ok := checked.Mul(p.hourly64, secs); ok {
-			c.small, c.cost64 = true, v
-			return c
-		}
-	}
-	c.costBig = new(big.Int).Mul(toInt(p.t.Hourly, p.scale), big.NewInt(secs))
-	return c
+// hourlyCover is the cover of secs billed hourly seconds alone.
+func (p *pricer) hourlyCover(secs int64) cover {
+	return cover{hourlySecs: secs, cost: p.hourly.mul(secs)}
 }
 
 // packagesCover is the cover of counts packages (in p.pk order) and no hourly
 // time, with its cost.
 func (p *pricer) packagesCover(counts [maxItems]int64) cover {
 	c := cover{counts: counts}
-	if p.small && !p.forceBig {
-		var sum int64
-		ok := true
-		for i := 0; ok && i < len(p.pk); i++ {
-			var v int64
-			if v, ok = checked.Mul(p.price64[i], counts[i]); ok {
-				sum, ok = checked.Add(sum, v)
-			}
-		}
-		if ok {
-			c.small, c.cost64 = true, sum
-			return c
-		}
-	}
-	c.costBig = new(big.Int)
 	for i, n := range counts[:len(p.pk)] {
-		v := new(big.Int).Mul(toInt(p.pk[i].price, p.scale), big.NewInt(3600))
-		c.costBig.Add(c.costBig, v.Mul(v, big.NewInt(n)))
+		c.cost = c.cost.add(p.prices[i].mul(n))
 	}
 	return c
 }
@@ -248,29 +175,41 @@ func (p *pricer) sessions(u Usage, packages bool) cover {
 	session := p.t.billedSecs(u.PerDay)
 	need := int64(u.Days)
 	if !packages {
-		return p.hourlyCover(cover{hourlySecs: need * session}, need*session)
+		return p.hourlyCover(need * session)
 	}
-	if p.small && !p.forceBig {
-		var days [maxItems]int64
-		for i, k := range p.pk {
-			days[i] = k.hours / 24
+	return p.search(need, session)
+}
+
+// search returns the cheapest cover of need on the run problem (session 0) or
+// the sessions problem (see problemOf): on int64 when every cost fits, else on
+// *big.Int.
+func (p *pricer) search(need, session int64) cover {
+	if session == 0 {
+		if p.hasRun64 && smallEnough(&p.run64, need) {
+			p.prepare64.Do(func() { p.prepared = prepare(int64Arith{}, p.run64) })
+			return cheapest(int64Arith{}, p.prepared, need, 1)
 		}
-		prob := problem[int64]{lengths: days[:len(p.pk)], prices: p.price64[:len(p.pk)],
-			mix: p.t.AfterPackage == BillHourly, step: 1}
-		ok := true
-		if !p.t.Hourly.IsZero() {
-			prob.hasTail = true
-			prob.rate, ok = checked.Mul(p.hourly64, session)
-		}
-		if ok && smallEnough(&prob, need) {
+	} else {
+		var lengths, prices [maxItems]int64
+		if prob, ok := problemOf(int64Arith{}, p, session, lengths[:len(p.pk)], prices[:len(p.pk)]); ok && smallEnough(&prob, need) {
 			var pr prepared[int64]
 			prepareInto(int64Arith{}, &pr, prob)
-			sol := solve(int64Arith{}, &pr, need)
-			return cover{counts: sol.counts, hourlySecs: sol.rest * session, small: true, cost64: sol.cost}
+			return cheapest(int64Arith{}, &pr, need, session)
 		}
 	}
-	sol := solve(bigArith{}, prepare(bigArith{}, p.problemBig(true, session)), need)
-	return cover{counts: sol.counts, hourlySecs: sol.rest * session, costBig: sol.cost}
+	prob, _ := problemOf(bigArith{}, p, session, make([]int64, len(p.pk)), make([]*big.Int, len(p.pk)))
+	return cheapest(bigArith{}, prepare(bigArith{}, prob), need, max(session, 1))
+}
+
+// cheapest returns the cheapest cover of need on pr, each unit of its tail
+// billed for unitSecs seconds.
+func cheapest[C any, A arith[C]](a A, pr *prepared[C], need, unitSecs int64) cover {
+	sol := solve(a, pr, need)
+	c := cover{counts: sol.counts, cost: a.exact(sol.cost)}
+	if sol.rest > 0 {
+		c.hourlySecs = pr.units(sol.rest) * unitSecs
+	}
+	return c
 }
 
 // price is Tariff.price; with packages false, the usage paid by the hour alone.
@@ -323,31 +262,42 @@ func (p *pricer) quotes(u Usage, gpus int) (Quote, Quote, error) {
 	return cost, p.quote(h, trial, gpus), nil
 }
 
-// rawLines appends to lines the per-GPU lines of a cover, in rank order, with a
-// trial of trialSecs billed seconds first when positive.
+// rawLines appends to lines the per-GPU lines of a cover, in a quote's order: a
+// trial of trialSecs billed seconds first when positive, the packages, then
+// hourly time.
 func (p *pricer) rawLines(lines []rawLine, c cover, trialSecs int64) []rawLine {
 	if trialSecs > 0 {
-		lines = append(lines, rawLine{item: "trial", unit: "hour", secs: trialSecs, price: p.t.Hourly, rank: -1})
+		lines = append(lines, rawLine{item: "trial", unit: "hour", secs: trialSecs, price: p.t.Hourly})
 	}
 	for i, k := range p.pk {
 		if c.counts[i] > 0 {
-			lines = append(lines, rawLine{item: k.name(), unit: k.unit, count: c.counts[i], price: k.price, rank: i})
+			lines = append(lines, rawLine{item: k.name(), unit: k.unit, count: c.counts[i], price: k.price})
 		}
 	}
 	if c.hourlySecs > 0 {
-		lines = append(lines, rawLine{item: "hourly", unit: "hour", secs: c.hourlySecs, price: p.t.Hourly, rank: 100})
+		lines = append(lines, rawLine{item: "hourly", unit: "hour", secs: c.hourlySecs, price: p.t.Hourly})
 	}
 	return lines
 }
 
 // quote turns a cover, and a trial of trialSecs before it, into a Quote for gpus
-// GPUs: from integers when they fit, else with decimal arithmetic.
+// GPUs: its lines, the total as total rounds it, and a rounding line for any
+// difference between them.
 func (p *pricer) quote(c cover, trialSecs int64, gpus int) Quote {
 	var buf [maxItems + 2]rawLine
-	lines := p.rawLines(buf[:0], c, trialSecs)
-	exact := new(big.Int).Mul(toInt(p.t.Hourly, p.scale), big.NewInt(trialSecs))
-	exact.Add(exact, c.costInt())
-	return buildQuote(p.t.Currency, p.t.Rounding, lines, decimal.NewFromBigInt(exact, -p.scale), decimal.NewFromInt(3600), gpus)
+	g := decimal.NewFromInt(int64(gpus))
+	q := Quote{Total: p.total(c, trialSecs, gpus), Lines: []Line{}}
+	sum := decimal.Decimal{}
+	for _, l := range p.rawLines(buf[:0], c, trialSecs) {
+		ln := l.line(p.t.Currency, g)
+		sum = sum.Add(ln.Amount.Amount)
+		q.Lines = append(q.Lines, ln)
+	}
+	if diff := q.Total.Amount.Sub(sum); !diff.IsZero() {
+		m := Money{Amount: diff, Currency: p.t.Currency}
+		q.Lines = append(q.Lines, Line{Item: "rounding", Quantity: decimal.NewFromInt(1), Price: m, Amount: m})
+	}
+	return q
 }
 
 // floor is Pricer.Floor for a run of secs seconds, in minor units. A cover is
@@ -357,25 +307,22 @@ func (p *pricer) quote(c cover, trialSecs int64, gpus int) Quote {
 // costs at least the hourly rate per second. A value past int64 is above every
 // one that fits, so it is left out of a minimum.
 func (p *pricer) floor(secs int64, gpus int) (int64, bool) {
-	if !p.hasRun64 || p.forceBig {
+	if !p.hasRun64 {
 		return 0, false
 	}
 	if secs == 0 {
 		return 0, true // nothing to cover
 	}
 	pr := &p.run64
-	atRate := int64(math.MaxInt64) // secs at the lowest rate
-	if v, ok := checked.Mul(pr.rate, secs); ok && pr.hasTail {
-		atRate = v
+	// atRate: secs at the lowest rate; lo: the least of the covers' floors.
+	atRate, lo := int64(math.MaxInt64), int64(math.MaxInt64)
+	if pr.hasTail {
+		atRate, lo = satMul(pr.rate, secs), satMul(pr.rate, pr.units(secs))
 	}
 	for i, l := range pr.lengths {
 		if v, ok := (int64Arith{}).mulQuo(pr.prices[i], secs, l); ok {
 			atRate = min(atRate, v)
 		}
-	}
-	lo := int64(math.MaxInt64)
-	if v, ok := checked.Mul(pr.rate, pr.units(secs)); ok && pr.hasTail {
-		lo = v
 	}
 	for _, c := range pr.prices {
 		lo = min(lo, max(c, atRate))
@@ -395,28 +342,21 @@ func (p *pricer) roundedLine(c cover, gpus int) Line {
 }
 
 // total is the Total of quote(c, trialSecs, gpus): the exact cost for gpus GPUs
-// rounded once, as buildQuote rounds it.
+// rounded once to the minor unit, from integers when they fit.
 func (p *pricer) total(c cover, trialSecs int64, gpus int) Money {
-	if c.small && !p.forceBig {
-		exact, ok := checked.Mul(p.hourly64, trialSecs)
-		if ok {
-			exact, ok = checked.Add(exact, c.cost64)
-		}
-		minor := MinorUnit(p.t.Currency)
-		if tot, ok2 := totalMinor(exact, p.scale, gpus, minor, p.t.Rounding); ok && ok2 {
+	cost, minor := p.hourly.mul(trialSecs).add(c.cost), MinorUnit(p.t.Currency)
+	if cost.b == nil {
+		if tot, ok := totalMinor(cost.v, p.scale, gpus, minor, p.t.Rounding); ok {
 			return Money{Amount: decimal.New(tot, -minor), Currency: p.t.Currency}
 		}
 	}
-	exact := new(big.Int).Mul(toInt(p.t.Hourly, p.scale), big.NewInt(trialSecs))
-	exact.Add(exact, c.costInt())
-	exact.Mul(exact, big.NewInt(int64(gpus)))
-	amt := roundQuo(decimal.NewFromBigInt(exact, -p.scale), decimal.NewFromInt(3600), MinorUnit(p.t.Currency), p.t.Rounding)
-	return Money{Amount: amt, Currency: p.t.Currency}
+	amt := decimal.NewFromBigInt(cost.mul(int64(gpus)).big(), -p.scale)
+	return Money{Amount: roundQuo(amt, decimal.NewFromInt(3600), minor, p.t.Rounding), Currency: p.t.Currency}
 }
 
 // totalMinor is the total of a quote in minor units from integers: an exact
 // cost exact/(3600·10^scale) per GPU, times gpus, rounded once; false when a
-// value does not fit an int64.
+// value does not fit an int64. exact ≥ 0.
 func totalMinor(exact int64, scale int32, gpus int, minor int32, mode RoundingMode) (int64, bool) {
 	// total = exact·gpus·10^minor / (3600·10^scale), rounded once.
 	g := int64(gpus)
@@ -427,7 +367,7 @@ func totalMinor(exact int64, scale int32, gpus int, minor int32, mode RoundingMo
 	} else {
 		den, ok = checked.Mul(den, pow10(int64(scale-minor)))
 	}
-	if !ok || exact < 0 {
+	if !ok {
 		return 0, false
 	}
 	tot, _, ok := mulDivRound(uint64(exact), uint64(b), uint64(den), mode)
@@ -452,4 +392,13 @@ func mulDivRound(a, b, d uint64, mode RoundingMode) (int64, bool, bool) {
 		return 0, false, false
 	}
 	return int64(q), r == 0, true
+}
+
+// pow10 returns 10^n for 0 <= n <= 18, without a table to keep in memory.
+func pow10(n int64) int64 {
+	v := int64(1)
+	for ; n > 0; n-- {
+		v *= 10
+	}
+	return v
 }

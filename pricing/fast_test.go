@@ -12,10 +12,15 @@ import (
 	"pgregory.net/rapid"
 )
 
-// bigPricer is a pricer forced onto the *big.Int search and the decimal quote.
+// bigPricer is a pricer with its costs held as *big.Int, which sends every
+// search and total onto the *big.Int path.
 func bigPricer(t Tariff) *pricer {
 	p := newPricer(t)
-	p.forceBig = true
+	p.hasRun64 = false
+	p.hourly = exact{b: p.hourly.big()}
+	for i := range p.prices {
+		p.prices[i] = exact{b: p.prices[i].big()}
+	}
 	return p
 }
 
@@ -82,16 +87,16 @@ func TestBigPathMatchesBruteForce(t *testing.T) {
 		p := bigPricer(tr)
 		d := genDuration(t, "d", 1500*time.Hour)
 		c := p.run(d, true)
-		if c.small {
+		if c.cost.b == nil {
 			t.Fatalf("forced big path gave an int64 cover")
 		}
-		if got, want := decimal.NewFromBigInt(c.costInt(), -p.scale), bruteRun(tr, d); !got.Equal(want) {
+		if got, want := decimal.NewFromBigInt(c.cost.big(), -p.scale), bruteRun(tr, d); !got.Equal(want) {
 			t.Fatalf("big path: cover of %v costs %s ×3600, brute force finds %s", d, got, want)
 		}
 		perDay := time.Duration(rapid.Int64Range(1, 86400).Draw(t, "per_day_s")) * time.Second
 		days := rapid.IntRange(1, 70).Draw(t, "days")
 		s := p.sessions(DailySessions(perDay, days), true)
-		if got, want := decimal.NewFromBigInt(s.costInt(), -p.scale), bruteSessions(tr, perDay, int64(days)); !got.Equal(want) {
+		if got, want := decimal.NewFromBigInt(s.cost.big(), -p.scale), bruteSessions(tr, perDay, int64(days)); !got.Equal(want) {
 			t.Fatalf("big path: sessions of %v for %d days cost %s ×3600, brute force %s", perDay, days, got, want)
 		}
 	})
@@ -109,11 +114,11 @@ func TestFastAndBigAgree(t *testing.T) {
 		case 0:
 			u = Continuous(genDuration(t, "d", 1500*time.Hour))
 			fc, sc := fast.run(u.Duration, true), slow.run(u.Duration, true)
-			if fc.counts != sc.counts || fc.hourlySecs != sc.hourlySecs || fc.costInt().Cmp(sc.costInt()) != 0 {
+			if fc.counts != sc.counts || fc.hourlySecs != sc.hourlySecs || fc.cost.big().Cmp(sc.cost.big()) != 0 {
 				t.Fatalf("run %v: int64 path %+v, big path %+v", u.Duration, fc, sc)
 			}
-			if want := bruteRun(tr, u.Duration); !decimal.NewFromBigInt(fc.costInt(), -fast.scale).Equal(want) {
-				t.Fatalf("run %v costs %s ×3600 (10^-%d), brute force %s", u.Duration, fc.costInt(), fast.scale, want)
+			if want := bruteRun(tr, u.Duration); !decimal.NewFromBigInt(fc.cost.big(), -fast.scale).Equal(want) {
+				t.Fatalf("run %v costs %s ×3600 (10^-%d), brute force %s", u.Duration, fc.cost.big(), fast.scale, want)
 			}
 		case 1:
 			u = DailySessions(time.Duration(rapid.Int64Range(1, 86400).Draw(t, "per_day_s"))*time.Second, rapid.IntRange(1, 70).Draw(t, "days"))
@@ -150,7 +155,7 @@ func TestPathChoice(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		tr := genTariff(t)
 		d := genDuration(t, "d", MaxDuration)
-		if c := newPricer(tr).run(d, true); !c.small {
+		if c := newPricer(tr).run(d, true); c.cost.b != nil {
 			t.Fatalf("%+v for %v took the big path", tr, d)
 		}
 	})
@@ -159,16 +164,16 @@ func TestPathChoice(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := newPricer(huge)
-	if p.small || p.hasRun64 {
-		t.Errorf("prices of 27 digits: small = %v, want the big path", p.small)
+	if p.hourly.b == nil || p.hasRun64 {
+		t.Errorf("prices of 27 digits: hourly %+v, want the big path", p.hourly)
 	}
 	for _, d := range []time.Duration{7 * time.Second, 731 * time.Hour, MaxDuration} {
 		c := p.run(d, true)
-		if c.small {
+		if c.cost.b == nil {
 			t.Errorf("run of %v on huge prices took the int64 path", d)
 		}
 		if d < MaxDuration {
-			if got, want := decimal.NewFromBigInt(c.costInt(), -p.scale), bruteRun(huge, d); !got.Equal(want) {
+			if got, want := decimal.NewFromBigInt(c.cost.big(), -p.scale), bruteRun(huge, d); !got.Equal(want) {
 				t.Errorf("run of %v costs %s ×3600, brute force %s", d, got, want)
 			}
 		}
@@ -194,8 +199,8 @@ func TestSmallEnoughBoundary(t *testing.T) {
 		t.Errorf("a century at 10^13 an hour fits, want the big path")
 	}
 	c := p.run(MaxDuration, true)
-	if c.small || c.counts[0] != 100*365 {
-		t.Errorf("MaxDuration: small %v, %d days; want the big path and %d days", c.small, c.counts[0], 100*365)
+	if c.cost.b == nil || c.counts[0] != 100*365 {
+		t.Errorf("MaxDuration: int64 cost %v, %d days; want the big path and %d days", c.cost.b == nil, c.counts[0], 100*365)
 	}
 }
 

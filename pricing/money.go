@@ -192,15 +192,10 @@ func (m Money) Exact() string { return m.Currency + " " + m.exactString() }
 // digits after the point.
 func (m Money) exactString() string { return exactString(m.Amount, MinorUnit(m.Currency)) }
 
-// exactString writes d exactly with at least min decimal places. StringFixed never
-// rounds here, because it is given at least as many places as d has.
-func exactString(d decimal.Decimal, min int32) string {
-	d = trim(d)
-	places := min
-	if e := -d.Exponent(); e > places {
-		places = e
-	}
-	return d.StringFixed(places)
+// exactString writes d exactly with at least least decimal places. StringFixed
+// never rounds here, because it is given at least as many places as d has.
+func exactString(d decimal.Decimal, least int32) string {
+	return d.StringFixed(max(least, places(d)))
 }
 
 type moneyWire struct {
@@ -215,17 +210,10 @@ func (m Money) MarshalJSON() ([]byte, error) {
 		// It could not be read back: only the zero Money goes without a currency.
 		return nil, fmt.Errorf("pricing: money %s has no currency: %w", m.Amount.String(), ErrInvalid)
 	}
-	var b bytes.Buffer
-	b.WriteString(`{"amount":"`)
-	b.WriteString(m.exactString())
-	b.WriteString(`","currency":`)
-	c, err := json.Marshal(m.Currency)
-	if err != nil {
-		return nil, err
-	}
-	b.Write(c)
-	b.WriteString("}")
-	return b.Bytes(), nil
+	return json.Marshal(struct {
+		Amount   string `json:"amount"`
+		Currency string `json:"currency"`
+	}{m.exactString(), m.Currency})
 }
 
 // UnmarshalJSON reads {"amount":"9000.00","currency":"CNY"}, and the zero Money as
@@ -304,74 +292,85 @@ func allDigits(s string) bool {
 	return true
 }
 
+// decParts is a decimal c·10^e whose coefficient fits an int64.
+type decParts struct {
+	c  int64
+	e  int32
+	ok bool
+}
+
+// splitDec returns d's coefficient and exponent, with trailing zeros after the
+// point dropped (as trim does), when the coefficient fits an int64. NumDigits is
+// exact (it checks its estimate), and at most 18 digits fit, so
+// CoefficientInt64 is then exact too; neither copies the coefficient.
+func splitDec(d decimal.Decimal) decParts {
+	if d.IsZero() {
+		return decParts{0, 0, true}
+	}
+	if d.NumDigits() > 18 {
+		return decParts{}
+	}
+	v, e := d.CoefficientInt64(), d.Exponent()
+	for e < 0 && v%10 == 0 {
+		v /= 10
+		e++
+	}
+	return decParts{v, e, true}
+}
+
+// places returns the number of decimal places d needs (zero for an integer).
+func places(d decimal.Decimal) int32 {
+	t := splitDec(d)
+	if !t.ok {
+		t.e = trim(d).Exponent()
+	}
+	return max(0, -t.e)
+}
+
 // trim drops trailing zeros after the point, so that "1.500000000" is 1.5. The
-// value is unchanged. It tests divisibility on the coefficient: on an int64 when
-// it fits, else a big.Int division by a power of ten per step.
+// value is unchanged. A coefficient past int64 is divided by ten in a big.Int,
+// one step at a time.
 func trim(d decimal.Decimal) decimal.Decimal {
-	e := d.Exponent()
 	if d.IsZero() {
 		return decimal.Decimal{}
 	}
-	if e >= 0 {
-		return d
-	}
-	c := d.Coefficient()
-	if c.IsInt64() {
-		v, k := c.Int64(), int32(0)
-		for e+k < 0 && v%10 == 0 {
-			v /= 10
-			k++
-		}
-		if k == 0 {
+	if t := splitDec(d); t.ok {
+		if t.e == d.Exponent() {
 			return d
 		}
-		return decimal.New(v, e+k)
+		return decimal.New(t.c, t.e)
 	}
+	c, e := d.Coefficient(), d.Exponent()
 	var q, r big.Int
 	ten := big.NewInt(10)
-	k := int32(0)
-	for e+k < 0 {
+	for e < 0 {
 		q.QuoRem(c, ten, &r)
 		if r.Sign() != 0 {
 			break
 		}
 		c.Set(&q)
-		k++
+		e++
 	}
-	if k == 0 {
-		return d
-	}
-	return decimal.NewFromBigInt(c, e+k)
+	return decimal.NewFromBigInt(c, e)
 }
 
 // roundQuo returns x/y rounded to places decimal places with the given mode,
-// exactly: the remainder decides, not a float. y must be positive.
+// exactly: the remainder decides, not a float. y must be positive. Half up is
+// decimal's DivRound (a half away from zero).
 func roundQuo(x, y decimal.Decimal, places int32, mode RoundingMode) decimal.Decimal {
-	neg := x.Sign() < 0
-	ax := x.Abs()
-	q, r := ax.QuoRem(y, places)
-	// Compare 2·r with one unit of the last place times y: r < y·10^-places.
-	unit := decimal.New(1, -places)
-	twice := r.Add(r)
-	half := twice.Cmp(y.Mul(unit))
-	up := false
-	switch {
-	case half > 0:
-		up = true
-	case half == 0:
-		if mode == RoundHalfEven {
-			// QuoRem returns q with exponent -places, so its coefficient is q in
-			// units of the last place: round up only when that is odd.
-			up = q.Coefficient().Bit(0) == 1
-		} else {
-			up = true
-		}
+	if mode == RoundHalfUp {
+		return x.DivRound(y, places)
 	}
-	if up {
+	q, r := x.Abs().QuoRem(y, places)
+	// Compare 2·r with one unit of the last place times y. q's exponent is
+	// −places, so its coefficient counts units of the last place: a half goes
+	// to the even one.
+	unit := decimal.New(1, -places)
+	if half := r.Add(r).Cmp(y.Mul(unit)); half > 0 || (half == 0 && q.Coefficient().Bit(0) == 1) {
 		q = q.Add(unit)
 	}
-	if neg {
-		q = q.Neg()
+	if x.Sign() < 0 {
+		return q.Neg()
 	}
 	return q
 }

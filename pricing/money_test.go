@@ -152,15 +152,12 @@ func TestNewMoney(t *testing.T) {
 }
 
 func TestRoundQuoMatchesDecimal(t *testing.T) {
-	// Half up must agree with decimal's DivRound (half away from zero), and half
-	// even with RoundBank, on any exact quotient.
+	// Half even must agree with RoundBank on any exact quotient (half up is
+	// decimal's DivRound itself).
 	rapid.Check(t, func(t *rapid.T) {
 		x := decimal.New(rapid.Int64Range(-1e12, 1e12).Draw(t, "x"), -rapid.Int32Range(0, 6).Draw(t, "x_places"))
 		y := decimal.NewFromInt(rapid.Int64Range(1, 10000).Draw(t, "y"))
 		p := rapid.Int32Range(0, 4).Draw(t, "places")
-		if got, want := roundQuo(x, y, p, RoundHalfUp), x.DivRound(y, p); !got.Equal(want) {
-			t.Fatalf("roundQuo(%s, %s, %d, half up) = %s, want %s", x, y, p, got, want)
-		}
 		if y.Equal(decimal.NewFromInt(1)) {
 			if got, want := roundQuo(x, y, p, RoundHalfEven), x.RoundBank(p); !got.Equal(want) {
 				t.Fatalf("roundQuo(%s, 1, %d, half even) = %s, want %s", x, p, got, want)

@@ -1,10 +1,12 @@
 package pricing
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/internal/text"
@@ -51,23 +53,12 @@ type Offer struct {
 // provider or card, a negative GPU limit, GPUs per instance that are negative or do
 // not divide MaxGPUs, a negative line, an invalid tariff, or an interruption rate
 // that is negative, NaN or infinite.
-func (o Offer) Validate() error {
-	errs := o.fieldErrors()
-	if err := o.Tariff.Validate(); err != nil {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
-}
+func (o Offer) Validate() error { return errors.Join(o.ValidateFields(), o.Tariff.Validate()) }
 
 // ValidateFields is Validate without the tariff: what Validate reports of the
 // offer's own fields, for a caller that validates each distinct tariff once
 // (Tariff.Validate) however many offers share it.
 func (o Offer) ValidateFields() error {
-	return errors.Join(o.fieldErrors()...)
-}
-
-// fieldErrors returns Validate's errors for the offer's own fields.
-func (o Offer) fieldErrors() []error {
 	var errs []error
 	add := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("pricing: offer: "+format+": %w", append(args, ErrInvalid)...))
@@ -93,7 +84,7 @@ func (o Offer) fieldErrors() []error {
 	if r := o.InterruptionsPerDay; math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
 		add("interruptions per day %v: want a finite number ≥ 0", r)
 	}
-	return errs
+	return errors.Join(errs...)
 }
 
 // name is "provider/region card" for messages.
@@ -132,11 +123,12 @@ func (c Comparison) MarshalJSON() ([]byte, error) {
 // Compare prices usage u on gpus GPUs under every offer and returns them cheapest
 // first. An offer sold in instances (GPUsPerInstance) is priced for the whole
 // instances the GPUs need: 6 GPUs on 8-GPU instances pay for one instance, 9 for
-// two; its quote's quantities count instances. The order is total ascending, then provider, region and card, then input
-// order (the sort is stable); offers that cannot serve the usage come last, each
-// with its Err. Every offer must be valid (else ErrInvalid) and all must share one
-// currency: the package has no exchange rates, so mixed currencies are refused
-// with ErrCurrencyMismatch; convert the price lists first.
+// two; its quote's quantities count instances. The order is total ascending, then
+// provider, region and card, then input order (the sort is stable); offers that
+// cannot serve the usage come last, each with its Err. Every offer must be valid
+// (else ErrInvalid) and all must share one currency: Compare converts nothing, so
+// mixed currencies are refused with ErrCurrencyMismatch; convert the price lists
+// first.
 func Compare(offers []Offer, u Usage, gpus int) ([]Comparison, error) {
 	if err := errors.Join(u.Validate(), checkGPUs(gpus)); err != nil {
 		return nil, err
@@ -164,30 +156,25 @@ func Compare(offers []Offer, u Usage, gpus int) ([]Comparison, error) {
 			out[i].Err = fmt.Errorf("pricing: %s: %d GPUs asked, at most %d: %w", o.name(), gpus, o.MaxGPUs, ErrUnavailable)
 			continue
 		}
-		q, err := o.Tariff.Price(u, units)
+		q, err := o.Tariff.price(u, units) // tariff, usage and count valid
 		if err != nil {
 			out[i].Err = &text.ContextError{Pkg: "pricing", Context: o.name(), Err: err}
 			continue
 		}
 		out[i].Quote = q
 	}
-	sort.SliceStable(out, func(a, b int) bool {
-		x, y := out[a], out[b]
-		if (x.Err == nil) != (y.Err == nil) {
-			return x.Err == nil
+	slices.SortStableFunc(out, func(x, y Comparison) int {
+		c := 0 // priced offers first, by total
+		switch {
+		case x.Err == nil && y.Err == nil:
+			c = x.Quote.Total.Amount.Cmp(y.Quote.Total.Amount)
+		case x.Err == nil:
+			return -1
+		case y.Err == nil:
+			return 1
 		}
-		if x.Err == nil {
-			if c := x.Quote.Total.Amount.Cmp(y.Quote.Total.Amount); c != 0 {
-				return c < 0
-			}
-		}
-		if x.Offer.Provider != y.Offer.Provider {
-			return x.Offer.Provider < y.Offer.Provider
-		}
-		if x.Offer.Region != y.Offer.Region {
-			return x.Offer.Region < y.Offer.Region
-		}
-		return x.Offer.Card < y.Offer.Card
+		return cmp.Or(c, cmp.Compare(x.Offer.Provider, y.Offer.Provider),
+			cmp.Compare(x.Offer.Region, y.Offer.Region), cmp.Compare(x.Offer.Card, y.Offer.Card))
 	})
 	return out, nil
 }
@@ -203,24 +190,12 @@ func CardKey(name string) string {
 	s := strings.ToLower(text.FoldWidth(name))
 	s = strings.ReplaceAll(s, "nvidia", "")
 	s = strings.ReplaceAll(s, "geforce", "")
-	// Letters and digits are single bytes here, and no byte of a longer rune is
-	// one, so bytes are filtered; s is returned as it is when every byte stays.
-	keep := func(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') }
-	i := 0
-	for i < len(s) && keep(s[i]) {
-		i++
-	}
-	if i == len(s) {
-		return s
-	}
-	b := make([]byte, i, len(s))
-	copy(b, s[:i])
-	for ; i < len(s); i++ {
-		if keep(s[i]) {
-			b = append(b, s[i])
+	return strings.Map(func(r rune) rune {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			return r
 		}
-	}
-	return string(b)
+		return -1 // dropped
+	}, s)
 }
 
 // PriceFlag is the outcome of a market check for one offer.
@@ -239,17 +214,7 @@ const (
 
 // String returns "normal", "below", "above" or "unchecked".
 func (f PriceFlag) String() string {
-	switch f {
-	case PriceNormal:
-		return "normal"
-	case PriceBelow:
-		return "below"
-	case PriceAbove:
-		return "above"
-	case PriceUnchecked:
-		return "unchecked"
-	}
-	return fmt.Sprintf("PriceFlag(%d)", int(f))
+	return enumName("PriceFlag", int(f), "normal", "below", "above", "unchecked")
 }
 
 // MarshalText writes the flag's String, so JSON holds "below" rather than 1.
@@ -270,18 +235,25 @@ type PriceCheck struct {
 // MarketCheck compares each offer's hourly price with the median hourly price of
 // the offers of the same card (by CardKey; interruptible offers, whose prices are
 // meant to be lower, form a market of their own, "rtx4090 (interruptible)") and
-// flags prices below median × (1 −
-// threshold) or above median × (1 + threshold). The second article warns that a
-// price far under the going rate often hides a lesser card or missing service; a
-// price far above it is worth a second quote. The median is exact (the mean of the
-// two middle prices for an even count). Offers without an hourly price, and cards
-// with a single priced offer, are PriceUnchecked. Results are in input order.
+// flags prices below median × (1 − threshold) or above median × (1 + threshold).
+// The second article warns that a price far under the going rate often hides a
+// lesser card or missing service; a price far above it is worth a second quote.
+// The median is exact (the mean of the two middle prices for an even count).
+// Offers without an hourly price, and cards with a single priced offer, are
+// PriceUnchecked. Results are in input order.
 //
 // threshold is a fraction from 0 to 1 exclusive (0.3 flags prices 30% or more
 // away from the median). Errors: ErrInvalid for a bad threshold or offer,
 // ErrCurrencyMismatch for one card priced in two currencies.
 func MarketCheck(offers []Offer, threshold decimal.Decimal) ([]PriceCheck, error) {
-	return marketCheck(offers, nil, threshold)
+	markets := make([]string, len(offers))
+	for i, o := range offers {
+		markets[i] = CardKey(o.Card)
+		if o.Interruptible {
+			markets[i] += " (interruptible)"
+		}
+	}
+	return MarketCheckIn(offers, markets, threshold)
 }
 
 // MarketCheckIn is MarketCheck with the markets given: markets[i] names offer i's
@@ -292,22 +264,6 @@ func MarketCheck(offers []Offer, threshold decimal.Decimal) ([]PriceCheck, error
 func MarketCheckIn(offers []Offer, markets []string, threshold decimal.Decimal) ([]PriceCheck, error) {
 	if len(markets) != len(offers) {
 		return nil, fmt.Errorf("pricing: market check: %d markets for %d offers: %w", len(markets), len(offers), ErrInvalid)
-	}
-	return marketCheck(offers, markets, threshold)
-}
-
-// marketCheck is MarketCheck with the markets given: keys[i] is offer i's market
-// (the planner passes the catalog card, and keeps interruptible capacity apart);
-// nil keys group by CardKey. Messages name each offer's card as written.
-func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal) ([]PriceCheck, error) {
-	key := func(i int) string {
-		if keys != nil {
-			return keys[i]
-		}
-		if offers[i].Interruptible {
-			return CardKey(offers[i].Card) + " (interruptible)"
-		}
-		return CardKey(offers[i].Card)
 	}
 	one := decimal.NewFromInt(1)
 	if threshold.Sign() < 0 || threshold.Cmp(one) >= 0 || checkPrice("threshold", threshold) != nil {
@@ -321,7 +277,7 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal) ([]Pr
 		prices         []decimal.Decimal
 		median, lo, hi decimal.Decimal
 	}
-	markets := map[string]*market{}
+	byName := map[string]*market{}
 	for i, o := range offers {
 		if err := o.Validate(); err != nil {
 			return nil, &text.ContextError{Pkg: "pricing", Context: fmt.Sprintf("offer %d (%s)", i, o.name()), Drop: "offer: ", Err: err}
@@ -329,21 +285,20 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal) ([]Pr
 		if o.Tariff.Hourly.IsZero() {
 			continue
 		}
-		k := key(i)
-		m := markets[k]
+		m := byName[markets[i]]
 		if m == nil {
 			m = &market{currency: o.Tariff.Currency, first: o.name()}
-			markets[k] = m
+			byName[markets[i]] = m
 		} else if m.currency != o.Tariff.Currency {
 			return nil, fmt.Errorf("pricing: market check: card %s priced in %s (%s) and %s (%s): %w",
-				k, m.currency, m.first, o.Tariff.Currency, o.name(), ErrCurrencyMismatch)
+				markets[i], m.currency, m.first, o.Tariff.Currency, o.name(), ErrCurrencyMismatch)
 		}
 		m.prices = append(m.prices, gpuHourly(o))
 	}
 	lo, hi := one.Sub(threshold), one.Add(threshold)
-	for _, m := range markets {
+	for _, m := range byName {
 		ps := m.prices
-		sort.Slice(ps, func(a, b int) bool { return ps[a].Cmp(ps[b]) < 0 })
+		slices.SortFunc(ps, decimal.Decimal.Cmp)
 		n := len(ps)
 		if n%2 == 1 {
 			m.median = ps[n/2]
@@ -354,40 +309,38 @@ func marketCheck(offers []Offer, keys []string, threshold decimal.Decimal) ([]Pr
 	}
 	out := make([]PriceCheck, len(offers))
 	for i, o := range offers {
-		k := key(i)
 		cur := o.Tariff.Currency
-		pc := PriceCheck{Offer: o, Card: k, Hourly: Money{gpuHourly(o), cur}, Flag: PriceUnchecked}
+		pc := &out[i]
+		*pc = PriceCheck{Offer: o, Card: markets[i], Hourly: Money{gpuHourly(o), cur}, Flag: PriceUnchecked}
 		if o.Tariff.Hourly.IsZero() {
 			pc.Message = o.name() + " has no hourly price to check"
-			out[i] = pc
 			continue
 		}
-		m := markets[k]
+		m := byName[markets[i]]
 		pc.Median = Money{m.median, cur}
 		pc.Offers = len(m.prices)
 		if pc.Offers < 2 {
 			pc.Message = o.name() + " is the only offer of " + o.Card + " with an hourly price; nothing to compare"
-			out[i] = pc
 			continue
 		}
 		p := pc.Hourly.Amount
-		// Percentage away from the median, for the message: (p/med − 1)·100.
-		pct := func() string {
-			return roundQuo(p.Sub(m.median).Abs().Mul(decimal.NewFromInt(100)), m.median, 1, RoundHalfUp).StringFixed(1)
-		}
+		var side, advice string
 		switch {
 		case p.Cmp(m.lo) < 0:
-			pc.Flag = PriceBelow
-			pc.Message = fmt.Sprintf("%s at %s/h is %s%% below the median %s/h of %d offers of %s: a price far under the going rate often hides a lesser card or missing service; check the delivered card with nvidia-smi and what support is included",
-				o.name(), pc.Hourly.Exact(), pct(), pc.Median.Exact(), pc.Offers, o.Card)
+			pc.Flag, side = PriceBelow, "below"
+			advice = "a price far under the going rate often hides a lesser card or missing service; " +
+				"check the delivered card with nvidia-smi and what support is included"
 		case p.Cmp(m.hi) > 0:
-			pc.Flag = PriceAbove
-			pc.Message = fmt.Sprintf("%s at %s/h is %s%% above the median %s/h of %d offers of %s: ask what the premium buys (datacenter tier, support) or get another quote",
-				o.name(), pc.Hourly.Exact(), pct(), pc.Median.Exact(), pc.Offers, o.Card)
+			pc.Flag, side = PriceAbove, "above"
+			advice = "ask what the premium buys (datacenter tier, support) or get another quote"
 		default:
 			pc.Flag = PriceNormal
+			continue
 		}
-		out[i] = pc
+		// The distance from the median, for the message: |p/median − 1|·100 %.
+		pct := roundQuo(p.Sub(m.median).Abs().Mul(decimal.NewFromInt(100)), m.median, 1, RoundHalfUp).StringFixed(1)
+		pc.Message = fmt.Sprintf("%s at %s/h is %s%% %s the median %s/h of %d offers of %s: %s",
+			o.name(), pc.Hourly.Exact(), pct, side, pc.Median.Exact(), pc.Offers, o.Card, advice)
 	}
 	return out, nil
 }
@@ -416,22 +369,12 @@ func tierLabel(tier string) bool {
 // "Tier Classifications Define Site Infrastructure Performance"): Tier I 99.671%,
 // Tier II 99.741%, Tier III 99.982%, Tier IV 99.995%, or about 28.8, 22.7, 1.6 and
 // 0.4 hours of site downtime in a year of 8760 hours (the paper rounds Tier II's
-// to 22). The tier is read from
-// the forms providers write: "T2", "Tier 2", "Tier II", "II", "2", any case. false
-// for anything else, including an empty tier. These are the site's power and
-// cooling, not the provider's network or hardware.
+// to 22). The tier is read from the forms providers write: "T2", "Tier 2", "Tier
+// II", "II", "2", any case. false for anything else, including an empty tier.
+// These are the site's power and cooling, not the provider's network or hardware.
 func SiteAvailability(tier string) (float64, bool) {
-	switch tierLevel(tier) {
-	case 1:
-		return 0.99671, true
-	case 2:
-		return 0.99741, true
-	case 3:
-		return 0.99982, true
-	case 4:
-		return 0.99995, true
-	}
-	return 0, false
+	level := tierLevel(tier)
+	return [...]float64{0, 0.99671, 0.99741, 0.99982, 0.99995}[level], level != 0
 }
 
 // tierLevel reads a tier label as 1 to 4; 0 when it is not one. Fullwidth forms
@@ -443,15 +386,10 @@ func tierLevel(tier string) int {
 	} else {
 		s = strings.TrimPrefix(s, "t")
 	}
-	switch s {
-	case "1", "i":
-		return 1
-	case "2", "ii":
-		return 2
-	case "3", "iii":
-		return 3
-	case "4", "iv":
-		return 4
+	for i, roman := range [...]string{"i", "ii", "iii", "iv"} {
+		if s == roman || s == strconv.Itoa(i+1) {
+			return i + 1
+		}
 	}
 	return 0
 }

@@ -2,6 +2,7 @@ package pricing
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -25,17 +26,14 @@ func (r Rates) Validate() error {
 	if err := ValidCurrency(r.Base); err != nil {
 		return fmt.Errorf("pricing: rates: base: %w", err)
 	}
-	codes := make([]string, 0, len(r.Per))
-	for c := range r.Per {
-		codes = append(codes, c)
-	}
+	codes := slices.AppendSeq(make([]string, 0, len(r.Per)), maps.Keys(r.Per))
 	slices.Sort(codes) // the first problem named is the same on every call
 	for _, c := range codes {
 		if err := ValidCurrency(c); err != nil {
 			return fmt.Errorf("pricing: rates: %w", err)
 		}
 		v := r.Per[c]
-		if err := checkPrice("rate "+c, v); err != nil || !v.IsPositive() {
+		if checkPrice("rate", v) != nil || !v.IsPositive() { // one message for every way a rate is wrong
 			return fmt.Errorf("pricing: rates: %s rate %s: want a positive decimal below 10^%d with at most %d places: %w",
 				c, excerpt(v), maxPriceDigits, maxPricePlaces, ErrInvalid)
 		}
@@ -59,16 +57,11 @@ func (r Rates) Convert(m Money) (Money, error) {
 	}
 	v, ok := r.Per[m.Currency]
 	if !ok {
-		have := make([]string, 0, len(r.Per))
-		for c := range r.Per {
-			have = append(have, c)
-		}
-		slices.Sort(have)
+		have := append([]string{r.Base}, slices.Sorted(maps.Keys(r.Per))...)
 		return Money{}, fmt.Errorf("pricing: rates: no rate for %s into %s (rates for %s): %w",
-			code(m.Currency), r.Base, strings.Join(append([]string{r.Base}, have...), ", "), ErrCurrencyMismatch)
+			code(m.Currency), r.Base, strings.Join(have, ", "), ErrCurrencyMismatch)
 	}
-	out := Money{Amount: m.Amount.Mul(v), Currency: r.Base}
-	return out.Round(RoundHalfUp), nil
+	return Money{Amount: m.Amount.Mul(v), Currency: r.Base}.Round(RoundHalfUp), nil
 }
 
 // excerpt writes a decimal for a message without expanding a huge exponent.

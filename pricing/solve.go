@@ -5,9 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
-
-	"github.com/gpuplan/gpuplan/internal/checked"
-	"github.com/shopspring/decimal"
+	"slices"
 )
 
 // maxItems is the most packages a tariff can have: eight terms (Validate) and the
@@ -24,7 +22,8 @@ type arith[C any] interface {
 	add(a, b C) C
 	mul(a C, k int64) C // a·k, k ≥ 0
 	cmp(a, b C) int
-	big(a C) *big.Int // a as a *big.Int the caller may change
+	exact(a C) exact
+	of(x exact) (C, bool) // x as a C; false when it does not fit
 	// cmpMul compares a·x with b·y (x, y ≥ 0) exactly.
 	cmpMul(a C, x int64, b C, y int64) int
 }
@@ -33,11 +32,12 @@ type arith[C any] interface {
 // on it only after smallEnough has bounded every value it can compute.
 type int64Arith struct{}
 
-func (int64Arith) zero() int64          { return 0 }
-func (int64Arith) add(a, b int64) int64 { return a + b }
-func (int64Arith) mul(a, k int64) int64 { return a * k }
-func (int64Arith) cmp(a, b int64) int   { return cmp.Compare(a, b) }
-func (int64Arith) big(a int64) *big.Int { return big.NewInt(a) }
+func (int64Arith) zero() int64              { return 0 }
+func (int64Arith) add(a, b int64) int64     { return a + b }
+func (int64Arith) mul(a, k int64) int64     { return a * k }
+func (int64Arith) cmp(a, b int64) int       { return cmp.Compare(a, b) }
+func (int64Arith) exact(a int64) exact      { return exact{v: a} }
+func (int64Arith) of(x exact) (int64, bool) { return x.v, x.b == nil }
 func (int64Arith) cmpMul(a, x, b, y int64) int {
 	h1, l1 := bits.Mul64(uint64(a), uint64(x))
 	h2, l2 := bits.Mul64(uint64(b), uint64(y))
@@ -65,8 +65,9 @@ func (bigArith) add(a, b *big.Int) *big.Int { return new(big.Int).Add(a, b) }
 func (bigArith) mul(a *big.Int, k int64) *big.Int {
 	return new(big.Int).Mul(a, big.NewInt(k))
 }
-func (bigArith) cmp(a, b *big.Int) int   { return a.Cmp(b) }
-func (bigArith) big(a *big.Int) *big.Int { return new(big.Int).Set(a) }
+func (bigArith) cmp(a, b *big.Int) int       { return a.Cmp(b) }
+func (bigArith) exact(a *big.Int) exact      { return exact{b: a} }
+func (bigArith) of(x exact) (*big.Int, bool) { return x.big(), true }
 func (bigArith) cmpMul(a *big.Int, x int64, b *big.Int, y int64) int {
 	return new(big.Int).Mul(a, big.NewInt(x)).Cmp(new(big.Int).Mul(b, big.NewInt(y)))
 }
@@ -93,14 +94,7 @@ type problem[C any] struct {
 
 // units is the billed tail length of a remainder x > 0.
 func (p *problem[C]) units(x int64) int64 {
-	if x < p.minUnits {
-		x = p.minUnits
-	}
-	n := x / p.step
-	if x%p.step != 0 {
-		n++
-	}
-	return n * p.step
+	return ceilDiv(max(x, p.minUnits), p.step) * p.step
 }
 
 // kept is a package the search keeps, with its place in the problem's items.
@@ -148,28 +142,16 @@ func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
 		}
 		pr.ks = append(pr.ks, kept[C]{l, p.prices[i], i})
 	}
-	// Strict order: price per unit ascending (cross-multiplied), then longer
-	// first, then original place. An insertion sort: at most maxItems packages.
+	// A strict order: price per unit ascending (cross-multiplied), then longer
+	// first, then original place.
 	ks := pr.ks
-	before := func(x, y kept[C]) bool {
-		if c := a.cmpMul(x.price, y.length, y.price, x.length); c != 0 {
-			return c < 0
-		}
-		if x.length != y.length {
-			return x.length > y.length
-		}
-		return x.orig < y.orig
-	}
-	for i := 1; i < len(ks); i++ {
-		for j := i; j > 0 && before(ks[j], ks[j-1]); j-- {
-			ks[j], ks[j-1] = ks[j-1], ks[j]
-		}
-	}
-	n := len(ks)
+	slices.SortFunc(ks, func(x, y kept[C]) int {
+		return cmp.Or(a.cmpMul(x.price, y.length, y.price, x.length), cmp.Compare(y.length, x.length), cmp.Compare(x.orig, y.orig))
+	})
 	// rateCap: s·(price_2·length_b − price_b·length_2) < price_b·length_2·length_b.
 	pr.rateCap = math.MaxInt64
-	if n > 1 {
-		p2, l2, pb, lb := a.big(ks[1].price), big.NewInt(ks[1].length), a.big(ks[0].price), big.NewInt(ks[0].length)
+	if len(ks) > 1 {
+		p2, l2, pb, lb := a.exact(ks[1].price).big(), big.NewInt(ks[1].length), a.exact(ks[0].price).big(), big.NewInt(ks[0].length)
 		d := new(big.Int).Sub(new(big.Int).Mul(p2, lb), new(big.Int).Mul(pb, l2))
 		if d.Sign() > 0 {
 			q := new(big.Int).Mul(pb, l2)
@@ -188,10 +170,7 @@ func prepareInto[C any, A arith[C]](a A, pr *prepared[C], p problem[C]) {
 	for i := range ks {
 		pr.caps[i] = math.MaxInt64
 		for j := 0; j < i; j++ {
-			limit := ks[j].length / gcd(ks[i].length, ks[j].length)
-			if pr.caps[i] < limit {
-				limit = pr.caps[i] + 1
-			}
+			limit := min(ks[j].length/gcd(ks[i].length, ks[j].length), satAdd(pr.caps[i], 1))
 			if k := leastSwap(a, ks[i].length, ks[j].length, ks[i].price, ks[j].price, limit); k > 0 {
 				pr.caps[i] = k - 1
 			}
@@ -269,46 +248,24 @@ func solve[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C] {
 // is shorter than need plus twice the longest package (a cover of the rest in
 // whole cells of G, then b past it), so with L that length,
 // A_i = ⌈L/length_i⌉·price_i (at least any count of i in it times its price) and
-// T = tail(L) (at least any tail), every cost is at most Σ A_i + max A_i + T.
+// T = tail(L) (at least any tail), every cost is at most Σ A_i + max A_i + T,
+// which must stay below MaxInt64.
 // Cross products of prices and lengths are taken in *big.Int.
 func smallEnough(pr *problem[int64], need int64) bool {
-	if need < 1 {
-		need = 1
-	}
-	var sum, maxA, maxL int64
+	var maxL int64
 	for _, l := range pr.lengths {
 		maxL = max(maxL, l)
 	}
-	need = satAdd(need, 2*maxL)
+	need = satAdd(max(need, 1), 2*maxL)
+	var sum, maxA, tail int64
 	for i, l := range pr.lengths {
-		q := need / l
-		if need%l != 0 {
-			q++
-		}
-		ai, ok := checked.Mul(q, pr.prices[i])
-		if !ok {
-			return false
-		}
-		if sum, ok = checked.Add(sum, ai); !ok {
-			return false
-		}
-		maxA = max(maxA, ai)
+		ai := satMul(ceilDiv(need, l), pr.prices[i])
+		sum, maxA = satAdd(sum, ai), max(maxA, ai)
 	}
-	var tail int64
 	if pr.hasTail {
-		var ok bool
-		if tail, ok = checked.Mul(pr.rate, pr.units(need)); !ok {
-			return false
-		}
+		tail = satMul(pr.rate, pr.units(need))
 	}
-	ok := true
-	for _, v := range []int64{maxA, tail} {
-		if !ok {
-			return false
-		}
-		sum, ok = checked.Add(sum, v)
-	}
-	return ok
+	return satAdd(satAdd(sum, maxA), tail) < math.MaxInt64
 }
 
 func gcd(a, b int64) int64 {
@@ -316,35 +273,4 @@ func gcd(a, b int64) int64 {
 		a, b = b, a%b
 	}
 	return a
-}
-
-// places returns the number of decimal places d needs (zero for an integer).
-func places(d decimal.Decimal) int32 {
-	if e := trim(d).Exponent(); e < 0 {
-		return -e
-	}
-	return 0
-}
-
-// toInt returns d·10^p as an integer; p must be at least places(d).
-func toInt(d decimal.Decimal, p int32) *big.Int {
-	d = trim(d)
-	c := d.Coefficient()
-	shift := int64(d.Exponent()) + int64(p)
-	switch {
-	case shift > 0 && shift < 19:
-		c.Mul(c, big.NewInt(pow10(shift)))
-	case shift > 0:
-		c.Mul(c, new(big.Int).Exp(big.NewInt(10), big.NewInt(shift), nil))
-	}
-	return c
-}
-
-// pow10 returns 10^n for 0 <= n <= 18, without a table to keep in memory.
-func pow10(n int64) int64 {
-	v := int64(1)
-	for ; n > 0; n-- {
-		v *= 10
-	}
-	return v
 }

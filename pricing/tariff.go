@@ -1,8 +1,11 @@
 package pricing
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -38,14 +41,14 @@ const (
 )
 
 // String returns "hourly" or "renew", the names the price lists use.
-func (a AfterPackage) String() string {
-	switch a {
-	case BillHourly:
-		return "hourly"
-	case Renew:
-		return "renew"
+func (a AfterPackage) String() string { return enumName("AfterPackage", int(a), "hourly", "renew") }
+
+// enumName returns names[v], or typ(v) for a value without a name.
+func enumName(typ string, v int, names ...string) string {
+	if v >= 0 && v < len(names) && names[v] != "" {
+		return names[v]
 	}
-	return fmt.Sprintf("AfterPackage(%d)", int(a))
+	return typ + "(" + strconv.Itoa(v) + ")"
 }
 
 // ParseAfterPackage parses "hourly" or "renew"; the empty string is BillHourly.
@@ -105,14 +108,9 @@ func (t Tariff) Validate() error {
 	add := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("pricing: tariff: "+format+": %w", append(args, ErrInvalid)...))
 	}
-	if err := ValidCurrency(t.Currency); err != nil {
-		errs = append(errs, err)
-	}
-	for _, p := range [...]struct {
-		name string
-		v    decimal.Decimal
-	}{{"hourly", t.Hourly}, {"daily", t.Daily}, {"weekly", t.Weekly}, {"monthly", t.Monthly}} {
-		if err := checkPrice(p.name, p.v); err != nil {
+	for _, err := range [...]error{ValidCurrency(t.Currency), checkPrice("hourly", t.Hourly),
+		checkPrice("daily", t.Daily), checkPrice("weekly", t.Weekly), checkPrice("monthly", t.Monthly)} {
+		if err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -138,18 +136,15 @@ func (t Tariff) Validate() error {
 		if term.Months < 2 || term.Months > 120 {
 			add("term %d: months %d: want 2 to 120", i, term.Months)
 		}
-		for _, earlier := range t.Terms[:i] {
-			if earlier.Months == term.Months {
-				add("term %d: a second term of %d months", i, term.Months)
-				break
-			}
+		if slices.ContainsFunc(t.Terms[:i], func(e Term) bool { return e.Months == term.Months }) {
+			add("term %d: a second term of %d months", i, term.Months)
 		}
 		hasM, hasD := !term.Monthly.IsZero(), !term.Discount.IsZero()
 		switch {
 		case hasM == hasD:
 			add("term %d: give exactly one of monthly price and discount", i)
 		case hasM:
-			if checkPrice("", term.Monthly) != nil { // named only when it is wrong
+			if checkPrice("", term.Monthly) != nil { // named only when wrong: no name formatted otherwise
 				errs = append(errs, checkPrice(fmt.Sprintf("term %d monthly", i), term.Monthly))
 			}
 		default:
@@ -180,7 +175,7 @@ func checkPrice(name string, d decimal.Decimal) error {
 	if d.Sign() < 0 {
 		return fmt.Errorf("pricing: tariff: %s price %s is negative: %w", name, d.String(), ErrInvalid)
 	}
-	if _, t := splitDec(d); t.ok { // the common case, without allocating
+	if t := splitDec(d); t.ok { // the common case, without allocating
 		digits := int64(0)
 		for v := t.c; v > 0; v /= 10 {
 			digits++
@@ -200,19 +195,9 @@ func checkPrice(name string, d decimal.Decimal) error {
 	return nil
 }
 
-func (t Tariff) hoursPerMonth() int64 {
-	if t.HoursPerMonth == 0 {
-		return DefaultHoursPerMonth
-	}
-	return int64(t.HoursPerMonth)
-}
+func (t Tariff) hoursPerMonth() int64 { return int64(cmp.Or(t.HoursPerMonth, DefaultHoursPerMonth)) }
 
-func (t Tariff) granularity() time.Duration {
-	if t.Granularity == 0 {
-		return time.Second
-	}
-	return t.Granularity
-}
+func (t Tariff) granularity() time.Duration { return cmp.Or(t.Granularity, time.Second) }
 
 // termMonthly is the price of one month under term.
 func (t Tariff) termMonthly(term Term) decimal.Decimal {
@@ -257,15 +242,7 @@ const (
 
 // String returns "daily", "weekly" or "monthly", the line items of a Quote.
 func (p Package) String() string {
-	switch p {
-	case Daily:
-		return "daily"
-	case Weekly:
-		return "weekly"
-	case Monthly:
-		return "monthly"
-	}
-	return fmt.Sprintf("Package(%d)", int(p))
+	return enumName("Package", int(p), "", "daily", "weekly", "monthly")
 }
 
 // BreakEven returns BreakEvenFor(Monthly): the usage per month above which the

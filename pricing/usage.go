@@ -1,8 +1,10 @@
 package pricing
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -32,15 +34,7 @@ const (
 
 // String returns "run", "sessions" or "trial_then_commit".
 func (p Pattern) String() string {
-	switch p {
-	case Run:
-		return "run"
-	case Sessions:
-		return "sessions"
-	case TrialThenCommit:
-		return "trial_then_commit"
-	}
-	return "Pattern(" + strconv.Itoa(int(p)) + ")"
+	return enumName("Pattern", int(p), "run", "sessions", "trial_then_commit")
 }
 
 // MarshalText writes the pattern's String.
@@ -210,14 +204,11 @@ func (p Pricer) Total(u Usage, gpus int) (Money, error) {
 // Floor could still win. It reports false when it has no bound to give: a usage
 // other than a valid run, prices too large for int64.
 func (p Pricer) Floor(u Usage, gpus int) (int64, bool) {
-	if p.p == nil || u.Pattern != Run || p.check(u, gpus) != nil {
+	if u.Pattern != Run || p.check(u, gpus) != nil {
 		return 0, false
 	}
-	secs := int64(u.Duration / time.Second)
-	if u.Duration%time.Second != 0 {
-		secs++
-	}
-	return p.p.floor(secs, gpus)
+	// Whole seconds, rounded up; Validate bounds the duration far below overflow.
+	return p.p.floor(int64((u.Duration+time.Second-1)/time.Second), gpus)
 }
 
 func (p Pricer) check(u Usage, gpus int) error {
@@ -276,12 +267,7 @@ func (t Tariff) appendPackages(out []pkg) []pkg {
 		out = append(out, pkg{"term", term.Months, m * hpm, t.termMonthly(term).Mul(decimal.NewFromInt(m))})
 	}
 	// Longest term first, for a stable display order.
-	terms := out[first:]
-	for i := 1; i < len(terms); i++ {
-		for j := i; j > 0 && terms[j].months > terms[j-1].months; j-- {
-			terms[j], terms[j-1] = terms[j-1], terms[j]
-		}
-	}
+	slices.SortStableFunc(out[first:], func(a, b pkg) int { return cmp.Compare(b.months, a.months) })
 	for _, p := range [...]pkg{{"month", 0, hpm, t.Monthly}, {"week", 0, 168, t.Weekly}, {"day", 0, 24, t.Daily}} {
 		if !p.price.IsZero() {
 			out = append(out, p)
@@ -295,9 +281,7 @@ func (t Tariff) appendPackages(out []pkg) []pkg {
 func (t Tariff) costScale(pk []pkg) int32 {
 	p := places(t.Hourly)
 	for _, k := range pk {
-		if q := places(k.price); q > p {
-			p = q
-		}
+		p = max(p, places(k.price))
 	}
 	return p
 }
@@ -309,5 +293,5 @@ func (t Tariff) costScale(pk []pkg) int32 {
 func (t Tariff) priceRun(d time.Duration) ([]rawLine, decimal.Decimal) {
 	p := newPricer(t)
 	c := p.run(d, true)
-	return p.rawLines(nil, c, 0), decimal.NewFromBigInt(c.costInt(), -p.scale)
+	return p.rawLines(nil, c, 0), decimal.NewFromBigInt(c.cost.big(), -p.scale)
 }

@@ -16,7 +16,10 @@ import (
 var presetFiles embed.FS
 
 // preset is one built-in model: its canonical name, the file its architecture is
-// read from, and the other names it answers to.
+// read from, and the other names it answers to. Aliases are other spellings of the
+// model and its dated revisions ("deepseek-r1-0528"); a model released under a
+// name of its own is a preset of its own, even where it shares another's file, so
+// that the model a caller gets carries the name asked for.
 type preset struct {
 	name, file string
 	aliases    []string // normalised by presetKey, besides the canonical name
@@ -48,7 +51,10 @@ var presetList = []preset{
 	{"qwen3-8b", "qwen3-8b", []string{"qwen-3-8b"}},
 	{"qwen3-32b", "qwen3-32b", []string{"qwen-3-32b"}},
 	{"qwen3-30b-a3b", "qwen3-30b-a3b", []string{"qwen-3-30b-a3b"}},
-	{"deepseek-v3", "deepseek-r1", []string{"deepseek-r1", "deepseek-v3-0324", "deepseek-r1-0528"}},
+	// R1 is a model of its own, trained from V3's base with V3's architecture:
+	// one stored config serves both, and each keeps its name.
+	{"deepseek-v3", "deepseek-r1", []string{"deepseek-v3-0324"}},
+	{"deepseek-r1", "deepseek-r1", []string{"deepseek-r1-0528"}},
 	{"gemma-2-9b", "gemma-2-9b", []string{"gemma2-9b"}},
 	{"gemma-2-27b", "gemma-2-27b", []string{"gemma2-27b"}},
 	{"phi-3-mini", "phi-3-mini-4k", []string{"phi-3-mini-4k", "phi3-mini"}},

@@ -49,6 +49,10 @@ func TestPresetParamCounts(t *testing.T) {
 		// README_WEIGHTS); the exact count leaves out 256 score-correction
 		// biases per MoE layer (14,848 in all).
 		{"DeepSeek-V3, 671B published", "deepseek-v3", 671_026_404_352, 37_552_282_624},
+		// DeepSeek-R1: V3's architecture (its config.json is model_type
+		// deepseek_v3, trained from DeepSeek-V3-Base), so V3's counts: 671B
+		// total, 37B activated (the R1 model card).
+		{"DeepSeek-R1, 671B published", "deepseek-r1", 671_026_404_352, 37_552_282_624},
 		{"Gemma-2-9B, checkpoint", "gemma-2-9b", 9_241_705_984, 0},
 		{"Gemma-2-27B, checkpoint", "gemma-2-27b", 27_227_128_320, 0},
 		{"Phi-3-mini, checkpoint", "phi-3-mini", 3_821_079_552, 0},
@@ -115,7 +119,13 @@ func TestPresetNames(t *testing.T) {
 		// sets the KV cache past 4096 tokens.
 		{"mistralai/Mistral-7B-Instruct-v0.1", "mistral-7b"},
 		{"Qwen/Qwen2.5-72B-Instruct", "qwen2.5-72b"},
-		{"deepseek-ai/DeepSeek-R1", "deepseek-v3"},
+		// R1 is a model of its own that shares V3's architecture: it keeps its
+		// name, as do their dated revisions.
+		{"deepseek-ai/DeepSeek-R1", "deepseek-r1"},
+		{"deepseek-r1", "deepseek-r1"},
+		{"deepseek-ai/DeepSeek-R1-0528", "deepseek-r1"},
+		{"deepseek-ai/DeepSeek-V3", "deepseek-v3"},
+		{"deepseek-ai/DeepSeek-V3-0324", "deepseek-v3"},
 		{"google/gemma-2-9b-it", "gemma-2-9b"},
 		{"microsoft/Phi-3-mini-4k-instruct", "phi-3-mini"},
 		{"mistralai/Mistral-Nemo-Instruct-2407", "mistral-nemo-12b"},

@@ -312,6 +312,27 @@ func TestModelList(t *testing.T) {
 	}
 }
 
+// The Job line names the model asked for: DeepSeek-R1 shares DeepSeek-V3's
+// architecture but is a model of its own, and -model list lists both.
+func TestJobNamesModelAskedFor(t *testing.T) {
+	for _, tc := range []struct{ model, want string }{
+		{"deepseek-ai/DeepSeek-R1", "Job:    deepseek-r1 (671.03B parameters)"},
+		{"deepseek-v3", "Job:    deepseek-v3 (671.03B parameters)"},
+	} {
+		r := runArgs("-model", tc.model, "-task", "inference", "-precision", "fp8", "-batch", "1", "-context", "4096")
+		if !strings.HasPrefix(r.stdout, tc.want) {
+			line, _, _ := strings.Cut(r.stdout, "\n")
+			t.Errorf("-model %s: exit %d, first line %q, want it to begin %q (stderr %q)", tc.model, r.code, line, tc.want, r.stderr)
+		}
+	}
+	list := runArgs("-model", "list").stdout
+	for _, name := range []string{"deepseek-r1\n", "deepseek-v3\n"} {
+		if !strings.Contains(list, name) {
+			t.Errorf("-model list lacks %q:\n%s", name, list)
+		}
+	}
+}
+
 // TestJSONAlways checks, over drawn command lines, that with -json stdout is
 // exactly one JSON value: an array of options when the exit status is 0, an error
 // object otherwise; stderr stays empty.

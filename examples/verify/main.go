@@ -159,16 +159,16 @@ func run(w io.Writer, args []string) error {
 	}
 
 	cat := catalog.Default()
-	// Verify reads the order: a card or a family of cards. An unknown name is a
-	// usage error; so is one Verify cannot read.
-	order, err := cat.Verify(*card, *gpus, nil, nil)
-	if err != nil {
-		return cli.Usagef("-card %s", strings.TrimPrefix(err.Error(), "catalog: "))
-	}
-	// verify reads nvidia-smi only: an order of cards it does not list could never
-	// be checked, so it is refused before any machine is looked at.
-	if err := unseen(orderedCard(cat, order), *card); err != nil {
-		return err
+	// Verify reads the order before any machine is looked at: a card or a family
+	// of cards. A name the catalog does not know is a usage error, and so is a
+	// card Verify refuses, one nvidia-smi does not list (its message names the
+	// tool that does).
+	if _, err := cat.Verify(*card, *gpus, nil, nil); err != nil {
+		msg := strings.TrimPrefix(err.Error(), "catalog: ")
+		if m, ok := strings.CutPrefix(msg, "Verify: "); ok {
+			msg = *card + ": " + m
+		}
+		return cli.Usagef("-card %s", msg)
 	}
 
 	// What nvidia-smi says the machine has.
@@ -277,28 +277,6 @@ func run(w io.Writer, args []string) error {
 	}
 	fmt.Fprintf(w, "\nVerdict: %s with the provider before paying for the job.\n", verdict)
 	return errMismatch
-}
-
-// otherSMI names, by vendor, the tool that lists the accelerators nvidia-smi does
-// not see, and what they are.
-var otherSMI = map[string]struct{ tool, kind, machines string }{
-	"amd":    {"rocm-smi", "an AMD GPU", "AMD machines"},
-	"huawei": {"npu-smi", "a Huawei NPU", "Ascend machines"},
-}
-
-// unseen returns a usage error naming -card when the ordered card is one that
-// nvidia-smi does not see (an AMD GPU, a Huawei Ascend NPU), and the tool that
-// does. A family's cards share a vendor, so the first card speaks for them.
-func unseen(c catalog.Card, given string) error {
-	if c.Vendor == "nvidia" {
-		return nil
-	}
-	o, ok := otherSMI[c.Vendor]
-	if !ok {
-		o.tool, o.kind, o.machines = "its vendor's tool", "not an NVIDIA GPU", "such machines"
-	}
-	return cli.Usagef("-card %s: the %s is %s, which nvidia-smi does not see; %s is the tool that checks %s, "+
-		"and verify does not read it yet", given, c.Name, o.kind, o.tool, o.machines)
 }
 
 // orderedCard returns the card the order is checked as: the advertised card, or

@@ -202,15 +202,16 @@ func TestUsageErrors(t *testing.T) {
 }
 
 // An order of Ascend NPUs (or AMD GPUs) is refused, never passed: nvidia-smi does
-// not see them, and verify does not read npu-smi (or rocm-smi) yet. It is refused
-// from the command line alone, with a capture given or the fake nvidia-smi on PATH.
+// not see them, and verify does not read npu-smi (or rocm-smi) yet. catalog.Verify
+// refuses it, and verify passes its message on as a usage error, from the command
+// line alone, with a capture given or the fake nvidia-smi on PATH.
 func TestNonNVIDIACardRefused(t *testing.T) {
 	fakePath(t, "good")
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"-card", "910B", "-gpus", "8"}, "-card 910B: the Ascend 910B2 is a Huawei NPU, which nvidia-smi does not see; npu-smi is the tool that checks Ascend machines, and verify does not read it yet"},
+		{[]string{"-card", "910B", "-gpus", "8"}, "verify: -card 910B: the Ascend 910B2 is a Huawei NPU, which nvidia-smi does not see; npu-smi is the tool that checks Ascend machines: invalid input\n"},
 		{[]string{"-card", "昇腾910B", "-gpus", "8", "-smi", "testdata/good_smi.csv", "-topo", "none"}, "npu-smi is the tool that checks Ascend machines"},
 		{[]string{"-card", "Ascend 910B", "-gpus", "1", "-sample", "good"}, "npu-smi"},
 		{[]string{"-card", "MI300X", "-gpus", "8"}, "the Instinct MI300X is an AMD GPU, which nvidia-smi does not see; rocm-smi is the tool"},

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,7 +21,7 @@ func (s settings) suggest(cards []*catalog.Card, kept []int, d *diagnosis) []str
 	if out, ok := d.beyondMemory(s); ok {
 		return out
 	}
-	if !d.memoryMissed() {
+	if !slices.ContainsFunc(d.order, func(m *cardMiss) bool { return m.need > 0 }) {
 		return nil // nothing was refused for memory: a smaller format would not help
 	}
 	var big catalog.Card
@@ -36,10 +37,6 @@ func (s settings) suggest(cards []*catalog.Card, kept []int, d *diagnosis) []str
 	var out []string
 	w := s.Workload
 	w.Parallel = sizing.Parallel{}
-	fits := func(w sizing.Workload) bool {
-		b, err := sizing.Estimate(s.Model, w)
-		return err == nil && b.Total() <= usable
-	}
 	// A smaller format: the widest narrower than the request's that fits one card
 	// (sizing.FitPrecision's ladder, which runs from BF16 down to Q2_K).
 	if w.Task == sizing.Inference {
@@ -53,7 +50,7 @@ func (s settings) suggest(cards []*catalog.Card, kept []int, d *diagnosis) []str
 			}
 			q := w
 			q.Task = t
-			if fits(q) {
+			if b, err := sizing.Estimate(s.Model, q); err == nil && b.Total() <= usable {
 				out = append(out, fmt.Sprintf("%v fits one %s", t, big.Name))
 				break
 			}
@@ -65,34 +62,27 @@ func (s settings) suggest(cards []*catalog.Card, kept []int, d *diagnosis) []str
 	}
 	// More cards of the largest kind, first as asked, then with the activation
 	// savings the request did not use.
-	variants := []struct {
+	type variant struct {
 		w    sizing.Workload
 		note string
-	}{{w, ""}}
+	}
+	variants := []variant{{w, ""}}
 	if w.Task != sizing.Inference {
+		v := w
+		v.EagerAttention = false
 		if w.EagerAttention {
-			v := w
-			v.EagerAttention = false
-			variants = append(variants, struct {
-				w    sizing.Workload
-				note string
-			}{v, " with memory-efficient attention"})
+			variants = append(variants, variant{v, " with memory-efficient attention"})
 		}
+		v.Recompute = sizing.FullRecompute
 		if w.Recompute != sizing.FullRecompute {
-			v := w
-			v.EagerAttention, v.Recompute = false, sizing.FullRecompute
-			variants = append(variants, struct {
-				w    sizing.Workload
-				note string
-			}{v, " with memory-efficient attention and full recomputation"})
+			variants = append(variants, variant{v, " with memory-efficient attention and full recomputation"})
 		}
 	}
 	for _, v := range variants {
 		if n, l, ok := s.smallestFit(v.w, usable); ok {
-			if n == 1 && v.note == "" {
-				break // fits one card as asked: memory was not what stopped it
+			if n > 1 || v.note != "" { // else it fits one card as asked: memory was not what stopped it
+				out = append(out, fmt.Sprintf("%d × %s%s fit (%s)", n, big.Name, v.note, DescribeLayout(l)))
 			}
-			out = append(out, fmt.Sprintf("%d × %s%s fit (%s)", n, big.Name, v.note, describeLayout(l)))
 			break
 		}
 	}
@@ -114,9 +104,10 @@ func (s settings) smallestFit(w sizing.Workload, usable sizing.Bytes) (int, sizi
 	return 0, sizing.Parallel{}, false
 }
 
-// describeLayout names a parallel layout for people: "data parallel ×4",
-// "tensor parallel ×2 × data ×4, ZeRO-3, optimizer offloaded".
-func describeLayout(l sizing.Parallel) string {
+// DescribeLayout names a parallel layout for people, as the planner's messages
+// do: "one GPU", "data parallel ×4, ZeRO-3", "tensor parallel ×2, data ×4",
+// "pipeline ×5", with ", optimizer offloaded" when the optimizer is in host memory.
+func DescribeLayout(l sizing.Parallel) string {
 	var parts []string
 	switch {
 	case l.Tensor > 1:
@@ -140,11 +131,6 @@ func describeLayout(l sizing.Parallel) string {
 	return strings.Join(parts, ", ")
 }
 
-// DescribeLayout names a parallel layout for people, as the planner's messages
-// do: "one GPU", "data parallel ×4, ZeRO-3", "tensor parallel ×2, data ×4",
-// "pipeline ×5", with ", optimizer offloaded" when the optimizer is in host memory.
-func DescribeLayout(l sizing.Parallel) string { return describeLayout(l) }
-
 // roundDur rounds a duration for messages: to the minute past an hour, the second
 // below.
 func roundDur(d time.Duration) time.Duration {
@@ -154,37 +140,29 @@ func roundDur(d time.Duration) time.Duration {
 	return d.Round(time.Second)
 }
 
-func one(n int) int {
-	if n == 0 {
-		return 1
-	}
-	return n
-}
-
 // diagnosis gathers, per card, why no option of it was kept: the least memory any
-// of its GPU counts needed, the fastest time that still missed the deadline, the
-// cheapest cost that still broke the budget.
+// of its GPU counts needed, the fastest time that still missed the deadline or
+// outlasted the rental, the cheapest cost that still broke the budget.
 type diagnosis struct {
-	order []string // card IDs, first seen first
-	cards map[string]*cardMiss
+	cards map[string]*cardMiss // by card ID
+	order []*cardMiss          // first seen first
 }
 
+// cardMiss is the closest one card came on each ground; a GPU count of zero says
+// that nothing of the card missed on that ground.
 type cardMiss struct {
-	card           catalog.Card
-	limit          int // the most GPUs any offer of the card allows here
-	name           string
-	need, usable   sizing.Bytes
-	needGPUs       int
-	err            error // a miss that is not about memory
-	low            time.Duration
-	lowGPUs        int
-	cost           pricing.Money
-	costGPUs       int
-	fitted, priced bool
-	fastest        time.Duration // the quickest job that outlasted the rental
-	fastestGPUs    int
-	span           time.Duration // the rental's length
-	outlasted      bool
+	card         catalog.Card
+	limit        int          // the most GPUs any offer of the card allows here
+	need, usable sizing.Bytes // the least memory per GPU needed (at needGPUs), and the usable
+	needGPUs     int
+	err          error         // a miss that is not about memory
+	low          time.Duration // the fastest time past the deadline, at lowGPUs
+	lowGPUs      int
+	cost         pricing.Money // the cheapest cost over the budget, at costGPUs
+	costGPUs     int
+	fastest      time.Duration // the quickest job that outlasted the rental, at fastestGPUs
+	fastestGPUs  int
+	span         time.Duration // the rental's length
 }
 
 func (d *diagnosis) card(c catalog.Card) *cardMiss {
@@ -193,9 +171,9 @@ func (d *diagnosis) card(c catalog.Card) *cardMiss {
 	}
 	m := d.cards[c.ID]
 	if m == nil {
-		m = &cardMiss{card: c, name: c.Name}
+		m = &cardMiss{card: c}
 		d.cards[c.ID] = m
-		d.order = append(d.order, c.ID)
+		d.order = append(d.order, m)
 	}
 	return m
 }
@@ -216,10 +194,24 @@ func (d *diagnosis) miss(c catalog.Card, n int, f *fit) {
 func (d *diagnosis) late(c catalog.Card, n, limit int, low time.Duration) {
 	m := d.card(c)
 	m.limit = max(m.limit, limit)
-	if !m.fitted || low < m.low {
+	if m.lowGPUs == 0 || low < m.low {
 		m.low, m.lowGPUs = low, n
 	}
-	m.fitted = true
+}
+
+func (d *diagnosis) short(c catalog.Card, n int, job, span time.Duration) {
+	m := d.card(c)
+	if m.fastestGPUs == 0 || job < m.fastest {
+		m.fastest, m.fastestGPUs = job, n
+	}
+	m.span = span
+}
+
+func (d *diagnosis) over(c catalog.Card, n int, cost pricing.Money) {
+	m := d.card(c)
+	if m.costGPUs == 0 || cost.Amount.LessThan(m.cost.Amount) {
+		m.cost, m.costGPUs = cost, n
+	}
 }
 
 // beyondMemory returns suggestions when some card fitted in memory, and whether
@@ -229,72 +221,46 @@ func (d *diagnosis) beyondMemory(s settings) ([]string, bool) {
 	var out []string
 	var fastest, cheapest *cardMiss
 	fitted := false
-	for _, id := range d.order {
-		m := d.cards[id]
-		fitted = fitted || m.fitted || m.priced || m.outlasted
-		if m.fitted && (fastest == nil || m.low < fastest.low) {
+	for _, m := range d.order {
+		fitted = fitted || m.lowGPUs > 0 || m.costGPUs > 0 || m.fastestGPUs > 0
+		if m.lowGPUs > 0 && (fastest == nil || m.low < fastest.low) {
 			fastest = m
 		}
-		if m.outlasted && (fastest == nil || m.fastest < fastest.low) {
-			fastest = &cardMiss{name: m.name, low: m.fastest, lowGPUs: m.fastestGPUs}
+		if m.fastestGPUs > 0 && (fastest == nil || m.fastest < fastest.low) {
+			// No limit: the rental, not the GPUs, was what it missed (moreGPUs).
+			fastest = &cardMiss{card: m.card, low: m.fastest, lowGPUs: m.fastestGPUs}
 		}
-		if m.priced && (cheapest == nil || m.cost.Amount.LessThan(cheapest.cost.Amount)) {
+		if m.costGPUs > 0 && (cheapest == nil || m.cost.Amount.LessThan(cheapest.cost.Amount)) {
 			cheapest = m
 		}
 	}
 	if fastest != nil {
 		out = append(out, fmt.Sprintf("the fastest option is %d × %s at %s (more GPUs per offer, a faster card, or a later deadline or longer rental)",
-			fastest.lowGPUs, fastest.name, roundDur(fastest.low)))
+			fastest.lowGPUs, fastest.card.Name, roundDur(fastest.low)))
 		if more := s.moreGPUs(fastest); more != "" {
 			out = append(out, more)
 		}
 	}
 	if cheapest != nil {
-		out = append(out, fmt.Sprintf("the cheapest option is %d × %s at %s", cheapest.costGPUs, cheapest.name, cheapest.cost))
+		out = append(out, fmt.Sprintf("the cheapest option is %d × %s at %s", cheapest.costGPUs, cheapest.card.Name, cheapest.cost))
 	}
 	return out, fitted
-}
-
-// memoryMissed reports whether some card was refused for lack of memory.
-func (d *diagnosis) memoryMissed() bool {
-	for _, id := range d.order {
-		if d.cards[id].need > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-func (d *diagnosis) short(c catalog.Card, n int, job, span time.Duration) {
-	m := d.card(c)
-	if !m.outlasted || job < m.fastest {
-		m.fastest, m.fastestGPUs = job, n
-	}
-	m.span, m.outlasted = span, true
-}
-
-func (d *diagnosis) over(c catalog.Card, n int, cost pricing.Money) {
-	m := d.card(c)
-	if !m.priced || cost.Amount.LessThan(m.cost.Amount) {
-		m.cost, m.costGPUs = cost, n
-	}
-	m.priced = true
 }
 
 // reasons writes one sentence per card, the closest it came, then the others.
 func (d *diagnosis) reasons(s settings) []string {
 	var out []string
-	for _, id := range d.order {
-		m := d.cards[id]
+	for _, m := range d.order {
+		name := m.card.Name
 		switch {
-		case m.outlasted:
-			out = append(out, fmt.Sprintf("%s: even the fastest option (%s) takes %s, longer than the %s the rental covers", m.name, text.Count(m.fastestGPUs, "GPU", "GPUs"), roundDur(m.fastest), roundDur(m.span)))
-		case m.priced:
-			out = append(out, fmt.Sprintf("%s: the cheapest option (%s) costs %s, over the %s budget", m.name, text.Count(m.costGPUs, "GPU", "GPUs"), m.cost, s.Budget))
-		case m.fitted:
-			out = append(out, fmt.Sprintf("%s: the fastest option (%s) takes %s at the request's utilization, past the %s deadline", m.name, text.Count(m.lowGPUs, "GPU", "GPUs"), roundDur(m.low), roundDur(s.Deadline)))
+		case m.fastestGPUs > 0:
+			out = append(out, fmt.Sprintf("%s: even the fastest option (%s) takes %s, longer than the %s the rental covers", name, text.Count(m.fastestGPUs, "GPU", "GPUs"), roundDur(m.fastest), roundDur(m.span)))
+		case m.costGPUs > 0:
+			out = append(out, fmt.Sprintf("%s: the cheapest option (%s) costs %s, over the %s budget", name, text.Count(m.costGPUs, "GPU", "GPUs"), m.cost, s.Budget))
+		case m.lowGPUs > 0:
+			out = append(out, fmt.Sprintf("%s: the fastest option (%s) takes %s at the request's utilization, past the %s deadline", name, text.Count(m.lowGPUs, "GPU", "GPUs"), roundDur(m.low), roundDur(s.Deadline)))
 		case m.need > 0:
-			out = append(out, fmt.Sprintf("%s: needs at least %s per GPU (at %s), over the %s usable with %.0f%% headroom", m.name, m.need.Human(), text.Count(m.needGPUs, "GPU", "GPUs"), m.usable.Human(), s.headroom*100))
+			out = append(out, fmt.Sprintf("%s: needs at least %s per GPU (at %s), over the %s usable with %.0f%% headroom", name, m.need.Human(), text.Count(m.needGPUs, "GPU", "GPUs"), m.usable.Human(), s.headroom*100))
 		case m.err != nil:
 			out = append(out, m.err.Error())
 		}
@@ -307,7 +273,7 @@ func (d *diagnosis) reasons(s settings) []string {
 // the first count the planner would try beyond them, up to MaxPlanGPUs; empty
 // when none would or the miss was not the deadline.
 func (s settings) moreGPUs(m *cardMiss) string {
-	if s.Deadline == 0 || m.card.ID == "" || m.limit == 0 || m.limit >= MaxPlanGPUs {
+	if s.Deadline == 0 || m.limit == 0 || m.limit >= MaxPlanGPUs {
 		return ""
 	}
 	work, err := s.work()
@@ -323,7 +289,7 @@ func (s settings) moreGPUs(m *cardMiss) string {
 		if s.MaxGPUs > 0 && s.MaxGPUs <= m.limit {
 			why = fmt.Sprintf("the request allows at most %d", s.MaxGPUs)
 		}
-		return fmt.Sprintf("%d × %s would finish in %s, meeting the %s deadline (%s)", n, m.name, roundDur(f.duration), roundDur(s.Deadline), why)
+		return fmt.Sprintf("%d × %s would finish in %s, meeting the %s deadline (%s)", n, m.card.Name, roundDur(f.duration), roundDur(s.Deadline), why)
 	}
 	return ""
 }

@@ -14,13 +14,9 @@
 // warnings; a *NoFitError (ErrNoFit) says why nothing fits and what would.
 //
 // The deadline binds: no option whose expected time at the request's utilization
-// misses it is returned. An offer's card name that does not say its board ("A100
-// 80GB", "H800") is planned on the slowest board it allows, and the option says
-// so. Offers of unknown cards, in a currency the rates cannot convert, or that
-// cannot serve the usage are left out and listed in Report.Skipped. An offer sold
-// in instances (pricing.Offer.GPUsPerInstance) is rented in whole instances,
-// priced per instance: Option.GPUs counts the GPUs paid for, a warning the idle
-// ones, and more than one instance is several servers over the network.
+// misses it is returned. Planner.Report says how offers sold in instances are
+// rented, which board a card name that does not say its board ("A100 80GB") is
+// planned on, and which offers are left out (Report.Skipped).
 //
 // # Serving
 //

@@ -117,7 +117,7 @@ func TestPlanInstancesSpanServers(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, opt := range opts {
-			if opt.GPUs == 8 && opt.Layout.Data*one(opt.Layout.Tensor) == 8 {
+			if opt.GPUs == 8 && opt.Layout.Data*max(opt.Layout.Tensor, 1) == 8 {
 				return opt
 			}
 		}

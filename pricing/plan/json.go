@@ -44,24 +44,18 @@ func (r *Request) UnmarshalJSON(b []byte) error {
 	if err := dec.Decode(&w); err != nil {
 		return fmt.Errorf("plan: request: %s: %w", strings.TrimPrefix(err.Error(), "json: "), pricing.ErrInvalid)
 	}
-	for _, d := range []struct {
-		name string
-		in   string
-		out  *time.Duration
-	}{{"usage", w.Usage, &p.Usage}, {"deadline", w.Deadline, &p.Deadline}, {"checkpoint", w.Checkpoint, &p.Checkpoint}, {"restart", w.Restart, &p.Restart}} {
-		v, err := parseDuration(d.name, d.in)
-		if err != nil {
+	var err error
+	for _, d := range []durationField{{"usage", w.Usage, &p.Usage}, {"deadline", w.Deadline, &p.Deadline},
+		{"checkpoint", w.Checkpoint, &p.Checkpoint}, {"restart", w.Restart, &p.Restart}} {
+		if *d.out, err = parseDuration(d.name, d.in); err != nil {
 			return err
 		}
-		*d.out = v
 	}
-	p.MarketThreshold = decimal.Decimal{}
 	if w.MarketThreshold != "" {
-		v, err := decimal.NewFromString(w.MarketThreshold)
+		p.MarketThreshold, err = decimal.NewFromString(w.MarketThreshold)
 		if err != nil || len(w.MarketThreshold) > 40 {
 			return fmt.Errorf("plan: request: market_threshold %q: want a decimal such as 0.3: %w", excerpt(w.MarketThreshold), pricing.ErrInvalid)
 		}
-		p.MarketThreshold = v
 	}
 	*r = Request(p)
 	return nil
@@ -94,31 +88,28 @@ func (o Option) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads what MarshalJSON writes, rejecting unknown fields.
 func (o *Option) UnmarshalJSON(b []byte) error {
 	var p optionPlain
-	w := optionWire{optionPlain: &p}
+	w := optionWire{optionPlain: &p, PerHour: &p.PerHour, PerMillion: &p.PerMillion} // read in place
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&w); err != nil {
 		return fmt.Errorf("plan: option: %s: %w", strings.TrimPrefix(err.Error(), "json: "), pricing.ErrInvalid)
 	}
-	for _, d := range []struct {
-		name string
-		in   string
-		out  *time.Duration
-	}{{"duration", w.Duration, &p.Duration}, {"duration_low", w.DurationLow, &p.DurationLow}, {"duration_high", w.DurationHigh, &p.DurationHigh}, {"time_lost", w.TimeLost, &p.TimeLost}} {
-		v, err := parseDuration(d.name, d.in)
-		if err != nil {
+	var err error
+	for _, d := range []durationField{{"duration", w.Duration, &p.Duration},
+		{"duration_low", w.DurationLow, &p.DurationLow}, {"duration_high", w.DurationHigh, &p.DurationHigh},
+		{"time_lost", w.TimeLost, &p.TimeLost}} {
+		if *d.out, err = parseDuration(d.name, d.in); err != nil {
 			return err
 		}
-		*d.out = v
-	}
-	if w.PerHour != nil {
-		p.PerHour = *w.PerHour
-	}
-	if w.PerMillion != nil {
-		p.PerMillion = *w.PerMillion
 	}
 	*o = Option(p)
 	return nil
+}
+
+// durationField is a duration's JSON key, its text, and where it is read into.
+type durationField struct {
+	name, in string
+	out      *time.Duration
 }
 
 func parseDuration(name, s string) (time.Duration, error) {

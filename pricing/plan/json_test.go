@@ -75,6 +75,36 @@ func TestOptionJSON(t *testing.T) {
 	}
 }
 
+// A serving option keeps its per-hour and per-million figures through JSON; a
+// null one reads as zero.
+func TestServingOptionJSON(t *testing.T) {
+	tr := Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TTFT: time.Second, TPOT: 50 * time.Millisecond}
+	p := Planner{Offers: []pricing.Offer{planOffer("c", "H100 SXM5 80GB", 8, "22.00", "9000")}}
+	opts, err := p.Plan(servingRequest(t, "llama-3.1-8b", tr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(opts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Option
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatalf("Unmarshal: %v", err)
+	}
+	if b2, _ := json.Marshal(back); string(b2) != string(b) {
+		t.Errorf("round trip changed the JSON:\n%s\n%s", b, b2)
+	}
+	// A month on the monthly package, as TestServingRankAndUsage works out.
+	if back.PerHour.String() != "CNY 24.66" || back.PerMillion.String() != "CNY 1.14" {
+		t.Errorf("read back %s an hour, %s per million; want CNY 24.66 and CNY 1.14", back.PerHour, back.PerMillion)
+	}
+	var none Option
+	if err := json.Unmarshal([]byte(`{"per_hour":null}`), &none); err != nil || !none.PerHour.Amount.IsZero() {
+		t.Errorf("null per_hour: %v, %s; want zero", err, none.PerHour)
+	}
+}
+
 // Every JSON type of the package writes the same bytes whatever decimal's package
 // settings are. It must not run in parallel.
 func TestImmuneToDecimalGlobals(t *testing.T) {

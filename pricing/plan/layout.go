@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"cmp"
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
 	"math"
@@ -26,7 +27,6 @@ type fit struct {
 	eff       float64
 	nvlink    bool
 	linkName  string
-	notes     []string     // warnings that belong to the card and layout
 	need      sizing.Bytes // the smallest per-GPU total of the layouts tried, when none fits
 	usable    sizing.Bytes // card memory less the headroom
 	tried     int          // layouts evaluated for this card and GPU count
@@ -54,10 +54,7 @@ const maxLayouts = 11
 // server GPUs, as Megatron-LM deploys it.
 func (s settings) layouts(buf *[maxLayouts]sizing.Parallel, n, server int) []sizing.Parallel {
 	m := s.Model
-	heads, kv := m.Heads, m.KVHeads
-	if kv == 0 {
-		kv = heads
-	}
+	heads, kv := m.Heads, cmp.Or(m.KVHeads, m.Heads)
 	divides := func(t int) bool { return heads > 0 && heads%t == 0 && kv%t == 0 }
 	ls := buf[:0]
 	if s.Workload.Task == sizing.Inference {
@@ -92,30 +89,28 @@ func (s settings) layouts(buf *[maxLayouts]sizing.Parallel, n, server int) []siz
 
 // fitCard times every layout of n GPUs of card, in servers of server GPUs, that
 // fits and keeps the fastest (the first listed among equals; without Tokens, the
-// first that fits). The link, the peak and the notes do not depend on the
-// layout: they are found once, and the notes written for the fit returned only.
+// first that fits). The link and the peak do not depend on the layout: they are
+// found once.
 func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) *fit {
 	usable, _ := sizing.Usable(card.Memory, s.headroom) // settle checked the headroom
 	link, nvlink, linkName := linkFor(card, n, server)
-	peak, note, peakErr := peakFor(card, s.Workload.Precision, s.Workload.Task)
+	peak, _, peakErr := peakFor(card, s.Workload.Precision, s.Workload.Task)
 	var smallest sizing.Bytes = -1
-	var best, failed *fit
-	var cur, alt fit // the layout being timed, and the best or first failed so far
+	var chosen fit // the fastest layout that fits and can be timed, else the first that fits
+	found := false
 	var jobs [4]jobTiming
 	w := s.Workload
 	tried := 0
 	var buf [maxLayouts]sizing.Parallel
 	for _, l := range s.layouts(&buf, n, server) {
 		tried++
-		if best != nil && s.Workload.Task != sizing.Inference {
+		if chosen.ok && s.Workload.Task != sizing.Inference {
 			// A layout takes its tensor degree's time, and ZeRO-3 or offload add
 			// to it (see addsSafely): once that time is known, the layout cannot
-			// be faster than a best as fast.
-			if t := one(l.Tensor); t&(t-1) == 0 && bits.Len(uint(t))-1 < len(jobs) {
-				if jt := &jobs[bits.Len(uint(t))-1]; jt.done && jt.err == nil && jt.mid.Duration >= best.duration &&
-					(l.ZeRO < 3 && !l.OffloadOptimizer || jt.mid.Duration < addsSafely) {
-					continue
-				}
+			// be faster than a chosen one as fast.
+			if jt := &jobs[log2(l.Tensor)]; jt.done && jt.err == nil && jt.mid.Duration >= chosen.duration &&
+				(l.ZeRO < 3 && !l.OffloadOptimizer || jt.mid.Duration < addsSafely) {
+				continue
 			}
 		}
 		w.Parallel = l
@@ -129,37 +124,23 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 		if b.Total() > usable {
 			continue
 		}
-		cur = fit{ok: true, layout: l, mem: b, usable: usable, nvlink: nvlink, linkName: linkName}
+		cur := fit{ok: true, layout: l, mem: b, usable: usable, nvlink: nvlink, linkName: linkName}
 		if peakErr != nil {
 			cur.ok, cur.err = false, peakErr
 		} else if err := s.timeFit(&cur, card, n, work, peak, link, &jobs); err != nil {
 			cur.ok, cur.err = false, fmt.Errorf("%s at %s: %s", card.Name, text.Count(n, "GPU", "GPUs"), text.Reason(err))
 		}
-		switch {
-		case !cur.ok:
-			if failed == nil && best == nil {
-				alt = cur
-				failed = &alt
-			}
-		case best == nil || cur.duration < best.duration:
-			alt = cur
-			best, failed = &alt, nil
+		if !found || cur.ok && (!chosen.ok || cur.duration < chosen.duration) {
+			chosen, found = cur, true
 		}
-		if s.Tokens == 0 && best != nil {
+		if s.Tokens == 0 && chosen.ok {
 			break
 		}
 	}
-	if best == nil {
-		best = failed
-	}
-	if best != nil {
-		f := new(fit)
-		*f = *best
+	if found {
+		f := chosen
 		f.tried, f.server = tried, server
-		if peakErr == nil {
-			s.layoutNotes(f, note)
-		}
-		return f
+		return &f
 	}
 	f := &fit{usable: usable, tried: tried, server: server}
 	if smallest < 0 {
@@ -172,29 +153,19 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 	return f
 }
 
-// layoutNotes writes the fit's notes: the peak's (note, when not empty), an
-// offloaded optimizer, approximated memory terms.
-func (s settings) layoutNotes(f *fit, note string) {
-	if note != "" {
-		f.notes = append(f.notes, note)
-	}
-	if f.layout.OffloadOptimizer {
-		f.notes = append(f.notes, fmt.Sprintf("optimizer state offloaded to host memory (%s per GPU): the duration counts the PCIe transfers, not the CPU's optimizer step", f.mem.Host.Human()))
-	}
-	if f.mem.Approx != 0 {
-		f.notes = append(f.notes, "memory terms approximated from the parameter count alone: "+f.mem.Approx.String())
-	}
-}
-
 // jobTiming is compute.Job's timing of a training layout over the utilization
 // band and at the request's utilization. It depends on the tensor degree alone
-// among the layout's fields (ZeRO and offload are added after, by layoutCost), so
-// fitCard times each degree once: jobs[i] holds tensor degree 2^i.
+// among the layout's fields (ZeRO and offload are added after, by timeFit), so
+// fitCard times each degree once: jobs[i] holds tensor degree 2^i, for the
+// degrees layouts lists for training (none, 2, 4 and 8).
 type jobTiming struct {
 	done      bool
 	band, mid compute.Timing
 	err       error
 }
+
+// log2 is the place in fitCard's jobs of tensor degree t (0 or a power of two).
+func log2(t int) int { return bits.Len(uint(max(t, 1))) - 1 }
 
 // timeFit fills the fit's durations and efficiency.
 func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, peak compute.FLOPRate, link compute.Link, jobs *[4]jobTiming) error {
@@ -205,23 +176,34 @@ func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, 
 	if s.Workload.Task == sizing.Inference {
 		return s.timeDecode(f, card, n, peak, link)
 	}
-	var jt jobTiming
-	t := one(f.layout.Tensor)
-	i := bits.Len(uint(t)) - 1
-	if t&(t-1) == 0 && i < len(jobs) {
-		if !jobs[i].done {
-			jobs[i] = s.timeJob(work, n, t, peak, link)
-		}
-		jt = jobs[i]
-	} else {
-		jt = s.timeJob(work, n, t, peak, link)
+	jt := &jobs[log2(f.layout.Tensor)]
+	if !jt.done {
+		*jt = s.timeJob(work, n, max(f.layout.Tensor, 1), peak, link)
 	}
 	if jt.err != nil {
 		return jt.err
 	}
 	band, mid := jt.band, jt.mid
 	f.duration, f.low, f.high, f.eff = mid.Duration, band.Low, band.High, mid.Efficiency
-	return s.layoutCost(f, card, mid)
+	// What a ZeRO-3 layout and an offloaded optimizer add (compute.Timing.WithZeRO):
+	// the optimizer's shard of gradients out and weights back over the card's PCIe
+	// link each step.
+	var host compute.Bandwidth
+	var offload sizing.Bytes
+	if f.layout.OffloadOptimizer {
+		var err error
+		if host, err = compute.PCIe(cmp.Or(card.PCIeGen, 4)); err != nil {
+			return err
+		}
+		offload = f.mem.Gradients
+	}
+	mid.Low, mid.High = band.Low, band.High
+	t, err := mid.WithZeRO(f.layout.ZeRO, offload, host)
+	if err != nil {
+		return err
+	}
+	f.duration, f.low, f.high, f.eff = t.Duration, t.Low, t.High, t.Efficiency
+	return nil
 }
 
 // timeJob times n GPUs at tensor degree t with compute.Job.
@@ -246,32 +228,6 @@ func (s settings) timeJob(work compute.FLOPs, n, t int, peak compute.FLOPRate, l
 	j.Utilization = compute.Point(s.util)
 	jt.mid, jt.err = j.Time()
 	return jt
-}
-
-// layoutCost adds what a ZeRO-3 layout and an offloaded optimizer cost
-// (compute.Timing.WithZeRO): the optimizer's shard of gradients out and weights
-// back over the card's PCIe link each step.
-func (s settings) layoutCost(f *fit, card catalog.Card, mid compute.Timing) error {
-	var host compute.Bandwidth
-	var offload sizing.Bytes
-	if f.layout.OffloadOptimizer {
-		gen := card.PCIeGen
-		if gen == 0 {
-			gen = 4
-		}
-		var err error
-		if host, err = compute.PCIe(gen); err != nil {
-			return err
-		}
-		offload = f.mem.Gradients
-	}
-	mid.Low, mid.High = f.low, f.high
-	t, err := mid.WithZeRO(f.layout.ZeRO, offload, host)
-	if err != nil {
-		return err
-	}
-	f.duration, f.low, f.high, f.eff = t.Duration, t.Low, t.High, t.Efficiency
-	return nil
 }
 
 // timeDecode times Tokens of generation: each replica (a GPU, or the tensor- or
@@ -354,19 +310,17 @@ func linkFor(card catalog.Card, n, server int) (compute.Link, bool, string) {
 		return compute.Link{Bandwidth: InterServerLink, Latency: networkStepLatency}, false, "the network between servers (200 Gb/s per GPU assumed)"
 	}
 	l, kind, err := card.PeerLink(n)
+	gen := card.PCIeGen
 	switch {
 	case err != nil: // a generation compute does not know: PCIe Gen4, the common one
 		l, _ = compute.PCIeLink(4)
-	case kind == catalog.LinkNVLinkBridge:
-		l.Latency = nvlinkStepLatency
-		return l, true, "NVLink bridge"
+		gen = 4
 	case kind != catalog.LinkNone:
 		l.Latency = nvlinkStepLatency
+		if kind == catalog.LinkNVLinkBridge {
+			return l, true, "NVLink bridge"
+		}
 		return l, true, string(kind)
-	}
-	gen := card.PCIeGen
-	if err != nil {
-		gen = 4
 	}
 	l.Latency = pcieStepLatency
 	return l, false, "PCIe Gen" + strconv.Itoa(gen)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -70,18 +71,17 @@ func (s *settings) price(at *slot, i int, o *pricing.Offer, pr *pricing.Pricer, 
 	}
 	c := &priced{gpus: n, fit: f} // moved to the heap once priced
 	c.rented, c.units = rent(*o, n)
-	jobRental := false
 	switch {
 	case s.rentalSet():
 		c.rental = s.Rental
 	case s.Usage > 0:
 		c.rental = pricing.Continuous(s.Usage)
-	case s.Tokens > 0:
-		c.rental, jobRental = pricing.Continuous(ceilSecond(f.duration)), true
+	case s.Tokens > 0: // the job's own run, which the check below passes
+		c.rental = pricing.Continuous(ceilSecond(f.duration))
 	default:
 		c.rental = pricing.Continuous(DefaultDemoHour)
 	}
-	if span := usageSpan(c.rental); !jobRental && s.Tokens > 0 && span < f.duration {
+	if span := usageSpan(c.rental); s.Tokens > 0 && span < f.duration {
 		return candidate{}, &shortRental{span: span}
 	} else if span > pricing.MaxDuration {
 		return candidate{}, &unavailable{offerName(*o), fmt.Errorf("the rental of %s is past the %s pricing limit: %w",
@@ -144,21 +144,14 @@ func (s *settings) interruptions(c *priced, pr *pricing.Pricer, perDay float64) 
 	span := usageSpan(c.rental)
 	switch {
 	case !s.rentalSet() && s.Usage == 0: // the rental is the job's own run
-		q, err := pr.Total(pricing.Continuous(need), c.units)
-		if err != nil {
-			return err
-		}
-		c.expected = q
+		c.expected, err = pr.Total(pricing.Continuous(need), c.units)
 	case need > span:
-		q, err := pr.Total(pricing.Continuous(need-span), c.units)
-		if err != nil {
-			return err
-		}
-		if c.expected, err = c.total.Add(q); err != nil {
-			return err
+		var more pricing.Money
+		if more, err = pr.Total(pricing.Continuous(need-span), c.units); err == nil {
+			c.expected, err = c.total.Add(more)
 		}
 	}
-	return nil
+	return err
 }
 
 // explain writes the option of candidate c, on offer o of card (its tariff
@@ -166,9 +159,19 @@ func (s *settings) interruptions(c *priced, pr *pricing.Pricer, perDay float64) 
 // cheapest option, and the warnings.
 func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricing.Pricer, card catalog.Card, faster *catalog.Card, check pricing.PriceCheck, cheapest *candidate, fits map[fitKey]*fit, work compute.FLOPs) error {
 	f, n := c.fit, c.gpus
-	cost, hourly, err := s.quote(o, pr, c.rental, c.units)
+	cost, err := pr.Price(c.rental, c.units)
 	if err != nil {
 		return err
+	}
+	// The same rental paid by the hour alone, to set beside the best packages: a
+	// zero quote when the tariff has no hourly price.
+	hourly := pricing.Quote{Total: pricing.Money{Currency: o.Tariff.Currency}, Lines: []pricing.Line{}}
+	if o.Tariff.Hourly.IsPositive() {
+		h := o.Tariff
+		h.Daily, h.Weekly, h.Monthly, h.Terms = decimal.Decimal{}, decimal.Decimal{}, decimal.Decimal{}, nil
+		if hourly, err = h.Price(c.rental, c.units); err != nil {
+			return err
+		}
 	}
 	*opt = Option{
 		Offer: o, CardID: card.ID, GPUs: c.rented, Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
@@ -183,19 +186,14 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 		Interruptions: c.interruptions,
 		TimeLost:      c.lost,
 		ExpectedCost:  c.expected,
+		RankedCost:    c.key,
+		Rate:          c.rate,
 	}
-	if opt.HourlyOnly.Total.Currency == "" {
-		opt.HourlyOnly = pricing.Quote{Total: pricing.Money{Amount: decimal.Decimal{}, Currency: o.Tariff.Currency}, Lines: []pricing.Line{}}
-	}
-	opt.RankedCost, opt.Rate = c.key, c.rate
-	w, err := c.key.Sub(cheapest.key)
-	if err != nil {
+	if opt.Waste, err = c.key.Sub(cheapest.key); err != nil {
 		return err
 	}
-	opt.Waste = w
 
-	pre := s.fitWarnings(f, n, card)
-	warn := make([]string, 0, len(pre)+3)
+	var warn []string
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
 		extra, err := c.expected.Sub(cost.Total)
 		if err != nil {
@@ -208,14 +206,10 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 		warn = append(warn, fmt.Sprintf("%s: about %.1f interruptions expected, costing %s of rerun and restart (%s)",
 			kind, c.interruptions, roundDur(c.lost), extra))
 	}
-	warn = append(warn, pre...)
+	warn = append(warn, s.fitWarnings(f, n, card)...)
 	if idle := c.rented - n; idle > 0 {
-		paid := "idle GPUs are"
-		if idle == 1 {
-			paid = "idle GPU is"
-		}
-		warn = append(warn, fmt.Sprintf("job uses %d of %d GPUs; %d %s paid for (sold in instances of %d GPUs)",
-			n, c.rented, idle, paid, o.GPUsPerInstance))
+		warn = append(warn, fmt.Sprintf("job uses %d of %d GPUs; %s paid for (sold in instances of %d GPUs)",
+			n, c.rented, text.Count(idle, "idle GPU is", "idle GPUs are"), o.GPUsPerInstance))
 	}
 	if faster != nil && c.serve == nil { // serving says it in explainServing
 		warn = append(warn, s.boardWarning(o, card, *faster, n, f, fits, work))
@@ -234,9 +228,6 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 		warn = append(warn, fmt.Sprintf("datacenter tier %s: %.3f%% design availability (Uptime Institute), about %s of site outage over this %s job on average, each outage costing a restart and the work since the last checkpoint%s",
 			strings.TrimSpace(o.Tier), a*100, roundDur(down), roundDur(f.duration), hint))
 	}
-	if len(warn) == 0 {
-		warn = nil
-	}
 	opt.Warnings = warn
 	return nil
 }
@@ -248,13 +239,8 @@ type unavailable struct {
 	err   error
 }
 
-func (e *unavailable) Error() string { return "plan: " + e.reason() }
+func (e *unavailable) Error() string { return "plan: " + e.offer + ": " + text.Reason(e.err) }
 func (e *unavailable) Unwrap() error { return e.err }
-
-// reason is the offer and why, without package prefixes.
-func (e *unavailable) reason() string {
-	return e.offer + ": " + text.Reason(e.err)
-}
 
 // shortRental reports a rental that ends before the job does.
 type shortRental struct{ span time.Duration }
@@ -276,14 +262,23 @@ func usageSpan(u pricing.Usage) time.Duration {
 }
 
 // fitWarnings returns the warnings that belong to a fit of n GPUs of card, the
-// same for every offer of that card: the layout's notes, the links, little
-// headroom. They are written on first use and kept in the fit.
+// same for every offer of that card: the peak's note, an offloaded optimizer,
+// approximated memory terms, the links, little headroom. They are written on
+// first use and kept in the fit.
 func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 	if f.warned {
 		return f.pre
 	}
 	f.warned = true
-	f.pre = append(f.pre, f.notes...)
+	if _, note, _ := peakFor(card, s.Workload.Precision, s.Workload.Task); note != "" {
+		f.pre = append(f.pre, note)
+	}
+	if f.layout.OffloadOptimizer {
+		f.pre = append(f.pre, fmt.Sprintf("optimizer state offloaded to host memory (%s per GPU): the duration counts the PCIe transfers, not the CPU's optimizer step", f.mem.Host.Human()))
+	}
+	if f.mem.Approx != 0 {
+		f.pre = append(f.pre, "memory terms approximated from the parameter count alone: "+f.mem.Approx.String())
+	}
 	scaling := "" // the efficiency, when the job was timed
 	if f.duration > 0 {
 		scaling = fmt.Sprintf("; scaling efficiency %.0f%%", f.eff*100)
@@ -306,20 +301,6 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 	return f.pre
 }
 
-// quote prices a rental on offer o for n units (GPUs, or instances: rent) with
-// pr, its tariff prepared, and the same rental paid by the hour alone (the zero Quote when the tariff has no hourly price), to set beside
-// the best packages.
-func (s settings) quote(o pricing.Offer, pr *pricing.Pricer, u pricing.Usage, n int) (pricing.Quote, pricing.Quote, error) {
-	cost, err := pr.Price(u, n)
-	if err != nil || !o.Tariff.Hourly.IsPositive() {
-		return cost, pricing.Quote{}, err
-	}
-	h := o.Tariff
-	h.Daily, h.Weekly, h.Monthly, h.Terms = decimal.Decimal{}, decimal.Decimal{}, decimal.Decimal{}, nil
-	hourly, err := h.Price(u, n)
-	return cost, hourly, err
-}
-
 // ceilSecond rounds d up to a whole second, the finest unit rentals are billed in.
 func ceilSecond(d time.Duration) time.Duration {
 	if r := d % time.Second; r != 0 {
@@ -328,46 +309,28 @@ func ceilSecond(d time.Duration) time.Duration {
 	return d
 }
 
-// choose picks and orders the options to return (see Report): at most one per
-// offer unless EveryCount, the cost-time Pareto front for RankFrontier, sorted by
-// the rank, cut at the limit.
+// choose picks and orders the options to return (see Report): the cost-time
+// Pareto front for RankFrontier, sorted by the rank, cut at the limit. Without
+// EveryCount or RankFrontier, cands holds one candidate per offer already (add).
 func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []*catalog.Card) []int {
 	less := func(a, b *candidate) bool { return s.less(a, b, offers, cards) }
-	var keep []int
+	keep := make([]int, len(cands))
+	for i := range keep {
+		keep[i] = i
+	}
 	switch {
 	case s.Rank == RankFrontier:
 		// Cheapest first; an option joins the front when it is faster than every
 		// cheaper one.
-		all := make([]int, len(cands))
-		for i := range all {
-			all[i] = i
-		}
 		byCost := settings{Request: Request{Rank: RankCost}}
-		sort.Slice(all, func(x, y int) bool { return byCost.less(&cands[all[x]], &cands[all[y]], offers, cards) })
-		for _, k := range all {
-			if len(keep) == 0 || cands[k].elapsed() < cands[keep[len(keep)-1]].elapsed() {
-				keep = append(keep, k)
+		sort.Slice(keep, func(x, y int) bool { return byCost.less(&cands[keep[x]], &cands[keep[y]], offers, cards) })
+		front := keep[:0]
+		for _, k := range keep {
+			if len(front) == 0 || cands[k].elapsed() < cands[front[len(front)-1]].elapsed() {
+				front = append(front, k)
 			}
 		}
-	case s.EveryCount:
-		keep = make([]int, len(cands))
-		for i := range keep {
-			keep[i] = i
-		}
-	default:
-		// Candidates of one offer are adjacent: keep the best of each run.
-		for k := range cands {
-			if n := len(keep); n > 0 && cands[keep[n-1]].offer == cands[k].offer {
-				if less(&cands[k], &cands[keep[n-1]]) {
-					keep[n-1] = k
-				}
-				continue
-			}
-			keep = append(keep, k)
-		}
-	}
-	switch {
-	case s.Rank == RankFrontier:
+		keep = front
 	case s.limit >= 0 && s.limit < len(keep)/4:
 		// The best few of many: keep them sorted as the rest stream past.
 		top := make([]int, 0, s.limit+1)
@@ -376,9 +339,7 @@ func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []*cat
 				continue
 			}
 			j := sort.Search(len(top), func(j int) bool { return less(&cands[k], &cands[top[j]]) })
-			top = append(top, 0)
-			copy(top[j+1:], top[j:])
-			top[j] = k
+			top = slices.Insert(top, j, k)
 			if len(top) > s.limit {
 				top = top[:s.limit]
 			}
@@ -398,41 +359,17 @@ func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []*cat
 // RankTime; then fewer GPUs, provider, region, catalog card, card name as
 // written, and last the offer's place in the list.
 func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []*catalog.Card) bool {
-	da, db := a.elapsed(), b.elapsed()
-	c := cmpKey(a, b)
+	first, second := cmpKey(a, b), cmp.Compare(a.elapsed(), b.elapsed())
 	if s.Rank == RankTime {
-		if da != db {
-			return da < db
-		}
-		if c != 0 {
-			return c < 0
-		}
-	} else {
-		if c != 0 {
-			return c < 0
-		}
-		if da != db {
-			return da < db
-		}
+		first, second = second, first
 	}
-	if a.rented != b.rented {
-		return a.rented < b.rented
-	}
-	if a.gpus != b.gpus {
-		return a.gpus < b.gpus
+	if c := cmp.Or(first, second, cmp.Compare(a.rented, b.rented), cmp.Compare(a.gpus, b.gpus)); c != 0 {
+		return c < 0
 	}
 	oa, ob := &offers[a.offer], &offers[b.offer]
-	if oa.Provider != ob.Provider {
-		return oa.Provider < ob.Provider
-	}
-	if oa.Region != ob.Region {
-		return oa.Region < ob.Region
-	}
-	if ca, cb := cards[a.offer].ID, cards[b.offer].ID; ca != cb {
-		return ca < cb
-	}
-	if oa.Card != ob.Card {
-		return oa.Card < ob.Card
+	if c := cmp.Or(strings.Compare(oa.Provider, ob.Provider), strings.Compare(oa.Region, ob.Region),
+		strings.Compare(cards[a.offer].ID, cards[b.offer].ID), strings.Compare(oa.Card, ob.Card)); c != 0 {
+		return c < 0
 	}
 	return a.offer < b.offer
 }

@@ -1,12 +1,13 @@
 package plan
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
+	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -128,17 +129,14 @@ type NoFitError struct {
 
 // Error describes the failure, quoting the input where there is one.
 func (e *NoFitError) Error() string {
-	var b strings.Builder
-	b.WriteString("plan: no option fits")
+	msg := "plan: no option fits"
 	if len(e.Reasons) > 0 {
-		b.WriteString(": ")
-		b.WriteString(strings.Join(e.Reasons, "; "))
+		msg += ": " + strings.Join(e.Reasons, "; ")
 	}
 	if len(e.Suggestions) > 0 {
-		b.WriteString("; what would fit: ")
-		b.WriteString(strings.Join(e.Suggestions, "; "))
+		msg += "; what would fit: " + strings.Join(e.Suggestions, "; ")
 	}
-	return b.String()
+	return msg
 }
 
 // Unwrap returns ErrNoFit and the errors that left offers out, so that
@@ -312,7 +310,7 @@ func (p Planner) Report(r Request) (Report, error) {
 					diag.late(*card, n, limit, f.duration+c.lost)
 					continue
 				}
-				if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.budget.Amount) {
+				if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.Budget.Amount) {
 					diag.over(*card, n, c.key)
 					continue
 				}
@@ -330,8 +328,7 @@ func (p Planner) Report(r Request) (Report, error) {
 			why = fmt.Errorf("sold in instances of %d GPUs, more than the %d allowed: %w", o.GPUsPerInstance, s.MaxGPUs, pricing.ErrUnavailable)
 		}
 		if why != nil && len(cands) == first {
-			reason := text.Reason(why)
-			rep.Skipped = append(rep.Skipped, Skipped{Offer: *o, Reason: reason, Err: why})
+			rep.Skipped = append(rep.Skipped, Skipped{Offer: *o, Reason: text.Reason(why), Err: why})
 			causes = append(causes, why)
 		}
 	}
@@ -352,20 +349,15 @@ func (p Planner) Report(r Request) (Report, error) {
 		return Report{}, err
 	}
 	cheapest := &cands[order[0]]
-	if s.Rank != RankCost {
-		for _, k := range order {
-			if cands[k].key.Amount.LessThan(cheapest.key.Amount) {
-				cheapest = &cands[k]
-			}
+	for _, k := range order {
+		if cands[k].key.Amount.LessThan(cheapest.key.Amount) {
+			cheapest = &cands[k]
 		}
 	}
 	rep.Options = make([]Option, len(order))
 	for j, k := range order {
 		c := &cands[k]
-		pr, err := rs.totals.pricer(rs.tariff[c.offer])
-		if err != nil {
-			return Report{}, err
-		}
+		pr := rs.totals.byID[rs.tariff[c.offer]] // prepared when the candidate was priced
 		if err := s.explain(&rep.Options[j], c, p.Offers[c.offer], pr, *rs.cards[c.offer], rs.boards[c.offer], checks[c.offer], cheapest, fits, work); err != nil {
 			return Report{}, err
 		}
@@ -394,6 +386,7 @@ func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order 
 	}
 	shown := make(map[marketKey]string, len(order)) // each market shown, named
 	out := make(map[int]pricing.PriceCheck, len(order))
+	var cards []string // the cards of the markets shown
 	for _, k := range order {
 		m := key(cands[k].offer)
 		name := m.card + " " + m.currency
@@ -402,9 +395,6 @@ func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order 
 		}
 		shown[m] = name
 		out[cands[k].offer] = pricing.PriceCheck{}
-	}
-	cards := make([]string, 0, len(shown)) // the cards of the markets shown
-	for m := range shown {
 		if !slices.Contains(cards, m.card) {
 			cards = append(cards, m.card)
 		}
@@ -447,10 +437,7 @@ func (s settings) gpuLimit(o pricing.Offer) int {
 			limit = MaxPlanGPUs
 		}
 	}
-	if s.MaxGPUs > 0 && s.MaxGPUs < limit {
-		limit = s.MaxGPUs
-	}
-	limit = min(limit, MaxPlanGPUs)
+	limit = min(limit, cmp.Or(s.MaxGPUs, MaxPlanGPUs), MaxPlanGPUs) // settle checked MaxGPUs >= 0
 	if per := o.GPUsPerInstance; per > 0 {
 		limit -= limit % per
 	}
@@ -510,7 +497,9 @@ type resolved struct {
 // the request's card filter and checks the currencies: one for all offers (and
 // the budget) without rates; each convertible with them.
 func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
-	rs := resolved{cards: make([]*catalog.Card, len(p.Offers)), boards: make([]*catalog.Card, len(p.Offers)), kept: make([]int, 0, len(p.Offers))}
+	n := len(p.Offers)
+	rs := resolved{cards: make([]*catalog.Card, n), boards: make([]*catalog.Card, n), kept: make([]int, 0, n),
+		totals: newTotals(n), tariff: make([]int, n)}
 	var want map[string]bool
 	if len(s.Cards) > 0 {
 		want = make(map[string]bool)
@@ -542,7 +531,6 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 	byName := make(map[string]*looked)
 	var all []catalog.Card // the catalog's cards, read once when a name needs them
 	mixed := false         // kept offers in more than one currency
-	rs.totals, rs.tariff = newTotals(len(p.Offers)), make([]int, len(p.Offers))
 	for i := range p.Offers {
 		o := &p.Offers[i]
 		id, seen := rs.totals.id(&o.Tariff)
@@ -552,16 +540,21 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 			l.card, l.faster, l.err = lookupBoard(cat, &all, o.Card)
 			byName[o.Card] = l
 		}
-		var skip *Skipped // why the offer is left out, when it is
+		// An offer left out is listed here, though it is validated below: an
+		// invalid one fails the whole call.
 		keep := false
+		_, rated := p.Rates.Per[o.Tariff.Currency]
 		switch {
 		case l.err != nil:
-			skip = &Skipped{Offer: *o, Reason: text.Reason(l.err), Err: l.err}
+			rs.skipped = append(rs.skipped, Skipped{Offer: *o, Reason: text.Reason(l.err), Err: l.err})
+			rs.causes = append(rs.causes, l.err)
 		case want != nil && !want[l.card.ID] && (l.faster == nil || !want[l.faster.ID]):
 			// not a card asked for: filtered, not skipped
-		case !isZeroRates(p.Rates) && o.Tariff.Currency != p.Rates.Base && !hasRate(p.Rates, o.Tariff.Currency):
+		case !isZeroRates(p.Rates) && o.Tariff.Currency != p.Rates.Base && !rated:
 			reason := fmt.Sprintf("no exchange rate for %s into %s", o.Tariff.Currency, p.Rates.Base)
-			skip = &Skipped{Offer: *o, Reason: reason, Err: fmt.Errorf("plan: %s: %w", reason, pricing.ErrCurrencyMismatch)}
+			err := fmt.Errorf("plan: %s: %w", reason, pricing.ErrCurrencyMismatch)
+			rs.skipped = append(rs.skipped, Skipped{Offer: *o, Reason: reason, Err: err})
+			rs.causes = append(rs.causes, err)
 		default:
 			keep = true
 		}
@@ -574,29 +567,17 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		if known {
 			v.Card = "gpu" // a valid name, and its own key
 		}
-		var err error
-		switch {
-		case seen:
-			err = v.ValidateFields()
-		case keep:
-			if v.ValidateFields() != nil {
-				err = v.Validate()
-			} else if _, perr := rs.totals.pricer(id); perr != nil {
-				err = v.Validate()
-			}
-		default:
+		err := v.ValidateFields()
+		if !seen && err == nil && keep {
+			_, err = rs.totals.pricer(id)
+		}
+		if !seen && (err != nil || !keep) {
 			err = v.Validate()
 		}
 		if err != nil {
 			return resolved{}, &text.ContextError{Pkg: "plan", Context: "offer " + offerName(*o), Drop: "offer: ", Err: err}
 		}
 		rs.tariff[i] = id
-		if skip != nil {
-			rs.skipped = append(rs.skipped, *skip)
-			if l.err != nil {
-				rs.causes = append(rs.causes, l.err)
-			}
-		}
 		if !keep {
 			continue
 		}
@@ -615,22 +596,12 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 		return resolved{}, e
 	}
 	if isZeroRates(p.Rates) && mixed {
-		currencies := make(map[string][]int) // currency → lines (or list places) of its offers
-		for _, i := range rs.kept {
-			line := p.Offers[i].Line
-			if line == 0 {
-				line = -(i + 1) // no file line: the offer's place in the list
-			}
-			c := p.Offers[i].Tariff.Currency
-			currencies[c] = append(currencies[c], line)
-		}
-		return resolved{}, fmt.Errorf("plan: offers in %s: give exchange rates to rank them together: %w", describeCurrencies(currencies), pricing.ErrCurrencyMismatch)
+		return resolved{}, fmt.Errorf("plan: offers in %s: give exchange rates to rank them together: %w",
+			describeCurrencies(p.Offers, rs.kept), pricing.ErrCurrencyMismatch)
 	}
 	if !s.Budget.Amount.IsZero() {
-		base := p.Rates.Base
-		if isZeroRates(p.Rates) {
-			base = p.Offers[rs.kept[0]].Tariff.Currency
-		}
+		// Without rates, the offers' one currency (valid rates have a base).
+		base := cmp.Or(p.Rates.Base, p.Offers[rs.kept[0]].Tariff.Currency)
 		if s.Budget.Currency != base {
 			return resolved{}, fmt.Errorf("plan: budget in %s, offers ranked in %s: %w", s.Budget.Currency, base, pricing.ErrCurrencyMismatch)
 		}
@@ -670,15 +641,7 @@ func lookupBoard(cat *catalog.Catalog, all *[]catalog.Card, name string) (catalo
 		}
 		boards = append(siblings(*all, c), c)
 	}
-	slow, fast := boards[0], boards[0]
-	for _, b := range boards[1:] {
-		if slower(b, slow) {
-			slow = b
-		}
-		if slower(fast, b) {
-			fast = b
-		}
-	}
+	slow, fast := slices.MinFunc(boards, bySpeed), slices.MaxFunc(boards, bySpeed)
 	if fast.ID == slow.ID {
 		return slow, nil, nil
 	}
@@ -689,12 +652,9 @@ func lookupBoard(cat *catalog.Catalog, all *[]catalog.Card, name string) (catalo
 // in any case and spacing.
 func namesBoard(name string) bool {
 	n := strings.ToLower(name)
-	for _, b := range [...]string{"sxm", "pcie", "nvl", "hgx"} {
-		if strings.Contains(n, b) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"sxm", "pcie", "nvl", "hgx"}, func(b string) bool {
+		return strings.Contains(n, b)
+	})
 }
 
 // siblings returns the cards of all that share a family and the marketed memory with c
@@ -705,51 +665,38 @@ func siblings(all []catalog.Card, c catalog.Card) []catalog.Card {
 		if o.ID == c.ID || o.Form == c.Form || o.MemoryNominal != c.MemoryNominal || o.Vendor != c.Vendor {
 			continue
 		}
-		for _, f := range o.Families {
-			if slices.Contains(c.Families, f) {
-				out = append(out, o)
-				break
-			}
+		if slices.ContainsFunc(o.Families, func(f string) bool { return slices.Contains(c.Families, f) }) {
+			out = append(out, o)
 		}
 	}
 	return out
 }
 
-// slower reports whether card a is slower than b: lower memory bandwidth, then
-// lower dense BF16 peak, then no NVLink where b has it.
-func slower(a, b catalog.Card) bool {
-	if a.MemoryBandwidth != b.MemoryBandwidth {
-		return a.MemoryBandwidth < b.MemoryBandwidth
-	}
+// bySpeed orders cards slowest first: by memory bandwidth, then dense BF16 peak,
+// then NVLink.
+func bySpeed(a, b catalog.Card) int {
 	pa, _ := a.Peak(sizing.BF16)
 	pb, _ := b.Peak(sizing.BF16)
-	if pa != pb {
-		return pa < pb
-	}
-	return a.NVLink < b.NVLink
+	return cmp.Or(cmp.Compare(a.MemoryBandwidth, b.MemoryBandwidth), cmp.Compare(pa, pb),
+		cmp.Compare(a.NVLink, b.NVLink))
 }
 
 func isZeroRates(r pricing.Rates) bool { return r.Base == "" && len(r.Per) == 0 }
 
-// hasRate reports whether r converts currency into its base.
-func hasRate(r pricing.Rates, currency string) bool {
-	_, ok := r.Per[currency]
-	return ok
-}
-
-// describeCurrencies names each currency with the lines of its offers (or their
-// places in the list, for offers not read from a file): "CNY (lines 2, 3) and USD
-// (line 4)", or "EUR (offer 1)".
-func describeCurrencies(m map[string][]int) string {
-	codes := make([]string, 0, len(m))
-	for c := range m {
-		codes = append(codes, c)
+// describeCurrencies names the currencies of offers[kept], each with the lines of
+// its offers (or their places in the list, for offers not read from a file): "CNY
+// (lines 2, 3) and USD (line 4)", or "EUR (offer 1)".
+func describeCurrencies(offers []pricing.Offer, kept []int) string {
+	m := make(map[string][]int) // currency → its offers
+	for _, i := range kept {
+		c := offers[i].Tariff.Currency
+		m[c] = append(m[c], i)
 	}
-	sort.Strings(codes)
+	codes := slices.Sorted(maps.Keys(m))
 	parts := make([]string, len(codes))
 	for k, c := range codes {
 		lines, places := []string{}, []string{}
-		for _, l := range m[c] {
+		for _, i := range m[c] {
 			if len(lines)+len(places) == 5 {
 				if len(lines) > 0 {
 					lines = append(lines, "…")
@@ -758,10 +705,10 @@ func describeCurrencies(m map[string][]int) string {
 				}
 				break
 			}
-			if l > 0 {
+			if l := offers[i].Line; l > 0 {
 				lines = append(lines, strconv.Itoa(l))
 			} else {
-				places = append(places, strconv.Itoa(-l))
+				places = append(places, strconv.Itoa(i+1))
 			}
 		}
 		where := []string{}
@@ -901,7 +848,7 @@ type slot struct {
 
 // newClasses returns classes for offers of the given number of tariffs.
 func newClasses(tariffs int) *classes {
-	return &classes{byTariff: make([]int32, tariffs)}
+	return &classes{byTariff: make([]int32, tariffs), more: make(map[classCount]*slot)}
 }
 
 // class returns the number of the class of offer o, whose tariff is number
@@ -932,9 +879,6 @@ func (cl *classes) slot(class int32, n int) *slot {
 	k := classCount{class, int32(n)}
 	e := cl.more[k]
 	if e == nil {
-		if cl.more == nil {
-			cl.more = make(map[classCount]*slot)
-		}
 		e = new(slot)
 		cl.more[k] = e
 	}
@@ -1000,39 +944,26 @@ func (t *totals) pricer(id int) (*pricing.Pricer, error) {
 // sameTariff reports whether a and b agree on every field pricing reads, each
 // decimal as written (coefficient and exponent), so that they price alike.
 func sameTariff(a, b *pricing.Tariff) bool {
-	if a.Currency != b.Currency || a.HoursPerMonth != b.HoursPerMonth || a.Granularity != b.Granularity ||
-		a.Minimum != b.Minimum || a.AfterPackage != b.AfterPackage || a.Rounding != b.Rounding || len(a.Terms) != len(b.Terms) ||
-		!sameDecimal(a.Hourly, b.Hourly) || !sameDecimal(a.Daily, b.Daily) || !sameDecimal(a.Weekly, b.Weekly) || !sameDecimal(a.Monthly, b.Monthly) {
-		return false
+	sameTerm := func(x, y pricing.Term) bool {
+		return x.Months == y.Months && sameDecimal(x.Monthly, y.Monthly) && sameDecimal(x.Discount, y.Discount)
 	}
-	for i, ta := range a.Terms {
-		tb := b.Terms[i]
-		if ta.Months != tb.Months || !sameDecimal(ta.Monthly, tb.Monthly) || !sameDecimal(ta.Discount, tb.Discount) {
-			return false
-		}
-	}
-	return true
+	return a.Currency == b.Currency && a.HoursPerMonth == b.HoursPerMonth && a.Granularity == b.Granularity &&
+		a.Minimum == b.Minimum && a.AfterPackage == b.AfterPackage && a.Rounding == b.Rounding &&
+		sameDecimal(a.Hourly, b.Hourly) && sameDecimal(a.Daily, b.Daily) && sameDecimal(a.Weekly, b.Weekly) &&
+		sameDecimal(a.Monthly, b.Monthly) && slices.EqualFunc(a.Terms, b.Terms, sameTerm)
 }
 
 // sameDecimal reports whether a and b are written alike: the same exponent and
 // coefficient. Copies share their coefficient, so equal values (==) are; Cmp of
 // equal exponents compares the coefficients without rescaling; a zero is
-// compared without reading its coefficient, which the zero value lacks.
+// compared by its sign, without reading its coefficient, which the zero value
+// lacks.
 func sameDecimal(a, b decimal.Decimal) bool {
-	if a == b { // one coefficient, shared by copies of a tariff: nothing to read
-		return true
-	}
-	if a.Exponent() != b.Exponent() {
-		return false
-	}
-	if az, bz := a.IsZero(), b.IsZero(); az || bz {
-		return az && bz
-	}
-	return a.Cmp(b) == 0
+	return a == b || (a.Exponent() == b.Exponent() && a.Sign() == b.Sign() && (a.Sign() == 0 || a.Cmp(b) == 0))
 }
 
 // tariffHash mixes the fields sameTariff compares (FNV-1a over 64-bit words), a
-// decimal by its sign, exponent and coefficient's low 64 bits: equal tariffs
+// decimal by its exponent and coefficient's low 64 bits: equal tariffs
 // hash alike, and sameTariff tells apart the few unequal ones that collide.
 func tariffHash(t *pricing.Tariff) uint64 {
 	h := uint64(14695981039346656037)
@@ -1040,8 +971,7 @@ func tariffHash(t *pricing.Tariff) uint64 {
 	dec := func(d decimal.Decimal) {
 		add(uint64(d.Exponent()))
 		if !d.IsZero() { // the zero value has no coefficient to read
-			add(uint64(d.CoefficientInt64()))
-			add(uint64(d.Sign()))
+			add(uint64(d.CoefficientInt64())) // with its sign
 		}
 	}
 	for i := 0; i < len(t.Currency); i++ {

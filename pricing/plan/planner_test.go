@@ -309,6 +309,7 @@ func TestPlanBadInput(t *testing.T) {
 		{"no offers", Planner{}, nil, pricing.ErrInvalid},
 		{"unknown card", Planner{Offers: []pricing.Offer{planOffer("a", "RTX 9999", 1, "1", "")}}, nil, catalog.ErrNotFound},
 		{"mixed currencies", Planner{Offers: []pricing.Offer{offer, usd}}, nil, pricing.ErrCurrencyMismatch},
+		{"no rate for the only currency", Planner{Offers: []pricing.Offer{usd}, Rates: pricing.Rates{Base: "CNY", Per: map[string]decimal.Decimal{"EUR": decimal.New(8, 0)}}}, nil, pricing.ErrCurrencyMismatch},
 		{"invalid tariff", Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 1, "-1", "")}}, nil, pricing.ErrInvalid},
 		{"budget currency", Planner{Offers: []pricing.Offer{offer}}, func(r *Request) { r.Budget = pricing.Money{Amount: decimal.New(1, 0), Currency: "USD"} }, pricing.ErrCurrencyMismatch},
 		{"negative headroom", Planner{Offers: []pricing.Offer{offer}}, func(r *Request) { r.Headroom = -0.1 }, pricing.ErrInvalid},

@@ -1,10 +1,12 @@
 package plan
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -131,17 +133,14 @@ const (
 	RankFrontier
 )
 
+var rankNames = [...]string{RankCost: "cost", RankTime: "time", RankFrontier: "frontier"}
+
 // String returns "cost", "time" or "frontier".
 func (r Rank) String() string {
-	switch r {
-	case RankCost:
-		return "cost"
-	case RankTime:
-		return "time"
-	case RankFrontier:
-		return "frontier"
+	if r < RankCost || r > RankFrontier {
+		return "Rank(" + strconv.Itoa(int(r)) + ")"
 	}
-	return "Rank(" + strconv.Itoa(int(r)) + ")"
+	return rankNames[r]
 }
 
 // MarshalText writes the rank's name.
@@ -163,13 +162,11 @@ func (r *Rank) UnmarshalText(b []byte) error {
 
 // ParseRank reads "cost", "time" or "frontier"; empty is RankCost.
 func ParseRank(s string) (Rank, error) {
-	switch s {
-	case "", "cost":
+	if s == "" {
 		return RankCost, nil
-	case "time":
-		return RankTime, nil
-	case "frontier":
-		return RankFrontier, nil
+	}
+	if i := slices.Index(rankNames[:], s); i >= 0 {
+		return Rank(i), nil
 	}
 	return 0, fmt.Errorf("plan: rank %q: want cost, time or frontier: %w", s, pricing.ErrInvalid)
 }
@@ -183,8 +180,7 @@ type settings struct {
 	threshold  decimal.Decimal
 	checkpoint time.Duration
 	restart    time.Duration
-	limit      int           // options returned; negative: all
-	budget     pricing.Money // the budget, checked against RankedCost
+	limit      int // options returned; negative: all
 }
 
 // Validate reports what makes no sense in the request, each problem wrapping
@@ -200,18 +196,19 @@ func (r Request) settle() (settings, error) {
 	bad := func(format string, a ...any) {
 		errs = append(errs, fmt.Errorf("plan: request: "+format+": %w", append(a, pricing.ErrInvalid)...))
 	}
-	if err := r.Model.Validate(); err != nil {
-		errs = append(errs, &text.ContextError{Pkg: "plan", Context: "request", Err: err, Also: pricing.ErrInvalid})
+	check := func(context string, err, also error) { // err, when one, in context
+		if err != nil {
+			errs = append(errs, &text.ContextError{Pkg: "plan", Context: context, Err: err, Also: also})
+		}
 	}
+	check("request", r.Model.Validate(), pricing.ErrInvalid)
 	// The planner sets its own layouts, so the workload's is left out of the check.
 	w := r.Workload
 	w.Parallel = sizing.Parallel{}
 	if r.Serving != nil {
 		w = servingWorkload(w, r.Serving)
 	}
-	if err := w.Validate(); err != nil {
-		errs = append(errs, &text.ContextError{Pkg: "plan", Context: "request", Err: err, Also: pricing.ErrInvalid})
-	}
+	check("request", w.Validate(), pricing.ErrInvalid)
 	if math.IsNaN(r.Tokens) || math.IsInf(r.Tokens, 0) || r.Tokens < 0 {
 		bad("tokens %v must be a finite number >= 0", r.Tokens)
 	}
@@ -219,9 +216,7 @@ func (r Request) settle() (settings, error) {
 		bad("usage, deadline, checkpoint and restart must not be negative")
 	}
 	if r.rentalSet() {
-		if err := r.Rental.Validate(); err != nil {
-			errs = append(errs, &text.ContextError{Pkg: "plan", Context: "request: rental", Err: err})
-		}
+		check("request: rental", r.Rental.Validate(), nil)
 		if r.Usage != 0 {
 			bad("give usage or rental, not both")
 		}
@@ -229,27 +224,16 @@ func (r Request) settle() (settings, error) {
 	if r.Deadline > 0 && r.Tokens == 0 {
 		bad("a deadline needs tokens (the work to finish)")
 	}
-	s.headroom = r.Headroom
-	if s.headroom == 0 {
-		s.headroom = DefaultHeadroom
-	}
+	s.headroom = cmp.Or(r.Headroom, DefaultHeadroom)
 	if math.IsNaN(r.Headroom) || r.Headroom < 0 || r.Headroom >= 1 {
 		bad("headroom %v must be in [0, 1)", r.Headroom)
 	}
-	s.band = r.Band
-	if s.band == (compute.Band{}) {
-		s.band = compute.PublishedMFU()
-	}
-	if err := s.band.Validate(); err != nil {
-		errs = append(errs, &text.ContextError{Pkg: "plan", Context: "request: utilization band", Err: err, Also: pricing.ErrInvalid})
-	}
-	s.util = r.Utilization
-	if math.IsNaN(s.util) || s.util < 0 || s.util > 1 {
+	s.band = cmp.Or(r.Band, compute.PublishedMFU())
+	check("request: utilization band", s.band.Validate(), pricing.ErrInvalid)
+	if math.IsNaN(r.Utilization) || r.Utilization < 0 || r.Utilization > 1 {
 		bad("utilization %v must be in (0, 1]", r.Utilization)
 	}
-	if s.util == 0 {
-		s.util = s.band.Mid()
-	}
+	s.util = cmp.Or(r.Utilization, s.band.Mid())
 	s.band.Low = math.Min(s.band.Low, s.util)
 	s.band.High = math.Max(s.band.High, s.util)
 	if r.MaxGPUs < 0 {
@@ -263,22 +247,15 @@ func (r Request) settle() (settings, error) {
 		if r.Budget.Amount.IsNegative() {
 			bad("budget %s must not be negative", r.Budget.Amount)
 		}
-		if err := pricing.ValidCurrency(r.Budget.Currency); err != nil {
-			errs = append(errs, &text.ContextError{Pkg: "plan", Context: "request: budget", Err: err})
-		}
+		check("request: budget", pricing.ValidCurrency(r.Budget.Currency), nil)
 	}
 	s.threshold = r.MarketThreshold
 	if e := s.threshold.Exponent(); e < -60 || e > 60 {
 		bad("market threshold has exponent %d, outside -60 to 60", e)
 		s.threshold = defaultMarketThreshold
 	}
-	s.budget = s.Budget
 	if s.Rank < RankCost || s.Rank > RankFrontier {
 		bad("rank %d: want RankCost, RankTime or RankFrontier", int(s.Rank))
-	}
-	s.limit = r.Limit
-	if s.limit == 0 {
-		s.limit = DefaultLimit
 	}
 	if s.threshold.IsZero() {
 		s.threshold = defaultMarketThreshold
@@ -286,14 +263,9 @@ func (r Request) settle() (settings, error) {
 	if s.threshold.Sign() <= 0 || s.threshold.Cmp(decimal.New(1, 0)) >= 0 {
 		bad("market threshold %s must be in (0, 1)", r.MarketThreshold)
 	}
-	s.checkpoint = r.Checkpoint
-	if s.checkpoint == 0 {
-		s.checkpoint = DefaultCheckpoint
-	}
-	s.restart = r.Restart
-	if s.restart == 0 {
-		s.restart = DefaultRestart
-	}
+	s.limit = cmp.Or(r.Limit, DefaultLimit)
+	s.checkpoint = cmp.Or(r.Checkpoint, DefaultCheckpoint)
+	s.restart = cmp.Or(r.Restart, DefaultRestart)
 	if r.Serving != nil {
 		errs = append(errs, s.settleServing()...)
 	}

@@ -86,11 +86,10 @@ func (t *Traffic) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("plan: serving: %s: %w", strings.TrimPrefix(err.Error(), "json: "), pricing.ErrInvalid)
 	}
 	var err error
-	if p.TTFT, err = parseDuration("ttft", w.TTFT); err != nil {
-		return err
-	}
-	if p.TPOT, err = parseDuration("tpot", w.TPOT); err != nil {
-		return err
+	for _, d := range []durationField{{"ttft", w.TTFT, &p.TTFT}, {"tpot", w.TPOT, &p.TPOT}} {
+		if *d.out, err = parseDuration(d.name, d.in); err != nil {
+			return err
+		}
 	}
 	*t = Traffic(p)
 	return nil
@@ -151,12 +150,14 @@ type served struct {
 // tensor-parallel size (each prepared and searched once, whatever the offers), and
 // what left options out.
 type serveRun struct {
-	byKey    map[fitKey]*served
-	overCap  map[fitKey]int // GPUs a (card, size) needs, when past some offer's cap
-	capOf    map[fitKey]int
-	over     *candidate // the cheapest left out by the budget
-	overName string
+	byKey  map[fitKey]*served
+	capped map[fitKey]capped
+	over   *candidate // the cheapest left out by the budget
 }
+
+// capped is what the offers of a (card, size) past their GPU cap noted: the GPUs
+// the last of them needed, and the largest cap.
+type capped struct{ need, cap int }
 
 // replica returns the served answer for t devices of card, computing it on first
 // use: compute.Serving prepared once, Best once with the request's targets.
@@ -168,11 +169,10 @@ func (s settings) replica(run *serveRun, card catalog.Card, t int) *served {
 	v := &served{card: card, tensor: t}
 	run.byKey[k] = v
 	tr := s.Serving
-	link := servingLink(card, t)
 	sv := compute.Serving{
 		Model: s.Model, Weights: s.Workload.Precision, KV: s.Workload.KVPrecision, Devices: t,
 		Memory: card.Memory, Bandwidth: card.MemoryBandwidth, Peak: servingPeak(card, s.Workload.Precision),
-		Link: link, PromptTokens: tr.PromptTokens, OutputTokens: tr.OutputTokens,
+		Link: servingLink(card, t), PromptTokens: tr.PromptTokens, OutputTokens: tr.OutputTokens,
 		Reserve: s.headroom, PrefillChunk: s.Workload.PrefillChunk,
 	}
 	p, err := sv.Prepare()
@@ -233,18 +233,10 @@ func (s settings) servingFit(card catalog.Card, t int, v *served) *fit {
 // weights on a card with FP8 tensor cores, the 16-bit rate (BF16, or FP16 on cards
 // without it) otherwise, as compute.Serving documents.
 func servingPeak(card catalog.Card, weights sizing.Precision) compute.FLOPRate {
-	if weights == sizing.FP8 {
-		if r, ok := card.Peak(sizing.FP8); ok {
-			return r
-		}
-	}
-	if r, ok := card.Peak(sizing.BF16); ok {
+	if r, ok := card.Peak(sizing.FP8); ok && weights == sizing.FP8 {
 		return r
 	}
-	if r, ok := card.Peak(sizing.FP16); ok {
-		return r
-	}
-	r, _ := card.Peak(sizing.FP32)
+	r, _, _ := peakFor(card, sizing.BF16, sizing.Inference)
 	return r
 }
 
@@ -265,18 +257,9 @@ func servingLink(card catalog.Card, t int) compute.Link {
 // EveryCount or RankFrontier each offer keeps its best size by the rank.
 func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *totals, run *serveRun) ([]candidate, []error, error) {
 	run.byKey = make(map[fitKey]*served)
-	run.overCap = make(map[fitKey]int)
-	run.capOf = make(map[fitKey]int)
+	run.capped = make(map[fitKey]capped)
 	cl := newClasses(len(totals.tariffs))
-	// Per class and size (by servingTensor's place): the replicas, and what the
-	// offers past their cap noted, folded into run.overCap and run.capOf last.
-	type capNote struct{ over, cap int }
-	type perSize struct {
-		v    *served
-		note *capNote
-	}
-	var sizes [][len(servingTensor)]perSize // by class number
-	notes := make(map[fitKey]*capNote)
+	var byClass [][len(servingTensor)]*served // the replicas by class and size, without a map access per offer
 	var cands []candidate
 	var causes []error
 	best := !s.EveryCount && s.Rank != RankFrontier
@@ -291,42 +274,34 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 			return nil, nil, err
 		}
 		class := cl.class(rs.tariff[i], card, o)
-		if int(class) == len(sizes) { // a new class
-			sizes = append(sizes, [len(servingTensor)]perSize{})
+		if int(class) == len(byClass) { // a new class
+			byClass = append(byClass, [len(servingTensor)]*served{})
 		}
 		var why error
+		m := o.GPUsPerInstance // zero: not sold in instances
 		for ti, t := range servingTensor {
-			if t > limit || (s.Model.Heads > 0 && s.Model.Heads%t != 0) {
-				continue
-			}
-			if m := o.GPUsPerInstance; m > 0 && t > m { // a replica stays inside one instance
+			// The heads divide among a replica's GPUs, which stay inside one instance.
+			if t > limit || s.Model.Heads > 0 && s.Model.Heads%t != 0 || m > 0 && t > m {
 				continue
 			}
 			rep.Considered++
-			at := &sizes[class][ti]
-			if at.v == nil {
-				at.v = s.replica(run, *card, t)
+			v := byClass[class][ti]
+			if v == nil {
+				v = s.replica(run, *card, t)
+				byClass[class][ti] = v
 			}
-			v := at.v
 			if v.err != nil {
 				continue
 			}
 			n := v.replicas * t
 			rented := n // GPUs asked of the offer: whole instances of whole replicas
-			if m := o.GPUsPerInstance; m > 0 {
+			if m > 0 {
 				per := m / t // replicas one instance holds
 				rented = (v.replicas + per - 1) / per * m
 			}
 			if rented > limit {
-				if at.note == nil {
-					k := fitKey{card.ID, t, t}
-					if at.note = notes[k]; at.note == nil {
-						at.note = new(capNote)
-						notes[k] = at.note
-					}
-				}
-				at.note.over = rented // the last offer's, as each overwrites it
-				at.note.cap = max(at.note.cap, limit)
+				k := fitKey{card.ID, t, t}
+				run.capped[k] = capped{rented, max(run.capped[k].cap, limit)}
 				continue
 			}
 			var sofar *candidate // the offer's best so far
@@ -348,10 +323,10 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 			if c.serve == nil { // priced for its class just now: say which replicas
 				c.serve, c.gpus = v, n
 			}
-			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.budget.Amount) {
+			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.Budget.Amount) {
 				if run.over == nil || cmpKey(&c, run.over) < 0 {
 					cc := c
-					run.over, run.overName = &cc, card.Name
+					run.over = &cc
 				}
 				continue
 			}
@@ -364,9 +339,6 @@ func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *total
 			rep.Skipped = append(rep.Skipped, Skipped{Offer: *o, Reason: text.Reason(why), Err: why})
 			causes = append(causes, why)
 		}
-	}
-	for k, nt := range notes {
-		run.overCap[k], run.capOf[k] = nt.over, nt.cap
 	}
 	return cands, causes, nil
 }
@@ -389,7 +361,7 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 		return r
 	}
 	seen := make(map[string]bool)
-	var sawUnreachable, sawNoFit bool
+	sawNoFit := false
 	for _, i := range rs.kept {
 		card := rs.cards[i]
 		if seen[card.ID] {
@@ -397,36 +369,32 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 		}
 		seen[card.ID] = true
 		var unreach, capv *served
+		var over capped // capv's
 		var nofit error
 		for _, t := range servingTensor {
-			v := run.byKey[fitKey{card.ID, t, t}]
+			k := fitKey{card.ID, t, t}
+			v := run.byKey[k]
 			switch {
 			case v == nil:
 			case errors.Is(v.err, compute.ErrUnreachable):
 				if unreach == nil || closeness(v) < closeness(unreach) {
 					unreach = v
 				}
-			case errors.Is(v.err, compute.ErrNoFit):
-				if nofit == nil {
-					nofit = v.err
-				}
 			case v.err != nil:
 				if nofit == nil {
 					nofit = v.err
 				}
-			case run.overCap[fitKey{card.ID, t, t}] > 0:
-				if capv == nil || run.overCap[fitKey{card.ID, t, t}] < run.overCap[fitKey{card.ID, capv.tensor, capv.tensor}] {
-					capv = v
+			case run.capped[k].need > 0:
+				if capv == nil || run.capped[k].need < over.need {
+					capv, over = v, run.capped[k]
 				}
 			}
 		}
 		switch {
 		case capv != nil:
-			k := fitKey{card.ID, capv.tensor, capv.tensor}
 			e.Reasons = append(e.Reasons, fmt.Sprintf("%s: %v requests/s need %s of %s (%s, %s each at TTFT %v, TPOT %v), over the %d its offers allow",
-				card.Name, s.Serving.Rate, text.Count(capv.replicas, "replica", "replicas"), text.Count(capv.tensor, "GPU", "GPUs"), text.Count(run.overCap[k], "GPU", "GPUs"), text.Count(capv.point.Concurrency, "sequence", "sequences"), ms(capv.point.TTFT), ms(capv.point.TPOT), run.capOf[k]))
+				card.Name, s.Serving.Rate, text.Count(capv.replicas, "replica", "replicas"), text.Count(capv.tensor, "GPU", "GPUs"), text.Count(over.need, "GPU", "GPUs"), text.Count(capv.point.Concurrency, "sequence", "sequences"), ms(capv.point.TTFT), ms(capv.point.TPOT), over.cap))
 		case unreach != nil:
-			sawUnreachable = true
 			e.Reasons = append(e.Reasons, fmt.Sprintf("%s: misses the targets (TTFT %s, TPOT %s) even serving one sequence: at best TTFT %v and TPOT %v on %s per replica",
 				card.Name, text.Target(s.Serving.TTFT), text.Target(s.Serving.TPOT), ms(unreach.point.TTFT), ms(unreach.point.TPOT), text.Count(unreach.tensor, "GPU", "GPUs")))
 			if closest == nil || closeness(unreach) < closeness(closest) {
@@ -438,7 +406,7 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 		}
 	}
 	if run.over != nil {
-		e.Reasons = append(e.Reasons, fmt.Sprintf("the cheapest option (%d × %s) costs %s, over the %s budget", run.over.gpus, run.overName, run.over.key, s.Budget))
+		e.Reasons = append(e.Reasons, fmt.Sprintf("the cheapest option (%d × %s) costs %s, over the %s budget", run.over.gpus, rs.cards[run.over.offer].Name, run.over.key, s.Budget))
 	}
 	for _, sk := range skipped {
 		e.Reasons = append(e.Reasons, offerName(sk.Offer)+": "+sk.Reason)
@@ -446,8 +414,6 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 	if closest != nil {
 		e.Suggestions = append(e.Suggestions, fmt.Sprintf("the best latency reachable is TTFT %v and TPOT %v, on %d × %s (one sequence per replica); loosen the targets or shorten the prompts",
 			ms(closest.point.TTFT), ms(closest.point.TPOT), closest.tensor, closest.card.Name))
-	}
-	if sawUnreachable {
 		e.causes = append(e.causes, compute.ErrUnreachable)
 	}
 	if sawNoFit {
