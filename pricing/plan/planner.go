@@ -282,9 +282,6 @@ func (s settings) trainOffers(w *sweep, fits map[fitKey]*fit, work compute.FLOPs
 		o, card := w.o, w.rs.cards[i]
 		limit, server := s.gpuLimit(*o), serverOf(*o)
 		for w.next() {
-			if limit == 0 { // instances larger than the request allows
-				w.why = fmt.Errorf("sold in instances of %d GPUs, more than the %d allowed: %w", o.GPUsPerInstance, s.MaxGPUs, pricing.ErrUnavailable)
-			}
 			for n := 1; n <= limit; n = nextCount(n, limit) {
 				at := w.cl.slot(w.class, n)
 				f := at.fit
@@ -810,6 +807,9 @@ func (w *sweep) next() bool {
 	}
 	w.pass++
 	w.why, w.floored = nil, false
+	if w.s.gpuLimit(*w.o) == 0 { // instances larger than the request allows
+		w.why = fmt.Errorf("sold in instances of %d GPUs, more than the %d allowed: %w", w.o.GPUsPerInstance, w.s.MaxGPUs, pricing.ErrUnavailable)
+	}
 	return true
 }
 

@@ -183,6 +183,26 @@ func TestServingSkippedDoesNotDependOnLimit(t *testing.T) {
 	}
 }
 
+// The request's GPU cap counts GPUs rented for serving as for a job: an offer sold
+// in 8-GPU instances under a cap of 4 is listed as skipped with its reason, not
+// dropped without a word.
+func TestServingInstancesRequestCap(t *testing.T) {
+	r := servingRequest(t, "llama-3.1-8b", Traffic{Rate: 2, PromptTokens: 1000, OutputTokens: 300, TTFT: time.Second, TPOT: 50 * time.Millisecond})
+	r.MaxGPUs = 4
+	p := Planner{Offers: []pricing.Offer{lambda8xA100(0), planOffer("a", "A100 SXM4 80GB", 4, "1.40", "")}}
+	p.Offers[1].Tariff.Currency = "USD"
+	rep, err := p.Report(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Options) != 1 || rep.Options[0].Offer.Provider != "a" {
+		t.Fatalf("options %d, want only the per-GPU offer", len(rep.Options))
+	}
+	if len(rep.Skipped) != 1 || rep.Skipped[0].Reason != "sold in instances of 8 GPUs, more than the 4 allowed: offer cannot serve this usage" {
+		t.Errorf("skipped %+v, want the 8-GPU instance with its reason", rep.Skipped)
+	}
+}
+
 func TestServingErrors(t *testing.T) {
 	ok := Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300}
 	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 8, "1.60", "")}}
