@@ -56,6 +56,22 @@ const (
 	LinkHCCS           LinkKind = "hccs"
 )
 
+// String names the link in words ("NVLink", "NVLink bridge", "Infinity Fabric",
+// "HCCS"); any other kind as written.
+func (k LinkKind) String() string {
+	switch k {
+	case LinkNVLink:
+		return "NVLink"
+	case LinkNVLinkBridge:
+		return "NVLink bridge"
+	case LinkInfinityFabric:
+		return "Infinity Fabric"
+	case LinkHCCS:
+		return "HCCS"
+	}
+	return string(k)
+}
+
 func (k LinkKind) valid() bool {
 	switch k {
 	case LinkNone, LinkNVLink, LinkNVLinkBridge, LinkInfinityFabric, LinkHCCS:

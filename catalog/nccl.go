@@ -173,9 +173,9 @@ func (c Card) AllReduceBaseline(n int) (compute.Bandwidth, string, error) {
 	name := fmt.Sprintf("PCIe Gen%d x16 link", c.PCIeGen)
 	switch mesh := c.meshLinks(); {
 	case kind != LinkNone && mesh > 0:
-		name = fmt.Sprintf("%s (%d of its %d links, %s)", linkName(kind), min(n-1, mesh), mesh, link.Bandwidth*2)
+		name = fmt.Sprintf("%s (%d of its %d links, %s)", kind, min(n-1, mesh), mesh, link.Bandwidth*2)
 	case kind != LinkNone:
-		name = fmt.Sprintf("%s (%s total)", linkName(kind), c.NVLink)
+		name = fmt.Sprintf("%s (%s total)", kind, c.NVLink)
 	}
 	const size = sizing.GiB << 4 // 16 GiB: long enough that nanosecond rounding is lost
 	t, err := link.AllReduce(size, n)
@@ -241,19 +241,4 @@ func (c Card) meshLinks() int {
 		return 7
 	}
 	return 0
-}
-
-// linkName names a link kind in words.
-func linkName(k LinkKind) string {
-	switch k {
-	case LinkNVLink:
-		return "NVLink"
-	case LinkNVLinkBridge:
-		return "NVLink bridge"
-	case LinkInfinityFabric:
-		return "Infinity Fabric"
-	case LinkHCCS:
-		return "HCCS"
-	}
-	return string(k)
 }

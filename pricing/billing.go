@@ -98,9 +98,9 @@ type Account struct {
 	SLA       SLA
 }
 
-// Invoice is what an account owes for a period [From, To): its Lines and their
-// sums. Every line's Amount is in whole minor units of the currency and the lines
-// add up exactly to Total = Subtotal − Credit + Tax.
+// Invoice is what an account owes for a period [From, To), in UTC: its Lines and
+// their sums. Every line's Amount is in whole minor units of the currency and the
+// lines add up exactly to Total = Subtotal − Credit + Tax.
 //
 // Lines come in this order: the purchases that start in the period (Item
 // "monthly", "weekly", "daily" or "term_12m" and the like, Quantity the GPUs, in
@@ -112,8 +112,6 @@ type Account struct {
 // percent of the subtotal, a negative Amount) when a credit applies; then the tax
 // (Item "tax", Unit "percent", Quantity the rate in percent, Price one percent of
 // the subtotal less the credit) when TaxRate is set.
-//
-// Credit is zero or positive, the amount subtracted. From and To are in UTC.
 //
 // JSON is stable and round-trips (unmarshalling what was marshalled gives an equal
 // Invoice):
@@ -137,7 +135,6 @@ type Invoice struct {
 
 // resolved is a purchase checked against the tariff: k indexes its packages.
 type resolved struct {
-	pkg   pkg
 	k     int
 	start time.Time
 	gpus  int64
@@ -166,7 +163,7 @@ func resolvePurchase(i int, p Purchase, pks []pkg) (resolved, error) {
 	}
 	for k, pk := range pks {
 		if pk.name() == name {
-			return resolved{pkg: pk, k: k, start: p.Start, gpus: int64(max(p.GPUs, 1))}, nil
+			return resolved{k: k, start: p.Start, gpus: int64(max(p.GPUs, 1))}, nil
 		}
 	}
 	if p.Months != 0 {
@@ -179,11 +176,10 @@ func resolvePurchase(i int, p Purchase, pks []pkg) (resolved, error) {
 // of package with the GPU-packages bought (one monthly plus three daily gives a
 // "monthly" line of 1 and a "daily" line of 3), and the total rounded once with
 // the tariff's rounding mode: the quote Cost would write for a cover of exactly
-// those packages. Start is not used. Beside
-// Tariff.Cost, the cheapest cover of a run, it shows a customer what was bought
-// against what would have sufficed. A purchase the tariff does not offer, an
-// invalid tariff or more than MaxPurchases purchases is an error wrapping
-// ErrInvalid; no purchases is a zero quote.
+// those packages. Start is not used. Beside Tariff.Cost, the cheapest cover of a
+// run, it shows a customer what was bought against what would have sufficed. A
+// purchase the tariff does not offer, an invalid tariff or more than MaxPurchases
+// purchases is an error wrapping ErrInvalid; no purchases is a zero quote.
 func (t Tariff) PriceBasket(ps []Purchase) (Quote, error) {
 	if err := t.Validate(); err != nil {
 		return Quote{}, err
@@ -247,29 +243,28 @@ func (a Account) Bill(from, to time.Time, used []Session, outages []Outage) (Inv
 	if err := a.check(from, to, len(used), outages); err != nil {
 		return Invoice{}, err
 	}
-	period := int64(to.Sub(from))
 	cur, minor := t.Currency, MinorUnit(t.Currency)
 	money := func(d decimal.Decimal) Money { return Money{Amount: d, Currency: cur} }
 	pr := newPricer(t)
 
 	// Purchases: lines for those bought in the period; coverage for all.
-	pks := pr.pk
 	bought := make([]resolved, 0, len(a.Purchases))
 	var windows []window
 	for i, p := range a.Purchases {
-		r, err := resolvePurchase(i, p, pks)
+		r, err := resolvePurchase(i, p, pr.pk)
 		if err != nil {
 			return Invoice{}, err
 		}
 		if !r.start.Before(from) && r.start.Before(to) {
 			bought = append(bought, r)
 		}
-		if w, ok := clip(from, to, r.start, r.start.Add(time.Duration(r.pkg.hours)*time.Hour)); ok {
+		if w, ok := clip(from, to, r.start, r.start.Add(time.Duration(pr.pk[r.k].hours)*time.Hour)); ok {
 			windows = append(windows, window{w[0], w[1], r.gpus})
 		}
 	}
 	slices.SortFunc(bought, func(x, y resolved) int {
-		return cmp.Or(x.start.Compare(y.start), cmp.Compare(x.pkg.name(), y.pkg.name()), cmp.Compare(x.gpus, y.gpus))
+		return cmp.Or(x.start.Compare(y.start), cmp.Compare(pr.pk[x.k].name(), pr.pk[y.k].name()),
+			cmp.Compare(x.gpus, y.gpus))
 	})
 	inv := Invoice{From: from.UTC(), To: to.UTC(), Lines: make([]Line, 0, len(bought)+len(used)+2)}
 	subtotal := decimal.Decimal{}
@@ -314,7 +309,7 @@ func (a Account) Bill(from, to time.Time, used []Session, outages []Outage) (Inv
 
 	// Credit, then tax on what remains.
 	credit := decimal.Decimal{}
-	if pct := a.SLA.percent(from, to, period, outages); pct.Sign() > 0 {
+	if pct := a.SLA.percent(from, to, outages); pct.Sign() > 0 {
 		credit = roundQuo(subtotal.Mul(pct), decimal.NewFromInt(100), minor, RoundHalfUp)
 		per := subtotal.Shift(-2).Neg() // one percent, exactly
 		inv.Lines = append(inv.Lines, Line{Item: "sla_credit", Unit: "percent", Quantity: pct, Price: money(per), Amount: money(credit.Neg())})
@@ -336,6 +331,16 @@ func (a Account) check(from, to time.Time, sessions int, outages []Outage) error
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("pricing: bill: "+format+": %w", append(args, ErrInvalid)...)
 	}
+	// fraction accepts a decimal from 0 to hi with at most 12 places.
+	fraction := func(name string, d decimal.Decimal, hi int64) error {
+		if e := d.Exponent(); e < -60 || e > 18 {
+			return bad("%s has exponent %d", name, e)
+		}
+		if d.Sign() < 0 || d.Cmp(decimal.NewFromInt(hi)) > 0 || places(d) > maxPricePlaces {
+			return bad("%s %s: want 0 to %d with at most %d places", name, d.String(), hi, maxPricePlaces)
+		}
+		return nil
+	}
 	switch {
 	case !from.Before(to):
 		return bad("period from %s to %s: from must be before to", from.Format(time.RFC3339Nano), to.Format(time.RFC3339Nano))
@@ -354,7 +359,7 @@ func (a Account) check(from, to time.Time, sessions int, outages []Outage) error
 				o.End.Format(time.RFC3339Nano), o.Start.Format(time.RFC3339Nano), ErrInvalid)
 		}
 	}
-	if err := checkFraction("tax rate", a.TaxRate, decimal.NewFromInt(1)); err != nil {
+	if err := fraction("tax rate", a.TaxRate, 1); err != nil {
 		return err
 	}
 	s := a.SLA
@@ -365,29 +370,15 @@ func (a Account) check(from, to time.Time, sessions int, outages []Outage) error
 		if !(c.Below >= 0 && c.Below <= s.Availability) {
 			return bad("SLA credit %d: below %v: want 0 to the availability promised, %v", i, c.Below, s.Availability)
 		}
-		if err := checkFraction(fmt.Sprintf("SLA credit %d: percent", i), c.Percent, decimal.NewFromInt(100)); err != nil {
+		if err := fraction(fmt.Sprintf("SLA credit %d: percent", i), c.Percent, 100); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// checkFraction accepts a decimal from 0 to hi with at most 12 places.
-func checkFraction(name string, d, hi decimal.Decimal) error {
-	if e := d.Exponent(); e < -60 || e > 18 {
-		return fmt.Errorf("pricing: bill: %s has exponent %d: %w", name, e, ErrInvalid)
-	}
-	if d.Sign() < 0 || d.Cmp(hi) > 0 || places(d) > maxPricePlaces {
-		return fmt.Errorf("pricing: bill: %s %s: want 0 to %s with at most %d places: %w", name, d.String(), hi.String(), maxPricePlaces, ErrInvalid)
-	}
-	return nil
-}
-
 // percent returns the SLA credit in percent for the outages of the period.
-func (s SLA) percent(from, to time.Time, period int64, outages []Outage) decimal.Decimal {
-	if len(s.Credits) == 0 {
-		return decimal.Decimal{}
-	}
+func (s SLA) percent(from, to time.Time, outages []Outage) decimal.Decimal {
 	spans := make([][2]int64, 0, len(outages))
 	for _, o := range outages {
 		if w, ok := clip(from, to, o.Start, o.End); ok {
@@ -401,15 +392,13 @@ func (s SLA) percent(from, to time.Time, period int64, outages []Outage) decimal
 		end = max(end, w[1])
 	}
 	// Measured availability up = (period − down)/period, compared exactly with
-	// the float64 thresholds, each of which is a binary fraction.
+	// the float64 thresholds, each of which is a binary fraction. Every Below is
+	// at most the Availability (check), so a credit applies only below it.
+	period := int64(to.Sub(from))
 	up := new(big.Rat).SetFrac64(period-down, period)
-	below := func(x float64) bool { return up.Cmp(new(big.Rat).SetFloat64(x)) < 0 }
 	best := decimal.Decimal{}
-	if !below(s.Availability) {
-		return best
-	}
 	for _, c := range s.Credits {
-		if below(c.Below) && c.Percent.Cmp(best) > 0 {
+		if up.Cmp(new(big.Rat).SetFloat64(c.Below)) < 0 && c.Percent.Cmp(best) > 0 {
 			best = c.Percent
 		}
 	}
@@ -478,7 +467,7 @@ func clipSessions(from, to time.Time, used []Session) ([]span, error) {
 			return nil, fmt.Errorf("pricing: session %d: %d GPUs: want 1 to 1000000, or zero for 1: %w", i, s.GPUs, ErrInvalid)
 		}
 		if !s.End.After(from) || !s.Start.Before(to) || !s.End.After(s.Start) {
-			continue // nothing inside the period
+			continue // nothing inside the period: clip's test, inline for speed
 		}
 		keys = append(keys, spanKey{int64(s.Start.Sub(from)), int64(s.End.Sub(from)), int32(max(s.GPUs, 1)), int32(i)})
 	}
@@ -552,11 +541,9 @@ func sweep(t Tariff, ss []span, ws []window) []int64 {
 			next = pev[k].at
 		}
 		if dt := next - now; dt > 0 && capacity > 0 && active > 0 {
-			if capacity >= active {
-				covered.add(0, dt)
-			} else {
+			covered.add(0, dt)
+			if capacity < active {
 				r, before := inUse.search(capacity)
-				covered.add(0, dt)
 				covered.add(r, -dt)
 				if c := capacity - before; c > 0 {
 					if m := len(parts) - 1; m >= 0 && parts[m].rank == int32(r) && parts[m].c == c {
@@ -626,12 +613,10 @@ func (f fenwick) sum(r int) int64 {
 }
 
 // search returns the first rank r whose prefix sum over 0..r exceeds v, and the
-// sum over the ranks before it. The values must be non-negative.
+// sum over the ranks before it. The values must be non-negative, and f must
+// hold at least one rank.
 func (f fenwick) search(v int64) (int, int64) {
 	pos, sum := 0, int64(0)
-	if len(f) < 2 {
-		return 0, 0
-	}
 	for step := 1 << (bits.Len(uint(len(f)-1)) - 1); step > 0; step >>= 1 {
 		if next := pos + step; next < len(f) && sum+f[next] <= v {
 			pos, sum = next, sum+f[next]

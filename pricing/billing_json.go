@@ -28,29 +28,25 @@ func (p *Package) UnmarshalText(b []byte) error {
 	return &inputError{"package", string(b), "want daily, weekly or monthly, or empty for a term", ErrInvalid}
 }
 
-// UnmarshalJSON reads a session strictly: unknown fields are errors wrapping
-// ErrInvalid.
+// UnmarshalJSON reads a session strictly; unknown fields are errors wrapping ErrInvalid.
 func (s *Session) UnmarshalJSON(b []byte) error {
 	type plain Session
 	return strictUnmarshal(b, (*plain)(s))
 }
 
-// UnmarshalJSON reads a purchase strictly: unknown fields are errors wrapping
-// ErrInvalid.
+// UnmarshalJSON reads a purchase strictly; unknown fields are errors wrapping ErrInvalid.
 func (p *Purchase) UnmarshalJSON(b []byte) error {
 	type plain Purchase
 	return strictUnmarshal(b, (*plain)(p))
 }
 
-// UnmarshalJSON reads an outage strictly: unknown fields are errors wrapping
-// ErrInvalid.
+// UnmarshalJSON reads an outage strictly; unknown fields are errors wrapping ErrInvalid.
 func (o *Outage) UnmarshalJSON(b []byte) error {
 	type plain Outage
 	return strictUnmarshal(b, (*plain)(o))
 }
 
-// UnmarshalJSON reads an SLA strictly: unknown fields are errors wrapping
-// ErrInvalid.
+// UnmarshalJSON reads an SLA strictly; unknown fields are errors wrapping ErrInvalid.
 func (s *SLA) UnmarshalJSON(b []byte) error {
 	type plain SLA
 	return strictUnmarshal(b, (*plain)(s))
@@ -98,11 +94,7 @@ type accountWire struct {
 // with the tariff as Tariff.MarshalJSON writes it and the tax rate an exact
 // decimal string, "" for none.
 func (a Account) MarshalJSON() ([]byte, error) {
-	w := accountWire{Tariff: a.Tariff, Purchases: a.Purchases, TaxRate: offered(a.TaxRate), SLA: a.SLA}
-	if w.Purchases == nil {
-		w.Purchases = []Purchase{}
-	}
-	return jsonMarshal(w)
+	return jsonMarshal(accountWire{a.Tariff, nonNil(a.Purchases), offered(a.TaxRate), a.SLA})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes, strictly: unknown fields anywhere,
@@ -135,11 +127,8 @@ type invoiceWire struct {
 // MarshalJSON writes the invoice as its doc comment shows, with
 // "schema_version":InvoiceSchemaVersion, whatever decimal's package settings are.
 func (inv Invoice) MarshalJSON() ([]byte, error) {
-	lines := inv.Lines
-	if lines == nil {
-		lines = []Line{}
-	}
-	return jsonMarshal(invoiceWire{InvoiceSchemaVersion, inv.From, inv.To, lines, inv.Subtotal, inv.Credit, inv.Tax, inv.Total})
+	return jsonMarshal(invoiceWire{InvoiceSchemaVersion, inv.From, inv.To, nonNil(inv.Lines),
+		inv.Subtotal, inv.Credit, inv.Tax, inv.Total})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes, strictly: unknown fields, another
@@ -153,9 +142,15 @@ func (inv *Invoice) UnmarshalJSON(b []byte) error {
 	if w.SchemaVersion != InvoiceSchemaVersion {
 		return &fieldError{"schema_version", fmt.Sprint(w.SchemaVersion), fmt.Errorf("want %d: %w", InvoiceSchemaVersion, ErrInvalid)}
 	}
-	if w.Lines == nil {
-		w.Lines = []Line{} // as Bill makes them: never nil
-	}
-	*inv = Invoice{From: w.From.UTC(), To: w.To.UTC(), Lines: w.Lines, Subtotal: w.Subtotal, Credit: w.Credit, Tax: w.Tax, Total: w.Total}
+	*inv = Invoice{From: w.From.UTC(), To: w.To.UTC(), Lines: nonNil(w.Lines),
+		Subtotal: w.Subtotal, Credit: w.Credit, Tax: w.Tax, Total: w.Total}
 	return nil
+}
+
+// nonNil returns s, or an empty slice for nil, which JSON writes as [], not null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

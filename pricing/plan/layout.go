@@ -317,10 +317,7 @@ func linkFor(card catalog.Card, n, server int) (compute.Link, bool, string) {
 		gen = 4
 	case kind != catalog.LinkNone:
 		l.Latency = nvlinkStepLatency
-		if kind == catalog.LinkNVLinkBridge {
-			return l, true, "NVLink bridge"
-		}
-		return l, true, string(kind)
+		return l, true, kind.String()
 	}
 	l.Latency = pcieStepLatency
 	return l, false, "PCIe Gen" + strconv.Itoa(gen)

@@ -46,28 +46,40 @@ type priced struct {
 	serve         *served // a serving request's replicas; nil for a job
 }
 
-// errCannotWin is price's answer for a candidate whose cost cannot make the plan.
-var errCannotWin = errors.New("plan: the cost cannot make the plan")
-
-// price prices one fit on one offer (offer i, n GPUs): the rental, its quotes and
-// the expected cost with interruptions. When the rental's floor (Pricer.Floor) is
-// above bar, in whole minor units of the ranking's currency, the candidate cannot
-// make the plan and price returns errCannotWin without pricing it; the floor is
-// used only where it bounds the ranking key: without a conversion. With
-// interruptions the expected cost prices a run at least as long as the rental,
-// or adds to the rental's cost, and a longer run never costs less (every cover
-// of it covers the shorter one), so the rental's floor bounds it too.
+// price prices offer w.o on n GPUs with fit f: the rental, its quotes and the
+// expected cost with interruptions. It reports false, with a nil error, for a
+// size left out: a rental shorter than the job (diagnosed), an offer that cannot
+// serve the usage (w.why), or a candidate that cannot make the plan (w.floored):
+// one whose rental's floor (Pricer.Floor) is above the bar, in whole minor units
+// of the ranking's currency, is not priced. The bar is the Limit-th cost known,
+// and no more than the offer's best so far when one option per offer is kept;
+// there is none on the second pass (next). The floor is used only where it
+// bounds the ranking key: without a conversion. With interruptions the
+// expected cost prices a run at least as long as the rental, or adds to the
+// rental's cost, and a longer run never costs less (every cover of it covers
+// the shorter one), so the rental's floor bounds it too.
 //
 // Offers of one class price alike (classes): at holds what price found for the
 // class at this count, the floor once asked and the figures once priced, and
 // price answers from it rather than asking pricing again.
-func (s *settings) price(at *slot, i int, o *pricing.Offer, pr *pricing.Pricer, n int, f *fit, rates *pricing.Rates, bar int64) (candidate, error) {
+func (w *sweep) price(at *slot, n int, f *fit) (candidate, bool, error) {
 	if at.done != nil {
-		return candidate{i, at.done}, nil
+		return candidate{w.i, at.done}, true, nil
+	}
+	s, o, rates := w.s, w.o, &w.p.Rates
+	bar := int64(math.MaxInt64)
+	if t := w.top.top; w.pass == 1 && t != nil {
+		if len(t) == w.top.limit {
+			bar = t[len(t)-1]
+		}
+		if w.best && len(w.cands) > w.first && w.cands[w.first].exact {
+			bar = min(bar, w.cands[w.first].minor)
+		}
 	}
 	floors := bar < math.MaxInt64 && (isZeroRates(*rates) || o.Tariff.Currency == rates.Base)
 	if floors && at.floored && at.floorOK && at.floor > bar { // the class was floored: its rental is sound
-		return candidate{}, errCannotWin
+		w.floored = true
+		return candidate{}, false, nil
 	}
 	c := &priced{gpus: n, fit: f} // moved to the heap once priced
 	c.rented, c.units = rent(*o, n)
@@ -82,48 +94,53 @@ func (s *settings) price(at *slot, i int, o *pricing.Offer, pr *pricing.Pricer, 
 		c.rental = pricing.Continuous(DefaultDemoHour)
 	}
 	if span := usageSpan(c.rental); s.Tokens > 0 && span < f.duration {
-		return candidate{}, &shortRental{span: span}
+		w.diag.short(*w.rs.cards[w.i], n, f.duration, span)
+		return candidate{}, false, nil
 	} else if span > pricing.MaxDuration {
-		return candidate{}, &unavailable{offerName(*o), fmt.Errorf("the rental of %s is past the %s pricing limit: %w",
-			roundDur(span), roundDur(pricing.MaxDuration), pricing.ErrUnavailable)}
+		w.why = fmt.Errorf("the rental of %s is past the %s pricing limit: %w",
+			roundDur(span), roundDur(pricing.MaxDuration), pricing.ErrUnavailable)
+		return candidate{}, false, nil
 	}
 	if floors {
 		if !at.floored {
-			at.floor, at.floorOK = pr.Floor(c.rental, c.units)
+			at.floor, at.floorOK = w.pr.Floor(c.rental, c.units)
 			at.floored = true
 		}
 		if at.floorOK && at.floor > bar { // both in minor units of one currency
-			return candidate{}, errCannotWin
+			w.floored = true
+			return candidate{}, false, nil
 		}
 	}
 	var err error
-	c.total, err = pr.Total(c.rental, c.units)
+	c.total, err = w.pr.Total(c.rental, c.units)
 	if errors.Is(err, pricing.ErrUnavailable) {
-		return candidate{}, &unavailable{offerName(*o), err}
+		w.why = err
+		return candidate{}, false, nil
 	}
 	if err != nil {
-		return candidate{}, &text.ContextError{Pkg: "plan", Context: fmt.Sprintf("%s at %d GPUs", offerName(*o), c.rented), Err: err}
+		return candidate{}, false, &text.ContextError{Pkg: "plan", Context: fmt.Sprintf("%s at %d GPUs", offerName(*o), c.rented), Err: err}
 	}
 	c.expected = c.total
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
-		if err := s.interruptions(c, pr, o.InterruptionsPerDay); err != nil {
+		if err := s.interruptions(c, w.pr, o.InterruptionsPerDay); err != nil {
 			// The expected time overflows or passes what can be priced: the offer
 			// can never run this job.
-			return candidate{}, &unavailable{offerName(*o), fmt.Errorf("with %g interruptions a day the expected time cannot be priced: %s: %w",
-				o.InterruptionsPerDay, text.Reason(err), pricing.ErrUnavailable)}
+			w.why = fmt.Errorf("with %g interruptions a day the expected time cannot be priced: %s: %w",
+				o.InterruptionsPerDay, text.Reason(err), pricing.ErrUnavailable)
+			return candidate{}, false, nil
 		}
 	}
 	c.key = c.expected
 	if !isZeroRates(*rates) && c.expected.Currency != rates.Base {
 		if c.key, err = rates.Convert(c.expected); err != nil {
-			return candidate{}, err
+			return candidate{}, false, err
 		}
 		c.rate = rates.Per[c.expected.Currency].String()
 	}
 	c.minor, c.exact = minorUnits(c.key)
 	at.done = new(priced)
 	*at.done = *c
-	return candidate{i, at.done}, nil
+	return candidate{w.i, at.done}, true, nil
 }
 
 // interruptions fills the candidate's interruption risk: the interruptions
@@ -230,23 +247,6 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 	}
 	opt.Warnings = warn
 	return nil
-}
-
-// unavailable reports an offer that cannot serve the rental (ErrUnavailable): the
-// same for every GPU count, so the diagnosis names it once per offer.
-type unavailable struct {
-	offer string
-	err   error
-}
-
-func (e *unavailable) Error() string { return "plan: " + e.offer + ": " + text.Reason(e.err) }
-func (e *unavailable) Unwrap() error { return e.err }
-
-// shortRental reports a rental that ends before the job does.
-type shortRental struct{ span time.Duration }
-
-func (e *shortRental) Error() string {
-	return fmt.Sprintf("plan: the rental covers %s of use, less than the job takes", roundDur(e.span))
 }
 
 // usageSpan is the GPU time a usage rents: the run, the sessions' hours, or the

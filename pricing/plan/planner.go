@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
 	"maps"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -143,6 +142,13 @@ func (e *NoFitError) Error() string {
 // errors.Is(err, catalog.ErrNotFound) holds when an unknown card was one reason.
 func (e *NoFitError) Unwrap() []error { return append([]error{ErrNoFit}, e.causes...) }
 
+// addSkipped gives the reason of each offer left out.
+func (e *NoFitError) addSkipped(skipped []Skipped) {
+	for _, sk := range skipped {
+		e.Reasons = append(e.Reasons, offerName(sk.Offer)+": "+sk.Reason)
+	}
+}
+
 // Plan returns Report's options: the best rental options for the job, ranked.
 func (p Planner) Plan(r Request) ([]Option, error) {
 	rep, err := p.Report(r)
@@ -218,128 +224,24 @@ func (p Planner) Report(r Request) (Report, error) {
 	}
 
 	fits := make(map[fitKey]*fit)
-	cl := newClasses(len(rs.totals.tariffs))
-	var cands []candidate // grown as candidates survive: most offers are priced out by the floor
-	var diag diagnosis
-	causes := rs.causes
-	best := !s.EveryCount && s.Rank != RankFrontier // one candidate per offer is kept
-	top := s.bound()
-	kept := rs.kept
+	w := newSweep(&s, &p, &rs, &rep)
 	var run *serveRun
 	if s.Serving != nil { // a service: serving.go plans it, the ranking is shared
 		run = &serveRun{}
-		var more []error
-		if cands, more, err = s.serveOffers(p, rs, &rep, rs.totals, run); err != nil {
-			return Report{}, err
-		}
-		causes, kept = append(causes, more...), nil
+		err = s.serveOffers(w, run)
+	} else {
+		err = s.trainOffers(w, fits, work)
 	}
-	for _, i := range kept {
-		o := &p.Offers[i]
-		card := rs.cards[i]
-		limit := s.gpuLimit(*o)
-		server := serverOf(*o)
-		first := len(cands)
-		pr, err := rs.totals.pricer(rs.tariff[i]) // resolve validated the offer
-		if err != nil {
-			return Report{}, err
-		}
-		class := cl.class(rs.tariff[i], card, o)
-		// A count skipped on its floor is not known to be priceable (with
-		// interruptions its run is longer than the rental floored; a usage may
-		// need what the tariff lacks): when no count of the offer is kept and
-		// one cannot be priced, the offer is priced again in full, so that it is
-		// left out (Skipped) exactly when none of its counts would be kept,
-		// whatever the Limit.
-		considered := rep.Considered
-		var why error // why the offer cannot serve the usage, when no count prices
-		for full := false; ; full = true {
-			why = nil
-			floored := false // a count skipped on its floor
-			for n := 1; n <= limit; n = nextCount(n, limit) {
-				at := cl.slot(class, n)
-				f := at.fit
-				if f == nil {
-					// Within one server the server's size changes nothing (the layouts
-					// and the link are those of n GPUs), so such fits are shared by all
-					// sizes.
-					srv := min(server, n)
-					k := fitKey{card.ID, n, srv}
-					if f = fits[k]; f == nil {
-						f = s.fitCard(*card, n, srv, work)
-						fits[k] = f
-					}
-					at.fit = f
-				}
-				rep.Considered += max(f.tried, 1)
-				if !f.ok {
-					diag.miss(*card, n, f)
-					continue
-				}
-				if s.Deadline > 0 && f.duration > s.Deadline {
-					diag.late(*card, n, limit, f.duration)
-					continue
-				}
-				var sofar *candidate // the offer's best so far
-				if best && len(cands) > first {
-					sofar = &cands[first]
-				}
-				bar := top.bar(sofar)
-				if full {
-					bar = math.MaxInt64
-				}
-				c, err := s.price(at, i, o, pr, n, f, &p.Rates, bar)
-				if err == errCannotWin {
-					floored = true
-					continue
-				}
-				if err != nil {
-					var short *shortRental
-					if errors.As(err, &short) {
-						diag.short(*card, n, f.duration, short.span)
-						continue
-					}
-					var un *unavailable
-					if errors.As(err, &un) {
-						why = un.err
-						continue
-					}
-					return Report{}, err
-				}
-				if s.Deadline > 0 && f.duration+c.lost > s.Deadline {
-					diag.late(*card, n, limit, f.duration+c.lost)
-					continue
-				}
-				if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.Budget.Amount) {
-					diag.over(*card, n, c.key)
-					continue
-				}
-				cands = s.add(cands, first, c, best, &top, p.Offers, rs.cards)
-			}
-			if full || !floored || why == nil || len(cands) > first {
-				break
-			}
-			rep.Considered = considered
-		}
-		if best && len(cands) > first {
-			top.keep(&cands[first])
-		}
-		if limit == 0 { // instances larger than the request allows
-			why = fmt.Errorf("sold in instances of %d GPUs, more than the %d allowed: %w", o.GPUsPerInstance, s.MaxGPUs, pricing.ErrUnavailable)
-		}
-		if why != nil && len(cands) == first {
-			rep.Skipped = append(rep.Skipped, Skipped{Offer: *o, Reason: text.Reason(why), Err: why})
-			causes = append(causes, why)
-		}
+	if err != nil {
+		return Report{}, err
 	}
+	cands := w.cands
 	if len(cands) == 0 && run != nil {
-		return rep, s.noFit(run, rs, rep.Skipped, causes)
+		return rep, s.noFit(run, rs, rep.Skipped, w.causes)
 	}
 	if len(cands) == 0 {
-		e := &NoFitError{Reasons: diag.reasons(s), Suggestions: s.suggest(rs.cards, rs.kept, &diag), causes: causes}
-		for _, sk := range rep.Skipped {
-			e.Reasons = append(e.Reasons, offerName(sk.Offer)+": "+sk.Reason)
-		}
+		e := &NoFitError{Reasons: w.diag.reasons(s), Suggestions: s.suggest(rs.cards, rs.kept, &w.diag), causes: w.causes}
+		e.addSkipped(rep.Skipped)
 		return rep, e
 	}
 
@@ -368,6 +270,62 @@ func (p Planner) Report(r Request) (Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// trainOffers plans a job (training or inference) on every offer kept, at each
+// GPU count up to the offer's limit, as Report says.
+func (s settings) trainOffers(w *sweep, fits map[fitKey]*fit, work compute.FLOPs) error {
+	for _, i := range w.rs.kept {
+		if err := w.start(i); err != nil {
+			return err
+		}
+		o, card := w.o, w.rs.cards[i]
+		limit, server := s.gpuLimit(*o), serverOf(*o)
+		for w.next() {
+			for n := 1; n <= limit; n = nextCount(n, limit) {
+				at := w.cl.slot(w.class, n)
+				f := at.fit
+				if f == nil {
+					// Within one server the server's size changes nothing (the layouts
+					// and the link are those of n GPUs), so such fits are shared by all
+					// sizes.
+					srv := min(server, n)
+					k := fitKey{card.ID, n, srv}
+					if f = fits[k]; f == nil {
+						f = s.fitCard(*card, n, srv, work)
+						fits[k] = f
+					}
+					at.fit = f
+				}
+				w.rep.Considered += max(f.tried, 1)
+				if !f.ok {
+					w.diag.miss(*card, n, f)
+					continue
+				}
+				if s.Deadline > 0 && f.duration > s.Deadline {
+					w.diag.late(*card, n, limit, f.duration)
+					continue
+				}
+				c, ok, err := w.price(at, n, f)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					continue
+				}
+				if s.Deadline > 0 && f.duration+c.lost > s.Deadline {
+					w.diag.late(*card, n, limit, f.duration+c.lost)
+					continue
+				}
+				if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.Budget.Amount) {
+					w.diag.over(*card, n, c.key)
+					continue
+				}
+				w.add(c)
+			}
+		}
+	}
+	return nil
 }
 
 // marketChecks runs the market check for the options returned (cands[order]):
@@ -587,9 +545,7 @@ func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
 	}
 	if len(rs.kept) == 0 {
 		e := &NoFitError{causes: rs.causes}
-		for _, sk := range rs.skipped {
-			e.Reasons = append(e.Reasons, offerName(sk.Offer)+": "+sk.Reason)
-		}
+		e.addSkipped(rs.skipped)
 		if len(e.Reasons) == 0 {
 			e.Reasons = []string{"no offer is of the cards asked for (" + strings.Join(s.Cards, ", ") + ")"}
 		}
@@ -780,38 +736,96 @@ func (b *bound) keep(c *candidate) {
 	b.top = slices.Insert(b.top, j, c.minor)[:min(len(b.top)+1, b.limit)]
 }
 
-// add adds c to cands, where the candidates of c's offer start at first: with
-// best (one option per offer), in place of the offer's candidate when better,
-// and counted in top once the offer is done; otherwise as one more, counted now.
-func (s *settings) add(cands []candidate, first int, c candidate, best bool, top *bound, offers []pricing.Offer, cards []*catalog.Card) []candidate {
-	if best && len(cands) > first {
-		if s.less(&c, &cands[first], offers, cards) {
-			cands[first] = c
-		}
-		return cands
-	}
-	cands = append(cands, c)
-	if !best {
-		top.keep(&c)
-	}
-	return cands
+// sweep is the frame the training and serving paths share around each offer's
+// sizes (GPU counts; serving: GPUs per replica): the candidates kept, the bound
+// on the costs that can still be returned, and the offers left out. For each
+// offer kept, start it, then while next says so try its sizes, pricing each
+// through price and keeping it with add.
+type sweep struct {
+	s      *settings
+	p      *Planner
+	rs     *resolved
+	rep    *Report
+	cl     *classes
+	best   bool        // one candidate per offer is kept
+	top    bound       // the costs known
+	cands  []candidate // grown as candidates survive: most offers are priced out by the floor
+	causes []error     // the errors behind rep.Skipped, for NoFitError's Unwrap
+	diag   diagnosis
+
+	// The offer being planned.
+	i          int
+	o          *pricing.Offer
+	pr         *pricing.Pricer
+	class      int32
+	first      int   // where its candidates start in cands
+	considered int   // rep.Considered before it
+	pass       int   // 1 the first time its sizes are tried, 2 the second, in full
+	floored    bool  // a size was skipped on its floor
+	why        error // why the offer cannot serve the usage, when no size prices
 }
 
-// bar is the most a candidate may cost to be returned, in whole minor units:
-// the Limit-th cost known, and no more than sofar's (the offer's best so far,
-// when one option per offer is kept; nil otherwise). MaxInt64: no bar.
-func (b *bound) bar(sofar *candidate) int64 {
-	bar := int64(math.MaxInt64)
-	if b.top == nil {
-		return bar
+func newSweep(s *settings, p *Planner, rs *resolved, rep *Report) *sweep {
+	return &sweep{s: s, p: p, rs: rs, rep: rep, cl: newClasses(len(rs.totals.tariffs)),
+		best: !s.EveryCount && s.Rank != RankFrontier, top: s.bound(), causes: rs.causes}
+}
+
+// start begins offer i.
+func (w *sweep) start(i int) error {
+	pr, err := w.rs.totals.pricer(w.rs.tariff[i]) // resolve validated the offer
+	if err != nil {
+		return err
 	}
-	if len(b.top) == b.limit {
-		bar = b.top[len(b.top)-1]
+	w.i, w.o, w.pr = i, &w.p.Offers[i], pr
+	w.class = w.cl.class(w.rs.tariff[i], w.rs.cards[i], w.o)
+	w.first, w.considered, w.pass = len(w.cands), w.rep.Considered, 0
+	return nil
+}
+
+// next reports whether to try the offer's sizes (again). A size skipped on its
+// floor is not known to be priceable (with interruptions its run is longer than
+// the rental floored; a usage may need what the tariff lacks): when no size of
+// the offer is kept and one cannot be priced, the sizes are tried once more in
+// full, so that the offer is left out (Skipped) exactly when none of its sizes
+// would be kept, whatever the Limit. When next reports false the offer is done:
+// its best counts among the costs known, or it is listed in Skipped with why.
+func (w *sweep) next() bool {
+	kept := len(w.cands) > w.first
+	switch {
+	case w.pass == 0:
+	case w.pass == 1 && w.floored && w.why != nil && !kept:
+		w.rep.Considered = w.considered
+	default:
+		if w.best && kept {
+			w.top.keep(&w.cands[w.first])
+		}
+		if w.why != nil && !kept {
+			w.rep.Skipped = append(w.rep.Skipped, Skipped{Offer: *w.o, Reason: text.Reason(w.why), Err: w.why})
+			w.causes = append(w.causes, w.why)
+		}
+		return false
 	}
-	if sofar != nil && sofar.exact {
-		bar = min(bar, sofar.minor)
+	w.pass++
+	w.why, w.floored = nil, false
+	if w.s.gpuLimit(*w.o) == 0 { // instances larger than the request allows
+		w.why = fmt.Errorf("sold in instances of %d GPUs, more than the %d allowed: %w", w.o.GPUsPerInstance, w.s.MaxGPUs, pricing.ErrUnavailable)
 	}
-	return bar
+	return true
+}
+
+// add keeps candidate c of the offer: with best, in place of the offer's
+// candidate when better, counted among the costs known once the offer is done;
+// otherwise as one more, counted now.
+func (w *sweep) add(c candidate) {
+	switch {
+	case !w.best:
+		w.cands = append(w.cands, c)
+		w.top.keep(&c)
+	case len(w.cands) == w.first:
+		w.cands = append(w.cands, c)
+	case w.s.less(&c, &w.cands[w.first], w.p.Offers, w.rs.cards):
+		w.cands[w.first] = c
+	}
 }
 
 // classes numbers, for one Report, the offers that price alike: the same tariff,

@@ -824,3 +824,30 @@ func TestPlanTierWithOutageRate(t *testing.T) {
 		t.Errorf("expected cost %v, want more than the rental %v", opts[0].ExpectedCost, opts[0].Cost.Total)
 	}
 }
+
+// The link the planner names for n GPUs of a card in one server of 8 is the
+// catalog's own name for it, and the network past one server.
+func TestLinkForNames(t *testing.T) {
+	for _, tc := range []struct {
+		card   string
+		n      int
+		nvlink bool
+		name   string
+	}{
+		{"h100-sxm5-80gb", 8, true, "NVLink"},
+		{"h100-nvl-94gb", 2, true, "NVLink bridge"},
+		{"h100-nvl-94gb", 4, false, "PCIe Gen5"},
+		{"mi300x", 8, true, "Infinity Fabric"},
+		{"ascend-910b2", 8, true, "HCCS"},
+		{"rtx-4090", 2, false, "PCIe Gen4"},
+		{"h100-sxm5-80gb", 16, false, "the network between servers (200 Gb/s per GPU assumed)"},
+	} {
+		c, err := catalog.Default().Lookup(tc.card)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, nvlink, name := linkFor(c, tc.n, GPUsPerServer); nvlink != tc.nvlink || name != tc.name {
+			t.Errorf("linkFor(%s, %d) = %v, %q; want %v, %q", tc.card, tc.n, nvlink, name, tc.nvlink, tc.name)
+		}
+	}
+}

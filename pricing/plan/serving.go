@@ -255,92 +255,68 @@ func servingLink(card catalog.Card, t int) compute.Link {
 // replicas of t GPUs the rate needs at the highest concurrency meeting the targets
 // (compute.PreparedServing.Best), priced for the request's rental. Without
 // EveryCount or RankFrontier each offer keeps its best size by the rank.
-func (s settings) serveOffers(p Planner, rs resolved, rep *Report, totals *totals, run *serveRun) ([]candidate, []error, error) {
+func (s settings) serveOffers(w *sweep, run *serveRun) error {
 	run.byKey = make(map[fitKey]*served)
 	run.capped = make(map[fitKey]capped)
-	cl := newClasses(len(totals.tariffs))
 	var byClass [][len(servingTensor)]*served // the replicas by class and size, without a map access per offer
-	var cands []candidate
-	var causes []error
-	best := !s.EveryCount && s.Rank != RankFrontier
-	top := s.bound()
-	for _, i := range rs.kept {
-		o := &p.Offers[i]
-		card := rs.cards[i]
-		limit := s.gpuLimit(*o)
-		first := len(cands)
-		pr, err := totals.pricer(rs.tariff[i])
-		if err != nil {
-			return nil, nil, err
+	for _, i := range w.rs.kept {
+		if err := w.start(i); err != nil {
+			return err
 		}
-		class := cl.class(rs.tariff[i], card, o)
-		if int(class) == len(byClass) { // a new class
+		o, card := w.o, w.rs.cards[i]
+		limit := s.gpuLimit(*o)
+		if int(w.class) == len(byClass) { // a new class
 			byClass = append(byClass, [len(servingTensor)]*served{})
 		}
-		var why error
 		m := o.GPUsPerInstance // zero: not sold in instances
-		for ti, t := range servingTensor {
-			// The heads divide among a replica's GPUs, which stay inside one instance.
-			if t > limit || s.Model.Heads > 0 && s.Model.Heads%t != 0 || m > 0 && t > m {
-				continue
-			}
-			rep.Considered++
-			v := byClass[class][ti]
-			if v == nil {
-				v = s.replica(run, *card, t)
-				byClass[class][ti] = v
-			}
-			if v.err != nil {
-				continue
-			}
-			n := v.replicas * t
-			rented := n // GPUs asked of the offer: whole instances of whole replicas
-			if m > 0 {
-				per := m / t // replicas one instance holds
-				rented = (v.replicas + per - 1) / per * m
-			}
-			if rented > limit {
-				k := fitKey{card.ID, t, t}
-				run.capped[k] = capped{rented, max(run.capped[k].cap, limit)}
-				continue
-			}
-			var sofar *candidate // the offer's best so far
-			if best && len(cands) > first {
-				sofar = &cands[first]
-			}
-			c, err := s.price(cl.slot(class, t), i, o, pr, rented, v.fit, &p.Rates, top.bar(sofar))
-			if err == errCannotWin {
-				continue
-			}
-			if err != nil {
-				var un *unavailable
-				if errors.As(err, &un) {
-					why = un.err
+		for w.next() {
+			for ti, t := range servingTensor {
+				// The heads divide among a replica's GPUs, which stay inside one instance.
+				if t > limit || s.Model.Heads > 0 && s.Model.Heads%t != 0 || m > 0 && t > m {
 					continue
 				}
-				return nil, nil, err
-			}
-			if c.serve == nil { // priced for its class just now: say which replicas
-				c.serve, c.gpus = v, n
-			}
-			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.Budget.Amount) {
-				if run.over == nil || cmpKey(&c, run.over) < 0 {
-					cc := c
-					run.over = &cc
+				w.rep.Considered++
+				v := byClass[w.class][ti]
+				if v == nil {
+					v = s.replica(run, *card, t)
+					byClass[w.class][ti] = v
 				}
-				continue
+				if v.err != nil {
+					continue
+				}
+				n := v.replicas * t
+				rented := n // GPUs asked of the offer: whole instances of whole replicas
+				if m > 0 {
+					per := m / t // replicas one instance holds
+					rented = (v.replicas + per - 1) / per * m
+				}
+				if rented > limit {
+					k := fitKey{card.ID, t, t}
+					run.capped[k] = capped{rented, max(run.capped[k].cap, limit)}
+					continue
+				}
+				c, ok, err := w.price(w.cl.slot(w.class, t), rented, v.fit)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					continue
+				}
+				if c.serve == nil { // priced for its class just now: say which replicas
+					c.serve, c.gpus = v, n
+				}
+				if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.Budget.Amount) {
+					if run.over == nil || cmpKey(&c, run.over) < 0 {
+						cc := c
+						run.over = &cc
+					}
+					continue
+				}
+				w.add(c)
 			}
-			cands = s.add(cands, first, c, best, &top, p.Offers, rs.cards)
-		}
-		if best && len(cands) > first {
-			top.keep(&cands[first])
-		}
-		if why != nil && len(cands) == first {
-			rep.Skipped = append(rep.Skipped, Skipped{Offer: *o, Reason: text.Reason(why), Err: why})
-			causes = append(causes, why)
 		}
 	}
-	return cands, causes, nil
+	return nil
 }
 
 // noFit explains an empty serving plan: per card, the closest it came (the best
@@ -408,9 +384,7 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 	if run.over != nil {
 		e.Reasons = append(e.Reasons, fmt.Sprintf("the cheapest option (%d × %s) costs %s, over the %s budget", run.over.gpus, rs.cards[run.over.offer].Name, run.over.key, s.Budget))
 	}
-	for _, sk := range skipped {
-		e.Reasons = append(e.Reasons, offerName(sk.Offer)+": "+sk.Reason)
-	}
+	e.addSkipped(skipped)
 	if closest != nil {
 		e.Suggestions = append(e.Suggestions, fmt.Sprintf("the best latency reachable is TTFT %v and TPOT %v, on %d × %s (one sequence per replica); loosen the targets or shorten the prompts",
 			ms(closest.point.TTFT), ms(closest.point.TPOT), closest.tensor, closest.card.Name))

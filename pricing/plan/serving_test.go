@@ -157,6 +157,52 @@ func TestServingRankAndUsage(t *testing.T) {
 	}
 }
 
+// A serving offer that cannot serve the rental (a trial on a tariff without an
+// hourly price) is left out and listed in Skipped with its reason, whatever the
+// Limit, beside an offer that serves it.
+func TestServingSkippedDoesNotDependOnLimit(t *testing.T) {
+	r := servingRequest(t, "llama-3.1-8b", Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TTFT: time.Second, TPOT: 50 * time.Millisecond})
+	r.Rental = pricing.Usage{Pattern: pricing.TrialThenCommit, Trial: 24 * time.Hour, Duration: 730 * time.Hour}
+	p := Planner{Offers: []pricing.Offer{
+		planOffer("hourly", "H100 SXM5 80GB", 8, "20.00", ""),
+		planOffer("monthly", "H100 SXM5 80GB", 8, "", "9000"),
+	}}
+	for _, limit := range []int{1, -1} {
+		r.Limit = limit
+		rep, err := p.Report(r)
+		if err != nil {
+			t.Fatalf("limit %d: %v", limit, err)
+		}
+		if len(rep.Options) != 1 || rep.Options[0].Offer.Provider != "hourly" {
+			t.Errorf("limit %d: %d options; want the hourly offer's", limit, len(rep.Options))
+		}
+		if len(rep.Skipped) != 1 || rep.Skipped[0].Offer.Provider != "monthly" || !errors.Is(rep.Skipped[0].Err, pricing.ErrUnavailable) ||
+			rep.Skipped[0].Reason != "a trial needs an hourly price: offer cannot serve this usage" {
+			t.Errorf("limit %d: skipped %+v; want the monthly offer, for want of an hourly price", limit, rep.Skipped)
+		}
+	}
+}
+
+// The request's GPU cap counts GPUs rented for serving as for a job: an offer sold
+// in 8-GPU instances under a cap of 4 is listed as skipped with its reason, not
+// dropped without a word.
+func TestServingInstancesRequestCap(t *testing.T) {
+	r := servingRequest(t, "llama-3.1-8b", Traffic{Rate: 2, PromptTokens: 1000, OutputTokens: 300, TTFT: time.Second, TPOT: 50 * time.Millisecond})
+	r.MaxGPUs = 4
+	p := Planner{Offers: []pricing.Offer{lambda8xA100(0), planOffer("a", "A100 SXM4 80GB", 4, "1.40", "")}}
+	p.Offers[1].Tariff.Currency = "USD"
+	rep, err := p.Report(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Options) != 1 || rep.Options[0].Offer.Provider != "a" {
+		t.Fatalf("options %d, want only the per-GPU offer", len(rep.Options))
+	}
+	if len(rep.Skipped) != 1 || rep.Skipped[0].Reason != "sold in instances of 8 GPUs, more than the 4 allowed: offer cannot serve this usage" {
+		t.Errorf("skipped %+v, want the 8-GPU instance with its reason", rep.Skipped)
+	}
+}
+
 func TestServingErrors(t *testing.T) {
 	ok := Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300}
 	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 8, "1.60", "")}}
@@ -283,7 +329,7 @@ func TestServingPreparesOncePerCard(t *testing.T) {
 	}
 	run := &serveRun{}
 	var rep Report
-	if _, _, err := s.serveOffers(p, rs, &rep, rs.totals, run); err != nil {
+	if err := s.serveOffers(newSweep(&s, &p, &rs, &rep), run); err != nil {
 		t.Fatal(err)
 	}
 	cards := map[string]bool{}
