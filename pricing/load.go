@@ -524,21 +524,24 @@ func (h *csvHeader) read(header []string, hline int) error {
 		if _, dup := h.pos[name]; dup {
 			return &ParseError{Line: hline, Field: name, Input: raw, Err: fmt.Errorf("column repeated: %w", ErrInvalid)}
 		}
-		if m, ok := termColumn(name); ok {
+		m, term := termColumn(name)
+		c := slices.Index(csvColumns[:], name)
+		switch {
+		case term:
 			if m < 2 || m > 120 {
 				return &ParseError{Line: hline, Field: name, Input: raw, Err: fmt.Errorf("a term of %d months: terms run 2 to 120 months: %w", m, ErrInvalid)}
 			}
 			h.terms = append(h.terms, csvTerm{months: m, name: name, col: i, unit: unit})
-		} else if c := slices.Index(csvColumns[:], name); c >= 0 {
+		case c >= 0:
 			h.col[c] = i
 			h.unit[c] = unit
-		} else {
+		default:
 			return &ParseError{Line: hline, Field: text.Cut(name, 64), Input: raw, Err: fmt.Errorf("unknown column (want %s or term_<N>m, or a Chinese heading such as 卡型 or 按量): %w",
 				strings.Join(csvColumns[:], ", "), ErrInvalid)}
 		}
 		h.pos[name] = i
-		if unit != "" {
-			if _, err := unitCurrencies(name, unit); err != nil && isPriceColumn(name) {
+		if price := term || c >= colHourly && c <= colMonthly; price && unit != "" {
+			if _, err := unitCurrencies(name, unit); err != nil {
 				return &ParseError{Line: hline, Field: name, Input: raw, Err: err}
 			}
 		}
@@ -553,16 +556,6 @@ func (h *csvHeader) read(header []string, hline int) error {
 		return &ParseError{Line: hline, Field: "currency", Err: fmt.Errorf("column missing from the header: %w", ErrInvalid)}
 	}
 	return nil
-}
-
-// isPriceColumn reports whether a column holds prices.
-func isPriceColumn(name string) bool {
-	switch name {
-	case "hourly", "daily", "weekly", "monthly":
-		return true
-	}
-	_, ok := termColumn(name)
-	return ok
 }
 
 // offer builds one offer from a record; it does not validate.
