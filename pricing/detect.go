@@ -59,9 +59,6 @@ func LoadList(r io.Reader) (List, error) {
 	if err != nil {
 		return List{Format: l.Format}, &formatError{l.Format, err}
 	}
-	if l.Skipped == nil {
-		l.Skipped = []Skip{}
-	}
 	return l, nil
 }
 
@@ -80,15 +77,12 @@ func (e *formatError) Unwrap() error { return e.err }
 // sniffFormat names the format of a list (see LoadOffers).
 func sniffFormat(data []byte) string {
 	t := bytes.TrimLeft(data, " \t\r\n")
-	if len(t) > 0 && (t[0] == '[' || t[0] == '{') {
-		if t[0] == '{' {
-			return FormatVast
-		}
+	switch {
+	case bytes.HasPrefix(t, []byte("{")):
+		return FormatVast
+	case bytes.HasPrefix(t, []byte("[")):
 		// The first offer's text, up to the end of the first object or 64 KiB.
-		head := t[:min(len(t), 64<<10)]
-		if end := bytes.IndexByte(head, '}'); end >= 0 {
-			head = head[:end]
-		}
+		head, _, _ := bytes.Cut(t[:min(len(t), 64<<10)], []byte("}"))
 		if bytes.Contains(head, []byte(`"dph_total"`)) || bytes.Contains(head, []byte(`"gpu_name"`)) {
 			return FormatVast
 		}
@@ -96,20 +90,14 @@ func sniffFormat(data []byte) string {
 	}
 	// The header: the first line that is not blank or a # comment.
 	for len(t) > 0 {
-		line := t
-		if i := bytes.IndexByte(t, '\n'); i >= 0 {
-			line, t = t[:i], t[i+1:]
-		} else {
-			t = nil
+		var line []byte
+		line, t, _ = bytes.Cut(t, []byte("\n"))
+		if l := bytes.TrimSpace(line); len(l) > 0 && l[0] != '#' {
+			if bytes.Contains(l, []byte("AcceleratorName")) && bytes.Contains(l, []byte("AcceleratorCount")) {
+				return FormatSkyPilot
+			}
+			break
 		}
-		l := bytes.TrimSpace(line)
-		if len(l) == 0 || l[0] == '#' {
-			continue
-		}
-		if bytes.Contains(l, []byte("AcceleratorName")) && bytes.Contains(l, []byte("AcceleratorCount")) {
-			return FormatSkyPilot
-		}
-		break
 	}
 	return FormatCSV
 }

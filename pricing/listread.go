@@ -2,7 +2,9 @@ package pricing
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,22 +18,70 @@ import (
 )
 
 // This file holds what the price-list loaders share: the size bound, the checks
-// of encoding and separators, and the collection of offers.
+// of encoding and separators, the reading of CSV rows and JSON arrays, their
+// errors with the line, and the collection of offers.
 
-// refuseKnownSize refuses a list whose size is known before reading to be over
-// maxListBytes: a reader that tells its remaining length (bytes.Reader,
-// strings.Reader, bytes.Buffer) or a regular file (its size). Others are bounded
-// while they are read (sizeLimit).
-func refuseKnownSize(r io.Reader) error {
-	if knownSize(r) > maxListBytes {
-		return &ParseError{Err: errListTooLarge}
+// maxListBytes bounds the size of a price list the loaders read.
+const maxListBytes = 32 << 20
+
+// errListTooLarge reports a price list past maxListBytes.
+var errListTooLarge = fmt.Errorf("price list over %d bytes: %w", maxListBytes, ErrInvalid)
+
+// sizeLimit reads r and fails with errListTooLarge once more than maxListBytes
+// have come, so that a long list is refused rather than cut short.
+type sizeLimit struct {
+	r    io.Reader
+	read int64
+}
+
+func (l *sizeLimit) Read(p []byte) (int, error) {
+	if l.read > maxListBytes {
+		return 0, errListTooLarge
 	}
-	return nil
+	if rest := maxListBytes + 1 - l.read; int64(len(p)) > rest {
+		p = p[:rest]
+	}
+	n, err := l.r.Read(p)
+	l.read += int64(n)
+	if l.read > maxListBytes {
+		return n, errListTooLarge
+	}
+	return n, err
+}
+
+// utf8BOM is the byte order mark some tools write at the start of a UTF-8 file
+// (Excel's and PowerShell's CSV exports among them).
+const utf8BOM = "\ufeff"
+
+// readList reads a whole list within the size bound, refusing it early when its
+// size is known, and drops a UTF-8 byte order mark. Text that is not UTF-8 is
+// refused with a hint, as encoding/json would silently replace the bad bytes.
+func readList(r io.Reader) ([]byte, error) {
+	if knownSize(r) > maxListBytes {
+		return nil, &ParseError{Err: errListTooLarge}
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxListBytes+1))
+	if err != nil {
+		return nil, &ParseError{Err: fmt.Errorf("reading the price list: %v: %w", err, ErrInvalid)}
+	}
+	if len(data) > maxListBytes {
+		return nil, &ParseError{Err: errListTooLarge}
+	}
+	data = bytes.TrimPrefix(data, []byte(utf8BOM))
+	if !utf8.Valid(data) {
+		bad := 0 // the offset of the first byte that is not UTF-8
+		for r, n := utf8.DecodeRune(data); r != utf8.RuneError || n > 1; r, n = utf8.DecodeRune(data[bad:]) {
+			bad += n
+		}
+		return nil, &ParseError{Line: (&lineCounter{data: data}).at(int64(bad)), Err: errNotUTF8}
+	}
+	return data, nil
 }
 
 // knownSize returns the bytes r tells it holds before it is read: a reader's
 // remaining length (bytes.Reader, strings.Reader, bytes.Buffer) or a regular
-// file's size; -1 when it tells none.
+// file's size; -1 when it tells none. A list known to be over maxListBytes is
+// refused before it is read; others are bounded while they are read (sizeLimit).
 func knownSize(r io.Reader) int64 {
 	if l, ok := r.(interface{ Len() int }); ok {
 		return int64(l.Len())
@@ -47,8 +97,8 @@ func knownSize(r io.Reader) int64 {
 // newCSVReader reads r as CSV within the size bound, past a UTF-8 byte order mark,
 // with # comment lines.
 func newCSVReader(r io.Reader) (*csv.Reader, error) {
-	if err := refuseKnownSize(r); err != nil {
-		return nil, err
+	if knownSize(r) > maxListBytes {
+		return nil, &ParseError{Err: errListTooLarge}
 	}
 	br := bufio.NewReader(&sizeLimit{r: r})
 	if b, err := br.Peek(len(utf8BOM)); err == nil && string(b) == utf8BOM {
@@ -98,30 +148,214 @@ func separatorHint(s string) string {
 	return ""
 }
 
-// csvErr turns an error of the CSV reader into a *ParseError.
-func csvErr(err error) error {
+// csvErr turns an error of the CSV reader into a *ParseError, with the separator
+// hint when the row rec that has the wrong number of cells holds semicolons or tabs.
+func csvErr(err error, rec []string) error {
 	if errors.Is(err, errListTooLarge) {
 		return &ParseError{Err: errListTooLarge}
 	}
 	var ce *csv.ParseError
-	if errors.As(err, &ce) {
-		return &ParseError{Line: ce.Line, Err: fmt.Errorf("%v: %w", ce.Err, ErrInvalid)}
+	if !errors.As(err, &ce) {
+		return &ParseError{Err: fmt.Errorf("%v: %w", err, ErrInvalid)}
 	}
-	return &ParseError{Err: fmt.Errorf("%v: %w", err, ErrInvalid)}
-}
-
-// csvRowErr is csvErr for a data row, with the separator hint when the row that
-// has the wrong number of cells holds semicolons or tabs.
-func csvRowErr(err error, rec []string) error {
-	var ce *csv.ParseError
-	if errors.As(err, &ce) && errors.Is(ce.Err, csv.ErrFieldCount) {
+	if errors.Is(ce.Err, csv.ErrFieldCount) {
 		for _, f := range rec {
 			if hint := separatorHint(f); hint != "" {
 				return &ParseError{Line: ce.Line, Err: fmt.Errorf("%v: %s: %w", ce.Err, hint, ErrInvalid)}
 			}
 		}
 	}
-	return csvErr(err)
+	return &ParseError{Line: ce.Line, Err: fmt.Errorf("%v: %w", ce.Err, ErrInvalid)}
+}
+
+// openCSV reads the header row of a CSV list (newCSVReader) and checks it
+// (checkHeader), returning it with its line; what names the list in the error
+// for an empty one. The reader then reads rows of the header's width (eachRow).
+func openCSV(r io.Reader, what string) (cr *csv.Reader, header []string, hline int, err error) {
+	if cr, err = newCSVReader(r); err != nil {
+		return nil, nil, 0, err
+	}
+	header, err = cr.Read()
+	if err == io.EOF {
+		return nil, nil, 0, &ParseError{Line: 1, Err: fmt.Errorf("empty %s, want a header row: %w", what, ErrInvalid)}
+	}
+	if err != nil {
+		return nil, nil, 0, csvErr(err, header)
+	}
+	hline, _ = cr.FieldPos(0)
+	if err := checkHeader(header, hline); err != nil {
+		return nil, nil, 0, err
+	}
+	cr.FieldsPerRecord = len(header)
+	cr.ReuseRecord = true
+	return cr, header, hline, nil
+}
+
+// eachRow hands each row of a list openCSV opened to row, with its line, until
+// the end or the first error; rec is reused from row to row.
+func eachRow(cr *csv.Reader, row func(rec []string, line int) error) error {
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return csvErr(err, rec)
+		}
+		line, _ := cr.FieldPos(0)
+		if err := checkUTF8(rec, line); err != nil {
+			return err
+		}
+		if err := row(rec, line); err != nil {
+			return err
+		}
+	}
+}
+
+// cell returns the cell at position i of a row, trimmed of spaces; "" for a
+// column that is absent (i < 0).
+func cell(rec []string, i int) string {
+	if i < 0 {
+		return ""
+	}
+	return strings.TrimSpace(rec[i])
+}
+
+// parseErr is the *ParseError for err at line: with field and input, or, when
+// field is empty, those of a *fieldError that err wraps; its reason wrapping
+// ErrInvalid, added when err does not wrap it already.
+func parseErr(line int, field, input string, err error) *ParseError {
+	pe := &ParseError{Line: line, Field: field, Input: input, Err: err}
+	var fe *fieldError
+	if field == "" && errors.As(err, &fe) {
+		pe.Field, pe.Input, pe.Err = fe.field, fe.input, fe.err
+	}
+	if !errors.Is(pe.Err, ErrInvalid) {
+		pe.Err = fmt.Errorf("%v: %w", pe.Err, ErrInvalid)
+	}
+	return pe
+}
+
+// loadJSONOffers reads a JSON array of offer objects (readList), handing each
+// object's text and line to offer, which makes and checks its offer; what names the
+// offers in messages. vast is vast.ai's form: numbers kept as text (json.Number),
+// the array also as the "offers" of an object (its API's form), and what follows
+// the array ignored.
+func loadJSONOffers(r io.Reader, what string, vast bool,
+	offer func(raw json.RawMessage, line int) (Offer, error)) ([]Offer, error) {
+	data, err := readList(r)
+	if err != nil {
+		return nil, err
+	}
+	lines := lineCounter{data: data}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if vast {
+		dec.UseNumber()
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, lines.parseError(dec.InputOffset(), fmt.Errorf("want a JSON array of %s: %v", what, err))
+	}
+	if d, ok := tok.(json.Delim); vast && ok && d == '{' {
+		// The API's form: {"offers": [...]}, other keys ignored.
+		for {
+			if !dec.More() {
+				return nil, lines.parseError(0, fmt.Errorf("a JSON object without \"offers\": want vast.ai's offers"))
+			}
+			key, err := dec.Token()
+			if err != nil {
+				return nil, lines.parseError(dec.InputOffset(), err)
+			}
+			if key == "offers" {
+				break
+			}
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, lines.parseError(dec.InputOffset(), err)
+			}
+		}
+		if tok, err = dec.Token(); err != nil {
+			return nil, lines.parseError(dec.InputOffset(), &fieldError{"offers", "", err})
+		}
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return nil, lines.parseError(0, fmt.Errorf("want a JSON array of %s", what))
+	}
+	var out offerChunks
+	for dec.More() {
+		start := dec.InputOffset()
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, lines.parseError(start, err)
+		}
+		if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+			return nil, lines.parseError(start, fmt.Errorf("offer %d: want a JSON object, got %s", out.n+1, jsonKind(t)))
+		}
+		o, err := offer(raw, lines.at(start))
+		if err != nil {
+			return nil, lines.parseError(start, err)
+		}
+		out.add(o)
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, lines.parseError(dec.InputOffset(), fmt.Errorf("unterminated array: %v", err))
+	}
+	if _, err := dec.Token(); !vast && err != io.EOF {
+		return nil, lines.parseError(dec.InputOffset(), fmt.Errorf("data after the array"))
+	}
+	return out.all(), nil
+}
+
+// lineCounter gives the 1-based line of offsets into data, counting newlines
+// from the last offset asked when offsets come in ascending order, so that the
+// lines of a whole list cost one pass over it.
+type lineCounter struct {
+	data []byte
+	off  int64 // offset counted up to
+	line int   // newlines before off
+}
+
+// at returns the line of the first non-space byte at or after off.
+func (c *lineCounter) at(off int64) int {
+	n := int64(len(c.data))
+	off = min(max(off, 0), n)
+	for off < n && strings.IndexByte(" \t\r\n,", c.data[off]) >= 0 {
+		off++
+	}
+	if off < c.off {
+		c.off, c.line = 0, 0
+	}
+	c.line += bytes.Count(c.data[c.off:off], []byte{'\n'})
+	c.off = off
+	return 1 + c.line
+}
+
+// parseError is parseErr for err met at byte offset off of a JSON list: at the
+// line of off, or of the offset of a JSON syntax error that err wraps.
+func (c *lineCounter) parseError(off int64, err error) *ParseError {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		off = se.Offset
+	}
+	return parseErr(c.at(off), "", "", err)
+}
+
+// jsonKind names the kind of JSON value raw starts with, for messages.
+func jsonKind(raw []byte) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '"':
+		return "a string"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 // offerChunks collects offers in chunks, so that a long list is never copied as
@@ -135,7 +369,7 @@ type offerChunks struct {
 }
 
 func (c *offerChunks) add(o Offer) {
-	if len(c.cur) == cap(c.cur) {
+	if c.full() {
 		if c.cur != nil {
 			c.done = append(c.done, c.cur)
 		}
@@ -154,26 +388,21 @@ func (c *offerChunks) reserve(n int) {
 	if n <= cap(c.cur) || n <= c.n {
 		return
 	}
-	out := make([]Offer, 0, n)
-	for _, ch := range c.done {
-		out = append(out, ch...)
-	}
-	c.done, c.cur = nil, append(out, c.cur...)
+	c.done, c.cur = nil, c.join(n)
 }
 
 // all returns the offers in the order added; an empty, non-nil slice for none.
 // Room reserved and left over by more than a quarter is given back.
 func (c *offerChunks) all() []Offer {
-	if len(c.done) == 0 {
-		if c.cur == nil {
-			return []Offer{}
-		}
-		if cap(c.cur)-len(c.cur) > 64+len(c.cur)/4 {
-			return append(make([]Offer, 0, len(c.cur)), c.cur...)
-		}
+	if len(c.done) == 0 && c.cur != nil && cap(c.cur)-len(c.cur) <= 64+len(c.cur)/4 {
 		return c.cur
 	}
-	out := make([]Offer, 0, c.n)
+	return c.join(c.n)
+}
+
+// join returns the offers in the order added, in a new slice with room for size.
+func (c *offerChunks) join(size int) []Offer {
+	out := make([]Offer, 0, size)
 	for _, ch := range c.done {
 		out = append(out, ch...)
 	}
@@ -207,10 +436,7 @@ func statesMemory(name string) bool {
 		return r == ' ' || r == '-' || r == '_' || r == '/' || r == '(' || r == ')'
 	})
 	for i, w := range words {
-		n := 0
-		for n < len(w) && w[n] >= '0' && w[n] <= '9' {
-			n++
-		}
+		n := len(w) - len(strings.TrimLeft(w, "0123456789"))
 		if n == 0 {
 			continue
 		}
@@ -240,14 +466,11 @@ func priceCell(col, s, headUnit, currency string) (decimal.Decimal, error) {
 	}
 	f := text.FoldWidth(s)
 	// Prefix (a currency sign or code), number, suffix (the unit).
-	i := 0
-	for i < len(f) && !(f[i] >= '0' && f[i] <= '9') && f[i] != '-' && f[i] != '.' {
-		i++
+	i := strings.IndexAny(f, "0123456789-.")
+	if i < 0 {
+		i = len(f)
 	}
-	j := i
-	for j < len(f) && (f[j] >= '0' && f[j] <= '9' || f[j] == '.' || f[j] == ',' || f[j] == '-') {
-		j++
-	}
+	j := len(f) - len(strings.TrimLeft(f[i:], "0123456789.,-"))
 	num, unit := f[i:j], strings.TrimSpace(f[:i])+strings.TrimSpace(f[j:])
 	if num == "" {
 		return priceField(col, s) // no number at all: the plain-decimal error
@@ -271,11 +494,8 @@ func priceCell(col, s, headUnit, currency string) (decimal.Decimal, error) {
 		}
 	}
 	d, err := priceField(col, num)
-	if err != nil && num != s {
-		var fe *fieldError
-		if errors.As(err, &fe) {
-			fe.input = s
-		}
+	if fe, ok := err.(*fieldError); ok {
+		fe.input = s // the cell as written
 	}
 	return d, err
 }

@@ -1,74 +1,44 @@
 package pricing
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/shopspring/decimal"
 )
 
-// maxListBytes bounds the size of a price list the loaders read.
-const maxListBytes = 32 << 20
-
-// errListTooLarge reports a price list past maxListBytes.
-var errListTooLarge = fmt.Errorf("price list over %d bytes: %w", maxListBytes, ErrInvalid)
-
-// sizeLimit reads r and fails with errListTooLarge once more than maxListBytes
-// have come, so that a long list is refused rather than cut short.
-type sizeLimit struct {
-	r    io.Reader
-	read int64
-}
-
-func (l *sizeLimit) Read(p []byte) (int, error) {
-	if l.read > maxListBytes {
-		return 0, errListTooLarge
-	}
-	if rest := maxListBytes + 1 - l.read; int64(len(p)) > rest {
-		p = p[:rest]
-	}
-	n, err := l.r.Read(p)
-	l.read += int64(n)
-	if l.read > maxListBytes {
-		return n, errListTooLarge
-	}
-	return n, err
-}
-
-// utf8BOM is the byte order mark some tools write at the start of a UTF-8 file
-// (Excel's and PowerShell's CSV exports among them).
-const utf8BOM = "\ufeff"
-
-// fieldOf returns the field of o in which Validate's first problem lies, with its
-// text, so that a loader's error can name the column or JSON field; "" when the
-// problem is not one field's. tariff prefixes the tariff's fields ("tariff." in
-// JSON); csvTerms names terms as CSV columns ("term_3m") rather than by index.
-func fieldOf(o Offer, tariff string, csvTerms bool) (field, input string) {
+// withField returns err, a problem of o, in a *fieldError naming the field in which
+// Validate's first problem lies, with its text, so that a loader's error can name
+// the column or JSON field; err itself when the problem is not one field's, nil
+// for nil. tariff prefixes the tariff's fields ("tariff." in JSON); csvTerms names
+// terms as CSV columns ("term_3m") rather than by index.
+func withField(err error, o Offer, tariff string, csvTerms bool) error {
 	t := o.Tariff
 	switch {
+	case err == nil:
+		return nil
 	case strings.TrimSpace(o.Provider) == "":
-		return "provider", o.Provider
+		return &fieldError{"provider", o.Provider, err}
 	case CardKey(o.Card) == "":
-		return "card", o.Card
+		return &fieldError{"card", o.Card, err}
 	case ValidCurrency(t.Currency) != nil:
-		return tariff + "currency", t.Currency
+		return &fieldError{tariff + "currency", t.Currency, err}
 	}
 	for _, p := range [...]struct {
 		name string
 		v    decimal.Decimal
 	}{{"hourly", t.Hourly}, {"daily", t.Daily}, {"weekly", t.Weekly}, {"monthly", t.Monthly}} {
 		if checkPrice(p.name, p.v) != nil {
-			return tariff + p.name, p.v.String()
+			return &fieldError{tariff + p.name, p.v.String(), err}
 		}
 	}
 	for i, term := range t.Terms {
@@ -78,11 +48,11 @@ func fieldOf(o Offer, tariff string, csvTerms bool) (field, input string) {
 			continue
 		}
 		if csvTerms {
-			return "term_" + strconv.Itoa(term.Months) + "m", term.Monthly.String()
+			return &fieldError{"term_" + strconv.Itoa(term.Months) + "m", term.Monthly.String(), err}
 		}
-		return tariff + "terms[" + strconv.Itoa(i) + "]", ""
+		return &fieldError{tariff + "terms[" + strconv.Itoa(i) + "]", "", err}
 	}
-	return "", ""
+	return err
 }
 
 // fieldError names the field a JSON or CSV value failed in.
@@ -154,10 +124,8 @@ func (t *Tariff) UnmarshalJSON(b []byte) error {
 	if err := strictUnmarshal(b, &w); err != nil {
 		return err
 	}
-	var out Tariff
+	out := Tariff{Currency: w.Currency, HoursPerMonth: w.HoursPerMonth}
 	var err error
-	out.Currency = w.Currency
-	out.HoursPerMonth = w.HoursPerMonth
 	for _, f := range []struct {
 		name string
 		in   string
@@ -167,30 +135,36 @@ func (t *Tariff) UnmarshalJSON(b []byte) error {
 			return err
 		}
 	}
-	if out.Granularity, err = durationField("granularity", w.Granularity); err != nil {
+	if err = out.readRules(w.Granularity, w.Minimum, w.AfterPackage, w.Rounding); err != nil {
 		return err
-	}
-	if out.Minimum, err = durationField("minimum", w.Minimum); err != nil {
-		return err
-	}
-	if out.AfterPackage, err = ParseAfterPackage(w.AfterPackage); err != nil {
-		return &fieldError{"after_package", w.AfterPackage, err}
-	}
-	if out.Rounding, err = ParseRoundingMode(w.Rounding); err != nil {
-		return &fieldError{"rounding", w.Rounding, err}
 	}
 	for i, tw := range w.Terms {
-		var term Term
-		term.Months = tw.Months
-		if term.Monthly, err = priceField(fmt.Sprintf("terms[%d].monthly", i), tw.Monthly); err != nil {
-			return err
-		}
-		if term.Discount, err = priceField(fmt.Sprintf("terms[%d].discount", i), tw.Discount); err != nil {
+		term, err := tw.term(fmt.Sprintf("terms[%d].", i))
+		if err != nil {
 			return err
 		}
 		out.Terms = append(out.Terms, term)
 	}
 	*t = out
+	return nil
+}
+
+// readRules reads the tariff's billing rules from their text: granularity and
+// minimum (Go durations, empty for zero), after_package and rounding. An error
+// names the field (a *fieldError).
+func (t *Tariff) readRules(granularity, minimum, afterPackage, rounding string) (err error) {
+	if t.Granularity, err = durationField("granularity", granularity); err != nil {
+		return err
+	}
+	if t.Minimum, err = durationField("minimum", minimum); err != nil {
+		return err
+	}
+	if t.AfterPackage, err = ParseAfterPackage(afterPackage); err != nil {
+		return &fieldError{"after_package", afterPackage, err}
+	}
+	if t.Rounding, err = ParseRoundingMode(rounding); err != nil {
+		return &fieldError{"rounding", rounding, err}
+	}
 	return nil
 }
 
@@ -207,17 +181,22 @@ func (term *Term) UnmarshalJSON(b []byte) error {
 	if err := strictUnmarshal(b, &w); err != nil {
 		return err
 	}
-	var out Term
-	var err error
-	out.Months = w.Months
-	if out.Monthly, err = priceField("monthly", w.Monthly); err != nil {
-		return err
-	}
-	if out.Discount, err = priceField("discount", w.Discount); err != nil {
+	out, err := w.term("")
+	if err != nil {
 		return err
 	}
 	*term = out
 	return nil
+}
+
+// term reads a term's prices; prefix goes before their field names in errors.
+func (w termWire) term(prefix string) (Term, error) {
+	monthly, err := priceField(prefix+"monthly", w.Monthly)
+	if err != nil {
+		return Term{}, err
+	}
+	discount, err := priceField(prefix+"discount", w.Discount)
+	return Term{Months: w.Months, Monthly: monthly, Discount: discount}, err
 }
 
 // UnmarshalJSON reads an offer strictly: unknown fields are errors wrapping
@@ -293,84 +272,18 @@ func durationField(name, s string) (time.Duration, error) {
 // UTF-8 only. Errors are *ParseError values with the line of the offending offer
 // (or of the syntax error) and, where known, the field, wrapping ErrInvalid.
 func LoadOffersJSON(r io.Reader) ([]Offer, error) {
-	data, err := readList(r)
-	if err != nil {
-		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	lines := lineCounter{data: data}
-	fail := func(off int64, err error) error { return lines.parseError(off, "", "", err) }
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, fail(dec.InputOffset(), fmt.Errorf("want a JSON array of offers: %v: %w", err, ErrInvalid))
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return nil, fail(0, fmt.Errorf("want a JSON array of offers: %w", ErrInvalid))
-	}
-	var offers offerChunks
-	for dec.More() {
-		start := dec.InputOffset()
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, fail(start, err)
-		}
-		if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
-			return nil, fail(start, fmt.Errorf("offer %d: want a JSON object, got %s: %w", offers.n+1, jsonKind(t), ErrInvalid))
-		}
+	return loadJSONOffers(r, "offers", false, func(raw json.RawMessage, line int) (Offer, error) {
 		var o Offer
 		if err := o.UnmarshalJSON(raw); err != nil {
-			return nil, fail(start, err)
+			return o, err
 		}
-		o.Line = lines.at(start)
+		o.Line = line
 		err := o.Validate()
 		if err == nil {
 			err = checkListed(o)
 		}
-		if err != nil {
-			if f, in := fieldOf(o, "tariff.", false); f != "" {
-				err = &fieldError{f, in, err}
-			}
-			return nil, fail(start, err)
-		}
-		offers.add(o)
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, fail(dec.InputOffset(), fmt.Errorf("unterminated array: %v: %w", err, ErrInvalid))
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fail(dec.InputOffset(), fmt.Errorf("data after the array: %w", ErrInvalid))
-	}
-	return offers.all(), nil
-}
-
-// readList reads a whole list within the size bound, refusing it early when its
-// size is known, and drops a UTF-8 byte order mark. Text that is not UTF-8 is
-// refused with a hint, as encoding/json would silently replace the bad bytes.
-func readList(r io.Reader) ([]byte, error) {
-	if err := refuseKnownSize(r); err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(io.LimitReader(r, maxListBytes+1))
-	if err != nil {
-		return nil, &ParseError{Err: fmt.Errorf("reading the price list: %v: %w", err, ErrInvalid)}
-	}
-	if len(data) > maxListBytes {
-		return nil, &ParseError{Err: errListTooLarge}
-	}
-	data = bytes.TrimPrefix(data, []byte(utf8BOM))
-	if !utf8.Valid(data) {
-		lines := lineCounter{data: data}
-		bad := 0
-		for bad < len(data) {
-			r, n := utf8.DecodeRune(data[bad:])
-			if r == utf8.RuneError && n <= 1 {
-				break
-			}
-			bad += n
-		}
-		return nil, &ParseError{Line: lines.at(int64(bad)), Err: errNotUTF8}
-	}
-	return data, nil
+		return o, withField(err, o, "tariff.", false)
+	})
 }
 
 // checkListed holds a loaded offer to what a price list must say beyond
@@ -379,72 +292,16 @@ func checkListed(o Offer) error {
 	if err := knownCurrency(o.Tariff.Currency); err != nil {
 		return &fieldError{"tariff.currency", o.Tariff.Currency, err}
 	}
-	if o.Tier != "" && !tierLabel(o.Tier) {
-		return &fieldError{"tier", o.Tier, fmt.Errorf("not a datacenter tier: want T1 to T4, Tier I to Tier IV, or T3+: %w", ErrInvalid)}
+	return checkTier(o.Tier)
+}
+
+// checkTier refuses a tier that is not a datacenter tier label (tierLabel); ""
+// says none.
+func checkTier(tier string) error {
+	if tier != "" && !tierLabel(tier) {
+		return &fieldError{"tier", tier, fmt.Errorf("not a datacenter tier: want T1 to T4, Tier I to Tier IV, or T3+: %w", ErrInvalid)}
 	}
 	return nil
-}
-
-// lineCounter gives the 1-based line of offsets into data, counting newlines
-// from the last offset asked when offsets come in ascending order, so that the
-// lines of a whole list cost one pass over it.
-type lineCounter struct {
-	data []byte
-	off  int64 // offset counted up to
-	line int   // newlines before off
-}
-
-// at returns the line of the first non-space byte at or after off.
-func (c *lineCounter) at(off int64) int {
-	n := int64(len(c.data))
-	off = min(max(off, 0), n)
-	for off < n && strings.IndexByte(" \t\r\n,", c.data[off]) >= 0 {
-		off++
-	}
-	if off < c.off {
-		c.off, c.line = 0, 0
-	}
-	c.line += bytes.Count(c.data[c.off:off], []byte{'\n'})
-	c.off = off
-	return 1 + c.line
-}
-
-// parseError is the *ParseError for err met at byte offset off of a JSON list: at
-// the line of off, or of a JSON syntax error's own offset; with field and input, or,
-// when field is empty, those of a *fieldError that err wraps; its reason wrapping
-// ErrInvalid, added when err does not wrap it already.
-func (c *lineCounter) parseError(off int64, field, input string, err error) *ParseError {
-	pe := &ParseError{Line: c.at(off), Field: field, Input: input, Err: err}
-	var fe *fieldError
-	var se *json.SyntaxError
-	switch {
-	case field == "" && errors.As(err, &fe):
-		pe.Field, pe.Input, pe.Err = fe.field, fe.input, fe.err
-	case errors.As(err, &se):
-		pe.Line = c.at(se.Offset)
-	}
-	if !errors.Is(pe.Err, ErrInvalid) {
-		pe.Err = fmt.Errorf("%v: %w", pe.Err, ErrInvalid)
-	}
-	return pe
-}
-
-// jsonKind names the kind of JSON value raw starts with, for messages.
-func jsonKind(raw []byte) string {
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '"':
-		return "a string"
-	case '[':
-		return "an array"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }
 
 // The columns LoadOffersCSV knows, besides term_<N>m: their indexes in a row's
@@ -602,78 +459,46 @@ func csvHeading(h string) (name, unit string, zh bool) {
 // Every offer is validated (Offer.Validate) and carries its line (Offer.Line).
 // Errors are *ParseError values with the line and column, wrapping ErrInvalid.
 func LoadOffersCSV(r io.Reader) ([]Offer, error) {
-	cr, err := newCSVReader(r)
+	cr, header, hline, err := openCSV(r, "price list")
 	if err != nil {
-		return nil, err
-	}
-	header, err := cr.Read()
-	if err != nil {
-		if err == io.EOF {
-			return nil, &ParseError{Line: 1, Err: fmt.Errorf("empty price list, want a header row: %w", ErrInvalid)}
-		}
-		return nil, csvErr(err)
-	}
-	hline, _ := cr.FieldPos(0)
-	if err := checkHeader(header, hline); err != nil {
 		return nil, err
 	}
 	var h csvHeader
 	if err := h.read(header, hline); err != nil {
 		return nil, err
 	}
-	cr.FieldsPerRecord = len(header)
-	cr.ReuseRecord = true
 	var out offerChunks
 	in := interner{}
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			return out.all(), nil
-		}
-		if err != nil {
-			return nil, csvRowErr(err, rec)
-		}
-		line, _ := cr.FieldPos(0)
-		if err := checkUTF8(rec, line); err != nil {
-			return nil, err
-		}
+	err = eachRow(cr, func(rec []string, line int) error {
 		o, err := h.offer(rec, &in)
 		if err == nil {
-			if err = o.Validate(); err != nil {
-				if f, in := fieldOf(o, "", true); f != "" {
-					err = &fieldError{f, in, err}
-				}
-			}
+			err = withField(o.Validate(), o, "", true)
 		}
 		if err != nil {
-			pe := &ParseError{Line: line, Err: err}
-			var fe *fieldError
-			if errors.As(err, &fe) {
-				pe.Field, pe.Input, pe.Err = fe.field, fe.input, fe.err
-				if i, ok := h.pos[fe.field]; ok {
-					pe.Line, _ = cr.FieldPos(i)
-				}
+			pe := parseErr(line, "", "", err)
+			if i, ok := h.pos[pe.Field]; ok {
+				pe.Line, _ = cr.FieldPos(i)
 			}
-			if !errors.Is(pe.Err, ErrInvalid) {
-				pe.Err = fmt.Errorf("%v: %w", pe.Err, ErrInvalid)
-			}
-			return nil, pe
+			return pe
 		}
 		o.Line = line
 		out.add(o)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out.all(), nil
 }
 
 // csvHeader is what a header row says: where each column is, the terms, and the
 // list's default currency.
 type csvHeader struct {
-	col        [numColumns]int // position of each column; -1 when absent
-	pos        map[string]int  // position of each column by name, terms included
-	unit       [numColumns]string
-	terms      []csvTerm // in ascending months
-	currency   string    // the list's currency when a row leaves it out; "" for none
-	zh         bool      // a Chinese heading was used
-	hasCurrCol bool
+	col      [numColumns]int // position of each column; -1 when absent
+	pos      map[string]int  // position of each column by name, terms included
+	unit     [numColumns]string
+	terms    []csvTerm // in ascending months
+	currency string    // the list's currency when a row leaves it out; "" for none
 }
 
 type csvTerm struct {
@@ -688,34 +513,35 @@ func (h *csvHeader) read(header []string, hline int) error {
 		h.col[i] = -1
 	}
 	h.pos = map[string]int{}
-	index := map[string]int{}
-	for i, c := range csvColumns {
-		index[c] = i
-	}
 	for i, raw := range header {
 		name, unit, zh := csvHeading(raw)
-		h.zh = h.zh || zh
+		if zh {
+			h.currency = "CNY" // a Chinese heading: the list's currency is CNY
+		}
 		if name == "" {
 			return &ParseError{Line: hline, Err: fmt.Errorf("column %d of the header has no name (a trailing comma?): %w", i+1, ErrInvalid)}
 		}
 		if _, dup := h.pos[name]; dup {
 			return &ParseError{Line: hline, Field: name, Input: raw, Err: fmt.Errorf("column repeated: %w", ErrInvalid)}
 		}
-		if m, ok := termColumn(name); ok {
+		m, term := termColumn(name)
+		c := slices.Index(csvColumns[:], name)
+		switch {
+		case term:
 			if m < 2 || m > 120 {
 				return &ParseError{Line: hline, Field: name, Input: raw, Err: fmt.Errorf("a term of %d months: terms run 2 to 120 months: %w", m, ErrInvalid)}
 			}
 			h.terms = append(h.terms, csvTerm{months: m, name: name, col: i, unit: unit})
-		} else if c, ok := index[name]; ok {
+		case c >= 0:
 			h.col[c] = i
 			h.unit[c] = unit
-		} else {
+		default:
 			return &ParseError{Line: hline, Field: text.Cut(name, 64), Input: raw, Err: fmt.Errorf("unknown column (want %s or term_<N>m, or a Chinese heading such as 卡型 or 按量): %w",
 				strings.Join(csvColumns[:], ", "), ErrInvalid)}
 		}
 		h.pos[name] = i
-		if unit != "" {
-			if _, err := unitCurrencies(name, unit); err != nil && isPriceColumn(name) {
+		if price := term || c >= colHourly && c <= colMonthly; price && unit != "" {
+			if _, err := unitCurrencies(name, unit); err != nil {
 				return &ParseError{Line: hline, Field: name, Input: raw, Err: err}
 			}
 		}
@@ -726,34 +552,15 @@ func (h *csvHeader) read(header []string, hline int) error {
 			return &ParseError{Line: hline, Field: csvColumns[need], Err: fmt.Errorf("column missing from the header: %w", ErrInvalid)}
 		}
 	}
-	h.hasCurrCol = h.col[colCurrency] >= 0
-	if h.zh {
-		h.currency = "CNY"
-	}
-	if !h.hasCurrCol && h.currency == "" {
+	if h.col[colCurrency] < 0 && h.currency == "" {
 		return &ParseError{Line: hline, Field: "currency", Err: fmt.Errorf("column missing from the header: %w", ErrInvalid)}
 	}
 	return nil
 }
 
-// isPriceColumn reports whether a column holds prices.
-func isPriceColumn(name string) bool {
-	switch name {
-	case "hourly", "daily", "weekly", "monthly":
-		return true
-	}
-	_, ok := termColumn(name)
-	return ok
-}
-
 // offer builds one offer from a record; it does not validate.
 func (h *csvHeader) offer(rec []string, in *interner) (Offer, error) {
-	get := func(c int) string {
-		if i := h.col[c]; i >= 0 {
-			return strings.TrimSpace(rec[i])
-		}
-		return ""
-	}
+	get := func(c int) string { return cell(rec, h.col[c]) }
 	var o Offer
 	var err error
 	o.Provider, o.Region, o.Card = in.get(get(colProvider)), in.get(get(colRegion)), in.get(get(colCard))
@@ -771,29 +578,25 @@ func (h *csvHeader) offer(rec []string, in *interner) (Offer, error) {
 			return o, &fieldError{"currency", t.Currency, err}
 		}
 	}
-	if o.MaxGPUs, err = intField("max_gpus", get(colMaxGPUs)); err != nil {
-		return o, err
-	}
-	if o.GPUsPerInstance, err = intField("gpus_per_instance", get(colGPUsPerInstance)); err != nil {
-		return o, err
-	}
-	if t.HoursPerMonth, err = intField("hours_per_month", get(colHoursPerMonth)); err != nil {
-		return o, err
+	for _, f := range [...]struct {
+		col int
+		dst *int
+	}{{colMaxGPUs, &o.MaxGPUs}, {colGPUsPerInstance, &o.GPUsPerInstance}, {colHoursPerMonth, &t.HoursPerMonth}} {
+		if *f.dst, err = intField(csvColumns[f.col], get(f.col)); err != nil {
+			return o, err
+		}
 	}
 	for _, f := range []struct {
 		col int
 		dst *decimal.Decimal
 	}{{colHourly, &t.Hourly}, {colDaily, &t.Daily}, {colWeekly, &t.Weekly}, {colMonthly, &t.Monthly}} {
-		if h.col[f.col] < 0 {
-			continue
-		}
 		if *f.dst, err = priceCell(csvColumns[f.col], get(f.col), h.unit[f.col], t.Currency); err != nil {
 			return o, err
 		}
 	}
 	// Terms in ascending months, a defined order.
 	for _, term := range h.terms {
-		p, err := priceCell(term.name, strings.TrimSpace(rec[term.col]), term.unit, t.Currency)
+		p, err := priceCell(term.name, cell(rec, term.col), term.unit, t.Currency)
 		if err != nil {
 			return o, err
 		}
@@ -801,20 +604,11 @@ func (h *csvHeader) offer(rec []string, in *interner) (Offer, error) {
 			t.Terms = append(t.Terms, Term{Months: term.months, Monthly: p})
 		}
 	}
-	if t.Granularity, err = durationField("granularity", get(colGranularity)); err != nil {
+	if err := t.readRules(get(colGranularity), get(colMinimum), get(colAfterPackage), get(colRounding)); err != nil {
 		return o, err
 	}
-	if t.Minimum, err = durationField("minimum", get(colMinimum)); err != nil {
+	if err := checkTier(o.Tier); err != nil {
 		return o, err
-	}
-	if t.AfterPackage, err = ParseAfterPackage(get(colAfterPackage)); err != nil {
-		return o, &fieldError{"after_package", get(colAfterPackage), err}
-	}
-	if t.Rounding, err = ParseRoundingMode(get(colRounding)); err != nil {
-		return o, &fieldError{"rounding", get(colRounding), err}
-	}
-	if o.Tier != "" && !tierLabel(o.Tier) {
-		return o, &fieldError{"tier", o.Tier, fmt.Errorf("not a datacenter tier: want T1 to T4, Tier I to Tier IV, or T3+: %w", ErrInvalid)}
 	}
 	if s := get(colInterruptible); s != "" {
 		switch s {

@@ -1,7 +1,6 @@
 package pricing
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -113,19 +112,8 @@ const (
 
 func loadSkyPilot(r io.Reader) ([]Offer, []Skip, error) {
 	size := knownSize(r)
-	cr, err := newCSVReader(r)
+	cr, header, hline, err := openCSV(r, "catalog")
 	if err != nil {
-		return nil, nil, err
-	}
-	header, err := cr.Read()
-	if err != nil {
-		if err == io.EOF {
-			return nil, nil, &ParseError{Line: 1, Err: fmt.Errorf("empty catalog, want a header row: %w", ErrInvalid)}
-		}
-		return nil, nil, csvErr(err)
-	}
-	hline, _ := cr.FieldPos(0)
-	if err := checkHeader(header, hline); err != nil {
 		return nil, nil, err
 	}
 	var col [len(skyColumns)]int
@@ -147,23 +135,11 @@ func loadSkyPilot(r io.Reader) ([]Offer, []Skip, error) {
 			return nil, nil, &ParseError{Line: hline, Field: skyColumns[c], Err: fmt.Errorf("column missing from the header of a SkyPilot catalog: %w", ErrInvalid)}
 		}
 	}
-	cr.FieldsPerRecord = len(header)
-	cr.ReuseRecord = true
-	sr := skyReader{col: col, in: interner{}, cards: map[string]skyCard{}, mem: map[string]int64{}, price: map[string]decimal.Decimal{}, notes: map[skyNoteKey]string{}}
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			return sr.out.all(), sr.skipped, nil
-		}
-		if err != nil {
-			return nil, nil, csvRowErr(err, rec)
-		}
-		line, _ := cr.FieldPos(0)
-		if err := checkUTF8(rec, line); err != nil {
-			return nil, nil, err
-		}
+	sr := skyReader{col: col, in: interner{}, cards: map[string]skyCard{}, mem: map[string]int64{},
+		price: map[string]decimal.Decimal{}, notes: map[skyNoteKey]string{}, skipped: skips{}}
+	err = eachRow(cr, func(rec []string, line int) error {
 		if err := sr.row(rec, line); err != nil {
-			return nil, nil, err
+			return err
 		}
 		if n := sr.out.n; size > 0 && n >= 256 && sr.out.full() {
 			// Room for the offers of the whole catalog, at the offers per
@@ -173,7 +149,12 @@ func loadSkyPilot(r io.Reader) ([]Offer, []Skip, error) {
 			est := int64(n)*size/max(cr.InputOffset(), 1) + int64(n/4+64)
 			sr.out.reserve(int(min(est, 2*size/int64(unsafe.Sizeof(Offer{})))))
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
+	return sr.out.all(), sr.skipped, nil
 }
 
 // skyReader turns catalog rows into offers, remembering what repeats from row to
@@ -193,19 +174,10 @@ type skyReader struct {
 	skipped skips
 }
 
-func (sr *skyReader) get(rec []string, c int) string {
-	if i := sr.col[c]; i >= 0 {
-		return strings.TrimSpace(rec[i])
-	}
-	return ""
-}
+func (sr *skyReader) get(rec []string, c int) string { return cell(rec, sr.col[c]) }
 
 func (sr *skyReader) fail(rec []string, line, c int, err error) error {
-	pe := &ParseError{Line: line, Field: skyColumns[c], Input: sr.get(rec, c), Err: err}
-	if !errors.Is(err, ErrInvalid) {
-		pe.Err = fmt.Errorf("%v: %w", err, ErrInvalid)
-	}
-	return pe
+	return parseErr(line, skyColumns[c], sr.get(rec, c), err)
 }
 
 // skyCard is the card name made of a GPU name and memory, and whether it names
@@ -220,12 +192,10 @@ type skyCard struct {
 func (sr *skyReader) row(rec []string, line int) error {
 	name, countText := sr.get(rec, skyAccName), sr.get(rec, skyAccCount)
 	if name == "" {
-		if countText == "" {
-			sr.skipped.add("no GPUs", line)
-			return nil
-		}
-		if n, err := strconv.ParseFloat(countText, 64); err != nil || n != 0 {
-			return sr.fail(rec, line, skyAccCount, fmt.Errorf("a GPU count without a GPU name: %w", ErrInvalid))
+		if countText != "" {
+			if n, err := strconv.ParseFloat(countText, 64); err != nil || n != 0 {
+				return sr.fail(rec, line, skyAccCount, fmt.Errorf("a GPU count without a GPU name: %w", ErrInvalid))
+			}
 		}
 		sr.skipped.add("no GPUs", line)
 		return nil
@@ -341,16 +311,12 @@ func (sr *skyReader) note(instance, zone string, spot bool) string {
 	if n, ok := sr.notes[k]; ok {
 		return n
 	}
-	var n string
-	switch {
-	case instance == "" && zone == "":
-		n = "GPU alone: the host VM is priced apart"
-	case instance == "":
-		n = "GPU alone: the host VM is priced apart, zone " + zone
-	case zone == "":
+	n := "GPU alone: the host VM is priced apart"
+	if instance != "" {
 		n = "instance " + instance
-	default:
-		n = "instance " + instance + ", zone " + zone
+	}
+	if zone != "" {
+		n += ", zone " + zone
 	}
 	if spot {
 		n += ", spot"

@@ -1,7 +1,6 @@
 package pricing
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -60,96 +59,40 @@ type vastOffer struct {
 // is an error naming its line, a *ParseError wrapping ErrInvalid. The bounds and
 // checks of LoadOffersJSON apply.
 func LoadVastJSON(r io.Reader) ([]Offer, error) {
-	data, err := readList(r)
-	if err != nil {
-		return nil, err
-	}
-	lines := lineCounter{data: data}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	fail := lines.parseError
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, fail(dec.InputOffset(), "", "", fmt.Errorf("want a JSON array of vast.ai offers: %v", err))
-	}
-	if d, ok := tok.(json.Delim); ok && d == '{' {
-		// The API's form: {"offers": [...]}, other keys ignored.
-		found := false
-		for dec.More() && !found {
-			key, err := dec.Token()
-			if err != nil {
-				return nil, fail(dec.InputOffset(), "", "", err)
-			}
-			if key == "offers" {
-				found = true
-				break
-			}
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return nil, fail(dec.InputOffset(), "", "", err)
-			}
-		}
-		if !found {
-			return nil, fail(0, "", "", fmt.Errorf("a JSON object without \"offers\": want vast.ai's offers"))
-		}
-		if tok, err = dec.Token(); err != nil {
-			return nil, fail(dec.InputOffset(), "offers", "", err)
-		}
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return nil, fail(0, "", "", fmt.Errorf("want a JSON array of vast.ai offers"))
-	}
-	var out offerChunks
-	for dec.More() {
-		start := dec.InputOffset()
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, fail(start, "", "", err)
-		}
-		if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
-			return nil, fail(start, "", "", fmt.Errorf("offer %d: want a JSON object, got %s", out.n+1, jsonKind(t)))
-		}
+	return loadJSONOffers(r, "vast.ai offers", true, func(raw json.RawMessage, line int) (Offer, error) {
 		var v vastOffer
-		vd := json.NewDecoder(bytes.NewReader(raw))
-		vd.UseNumber()
-		if err := vd.Decode(&v); err != nil {
+		if err := json.Unmarshal(raw, &v); err != nil {
 			var te *json.UnmarshalTypeError
 			if errors.As(err, &te) {
-				return nil, fail(start, te.Field, "", fmt.Errorf("want %s, got a JSON %s", te.Type, te.Value))
+				return Offer{}, &fieldError{te.Field, "", fmt.Errorf("want %s, got a JSON %s", te.Type, te.Value)}
 			}
-			return nil, fail(start, "", "", err)
+			return Offer{}, err
 		}
-		o, field, input, err := v.offer()
+		o, err := v.offer()
 		if err != nil {
-			return nil, fail(start, field, input, err)
+			return o, err
 		}
-		o.Line = lines.at(start)
-		if err := o.Validate(); err != nil {
-			return nil, fail(start, "", "", err)
-		}
-		out.add(o)
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, fail(dec.InputOffset(), "", "", fmt.Errorf("unterminated array: %v", err))
-	}
-	return out.all(), nil
+		o.Line = line
+		return o, o.Validate()
+	})
 }
 
-// offer turns a vast.ai offer into an Offer; on error it names the field.
-func (v vastOffer) offer() (o Offer, field, input string, err error) {
+// offer turns a vast.ai offer into an Offer; an error is a *fieldError naming
+// the field.
+func (v vastOffer) offer() (Offer, error) {
 	name := strings.TrimSpace(v.GPUName)
 	if name == "" {
-		return o, "gpu_name", "", fmt.Errorf("no GPU name")
+		return Offer{}, &fieldError{"gpu_name", "", fmt.Errorf("no GPU name")}
 	}
 	n, err := strconv.Atoi(v.NumGPUs.String())
 	if err != nil || n < 1 || n > 1_000_000 {
-		return o, "num_gpus", v.NumGPUs.String(), fmt.Errorf("want a whole number of GPUs, 1 or more")
+		return Offer{}, &fieldError{"num_gpus", v.NumGPUs.String(), fmt.Errorf("want a whole number of GPUs, 1 or more")}
 	}
 	card := name
 	if s := v.GPURAM.String(); s != "" {
 		mb, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsNaN(mb) || mb < 0 || mb > 1<<30 {
-			return o, "gpu_ram", s, fmt.Errorf("want the GPU's memory in MB")
+			return Offer{}, &fieldError{"gpu_ram", s, fmt.Errorf("want the GPU's memory in MB")}
 		}
 		if mb > 0 && !statesMemory(name) {
 			card = name + " " + strconv.FormatInt(memoryGB(mb), 10) + "GB"
@@ -157,9 +100,9 @@ func (v vastOffer) offer() (o Offer, field, input string, err error) {
 	}
 	price, err := vastPrice(v.DPHTotal.String())
 	if err != nil {
-		return o, "dph_total", v.DPHTotal.String(), err
+		return Offer{}, &fieldError{"dph_total", v.DPHTotal.String(), err}
 	}
-	o = Offer{
+	o := Offer{
 		Provider: VastProvider, Region: strings.TrimSpace(v.Geolocation), Card: card,
 		MaxGPUs: n, GPUsPerInstance: n,
 		Tariff: Tariff{Currency: "USD", Hourly: price},
@@ -177,11 +120,11 @@ func (v vastOffer) offer() (o Offer, field, input string, err error) {
 	}
 	if rel == "" {
 		o.Notes = notes + "; no reliability score: interruption rate unknown"
-		return o, "", "", nil
+		return o, nil
 	}
 	r, err := strconv.ParseFloat(rel.String(), 64)
 	if err != nil || !(r > 0 && r <= 1) {
-		return o, relField, rel.String(), fmt.Errorf("want a reliability above 0 and at most 1")
+		return Offer{}, &fieldError{relField, rel.String(), fmt.Errorf("want a reliability above 0 and at most 1")}
 	}
 	o.InterruptionsPerDay = -math.Log(r)
 	if o.InterruptionsPerDay == 0 {
@@ -189,7 +132,7 @@ func (v vastOffer) offer() (o Offer, field, input string, err error) {
 	}
 	o.Notes = fmt.Sprintf("%s; reliability %s: about %.3g interruptions a day, an estimate read from the score as -ln(reliability)",
 		notes, rel.String(), o.InterruptionsPerDay)
-	return o, "", "", nil
+	return o, nil
 }
 
 // vastPrice reads dph_total, a JSON number, exactly from its text and rounds it
