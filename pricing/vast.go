@@ -94,8 +94,8 @@ func (v vastOffer) offer() (Offer, error) {
 		if err != nil || math.IsNaN(mb) || mb < 0 || mb > 1<<30 {
 			return Offer{}, &fieldError{"gpu_ram", s, fmt.Errorf("want the GPU's memory in MB")}
 		}
-		if mb > 0 && !statesMemory(name) {
-			card = name + " " + strconv.FormatInt(memoryGB(mb), 10) + "GB"
+		if gb := memoryGB(mb); gb > 0 && !statesMemory(name) { // a size that rounds to 0 GB says nothing
+			card = name + " " + strconv.FormatInt(gb, 10) + "GB"
 		}
 	}
 	price, err := vastPrice(v.DPHTotal.String())

@@ -52,6 +52,24 @@ func TestLoadVastJSONSample(t *testing.T) {
 	}
 }
 
+// The memory is added to the card's name only when it rounds to whole gigabytes:
+// a gpu_ram under half a megabyte names no size ("RTX 4090", not "RTX 4090 0GB").
+func TestLoadVastJSONMemoryName(t *testing.T) {
+	for _, tc := range []struct{ ram, card string }{
+		{"24564", "RTX 4090 24GB"},
+		{"0.3", "RTX 4090"},
+		{"0", "RTX 4090"},
+	} {
+		offers, err := LoadVastJSON(strings.NewReader(`[{"gpu_name":"RTX 4090","num_gpus":1,"gpu_ram":` + tc.ram + `,"dph_total":0.4}]`))
+		if err != nil {
+			t.Fatalf("gpu_ram %s: %v", tc.ram, err)
+		}
+		if offers[0].Card != tc.card {
+			t.Errorf("gpu_ram %s: card %q, want %q", tc.ram, offers[0].Card, tc.card)
+		}
+	}
+}
+
 func TestLoadVastJSONErrors(t *testing.T) {
 	const ok = `"gpu_name":"RTX 4090","num_gpus":1,"gpu_ram":24564,"dph_total":0.4`
 	tests := []struct {
