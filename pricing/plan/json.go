@@ -3,6 +3,7 @@ package plan
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -39,10 +40,8 @@ func (r Request) MarshalJSON() ([]byte, error) {
 func (r *Request) UnmarshalJSON(b []byte) error {
 	var p requestPlain
 	w := requestWire{requestPlain: &p}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&w); err != nil {
-		return fmt.Errorf("plan: request: %s: %w", strings.TrimPrefix(err.Error(), "json: "), pricing.ErrInvalid)
+	if err := decodeStrict("request", b, &w); err != nil {
+		return err
 	}
 	var err error
 	for _, d := range []durationField{{"usage", w.Usage, &p.Usage}, {"deadline", w.Deadline, &p.Deadline},
@@ -59,6 +58,19 @@ func (r *Request) UnmarshalJSON(b []byte) error {
 	}
 	*r = Request(p)
 	return nil
+}
+
+// decodeStrict decodes b into v, rejecting unknown fields. Its error names what
+// was read and wraps pricing.ErrInvalid; an error a nested UnmarshalJSON returned
+// (a Traffic's, a Money's) already does, and is returned as it is.
+func decodeStrict(what string, b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil || errors.Is(err, pricing.ErrInvalid) {
+		return err
+	}
+	return fmt.Errorf("plan: %s: %s: %w", what, strings.TrimPrefix(err.Error(), "json: "), pricing.ErrInvalid)
 }
 
 type optionPlain Option
@@ -89,10 +101,8 @@ func (o Option) MarshalJSON() ([]byte, error) {
 func (o *Option) UnmarshalJSON(b []byte) error {
 	var p optionPlain
 	w := optionWire{optionPlain: &p, PerHour: &p.PerHour, PerMillion: &p.PerMillion} // read in place
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&w); err != nil {
-		return fmt.Errorf("plan: option: %s: %w", strings.TrimPrefix(err.Error(), "json: "), pricing.ErrInvalid)
+	if err := decodeStrict("option", b, &w); err != nil {
+		return err
 	}
 	var err error
 	for _, d := range []durationField{{"duration", w.Duration, &p.Duration},

@@ -159,3 +159,27 @@ func FuzzRequestJSON(f *testing.F) {
 		}
 	})
 }
+
+// An error from a nested reader (the serving traffic's durations, an option's
+// money) is passed on once, not wrapped again in the outer type's words.
+func TestNestedJSONErrors(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		into any
+		want string
+	}{
+		{`{"serving":{"ttft":"x"}}`, new(Request), `plan: ttft "x": want a duration such as 12h or 90m: invalid input`},
+		{`{"serving":{"requests_per_second":1,"bogus":2}}`, new(Request), `plan: serving: unknown field "bogus": invalid input`},
+		{`{"bogus":1}`, new(Request), `plan: request: unknown field "bogus": invalid input`},
+		{`{"per_hour":{"amount":"x","currency":"CNY"}}`, new(Option), ""},
+	} {
+		err := json.Unmarshal([]byte(tc.in), tc.into)
+		if !errors.Is(err, pricing.ErrInvalid) {
+			t.Errorf("%s: %v, want an error wrapping ErrInvalid", tc.in, err)
+			continue
+		}
+		if strings.Count(err.Error(), "invalid input") != 1 || tc.want != "" && err.Error() != tc.want {
+			t.Errorf("%s: %q, want %q", tc.in, err, tc.want)
+		}
+	}
+}

@@ -1,13 +1,11 @@
 package plan
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gpuplan/gpuplan/catalog"
@@ -80,10 +78,8 @@ func (t Traffic) MarshalJSON() ([]byte, error) {
 func (t *Traffic) UnmarshalJSON(b []byte) error {
 	var p trafficPlain
 	w := trafficWire{trafficPlain: &p}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&w); err != nil {
-		return fmt.Errorf("plan: serving: %s: %w", strings.TrimPrefix(err.Error(), "json: "), pricing.ErrInvalid)
+	if err := decodeStrict("serving", b, &w); err != nil {
+		return err
 	}
 	var err error
 	for _, d := range []durationField{{"ttft", w.TTFT, &p.TTFT}, {"tpot", w.TPOT, &p.TPOT}} {
