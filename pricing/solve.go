@@ -270,7 +270,7 @@ func smallEnough(pr *problem[int64], need int64) bool {
 	if pr.hasTail {
 		sum = add(sum, mul(pr.rate, pr.units(need)))
 	}
-	add(sum, maxA)
+	add(sum, maxA) // the bound, Σ A_i + T + max A_i
 	return ok
 }
 
