@@ -204,6 +204,25 @@ func TestSmallEnoughBoundary(t *testing.T) {
 	}
 }
 
+// A bound of exactly MaxInt64 fits: every cost is at most it. With hourly 12607
+// and daily D = 427007964568346, for a need of one second the bound is
+// Σ A_i + max A_i + T = 2·3·(D·3600) + 172801·12607 = 2^63 − 1 (L = 1 + 2·86400
+// seconds, three days and L seconds of tail), so the run stays on int64 and
+// Floor has a bound to give: the hour's 12607.00, in fen.
+func TestSmallEnoughAtMaxInt64(t *testing.T) {
+	tr := Tariff{Currency: "CNY", Hourly: dec("12607"), Daily: dec("427007964568346")}
+	if p := newPricer(tr); !p.hasRun64 {
+		t.Errorf("a bound of exactly MaxInt64: no int64 run problem, want one")
+	}
+	p, err := NewPricer(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := p.Floor(Continuous(time.Hour), 1); !ok || got != 1260700 {
+		t.Errorf("Floor(1h) = %d, %v; want 1260700, true", got, ok)
+	}
+}
+
 func TestMulDivRound(t *testing.T) {
 	tests := []struct {
 		name       string

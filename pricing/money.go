@@ -355,10 +355,11 @@ func trim(d decimal.Decimal) decimal.Decimal {
 }
 
 // roundQuo returns x/y rounded to places decimal places with the given mode,
-// exactly: the remainder decides, not a float. y must be positive. Half up is
-// decimal's DivRound (a half away from zero).
+// exactly: the remainder decides, not a float. y must be positive. Every mode
+// but RoundHalfEven rounds half up, with decimal's DivRound (a half away from
+// zero): Money.Round and Money.Div take a mode without a name too.
 func roundQuo(x, y decimal.Decimal, places int32, mode RoundingMode) decimal.Decimal {
-	if mode == RoundHalfUp {
+	if mode != RoundHalfEven {
 		return x.DivRound(y, places)
 	}
 	q, r := x.Abs().QuoRem(y, places)

@@ -151,6 +151,28 @@ func TestNewMoney(t *testing.T) {
 	}
 }
 
+// A mode other than RoundHalfEven rounds a half away from zero, as RoundHalfUp
+// does: Money.Round and Money.Div take any RoundingMode, and one without a name
+// has always rounded so. 0.125 and -0.125 are exact halves at two places.
+func TestRoundUnnamedModeIsHalfUp(t *testing.T) {
+	for _, mode := range []RoundingMode{-1, 2, 7} {
+		for _, tc := range []struct{ in, want string }{
+			{"0.125", "0.13"}, {"-0.125", "-0.13"}, {"0.135", "0.14"}, {"-0.5", "-0.5"}, {"0.124", "0.12"},
+		} {
+			if got := (Money{Amount: dec(tc.in), Currency: "CNY"}).Round(mode); !got.Amount.Equal(dec(tc.want)) {
+				t.Errorf("Round(%s, %v) = %s, want %s", tc.in, mode, got.Amount, tc.want)
+			}
+		}
+		// 1 / 8 = 0.125, a half at two places.
+		if got, err := cny("1").Div(dec("8"), mode); err != nil || !got.Amount.Equal(dec("0.13")) {
+			t.Errorf("Div(1, 8, %v) = %s, %v; want 0.13", mode, got.Amount, err)
+		}
+		if got, err := cny("-1").Div(dec("8"), mode); err != nil || !got.Amount.Equal(dec("-0.13")) {
+			t.Errorf("Div(-1, 8, %v) = %s, %v; want -0.13", mode, got.Amount, err)
+		}
+	}
+}
+
 func TestRoundQuoMatchesDecimal(t *testing.T) {
 	// Half even must agree with RoundBank on any exact quotient (half up is
 	// decimal's DivRound itself).

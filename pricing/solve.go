@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"math/bits"
 	"slices"
+
+	"github.com/gpuplan/gpuplan/internal/checked"
 )
 
 // maxItems is the most packages a tariff can have: eight terms (Validate) and the
@@ -249,7 +251,7 @@ func solve[C any, A arith[C]](a A, pr *prepared[C], need int64) solution[C] {
 // whole cells of G, then b past it), so with L that length,
 // A_i = ⌈L/length_i⌉·price_i (at least any count of i in it times its price) and
 // T = tail(L) (at least any tail), every cost is at most Σ A_i + max A_i + T,
-// which must stay below MaxInt64.
+// which must fit an int64 (MaxInt64 itself fits).
 // Cross products of prices and lengths are taken in *big.Int.
 func smallEnough(pr *problem[int64], need int64) bool {
 	var maxL int64
@@ -257,15 +259,19 @@ func smallEnough(pr *problem[int64], need int64) bool {
 		maxL = max(maxL, l)
 	}
 	need = satAdd(max(need, 1), 2*maxL)
-	var sum, maxA, tail int64
+	ok := true // no sum or product below overflowed
+	add := func(x, y int64) int64 { v, fits := checked.Add(x, y); ok = ok && fits; return v }
+	mul := func(x, y int64) int64 { v, fits := checked.Mul(x, y); ok = ok && fits; return v }
+	var sum, maxA int64
 	for i, l := range pr.lengths {
-		ai := satMul(ceilDiv(need, l), pr.prices[i])
-		sum, maxA = satAdd(sum, ai), max(maxA, ai)
+		ai := mul(ceilDiv(need, l), pr.prices[i])
+		sum, maxA = add(sum, ai), max(maxA, ai)
 	}
 	if pr.hasTail {
-		tail = satMul(pr.rate, pr.units(need))
+		sum = add(sum, mul(pr.rate, pr.units(need)))
 	}
-	return satAdd(satAdd(sum, maxA), tail) < math.MaxInt64
+	add(sum, maxA) // the bound, Σ A_i + T + max A_i
+	return ok
 }
 
 func gcd(a, b int64) int64 {
