@@ -32,7 +32,7 @@ type ParseError struct {
 	Line  int    // 1-based line in the input; zero when unknown
 	Field string // the column or JSON field; empty for the whole record
 	Input string // the offending text, as written (shortened when long)
-	Err   error  // the reason in plain words, ending with ErrInvalid's text; wraps ErrInvalid
+	Err   error  // the reason in plain words, ending with ErrInvalid's text; wraps ErrInvalid and the reason's own sentinel, if any
 }
 
 // Error describes the failure: where it is, the input quoted once, the reason and

@@ -231,7 +231,7 @@ func parseErr(line int, field, input string, err error) *ParseError {
 		pe.Field, pe.Input, pe.Err = fe.field, fe.input, fe.err
 	}
 	if !errors.Is(pe.Err, ErrInvalid) {
-		pe.Err = fmt.Errorf("%v: %w", pe.Err, ErrInvalid)
+		pe.Err = fmt.Errorf("%w: %w", pe.Err, ErrInvalid) // both sentinels stay visible to errors.Is
 	}
 	return pe
 }

@@ -260,3 +260,17 @@ func TestTariffJSONNotOffered(t *testing.T) {
 		t.Errorf("round trip = %+v, %v", back, err)
 	}
 }
+
+// A price cell in another currency than its row's is refused as invalid input and
+// as a currency mismatch: errors.Is finds both sentinels through the ParseError.
+func TestLoadPriceCellCurrencyMismatch(t *testing.T) {
+	const list = "provider,region,card,currency,hourly\nacme,r1,RTX 4090,CNY,$1.20\n"
+	_, err := LoadOffersCSV(strings.NewReader(list))
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line != 2 || pe.Field != "hourly" {
+		t.Fatalf("err = %v, want a ParseError at line 2, field hourly", err)
+	}
+	if !errors.Is(err, ErrInvalid) || !errors.Is(err, ErrCurrencyMismatch) {
+		t.Errorf("err = %v: ErrInvalid %v, ErrCurrencyMismatch %v; want both", err, errors.Is(err, ErrInvalid), errors.Is(err, ErrCurrencyMismatch))
+	}
+}
