@@ -300,9 +300,10 @@ type decParts struct {
 }
 
 // splitDec returns d's coefficient and exponent, with trailing zeros after the
-// point dropped (as trim does), when the coefficient fits an int64. NumDigits is
-// exact (it checks its estimate), and at most 18 digits fit, so
-// CoefficientInt64 is then exact too; neither copies the coefficient.
+// point dropped (as trim does), when the coefficient fits an int64. NumDigits
+// is exact from 17 digits up (below, its estimate may read 10^15 as 15 digits,
+// which changes nothing here), so a coefficient it counts at most 18 digits has at
+// most 18 and CoefficientInt64 is exact; neither copies the coefficient.
 func splitDec(d decimal.Decimal) decParts {
 	if d.IsZero() {
 		return decParts{0, 0, true}
