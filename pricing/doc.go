@@ -53,19 +53,19 @@
 // no global state, no logging and no network access.
 //
 // Speed, measured with go test -bench -benchmem on a two-core AMD EPYC machine
-// shared with other work (load about 2.5; two runs, the range given):
+// shared with other work (load about 1; two or three runs, the range given):
 //
-//	Tariff.Cost, hourly/daily/weekly/monthly, 20 h     10–11 µs     71 allocs
-//	Tariff.Cost, the same tariff, 400 days             15 µs        88 allocs
-//	Tariff.Cost, the same tariff, a hundred years      14 µs        49 allocs
-//	Tariff.Cost, eight terms at nearly one rate, 46 y  0.7–0.8 ms   0.25 MB
-//	Tariff.Cost, the same, a hundred years             1.1–1.3 ms   0.36 MB
-//	Tariff.Cost, four random eight-term tariffs, 100 y 0.13–0.26 ms
-//	Tariff.Cost, the slowest of 3,000 random tariffs   1.8–1.9 ms   0.38 MB
-//	NewPricer; Pricer.Price of 20 h / 400 days         3.3 µs; 8 / 16–18 µs
-//	Account.Bill, a million sessions                   0.76–1.1 µs a session, 225 MB
-//	LoadOffersCSV, 30 MiB                              0.75–0.81 s, 183 MB
-//	LoadSkyPilotCSV, 10 MB                             53–56 ms, 25 MB
+//	Tariff.Cost, hourly/daily/weekly/monthly, 20 h     9–10 µs      49 allocs
+//	Tariff.Cost, the same tariff, 400 days             7–10 µs      66 allocs
+//	Tariff.Cost, the same tariff, a hundred years      6–12 µs      29 allocs
+//	Tariff.Cost, eight terms at nearly one rate, 46 y  0.6–0.75 ms  0.24 MB
+//	Tariff.Cost, the same, a hundred years             1.15–1.2 ms  0.36 MB
+//	Tariff.Cost, four random eight-term tariffs, 100 y 0.14–0.25 ms
+//	Tariff.Cost, the slowest of 3,000 random tariffs   1.7–1.9 ms   0.38 MB
+//	NewPricer; Pricer.Price of 20 h / 400 days         1.5–1.9 µs; 5–6.5 / 13.5 µs
+//	Account.Bill, a million sessions                   0.88–0.96 µs a session, 224 MB
+//	LoadOffersCSV, 30 MiB                              0.9–1.2 s, 183 MB
+//	LoadSkyPilotCSV, 10 MB                             59–76 ms, 25 MB
 //
 // (Tariff.Cost's documentation says why no valid tariff takes longer at any
 // length; the slowest is BenchmarkCostRandomTerms/days-span-100y.)

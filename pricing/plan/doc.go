@@ -59,15 +59,15 @@
 // which never costs less.
 // Measured with go test -bench Plan -benchmem on synthetic price lists (twelve
 // providers, six regions, twenty cards, 1 to 8 GPUs, tariffs shared by regions;
-// a LoRA job on Llama-2-7B; the default limit), the fastest of three runs on a
-// two-core AMD EPYC virtual machine shared with other work (load about 1.5). The
-// same binary ran up to 60% slower at other moments of the same hour (1000
-// offers: 2.8 to 4.7 ms), as the machine's neighbours changed:
+// a LoRA job on Llama-2-7B; the default limit), three runs on a two-core AMD
+// EPYC virtual machine shared with other work (load about 1). The same binary
+// has run up to 60% slower at other moments, as the machine's neighbours
+// changed:
 //
-//	offers    time/op   memory/op   allocs/op
-//	1000      2.9 ms     0.75 MB     5.6 k
-//	10000     9.4 ms     2.0 MB      15 k
-//	100000    57 ms      9.6 MB      54 k
+//	offers    time/op        memory/op   allocs/op
+//	1000      2.5–2.8 ms     0.77 MB     4.8 k
+//	10000     8.7–10.8 ms    2.1 MB      14.5 k
+//	100000    64–72 ms       9.6 MB      53 k
 //
 // At 1000 offers (240 distinct tariffs, 260 classes, 19 of their 1,621 counts
 // priced in full) about a fifth of the time is preparing the distinct tariffs
@@ -78,7 +78,7 @@
 // garbage collection.
 //
 // A serving request (Llama-3.1-8B, 20 requests/s, TTFT and TPOT targets) over
-// 1000 of the same offers: 2.6 ms, 0.9 MB and 6.3 k allocations, about 80
+// 1000 of the same offers: 2.8–3.0 ms, 0.9 MB and 5.7 k allocations, about 80
 // replica searches (one per card and tensor-parallel size), the tariffs
 // prepared, and pricing what passes the floor. The 47 GPU offers of the
 // SkyPilot snapshot (BenchmarkPlanSkyPilot): 1.5 ms, 0.5 MB, 4.8 k allocations.
