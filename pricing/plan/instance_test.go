@@ -142,19 +142,28 @@ func TestPlanInstancesSpanServers(t *testing.T) {
 	}
 }
 
-// Serving on instances: the 7 RTX 4090 replicas TestServingLlama8B finds for 20
-// requests/s rent two 4-GPU instances (8 GPUs, one idle), priced per instance:
-// 2 × 6.40 = 12.80 an hour; a replica never spans instances.
-func TestServingInstances(t *testing.T) {
+// servingOnInstances plans TestServingLlama8B's traffic (20 requests/s of 1000
+// prompt and 300 output tokens, TTFT ≤ 1 s, TPOT ≤ 50 ms) on RTX 4090s sold in
+// instances of per GPUs at hourly an instance, every count returned.
+func servingOnInstances(t *testing.T, hourly string, per int) Report {
+	t.Helper()
 	tr := Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TTFT: time.Second, TPOT: 50 * time.Millisecond}
-	o := planOffer("a", "RTX 4090", 0, "6.40", "")
-	o.GPUsPerInstance = 4
+	o := planOffer("a", "RTX 4090", 0, hourly, "")
+	o.GPUsPerInstance = per
 	r := servingRequest(t, "llama-3.1-8b", tr)
 	r.EveryCount, r.Limit = true, -1
 	rep, err := Planner{Offers: []pricing.Offer{o}}.Report(r)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rep
+}
+
+// Serving on instances: the 7 RTX 4090 replicas TestServingLlama8B finds for 20
+// requests/s rent two 4-GPU instances (8 GPUs, one idle), priced per instance:
+// 2 × 6.40 = 12.80 an hour; a replica never spans instances.
+func TestServingInstances(t *testing.T) {
+	rep := servingOnInstances(t, "6.40", 4)
 	var found bool
 	for _, opt := range rep.Options {
 		if opt.Layout.Tensor > 4 {
@@ -179,15 +188,7 @@ func TestServingInstances(t *testing.T) {
 // takes an instance of its own (one GPU idle), so k such replicas rent k
 // instances, not ⌈2k/3⌉ with a replica split over two of them.
 func TestServingInstancesReplicaPerInstance(t *testing.T) {
-	tr := Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TTFT: time.Second, TPOT: 50 * time.Millisecond}
-	o := planOffer("a", "RTX 4090", 0, "4.80", "")
-	o.GPUsPerInstance = 3
-	r := servingRequest(t, "llama-3.1-8b", tr)
-	r.EveryCount, r.Limit = true, -1
-	rep, err := Planner{Offers: []pricing.Offer{o}}.Report(r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := servingOnInstances(t, "4.80", 3)
 	var found bool
 	for _, opt := range rep.Options {
 		tp := max(opt.Layout.Tensor, 1)
