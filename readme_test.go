@@ -10,6 +10,7 @@ import (
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
+	"github.com/gpuplan/gpuplan/pricing/pricelist"
 	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
 )
@@ -80,7 +81,7 @@ func TestReadmeTour(t *testing.T) {
 	if start < 0 || end < 0 {
 		t.Fatal("README.md has no csv price list")
 	}
-	offers, err := pricing.LoadOffersCSV(strings.NewReader(readme[start+7 : start+7+end]))
+	offers, err := pricelist.ReadCSV(strings.NewReader(readme[start+7 : start+7+end]))
 	if err != nil {
 		t.Fatalf("the README's price list does not load: %v", err)
 	}

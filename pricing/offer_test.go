@@ -273,3 +273,22 @@ func TestMarketCheckCurrencyNamesLines(t *testing.T) {
 		}
 	}
 }
+
+// A price not offered is written "" in JSON, never "0", which reads as free, and
+// reads back as not offered.
+func TestTariffJSONNotOffered(t *testing.T) {
+	tr := Tariff{Currency: "CNY", Hourly: dec("1.60"), Terms: []Term{{Months: 3, Monthly: dec("850")}}}
+	b, err := json.Marshal(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"hourly":"1.6"`, `"daily":""`, `"weekly":""`, `"monthly":""`, `"discount":""`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("JSON %s lacks %s", b, want)
+		}
+	}
+	var back Tariff
+	if err := json.Unmarshal(b, &back); err != nil || !back.Daily.IsZero() || !back.Hourly.Equal(dec("1.6")) {
+		t.Errorf("round trip = %+v, %v", back, err)
+	}
+}

@@ -85,6 +85,7 @@ import (
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
+	"github.com/gpuplan/gpuplan/pricing/pricelist"
 	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
 )
@@ -415,7 +416,7 @@ func (o options) request() (plan.Request, error) {
 // loadOffers reads -offers, or the embedded sample list.
 func (o options) loadOffers() ([]pricing.Offer, string, error) {
 	if o.offers == "" {
-		offers, err := pricing.LoadOffersJSON(strings.NewReader(sampleOffers))
+		offers, err := pricelist.ReadJSON(strings.NewReader(sampleOffers))
 		return offers, "built-in sample price list (SAMPLE PRICES, not quotes)", err
 	}
 	return readOfferFile(o.offers)
