@@ -43,17 +43,28 @@ type Offer struct {
 	// with Tariff priced per GPU.
 	GPUsPerInstance int `json:"gpus_per_instance"`
 
+	// HostMemory is the host RAM, in bytes, that comes with each GPU rented (an
+	// instance's RAM over its GPUs), for a job that offloads its optimizer state or
+	// weights to the host. Zero: unknown. At most MaxHostMemory.
+	HostMemory int64 `json:"host_memory_bytes"`
+
 	// Line is the 1-based line of the price list the offer was loaded from (the
 	// line of its row in CSV, of its opening brace in JSON), set by the loaders so
 	// that messages can point at it; zero otherwise.
 	Line int `json:"line"`
 }
 
+// MaxHostMemory bounds Offer.HostMemory: 64 TiB of host RAM a GPU, far past what
+// a whole server holds (an eight-GPU DGX H100 has 2 TiB), so that a figure past it
+// is a typo or a unit mistaken.
+const MaxHostMemory = 64 << 40
+
 // Validate reports every problem with o, joined, each a *FieldError naming the
 // field by its JSON key ("card", "tariff.hourly") and wrapping ErrInvalid: an empty
 // provider or card, a negative GPU limit, GPUs per instance that are negative or do
-// not divide MaxGPUs, a negative line, an invalid tariff, or an interruption rate
-// that is negative, NaN or infinite.
+// not divide MaxGPUs, a negative line, an invalid tariff, an interruption rate
+// that is negative, NaN or infinite, or host memory that is negative or past
+// MaxHostMemory.
 func (o Offer) Validate() error {
 	return errors.Join(o.ValidateFields(), nest("tariff", o.Tariff.Validate()))
 }
@@ -84,6 +95,9 @@ func (o Offer) ValidateFields() error {
 	}
 	if r := o.InterruptionsPerDay; math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
 		add("interruptions_per_day", "%v: want a finite number ≥ 0", r)
+	}
+	if m := o.HostMemory; m < 0 || m > MaxHostMemory {
+		add("host_memory_bytes", "%d: want 0 (unknown) to %d (64 TiB a GPU)", m, int64(MaxHostMemory))
 	}
 	return errors.Join(errs...)
 }

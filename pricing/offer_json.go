@@ -157,7 +157,7 @@ func (o *Offer) UnmarshalJSON(b []byte) error {
 func isOfferField(name string) bool {
 	switch name {
 	case "provider", "region", "card", "max_gpus", "tier", "support", "interruptible", "interruptions_per_day", "notes",
-		"gpus_per_instance", "line":
+		"gpus_per_instance", "host_memory_bytes", "line":
 		return true
 	}
 	return false

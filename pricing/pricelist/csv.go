@@ -23,6 +23,7 @@ const (
 	colMemory
 	colMaxGPUs
 	colGPUsPerInstance
+	colHostMemory
 	colCurrency
 	colHourly
 	colDaily
@@ -43,7 +44,7 @@ const (
 
 // csvColumns names the columns ReadCSV knows, besides term_<N>m.
 var csvColumns = [numColumns]string{"provider", "region", "card", "memory", "max_gpus", "gpus_per_instance",
-	"currency", "hourly", "daily", "weekly", "monthly", "hours_per_month", "granularity", "minimum",
+	"host_memory_gb", "currency", "hourly", "daily", "weekly", "monthly", "hours_per_month", "granularity", "minimum",
 	"after_package", "rounding", "tier", "support", "interruptible", "interruptions_per_day", "notes"}
 
 // csvAliases maps the Chinese headings of the price lists the seed articles'
@@ -56,6 +57,7 @@ var csvAliases = map[string]string{
 	"显存": "memory",
 	"卡数": "max_gpus", "最大卡数": "max_gpus",
 	"整机卡数": "gpus_per_instance", "每台卡数": "gpus_per_instance",
+	"内存": "host_memory_gb", "主机内存": "host_memory_gb", "系统内存": "host_memory_gb",
 	"币种": "currency", "货币": "currency",
 	"按量": "hourly", "小时价": "hourly", "按小时": "hourly", "按量/小时": "hourly", "按时": "hourly",
 	"包天": "daily", "包日": "daily", "天价": "daily",
@@ -105,6 +107,9 @@ func csvHeading(h string) (name, unit string, zh bool) {
 //	max_gpus                   integer ≥ 0 (zero: no stated limit)
 //	gpus_per_instance          integer ≥ 0: GPUs sold together as one instance,
 //	                           whose prices are then per instance (Offer.GPUsPerInstance)
+//	host_memory_gb             host RAM in GiB ("256", "256GB") for the unit the row
+//	                           sells: per instance with gpus_per_instance (divided by
+//	                           its GPUs for Offer.HostMemory), per GPU otherwise
 //	currency                   ISO 4217 code ("CNY")
 //	hourly, daily, weekly,
 //	monthly                    prices per GPU (per instance with gpus_per_instance),
@@ -132,6 +137,7 @@ func csvHeading(h string) (name, unit string, zh bool) {
 //	显存                             memory
 //	卡数, 最大卡数                     max_gpus
 //	整机卡数, 每台卡数                  gpus_per_instance
+//	内存, 主机内存, 系统内存              host_memory_gb
 //	币种, 货币                        currency
 //	按量, 小时价, 按小时, 按时, 按量/小时   hourly
 //	包天, 包日, 天价                   daily
@@ -371,6 +377,9 @@ func (h *csvHeader) offer(rec []string, in *interner) (pricing.Offer, error) {
 			}
 		}
 	}
+	if o.HostMemory, err = hostMemory(get(colHostMemory), max(o.GPUsPerInstance, 1)); err != nil {
+		return o, &cellError{csvColumns[colHostMemory], get(colHostMemory), err}
+	}
 	if s := get(colInterruptionsPerDay); s != "" {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
@@ -402,4 +411,27 @@ func intField(name, s string) (int, error) {
 		return 0, &cellError{name, s, invalidf("want a whole number from 0 to 1000000")}
 	}
 	return n, nil
+}
+
+// hostMemory reads a host RAM cell in GiB ("256", "256GB", "0.5 GiB"; a SkyPilot
+// catalog's MemoryGiB, "1800.0") as bytes for each of gpus GPUs; zero for an empty
+// cell. A negative, malformed or absurd size (past pricing.MaxHostMemory a GPU) is
+// a reason wrapping pricing.ErrInvalid.
+func hostMemory(s string, gpus int) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	f := strings.ToLower(strings.TrimSpace(text.FoldWidth(s)))
+	for _, unit := range [...]string{"gib", "gb", "g"} {
+		if rest, ok := strings.CutSuffix(f, unit); ok {
+			f = strings.TrimSpace(rest)
+			break
+		}
+	}
+	gib, err := strconv.ParseFloat(f, 64)
+	bytes := gib * (1 << 30) / float64(gpus)
+	if err != nil || math.IsNaN(gib) || gib < 0 || bytes > pricing.MaxHostMemory {
+		return 0, invalidf("want the host RAM in GiB, 0 to %d a GPU", pricing.MaxHostMemory>>30)
+	}
+	return int64(math.Round(bytes)), nil
 }

@@ -21,12 +21,13 @@ const SkyPilotProvider = "skypilot"
 // skypilot-catalog, catalogs/v<N>/<cloud>/vms.csv): a header row naming the
 // columns, in any order, then one instance type in one region or zone a row.
 // It reads InstanceType, AcceleratorName, AcceleratorCount, Price, SpotPrice,
-// Region, AvailabilityZone (older catalogs and some clouds) and GpuInfo, and
-// ignores the others (vCPUs, MemoryGiB, Arch, ...). Each row with GPUs becomes an
-// offer of one whole instance (GPUsPerInstance is the row's AcceleratorCount,
+// Region, AvailabilityZone (older catalogs and some clouds), GpuInfo and
+// MemoryGiB, and ignores the others (vCPUs, Arch, ...). Each row with GPUs becomes
+// an offer of one whole instance (GPUsPerInstance is the row's AcceleratorCount,
 // MaxGPUs zero: any number of instances), priced in USD per instance-hour billed
-// per second, Provider SkyPilotProvider, the instance type and zone in Notes, and
-// Line its row.
+// per second, Provider SkyPilotProvider, the instance type and zone in Notes, its
+// HostMemory the instance's MemoryGiB over its GPUs (zero when the row gives none),
+// and Line its row.
 //
 // The card is named with its memory from GpuInfo, a Python dict as text
 // ("{'Gpus': [{'Name': 'A100', ..., 'MemoryInfo': {'SizeInMiB': 40960}}], ...}"),
@@ -78,7 +79,7 @@ func (s *skips) add(reason string, line int) {
 }
 
 // skyColumns are the columns ReadSkyPilot reads; the first four are required.
-var skyColumns = [...]string{"AcceleratorName", "AcceleratorCount", "Price", "Region", "InstanceType", "SpotPrice", "AvailabilityZone", "GpuInfo"}
+var skyColumns = [...]string{"AcceleratorName", "AcceleratorCount", "Price", "Region", "InstanceType", "SpotPrice", "AvailabilityZone", "GpuInfo", "MemoryGiB"}
 
 const (
 	skyAccName = iota
@@ -89,6 +90,7 @@ const (
 	skySpot
 	skyZone
 	skyGpuInfo
+	skyMemory
 )
 
 func readSkyPilot(r io.Reader) ([]pricing.Offer, []Skip, error) {
@@ -189,6 +191,10 @@ func (sr *skyReader) row(rec []string, line int) error {
 		sr.skipped.add("a fraction of a GPU", line)
 		return nil
 	}
+	ram, err := hostMemory(sr.get(rec, skyMemory), count)
+	if err != nil {
+		return sr.fail(rec, line, skyMemory, err)
+	}
 	priceText, spotText := sr.get(rec, skyPrice), sr.get(rec, skySpot)
 	price, err := sr.parsePrice(priceText, true)
 	if err != nil {
@@ -261,7 +267,7 @@ func (sr *skyReader) row(rec []string, line int) error {
 		}
 		o := pricing.Offer{
 			Provider: SkyPilotProvider, Region: region, Card: card,
-			GPUsPerInstance: count, Line: line, Notes: sr.note(instance, zone, spotOffer),
+			GPUsPerInstance: count, HostMemory: ram, Line: line, Notes: sr.note(instance, zone, spotOffer),
 			Tariff:        pricing.Tariff{Currency: "USD", Hourly: hourly},
 			Interruptible: spotOffer,
 		}

@@ -31,6 +31,8 @@ type vastOffer struct {
 	GPUName      string      `json:"gpu_name"`
 	NumGPUs      json.Number `json:"num_gpus"`
 	GPURAM       json.Number `json:"gpu_ram"`
+	CPURAM       json.Number `json:"cpu_ram"`
+	GPUFrac      json.Number `json:"gpu_frac"`
 	DPHTotal     json.Number `json:"dph_total"`
 	Reliability2 json.Number `json:"reliability2"`
 	Reliability  json.Number `json:"reliability"`
@@ -55,6 +57,9 @@ type vastOffer struct {
 // 0.9 gives 0.105). vast.ai does not publish how the score is computed; the
 // estimate is a reading of it, not the provider's figure. Without a score the
 // rate is zero (unknown) and Notes says so.
+//
+// HostMemory is the offer's share of the machine's RAM (cpu_ram, in MiB, times
+// gpu_frac when given) over its GPUs; zero without cpu_ram.
 //
 // Other fields are ignored (vast.ai's offers carry over a hundred and add more).
 // An offer without gpu_name, with num_gpus not a whole number of at least one, a
@@ -108,13 +113,17 @@ func (v vastOffer) offer() (pricing.Offer, error) {
 			card = name + " " + strconv.FormatInt(gb, 10) + "GB"
 		}
 	}
+	ram, err := v.hostMemory(n)
+	if err != nil {
+		return pricing.Offer{}, err
+	}
 	price, err := vastPrice(v.DPHTotal.String())
 	if err != nil {
 		return pricing.Offer{}, &cellError{"dph_total", v.DPHTotal.String(), err}
 	}
 	o := pricing.Offer{
 		Provider: VastProvider, Region: strings.TrimSpace(v.Geolocation), Card: card,
-		MaxGPUs: n, GPUsPerInstance: n,
+		MaxGPUs: n, GPUsPerInstance: n, HostMemory: ram,
 		Tariff: pricing.Tariff{Currency: "USD", Hourly: price},
 	}
 	notes := "offer " + v.ID.String()
@@ -143,6 +152,34 @@ func (v vastOffer) offer() (pricing.Offer, error) {
 	o.Notes = fmt.Sprintf("%s; reliability %s: about %.3g interruptions a day, an estimate read from the score as -ln(reliability)",
 		notes, rel.String(), o.InterruptionsPerDay)
 	return o, nil
+}
+
+// hostMemory is the host RAM that comes with each of the offer's n GPUs, in
+// bytes: cpu_ram (the machine's RAM, in MiB as the host reports it) times
+// gpu_frac (the share of the machine's GPUs the offer rents; vast.ai gives such
+// an offer the same share of the cores, cpu_cores_effective, and the RAM is read
+// as shared alike) over n; zero without cpu_ram. An error is a *cellError naming
+// the field.
+func (v vastOffer) hostMemory(n int) (int64, error) {
+	s := v.CPURAM.String()
+	if s == "" {
+		return 0, nil
+	}
+	mib, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(mib) || mib < 0 || mib > 1<<40 {
+		return 0, &cellError{"cpu_ram", s, invalidf("want the machine's RAM in MB")}
+	}
+	share := 1.0
+	if f := v.GPUFrac.String(); f != "" {
+		if share, err = strconv.ParseFloat(f, 64); err != nil || !(share > 0 && share <= 1) {
+			return 0, &cellError{"gpu_frac", f, invalidf("want a share of the machine's GPUs above 0 and at most 1")}
+		}
+	}
+	bytes := mib * (1 << 20) * share / float64(n)
+	if bytes > pricing.MaxHostMemory {
+		return 0, &cellError{"cpu_ram", s, invalidf("over %d GiB a GPU", pricing.MaxHostMemory>>30)}
+	}
+	return int64(math.Round(bytes)), nil
 }
 
 // vastPrice reads dph_total, a JSON number, exactly from its text and rounds it
