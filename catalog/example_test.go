@@ -45,6 +45,26 @@ func ExampleCatalog_Lookup() {
 	// true
 }
 
+func ExampleCatalog_Candidates() {
+	cat := catalog.Default()
+	for _, name := range []string{"NVIDIA H100 80GB HBM3", "H100 80GB", "A100 80GB", "H800 80GB HBM3"} {
+		cards, err := cat.Candidates(name)
+		if err != nil {
+			panic(err)
+		}
+		var ids []string
+		for _, c := range cards {
+			ids = append(ids, c.ID)
+		}
+		fmt.Printf("%-22s %s\n", name, strings.Join(ids, ", ")) // slowest first
+	}
+	// Output:
+	// NVIDIA H100 80GB HBM3  h100-sxm5-80gb
+	// H100 80GB              h100-pcie-80gb, h100-sxm5-80gb
+	// A100 80GB              a100-pcie-80gb, a100-sxm4-80gb
+	// H800 80GB HBM3         h800-sxm5-80gb
+}
+
 func ExampleCard_FP64() {
 	for _, name := range []string{"A100-80GB", "H800 SXM", "RTX 4090"} {
 		card, _ := catalog.Default().Lookup(name)
