@@ -119,6 +119,39 @@ func New(cards ...Card) (*Catalog, error) {
 	return c, nil
 }
 
+// Merge returns a catalog of base's cards with cards added, as a user adds their
+// own to the built-in catalog: a card whose ID is one of base's replaces that card,
+// in its place; the others follow base's cards in the order given. The result is
+// built with New, so every rule of New holds across the merged set: a name or alias
+// that another card already answers to is an error that names both cards
+// ("catalog: card "my-4090": name "RTX 4090" also names card "rtx-4090""), as is
+// a family name equal to another card's own name. Two cards given with one ID are
+// an error too. Every error wraps ErrInvalid. base is not changed; a nil base is
+// an empty catalog.
+func Merge(base *Catalog, cards ...Card) (*Catalog, error) {
+	var all []Card
+	if base != nil {
+		all = slices.Clone(base.cards) // New copies each card's slices
+	}
+	pos := make(map[string]int, len(all))
+	for i, c := range all {
+		pos[c.ID] = i
+	}
+	given := make(map[string]bool, len(cards))
+	for _, c := range cards {
+		if given[c.ID] {
+			return nil, fmt.Errorf("catalog: Merge: card %s given twice: %w", quote(c.ID), ErrInvalid)
+		}
+		given[c.ID] = true
+		if i, ok := pos[c.ID]; ok {
+			all[i] = c
+			continue
+		}
+		all = append(all, c)
+	}
+	return New(all...)
+}
+
 // maxLoad bounds the JSON Load reads: far beyond any real card list.
 const maxLoad = 16 << 20
 

@@ -65,6 +65,29 @@ func ExampleCatalog_Candidates() {
 	// H800 80GB HBM3         h800-sxm5-80gb
 }
 
+func ExampleMerge() {
+	// A provider's own card: a 4090 with its power limit cut to 300 W, say.
+	mine, err := catalog.Default().Lookup("rtx-4090")
+	if err != nil {
+		panic(err)
+	}
+	mine.ID, mine.Name, mine.Aliases, mine.TDP = "rtx-4090-300w", "RTX 4090 300W", []string{"4090 300W"}, 300
+	cat, err := catalog.Merge(catalog.Default(), mine)
+	if err != nil {
+		panic(err)
+	}
+	card, _ := cat.Lookup("4090 300W")
+	fmt.Println(card.ID, card.TDP)
+
+	// An alias another card answers to is refused, naming both cards.
+	mine.ID, mine.Aliases = "my-4090", []string{"RTX 4090"}
+	_, err = catalog.Merge(catalog.Default(), mine)
+	fmt.Println(err)
+	// Output:
+	// rtx-4090-300w 300
+	// catalog: card "my-4090": name "RTX 4090" also names card "rtx-4090": invalid input
+}
+
 func ExampleCard_FP64() {
 	for _, name := range []string{"A100-80GB", "H800 SXM", "RTX 4090"} {
 		card, _ := catalog.Default().Lookup(name)
