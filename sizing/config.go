@@ -61,6 +61,9 @@ func ReadConfig(r io.Reader) (Model, error) {
 	if err != nil {
 		return Model{}, err
 	}
+	if m.StoredPrecision, err = c.storedPrecision(&m.Notes); err != nil {
+		return Model{}, err
+	}
 	if err := m.Validate(); err != nil {
 		return Model{}, fmt.Errorf("sizing: config.json (%s): %w", c.typ, err)
 	}
@@ -360,4 +363,124 @@ func (c *hfConfig) model() (Model, error) {
 		m.SlidingWindow, m.SlidingLayers = 0, 0 // a window as long as the context changes nothing
 	}
 	return m, c.err
+}
+
+// storedPrecision reads the format a config.json states for its weights: its
+// quantization_config when there is one (transformers' quantizers name the method
+// in quant_method), else its torch_dtype (dtype in newer configs). The methods
+// read are fp8 and fbgemm_fp8 (FP8), gptq and awq (GPTQ4 and AWQ4 at 4 bits; other
+// widths as CustomBits with an FP16 scale and a zero point per group),
+// bitsandbytes (NF4 for load_in_4bit, INT8 for load_in_8bit), mxfp4 (MXFP4),
+// modelopt (quant_algo FP8 or NVFP4) and compressed-tensors (8-bit floats as FP8,
+// 8-bit integers as INT8, 4-bit integers as GPTQ4, 4-bit floats in groups of 16
+// as NVFP4). Another method, or a dtype it does not know, leaves the precision
+// zero with a note saying so.
+func (c *hfConfig) storedPrecision(notes *string) (Precision, error) {
+	raw, _ := c.raw("quantization_config")
+	if raw == nil {
+		dtype := c.str("torch_dtype")
+		if dtype == "" {
+			dtype = c.str("dtype")
+		}
+		switch dtype {
+		case "":
+			return 0, c.err
+		case "float32":
+			return FP32, c.err
+		case "float16":
+			return FP16, c.err
+		case "bfloat16":
+			return BF16, c.err
+		}
+		addNote(notes, "torch_dtype "+quote(dtype)+" is not one gpuplan reads: the stored format is unknown")
+		return 0, c.err
+	}
+	var q struct {
+		Method string `json:"quant_method"`
+		Bits   int    `json:"bits"`
+		WBit   int    `json:"w_bit"`
+		Group  int    `json:"group_size"`
+		QGroup int    `json:"q_group_size"`
+		Load4  bool   `json:"load_in_4bit"`
+		Load8  bool   `json:"load_in_8bit"`
+		Algo   string `json:"quant_algo"`
+		Groups map[string]struct {
+			Weights *struct {
+				Bits  int    `json:"num_bits"`
+				Type  string `json:"type"`
+				Group *int   `json:"group_size"`
+			} `json:"weights"`
+		} `json:"config_groups"`
+	}
+	if err := json.Unmarshal(raw, &q); err != nil {
+		return 0, fmt.Errorf("sizing: config.json (%s): quantization_config: %v: %w", c.typ, err, ErrInvalid)
+	}
+	bits, group := max(q.Bits, q.WBit), max(q.Group, q.QGroup)
+	switch strings.ToLower(q.Method) {
+	case "fp8", "fbgemm_fp8":
+		return FP8, nil
+	case "gptq", "awq":
+		p := GPTQ4
+		if strings.EqualFold(q.Method, "awq") {
+			p = AWQ4
+		}
+		return intGroups(bits, group, p, notes)
+	case "bitsandbytes":
+		switch {
+		case q.Load4:
+			return NF4, nil
+		case q.Load8:
+			return INT8, nil
+		}
+	case "mxfp4":
+		return MXFP4, nil
+	case "modelopt":
+		switch strings.ToUpper(q.Algo) {
+		case "FP8":
+			return FP8, nil
+		case "NVFP4":
+			return NVFP4, nil
+		}
+	case "compressed-tensors":
+		// The group holding the weights' scheme; configs name one ("group_0").
+		for _, g := range q.Groups {
+			w := g.Weights
+			switch {
+			case w == nil:
+			case w.Bits == 8 && w.Type == "float":
+				return FP8, nil
+			case w.Bits == 8 && w.Type == "int":
+				return INT8, nil
+			case w.Bits == 4 && w.Type == "float" && w.Group != nil && *w.Group == 16:
+				return NVFP4, nil
+			case w.Type == "int" && w.Group != nil:
+				return intGroups(w.Bits, *w.Group, GPTQ4, notes)
+			}
+		}
+	}
+	addNote(notes, "quantization_config's quant_method "+quote(q.Method)+" is not one gpuplan reads: the stored format is unknown (give -precision)")
+	return 0, nil
+}
+
+// intGroups is the precision of integer weights of bits bits with an FP16 scale
+// and a bits-wide zero point per group of group weights (GPTQ, AWQ): named4 at 4
+// bits, whose figure assumes groups of 128 (a note says when the config's
+// differ), otherwise CustomBits of bits + (16+bits)/group bits per weight (a group
+// of 0 or less is a whole row, whose scale costs next to nothing).
+func intGroups(bits, group int, named4 Precision, notes *string) (Precision, error) {
+	switch {
+	case bits == 4:
+		if group > 0 && group != 128 {
+			addNote(notes, fmt.Sprintf("%v assumes groups of 128 weights; this checkpoint's groups of %d change its bits per weight", named4, group))
+		}
+		return named4, nil
+	case bits < 2 || bits > 8:
+		addNote(notes, fmt.Sprintf("quantization_config gives %d bits: the stored format is unknown", bits))
+		return 0, nil
+	}
+	b := float64(bits)
+	if group > 0 {
+		b += float64(16+bits) / float64(group)
+	}
+	return CustomBits(b)
 }

@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/bits"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/internal/checked"
@@ -25,6 +26,12 @@ type ModelFile struct {
 	Params  int64 // exact, summed over the tensors
 	Weights Bytes // exact bytes of the stored tensors
 	Tensors int
+	// Precision is the weights' stored format (also in Model.StoredPrecision): a
+	// GGUF file's type (Q4_K_M, not a count of bits), or the safetensors format
+	// holding most of the bytes (BF16 matrices with F32 norms are BF16; packed
+	// GPTQ and AWQ layers are GPTQ4 and AWQ4). Zero: unknown, with Model.Notes
+	// saying why.
+	Precision Precision
 }
 
 // Limits the file readers hold every header to, so that a header claiming more
@@ -51,6 +58,9 @@ type ggmlType struct {
 
 // ggmlTypes lists ggml's tensor types by their GGUF type number; missing numbers
 // are types ggml removed (4, 5, 31 to 33, 36 to 38), which no current file holds.
+// ggmlTypeCount bounds the type numbers of ggmlTypes.
+const ggmlTypeCount = 40
+
 var ggmlTypes = map[uint32]ggmlType{
 	0: {"F32", 1, 4}, 1: {"F16", 1, 2}, 2: {"Q4_0", 32, 18}, 3: {"Q4_1", 32, 20},
 	6: {"Q5_0", 32, 22}, 7: {"Q5_1", 32, 24}, 8: {"Q8_0", 32, 34}, 9: {"Q8_1", 32, 36},
@@ -247,7 +257,7 @@ func ReadGGUF(r io.Reader) (ModelFile, error) {
 		return ModelFile{}, errFile("GGUF", "%d metadata keys cannot fit the %d-byte header limit", nkv, MaxHeaderBytes)
 	}
 	arch, name := "", ""
-	alignment := int64(32)
+	alignment, ftype := int64(32), int64(-1)
 	nums := map[string]int64{}
 	vocab := int64(0)
 	for i := uint64(0); i < nkv && g.err == nil; i++ {
@@ -269,6 +279,8 @@ func ReadGGUF(r io.Reader) (ModelFile, error) {
 			alignment = v
 		case key == "tokenizer.ggml.tokens":
 			vocab = v
+		case key == "general.file_type" && isInt:
+			ftype = v
 		case isInt:
 			if dot := strings.IndexByte(key, '.'); dot > 0 && ggufKeys[key[dot+1:]] {
 				nums[key] = v
@@ -279,6 +291,7 @@ func ReadGGUF(r io.Reader) (ModelFile, error) {
 		return ModelFile{}, g.err
 	}
 	var params, stored int64
+	var byType [ggmlTypeCount]int64 // bytes of each tensor type, for a file without general.file_type
 	type span struct{ begin, end int64 }
 	spans := make([]span, 0, min(nt, 4096))
 	for i := uint64(0); i < nt; i++ {
@@ -324,6 +337,7 @@ func ReadGGUF(r io.Reader) (ModelFile, error) {
 			return ModelFile{}, errFile("GGUF", "tensor sizes overflow int64")
 		}
 		stored = total
+		byType[typ] += size // at most stored
 		spans = append(spans, span{int64(off), end})
 	}
 	sort.Slice(spans, func(i, j int) bool { return spans[i].begin < spans[j].begin })
@@ -336,6 +350,7 @@ func ReadGGUF(r io.Reader) (ModelFile, error) {
 	if m.Name == "" {
 		m.Name = arch
 	}
+	m.StoredPrecision = ggufPrecision(ftype, &byType, params, stored, &m.Notes)
 	key := func(k string) int {
 		v := nums[arch+"."+k]
 		if v < 0 || v > maxConfigInt {
@@ -363,7 +378,68 @@ func ReadGGUF(r io.Reader) (ModelFile, error) {
 	if a.Validate() == nil && a.HasArchitecture() {
 		m = a
 	}
-	return ModelFile{Model: m, Params: params, Weights: Bytes(stored), Tensors: int(nt)}, nil
+	return ModelFile{Model: m, Params: params, Weights: Bytes(stored), Tensors: int(nt), Precision: m.StoredPrecision}, nil
+}
+
+// ggufFileTypes names llama.cpp's file types by their general.file_type number
+// (enum llama_ftype in llama.h; numbers 4 to 6 and 33 to 35 are types llama.cpp
+// removed), with the Precision of each that has one.
+var ggufFileTypes = map[int64]struct {
+	name string
+	p    Precision
+}{
+	0: {"F32", FP32}, 1: {"F16", FP16}, 2: {"Q4_0", Q4_0}, 3: {"Q4_1", 0}, 7: {"Q8_0", Q8_0},
+	8: {"Q5_0", 0}, 9: {"Q5_1", 0}, 10: {"Q2_K", Q2_K}, 11: {"Q3_K_S", 0}, 12: {"Q3_K_M", Q3_K_M},
+	13: {"Q3_K_L", 0}, 14: {"Q4_K_S", Q4_K_S}, 15: {"Q4_K_M", Q4_K_M}, 16: {"Q5_K_S", 0},
+	17: {"Q5_K_M", Q5_K_M}, 18: {"Q6_K", Q6_K}, 19: {"IQ2_XXS", 0}, 20: {"IQ2_XS", 0},
+	21: {"Q2_K_S", 0}, 22: {"IQ3_XS", 0}, 23: {"IQ3_XXS", 0}, 24: {"IQ1_S", 0}, 25: {"IQ4_NL", 0},
+	26: {"IQ3_S", 0}, 27: {"IQ3_M", 0}, 28: {"IQ2_S", 0}, 29: {"IQ2_M", 0}, 30: {"IQ4_XS", 0},
+	31: {"IQ1_M", 0}, 32: {"BF16", BF16}, 36: {"TQ1_0", 0}, 37: {"TQ2_0", 0},
+	38: {"MXFP4_MOE", MXFP4}, 39: {"NVFP4", NVFP4}, 40: {"Q1_0", 0},
+}
+
+// ggufTensorPrecision gives the Precision of the ggml tensor types that are file
+// types of their own, for a file that states no general.file_type.
+var ggufTensorPrecision = map[uint32]Precision{0: FP32, 1: FP16, 2: Q4_0, 8: Q8_0, 30: BF16, 39: MXFP4}
+
+// ggufPrecision is a GGUF file's stored precision: its general.file_type (ftype,
+// -1 when absent) where that has a Precision of its own; without one, the tensor
+// type holding most of the bytes (byType) when it is a file type of its own.
+// Otherwise it is CustomBits of the file's exact bits per weight (stored bytes × 8
+// / params), and a note names the type.
+func ggufPrecision(ftype int64, byType *[ggmlTypeCount]int64, params, stored int64, notes *string) Precision {
+	var what string
+	if t, ok := ggufFileTypes[ftype]; ok {
+		if t.p != 0 {
+			return t.p
+		}
+		what = "GGUF file type " + t.name
+	} else {
+		most := 0
+		for i, b := range byType {
+			if b > byType[most] {
+				most = i
+			}
+		}
+		if p, ok := ggufTensorPrecision[uint32(most)]; ok && byType[most] > 0 {
+			return p
+		}
+		what = "a GGUF file without a known general.file_type"
+		if ty, ok := ggmlTypes[uint32(most)]; ok && byType[most] > 0 {
+			what += " (most bytes in " + ty.name + " tensors)"
+		}
+	}
+	if params <= 0 {
+		addNote(notes, what+": the stored format is unknown")
+		return 0
+	}
+	p, err := CustomBits(float64(stored) * 8 / float64(params))
+	if err != nil {
+		addNote(notes, what+": the stored format is unknown")
+		return 0
+	}
+	addNote(notes, what+" has no precision of its own here: its exact "+strconv.FormatFloat(p.Bits(), 'f', 2, 64)+" bits per weight are used")
+	return p
 }
 
 // safetensorsDtypes gives the bits per element of each safetensors dtype
@@ -413,6 +489,7 @@ func ReadSafetensors(r io.Reader) (ModelFile, error) {
 	spans := make([]span, 0, len(raw))
 	var params, stored int64
 	packed := map[string]packedTensor{} // the parts of GPTQ and AWQ layers, counted below
+	var tally formatBytes
 	for name, v := range raw {
 		if name == "__metadata__" {
 			continue
@@ -447,9 +524,11 @@ func ReadSafetensors(r io.Reader) (ModelFile, error) {
 			return ModelFile{}, errFile("safetensors", "tensor %q: %d elements of %s do not fill data_offsets %v", name, elems, t.Dtype, t.Offsets)
 		}
 		if packedPart(name) {
-			packed[name] = packedTensor{t.Shape, elems}
+			packed[name] = packedTensor{t.Shape, elems, bitsN / 8, t.Dtype}
 		} else if params, ok = checked.Add(params, elems); !ok {
 			return ModelFile{}, errFile("safetensors", "parameter count overflows int64")
+		} else {
+			tally.addDtype(t.Dtype, bitsN/8)
 		}
 		stored += bitsN / 8 // bounded: the offsets are contiguous from 0 (checked below), each below 2^64
 		spans = append(spans, span{t.Offsets[0], t.Offsets[1], name})
@@ -470,17 +549,72 @@ func ReadSafetensors(r io.Reader) (ModelFile, error) {
 	if next > math.MaxInt64 || stored < 0 {
 		return ModelFile{}, errFile("safetensors", "tensor data of %d bytes overflows int64", next)
 	}
-	if params, err = unpackedParams(params, packed); err != nil {
+	if params, err = unpackedParams(params, packed, &tally); err != nil {
 		return ModelFile{}, err
 	}
 	m := Model{Params: params, StoredBytes: Bytes(next)}
-	return ModelFile{Model: m, Params: params, Weights: Bytes(next), Tensors: len(spans)}, nil
+	m.StoredPrecision = tally.most(&m.Notes)
+	return ModelFile{Model: m, Params: params, Weights: Bytes(next), Tensors: len(spans), Precision: m.StoredPrecision}, nil
+}
+
+// safetensorsPrecision gives the Precision of the safetensors dtypes that store
+// weights in a format of their own.
+var safetensorsPrecision = map[string]Precision{
+	"F64": FP64, "F32": FP32, "F16": FP16, "BF16": BF16, "F8_E4M3": FP8, "F8_E5M2": FP8, "I8": INT8,
+}
+
+// formatBytes adds up the bytes a file stores in each format: a Precision, or a
+// dtype that is no format of its own (U8, I32, ...).
+type formatBytes struct {
+	by    map[Precision]int64
+	other map[string]int64
+}
+
+func (f *formatBytes) add(p Precision, n int64) {
+	if f.by == nil {
+		f.by = map[Precision]int64{}
+	}
+	f.by[p] += n // at most the file's bytes, which fit int64
+}
+
+func (f *formatBytes) addDtype(dtype string, n int64) {
+	if p, ok := safetensorsPrecision[dtype]; ok {
+		f.add(p, n)
+		return
+	}
+	if f.other == nil {
+		f.other = map[string]int64{}
+	}
+	f.other[dtype] += n
+}
+
+// most returns the format holding the most bytes, the lower-numbered on a tie; a
+// dtype of no format of its own holding the most leaves it zero with a note.
+func (f *formatBytes) most(notes *string) Precision {
+	var best Precision
+	for p, n := range f.by {
+		if best == 0 || n > f.by[best] || n == f.by[best] && p < best {
+			best = p
+		}
+	}
+	dtype := ""
+	for d, n := range f.other {
+		if n > f.other[dtype] || n == f.other[dtype] && d < dtype {
+			dtype = d
+		}
+	}
+	if dtype != "" && f.other[dtype] > f.by[best] {
+		addNote(notes, "most of the weights' bytes are "+dtype+" tensors, whose format gpuplan cannot tell from the header: the stored format is unknown")
+		return 0
+	}
+	return best
 }
 
 // packedTensor is a part of a GPTQ or AWQ layer: its shape and elements.
 type packedTensor struct {
-	shape []uint64
-	elems int64
+	shape        []uint64
+	elems, bytes int64
+	dtype        string
 }
 
 // packedSuffixes name the tensors of a GPTQ or AWQ quantized linear layer: the
@@ -502,11 +636,14 @@ func packedPart(name string) bool {
 // unpacked: both formats pack 32/bits weights into each I32 of qweight (GPTQ along
 // the input, AWQ along the output) and pack qzeros along the output, whose scales
 // are unpacked (AutoGPTQ's QuantLinear and AutoAWQ's WQLinear_GEMM), so a layer
-// holds qweight's elements × scales' columns / qzeros' columns weights. The
-// scales, zeros and group index are quantization state, not parameters. A
-// qweight without both 2-D companions, or whose figures do not divide, is an
-// error; a scales, qzeros or g_idx tensor without a qweight is an ordinary tensor.
-func unpackedParams(params int64, packed map[string]packedTensor) (int64, error) {
+// holds qweight's elements × scales' columns / qzeros' columns weights, of
+// 32 × qzeros' columns / scales' columns bits. The scales, zeros and group index
+// are quantization state, not parameters. A qweight without both 2-D companions,
+// or whose figures do not divide, is an error; a scales, qzeros or g_idx tensor
+// without a qweight is an ordinary tensor. Each layer's bytes go to tally as
+// GPTQ4 (qweight's columns those of scales) or AWQ4 (those of qzeros) at 4 bits,
+// and as CustomBits of the layer's own bits per weight otherwise.
+func unpackedParams(params int64, packed map[string]packedTensor, tally *formatBytes) (int64, error) {
 	for name, q := range packed {
 		prefix, ok := strings.CutSuffix(name, ".qweight")
 		if !ok {
@@ -517,6 +654,7 @@ func unpackedParams(params int64, packed map[string]packedTensor) (int64, error)
 			if params, add = checked.Add(params, q.elems); !add {
 				return 0, errFile("safetensors", "parameter count overflows int64")
 			}
+			tally.addDtype(q.dtype, q.bytes)
 			continue
 		}
 		sc, okS := packed[prefix+".scales"]
@@ -528,8 +666,24 @@ func unpackedParams(params int64, packed map[string]packedTensor) (int64, error)
 		if !ok || sc.shape[1] > math.MaxInt64 || n%int64(zs.shape[1]) != 0 {
 			return 0, errFile("safetensors", "tensor %q: %d packed elements do not unpack to %d columns over %d", name, q.elems, sc.shape[1], zs.shape[1])
 		}
-		if params, ok = checked.Add(params, n/int64(zs.shape[1])); !ok {
+		n /= int64(zs.shape[1])
+		if params, ok = checked.Add(params, n); !ok {
 			return 0, errFile("safetensors", "parameter count overflows int64")
+		}
+		layer := q.bytes + sc.bytes + zs.bytes + packed[prefix+".g_idx"].bytes // each under the file's size
+		var p Precision
+		switch bits := 32 * zs.shape[1]; {
+		case bits == 4*sc.shape[1] && q.shape[1] == sc.shape[1]:
+			p = GPTQ4
+		case bits == 4*sc.shape[1] && q.shape[1] == zs.shape[1]:
+			p = AWQ4
+		case n > 0:
+			p, _ = CustomBits(float64(layer) * 8 / float64(n)) // zero when out of range
+		}
+		if p == 0 {
+			tally.addDtype(q.dtype, layer)
+		} else {
+			tally.add(p, layer)
 		}
 	}
 	return params, nil
@@ -539,8 +693,9 @@ func unpackedParams(params int64, packed map[string]packedTensor) (int64, error)
 // safetensors checkpoint, model-00001-of-00004.safetensors and the rest; a split
 // GGUF): Params, Weights and Tensors are the sums, and the Model is the first
 // file's with the summed Params and StoredBytes (a GGUF split keeps the metadata
-// in its first file). No files, or sums that overflow int64, is an error wrapping
-// ErrInvalid.
+// in its first file) and every file's notes. Precision is the one whose files
+// hold the most bytes (each file counted whole under its own Precision). No
+// files, or sums that overflow int64, is an error wrapping ErrInvalid.
 func CombineFiles(files ...ModelFile) (ModelFile, error) {
 	if len(files) == 0 {
 		return ModelFile{}, fmt.Errorf("sizing: no model files to combine: %w", ErrInvalid)
@@ -554,6 +709,18 @@ func CombineFiles(files ...ModelFile) (ModelFile, error) {
 		}
 		out.Params, out.Weights, out.Tensors = p, Bytes(w), out.Tensors+f.Tensors
 	}
-	out.Model.Params, out.Model.StoredBytes = out.Params, out.Weights
+	var tally formatBytes
+	for _, f := range files {
+		if f.Precision == 0 {
+			tally.addDtype("unknown", int64(f.Weights))
+		} else {
+			tally.add(f.Precision, int64(f.Weights))
+		}
+		for _, n := range strings.Split(f.Model.Notes, "; ") {
+			addNote(&out.Model.Notes, n)
+		}
+	}
+	out.Precision = tally.most(new(string)) // each file's notes say why it is unknown
+	out.Model.Params, out.Model.StoredBytes, out.Model.StoredPrecision = out.Params, out.Weights, out.Precision
 	return out, nil
 }
