@@ -3,8 +3,6 @@ package sizing
 import (
 	"bufio"
 	"encoding/binary"
-	"encoding/json"
-	"fmt"
 	"io"
 	"math"
 	"math/bits"
@@ -15,40 +13,6 @@ import (
 	"github.com/gpuplan/gpuplan/internal/checked"
 )
 
-// ModelFile is what a weights file says about its model: ReadGGUF and
-// ReadSafetensors return it.
-type ModelFile struct {
-	// Model is the architecture as far as the file states it, with Params set to
-	// the file's exact count and StoredBytes to its exact weight bytes, so that
-	// Estimate uses both. A GGUF file's metadata usually gives the whole
-	// architecture; a safetensors file gives only the count and bytes.
-	Model   Model
-	Params  int64 // exact, summed over the tensors
-	Weights Bytes // exact bytes of the stored tensors
-	Tensors int
-	// Precision is the weights' stored format (also in Model.StoredPrecision): a
-	// GGUF file's type (Q4_K_M, not a count of bits), or the safetensors format
-	// holding most of the bytes (BF16 matrices with F32 norms are BF16; packed
-	// GPTQ and AWQ layers are GPTQ4 and AWQ4). Zero: unknown, with Model.Notes
-	// saying why.
-	Precision Precision
-}
-
-// Limits the file readers hold every header to, so that a header claiming more
-// is refused before anything is allocated for it.
-const (
-	// MaxFileTensors bounds the tensors of one file: 1<<20, against about 1,100
-	// in a DeepSeek-V3 GGUF.
-	MaxFileTensors = 1 << 20
-	// MaxFileDims bounds the dimensions of one tensor: GGML has at most 4
-	// (GGML_MAX_DIMS); safetensors tensors are allowed 8.
-	MaxFileDims = 8
-	// MaxHeaderBytes bounds a header: 100,000,000 bytes, the limit the
-	// safetensors library itself sets on its JSON header, and the most ReadGGUF
-	// reads of metadata and tensor infos (a 256k-word vocabulary takes a few MB).
-	MaxHeaderBytes = 100_000_000
-)
-
 // ggmlType is one row of ggml's type table (type_traits in ggml/src/ggml.c):
 // elements per block and bytes per block.
 type ggmlType struct {
@@ -56,11 +20,11 @@ type ggmlType struct {
 	block, size int64
 }
 
-// ggmlTypes lists ggml's tensor types by their GGUF type number; missing numbers
-// are types ggml removed (4, 5, 31 to 33, 36 to 38), which no current file holds.
 // ggmlTypeCount bounds the type numbers of ggmlTypes.
 const ggmlTypeCount = 40
 
+// ggmlTypes lists ggml's tensor types by their GGUF type number; missing numbers
+// are types ggml removed (4, 5, 31 to 33, 36 to 38), which no current file holds.
 var ggmlTypes = map[uint32]ggmlType{
 	0: {"F32", 1, 4}, 1: {"F16", 1, 2}, 2: {"Q4_0", 32, 18}, 3: {"Q4_1", 32, 20},
 	6: {"Q5_0", 32, 22}, 7: {"Q5_1", 32, 24}, 8: {"Q8_0", 32, 34}, 9: {"Q8_1", 32, 36},
@@ -70,11 +34,6 @@ var ggmlTypes = map[uint32]ggmlType{
 	22: {"IQ2_S", 256, 82}, 23: {"IQ4_XS", 256, 136}, 24: {"I8", 1, 1}, 25: {"I16", 1, 2},
 	26: {"I32", 1, 4}, 27: {"I64", 1, 8}, 28: {"F64", 1, 8}, 29: {"IQ1_M", 256, 56},
 	30: {"BF16", 1, 2}, 34: {"TQ1_0", 256, 54}, 35: {"TQ2_0", 256, 66}, 39: {"MXFP4", 32, 17},
-}
-
-// errFile wraps a reader's problem in ErrInvalid with the format's name.
-func errFile(format, msg string, args ...any) error {
-	return fmt.Errorf("sizing: %s: "+msg+": %w", append(append([]any{format}, args...), ErrInvalid)...)
 }
 
 // ggufReader reads a GGUF header's little-endian values, counting what it read.
@@ -440,287 +399,4 @@ func ggufPrecision(ftype int64, byType *[ggmlTypeCount]int64, params, stored int
 	}
 	addNote(notes, what+" has no precision of its own here: its exact "+strconv.FormatFloat(p.Bits(), 'f', 2, 64)+" bits per weight are used")
 	return p
-}
-
-// safetensorsDtypes gives the bits per element of each safetensors dtype
-// (safetensors' Dtype enum).
-var safetensorsDtypes = map[string]int64{
-	"BOOL": 8, "U8": 8, "I8": 8, "F8_E5M2": 8, "F8_E4M3": 8, "F8_E8M0": 8, "I16": 16, "U16": 16,
-	"F16": 16, "BF16": 16, "I32": 32, "U32": 32, "F32": 32, "F64": 64, "I64": 64, "U64": 64, "F4": 4,
-}
-
-// ReadSafetensors reads the header of a .safetensors file (an 8-byte little-endian
-// length, then that many bytes of JSON naming each tensor's dtype, shape and data
-// offsets) and never its tensor data. It checks, as the safetensors library does,
-// that the header is at most MaxHeaderBytes, that every dtype is known, and that
-// the tensors' data offsets, sorted, are contiguous from 0 and each spans exactly
-// its shape's elements × the dtype's width. Params is the sum of the elements,
-// with the packed weights of GPTQ and AWQ layers unpacked and their scales,
-// zeros and group index left out (unpackedParams), and Weights the sum of the
-// bytes. A file holds only tensors, so the Model has Params and
-// StoredBytes set and no architecture: give a config.json to ReadConfig for that.
-// A model split over several files adds up with CombineFiles.
-func ReadSafetensors(r io.Reader) (ModelFile, error) {
-	var lenBuf [8]byte
-	if _, err := io.ReadFull(r, lenBuf[:]); err != nil {
-		return ModelFile{}, errFile("safetensors", "no 8-byte header length")
-	}
-	n := binary.LittleEndian.Uint64(lenBuf[:])
-	if n > MaxHeaderBytes {
-		return ModelFile{}, errFile("safetensors", "header of %d bytes, over the limit of %d", n, MaxHeaderBytes)
-	}
-	data, err := io.ReadAll(io.LimitReader(r, int64(n)))
-	if err != nil || uint64(len(data)) != n {
-		return ModelFile{}, errFile("safetensors", "header of %d bytes ends after %d", n, len(data))
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return ModelFile{}, errFile("safetensors", "header: %v", err)
-	}
-	type tensor struct {
-		Dtype   string   `json:"dtype"`
-		Shape   []uint64 `json:"shape"`
-		Offsets []uint64 `json:"data_offsets"`
-	}
-	type span struct {
-		begin, end uint64
-		name       string
-	}
-	spans := make([]span, 0, len(raw))
-	var params, stored int64
-	packed := map[string]packedTensor{} // the parts of GPTQ and AWQ layers, counted below
-	var tally formatBytes
-	for name, v := range raw {
-		if name == "__metadata__" {
-			continue
-		}
-		if len(spans) >= MaxFileTensors {
-			return ModelFile{}, errFile("safetensors", "over %d tensors", MaxFileTensors)
-		}
-		var t tensor
-		dec := json.NewDecoder(strings.NewReader(string(v)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&t); err != nil {
-			return ModelFile{}, errFile("safetensors", "tensor %q: %v", name, err)
-		}
-		w, ok := safetensorsDtypes[t.Dtype]
-		switch {
-		case !ok:
-			return ModelFile{}, errFile("safetensors", "tensor %q has unknown dtype %q", name, t.Dtype)
-		case len(t.Shape) > MaxFileDims:
-			return ModelFile{}, errFile("safetensors", "tensor %q has %d dimensions, over %d", name, len(t.Shape), MaxFileDims)
-		case len(t.Offsets) != 2 || t.Offsets[0] > t.Offsets[1]:
-			return ModelFile{}, errFile("safetensors", "tensor %q: data_offsets %v are not [begin, end]", name, t.Offsets)
-		}
-		elems := int64(1)
-		for _, d := range t.Shape {
-			var mok bool
-			if elems, mok = checked.Mul(elems, int64(min(d, math.MaxInt64))); !mok || d > math.MaxInt64 {
-				return ModelFile{}, errFile("safetensors", "tensor %q has more elements than int64 holds", name)
-			}
-		}
-		bitsN, ok := checked.Mul(elems, w)
-		if !ok || bitsN%8 != 0 || uint64(bitsN/8) != t.Offsets[1]-t.Offsets[0] {
-			return ModelFile{}, errFile("safetensors", "tensor %q: %d elements of %s do not fill data_offsets %v", name, elems, t.Dtype, t.Offsets)
-		}
-		if packedPart(name) {
-			packed[name] = packedTensor{t.Shape, elems, bitsN / 8, t.Dtype}
-		} else if params, ok = checked.Add(params, elems); !ok {
-			return ModelFile{}, errFile("safetensors", "parameter count overflows int64")
-		} else {
-			tally.addDtype(t.Dtype, bitsN/8)
-		}
-		stored += bitsN / 8 // bounded: the offsets are contiguous from 0 (checked below), each below 2^64
-		spans = append(spans, span{t.Offsets[0], t.Offsets[1], name})
-	}
-	sort.Slice(spans, func(i, j int) bool {
-		if spans[i].begin != spans[j].begin {
-			return spans[i].begin < spans[j].begin
-		}
-		return spans[i].end < spans[j].end
-	})
-	next := uint64(0)
-	for _, s := range spans {
-		if s.begin != next {
-			return ModelFile{}, errFile("safetensors", "tensor %q starts at %d, not at %d where the data before it ends", s.name, s.begin, next)
-		}
-		next = s.end
-	}
-	if next > math.MaxInt64 || stored < 0 {
-		return ModelFile{}, errFile("safetensors", "tensor data of %d bytes overflows int64", next)
-	}
-	if params, err = unpackedParams(params, packed, &tally); err != nil {
-		return ModelFile{}, err
-	}
-	m := Model{Params: params, StoredBytes: Bytes(next)}
-	m.StoredPrecision = tally.most(&m.Notes)
-	return ModelFile{Model: m, Params: params, Weights: Bytes(next), Tensors: len(spans), Precision: m.StoredPrecision}, nil
-}
-
-// safetensorsPrecision gives the Precision of the safetensors dtypes that store
-// weights in a format of their own.
-var safetensorsPrecision = map[string]Precision{
-	"F64": FP64, "F32": FP32, "F16": FP16, "BF16": BF16, "F8_E4M3": FP8, "F8_E5M2": FP8, "I8": INT8,
-}
-
-// formatBytes adds up the bytes a file stores in each format: a Precision, or a
-// dtype that is no format of its own (U8, I32, ...).
-type formatBytes struct {
-	by    map[Precision]int64
-	other map[string]int64
-}
-
-func (f *formatBytes) add(p Precision, n int64) {
-	if f.by == nil {
-		f.by = map[Precision]int64{}
-	}
-	f.by[p] += n // at most the file's bytes, which fit int64
-}
-
-func (f *formatBytes) addDtype(dtype string, n int64) {
-	if p, ok := safetensorsPrecision[dtype]; ok {
-		f.add(p, n)
-		return
-	}
-	if f.other == nil {
-		f.other = map[string]int64{}
-	}
-	f.other[dtype] += n
-}
-
-// most returns the format holding the most bytes, the lower-numbered on a tie; a
-// dtype of no format of its own holding the most leaves it zero with a note.
-func (f *formatBytes) most(notes *string) Precision {
-	var best Precision
-	for p, n := range f.by {
-		if best == 0 || n > f.by[best] || n == f.by[best] && p < best {
-			best = p
-		}
-	}
-	dtype := ""
-	for d, n := range f.other {
-		if n > f.other[dtype] || n == f.other[dtype] && d < dtype {
-			dtype = d
-		}
-	}
-	if dtype != "" && f.other[dtype] > f.by[best] {
-		addNote(notes, "most of the weights' bytes are "+dtype+" tensors, whose format gpuplan cannot tell from the header: the stored format is unknown")
-		return 0
-	}
-	return best
-}
-
-// packedTensor is a part of a GPTQ or AWQ layer: its shape and elements.
-type packedTensor struct {
-	shape        []uint64
-	elems, bytes int64
-	dtype        string
-}
-
-// packedSuffixes name the tensors of a GPTQ or AWQ quantized linear layer: the
-// packed weights, their per-group zero points (packed too) and scales, and GPTQ's
-// input-channel group index.
-var packedSuffixes = [...]string{".qweight", ".qzeros", ".scales", ".g_idx"}
-
-// packedPart reports whether a tensor's name is that of a GPTQ or AWQ layer part.
-func packedPart(name string) bool {
-	for _, s := range packedSuffixes {
-		if strings.HasSuffix(name, s) {
-			return true
-		}
-	}
-	return false
-}
-
-// unpackedParams adds to params the weights of each GPTQ or AWQ layer in packed,
-// unpacked: both formats pack 32/bits weights into each I32 of qweight (GPTQ along
-// the input, AWQ along the output) and pack qzeros along the output, whose scales
-// are unpacked (AutoGPTQ's QuantLinear and AutoAWQ's WQLinear_GEMM), so a layer
-// holds qweight's elements × scales' columns / qzeros' columns weights, of
-// 32 × qzeros' columns / scales' columns bits. The scales, zeros and group index
-// are quantization state, not parameters. A qweight without both 2-D companions,
-// or whose figures do not divide, is an error; a scales, qzeros or g_idx tensor
-// without a qweight is an ordinary tensor. Each layer's bytes go to tally as
-// GPTQ4 (qweight's columns those of scales) or AWQ4 (those of qzeros) at 4 bits,
-// and as CustomBits of the layer's own bits per weight otherwise.
-func unpackedParams(params int64, packed map[string]packedTensor, tally *formatBytes) (int64, error) {
-	for name, q := range packed {
-		prefix, ok := strings.CutSuffix(name, ".qweight")
-		if !ok {
-			if _, isLayer := packed[name[:strings.LastIndexByte(name, '.')]+".qweight"]; isLayer {
-				continue
-			}
-			var add bool
-			if params, add = checked.Add(params, q.elems); !add {
-				return 0, errFile("safetensors", "parameter count overflows int64")
-			}
-			tally.addDtype(q.dtype, q.bytes)
-			continue
-		}
-		sc, okS := packed[prefix+".scales"]
-		zs, okZ := packed[prefix+".qzeros"]
-		if !okS || !okZ || len(q.shape) != 2 || len(sc.shape) != 2 || len(zs.shape) != 2 || zs.shape[1] == 0 || sc.shape[1] <= zs.shape[1] {
-			return 0, errFile("safetensors", "tensor %q: a packed qweight without the 2-D scales and qzeros that say how it is packed (GPTQ or AWQ); give the parameter count another way", name)
-		}
-		n, ok := checked.Mul(q.elems, int64(min(sc.shape[1], math.MaxInt64)))
-		if !ok || sc.shape[1] > math.MaxInt64 || n%int64(zs.shape[1]) != 0 {
-			return 0, errFile("safetensors", "tensor %q: %d packed elements do not unpack to %d columns over %d", name, q.elems, sc.shape[1], zs.shape[1])
-		}
-		n /= int64(zs.shape[1])
-		if params, ok = checked.Add(params, n); !ok {
-			return 0, errFile("safetensors", "parameter count overflows int64")
-		}
-		layer := q.bytes + sc.bytes + zs.bytes + packed[prefix+".g_idx"].bytes // each under the file's size
-		var p Precision
-		switch bits := 32 * zs.shape[1]; {
-		case bits == 4*sc.shape[1] && q.shape[1] == sc.shape[1]:
-			p = GPTQ4
-		case bits == 4*sc.shape[1] && q.shape[1] == zs.shape[1]:
-			p = AWQ4
-		case n > 0:
-			p, _ = CustomBits(float64(layer) * 8 / float64(n)) // zero when out of range
-		}
-		if p == 0 {
-			tally.addDtype(q.dtype, layer)
-		} else {
-			tally.add(p, layer)
-		}
-	}
-	return params, nil
-}
-
-// CombineFiles adds up the files of one model split over several (a sharded
-// safetensors checkpoint, model-00001-of-00004.safetensors and the rest; a split
-// GGUF): Params, Weights and Tensors are the sums, and the Model is the first
-// file's with the summed Params and StoredBytes (a GGUF split keeps the metadata
-// in its first file) and every file's notes. Precision is the one whose files
-// hold the most bytes (each file counted whole under its own Precision). No
-// files, or sums that overflow int64, is an error wrapping ErrInvalid.
-func CombineFiles(files ...ModelFile) (ModelFile, error) {
-	if len(files) == 0 {
-		return ModelFile{}, fmt.Errorf("sizing: no model files to combine: %w", ErrInvalid)
-	}
-	out := files[0]
-	for _, f := range files[1:] {
-		p, ok1 := checked.Add(out.Params, f.Params)
-		w, ok2 := checked.Add(int64(out.Weights), int64(f.Weights))
-		if !ok1 || !ok2 || out.Tensors > math.MaxInt-f.Tensors {
-			return ModelFile{}, fmt.Errorf("sizing: combined model files overflow: %w", ErrInvalid)
-		}
-		out.Params, out.Weights, out.Tensors = p, Bytes(w), out.Tensors+f.Tensors
-	}
-	var tally formatBytes
-	for _, f := range files {
-		if f.Precision == 0 {
-			tally.addDtype("unknown", int64(f.Weights))
-		} else {
-			tally.add(f.Precision, int64(f.Weights))
-		}
-		for _, n := range strings.Split(f.Model.Notes, "; ") {
-			addNote(&out.Model.Notes, n)
-		}
-	}
-	out.Precision = tally.most(new(string)) // each file's notes say why it is unknown
-	out.Model.Params, out.Model.StoredBytes, out.Model.StoredPrecision = out.Params, out.Weights, out.Precision
-	return out, nil
 }
