@@ -46,13 +46,13 @@ func ReadConfig(r io.Reader) (Model, error) {
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
-		return Model{}, fmt.Errorf("sizing: config.json: %v: %w", err, ErrInvalid)
+		return Model{}, fmt.Errorf("sizing: config.json: %s: %w", reason(err), ErrInvalid)
 	}
 	c := &hfConfig{keys: top}
 	if raw, ok := top["text_config"]; ok && !isNull(raw) {
 		var inner map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &inner); err != nil {
-			return Model{}, fmt.Errorf("sizing: config.json: text_config: %v: %w", err, ErrInvalid)
+			return Model{}, fmt.Errorf("sizing: config.json: text_config: %s: %w", reason(err), ErrInvalid)
 		}
 		c = &hfConfig{keys: inner, outer: top}
 	}
@@ -220,7 +220,7 @@ func (c *hfConfig) storedPrecision(notes *string) (Precision, error) {
 		} `json:"config_groups"`
 	}
 	if err := json.Unmarshal(raw, &q); err != nil {
-		return 0, fmt.Errorf("sizing: config.json (%s): quantization_config: %v: %w", c.typ, err, ErrInvalid)
+		return 0, fmt.Errorf("sizing: config.json (%s): quantization_config: %s: %w", c.typ, reason(err), ErrInvalid)
 	}
 	bits, group := max(q.Bits, q.WBit), max(q.Group, q.QGroup)
 	switch strings.ToLower(q.Method) {

@@ -136,6 +136,10 @@ func TestReadGGUFBad(t *testing.T) {
 		{"100 dims", cat(head(1, 0), u64(1), []byte("t"), []byte{100, 0, 0, 0}), "100 dimensions"},
 		{"unknown type", ggufHeader("llama", nil, []ggufTensor{{77, []uint64{4}}}), "unknown ggml type 77"},
 		{"block", ggufHeader("llama", nil, []ggufTensor{{12, []uint64{100}}}), "block of 256"},
+		// A header without tensors (a vocabulary-only file) or with empty ones
+		// holds no model: FuzzReadGGUF found both returned as a zero model.
+		{"no tensors", ggufHeader("llama", map[string]uint32{"block_count": 2}, nil), "no tensors"},
+		{"empty tensors", ggufHeader("llama", nil, []ggufTensor{{0, []uint64{0}}, {0, []uint64{4, 0}}}), "2 tensors holding no parameters"},
 	} {
 		_, err := ReadGGUF(bytes.NewReader(tc.data))
 		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
@@ -169,6 +173,10 @@ func TestReadSafetensors(t *testing.T) {
 		{"dims", `{"a":{"dtype":"F32","shape":[` + strings.Repeat("1,", 99) + `1],"data_offsets":[0,4]}}`, "100 dimensions"},
 		{"overflow", `{"a":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,4]}}`, "int64"},
 		{"field", `{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4],"x":1}}`, "unknown field"},
+		{"offsets", `{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4,8]}}`, "data_offsets has 3 values"},
+		{"{}", `{}`, "no tensors"},
+		{"metadata only", `{"__metadata__":{"format":"pt"}}`, "no tensors"},
+		{"empty tensor", `{"a":{"dtype":"F32","shape":[0],"data_offsets":[0,0]}}`, "1 tensor holding no parameters"},
 	} {
 		_, err := ReadSafetensors(bytes.NewReader(safetensorsFile(tc.header)))
 		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {

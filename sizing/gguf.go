@@ -195,7 +195,8 @@ var ggufKeys = map[string]bool{
 // GGML) dimensions and MaxHeaderBytes of header; a key is read when it is at most
 // 64 KiB (the GGUF specification's limit is 65,535 bytes), a string value only when
 // it is at most 256 bytes (the architecture and the name), and everything else is
-// skipped unread; every failure wraps ErrInvalid.
+// skipped unread. A file whose tensors hold no parameters (a vocabulary-only
+// file) is an error; every failure wraps ErrInvalid.
 func ReadGGUF(r io.Reader) (ModelFile, error) {
 	g := &ggufReader{r: bufio.NewReaderSize(r, 64<<10)}
 	if magic := g.read(4); g.err == nil && string(magic) != "GGUF" {
@@ -304,6 +305,9 @@ func ReadGGUF(r io.Reader) (ModelFile, error) {
 		if spans[i].begin < spans[i-1].end {
 			return ModelFile{}, errFile("GGUF", "tensor data at offset %d overlaps the tensor before it", spans[i].begin)
 		}
+	}
+	if params == 0 {
+		return ModelFile{}, noParams("GGUF", int(nt))
 	}
 	m := Model{Name: name, Params: params, StoredBytes: Bytes(stored)}
 	if m.Name == "" {

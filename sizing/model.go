@@ -140,7 +140,7 @@ func (m *Model) hasArch() bool {
 func (m Model) Validate() error {
 	p := problems{collect: true, prefix: "sizing: model: "}
 	if m.Name != "" {
-		p.prefix, p.name = "sizing: model %q: ", m.Name
+		p.prefix, p.name = "sizing: model %s: ", quote(m.Name)
 	}
 	m.check(&p)
 	return p.err()

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/internal/checked"
+	"github.com/gpuplan/gpuplan/internal/text"
 )
 
 // ModelFile is what a weights file says about its model: ReadGGUF and
@@ -41,6 +42,15 @@ const (
 	// reads of metadata and tensor infos (a 256k-word vocabulary takes a few MB).
 	MaxHeaderBytes = 100_000_000
 )
+
+// noParams is the error for a file whose tensors hold no parameters: a
+// vocabulary-only GGUF, a safetensors header of {}, tensors with a zero dimension.
+func noParams(format string, tensors int) error {
+	if tensors == 0 {
+		return errFile(format, "no tensors: a model's weights file holds its tensors")
+	}
+	return errFile(format, "%s holding no parameters", text.Count(tensors, "tensor", "tensors"))
+}
 
 // errFile wraps a reader's problem in ErrInvalid with the format's name.
 func errFile(format, msg string, args ...any) error {

@@ -28,6 +28,8 @@ var safetensorsDtypes = map[string]int64{
 // zeros and group index left out (unpackedParams), and Weights the sum of the
 // bytes. A file holds only tensors, so the Model has Params and
 // StoredBytes set and no architecture: give a config.json to ReadConfig for that.
+// A header whose tensors hold no parameters ({}, or only empty tensors) is an
+// error wrapping ErrInvalid.
 // A model split over several files adds up with CombineFiles.
 func ReadSafetensors(r io.Reader) (ModelFile, error) {
 	var lenBuf [8]byte
@@ -44,7 +46,7 @@ func ReadSafetensors(r io.Reader) (ModelFile, error) {
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return ModelFile{}, errFile("safetensors", "header: %v", err)
+		return ModelFile{}, errFile("safetensors", "header: %s", reason(err))
 	}
 	type tensor struct {
 		Dtype   string   `json:"dtype"`
@@ -70,27 +72,29 @@ func ReadSafetensors(r io.Reader) (ModelFile, error) {
 		dec := json.NewDecoder(strings.NewReader(string(v)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&t); err != nil {
-			return ModelFile{}, errFile("safetensors", "tensor %q: %v", name, err)
+			return ModelFile{}, errFile("safetensors", "tensor %s: %s", quote(name), reason(err))
 		}
 		w, ok := safetensorsDtypes[t.Dtype]
 		switch {
 		case !ok:
-			return ModelFile{}, errFile("safetensors", "tensor %q has unknown dtype %q", name, t.Dtype)
+			return ModelFile{}, errFile("safetensors", "tensor %s has unknown dtype %s", quote(name), quote(t.Dtype))
 		case len(t.Shape) > MaxFileDims:
-			return ModelFile{}, errFile("safetensors", "tensor %q has %d dimensions, over %d", name, len(t.Shape), MaxFileDims)
-		case len(t.Offsets) != 2 || t.Offsets[0] > t.Offsets[1]:
-			return ModelFile{}, errFile("safetensors", "tensor %q: data_offsets %v are not [begin, end]", name, t.Offsets)
+			return ModelFile{}, errFile("safetensors", "tensor %s has %d dimensions, over %d", quote(name), len(t.Shape), MaxFileDims)
+		case len(t.Offsets) != 2:
+			return ModelFile{}, errFile("safetensors", "tensor %s: data_offsets has %d values, not [begin, end]", quote(name), len(t.Offsets))
+		case t.Offsets[0] > t.Offsets[1]:
+			return ModelFile{}, errFile("safetensors", "tensor %s: data_offsets %v are not [begin, end]", quote(name), t.Offsets)
 		}
 		elems := int64(1)
 		for _, d := range t.Shape {
 			var mok bool
 			if elems, mok = checked.Mul(elems, int64(min(d, math.MaxInt64))); !mok || d > math.MaxInt64 {
-				return ModelFile{}, errFile("safetensors", "tensor %q has more elements than int64 holds", name)
+				return ModelFile{}, errFile("safetensors", "tensor %s has more elements than int64 holds", quote(name))
 			}
 		}
 		bitsN, ok := checked.Mul(elems, w)
 		if !ok || bitsN%8 != 0 || uint64(bitsN/8) != t.Offsets[1]-t.Offsets[0] {
-			return ModelFile{}, errFile("safetensors", "tensor %q: %d elements of %s do not fill data_offsets %v", name, elems, t.Dtype, t.Offsets)
+			return ModelFile{}, errFile("safetensors", "tensor %s: %d elements of %s do not fill data_offsets %v", quote(name), elems, t.Dtype, t.Offsets)
 		}
 		if packedPart(name) {
 			packed[name] = packedTensor{t.Shape, elems, bitsN / 8, t.Dtype}
@@ -111,7 +115,7 @@ func ReadSafetensors(r io.Reader) (ModelFile, error) {
 	next := uint64(0)
 	for _, s := range spans {
 		if s.begin != next {
-			return ModelFile{}, errFile("safetensors", "tensor %q starts at %d, not at %d where the data before it ends", s.name, s.begin, next)
+			return ModelFile{}, errFile("safetensors", "tensor %s starts at %d, not at %d where the data before it ends", quote(s.name), s.begin, next)
 		}
 		next = s.end
 	}
@@ -120,6 +124,9 @@ func ReadSafetensors(r io.Reader) (ModelFile, error) {
 	}
 	if params, err = unpackedParams(params, packed, &tally); err != nil {
 		return ModelFile{}, err
+	}
+	if params == 0 {
+		return ModelFile{}, noParams("safetensors", len(spans))
 	}
 	m := Model{Params: params, StoredBytes: Bytes(next)}
 	m.StoredPrecision = tally.most(&m.Notes)
@@ -182,11 +189,11 @@ func unpackedParams(params int64, packed map[string]packedTensor, tally *formatB
 		sc, okS := packed[prefix+".scales"]
 		zs, okZ := packed[prefix+".qzeros"]
 		if !okS || !okZ || len(q.shape) != 2 || len(sc.shape) != 2 || len(zs.shape) != 2 || zs.shape[1] == 0 || sc.shape[1] <= zs.shape[1] {
-			return 0, errFile("safetensors", "tensor %q: a packed qweight without the 2-D scales and qzeros that say how it is packed (GPTQ or AWQ); give the parameter count another way", name)
+			return 0, errFile("safetensors", "tensor %s: a packed qweight without the 2-D scales and qzeros that say how it is packed (GPTQ or AWQ); give the parameter count another way", quote(name))
 		}
 		n, ok := checked.Mul(q.elems, int64(min(sc.shape[1], math.MaxInt64)))
 		if !ok || sc.shape[1] > math.MaxInt64 || n%int64(zs.shape[1]) != 0 {
-			return 0, errFile("safetensors", "tensor %q: %d packed elements do not unpack to %d columns over %d", name, q.elems, sc.shape[1], zs.shape[1])
+			return 0, errFile("safetensors", "tensor %s: %d packed elements do not unpack to %d columns over %d", quote(name), q.elems, sc.shape[1], zs.shape[1])
 		}
 		n /= int64(zs.shape[1])
 		if params, ok = checked.Add(params, n); !ok {

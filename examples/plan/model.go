@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -89,14 +90,14 @@ func (o options) buildModel() (sizing.Model, error) {
 	if o.params != "" {
 		n, err := parseParams(o.params)
 		if err != nil {
-			return sizing.Model{}, cli.Usagef("-params %q: %v", o.params, err)
+			return sizing.Model{}, cli.Usagef("-params %s: %v", text.Quote(o.params, 64), err)
 		}
 		return sizing.Model{Name: "custom", Params: n}, nil
 	}
 	if o.config == "" && !files {
 		m, err := sizing.Preset(o.model)
 		if err != nil {
-			return m, cli.Usagef("-model %q: not a preset (-model list prints them; -config reads a model's config.json)", o.model)
+			return m, cli.Usagef("-model %s: not a preset (-model list prints them; -config reads a model's config.json)", text.Quote(o.model, 64))
 		}
 		return m, nil
 	}
