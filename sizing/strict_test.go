@@ -120,17 +120,17 @@ func TestShortMessages(t *testing.T) {
 	cfg := func(s string) (Model, error) { return ReadConfig(strings.NewReader(s)) }
 	var m Model
 	for name, err := range map[string]error{
-		"Preset": func() error { _, err := Preset(big); return err }(),
-		"ParsePrecision": func() error { _, err := ParsePrecision(big); return err }(),
+		"Preset":          func() error { _, err := Preset(big); return err }(),
+		"ParsePrecision":  func() error { _, err := ParsePrecision(big); return err }(),
 		"LookupGGUFBlock": func() error { _, err := LookupGGUFBlock(big); return err }(),
-		"model_type": func() error { _, err := cfg(`{"model_type":"` + big + `"}`); return err }(),
-		"config syntax": func() error { _, err := cfg(`{"model_type":"llama","` + big); return err }(),
-		"Model JSON key": json.Unmarshal([]byte(`{"`+big+`":1}`), &m),
-		"Model name": Model{Name: big, Layers: -1}.Validate(),
-		"tensor name": st(`{"` + big + `":{"dtype":"F7","shape":[1],"data_offsets":[0,4]}}`),
-		"dtype": st(`{"a":{"dtype":"` + big + `","shape":[1],"data_offsets":[0,4]}}`),
-		"tensor key": st(`{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4],"` + big + `":1}}`),
-		"offsets": st(`{"a":{"dtype":"F32","shape":[1],"data_offsets":[0` + strings.Repeat(",0", 1<<18) + `]}}`),
+		"model_type":      func() error { _, err := cfg(`{"model_type":"` + big + `"}`); return err }(),
+		"config syntax":   func() error { _, err := cfg(`{"model_type":"llama","` + big); return err }(),
+		"Model JSON key":  json.Unmarshal([]byte(`{"`+big+`":1}`), &m),
+		"Model name":      Model{Name: big, Layers: -1}.Validate(),
+		"tensor name":     st(`{"` + big + `":{"dtype":"F7","shape":[1],"data_offsets":[0,4]}}`),
+		"dtype":           st(`{"a":{"dtype":"` + big + `","shape":[1],"data_offsets":[0,4]}}`),
+		"tensor key":      st(`{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4],"` + big + `":1}}`),
+		"offsets":         st(`{"a":{"dtype":"F32","shape":[1],"data_offsets":[0` + strings.Repeat(",0", 1<<18) + `]}}`),
 	} {
 		if err == nil {
 			t.Errorf("%s: no error", name)
