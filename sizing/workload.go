@@ -16,7 +16,7 @@ func strictJSON(data []byte, v any, what string) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("sizing: %s: %v: %w", what, err, ErrInvalid)
+		return fmt.Errorf("sizing: %s: %s: %w", what, reason(err), ErrInvalid)
 	}
 	if dec.More() {
 		return fmt.Errorf("sizing: %s: data after the JSON value: %w", what, ErrInvalid)

@@ -365,6 +365,9 @@ func (o options) request() (plan.Request, error) {
 	if r.Model, err = o.buildModel(); err != nil {
 		return r, err
 	}
+	if !o.set["precision"] && (wl.Task == sizing.Inference || o.set["serve-rps"]) {
+		wl.Precision = o.filePrecision(r.Model, wl.Precision)
+	}
 	// Defaults by task: training a micro-batch of 4 on 1e8 tokens; inference one
 	// sequence at a time, generating a million tokens.
 	r.Tokens = o.tokens
@@ -458,7 +461,7 @@ func describeRequest(w io.Writer, r plan.Request, source string) {
 			fmt.Fprintf(w, "Rental: no -tokens or -usage, so the costs are for %s of rental only\n", hours(plan.DefaultDemoHour))
 		}
 	}
-	if note := approxNote(m); note != "" {
+	for _, note := range modelNotes(m, r.Workload) {
 		fmt.Fprintf(w, "Model:  %s\n", note)
 	}
 	fmt.Fprintf(w, "Offers: %s\n\n", source)
