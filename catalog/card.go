@@ -34,9 +34,12 @@ func RateOf(r compute.FLOPRate) Rate { return Rate{Value: r, Supported: true} }
 // FP16 its packed half-precision vector rate (twice FP32) and no other 16-bit rate.
 // On Huawei's Ascend NPUs FP16 and BF16 are the cube (matrix) unit's rates; Huawei
 // publishes no FP32 rate for them, so FP32 is unsupported there, and a job that
-// asks for FP32 compute on such a card gets an error rather than a time.
+// asks for FP32 compute on such a card gets an error rather than a time. FP4 is
+// the dense tensor rate of the 4-bit floating-point formats the card computes
+// natively (Blackwell's NVFP4 and MXFP4, the MI355X's MXFP4), unsupported on
+// cards without FP4 arithmetic.
 type Peaks struct {
-	FP64, FP64Tensor, FP32, TF32, FP16, BF16, FP8, INT8 Rate
+	FP64, FP64Tensor, FP32, TF32, FP16, BF16, FP8, INT8, FP4 Rate
 }
 
 // LinkKind names how a card joins its peers directly, beside PCIe.
@@ -123,16 +126,43 @@ type Card struct {
 	SparsePublished bool              // the vendor prints sparse tensor figures; Peaks holds them halved
 	FP32Accumulate  bool              // FP16/BF16 peaks are the FP32-accumulate rates (GeForce)
 
-	Link    LinkKind          // direct GPU-to-GPU link
-	NVLink  compute.Bandwidth // of Link (NVLink or another kind): total per GPU, both directions; zero: none; a bridge joins pairs only
-	PCIeGen int               // PCI Express generation of the host link
-	TDP     int               // board power, watts
+	Link         LinkKind          // direct GPU-to-GPU link
+	NVLink       compute.Bandwidth // of Link (NVLink or another kind): total per GPU, both directions; zero: none; a bridge joins pairs only
+	NVLinkDomain int               // GPUs one board-wide link joins (72 in a GB200 NVL72 rack); zero: 8, one server. See LinkDomain
+	PCIeGen      int               // PCI Express generation of the host link
+	TDP          int               // board power, watts
 
 	Market      Market   // global or china
 	Uses        []string // uses the seed articles recommend the card for
 	Confidence  string   // "primary", "mixed" or "secondary", as the reference table grades it
 	Sources     []string // source keys; see Sources
 	Unconfirmed []string // JSON fields resting on secondary sources only
+
+	// ReportsAs is the ID of another card whose name nvidia-smi prints for this
+	// one, where the two differ only in what the name does not say: the 48 GB
+	// RTX 4090 reports as "NVIDIA GeForce RTX 4090", the 24 GB card's name. Verify
+	// tells them apart by memory. Empty for most cards.
+	ReportsAs string
+	// Caveat is a warning to pass on with any plan on this card, where its figures
+	// deserve less trust than a datasheet's (a modified board sold without one).
+	// Empty for most cards.
+	Caveat string
+}
+
+// LinkDomain returns the most GPUs the card's direct link joins: for a link
+// across a board or rack (NVLink, Infinity Fabric, HCCS), NVLinkDomain, or 8 (one
+// server) where it is zero; 2 for an NVLink bridge, which joins pairs; 1 for a
+// card with no direct link.
+func (c Card) LinkDomain() int {
+	switch {
+	case c.Link == LinkNone:
+		return 1
+	case c.Link == LinkNVLinkBridge:
+		return 2
+	case c.NVLinkDomain > 0:
+		return c.NVLinkDomain
+	}
+	return 8
 }
 
 // Peak returns the card's dense peak for computing at precision p, and false when
@@ -218,6 +248,7 @@ const (
 	maxBandwidth = 1000 * compute.TBps
 	maxRate      = 1000 * compute.PFLOPS
 	maxTDP       = 100_000
+	maxDomain    = 100_000 // GPUs in one link domain
 	// maxNames bounds a card's aliases and its family names, each: real cards
 	// have a dozen at most. With it, the work of New per card is bounded.
 	maxNames = 256
@@ -229,8 +260,8 @@ func knownField(f string) bool {
 	switch f {
 	case "year", "form", "memory_mib", "memory_type", "memory_bandwidth_gb_per_s",
 		"peaks_tflops.fp64", "peaks_tflops.fp64_tensor", "peaks_tflops.fp32", "peaks_tflops.tf32",
-		"peaks_tflops.fp16", "peaks_tflops.bf16", "peaks_tflops.fp8", "peaks_tflops.int8",
-		"link", "nvlink_gb_per_s", "pcie_gen", "tdp_watts":
+		"peaks_tflops.fp16", "peaks_tflops.bf16", "peaks_tflops.fp8", "peaks_tflops.int8", "peaks_tflops.fp4",
+		"link", "nvlink_gb_per_s", "nvlink_domain", "pcie_gen", "tdp_watts":
 		return true
 	}
 	return false
@@ -280,7 +311,7 @@ func (c Card) Validate() error {
 		name string
 		r    Rate
 	}{{"fp64", p.FP64}, {"fp64_tensor", p.FP64Tensor}, {"fp32", p.FP32}, {"tf32", p.TF32},
-		{"fp16", p.FP16}, {"bf16", p.BF16}, {"fp8", p.FP8}, {"int8", p.INT8}} {
+		{"fp16", p.FP16}, {"bf16", p.BF16}, {"fp8", p.FP8}, {"int8", p.INT8}, {"fp4", p.FP4}} {
 		if r.r.Supported && (!finite(float64(r.r.Value)) || r.r.Value <= 0 || r.r.Value > maxRate) {
 			bad("peak %s %v FLOP/s must be positive and finite", r.name, float64(r.r.Value))
 		}
@@ -309,6 +340,15 @@ func (c Card) Validate() error {
 	}
 	if (c.Link == LinkNone) != (c.NVLink == 0) {
 		bad("link %s with bandwidth %v B/s: none goes with zero and only zero", quote(string(c.Link)), float64(c.NVLink))
+	}
+	switch {
+	case c.NVLinkDomain < 0 || c.NVLinkDomain == 1 || c.NVLinkDomain > maxDomain:
+		bad("NVLink domain of %d GPUs: want zero (one server) or 2 to %d", c.NVLinkDomain, maxDomain)
+	case c.NVLinkDomain > 0 && (c.Link == LinkNone || c.Link == LinkNVLinkBridge):
+		bad("NVLink domain of %d GPUs with link %s: a domain goes with a link across the board", c.NVLinkDomain, quote(string(c.Link)))
+	}
+	if c.ReportsAs == c.ID && c.ID != "" {
+		bad("reports as itself")
 	}
 	if c.PCIeGen < 1 || c.PCIeGen > 9 {
 		bad("PCIe generation %d out of range", c.PCIeGen)
@@ -356,6 +396,7 @@ type cardJSON struct {
 	FP32Accumulate  bool      `json:"fp32_accumulate"`
 	Link            LinkKind  `json:"link"`
 	NVLinkGBps      float64   `json:"nvlink_gb_per_s"`
+	NVLinkDomain    int       `json:"nvlink_domain"`
 	PCIeGen         int       `json:"pcie_gen"`
 	TDPWatts        int       `json:"tdp_watts"`
 	Market          Market    `json:"market"`
@@ -363,6 +404,8 @@ type cardJSON struct {
 	Confidence      string    `json:"confidence"`
 	Sources         []string  `json:"sources"`
 	Unconfirmed     []string  `json:"unconfirmed"`
+	ReportsAs       string    `json:"reports_as"`
+	Caveat          string    `json:"caveat"`
 }
 
 type peaksJSON struct {
@@ -374,6 +417,7 @@ type peaksJSON struct {
 	BF16       *float64 `json:"bf16"`
 	FP8        *float64 `json:"fp8"`
 	INT8       *float64 `json:"int8"`
+	FP4        *float64 `json:"fp4"`
 }
 
 func rateFromTFLOPS(v *float64) Rate {
@@ -417,11 +461,13 @@ func (j cardJSON) card() (Card, error) {
 			FP32: rateFromTFLOPS(j.Peaks.FP32), TF32: rateFromTFLOPS(j.Peaks.TF32),
 			FP16: rateFromTFLOPS(j.Peaks.FP16), BF16: rateFromTFLOPS(j.Peaks.BF16),
 			FP8: rateFromTFLOPS(j.Peaks.FP8), INT8: rateFromTFLOPS(j.Peaks.INT8),
+			FP4: rateFromTFLOPS(j.Peaks.FP4),
 		},
 		SparsePublished: j.SparsePublished, FP32Accumulate: j.FP32Accumulate,
-		Link: j.Link, NVLink: compute.Bandwidth(j.NVLinkGBps) * compute.GBps,
+		Link: j.Link, NVLink: compute.Bandwidth(j.NVLinkGBps) * compute.GBps, NVLinkDomain: j.NVLinkDomain,
 		PCIeGen: j.PCIeGen, TDP: j.TDPWatts, Market: j.Market, Uses: j.Uses,
 		Confidence: j.Confidence, Sources: j.Sources, Unconfirmed: j.Unconfirmed,
+		ReportsAs: j.ReportsAs, Caveat: j.Caveat,
 	}, nil
 }
 
@@ -437,11 +483,13 @@ func (c Card) toJSON() cardJSON {
 			FP32: rateToTFLOPS(c.Peaks.FP32), TF32: rateToTFLOPS(c.Peaks.TF32),
 			FP16: rateToTFLOPS(c.Peaks.FP16), BF16: rateToTFLOPS(c.Peaks.BF16),
 			FP8: rateToTFLOPS(c.Peaks.FP8), INT8: rateToTFLOPS(c.Peaks.INT8),
+			FP4: rateToTFLOPS(c.Peaks.FP4),
 		},
 		SparsePublished: c.SparsePublished, FP32Accumulate: c.FP32Accumulate,
-		Link: c.Link, NVLinkGBps: roundTo(float64(c.NVLink/compute.GBps), 1e6),
+		Link: c.Link, NVLinkGBps: roundTo(float64(c.NVLink/compute.GBps), 1e6), NVLinkDomain: c.NVLinkDomain,
 		PCIeGen: c.PCIeGen, TDPWatts: c.TDP, Market: c.Market, Uses: c.Uses,
 		Confidence: c.Confidence, Sources: c.Sources, Unconfirmed: c.Unconfirmed,
+		ReportsAs: c.ReportsAs, Caveat: c.Caveat,
 	}
 }
 
