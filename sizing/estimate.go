@@ -282,23 +282,14 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 // with both Params and the architecture takes the weights from Params and every
 // other term from the architecture.
 //
-// Estimate does not allocate when it succeeds and is safe for concurrent use. On
-// a two-core AMD EPYC virtual machine shared with other work, a call in
-// BenchmarkEstimate's loop, the copy of its arguments included, runs about 980,
-// 1,000, 1,150 and 850 instructions for the training, inference, QLoRA and
-// parameters-only cases (valgrind's count; 1,470, 1,480, 1,630 and 1,080 at the
-// start of this round), takes 78, 80, 100 and 96 ns at the machine's quietest
-// (the fastest of 300 bursts of 20,000 calls) and 100 to 160 ns as go test
-// -bench reports it under a load of 1 to 2.5, with 0 allocations. The
-// parameters-only case runs the fewest instructions but waits on math.Cbrt
-// (about 40 ns of dependent divisions on this machine), which its assumed shape
-// needs; the cube root is begun before the checks, so that they hide part of it.
-func Estimate(m Model, w Workload) (br Breakdown, err error) {
+// Estimate does not allocate when it succeeds and is safe for concurrent use
+// (BenchmarkEstimate measures it).
+func Estimate(m Model, w Workload) (Breakdown, error) {
 	// The model is resolved before the workload is checked, so that the checks
 	// overlap the cube root an assumed shape needs (see checkModel); a workload's
 	// problems are still reported first.
-	var ar arch
-	n, approx, ok := checkModel(&m, &ar)
+	var sm sizedModel
+	n, approx, ok := checkModel(&m, &sm.ar)
 	var p problems
 	if w.check(&p); p.n > 0 {
 		return Breakdown{}, w.Validate()
@@ -313,24 +304,32 @@ func Estimate(m Model, w Workload) (br Breakdown, err error) {
 	if err := checkParallel(&m, &w.Parallel); err != nil {
 		return Breakdown{}, err
 	}
-	if approx && float64(one(w.Parallel.Pipeline)) > math.Ceil(ar.L) {
+	if approx && float64(one(w.Parallel.Pipeline)) > math.Ceil(sm.ar.L) {
 		// checkParallel does this for a model with its architecture.
 		return Breakdown{}, fmt.Errorf("sizing: pipeline degree %d exceeds the %.0f layers assumed for %d parameters: %w",
-			one(w.Parallel.Pipeline), math.Ceil(ar.L), n, ErrInvalid)
+			one(w.Parallel.Pipeline), math.Ceil(sm.ar.L), n, ErrInvalid)
 	}
-	if !estimate(&br, &ar, approx, float64(n), embeddingParams(&m), float64(m.StoredBytes), &w) {
+	sm.approx, sm.n, sm.emb, sm.stored = approx, float64(n), embeddingParams(&m), float64(m.StoredBytes)
+	br, ok := sm.breakdown(&w)
+	if !ok {
 		return Breakdown{}, fmt.Errorf("sizing: memory estimate overflows int64 bytes: %w", ErrInvalid)
 	}
 	return br, nil
 }
 
-// estimate writes to br, which must be zero, the breakdown for a validated
-// workload, and reports false when a size does not fit int64 bytes; emb is the
-// part of the N parameters in embedding tables and the output head
-// (embeddingParams), stored the model's StoredBytes. br is Estimate's named
-// result, so that the answer is written in place and returned from there, not
-// copied through a temporary.
-func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *Workload) bool {
+// sizedModel is a validated model as the memory terms read it.
+type sizedModel struct {
+	ar     arch    // the architecture, given or assumed
+	approx bool    // the architecture is assumed or incomplete (see checkModel)
+	n      float64 // parameters, every expert counted
+	emb    float64 // of them, in embedding tables and the output head (embeddingParams)
+	stored float64 // Model.StoredBytes: a file's exact bytes; zero when unknown
+}
+
+// breakdown returns the breakdown of a validated workload on the model, and false
+// when a size does not fit int64 bytes.
+func (sm *sizedModel) breakdown(w *Workload) (br Breakdown, ok bool) {
+	ar, approx, N, emb, stored := &sm.ar, sm.approx, sm.n, sm.emb, sm.stored
 	p := &w.Parallel
 	t, pp, dp := float64(one(p.Tensor)), float64(one(p.Pipeline)), float64(one(p.Data))
 	wShard, gShard, oShard := t*pp, t*pp, t*pp
@@ -420,7 +419,7 @@ func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *W
 	// term it includes.
 	wt, gr, op := weights/wShard, grads/gShard, opt/oShard
 	if !(wt >= 0 && gr >= 0 && op >= 0 && act >= 0 && kv >= 0) {
-		return false
+		return Breakdown{}, false
 	}
 	if p.OffloadOptimizer {
 		// ZeRO-Offload keeps the FP32 gradients on the host with the optimizer
@@ -432,7 +431,7 @@ func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *W
 		host := 1.5 * (op + gr*4/max(1, gradBitsOf(w)/8))
 		// The offloaded terms leave the total, so they are bounded here.
 		if !(gr < 9e18 && op < 9e18 && host < 9e18) {
-			return false
+			return Breakdown{}, false
 		}
 		br.Host = Bytes(math.Ceil(host))
 		gr, op = 0, 0
@@ -444,14 +443,14 @@ func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *W
 	wt, gr, op, act, kv = math.Ceil(wt), math.Ceil(gr), math.Ceil(op), math.Ceil(act), math.Ceil(kv)
 	// The total must fit with margin, so that Total never wraps.
 	if !(wt+gr+op+act+kv+float64(overhead) < 9e18) {
-		return false
+		return Breakdown{}, false
 	}
 	br.Weights, br.Gradients, br.Optimizer = Bytes(wt), Bytes(gr), Bytes(op)
 	br.Activations, br.KVCache, br.Overhead = Bytes(act), Bytes(kv), overhead
 	if approx {
 		br.Approx = terms
 	}
-	return true
+	return br, true
 }
 
 // gradBitsOf returns the width of the gradients Estimate counts for w.
