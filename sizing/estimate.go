@@ -227,15 +227,18 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 //     (the compute width for adapters) when unset: the ZeRO paper's 2 bytes under
 //     mixed precision (Rajbhandari et al. 2020, §3.1); FP32 gives Megatron's FP32
 //     accumulation and the Hugging Face guide's 18 bytes per parameter.
-//   - Optimizer, per trainable parameter (PyTorch keeps state in the parameter's
-//     dtype, at least FP32 here, w the state width: 4 bytes, 8 for FP64): SGD 0,
+//   - Optimizer, per trainable parameter, w the width of a moment
+//     (Workload.StatePrecision; zero: 4 bytes, 8 for FP64 training): SGD 0,
 //     Momentum w, Adam and AdamW 2w (two moments; Kingma & Ba 2015), Adam8bit 2
 //     (two 8-bit moments; Dettmers et al. 2022), Lion w (one momentum; Chen et al.
 //     2023), Adafactor w per value of its factored second moment, r+c values for an
 //     r×c matrix and no first moment (Shazeer & Stern 2018, the β1 = 0 default);
 //     full training counts every parameter as part of an h×h matrix, 2P/h values.
-//     Below FP32, mixed precision adds the 4-byte FP32 master copy (Micikevicius et
-//     al. 2018), so mixed-precision AdamW is 2 + 2 + 12 = 16 bytes per parameter.
+//     Plus the master copy (Workload.Master): by default, below FP32, the 4-byte
+//     FP32 copy of mixed precision (Micikevicius et al. 2018), so mixed-precision
+//     AdamW is 2 + 2 + 12 = 16 bytes per parameter; a master as wide as the
+//     trained weights is no copy, so pure BF16 AdamW (StatePrecision and Master
+//     BF16) is 2 + 2 + 4 = 8.
 //   - Activations, training: per layer and token, the tensors the backward pass
 //     needs in Korthikanti et al. 2022's accounting, h·(34 + 5·a·s/h) bytes for
 //     GPT's shape, generalised to any FFN width, gated FFNs, GQA and mixtures of
@@ -243,10 +246,12 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 //     FlashAttention and selective recomputation, full recomputation keeps only
 //     each layer's input plus one layer's set, tensor parallelism splits them and
 //     sequence parallelism splits the rest. Times the layers on the device (the
-//     whole model's worth on the first stage of a 1F1B pipeline), plus the FP32
-//     logits. LoRA and QLoRA count the same (an upper bound). Inference: the
-//     largest set alive while one layer runs over the prefill, plus the last
-//     token's FP32 logits.
+//     whole model's worth on the first stage of a 1F1B pipeline), plus the loss's
+//     copies of the logits (trainingActivations). LoRA and QLoRA count the same
+//     (an upper bound). Inference: the largest set alive while one layer runs over
+//     the prefill, plus the last token's FP32 logits; with FullLogits, the larger
+//     of that set and every prompt token's logits in two copies
+//     (inferenceActivations).
 //   - KV cache, Inference only: 2 × layers × KV heads × head dimension × SeqLen ×
 //     Batch × KVPrecision bits/8 (Kwon et al. 2023); under latent attention
 //     (KVLoRARank) KVLoRARank + RopeHeadDim values per token per layer in place
@@ -371,7 +376,7 @@ func (sm *sizedModel) breakdown(w *Workload) (br Breakdown, ok bool) {
 			tokens = ((ar.L-ar.sliding)*s + ar.sliding*ar.window) / ar.L
 		}
 		kv = math.Ceil(ar.L/pp) * perToken * tokens * b * kvBits / 8
-		act = inferenceActivations(ar, s, b, t, e, !w.EagerAttention, w.PrefillChunk)
+		act = inferenceActivations(ar, w)
 		terms = TermActivations | TermKVCache
 	} else {
 		optimizer := w.Optimizer
@@ -409,8 +414,8 @@ func (sm *sizedModel) breakdown(w *Workload) (br Breakdown, ok bool) {
 			gradBits = w.GradPrecision.Bits()
 		}
 		grads = trainable * gradBits / 8
-		opt = optimizerBytes(optimizer, trainable, factored, trainBits)
-		act = trainingActivations(ar, s, b, t, pp, e, !w.EagerAttention, w.Recompute, p.SequenceParallel)
+		opt = optimizerBytes(optimizer, trainable, factored, trainBits, w.StatePrecision.Bits(), w.Master.Bits())
+		act = trainingActivations(ar, w)
 		terms |= TermActivations
 	}
 
@@ -465,12 +470,14 @@ func gradBitsOf(w *Workload) float64 {
 }
 
 // optimizerBytes returns the optimizer state for params trainable parameters kept
-// at paramBits, factored being the values of Adafactor's factored second moment;
-// see Estimate for the sources.
-func optimizerBytes(o Optimizer, params, factored, paramBits float64) float64 {
-	state := paramBits / 8 // at least FP32: a plain comparison, as paramBits is finite
-	if state < 4 {
-		state = 4
+// at paramBits, factored being the values of Adafactor's factored second moment,
+// with moments of stateBits and a master copy of masterBits (zero: the defaults
+// Workload.StatePrecision and Workload.Master document); see Estimate for the
+// sources.
+func optimizerBytes(o Optimizer, params, factored, paramBits, stateBits, masterBits float64) float64 {
+	state := stateBits / 8
+	if state == 0 {
+		state = max(paramBits/8, 4) // at least FP32: a plain max, as paramBits is finite
 	}
 	var v float64
 	switch o {
@@ -483,8 +490,11 @@ func optimizerBytes(o Optimizer, params, factored, paramBits float64) float64 {
 	case Adafactor:
 		v = factored * state
 	}
-	if paramBits < 32 {
-		v += 4 * params // FP32 master copy
+	switch {
+	case masterBits == 0 && paramBits < 32:
+		v += 4 * params // FP32 master copy of mixed precision
+	case masterBits > paramBits:
+		v += params * masterBits / 8
 	}
 	return v
 }
