@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
@@ -32,7 +32,7 @@ var formatNames = map[string]string{
 // A SkyPilot catalog's offers take the cloud its path names (pricing.SkyPilotCloud)
 // as their provider, when it names one.
 func readOfferFile(file string) ([]pricing.Offer, string, error) {
-	f, err := os.Open(file)
+	f, err := cli.Open("offers", file)
 	if err != nil {
 		return nil, "", err
 	}
