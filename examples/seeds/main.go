@@ -110,9 +110,9 @@ func run(w io.Writer, args []string) error {
 
 // jsonReport is what -json prints: the settings and every section.
 type jsonReport struct {
-	Context  int       `json:"context"`  // inference context, tokens
-	Seq      int       `json:"seq"`      // training sequence length, tokens
-	Headroom float64   `json:"headroom"` // share of each card's memory kept free
+	Context  int           `json:"context"`  // inference context, tokens
+	Seq      int           `json:"seq"`      // training sequence length, tokens
+	Headroom float64       `json:"headroom"` // share of each card's memory kept free
 	Sections []jsonSection `json:"sections"`
 }
 
