@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/compute"
@@ -121,10 +122,11 @@ type Card struct {
 	MemoryNominal  sizing.Bytes // the marketed size ("80GB"), in decimal GB
 	MemoryType     string       // "HBM2e", "GDDR6X"
 
-	MemoryBandwidth compute.Bandwidth // peak memory bandwidth
-	Peaks           Peaks             // dense peaks per precision
-	SparsePublished bool              // the vendor prints sparse tensor figures; Peaks holds them halved
-	FP32Accumulate  bool              // FP16/BF16 peaks are the FP32-accumulate rates (GeForce)
+	MemoryBandwidth compute.Bandwidth  // peak memory bandwidth
+	Peaks           Peaks              // dense peaks per precision
+	FP4Formats      []sizing.Precision // the FP4 formats Peaks.FP4 computes: sizing.NVFP4, sizing.MXFP4; none without FP4
+	SparsePublished bool               // the vendor prints sparse tensor figures; Peaks holds them halved
+	FP32Accumulate  bool               // FP16/BF16 peaks are the FP32-accumulate rates (GeForce)
 
 	Link         LinkKind          // direct GPU-to-GPU link
 	NVLink       compute.Bandwidth // of Link (NVLink or another kind): total per GPU, both directions; zero: none; a bridge joins pairs only
@@ -168,11 +170,15 @@ func (c Card) LinkDomain() int {
 // Peak returns the card's dense peak for computing at precision p, and false when
 // the card cannot compute at it. FP64 gives the vector rate (FP64 method: the
 // tensor rate where there is one); FP32 the vector rate; TF32, FP16, BF16, FP8 and
-// INT8 the tensor-core rates. Weight-only quantized formats (NF4, GPTQ4, AWQ4 and
-// the GGUF types) are dequantized to 16 bits before the matrix multiply,
-// as bitsandbytes, the GPTQ/AWQ kernels and llama.cpp's CUDA back end do, so they
-// get the FP16 rate. INT4 arithmetic is not recorded and reports unsupported, as do
-// custom and unknown precisions.
+// INT8 the tensor-core rates. MXFP4 and NVFP4 get the FP4 rate on a card that
+// computes that format natively (FP4Formats: both on Blackwell, MXFP4 on the
+// MI355X); elsewhere FP4 weights are dequantized to 16 bits, as the Marlin and
+// Triton MXFP4 kernels do on Hopper and older cards, and get the FP16 rate.
+// Weight-only quantized formats (NF4, GPTQ4, AWQ4 and the GGUF types) are
+// dequantized to 16 bits before the matrix multiply too, as bitsandbytes, the
+// GPTQ/AWQ kernels and llama.cpp's CUDA back end do, so they get the FP16 rate.
+// INT4 arithmetic is not recorded and reports unsupported, as do custom and
+// unknown precisions.
 func (c Card) Peak(p sizing.Precision) (compute.FLOPRate, bool) {
 	var r Rate
 	switch p {
@@ -190,6 +196,11 @@ func (c Card) Peak(p sizing.Precision) (compute.FLOPRate, bool) {
 		r = c.Peaks.FP8
 	case sizing.INT8:
 		r = c.Peaks.INT8
+	case sizing.MXFP4, sizing.NVFP4:
+		r = c.Peaks.FP16
+		if slices.Contains(c.FP4Formats, p) {
+			r = c.Peaks.FP4
+		}
 	case sizing.NF4, sizing.GPTQ4, sizing.AWQ4,
 		sizing.Q2_K, sizing.Q3_K_M, sizing.Q4_0, sizing.Q4_K_S, sizing.Q4_K_M,
 		sizing.Q5_K_M, sizing.Q6_K, sizing.Q8_0:
@@ -221,6 +232,7 @@ func (c Card) FP64() (compute.FLOPRate, bool) {
 // the caller may change them without touching the catalog's copy.
 func (c Card) clone() Card {
 	n := len(c.Aliases) + len(c.Families) + len(c.Uses) + len(c.Sources) + len(c.Unconfirmed)
+	c.FP4Formats = slices.Clone(c.FP4Formats)
 	if n == 0 {
 		c.Aliases, c.Families, c.Uses, c.Sources, c.Unconfirmed = nil, nil, nil, nil, nil
 		return c
@@ -261,7 +273,7 @@ func knownField(f string) bool {
 	case "year", "form", "memory_mib", "memory_type", "memory_bandwidth_gb_per_s",
 		"peaks_tflops.fp64", "peaks_tflops.fp64_tensor", "peaks_tflops.fp32", "peaks_tflops.tf32",
 		"peaks_tflops.fp16", "peaks_tflops.bf16", "peaks_tflops.fp8", "peaks_tflops.int8", "peaks_tflops.fp4",
-		"link", "nvlink_gb_per_s", "nvlink_domain", "pcie_gen", "tdp_watts":
+		"fp4_formats", "link", "nvlink_gb_per_s", "nvlink_domain", "pcie_gen", "tdp_watts":
 		return true
 	}
 	return false
@@ -332,6 +344,17 @@ func (c Card) Validate() error {
 	if p.FP32.Supported && p.BF16.Supported && p.BF16.Value < p.FP32.Value {
 		bad("BF16 peak below FP32")
 	}
+	if p.FP8.Supported && p.FP4.Supported && p.FP4.Value < p.FP8.Value {
+		bad("FP4 peak below FP8")
+	}
+	if p.FP4.Supported != (len(c.FP4Formats) > 0) {
+		bad("an FP4 peak goes with the FP4 formats it computes, and only with them")
+	}
+	for i, f := range c.FP4Formats {
+		if f != sizing.MXFP4 && f != sizing.NVFP4 || slices.Contains(c.FP4Formats[:i], f) {
+			bad("FP4 format %s: want MXFP4 or NVFP4, each once", quote(f.String()))
+		}
+	}
 	if !c.Link.valid() {
 		bad("unknown link kind %s", quote(string(c.Link)))
 	}
@@ -392,6 +415,7 @@ type cardJSON struct {
 	MemoryType      string    `json:"memory_type"`
 	BandwidthGBps   float64   `json:"memory_bandwidth_gb_per_s"`
 	Peaks           peaksJSON `json:"peaks_tflops"`
+	FP4Formats      []string  `json:"fp4_formats"`
 	SparsePublished bool      `json:"sparse_published"`
 	FP32Accumulate  bool      `json:"fp32_accumulate"`
 	Link            LinkKind  `json:"link"`
@@ -450,6 +474,14 @@ func (j cardJSON) card() (Card, error) {
 	if j.MemoryNominalGB < 0 || j.MemoryNominalGB > int64(maxMemory/sizing.GB) {
 		return Card{}, fmt.Errorf("catalog: card %s: memory_nominal_gb %d out of range: %w", quote(j.ID), j.MemoryNominalGB, ErrInvalid)
 	}
+	var fp4 []sizing.Precision
+	for _, f := range j.FP4Formats {
+		p, ok := fp4Format(f)
+		if !ok {
+			return Card{}, fmt.Errorf("catalog: card %s: fp4_formats: %s is not mxfp4 or nvfp4: %w", quote(j.ID), quote(f), ErrInvalid)
+		}
+		fp4 = append(fp4, p)
+	}
 	return Card{
 		ID: j.ID, Name: j.Name, Aliases: j.Aliases, Families: j.Families, Vendor: j.Vendor,
 		Architecture: j.Architecture, Year: j.Year, Form: j.Form,
@@ -463,6 +495,7 @@ func (j cardJSON) card() (Card, error) {
 			FP8: rateFromTFLOPS(j.Peaks.FP8), INT8: rateFromTFLOPS(j.Peaks.INT8),
 			FP4: rateFromTFLOPS(j.Peaks.FP4),
 		},
+		FP4Formats:      fp4,
 		SparsePublished: j.SparsePublished, FP32Accumulate: j.FP32Accumulate,
 		Link: j.Link, NVLink: compute.Bandwidth(j.NVLinkGBps) * compute.GBps, NVLinkDomain: j.NVLinkDomain,
 		PCIeGen: j.PCIeGen, TDP: j.TDPWatts, Market: j.Market, Uses: j.Uses,
@@ -471,7 +504,21 @@ func (j cardJSON) card() (Card, error) {
 	}, nil
 }
 
+// fp4Format returns the FP4 format named s ("nvfp4", "MXFP4"), and whether s names one.
+func fp4Format(s string) (sizing.Precision, bool) {
+	for _, p := range [...]sizing.Precision{sizing.NVFP4, sizing.MXFP4} {
+		if strings.EqualFold(s, p.String()) {
+			return p, true
+		}
+	}
+	return 0, false
+}
+
 func (c Card) toJSON() cardJSON {
+	var fp4 []string
+	for _, p := range c.FP4Formats {
+		fp4 = append(fp4, strings.ToLower(p.String()))
+	}
 	return cardJSON{
 		ID: c.ID, Name: c.Name, Aliases: c.Aliases, Families: c.Families, Vendor: c.Vendor,
 		Architecture: c.Architecture, Year: c.Year, Form: c.Form,
@@ -485,6 +532,7 @@ func (c Card) toJSON() cardJSON {
 			FP8: rateToTFLOPS(c.Peaks.FP8), INT8: rateToTFLOPS(c.Peaks.INT8),
 			FP4: rateToTFLOPS(c.Peaks.FP4),
 		},
+		FP4Formats:      fp4,
 		SparsePublished: c.SparsePublished, FP32Accumulate: c.FP32Accumulate,
 		Link: c.Link, NVLinkGBps: roundTo(float64(c.NVLink/compute.GBps), 1e6), NVLinkDomain: c.NVLinkDomain,
 		PCIeGen: c.PCIeGen, TDPWatts: c.TDP, Market: c.Market, Uses: c.Uses,

@@ -1,8 +1,10 @@
 package catalog
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -221,5 +223,68 @@ func TestNVLinkDomainRejects(t *testing.T) {
 		if err := c.Validate(); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "NVLink domain") {
 			t.Errorf("%s with domain %d: %v", tt.card, tt.domain, err)
 		}
+	}
+}
+
+// TestPeakFP4: the FP4 formats get the FP4 rate where the card computes them
+// natively, else the 16-bit rate (figures as in TestCards2026).
+func TestPeakFP4(t *testing.T) {
+	for _, tt := range []struct {
+		card   string
+		p      sizing.Precision
+		tflops float64
+	}{
+		{"gb300-nvl72-288gb", sizing.NVFP4, 15000},
+		{"gb300-nvl72-288gb", sizing.MXFP4, 15000},
+		{"b200-hgx-180gb", sizing.MXFP4, 9000},
+		{"rtx-5090", sizing.NVFP4, 1676},
+		{"rtx-pro-6000-blackwell", sizing.NVFP4, 2000},
+		{"mi355x", sizing.MXFP4, 10066.3},
+		{"mi355x", sizing.NVFP4, 2516.6}, // no NVFP4 unit: the 16-bit rate
+		{"h100-sxm5-80gb", sizing.MXFP4, 989.5},
+		{"mi325x", sizing.MXFP4, 1307.4},
+		{"rtx-4090", sizing.NVFP4, 165.2},
+		{"titan-xp", sizing.MXFP4, 12.15},
+		{"ascend-910c", sizing.MXFP4, 752},
+	} {
+		got, ok := lookup(t, tt.card).Peak(tt.p)
+		if !ok || !near(float64(got), tt.tflops*1e12) {
+			t.Errorf("%s Peak(%s) = %v TFLOPS, %v; want %v", tt.card, tt.p, float64(got/compute.TFLOPS), ok, tt.tflops)
+		}
+	}
+	// Every card with an FP4 rate says which formats it computes; no other does.
+	for _, c := range Default().Cards() {
+		if c.Peaks.FP4.Supported != (len(c.FP4Formats) > 0) {
+			t.Errorf("%s: FP4 peak %v with formats %v", c.ID, c.Peaks.FP4.Supported, c.FP4Formats)
+		}
+	}
+	if f := lookup(t, "mi355x").FP4Formats; len(f) != 1 || f[0] != sizing.MXFP4 {
+		t.Errorf("mi355x FP4 formats %v, want MXFP4 alone", f)
+	}
+}
+
+func TestFP4Rejects(t *testing.T) {
+	base := lookup(t, "gb200-nvl72-186gb")
+	for name, mod := range map[string]func(c *Card){
+		"rate without formats": func(c *Card) { c.FP4Formats = nil },
+		"formats without rate": func(c *Card) { c.Peaks.FP4 = Rate{} },
+		"not an FP4 format":    func(c *Card) { c.FP4Formats = []sizing.Precision{sizing.FP8} },
+		"format twice":         func(c *Card) { c.FP4Formats = []sizing.Precision{sizing.NVFP4, sizing.NVFP4} },
+		"FP4 below FP8":        func(c *Card) { c.Peaks.FP4 = RateOf(c.Peaks.FP8.Value / 2) },
+	} {
+		c := base
+		c.FP4Formats = slices.Clone(base.FP4Formats)
+		mod(&c)
+		if err := c.Validate(); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: Validate() = %v, want ErrInvalid", name, err)
+		}
+	}
+	data, _ := json.Marshal([]Card{base})
+	bad := strings.Replace(string(data), `"fp4_formats":["nvfp4","mxfp4"]`, `"fp4_formats":["fp8"]`, 1)
+	if bad == string(data) {
+		t.Fatalf("no fp4_formats in %s", data)
+	}
+	if _, err := Load(strings.NewReader(bad)); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), `fp4_formats: "fp8"`) {
+		t.Errorf("Load with fp4_formats [fp8]: %v", err)
 	}
 }
