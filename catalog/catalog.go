@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/gpuplan/gpuplan/internal/text"
 	"io"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/gpuplan/gpuplan/internal/text"
 )
 
 // Catalog is a read-only set of cards with a name index built once when the
@@ -126,7 +127,7 @@ const maxLoad = 16 << 20
 func Load(r io.Reader) (*Catalog, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxLoad+1))
 	if err != nil {
-		return nil, fmt.Errorf("catalog: Load: %s: %w", strings.TrimPrefix(err.Error(), "json: "), ErrInvalid)
+		return nil, fmt.Errorf("catalog: Load: %s: %w", text.Cut(strings.TrimPrefix(err.Error(), "json: "), 200), ErrInvalid)
 	}
 	if len(data) > maxLoad {
 		return nil, fmt.Errorf("catalog: Load: input over %d bytes: %w", maxLoad, ErrInvalid)
@@ -135,7 +136,7 @@ func Load(r io.Reader) (*Catalog, error) {
 	dec.DisallowUnknownFields()
 	var list []cardJSON
 	if err := dec.Decode(&list); err != nil {
-		return nil, fmt.Errorf("catalog: Load: %s: %w", strings.TrimPrefix(err.Error(), "json: "), ErrInvalid)
+		return nil, fmt.Errorf("catalog: Load: %s: %w", text.Cut(strings.TrimPrefix(err.Error(), "json: "), 200), ErrInvalid)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("catalog: Load: data after the list: %w", ErrInvalid)

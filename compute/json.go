@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -34,7 +35,7 @@ func strictUnmarshal(b []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("compute: %s: %w", strings.TrimPrefix(strings.TrimPrefix(err.Error(), "json: "), "compute: "), ErrInvalid)
+		return fmt.Errorf("compute: %s: %w", text.Cut(strings.TrimPrefix(strings.TrimPrefix(err.Error(), "json: "), "compute: "), 200), ErrInvalid)
 	}
 	if dec.More() {
 		return fmt.Errorf("compute: trailing data after a JSON value: %w", ErrInvalid)

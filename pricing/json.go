@@ -38,7 +38,7 @@ func jsonError(err error) error {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		return invalid(te.Field, "want a JSON %v, got %s", te.Type, te.Value)
+		return invalid(te.Field, "want a JSON %v, got %s", te.Type, text.Cut(te.Value, 64))
 	}
 	if errors.Is(err, ErrInvalid) {
 		return err // already this package's error, from a nested UnmarshalJSON

@@ -8,6 +8,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/internal/text"
 )
 
 // MaxConfigBytes bounds the config.json ReadConfig reads: 4 MiB, hundreds of times
@@ -193,8 +195,8 @@ func (c *hfConfig) model() (Model, error) {
 		}
 	}
 	if i := sort.SearchStrings(configTypes, typ); i == len(configTypes) || configTypes[i] != typ {
-		return Model{}, fmt.Errorf("sizing: config.json: model_type %q is not one ReadConfig knows (%s): %w",
-			c.typ, strings.Join(configTypes, ", "), ErrInvalid)
+		return Model{}, fmt.Errorf("sizing: config.json: model_type %s is not one ReadConfig knows (%s): %w",
+			text.Quote(c.typ, 64), strings.Join(configTypes, ", "), ErrInvalid)
 	}
 	m := Model{Name: c.str("_name_or_path")}
 	if m.Name == "" {

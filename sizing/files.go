@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/internal/checked"
+	"github.com/gpuplan/gpuplan/internal/text"
 )
 
 // ModelFile is what a weights file says about its model: ReadGGUF and
@@ -424,27 +425,27 @@ func ReadSafetensors(r io.Reader) (ModelFile, error) {
 		dec := json.NewDecoder(strings.NewReader(string(v)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&t); err != nil {
-			return ModelFile{}, errFile("safetensors", "tensor %q: %v", name, err)
+			return ModelFile{}, errFile("safetensors", "tensor %s: %v", text.Quote(name, 64), err)
 		}
 		w, ok := safetensorsDtypes[t.Dtype]
 		switch {
 		case !ok:
-			return ModelFile{}, errFile("safetensors", "tensor %q has unknown dtype %q", name, t.Dtype)
+			return ModelFile{}, errFile("safetensors", "tensor %s has unknown dtype %s", text.Quote(name, 64), text.Quote(t.Dtype, 64))
 		case len(t.Shape) > MaxFileDims:
-			return ModelFile{}, errFile("safetensors", "tensor %q has %d dimensions, over %d", name, len(t.Shape), MaxFileDims)
+			return ModelFile{}, errFile("safetensors", "tensor %s has %d dimensions, over %d", text.Quote(name, 64), len(t.Shape), MaxFileDims)
 		case len(t.Offsets) != 2 || t.Offsets[0] > t.Offsets[1]:
-			return ModelFile{}, errFile("safetensors", "tensor %q: data_offsets %v are not [begin, end]", name, t.Offsets)
+			return ModelFile{}, errFile("safetensors", "tensor %s: data_offsets %v are not [begin, end]", text.Quote(name, 64), t.Offsets)
 		}
 		elems := int64(1)
 		for _, d := range t.Shape {
 			var mok bool
 			if elems, mok = checked.Mul(elems, int64(min(d, math.MaxInt64))); !mok || d > math.MaxInt64 {
-				return ModelFile{}, errFile("safetensors", "tensor %q has more elements than int64 holds", name)
+				return ModelFile{}, errFile("safetensors", "tensor %s has more elements than int64 holds", text.Quote(name, 64))
 			}
 		}
 		bitsN, ok := checked.Mul(elems, w)
 		if !ok || bitsN%8 != 0 || uint64(bitsN/8) != t.Offsets[1]-t.Offsets[0] {
-			return ModelFile{}, errFile("safetensors", "tensor %q: %d elements of %s do not fill data_offsets %v", name, elems, t.Dtype, t.Offsets)
+			return ModelFile{}, errFile("safetensors", "tensor %s: %d elements of %s do not fill data_offsets %v", text.Quote(name, 64), elems, t.Dtype, t.Offsets)
 		}
 		if packedPart(name) {
 			packed[name] = packedTensor{t.Shape, elems}
@@ -463,7 +464,7 @@ func ReadSafetensors(r io.Reader) (ModelFile, error) {
 	next := uint64(0)
 	for _, s := range spans {
 		if s.begin != next {
-			return ModelFile{}, errFile("safetensors", "tensor %q starts at %d, not at %d where the data before it ends", s.name, s.begin, next)
+			return ModelFile{}, errFile("safetensors", "tensor %s starts at %d, not at %d where the data before it ends", text.Quote(s.name, 64), s.begin, next)
 		}
 		next = s.end
 	}
@@ -522,11 +523,11 @@ func unpackedParams(params int64, packed map[string]packedTensor) (int64, error)
 		sc, okS := packed[prefix+".scales"]
 		zs, okZ := packed[prefix+".qzeros"]
 		if !okS || !okZ || len(q.shape) != 2 || len(sc.shape) != 2 || len(zs.shape) != 2 || zs.shape[1] == 0 || sc.shape[1] <= zs.shape[1] {
-			return 0, errFile("safetensors", "tensor %q: a packed qweight without the 2-D scales and qzeros that say how it is packed (GPTQ or AWQ); give the parameter count another way", name)
+			return 0, errFile("safetensors", "tensor %s: a packed qweight without the 2-D scales and qzeros that say how it is packed (GPTQ or AWQ); give the parameter count another way", text.Quote(name, 64))
 		}
 		n, ok := checked.Mul(q.elems, int64(min(sc.shape[1], math.MaxInt64)))
 		if !ok || sc.shape[1] > math.MaxInt64 || n%int64(zs.shape[1]) != 0 {
-			return 0, errFile("safetensors", "tensor %q: %d packed elements do not unpack to %d columns over %d", name, q.elems, sc.shape[1], zs.shape[1])
+			return 0, errFile("safetensors", "tensor %s: %d packed elements do not unpack to %d columns over %d", text.Quote(name, 64), q.elems, sc.shape[1], zs.shape[1])
 		}
 		if params, ok = checked.Add(params, n/int64(zs.shape[1])); !ok {
 			return 0, errFile("safetensors", "parameter count overflows int64")

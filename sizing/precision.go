@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/internal/text"
 )
 
 // Precision is a number format for weights, gradients, the KV cache or compute. Each
@@ -305,5 +307,5 @@ func LookupGGUFBlock(typ string) (GGUFBlock, error) {
 			return b, nil
 		}
 	}
-	return GGUFBlock{}, fmt.Errorf("sizing: GGUF block type %q (known: Q2_K, Q3_K, Q4_0, Q4_K, Q5_K, Q6_K, Q8_0): %w", typ, ErrNotFound)
+	return GGUFBlock{}, fmt.Errorf("sizing: GGUF block type %s (known: Q2_K, Q3_K, Q4_0, Q4_K, Q5_K, Q6_K, Q8_0): %w", text.Quote(typ, 64), ErrNotFound)
 }

@@ -3,11 +3,13 @@ package sizing
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/internal/checked"
+	"github.com/gpuplan/gpuplan/internal/text"
 )
 
 // strictJSON decodes one JSON value into v, rejecting keys v has no field for and
@@ -16,7 +18,10 @@ func strictJSON(data []byte, v any, what string) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("sizing: %s: %v: %w", what, err, ErrInvalid)
+		if errors.Is(err, ErrInvalid) {
+			return err // a nested value's own error, which names the package already
+		}
+		return fmt.Errorf("sizing: %s: %s: %w", what, text.Cut(err.Error(), 200), ErrInvalid)
 	}
 	if dec.More() {
 		return fmt.Errorf("sizing: %s: data after the JSON value: %w", what, ErrInvalid)

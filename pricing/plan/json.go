@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/shopspring/decimal"
 )
@@ -70,7 +71,7 @@ func decodeStrict(what string, b []byte, v any) error {
 	if err == nil || errors.Is(err, pricing.ErrInvalid) {
 		return err
 	}
-	return fmt.Errorf("plan: %s: %s: %w", what, strings.TrimPrefix(err.Error(), "json: "), pricing.ErrInvalid)
+	return fmt.Errorf("plan: %s: %s: %w", what, text.Cut(strings.TrimPrefix(err.Error(), "json: "), 200), pricing.ErrInvalid)
 }
 
 type optionPlain Option
