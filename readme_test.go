@@ -96,7 +96,7 @@ func TestReadmeTour(t *testing.T) {
 	best := opts[0]
 	dur := strings.TrimSuffix(best.Duration.Truncate(time.Minute).String(), "0s")
 	got := strconv.Itoa(best.GPUs) + " × RTX 4090, " + dur + ", " + best.Cost.Total.String()
-	claim("list below: 2 × RTX 4090, 6h47m, CNY 21.72, warned that they talk over PCIe.", got)
+	claim("list below: 2 × RTX 4090, 6h51m, CNY 21.93, warned that they talk over PCIe.", got)
 	if len(best.Warnings) == 0 || !strings.Contains(best.Warnings[0], "PCIe") {
 		t.Errorf("warnings %q, want the PCIe note the README quotes", best.Warnings)
 	}

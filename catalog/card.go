@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/compute"
-	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -463,7 +462,7 @@ func (c *Card) UnmarshalJSON(data []byte) error {
 	dec.DisallowUnknownFields()
 	var j cardJSON
 	if err := dec.Decode(&j); err != nil {
-		return fmt.Errorf("catalog: card JSON: %s: %w", text.Cut(strings.TrimPrefix(err.Error(), "json: "), 200), ErrInvalid)
+		return fmt.Errorf("catalog: card JSON: %w: %w", jsonError{err}, ErrInvalid)
 	}
 	card, err := j.card()
 	if err != nil {

@@ -3,8 +3,8 @@ package compute
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gpuplan/gpuplan/internal/text"
@@ -35,7 +35,10 @@ func strictUnmarshal(b []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("compute: %s: %w", text.Cut(strings.TrimPrefix(strings.TrimPrefix(err.Error(), "json: "), "compute: "), 200), ErrInvalid)
+		if errors.Is(err, ErrInvalid) {
+			return err // a field's own UnmarshalJSON or UnmarshalText has said it
+		}
+		return fmt.Errorf("compute: %w: %w", text.CutError(err, 200), ErrInvalid)
 	}
 	if dec.More() {
 		return fmt.Errorf("compute: trailing data after a JSON value: %w", ErrInvalid)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/gpuplan/gpuplan/internal/text"
 )
@@ -43,5 +44,5 @@ func jsonError(err error) error {
 	if errors.Is(err, ErrInvalid) {
 		return err // already this package's error, from a nested UnmarshalJSON
 	}
-	return invalid("", "%s", text.Cut(err.Error(), 200))
+	return &FieldError{Err: fmt.Errorf("%w: %w", text.CutError(err, 200), ErrInvalid)}
 }

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
@@ -34,7 +34,7 @@ var formatNames = map[string]string{
 // A SkyPilot catalog's offers take the cloud its path names (skyPilotCloud)
 // as their provider, when it names one.
 func readOfferFile(file string) ([]pricing.Offer, string, error) {
-	f, err := os.Open(file)
+	f, err := cli.Open("offers", file)
 	if err != nil {
 		return nil, "", err
 	}

@@ -140,3 +140,23 @@ func Target(d time.Duration) string {
 	}
 	return d.String()
 }
+
+// CutError returns err with its message cut to at most n bytes by Cut, for an
+// error of another package that quotes its input whole (encoding/json names an
+// unknown field in full): Error returns the cut text, Unwrap returns err, so
+// errors.Is and errors.As still see it. An error whose message fits is returned
+// as it is.
+func CutError(err error, n int) error {
+	if err == nil || len(err.Error()) <= n {
+		return err
+	}
+	return &cutError{err, n}
+}
+
+type cutError struct {
+	err error
+	n   int
+}
+
+func (e *cutError) Error() string { return Cut(e.err.Error(), e.n) }
+func (e *cutError) Unwrap() error { return e.err }

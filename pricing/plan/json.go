@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gpuplan/gpuplan/internal/text"
@@ -71,7 +70,7 @@ func decodeStrict(what string, b []byte, v any) error {
 	if err == nil || errors.Is(err, pricing.ErrInvalid) {
 		return err
 	}
-	return fmt.Errorf("plan: %s: %s: %w", what, text.Cut(strings.TrimPrefix(err.Error(), "json: "), 200), pricing.ErrInvalid)
+	return fmt.Errorf("plan: %s: %w: %w", what, text.CutError(err, 200), pricing.ErrInvalid)
 }
 
 type optionPlain Option
