@@ -63,8 +63,9 @@ func ReadConfig(r io.Reader) (Model, error) {
 	if m.StoredPrecision, err = c.storedPrecision(&m.Notes); err != nil {
 		return Model{}, err
 	}
-	if err := m.Validate(); err != nil {
-		return Model{}, fmt.Errorf("sizing: config.json (%s): %w", c.typ, err)
+	p := problems{collect: true, prefix: "sizing: config.json (" + c.typ + "): "}
+	if m.check(&p); p.n > 0 {
+		return Model{}, p.err()
 	}
 	return m, nil
 }
@@ -151,25 +152,61 @@ func (c *hfConfig) str(name string) string {
 	return s
 }
 
-// count returns how many entries of the string list under name equal want, and
-// whether the list is there.
-func (c *hfConfig) count(name, want string) (int, bool) {
+// ints returns the list of whole numbers under name, and whether it is there.
+func (c *hfConfig) ints(name string) ([]int, bool) {
 	v, _ := c.raw(name)
 	if v == nil || c.err != nil {
-		return 0, false
+		return nil, false
+	}
+	var list []int
+	if err := json.Unmarshal(v, &list); err != nil {
+		c.fail("%s is not a list of whole numbers", name)
+		return nil, false
+	}
+	return list, true
+}
+
+// firstInt returns the integer under name, or the first of a list of them there
+// (ERNIE 4.5's multimodal configs list the text experts' figures first), or def.
+func (c *hfConfig) firstInt(def int, name string) int {
+	if v, _ := c.raw(name); v != nil && c.err == nil && bytes.HasPrefix(bytes.TrimSpace(v), []byte("[")) {
+		if list, ok := c.ints(name); ok && len(list) > 0 {
+			if list[0] < 0 || list[0] > maxConfigInt {
+				c.fail("%s %d is not a whole number from 0 to 2^40", name, list[0])
+				return def
+			}
+			return list[0]
+		}
+		return def
+	}
+	return c.intOr(def, name)
+}
+
+// strings returns the list of strings under name, and whether it is there.
+func (c *hfConfig) strings(name string) ([]string, bool) {
+	v, _ := c.raw(name)
+	if v == nil || c.err != nil {
+		return nil, false
 	}
 	var list []string
 	if err := json.Unmarshal(v, &list); err != nil {
 		c.fail("%s is not a list of strings", name)
-		return 0, false
+		return nil, false
 	}
+	return list, true
+}
+
+// count returns how many entries of the string list under name equal want, and
+// whether the list is there.
+func (c *hfConfig) count(name, want string) (int, bool) {
+	list, ok := c.strings(name)
 	n := 0
 	for _, s := range list {
 		if s == want {
 			n++
 		}
 	}
-	return n, true
+	return n, ok
 }
 
 // storedPrecision reads the format a config.json states for its weights: its

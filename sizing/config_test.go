@@ -116,7 +116,7 @@ func TestReadConfigFamilies(t *testing.T) {
 				NormsPerLayer: 4, QKNorm: true, SlidingWindow: 1024, SlidingLayers: 29}},
 		{"gpt-oss", `{"model_type":"gpt_oss","num_hidden_layers":24,"hidden_size":2880,"num_attention_heads":64,"num_key_value_heads":8,"head_dim":64,"intermediate_size":2880,"num_local_experts":32,"num_experts_per_tok":4,"vocab_size":201088,"sliding_window":128,"max_position_embeddings":131072,"layer_types":["sliding_attention","full_attention","sliding_attention","full_attention"]}`,
 			Model{Name: "gpt_oss", Layers: 24, Hidden: 2880, Heads: 64, KVHeads: 8, HeadDim: 64, FFN: 2880, Vocab: 201088, Context: 131072, GatedFFN: true,
-				Experts: 32, ExpertsPerToken: 4, QKVBias: true, SlidingWindow: 128, SlidingLayers: 2}},
+				Experts: 32, ExpertsPerToken: 4, QKVBias: true, OutBias: true, Sinks: true, RouterBias: true, ExpertBias: true, SlidingWindow: 128, SlidingLayers: 2}},
 	} {
 		got, err := ReadConfig(strings.NewReader(tc.json))
 		if err != nil {
@@ -172,8 +172,14 @@ func TestReadConfigMoEFamilies(t *testing.T) {
 // A config ReadConfig cannot read is an error that names what is wrong.
 func TestReadConfigErrors(t *testing.T) {
 	for _, tc := range []struct{ json, want string }{
-		{`{"model_type":"mamba","hidden_size":4}`, `model_type "mamba"`},
-		{`{"hidden_size":4096}`, "missing key model_type"},
+		{`{"model_type":"mamba","hidden_size":4}`, `model_type "mamba" is not one ReadConfig knows (it reads baichuan, bloom, chatglm, `},
+		{`{"model_type":"mamba"}`, "describe the model by hand instead: its parameter count (the CLIs' -params) or a sizing.Model"},
+		{`{"hidden_size":4096}`, "missing keys model_type and architectures: not a model's config.json"},
+		{`{}`, "missing keys model_type and architectures"},
+		{`{"architectures":["MambaForCausalLM"]}`, `missing key model_type, and architectures "MambaForCausalLM"`},
+		{`{"architectures":"LlamaForCausalLM"}`, "architectures is not a list of strings"},
+		// A tokenizer_config.json passed where the model's config.json belongs.
+		{`{"add_bos_token":false,"model_max_length":4096,"tokenizer_class":"LlamaTokenizer"}`, "missing keys model_type and architectures"},
 		{`{"model_type":"llama","hidden_size":4096,"num_attention_heads":32,"intermediate_size":11008,"vocab_size":32000}`, "missing key num_hidden_layers"},
 		{`{"model_type":"llama","num_hidden_layers":"32"}`, "num_hidden_layers is not a number"},
 		{`{"model_type":"llama","num_hidden_layers":-1}`, "num_hidden_layers -1"},

@@ -46,13 +46,13 @@ func TestPresetParamCounts(t *testing.T) {
 		// Qwen3-30B-A3B: 3.3B active (the model card).
 		{"Qwen3-30B-A3B, checkpoint", "qwen3-30b-a3b", 30_532_122_624, 3_353_032_704},
 		// DeepSeek-V3: 671B total, 37B active, without the 14B MTP module (its
-		// README_WEIGHTS); the exact count leaves out 256 score-correction
-		// biases per MoE layer (14,848 in all).
-		{"DeepSeek-V3, 671B published", "deepseek-v3", 671_026_404_352, 37_552_282_624},
+		// README_WEIGHTS); the exact count includes the 256 score-correction
+		// biases of each of the 58 MoE layers (14,848 in all).
+		{"DeepSeek-V3, 671B published", "deepseek-v3", 671_026_419_200, 37_552_297_472},
 		// DeepSeek-R1: V3's architecture (its config.json is model_type
 		// deepseek_v3, trained from DeepSeek-V3-Base), so V3's counts: 671B
 		// total, 37B activated (the R1 model card).
-		{"DeepSeek-R1, 671B published", "deepseek-r1", 671_026_404_352, 37_552_282_624},
+		{"DeepSeek-R1, 671B published", "deepseek-r1", 671_026_419_200, 37_552_297_472},
 		{"Gemma-2-9B, checkpoint", "gemma-2-9b", 9_241_705_984, 0},
 		{"Gemma-2-27B, checkpoint", "gemma-2-27b", 27_227_128_320, 0},
 		{"Phi-3-mini, checkpoint", "phi-3-mini", 3_821_079_552, 0},
