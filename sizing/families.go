@@ -22,7 +22,7 @@ var families = map[string]family{
 	"llama":           readLlama,
 	"mistral":         readLlama,
 	"phi3":            readLlama,
-	"minicpm":         readLlama,
+	"minicpm":         readMiniCPM,
 	"internlm3":       readInternLM3,
 	"internlm2":       readInternLM2,
 	"baichuan":        readBaichuan,
@@ -126,6 +126,9 @@ func (c *hfConfig) model() (Model, error) {
 	if c.err == nil && !m.hasArch() {
 		c.fail("missing the layers, hidden size, heads or vocabulary of a model") // a zero in a key read
 	}
+	if m.MTPLayers > 0 {
+		addNote(&m.Notes, fmt.Sprintf("the checkpoint also holds %d multi-token-prediction layer(s) for speculative decoding, left out of the parameter count as published counts do", m.MTPLayers))
+	}
 	return m, c.err
 }
 
@@ -195,14 +198,21 @@ func llamaShape(c *hfConfig, m *Model) {
 	}
 }
 
-// readLlama reads Llama, Mistral, Phi-3 and MiniCPM (Llama's layout; MiniCPM's
-// scale_emb, dim_model_base and scale_depth scale activations, not weights).
-// attention_bias puts biases on all four attention projections (LlamaAttention).
+// readLlama reads Llama, Mistral and Phi-3. attention_bias puts biases on all
+// four attention projections (LlamaAttention).
 func readLlama(c *hfConfig, m *Model) {
 	llamaShape(c, m)
 	m.QKVBias = c.boolOr(false, "attention_bias")
 	m.OutBias = m.QKVBias
 	m.SlidingWindow = c.intOr(0, "sliding_window")
+}
+
+// readMiniCPM reads MiniCPM: Llama's layout with tied embeddings unless the
+// config says otherwise (MiniCPMConfig's default); scale_emb, dim_model_base and
+// scale_depth scale activations, not weights.
+func readMiniCPM(c *hfConfig, m *Model) {
+	readLlama(c, m)
+	m.TiedEmbeddings = c.boolOr(true, "tie_word_embeddings")
 }
 
 func readMixtral(c *hfConfig, m *Model) {
@@ -490,8 +500,8 @@ func readERNIE(c *hfConfig, m *Model) {
 // llama4 config): MoE layers (moe_layers, or every interleave_moe_layer_step-th)
 // of num_local_experts routed experts and one shared expert, each of
 // intermediate_size, between dense layers of intermediate_size_mlp. Layers with
-// rotary positions (no_rope_layers marks them 1; without it, all but every
-// fourth) attend within chunks of attention_chunk_size tokens, so they keep at
+// rotary positions (no_rope_layers marks them 1; without it or when it is empty,
+// all but every no_rope_layer_interval-th, 4 by default) attend within chunks of attention_chunk_size tokens, so they keep at
 // most that many tokens of KV cache; the others attend globally. The query and
 // key norms are weightless L2 norms.
 func readLlama4(c *hfConfig, m *Model) {
@@ -515,12 +525,12 @@ func readLlama4(c *hfConfig, m *Model) {
 	m.DenseLayers = max(0, m.Layers-moe)
 	if chunk := c.intOr(0, "attention_chunk_size"); chunk > 0 {
 		m.SlidingWindow = chunk
-		if list, ok := c.ints("no_rope_layers"); ok {
+		if list, _ := c.ints("no_rope_layers"); len(list) > 0 {
 			for _, r := range list {
 				m.SlidingLayers += min(max(r, 0), 1)
 			}
-		} else {
-			m.SlidingLayers = m.Layers - m.Layers/4
+		} else if every := c.intOr(4, "no_rope_layer_interval"); every > 0 {
+			m.SlidingLayers = m.Layers - m.Layers/every // Llama4TextConfig's default
 		}
 		if m.SlidingLayers == 0 {
 			m.SlidingWindow = 0

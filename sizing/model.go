@@ -174,7 +174,7 @@ func (m *Model) hasArch() bool {
 func (m Model) Validate() error {
 	p := problems{collect: true, prefix: "sizing: model: "}
 	if m.Name != "" {
-		p.prefix, p.name = "sizing: model %s: ", quote(m.Name)
+		p.prefix, p.name = "sizing: model %s: ", m.Name
 	}
 	m.check(&p)
 	return p.err()

@@ -56,6 +56,20 @@ func TestPresetParamCounts(t *testing.T) {
 		{"Gemma-2-9B, checkpoint", "gemma-2-9b", 9_241_705_984, 0},
 		{"Gemma-2-27B, checkpoint", "gemma-2-27b", 27_227_128_320, 0},
 		{"Phi-3-mini, checkpoint", "phi-3-mini", 3_821_079_552, 0},
+		// The 2026 presets; config_test.go says where each count was found.
+		{"ChatGLM3-6B, checkpoint with its rotary buffer", "chatglm3-6b", 6_243_584_032, 0},
+		{"GLM-4-9B-Chat, checkpoint with its rotary buffer", "glm-4-9b", 9_399_951_392, 0},
+		{"GLM-4.5-Air, checkpoint without its MTP layer (106B, 12B active without embeddings)", "glm-4.5-air", 106_852_251_264, 13_424_129_664},
+		{"Baichuan2-7B, derived", "baichuan2-7b", 7_505_973_248, 0},
+		{"Baichuan2-13B, derived", "baichuan2-13b", 13_896_668_160, 0},
+		{"InternLM2.5-7B, checkpoint", "internlm2.5-7b", 7_737_708_544, 0},
+		{"InternLM2.5-20B, checkpoint", "internlm2.5-20b", 19_861_149_696, 0},
+		{"InternLM3-8B, derived", "internlm3-8b", 8_804_241_408, 0},
+		{"MiniCPM-2B, checkpoint (tied embeddings)", "minicpm-2b", 2_724_880_896, 0},
+		{"Qwen3-235B-A22B, checkpoint (22B active)", "qwen3-235b-a22b", 235_093_634_560, 22_190_763_520},
+		{"Qwen3-Next-80B-A3B, checkpoint without its MTP layer (3B active)", "qwen3-next-80b-a3b", 79_674_391_296, 3_874_929_408},
+		{"Kimi K2, checkpoint's logical parameters (1T, 32B active)", "kimi-k2", 1_026_408_232_448, 32_861_500_928},
+		{"Llama-4-Scout, language model without the vision tower (109B, 17B active)", "llama-4-scout", 107_769_861_120, 17_172_894_720},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
