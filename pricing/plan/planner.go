@@ -962,8 +962,8 @@ type sweep struct {
 	o      *pricing.Offer
 	pr     *pricing.Pricer
 	class  *class
-	limit  int   // the most GPUs it may rent (gpuLimit)
-	from   int   // the GPU counts tried: from, then nextCount up to to; the pin alone when there is one
+	limit  int // the most GPUs it may rent (gpuLimit)
+	from   int // the GPU counts tried: from, then nextCount up to to; the pin alone when there is one
 	to     int
 	first  int   // where its candidates start in cands
 	served bool  // a size could price the usage: kept, or left out on its floor or the budget
