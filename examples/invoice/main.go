@@ -4,7 +4,8 @@
 // optionally, a CSV log of outages, prints the invoice and writes its JSON.
 //
 //	go run ./examples/invoice -account testdata/account.json -sessions testdata/sessions.csv \
-//	    -outages testdata/outages.csv -from 2026-01-01T00:00:00Z -to 2026-02-01T00:00:00Z -json invoice.json
+//	    -outages testdata/outages.csv -from 2026-01-01T00:00:00Z -to 2026-02-01T00:00:00Z
+//	go run ./examples/invoice ... -json -o invoice.json
 //
 // The account file is what pricing.Account's UnmarshalJSON reads:
 //
@@ -18,8 +19,12 @@
 // an optional header line; the outage log "start,end". The invoice also shows
 // what the purchases cost as bought (pricing.Tariff.PriceBasket).
 //
-// Exit status: 0 when the invoice is printed, 1 when a file cannot be read or
-// written or the input is invalid, 2 for a usage error.
+// -json prints the invoice as JSON instead of the text, and nothing else; -o
+// FILE writes what would be printed to FILE.
+//
+// Exit status: 0 when the invoice is printed, 1 when the input is invalid or a
+// file cannot be written, 2 for a usage error (a file a flag names that cannot be
+// opened included).
 package main
 
 import (
@@ -48,10 +53,10 @@ const usageHeader = `Usage: invoice -account FILE -sessions FILE -from TIME -to 
 Bills what an account used in a period, as a provider's billing system would:
 the account (tariff, purchases, tax rate, SLA) as JSON, a CSV log of sessions
 (start,end,gpus) and optionally of outages (start,end), times in RFC 3339. It
-prints the invoice, and writes its JSON with -json.
+prints the invoice; -json prints it as JSON, -o FILE writes it to FILE.
 
-Exit status: 0 invoice printed (or -h); 1 a file cannot be read or written, or
-the input is invalid; 2 usage error.
+Exit status: 0 invoice printed (or -h); 1 the input is invalid, or the -o file
+cannot be written; 2 usage error (a bad flag, or a file that cannot be opened).
 
 Flags:
 `
@@ -64,39 +69,51 @@ func run(w io.Writer, args []string) error {
 	outages := fs.String("outages", "", "the outage log as CSV: start,end (optional)")
 	from := fs.String("from", "", "the start of the period, RFC 3339 (required)")
 	to := fs.String("to", "", "the end of the period, RFC 3339, exclusive (required)")
-	out := fs.String("json", "", "write the invoice's JSON to this file; - for standard output after the text")
+	asJSON := fs.Bool("json", false, "print the invoice as JSON on standard output, and nothing else, in place of the text")
+	out := fs.String("o", "", "write the invoice (text, or JSON with -json) to this `file` instead of standard output")
 	if _, err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			cli.Usage(w, fs, usageHeader)
 		}
 		return err
 	}
-	if *account == "" || *sessions == "" || *from == "" || *to == "" {
+	return cli.To(w, *out, func(w io.Writer) error {
+		err := bill(w, *account, *sessions, *outages, *from, *to, *asJSON)
+		if *asJSON {
+			return cli.FailJSON(w, err, nil)
+		}
+		return err
+	})
+}
+
+// bill reads the files, bills the period and prints the invoice, as text or JSON.
+func bill(w io.Writer, account, sessions, outages, from, to string, asJSON bool) error {
+	if account == "" || sessions == "" || from == "" || to == "" {
 		return cli.Usagef("give -account, -sessions, -from and -to")
 	}
-	start, err := time.Parse(time.RFC3339, *from)
+	start, err := time.Parse(time.RFC3339, from)
 	if err != nil {
 		return cli.Usagef("-from: %v", err)
 	}
-	end, err := time.Parse(time.RFC3339, *to)
+	end, err := time.Parse(time.RFC3339, to)
 	if err != nil {
 		return cli.Usagef("-to: %v", err)
 	}
-	b, err := os.ReadFile(*account)
+	b, err := cli.ReadFile("account", account)
 	if err != nil {
 		return err
 	}
 	var acct pricing.Account
 	if err := json.Unmarshal(b, &acct); err != nil {
-		return fmt.Errorf("%s: %w", *account, err)
+		return fmt.Errorf("%s: %w", account, err)
 	}
-	used, err := readLog(*sessions, 3)
+	used, err := readLog("sessions", sessions, 3)
 	if err != nil {
 		return err
 	}
 	var down [][3]string
-	if *outages != "" {
-		if down, err = readLog(*outages, 2); err != nil {
+	if outages != "" {
+		if down, err = readLog("outages", outages, 2); err != nil {
 			return err
 		}
 	}
@@ -106,13 +123,13 @@ func run(w io.Writer, args []string) error {
 			ss[i].GPUs, err = strconv.Atoi(r[2])
 		}
 		if err != nil {
-			return fmt.Errorf("%s: session %d: %v", *sessions, i, err)
+			return fmt.Errorf("%s: session %d: %v", sessions, i, err)
 		}
 	}
 	outs := make([]pricing.Outage, len(down))
 	for i, r := range down {
 		if outs[i].Start, outs[i].End, err = times(r); err != nil {
-			return fmt.Errorf("%s: outage %d: %v", *outages, i, err)
+			return fmt.Errorf("%s: outage %d: %v", outages, i, err)
 		}
 	}
 	inv, err := acct.Bill(start, end, ss, outs)
@@ -123,28 +140,16 @@ func run(w io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := printInvoice(w, inv, basket); err != nil {
-		return err
+	if asJSON {
+		return cli.WriteJSON(w, inv)
 	}
-	if *out == "" {
-		return nil
-	}
-	j, err := json.MarshalIndent(inv, "", "  ")
-	if err != nil {
-		return err
-	}
-	j = append(j, '\n')
-	if *out == "-" {
-		_, err = w.Write(j)
-		return err
-	}
-	return writeFile(*out, j)
+	return printInvoice(w, inv, basket)
 }
 
 // readLog reads a CSV log of records of n fields, skipping a header line whose
 // first field is "start".
-func readLog(path string, n int) ([][3]string, error) {
-	f, err := os.Open(path)
+func readLog(flag, path string, n int) ([][3]string, error) {
+	f, err := cli.Open(flag, path)
 	if err != nil {
 		return nil, err
 	}
@@ -197,8 +202,4 @@ func printInvoice(w io.Writer, inv pricing.Invoice, basket pricing.Quote) error 
 	}
 	_, err := fmt.Fprintf(w, "\nPackages as bought (all periods): %s\n", basket.Total)
 	return err
-}
-
-func writeFile(path string, b []byte) error {
-	return os.WriteFile(path, b, 0o644)
 }

@@ -12,19 +12,25 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 func TestGolden(t *testing.T) {
-	dir := t.TempDir()
-	jsonOut := filepath.Join(dir, "invoice.json")
 	args := []string{"-account", "testdata/account.json", "-sessions", "testdata/sessions.csv", "-outages", "testdata/outages.csv",
-		"-from", "2026-01-01T00:00:00Z", "-to", "2026-02-01T00:00:00Z", "-json", jsonOut}
-	var out bytes.Buffer
-	if err := run(&out, args); err != nil {
+		"-from", "2026-01-01T00:00:00Z", "-to", "2026-02-01T00:00:00Z"}
+	var text, j bytes.Buffer
+	if err := run(&text, args); err != nil {
 		t.Fatal(err)
 	}
-	j, err := os.ReadFile(jsonOut)
-	if err != nil {
+	if err := run(&j, append(args, "-json")); err != nil {
 		t.Fatal(err)
 	}
-	for golden, got := range map[string][]byte{"testdata/invoice.golden": out.Bytes(), "testdata/invoice.golden.json": j} {
+	// -o writes to the file what would be printed.
+	file := filepath.Join(t.TempDir(), "invoice.json")
+	var none bytes.Buffer
+	if err := run(&none, append(args, "-json", "-o", file)); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(file); err != nil || !bytes.Equal(b, j.Bytes()) || none.Len() != 0 {
+		t.Errorf("-json -o wrote %q to the file (%v) and %q to stdout; want the JSON in the file only", b, err, none.String())
+	}
+	for golden, got := range map[string][]byte{"testdata/invoice.golden": text.Bytes(), "testdata/invoice.golden.json": j.Bytes()} {
 		if *update {
 			if err := os.WriteFile(golden, got, 0o644); err != nil {
 				t.Fatal(err)

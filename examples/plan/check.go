@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
+	"github.com/shopspring/decimal"
 )
 
 // The work planned when -tokens is not given: 1e8 training tokens (about a
@@ -32,6 +34,16 @@ func (o *options) check() error {
 			return cli.Usagef("-tokens %q: %v", o.tokensArg, err)
 		}
 		o.tokens = t
+	}
+	if o.budget != "" {
+		amount, err := decimal.NewFromString(o.budget)
+		switch {
+		case err != nil:
+			return cli.Usagef("-budget %s is not a decimal amount", text.Quote(o.budget, 40))
+		case amount.Sign() <= 0:
+			return bad("budget", o.budget, "an amount above 0")
+		}
+		o.budgetAmount = amount
 	}
 	switch {
 	case o.set["batch"] && o.batch < 1:

@@ -70,7 +70,6 @@ package main
 
 import (
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -85,6 +84,7 @@ import (
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
+	"github.com/gpuplan/gpuplan/pricing/pricelist"
 	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
 )
@@ -125,13 +125,15 @@ type options struct {
 	context, batch, loraRank, maxGPUs, top         int
 	eager                                          bool
 	tokensArg                                      string
-	tokens                                         float64 // from tokensArg, or the task's default
+	tokens                                         float64         // from tokensArg, or the task's default
+	budgetAmount                                   decimal.Decimal // from budget; zero: none
 	usage, deadline, perDay                        time.Duration
 	days                                           int
 	headroom, utilization                          float64
 	budget, offers                                 string
 	rates                                          ratesFlag // rates.go
 	json                                           bool
+	out                                            string          // -o: the report's file; empty: standard output
 	serve                                          serveFlags      // serve.go
 	set                                            map[string]bool // the flags given on the command line
 }
@@ -170,7 +172,8 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	fs.StringVar(&o.offers, "offers", "", "price list: gpuplan CSV or JSON (see the README), a SkyPilot catalog vms.csv or vast.ai offers JSON, told apart by content; empty: the built-in SAMPLE price list")
 	fs.IntVar(&o.top, "top", 10, "options to print; 0: all")
 	o.serve.define(fs)
-	fs.BoolVar(&o.json, "json", false, "print JSON on stdout: the options, or an error object when the plan fails")
+	fs.BoolVar(&o.json, "json", false, "print JSON on standard output, and nothing else: the options, or an error object when the plan fails")
+	fs.StringVar(&o.out, "o", "", "write the report (text, or JSON with -json) to this `file` instead of standard output")
 	var err error
 	if o.set, err = cli.Parse(fs, args); err != nil {
 		return o, fs, err
@@ -178,31 +181,12 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	return o, fs, nil
 }
 
-// reported is a failure run already wrote to its output (the no-fit report, or
-// -json's error object); exitStatus only turns it into a status.
-type reported struct {
-	code int
-	err  error
-}
-
-func (r *reported) Error() string { return r.err.Error() }
-func (r *reported) Unwrap() error { return r.err }
-
 // exitStatus writes run's error to stderr, unless run reported it already, and
 // returns the exit status: 0, 1 or 2 as the package comment says.
-func exitStatus(stderr io.Writer, err error) int {
-	var rep *reported
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.As(err, &rep):
-		return rep.code
-	}
-	return cli.Exit("plan", err, stderr)
-}
+func exitStatus(stderr io.Writer, err error) int { return cli.Exit("plan", err, stderr) }
 
-// run is the command: it writes the report (or -h's usage) to w and returns what
-// went wrong; exitStatus says how main exits on it.
+// run is the command: it writes the report (or -h's usage) to w, or to the -o
+// file, and returns what went wrong; exitStatus says how main exits on it.
 func run(w io.Writer, args []string) error {
 	o, fs, err := parse(args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -212,24 +196,18 @@ func run(w io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	code, err := o.execute(w)
-	switch {
-	case err == nil && code == exitOK:
-		return nil
-	case err == nil:
-		return &reported{code, errors.New("no option fits")}
-	case !o.json:
-		return err
-	}
-	code = exitFail
-	if errors.Is(err, cli.ErrUsage) {
-		code = exitUsage
-	}
-	if werr := writeJSON(w, jsonError{Error: err.Error(), Reasons: []string{}, Suggestions: []string{}}); werr != nil {
-		// Keep err's kind (a usage error still exits 2) and say both.
-		return fmt.Errorf("%w (writing the JSON error object failed: %v)", err, werr)
-	}
-	return &reported{code, err}
+	return cli.To(w, o.out, func(w io.Writer) error {
+		code, err := o.execute(w)
+		switch {
+		case err == nil && code == exitOK:
+			return nil
+		case err == nil:
+			return &cli.Reported{Code: code, Err: errors.New("no option fits")}
+		case !o.json:
+			return err
+		}
+		return cli.FailJSON(w, err, jsonError{Error: cli.Message(err), Reasons: []string{}, Suggestions: []string{}})
+	})
 }
 
 // jsonError is what -json prints when the plan fails.
@@ -240,11 +218,7 @@ type jsonError struct {
 	Suggestions []string `json:"suggestions"` // what would fit (no fit only)
 }
 
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
+func writeJSON(w io.Writer, v any) error { return cli.WriteJSON(w, v) }
 
 // execute plans and prints. No fit is reported on w and gives exitFail with a
 // nil error; a non-nil error is left to run to report.
@@ -364,6 +338,9 @@ func (o options) request() (plan.Request, error) {
 	if r.Model, err = o.buildModel(); err != nil {
 		return r, err
 	}
+	if !o.set["precision"] && (wl.Task == sizing.Inference || o.set["serve-rps"]) {
+		wl.Precision = o.filePrecision(r.Model, wl.Precision)
+	}
 	// Defaults by task: training a micro-batch of 4 on 1e8 tokens; inference one
 	// sequence at a time, generating a million tokens.
 	r.Tokens = o.tokens
@@ -402,20 +379,14 @@ func (o options) request() (plan.Request, error) {
 	if err := o.serve.apply(&r, o.set); err != nil {
 		return r, err
 	}
-	if o.budget != "" {
-		amount, err := decimal.NewFromString(o.budget)
-		if err != nil {
-			return r, cli.Usagef("-budget %q is not a decimal amount", o.budget)
-		}
-		r.Budget = pricing.Money{Amount: amount} // the currency is the offers'; set after loading
-	}
+	r.Budget = pricing.Money{Amount: o.budgetAmount} // the currency is the offers'; set after loading
 	return r, nil
 }
 
 // loadOffers reads -offers, or the embedded sample list.
 func (o options) loadOffers() ([]pricing.Offer, string, error) {
 	if o.offers == "" {
-		offers, err := pricing.LoadOffersJSON(strings.NewReader(sampleOffers))
+		offers, err := pricelist.ReadJSON(strings.NewReader(sampleOffers))
 		return offers, "built-in sample price list (SAMPLE PRICES, not quotes)", err
 	}
 	return readOfferFile(o.offers)
@@ -457,7 +428,7 @@ func describeRequest(w io.Writer, r plan.Request, source string) {
 			fmt.Fprintf(w, "Rental: no -tokens or -usage, so the costs are for %s of rental only\n", hours(plan.DefaultDemoHour))
 		}
 	}
-	if note := approxNote(m); note != "" {
+	for _, note := range modelNotes(m, r.Workload) {
 		fmt.Fprintf(w, "Model:  %s\n", note)
 	}
 	fmt.Fprintf(w, "Offers: %s\n\n", source)

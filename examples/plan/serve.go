@@ -73,7 +73,7 @@ func (s serveFlags) apply(r *plan.Request, set map[string]bool) error {
 func describeServing(w io.Writer, r plan.Request, source string) {
 	m, t := r.Model, r.Serving
 	fmt.Fprintf(w, "Model:   %s (%.2fB parameters), weights in %v\n", m.Name, float64(m.ParamCount())/1e9, r.Workload.Precision)
-	if note := approxNote(m); note != "" {
+	for _, note := range modelNotes(m, r.Workload) {
 		fmt.Fprintf(w, "         %s\n", note)
 	}
 	fmt.Fprintf(w, "Traffic: %g requests/s of %d prompt and %d output tokens (%.4g generated tokens/s), targets TTFT %s, TPOT %s\n",

@@ -5,8 +5,9 @@
 // the weights are read once per step for every sequence, TPOT climbs with it as the
 // KV caches grow, and each card stops where its memory holds no more KV cache.
 //
-//	go run ./examples/serve -out serve.svg
-//	go run ./examples/serve -model llama-3.1-70b -cards "A100 80GB,H100 SXM,H800" -tp 4 -precision fp8
+//	go run ./examples/serve
+//	go run ./examples/serve -o serve.svg
+//	go run ./examples/serve -model llama-3.1-70b -cards "A100 80GB,H100 SXM,H800" -tp 4 -precision fp8 -json
 //
 // Every figure comes from compute.Serving (Prepare, then MaxConcurrency, At and Best) with the
 // card's memory, bandwidth and dense peak from the catalog: FP8 weights compute at
@@ -16,13 +17,13 @@
 // logarithmic concurrency axis; a filled dot ends each card's curve at its
 // MaxConcurrency, and an open ring marks the highest concurrency within the -tpot
 // target, whose dashed line is drawn on the TPOT panel. A short table, written to
-// standard output, gives the same figures.
+// standard output, gives the same figures; -json prints them as JSON instead.
 //
-// The SVG is written by hand with the standard library, and is deterministic: the
-// same flags give the same bytes. -out - writes it to standard output instead of
-// the table.
+// The chart is written only when -o names its file. The SVG is written by hand
+// with the standard library, and is deterministic: the same flags give the same
+// bytes.
 //
-// Exit status: 0 when the chart is written (or with -h), 1 when the output file
+// Exit status: 0 when the figures are printed (or with -h), 1 when the chart file
 // cannot be written or no card holds the model, 2 for a usage error (a bad flag, an
 // unknown model, card or precision). Run with -h for every flag.
 package main
@@ -55,11 +56,11 @@ func main() {
 
 const usageHeader = `Usage: serve [flags]
 
-Draws, as an SVG chart, the tokens per second a replica generates and the time
-per output token against the number of sequences decoding together, for one
-model on up to three cards, and prints a table of the same figures.
+Prints the tokens per second a replica generates and the time per output token
+against the number of sequences decoding together, for one model on up to three
+cards; -o FILE draws them as an SVG chart, -json prints them as JSON.
 
-Exit status: 0 chart written (or -h); 1 the output file cannot be written, or no
+Exit status: 0 figures printed (or -h); 1 the chart file cannot be written, or no
 card holds the model; 2 usage error (a bad flag, model, card or precision).
 
 Flags:
@@ -91,7 +92,8 @@ func run(w io.Writer, args []string) error {
 	output := fs.Int("output", 300, "mean generated tokens of a request")
 	tp := fs.Int("tp", 1, "tensor-parallel GPUs per replica")
 	tpot := fs.Duration("tpot", 50*time.Millisecond, "TPOT target marked on the chart and in the table; 0: none")
-	out := fs.String("out", "serve.svg", "SVG output file; -: standard output, instead of the table")
+	out := fs.String("o", "", "write the chart, an SVG, to this `file`; empty: no chart, the table only")
+	asJSON := fs.Bool("json", false, "print the figures as JSON on standard output, and nothing else, in place of the table")
 	if _, err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			cli.Usage(w, fs, usageHeader)
@@ -135,17 +137,63 @@ func run(w io.Writer, args []string) error {
 	for _, c := range curves {
 		fits = fits || c.err == nil
 	}
-	if *out == "-" {
-		_, err = io.WriteString(w, cfg.svg(curves))
+	if *asJSON {
+		err = cli.WriteJSON(w, cfg.json(curves))
 	} else {
-		if err = cfg.table(w, curves); err == nil {
-			err = os.WriteFile(*out, []byte(cfg.svg(curves)), 0o644)
-		}
+		err = cfg.table(w, curves, *out)
+	}
+	if err == nil && *out != "" {
+		err = cli.WriteFile(*out, []byte(cfg.svg(curves)))
 	}
 	if err == nil && !fits {
 		err = errNoCard
+		if *asJSON {
+			err = &cli.Reported{Code: 1, Err: err} // the JSON says so: no card holds the model
+		}
 	}
 	return err
+}
+
+// jsonChart is what -json prints: the figures of the table and the chart.
+type jsonChart struct {
+	Model        string          `json:"model"`
+	Precision    string          `json:"precision"`
+	PromptTokens int             `json:"prompt_tokens"`
+	OutputTokens int             `json:"output_tokens"`
+	Tensor       int             `json:"tensor"` // GPUs a replica
+	TPOTTarget   string          `json:"tpot_target"`
+	Cards        []jsonCardCurve `json:"cards"`
+}
+
+// jsonCardCurve is one card's curve: every point sampled, the last at the most
+// sequences its memory holds, and the most within the TPOT target.
+type jsonCardCurve struct {
+	CardID       string                 `json:"card_id"`
+	Name         string                 `json:"name"`
+	Fits         bool                   `json:"fits"`
+	Error        string                 `json:"error"` // why it holds no sequence; empty when it fits
+	Points       []compute.ServingPoint `json:"points"`
+	WithinTarget *compute.ServingPoint  `json:"within_target"` // null: even one sequence misses it, or no fit
+}
+
+func (cfg *config) json(cs []curve) jsonChart {
+	j := jsonChart{Model: cfg.modelName, Precision: strings.ToLower(cfg.weights.String()), PromptTokens: cfg.prompt,
+		OutputTokens: cfg.output, Tensor: cfg.tp, TPOTTarget: cfg.tpot.String(), Cards: []jsonCardCurve{}}
+	for _, c := range cs {
+		jc := jsonCardCurve{CardID: c.card.ID, Name: c.card.Name, Fits: c.err == nil, Points: c.points}
+		if c.err != nil {
+			jc.Error = c.err.Error()
+		}
+		if jc.Points == nil {
+			jc.Points = []compute.ServingPoint{}
+		}
+		if c.err == nil && !c.miss {
+			best := c.best
+			jc.WithinTarget = &best
+		}
+		j.Cards = append(j.Cards, jc)
+	}
+	return j
 }
 
 // curve is one card's replica swept over concurrency.
@@ -257,7 +305,7 @@ func (cfg *config) title() string {
 // table writes the figures of each card: its MaxConcurrency, TPOT and tokens/s at
 // one sequence and at the maximum, TTFT at the maximum, and the highest concurrency
 // within the TPOT target.
-func (cfg *config) table(w io.Writer, cs []curve) error {
+func (cfg *config) table(w io.Writer, cs []curve, chart string) error {
 	fmt.Fprintln(w, cfg.title())
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -291,7 +339,13 @@ func (cfg *config) table(w io.Writer, cs []curve) error {
 			fmt.Fprintf(w, "\n%s: %v\n", c.card.Name, c.err)
 		}
 	}
-	_, err := fmt.Fprintln(w, "\nTPOT: time per output token, one decoding step; TTFT: time to the first token, under that load.")
+	fmt.Fprintln(w, "\nTPOT: time per output token, one decoding step; TTFT: time to the first token, under that load.")
+	var err error
+	if chart == "" {
+		_, err = fmt.Fprintln(w, "-o FILE draws these curves as an SVG chart.")
+	} else {
+		_, err = fmt.Fprintf(w, "Chart: %s\n", chart)
+	}
 	return err
 }
 

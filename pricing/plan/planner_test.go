@@ -170,7 +170,7 @@ func TestPlanUsagePicksMonthlyWhenCheaper(t *testing.T) {
 func trainingRequest(t testing.TB) Request {
 	return Request{
 		Model: mustPreset(t, "llama-2-7b"),
-		Workload: sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 4, SeqLen: 2048,
+		Workload: sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 4, SeqLen: 2048, ChunkedLoss: true,
 			Recompute: sizing.FullRecompute},
 		Tokens: 2e8,
 	}

@@ -16,11 +16,12 @@ import (
 
 // qwenLoRA is issue 23's newcomer job: a LoRA fine-tune of Qwen2.5-7B on 50
 // million tokens within two days, with the plan CLI's defaults (micro-batch 4 of
-// 2048 tokens, full recomputation).
+// 2048 tokens, full recomputation), keeping 10% of memory free: at micro-batch 1
+// it needs 20.4 GiB, which an RTX 4090 holds with 10% free and not with 20%.
 func qwenLoRA(t testing.TB) Request {
 	return Request{Model: mustPreset(t, "qwen2.5-7b"),
 		Workload: sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 4, SeqLen: 2048, Recompute: sizing.FullRecompute},
-		Tokens:   5e7, Deadline: 48 * time.Hour}
+		Tokens:   5e7, Deadline: 48 * time.Hour, Headroom: 0.1}
 }
 
 // Micro-batch 4 does not fit one RTX 4090, a smaller one does: the first option
@@ -29,7 +30,7 @@ func qwenLoRA(t testing.TB) Request {
 func TestPlanSmallerMicroBatchBeforeMoreGPUs(t *testing.T) {
 	r := qwenLoRA(t)
 	w := r.Workload
-	usable, _ := sizing.Usable(24564*sizing.MiB, DefaultHeadroom)
+	usable, _ := sizing.Usable(24564*sizing.MiB, r.Headroom)
 	if b, err := sizing.Estimate(r.Model, w); err != nil || b.Total() <= usable {
 		t.Fatalf("micro-batch 4 on one RTX 4090: %v, %v; the test wants it not to fit", b.Total(), err)
 	}
