@@ -153,7 +153,7 @@ func TestApproxNote(t *testing.T) {
 		args []string
 		note string // "" for none
 	}{
-		{[]string{"-params", "7B"}, "Model:  -params gives the parameter count only; terms that need the architecture assume grouped-query attention with 8 KV heads (-config with the model's config.json makes them exact)\n"},
+		{[]string{"-params", "7B"}, "Model:  -params gives the parameter count only; terms that need the architecture assume\n"},
 		{[]string{"-safetensors", st}, "Model:  the weight file gives the parameter count only;"},
 		{[]string{"-params", "7B", "-serve-rps", "2"}, "         -params gives the parameter count only;"},
 		{[]string{"-config", qwenConfig}, ""},

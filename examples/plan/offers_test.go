@@ -24,7 +24,7 @@ func TestOfferTemplates(t *testing.T) {
 			if want := "Offers: " + file + " (gpuplan CSV): 2 offers\n"; !strings.Contains(r.stdout, want) {
 				t.Errorf("output lacks %q:\n%s", want, r.stdout)
 			}
-			if !strings.Contains(r.stdout, "Best: "+provider+" ") {
+			if !strings.Contains(r.stdout, "Best: "+provider+"/") {
 				t.Errorf("best option not from %s:\n%s", provider, r.stdout)
 			}
 		})
