@@ -604,6 +604,3 @@ func costLine(l pricing.Line, prefix string, lang msg.Lang) string {
 	}
 	return fmt.Sprintf("%s %s × %s/%s = %s", l.Item, qty, lang.Price(l.Price), per, lang.Money(l.Amount))
 }
-
-
-

@@ -156,7 +156,9 @@ func breakable(s string) []piece {
 }
 
 // closing reports the punctuation a line should not start with.
-func closing(r rune) bool { return strings.ContainsRune("，。、；：！？）」』》〉】,.;:!?)]}%", r) }
+func closing(r rune) bool {
+	return strings.ContainsRune("，。、；：！？）」』》〉】,.;:!?)]}%", r)
+}
 
 func boolInt(b bool) int {
 	if b {
