@@ -462,7 +462,7 @@ func (c *Card) UnmarshalJSON(data []byte) error {
 	dec.DisallowUnknownFields()
 	var j cardJSON
 	if err := dec.Decode(&j); err != nil {
-		return fmt.Errorf("catalog: card JSON: %s: %w", strings.TrimPrefix(err.Error(), "json: "), ErrInvalid)
+		return fmt.Errorf("catalog: card JSON: %w: %w", jsonError{err}, ErrInvalid)
 	}
 	card, err := j.card()
 	if err != nil {

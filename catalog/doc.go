@@ -17,7 +17,10 @@
 //     from cards, Load from a JSON list in the cards.json form. Lookup finds a card
 //     by any of its names, whole; failing that, by its words in any order with the
 //     memory size ("A100 80GB SXM", "T4 16GB"), where a variant's own word ("D" of
-//     the RTX 4090 D, "S" of the L40S) is never left out.
+//     the RTX 4090 D, "S" of the L40S) is never left out. Candidates lists every
+//     card a name may denote, slowest first: one for a name that settles the
+//     board ("NVIDIA H100 80GB HBM3"), all of them for one that leaves it open
+//     ("A100 80GB", "H800"), even where Lookup picks one by convention.
 //   - Device, Topology, Report: what nvidia-smi says a machine has (ParseSMI,
 //     ParseTopology) and what Verify makes of it against the advertised card.
 //     nvidia-smi sees NVIDIA GPUs only; the parsers read no npu-smi or rocm-smi

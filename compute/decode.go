@@ -112,7 +112,7 @@ func (d Decode) replica() (replica, error) {
 	}
 	w, err := sizing.WeightBytes(d.Model, d.Weights) // validates the model
 	if err != nil {
-		return replica{}, &foreign{err, ErrInvalid}
+		return replica{}, &sizingError{err}
 	}
 	return newReplica(d.Model, d.Weights, float64(w), devices, d.Bandwidth, d.Peak, d.Link, d.MemoryEfficiency, d.Utilization)
 }
@@ -152,7 +152,7 @@ func (d Decode) Speed() (DecodeSpeed, error) {
 	case d.Model.HasArchitecture():
 		kv, err := sizing.KVCacheBytes(d.Model, d.Context, 1, kvp)
 		if err != nil {
-			return DecodeSpeed{}, &foreign{err, ErrInvalid}
+			return DecodeSpeed{}, &sizingError{err}
 		}
 		r.kvRead, r.ctx = float64(kv), float64(d.Context)
 	case d.Context > 0:
@@ -160,7 +160,7 @@ func (d Decode) Speed() (DecodeSpeed, error) {
 		est, err := sizing.Estimate(d.Model, sizing.Workload{Task: sizing.Inference, Precision: d.Weights,
 			KVPrecision: kvp, Batch: batch, SeqLen: d.Context})
 		if err != nil {
-			return DecodeSpeed{}, &foreign{err, ErrInvalid}
+			return DecodeSpeed{}, &sizingError{err}
 		}
 		r.kvRead = float64(est.KVCache) / float64(batch)
 		approx = true

@@ -1,7 +1,12 @@
-// Package compute turns work into time and back: how many FLOPs a job is, how long it
-// takes on a set of devices at an honest utilization, what a deadline needs, what the
-// interconnect costs a multi-GPU job, how fast a model decodes, and how much traffic
-// a serving replica takes.
+// Package compute turns work into time: how long a training job takes on a set of
+// devices, and how fast a model serves.
+//
+// Most callers want one of two calls. Job.Time answers how long a training job
+// takes: give it the model, the work (TrainingFLOPs), the batch and sequence, the
+// devices with their peak and link, and it returns a Timing with the duration and
+// its band. Serving.At and Serving.Best answer what a serving replica does at a
+// load: time to first token, time per output token and tokens per second, or the
+// most users it holds within latency targets. The package-level Example shows both.
 //
 // The units are FLOPs (an amount of work), FLOPRate (work per second) and Bandwidth
 // (bytes per second), all float64 since training runs exceed int64, with decimal

@@ -3,10 +3,10 @@ package compute
 import (
 	"errors"
 	"fmt"
-	"github.com/gpuplan/gpuplan/internal/text"
 	"math"
-	"strings"
 	"time"
+
+	"github.com/gpuplan/gpuplan/internal/text"
 )
 
 // Sentinel errors. Every error from this package wraps one of them; test with
@@ -41,32 +41,14 @@ func (e *ParseError) Error() string {
 // Unwrap returns the reason, so that errors.Is(err, ErrInvalid) holds.
 func (e *ParseError) Unwrap() error { return e.Err }
 
-// foreign carries an error from another package of this module (a sizing.Model
-// that fails Validate, say) under one of this package's sentinels. Its message is
-// the other error's own, each line's package name replaced by "compute: ", so the
-// text names one package and one reason; Unwrap reaches both the other error and
-// the sentinel.
-type foreign struct{ err, sentinel error }
+// sizingError carries an error from package sizing (a sizing.Model that fails
+// Validate, say) under ErrInvalid: its message is sizing's own after "compute: ",
+// and Unwrap reaches both sizing's error and ErrInvalid.
+type sizingError struct{ err error }
 
-func (e *foreign) Error() string { return relabel(e.err.Error()) }
+func (e *sizingError) Error() string { return "compute: " + e.err.Error() }
 
-func (e *foreign) Unwrap() []error { return []error{e.err, e.sentinel} }
-
-// relabel replaces the package name at the start of each line of msg with
-// "compute: ".
-func relabel(msg string) string {
-	lines := strings.Split(msg, "\n")
-	for i, l := range lines {
-		for _, p := range [...]string{"sizing: ", "compute: "} {
-			if rest, ok := strings.CutPrefix(l, p); ok {
-				l = rest
-				break
-			}
-		}
-		lines[i] = "compute: " + l
-	}
-	return strings.Join(lines, "\n")
-}
+func (e *sizingError) Unwrap() []error { return []error{e.err, ErrInvalid} }
 
 // finite reports whether f is neither NaN nor infinite.
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

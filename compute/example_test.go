@@ -230,3 +230,27 @@ func ExampleServing_Prepare() {
 	// 16 users: TPOT 16.3ms, 984.6 tok/s in all
 	// 64 users: TPOT 53.3ms, 1200 tok/s in all
 }
+
+// The two calls most callers want: how long a fine-tune takes, and what a serving
+// replica does at a load. Card figures are the A100 SXM4 80GB datasheet's: 312
+// TFLOPS BF16 dense, 2039 GB/s, NVLink 600 GB/s.
+func Example() {
+	llama := sizing.Model{Name: "llama-2-7b", Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008,
+		Vocab: 32000, GatedFFN: true}
+
+	// Full training on 1B tokens on 8 A100s, data parallel.
+	work, _ := compute.TrainingFLOPs(llama, 1e9, 4096)
+	tm, _ := compute.Job{Model: llama, Work: work, Batch: 1, SeqLen: 4096, Devices: 8,
+		PeakPerDevice: 312 * compute.TFLOPS, Link: compute.NVLink(600 * compute.GBps)}.Time()
+	fmt.Println("training:", tm.Duration.Round(time.Minute))
+
+	// Serving requests of 1000 prompt and 300 output tokens on one A100, 16 users.
+	p, _ := compute.Serving{Model: llama, Weights: sizing.BF16, Memory: 80 * sizing.GB,
+		Bandwidth: 2039 * compute.GBps, Peak: 312 * compute.TFLOPS,
+		PromptTokens: 1000, OutputTokens: 300}.At(16)
+	fmt.Printf("serving: TTFT %v, TPOT %v, %v\n", p.TTFT.Round(time.Millisecond),
+		p.TPOT.Round(100*time.Microsecond), p.Throughput)
+	// Output:
+	// training: 11h16m0s
+	// serving: TTFT 103ms, TPOT 16.3ms, 984.6 tok/s
+}

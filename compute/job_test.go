@@ -248,9 +248,10 @@ func TestZeroLink(t *testing.T) {
 	}
 }
 
-// TestMessageNamesPackageOnce checks that an error carried over from sizing reads
-// with one package name and one sentinel, and reaches both packages' sentinels.
-func TestMessageNamesPackageOnce(t *testing.T) {
+// TestSizingErrorWrapped checks that an error carried over from sizing reads as
+// sizing wrote it after compute's name, with one sentinel's text, and reaches both
+// packages' sentinels.
+func TestSizingErrorWrapped(t *testing.T) {
 	_, err := MegatronFLOPs(sizing.Model{Name: "bad", Params: -1}, 1, 1, false)
 	if err == nil {
 		t.Fatal("MegatronFLOPs of a negative model: no error")
@@ -259,7 +260,7 @@ func TestMessageNamesPackageOnce(t *testing.T) {
 		t.Errorf("error %v: want both compute.ErrInvalid and sizing.ErrInvalid", err)
 	}
 	got := err.Error()
-	if want := `compute: model "bad": negative Params -1: invalid input`; got != want {
+	if want := `compute: sizing: model "bad": negative Params -1: invalid input`; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }

@@ -3,8 +3,8 @@ package compute
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gpuplan/gpuplan/sizing"
@@ -34,7 +34,10 @@ func strictUnmarshal(b []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("compute: %s: %w", strings.TrimPrefix(strings.TrimPrefix(err.Error(), "json: "), "compute: "), ErrInvalid)
+		if errors.Is(err, ErrInvalid) {
+			return err // a field's own UnmarshalJSON or UnmarshalText has said it
+		}
+		return fmt.Errorf("compute: %w: %w", err, ErrInvalid)
 	}
 	if dec.More() {
 		return fmt.Errorf("compute: trailing data after a JSON value: %w", ErrInvalid)

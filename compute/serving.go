@@ -81,8 +81,12 @@ type ServingPoint struct {
 	Approx bool `json:"approx"`
 }
 
-// serving is a validated Serving with its per-replica quantities worked out once.
-type serving struct {
+// PreparedServing is a Serving validated and sized once, the one implementation
+// of MaxConcurrency, At and Best: Serving's methods prepare one and ask it. A
+// caller that asks many questions of one replica (a sweep, a planner over many
+// offers) prepares it once with Serving.Prepare. The zero PreparedServing is not
+// usable: its methods return errors wrapping ErrInvalid.
+type PreparedServing struct {
 	r      replica
 	prompt float64
 	output float64
@@ -93,7 +97,9 @@ type serving struct {
 	max    int
 }
 
-func (s Serving) prepare() (serving, error) {
+// Prepare validates s and works out its per-replica quantities once, with the
+// errors MaxConcurrency returns.
+func (s Serving) Prepare() (PreparedServing, error) {
 	devices, kvp, reserve, chunk := s.Devices, s.KV, s.Reserve, s.PrefillChunk
 	if devices == 0 {
 		devices = 1
@@ -108,25 +114,25 @@ func (s Serving) prepare() (serving, error) {
 		chunk = sizing.DefaultPrefillChunk
 	}
 	if s.PromptTokens < 1 || s.OutputTokens < 1 {
-		return serving{}, fmt.Errorf("compute: serving %d prompt and %d output tokens per request, want 1 or more of each: %w", s.PromptTokens, s.OutputTokens, ErrInvalid)
+		return PreparedServing{}, fmt.Errorf("compute: serving %d prompt and %d output tokens per request, want 1 or more of each: %w", s.PromptTokens, s.OutputTokens, ErrInvalid)
 	}
 	if s.PromptTokens > math.MaxInt32 || s.OutputTokens > math.MaxInt32-s.PromptTokens-KVBlockTokens {
-		return serving{}, fmt.Errorf("compute: serving %d prompt and %d output tokens per request, too long: %w", s.PromptTokens, s.OutputTokens, ErrInvalid)
+		return PreparedServing{}, fmt.Errorf("compute: serving %d prompt and %d output tokens per request, too long: %w", s.PromptTokens, s.OutputTokens, ErrInvalid)
 	}
 	if chunk < 1 {
-		return serving{}, fmt.Errorf("compute: prefill chunk of %d tokens, want 1 or more: %w", s.PrefillChunk, ErrInvalid)
+		return PreparedServing{}, fmt.Errorf("compute: prefill chunk of %d tokens, want 1 or more: %w", s.PrefillChunk, ErrInvalid)
 	}
 	if !(reserve > 0 && reserve < 1) {
-		return serving{}, fmt.Errorf("compute: memory reserve %v, want a fraction in (0, 1): %w", s.Reserve, ErrInvalid)
+		return PreparedServing{}, fmt.Errorf("compute: memory reserve %v, want a fraction in (0, 1): %w", s.Reserve, ErrInvalid)
 	}
 	if s.Memory <= 0 {
-		return serving{}, fmt.Errorf("compute: device memory %d bytes, want more than 0: %w", s.Memory, ErrInvalid)
+		return PreparedServing{}, fmt.Errorf("compute: device memory %d bytes, want more than 0: %w", s.Memory, ErrInvalid)
 	}
 	if !kvp.Valid() {
-		return serving{}, fmt.Errorf("compute: KV cache precision %v is not a known precision: %w", kvp, ErrInvalid)
+		return PreparedServing{}, fmt.Errorf("compute: KV cache precision %v is not a known precision: %w", kvp, ErrInvalid)
 	}
 	if !s.Weights.Valid() {
-		return serving{}, fmt.Errorf("compute: weights precision %v is not a known precision: %w", s.Weights, ErrInvalid)
+		return PreparedServing{}, fmt.Errorf("compute: weights precision %v is not a known precision: %w", s.Weights, ErrInvalid)
 	}
 	// The weights and the activations of one prefill chunk, as sizing.Estimate
 	// counts them (it validates the model); for a model known by Params alone, its
@@ -134,11 +140,11 @@ func (s Serving) prepare() (serving, error) {
 	est, err := sizing.Estimate(s.Model, sizing.Workload{Task: sizing.Inference, Precision: s.Weights,
 		KVPrecision: kvp, Batch: 1, SeqLen: chunk})
 	if err != nil {
-		return serving{}, &foreign{err, ErrInvalid}
+		return PreparedServing{}, &sizingError{err}
 	}
 	r, err := newReplica(s.Model, s.Weights, float64(est.Weights), devices, s.Bandwidth, s.Peak, s.Link, s.MemoryEfficiency, s.Utilization)
 	if err != nil {
-		return serving{}, err
+		return PreparedServing{}, err
 	}
 	held := (s.PromptTokens + s.OutputTokens + KVBlockTokens - 1) / KVBlockTokens * KVBlockTokens
 	ctx := s.PromptTokens + s.OutputTokens/2 // a decoding sequence's mean context
@@ -148,7 +154,7 @@ func (s Serving) prepare() (serving, error) {
 	if s.Model.HasArchitecture() {
 		a, err := sizing.KVCacheBytes(s.Model, held, 1, kvp)
 		if err != nil {
-			return serving{}, &foreign{err, ErrInvalid}
+			return PreparedServing{}, &sizingError{err}
 		}
 		kvSeq = float64(a)
 	} else {
@@ -158,14 +164,14 @@ func (s Serving) prepare() (serving, error) {
 	kvSeq *= r.kvCopies // the memory a sequence takes over the whole replica
 	r.kvRead, r.ctx = kvRead, float64(ctx)
 	n, mem := float64(devices), float64(s.Memory)
-	sv := serving{
+	sv := PreparedServing{
 		r: r, prompt: float64(s.PromptTokens), output: float64(s.OutputTokens), chunk: float64(chunk),
 		kvSeq: kvSeq,
 		need:  mem*reserve + r.weights/n + float64(est.Activations),
 	}
 	sv.free = n * (mem - sv.need)
 	if sv.free < kvSeq || !(kvSeq > 0) {
-		return serving{}, fmt.Errorf("compute: %s on %d × %s: weights, a %d-token prefill chunk's activations and the %.0f%% reserve take %s of each device's %s, leaving the replica %s for a KV cache of %s per sequence (%d tokens): %w",
+		return PreparedServing{}, fmt.Errorf("compute: %s on %d × %s: weights, a %d-token prefill chunk's activations and the %.0f%% reserve take %s of each device's %s, leaving the replica %s for a KV cache of %s per sequence (%d tokens): %w",
 			modelName(s.Model), devices, s.Memory.HumanSI(), chunk, 100*reserve, sizing.Bytes(math.Min(sv.need, 9e18)).HumanSI(), s.Memory.HumanSI(),
 			sizing.Bytes(math.Max(sv.free, 0)).HumanSI(), sizing.Bytes(kvSeq).HumanSI(), held, ErrNoFit)
 	}
@@ -180,60 +186,47 @@ func modelName(m sizing.Model) string {
 	return fmt.Sprintf("a %.3g-parameter model", float64(m.ParamCount()))
 }
 
-// MaxConcurrency returns how many sequences the replica can hold at once: the KV
-// cache gets each device's memory less the reserve, its share of the weights and the
-// activations of one prefill chunk (sizing.Estimate, batch 1, PrefillChunk tokens),
-// and each sequence holds PromptTokens + OutputTokens tokens of it, in whole blocks
-// of KVBlockTokens, so no sequence is preempted. A replica that cannot hold one
-// sequence is an error wrapping ErrNoFit that says what is needed and what is left.
+// MaxConcurrency is shorthand for Prepare, then PreparedServing.MaxConcurrency.
 func (s Serving) MaxConcurrency() (int, error) {
-	sv, err := s.prepare()
-	return sv.max, err
-}
-
-// PreparedServing is a Serving validated and sized once: its At, Best and
-// MaxConcurrency give what Serving's do without validating the replica and sizing
-// its memory again on every call, for callers that ask many concurrencies of one
-// replica (a sweep, a planner over many offers). The zero PreparedServing is not
-// usable: its methods return errors wrapping ErrInvalid.
-type PreparedServing struct {
-	sv serving
-}
-
-// Prepare validates s and works out its per-replica quantities once, with the
-// errors MaxConcurrency returns.
-func (s Serving) Prepare() (PreparedServing, error) {
-	sv, err := s.prepare()
+	p, err := s.Prepare()
 	if err != nil {
-		return PreparedServing{}, err
+		return 0, err
 	}
-	return PreparedServing{sv}, nil
+	return p.MaxConcurrency()
+}
+
+// At is shorthand for Prepare, then PreparedServing.At.
+func (s Serving) At(concurrency int) (ServingPoint, error) {
+	p, err := s.Prepare()
+	if err != nil {
+		return ServingPoint{}, err
+	}
+	return p.At(concurrency)
+}
+
+// Best is shorthand for Prepare, then PreparedServing.Best.
+func (s Serving) Best(ttft, tpot time.Duration) (ServingPoint, error) {
+	p, err := s.Prepare()
+	if err != nil {
+		return ServingPoint{}, err
+	}
+	return p.Best(ttft, tpot)
 }
 
 var errUnprepared = fmt.Errorf("compute: a PreparedServing not made by Serving.Prepare: %w", ErrInvalid)
 
-// MaxConcurrency returns Serving.MaxConcurrency of the prepared replica.
+// MaxConcurrency returns how many sequences the replica can hold at once: the KV
+// cache gets each device's memory less the reserve, its share of the weights and the
+// activations of one prefill chunk (sizing.Estimate, batch 1, PrefillChunk tokens),
+// and each sequence holds PromptTokens + OutputTokens tokens of it, in whole blocks
+// of KVBlockTokens, so no sequence is preempted. (Prepare reports a replica that
+// cannot hold one sequence: an error wrapping ErrNoFit that says what is needed
+// and what is left.)
 func (p *PreparedServing) MaxConcurrency() (int, error) {
-	if p.sv.max < 1 {
+	if p.max < 1 {
 		return 0, errUnprepared
 	}
-	return p.sv.max, nil
-}
-
-// At returns Serving.At of the prepared replica.
-func (p *PreparedServing) At(concurrency int) (ServingPoint, error) {
-	if p.sv.max < 1 {
-		return ServingPoint{}, errUnprepared
-	}
-	return p.sv.at(concurrency)
-}
-
-// Best returns Serving.Best of the prepared replica.
-func (p *PreparedServing) Best(ttft, tpot time.Duration) (ServingPoint, error) {
-	if p.sv.max < 1 {
-		return ServingPoint{}, errUnprepared
-	}
-	return p.sv.best(ttft, tpot)
+	return p.max, nil
 }
 
 // At returns the steady state of the replica with concurrency sequences decoding.
@@ -251,15 +244,10 @@ func (p *PreparedServing) Best(ttft, tpot time.Duration) (ServingPoint, error) {
 // Queueing before admission is not counted: At describes a replica whose arrivals
 // keep concurrency sequences running. Concurrency must be from 1 to MaxConcurrency
 // (ErrInvalid below, ErrNoFit above).
-func (s Serving) At(concurrency int) (ServingPoint, error) {
-	sv, err := s.prepare()
-	if err != nil {
-		return ServingPoint{}, err
+func (sv *PreparedServing) At(c int) (ServingPoint, error) {
+	if sv.max < 1 {
+		return ServingPoint{}, errUnprepared
 	}
-	return sv.at(concurrency)
-}
-
-func (sv *serving) at(c int) (ServingPoint, error) {
 	if c < 1 {
 		return ServingPoint{}, fmt.Errorf("compute: concurrency %d, want 1 or more: %w", c, ErrInvalid)
 	}
@@ -304,32 +292,17 @@ func (sv *serving) at(c int) (ServingPoint, error) {
 // over 1..MaxConcurrency, one validation and a few dozen steps. When even one
 // sequence misses a target, Best returns the point at concurrency 1 (the best
 // latency the replica reaches) with an error wrapping ErrUnreachable.
-func (s Serving) Best(ttft, tpot time.Duration) (ServingPoint, error) {
-	if err := targets(ttft, tpot); err != nil {
-		return ServingPoint{}, err
+func (sv *PreparedServing) Best(ttft, tpot time.Duration) (ServingPoint, error) {
+	if sv.max < 1 {
+		return ServingPoint{}, errUnprepared
 	}
-	sv, err := s.prepare()
-	if err != nil {
-		return ServingPoint{}, err
-	}
-	return sv.best(ttft, tpot)
-}
-
-func targets(ttft, tpot time.Duration) error {
 	if ttft < 0 || tpot < 0 {
-		return fmt.Errorf("compute: TTFT target %v and TPOT target %v, want neither negative: %w", ttft, tpot, ErrInvalid)
-	}
-	return nil
-}
-
-func (sv *serving) best(ttft, tpot time.Duration) (ServingPoint, error) {
-	if err := targets(ttft, tpot); err != nil {
-		return ServingPoint{}, err
+		return ServingPoint{}, fmt.Errorf("compute: TTFT target %v and TPOT target %v, want neither negative: %w", ttft, tpot, ErrInvalid)
 	}
 	meets := func(p ServingPoint) bool {
 		return (ttft == 0 || p.TTFT <= ttft) && (tpot == 0 || p.TPOT <= tpot)
 	}
-	best, err := sv.at(1)
+	best, err := sv.At(1)
 	if err != nil {
 		return ServingPoint{}, err
 	}
@@ -340,7 +313,7 @@ func (sv *serving) best(ttft, tpot time.Duration) (ServingPoint, error) {
 	lo, hi := 1, sv.max // lo meets; find the largest that does
 	for lo < hi {
 		mid := lo + (hi-lo+1)/2
-		p, err := sv.at(mid)
+		p, err := sv.At(mid)
 		if err != nil {
 			return ServingPoint{}, err
 		}

@@ -102,7 +102,7 @@ func TestServingCalibration(t *testing.T) {
 // of the whole batch at the mean context.
 func staticThroughput(t *testing.T, s Serving, batch int) float64 {
 	t.Helper()
-	sv, err := s.prepare()
+	sv, err := s.Prepare()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -664,7 +664,7 @@ func TestServingLatentAttentionReplicatedCache(t *testing.T) {
 	}
 	s := Serving{Model: m, Weights: sizing.FP8, Devices: 8, Memory: 141e9, Bandwidth: 4800 * GBps, Peak: h100FP8,
 		Link: Link{Bandwidth: 450 * GBps}, PromptTokens: 1000, OutputTokens: 300}
-	sv, err := s.prepare()
+	sv, err := s.Prepare()
 	if err != nil {
 		t.Fatal(err)
 	}

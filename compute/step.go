@@ -104,7 +104,7 @@ func newReplica(m sizing.Model, p sizing.Precision, w float64, devices int, bw B
 	// Estimate counts the KV cache (the point's Approx then says so).
 	sh, err := m.Shape()
 	if err != nil {
-		return replica{}, &foreign{err, ErrInvalid}
+		return replica{}, &sizingError{err}
 	}
 	if devices > 1 && !sh.Assumed && m.Heads%devices != 0 {
 		return replica{}, fmt.Errorf("compute: %d attention heads do not divide over %d tensor-parallel devices: %w", m.Heads, devices, ErrInvalid)

@@ -71,7 +71,7 @@ func MatmulParams(m sizing.Model) (int64, error) {
 // valid model, and wraps its complaint in ErrInvalid.
 func checkModel(m sizing.Model) error {
 	if err := m.Validate(); err != nil {
-		return &foreign{err, ErrInvalid}
+		return &sizingError{err}
 	}
 	return nil
 }

@@ -64,14 +64,6 @@ func (r Rates) Convert(m Money) (Money, error) {
 	return Money{Amount: m.Amount.Mul(v), Currency: r.Base}.Round(RoundHalfUp), nil
 }
 
-// excerpt writes a decimal for a message without expanding a huge exponent.
-func excerpt(d decimal.Decimal) string {
-	if e := d.Exponent(); e < -60 || e > 60 {
-		return fmt.Sprintf("%se%d", d.Coefficient().String(), e)
-	}
-	return d.String()
-}
-
 // checkAmount bounds an amount's exponent before any arithmetic, so that a value
 // such as 1e-2000000000 is refused instead of rescaled for ever.
 func checkAmount(d decimal.Decimal) error {

@@ -61,19 +61,23 @@ func layerActivations(ar *arch, s, t, e float64, scores, sp bool) float64 {
 	return v
 }
 
+// lossChunks is the chunks a chunked loss splits the logits into: torchtune's
+// CEWithChunkedOutputLoss defaults to 8 (num_output_chunks). Finer chunking
+// (LitGPT's chunks of 128 tokens) holds less; a fused linear cross-entropy that
+// never holds the 16-bit logits whole holds less again, so for those this is an
+// upper bound.
+const lossChunks = 8
+
 // trainingActivations returns the activation memory of one device for training,
-// LoRA and QLoRA.
+// LoRA and QLoRA, running w.
 //
 // Per layer and token it is layerActivations; the scores are dropped under
 // memory-efficient attention and SelectiveRecompute. FullRecompute keeps only each
 // layer's input, e·h per token (Korthikanti's 2sbh; divided by t under sequence
-// parallelism), plus the larger of the logits and one layer's full set while that
-// layer is recomputed in the backward pass: the logits are freed after the loss
-// and the head's backward, before any layer is recomputed, so the two are never
-// held at once. For GPT-2 1.5B at 1024 tokens × 32 this is 5.0 GB of layer inputs
-// plus 6.6 GB of FP32 logits, 11.6 GB; the ZeRO paper's "about 8 GB" (§3.2)
-// counts the transformer's activations without the logits, which come to 6.8 GB
-// here (inputs and one layer).
+// parallelism), plus one layer's full set while that layer is recomputed in the
+// backward pass. For GPT-2 1.5B at 1024 tokens × 32 the transformer's part is 5.0
+// GB of layer inputs and 1.8 GB for the recomputed layer, 6.8 GB against the ZeRO
+// paper's "about 8 GB" (§3.2), which leaves out the logits.
 //
 // Pipeline parallelism with p stages gives each device ⌈L/p⌉ layers, but under the
 // 1F1B schedule the first stage keeps the activations of p micro-batches in flight,
@@ -81,34 +85,50 @@ func layerActivations(ar *arch, s, t, e float64, scores, sp bool) float64 {
 // Korthikanti §4.2.3): ⌈L/p⌉·p layers, independent of p. The interleaved
 // schedule's extra factor (1 + (p−1)/(p·m)) is not modelled.
 //
-// The logits add s·b·V values in FP32, 4 bytes each, split over t (vocabulary-
-// parallel cross-entropy): frameworks upcast them for the loss, and for large
-// vocabularies they rival a layer's activations. Frameworks that also keep a 16-bit
-// copy and the softmax need up to twice this. Counting them on the device that holds
-// the first stage's peak is conservative for pipelines.
+// The loss adds its copies of the logits, s·b·V values each, split over t
+// (vocabulary-parallel cross-entropy): the output head's logits at the compute
+// width e, their FP32 upcast (Hugging Face's causal language models call
+// logits.float() before the loss; transformers issue #30860), the log-softmax
+// PyTorch's cross-entropy computes and saves for its backward pass, and that
+// pass's gradient of it, FP32 both: e + 4 + 4 + 4 bytes per value. At FP32 the
+// upcast is the logits themselves, and the count keeps a copy for the shifted
+// logits the loss makes contiguous, so that a wider precision never needs less
+// memory. For a large
+// vocabulary at a long sequence they rival the layers' activations. They are held
+// beside the layers' activations, and under full recomputation beside the
+// recomputed layer's set too: the caching allocator keeps the loss's blocks as
+// the backward pass begins recomputing. Counting them on the device that holds
+// the first stage's peak is conservative for pipelines. With Workload.ChunkedLoss
+// the FP32 copies are held for one chunk of lossChunks at a time: e + 12/8 bytes
+// per value.
 //
 // For LoRA and QLoRA the same activations are counted: the base is frozen but the
 // backward pass still runs through every layer to reach the adapters, through norms,
 // nonlinearities and attention that need their saved inputs. Inputs saved only for
 // frozen weights' gradients could be skipped, so this is an upper bound.
-func trainingActivations(ar *arch, s, b, t, pp, e float64, flash bool, rc Recompute, sp bool) float64 {
+func trainingActivations(ar *arch, w *Workload) float64 {
+	p := &w.Parallel
+	s, b, t, pp, e := float64(w.SeqLen), float64(w.Batch), float64(one(p.Tensor)), float64(one(p.Pipeline)), computeBytes(w.Precision)
+	flash, rc, sp := !w.EagerAttention, w.Recompute, p.SequenceParallel
 	scores := !flash && rc == NoRecompute
 	layers := math.Ceil(ar.L/pp) * pp
-	logits := s * b * ar.V * 4 / t
+	perLogit := e + 12
+	if w.ChunkedLoss {
+		perLogit = e + 12.0/lossChunks
+	}
+	logits := s * b * ar.V * perLogit / t
 	if rc == FullRecompute {
 		input := e * ar.h
 		if sp {
 			input /= t
 		}
-		// The logits and their gradient are freed once the head's backward pass
-		// has run, before the first layer is recomputed: the two peaks never meet.
-		return s*b*layers*input + max(s*b*layerActivations(ar, s, t, e, !flash, sp), logits)
+		return s*b*layers*input + s*b*layerActivations(ar, s, t, e, !flash, sp) + logits
 	}
 	return s*b*layers*layerActivations(ar, s, t, e, scores, sp) + logits
 }
 
-// inferenceActivations returns a working-set estimate for a forward pass without
-// autograd: the largest set of tensors alive at once while one layer runs, over the
+// inferenceActivations returns a working-set estimate for a forward pass of w
+// without autograd: the largest set of tensors alive at once while one layer runs, over the
 // prefill of Batch sequences of SeqLen tokens at once (as Hugging Face's generate
 // prefills a batch; vLLM measures the same peak by profiling a forward pass of its
 // largest batch of tokens), plus the last token's logits.
@@ -122,12 +142,21 @@ func trainingActivations(ar *arch, s, b, t, pp, e float64, flash bool, rc Recomp
 //
 // The logits of the last token of each sequence, b·V values in FP32 (4 bytes), are
 // what generation keeps: Hugging Face computes only the last position's logits when
-// generating and upcasts them to FP32 for sampling.
+// generating and upcasts them to FP32 for sampling (transformers pull request
+// #31292, June 2024). Before that, a causal language model's forward pass built
+// the logits of every prompt token and upcast them all to FP32 (logits.float();
+// issue #30860), so at the upcast the prefill held s·b·V values at the compute
+// width and again at FP32: with FullLogits the activations are the larger of
+// those two copies and the layer's working set, which is freed before the head
+// runs. (At FP32 the upcast copies nothing; the count keeps the second copy as an
+// upper bound, so that a wider precision never needs less memory.)
 //
 // With a prefill chunk (Workload.PrefillChunk), one forward pass runs at most that
 // many tokens, so the per-token sets count for min(s·b, chunk) tokens; each token
 // still attends over up to s keys.
-func inferenceActivations(ar *arch, s, b, t, e float64, flash bool, chunk int) float64 {
+func inferenceActivations(ar *arch, w *Workload) float64 {
+	s, b, t, e := float64(w.SeqLen), float64(w.Batch), float64(one(w.Parallel.Tensor)), computeBytes(w.Precision)
+	flash, chunk, fullLogits := !w.EagerAttention, w.PrefillChunk, w.FullLogits
 	kd := ar.k * ar.d / t
 	if kd < ar.d && ar.k >= 1 {
 		kd = ar.d
@@ -145,5 +174,9 @@ func inferenceActivations(ar *arch, s, b, t, e float64, flash bool, chunk int) f
 	if chunk > 0 {
 		tokens = min(tokens, float64(chunk))
 	}
-	return tokens*max(attn, ffnPhase) + b*ar.V*4/t
+	layer := tokens * max(attn, ffnPhase)
+	if fullLogits {
+		return max(layer, s*b*ar.V*(e+4)/t)
+	}
+	return layer + b*ar.V*4/t
 }

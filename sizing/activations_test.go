@@ -100,12 +100,14 @@ func TestActivationsLayouts(t *testing.T) {
 	if b, want := get(w), (one.Optimizer+2*one.Gradients)*3/2; b.Optimizer != 0 || b.Gradients != 0 || b.Host != want || b.Weights != one.Weights {
 		t.Errorf("offload: %+v, want %d on the host", b, want)
 	}
-	// Full recomputation: each layer's input, plus the larger of one layer's set
-	// (161,792 bytes per token) and the FP32 logits (32000 × 4), never held together.
+	// Full recomputation: each layer's input, plus one layer's set while it is
+	// recomputed (161,792 bytes per token) and the loss's copies of the logits
+	// (32000 × (2 + 4 + 4 + 4): BF16, their FP32 upcast, the log-softmax and its
+	// gradient).
 	w = base
 	w.Recompute = FullRecompute
 	full := get(w)
-	want := 2048 * 2 * (32*2*4096 + max(161792, 32000*4))
+	want := 2048 * 2 * (32*2*4096 + 161792 + 32000*14)
 	if full.Activations != Bytes(want) {
 		t.Errorf("full recompute activations = %d, want %d", full.Activations, want)
 	}

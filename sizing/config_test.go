@@ -230,3 +230,53 @@ func BenchmarkReadConfig(b *testing.B) {
 		}
 	}
 }
+
+// ReadConfig reads the stored format from quantization_config, else torch_dtype.
+func TestReadConfigStoredPrecision(t *testing.T) {
+	if m := readConfigFile(t, "deepseek-r1"); m.StoredPrecision != FP8 || m.Notes != "" {
+		t.Errorf("DeepSeek-R1's FP8 config: %v, notes %q; want FP8", m.StoredPrecision, m.Notes)
+	}
+	if m := readConfigFile(t, "qwen2.5-7b"); m.StoredPrecision != BF16 {
+		t.Errorf("Qwen2.5-7B (torch_dtype bfloat16): %v, want BF16", m.StoredPrecision)
+	}
+	if m := readConfigFile(t, "llama-2-7b"); m.StoredPrecision != FP16 {
+		t.Errorf("Llama-2-7B (torch_dtype float16): %v, want FP16", m.StoredPrecision)
+	}
+	gptq3, _ := CustomBits(3 + 19.0/128)
+	base := `{"model_type":"llama","num_hidden_layers":2,"hidden_size":64,"num_attention_heads":4,"intermediate_size":128,"vocab_size":100,"torch_dtype":"float16"`
+	for _, tc := range []struct {
+		name, quant string
+		want        Precision
+		note        string
+	}{
+		{"none", ``, FP16, ""},
+		{"gptq 4-bit", `{"quant_method":"gptq","bits":4,"group_size":128,"desc_act":false}`, GPTQ4, ""},
+		{"gptq 4-bit g32", `{"quant_method":"gptq","bits":4,"group_size":32}`, GPTQ4, "groups of 32"},
+		{"gptq 3-bit", `{"quant_method":"gptq","bits":3,"group_size":128}`, gptq3, ""},
+		{"awq", `{"quant_method":"awq","bits":4,"group_size":128,"version":"gemm","zero_point":true}`, AWQ4, ""},
+		{"bnb 4-bit", `{"quant_method":"bitsandbytes","load_in_4bit":true,"bnb_4bit_quant_type":"nf4"}`, NF4, ""},
+		{"bnb 8-bit", `{"quant_method":"bitsandbytes","load_in_8bit":true}`, INT8, ""},
+		{"fp8", `{"quant_method":"fp8","fmt":"e4m3","weight_block_size":[128,128]}`, FP8, ""},
+		{"mxfp4", `{"quant_method":"mxfp4","modules_to_not_convert":["model.layers.*.self_attn"]}`, MXFP4, ""},
+		{"modelopt nvfp4", `{"quant_method":"modelopt","quant_algo":"NVFP4"}`, NVFP4, ""},
+		{"compressed fp8", `{"quant_method":"compressed-tensors","config_groups":{"group_0":{"weights":{"num_bits":8,"type":"float","group_size":null}}}}`, FP8, ""},
+		{"compressed nvfp4", `{"quant_method":"compressed-tensors","config_groups":{"group_0":{"weights":{"num_bits":4,"type":"float","group_size":16}}}}`, NVFP4, ""},
+		{"compressed w4a16", `{"quant_method":"compressed-tensors","config_groups":{"group_0":{"weights":{"num_bits":4,"type":"int","group_size":128}}}}`, GPTQ4, ""},
+		{"hqq", `{"quant_method":"hqq","nbits":4}`, 0, `quant_method "hqq" is not one gpuplan reads`},
+	} {
+		cfg := base + `}`
+		if tc.quant != "" {
+			cfg = base + `,"quantization_config":` + tc.quant + `}`
+		}
+		m, err := ReadConfig(strings.NewReader(cfg))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if m.StoredPrecision != tc.want || !strings.Contains(m.Notes, tc.note) || (tc.note == "") != (m.Notes == "") {
+			t.Errorf("%s: %v, notes %q; want %v, a note with %q", tc.name, m.StoredPrecision, m.Notes, tc.want, tc.note)
+		}
+	}
+	if _, err := ReadConfig(strings.NewReader(base + `,"quantization_config":[1]}`)); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "quantization_config") {
+		t.Errorf("a quantization_config that is no object: %v", err)
+	}
+}

@@ -61,6 +61,11 @@ func sized(b Bytes) string {
 // quote quotes s for a message, cut to 64 bytes at a character boundary.
 func quote(s string) string { return text.Quote(s, 64) }
 
+// reason is another package's error message (encoding/json's, which may quote a
+// whole key of the input) for a message of ours, cut to 200 bytes at a character
+// boundary.
+func reason(err error) string { return text.Cut(err.Error(), 200) }
+
 // problems collects what a validator finds: Validate keeps each problem as an
 // error (prefix, then the formatted problem, wrapping ErrInvalid), while the
 // allocation-free checks of Estimate's hot path only count them (collect false), so

@@ -227,15 +227,18 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 //     (the compute width for adapters) when unset: the ZeRO paper's 2 bytes under
 //     mixed precision (Rajbhandari et al. 2020, §3.1); FP32 gives Megatron's FP32
 //     accumulation and the Hugging Face guide's 18 bytes per parameter.
-//   - Optimizer, per trainable parameter (PyTorch keeps state in the parameter's
-//     dtype, at least FP32 here, w the state width: 4 bytes, 8 for FP64): SGD 0,
+//   - Optimizer, per trainable parameter, w the width of a moment
+//     (Workload.StatePrecision; zero: 4 bytes, 8 for FP64 training): SGD 0,
 //     Momentum w, Adam and AdamW 2w (two moments; Kingma & Ba 2015), Adam8bit 2
 //     (two 8-bit moments; Dettmers et al. 2022), Lion w (one momentum; Chen et al.
 //     2023), Adafactor w per value of its factored second moment, r+c values for an
 //     r×c matrix and no first moment (Shazeer & Stern 2018, the β1 = 0 default);
 //     full training counts every parameter as part of an h×h matrix, 2P/h values.
-//     Below FP32, mixed precision adds the 4-byte FP32 master copy (Micikevicius et
-//     al. 2018), so mixed-precision AdamW is 2 + 2 + 12 = 16 bytes per parameter.
+//     Plus the master copy (Workload.Master): by default, below FP32, the 4-byte
+//     FP32 copy of mixed precision (Micikevicius et al. 2018), so mixed-precision
+//     AdamW is 2 + 2 + 12 = 16 bytes per parameter; a master as wide as the
+//     trained weights is no copy, so pure BF16 AdamW (StatePrecision and Master
+//     BF16) is 2 + 2 + 4 = 8.
 //   - Activations, training: per layer and token, the tensors the backward pass
 //     needs in Korthikanti et al. 2022's accounting, h·(34 + 5·a·s/h) bytes for
 //     GPT's shape, generalised to any FFN width, gated FFNs, GQA and mixtures of
@@ -243,10 +246,12 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 //     FlashAttention and selective recomputation, full recomputation keeps only
 //     each layer's input plus one layer's set, tensor parallelism splits them and
 //     sequence parallelism splits the rest. Times the layers on the device (the
-//     whole model's worth on the first stage of a 1F1B pipeline), plus the FP32
-//     logits. LoRA and QLoRA count the same (an upper bound). Inference: the
-//     largest set alive while one layer runs over the prefill, plus the last
-//     token's FP32 logits.
+//     whole model's worth on the first stage of a 1F1B pipeline), plus the loss's
+//     copies of the logits (trainingActivations). LoRA and QLoRA count the same
+//     (an upper bound). Inference: the largest set alive while one layer runs over
+//     the prefill, plus the last token's FP32 logits; with FullLogits, the larger
+//     of that set and every prompt token's logits in two copies
+//     (inferenceActivations).
 //   - KV cache, Inference only: 2 × layers × KV heads × head dimension × SeqLen ×
 //     Batch × KVPrecision bits/8 (Kwon et al. 2023); under latent attention
 //     (KVLoRARank) KVLoRARank + RopeHeadDim values per token per layer in place
@@ -282,23 +287,14 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 // with both Params and the architecture takes the weights from Params and every
 // other term from the architecture.
 //
-// Estimate does not allocate when it succeeds and is safe for concurrent use. On
-// a two-core AMD EPYC virtual machine shared with other work, a call in
-// BenchmarkEstimate's loop, the copy of its arguments included, runs about 980,
-// 1,000, 1,150 and 850 instructions for the training, inference, QLoRA and
-// parameters-only cases (valgrind's count; 1,470, 1,480, 1,630 and 1,080 at the
-// start of this round), takes 78, 80, 100 and 96 ns at the machine's quietest
-// (the fastest of 300 bursts of 20,000 calls) and 100 to 160 ns as go test
-// -bench reports it under a load of 1 to 2.5, with 0 allocations. The
-// parameters-only case runs the fewest instructions but waits on math.Cbrt
-// (about 40 ns of dependent divisions on this machine), which its assumed shape
-// needs; the cube root is begun before the checks, so that they hide part of it.
-func Estimate(m Model, w Workload) (br Breakdown, err error) {
+// Estimate does not allocate when it succeeds and is safe for concurrent use
+// (BenchmarkEstimate measures it).
+func Estimate(m Model, w Workload) (Breakdown, error) {
 	// The model is resolved before the workload is checked, so that the checks
 	// overlap the cube root an assumed shape needs (see checkModel); a workload's
 	// problems are still reported first.
-	var ar arch
-	n, approx, ok := checkModel(&m, &ar)
+	var sm sizedModel
+	n, approx, ok := checkModel(&m, &sm.ar)
 	var p problems
 	if w.check(&p); p.n > 0 {
 		return Breakdown{}, w.Validate()
@@ -313,24 +309,32 @@ func Estimate(m Model, w Workload) (br Breakdown, err error) {
 	if err := checkParallel(&m, &w.Parallel); err != nil {
 		return Breakdown{}, err
 	}
-	if approx && float64(one(w.Parallel.Pipeline)) > math.Ceil(ar.L) {
+	if approx && float64(one(w.Parallel.Pipeline)) > math.Ceil(sm.ar.L) {
 		// checkParallel does this for a model with its architecture.
 		return Breakdown{}, fmt.Errorf("sizing: pipeline degree %d exceeds the %.0f layers assumed for %d parameters: %w",
-			one(w.Parallel.Pipeline), math.Ceil(ar.L), n, ErrInvalid)
+			one(w.Parallel.Pipeline), math.Ceil(sm.ar.L), n, ErrInvalid)
 	}
-	if !estimate(&br, &ar, approx, float64(n), embeddingParams(&m), float64(m.StoredBytes), &w) {
+	sm.approx, sm.n, sm.emb, sm.stored = approx, float64(n), embeddingParams(&m), float64(m.StoredBytes)
+	br, ok := sm.breakdown(&w)
+	if !ok {
 		return Breakdown{}, fmt.Errorf("sizing: memory estimate overflows int64 bytes: %w", ErrInvalid)
 	}
 	return br, nil
 }
 
-// estimate writes to br, which must be zero, the breakdown for a validated
-// workload, and reports false when a size does not fit int64 bytes; emb is the
-// part of the N parameters in embedding tables and the output head
-// (embeddingParams), stored the model's StoredBytes. br is Estimate's named
-// result, so that the answer is written in place and returned from there, not
-// copied through a temporary.
-func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *Workload) bool {
+// sizedModel is a validated model as the memory terms read it.
+type sizedModel struct {
+	ar     arch    // the architecture, given or assumed
+	approx bool    // the architecture is assumed or incomplete (see checkModel)
+	n      float64 // parameters, every expert counted
+	emb    float64 // of them, in embedding tables and the output head (embeddingParams)
+	stored float64 // Model.StoredBytes: a file's exact bytes; zero when unknown
+}
+
+// breakdown returns the breakdown of a validated workload on the model, and false
+// when a size does not fit int64 bytes.
+func (sm *sizedModel) breakdown(w *Workload) (br Breakdown, ok bool) {
+	ar, approx, N, emb, stored := &sm.ar, sm.approx, sm.n, sm.emb, sm.stored
 	p := &w.Parallel
 	t, pp, dp := float64(one(p.Tensor)), float64(one(p.Pipeline)), float64(one(p.Data))
 	wShard, gShard, oShard := t*pp, t*pp, t*pp
@@ -372,7 +376,7 @@ func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *W
 			tokens = ((ar.L-ar.sliding)*s + ar.sliding*ar.window) / ar.L
 		}
 		kv = math.Ceil(ar.L/pp) * perToken * tokens * b * kvBits / 8
-		act = inferenceActivations(ar, s, b, t, e, !w.EagerAttention, w.PrefillChunk)
+		act = inferenceActivations(ar, w)
 		terms = TermActivations | TermKVCache
 	} else {
 		optimizer := w.Optimizer
@@ -410,8 +414,8 @@ func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *W
 			gradBits = w.GradPrecision.Bits()
 		}
 		grads = trainable * gradBits / 8
-		opt = optimizerBytes(optimizer, trainable, factored, trainBits)
-		act = trainingActivations(ar, s, b, t, pp, e, !w.EagerAttention, w.Recompute, p.SequenceParallel)
+		opt = optimizerBytes(optimizer, trainable, factored, trainBits, w.StatePrecision.Bits(), w.Master.Bits())
+		act = trainingActivations(ar, w)
 		terms |= TermActivations
 	}
 
@@ -420,7 +424,7 @@ func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *W
 	// term it includes.
 	wt, gr, op := weights/wShard, grads/gShard, opt/oShard
 	if !(wt >= 0 && gr >= 0 && op >= 0 && act >= 0 && kv >= 0) {
-		return false
+		return Breakdown{}, false
 	}
 	if p.OffloadOptimizer {
 		// ZeRO-Offload keeps the FP32 gradients on the host with the optimizer
@@ -432,7 +436,7 @@ func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *W
 		host := 1.5 * (op + gr*4/max(1, gradBitsOf(w)/8))
 		// The offloaded terms leave the total, so they are bounded here.
 		if !(gr < 9e18 && op < 9e18 && host < 9e18) {
-			return false
+			return Breakdown{}, false
 		}
 		br.Host = Bytes(math.Ceil(host))
 		gr, op = 0, 0
@@ -444,14 +448,14 @@ func estimate(br *Breakdown, ar *arch, approx bool, N, emb, stored float64, w *W
 	wt, gr, op, act, kv = math.Ceil(wt), math.Ceil(gr), math.Ceil(op), math.Ceil(act), math.Ceil(kv)
 	// The total must fit with margin, so that Total never wraps.
 	if !(wt+gr+op+act+kv+float64(overhead) < 9e18) {
-		return false
+		return Breakdown{}, false
 	}
 	br.Weights, br.Gradients, br.Optimizer = Bytes(wt), Bytes(gr), Bytes(op)
 	br.Activations, br.KVCache, br.Overhead = Bytes(act), Bytes(kv), overhead
 	if approx {
 		br.Approx = terms
 	}
-	return true
+	return br, true
 }
 
 // gradBitsOf returns the width of the gradients Estimate counts for w.
@@ -466,12 +470,14 @@ func gradBitsOf(w *Workload) float64 {
 }
 
 // optimizerBytes returns the optimizer state for params trainable parameters kept
-// at paramBits, factored being the values of Adafactor's factored second moment;
-// see Estimate for the sources.
-func optimizerBytes(o Optimizer, params, factored, paramBits float64) float64 {
-	state := paramBits / 8 // at least FP32: a plain comparison, as paramBits is finite
-	if state < 4 {
-		state = 4
+// at paramBits, factored being the values of Adafactor's factored second moment,
+// with moments of stateBits and a master copy of masterBits (zero: the defaults
+// Workload.StatePrecision and Workload.Master document); see Estimate for the
+// sources.
+func optimizerBytes(o Optimizer, params, factored, paramBits, stateBits, masterBits float64) float64 {
+	state := stateBits / 8
+	if state == 0 {
+		state = max(paramBits/8, 4) // at least FP32: a plain max, as paramBits is finite
 	}
 	var v float64
 	switch o {
@@ -484,8 +490,11 @@ func optimizerBytes(o Optimizer, params, factored, paramBits float64) float64 {
 	case Adafactor:
 		v = factored * state
 	}
-	if paramBits < 32 {
-		v += 4 * params // FP32 master copy
+	switch {
+	case masterBits == 0 && paramBits < 32:
+		v += 4 * params // FP32 master copy of mixed precision
+	case masterBits > paramBits:
+		v += params * masterBits / 8
 	}
 	return v
 }

@@ -48,10 +48,10 @@ func ExampleEstimate() {
 	// weights      12.55 GiB
 	// gradients    12.55 GiB
 	// optimizer    75.31 GiB
-	// activations  20.24 GiB
+	// activations  21.46 GiB
 	// kv cache      0.00 GiB
 	// overhead      1.31 GiB
-	// total       121.96 GiB
+	// total       123.18 GiB
 }
 
 // Serving a 7B model in BF16 with 8 concurrent sequences of 4096 tokens.
@@ -87,9 +87,34 @@ func ExampleEstimate_qloraAndZeRO() {
 	b, _ = sizing.Estimate(sizing.Model{Params: 7e9}, sizing.Workload{Task: sizing.Inference, Precision: sizing.FP16, Batch: 1, SeqLen: 4096})
 	fmt.Printf("7e9 params, FP16: %.1f GiB, approximated: %v\n", b.Total().GiB(), b.Approx)
 	// Output:
-	// QLoRA: 8.7 GiB
-	// ZeRO-3 on 8: 34.1 GiB per device
+	// QLoRA: 12.2 GiB
+	// ZeRO-3 on 8: 35.3 GiB per device
 	// 7e9 params, FP16: 15.2 GiB, approximated: activations+kv_cache
+}
+
+// Memory modes of fine-tuning: mixed precision keeps an FP32 master copy and FP32
+// Adam moments (16 bytes a parameter); pure BF16 keeps neither (8 bytes), as
+// torchtune and LitGPT's bf16-true train. A chunked loss holds the FP32 copies of
+// the logits for one chunk at a time.
+func ExampleEstimate_pureBF16() {
+	mixed := sizing.Workload{Task: sizing.Training, Precision: sizing.BF16, Batch: 2, SeqLen: 4096,
+		Recompute: sizing.FullRecompute}
+	pure := mixed
+	pure.StatePrecision, pure.Master = sizing.BF16, sizing.BF16
+	chunked := pure
+	chunked.ChunkedLoss = true
+	for _, c := range []struct {
+		name string
+		w    sizing.Workload
+	}{{"mixed precision", mixed}, {"pure BF16", pure}, {"chunked loss", chunked}} {
+		b, _ := sizing.Estimate(exampleLlama2_7B, c.w)
+		states := float64(b.Weights+b.Gradients+b.Optimizer) / float64(exampleLlama2_7B.ParamCount())
+		fmt.Printf("%-15s %4.1f bytes/param, activations %5.2f GiB\n", c.name, states, b.Activations.GiB())
+	}
+	// Output:
+	// mixed precision 16.0 bytes/param, activations  6.65 GiB
+	// pure BF16        8.0 bytes/param, activations  6.65 GiB
+	// chunked loss     8.0 bytes/param, activations  4.09 GiB
 }
 
 // The longest context a 7B model serves on a 24 GB card (24564 MiB as nvidia-smi

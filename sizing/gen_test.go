@@ -87,6 +87,9 @@ func genWorkload(m Model) *rapid.Generator[Workload] {
 		if rapid.Bool().Draw(t, "kv_fp8") {
 			w.KVPrecision = FP8
 		}
+		w.StatePrecision = rapid.SampledFrom([]Precision{0, FP16, BF16, FP32}).Draw(t, "state_precision")
+		w.FullLogits = rapid.Bool().Draw(t, "full_logits")
+		w.ChunkedLoss = rapid.Bool().Draw(t, "chunked_loss")
 		w.Parallel = genParallel(m).Draw(t, "parallel")
 		return w
 	})

@@ -2,6 +2,7 @@ package sizing
 
 import (
 	"fmt"
+	"strings"
 )
 
 // Model describes a transformer by its architecture. Only Params is needed for a rough
@@ -81,6 +82,29 @@ type Model struct {
 	// still sets the compute width. Training and QLoRA, which store the weights
 	// anew, ignore it.
 	StoredBytes Bytes `json:"stored_bytes"`
+	// StoredPrecision is the format the weights are stored in, as the model's own
+	// files state it: a config.json's quantization_config, or its torch_dtype for
+	// an unquantized checkpoint (ReadConfig); a GGUF file type or the safetensors
+	// dtype holding most of the bytes (ReadGGUF, ReadSafetensors). Zero: unknown.
+	// Estimate does not read it (Workload.Precision is what is planned); it is what
+	// a caller offers as the default inference precision.
+	StoredPrecision Precision `json:"stored_precision"`
+	// Notes says what reading the model assumed or could not tell, in sentences
+	// joined by "; " (a shape taken from the architectures list, a quantization
+	// method gpuplan does not read, a GGUF file type without a precision of its
+	// own); empty: nothing was assumed. Callers show it beside their estimates.
+	Notes string `json:"notes"`
+}
+
+// addNote appends a sentence to a Notes string, once.
+func addNote(notes *string, s string) {
+	switch {
+	case s == "" || strings.Contains(*notes, s):
+	case *notes == "":
+		*notes = s
+	default:
+		*notes += "; " + s
+	}
 }
 
 // HasArchitecture reports whether the fields every architecture-dependent term needs
@@ -116,7 +140,7 @@ func (m *Model) hasArch() bool {
 func (m Model) Validate() error {
 	p := problems{collect: true, prefix: "sizing: model: "}
 	if m.Name != "" {
-		p.prefix, p.name = "sizing: model %q: ", m.Name
+		p.prefix, p.name = "sizing: model %s: ", quote(m.Name)
 	}
 	m.check(&p)
 	return p.err()
@@ -156,6 +180,9 @@ func (m *Model) check(p *problems) int {
 			}
 		}
 		return 0 // the checks below assume non-negative fields
+	}
+	if m.StoredPrecision != 0 && !m.StoredPrecision.Valid() {
+		p.add("StoredPrecision %v is not a precision", m.StoredPrecision)
 	}
 	if m.Params == 0 && (!m.hasArch() || m.FFN == 0) {
 		p.add("no parameter count: set Params, or Layers, Hidden, Heads, Vocab and FFN")

@@ -131,13 +131,13 @@ func Preset(name string) (Model, error) {
 		cands = cands[:3]
 	}
 	if len(cands) == 0 {
-		return Model{}, fmt.Errorf("sizing: no preset model %q (Presets lists them): %w", name, ErrNotFound)
+		return Model{}, fmt.Errorf("sizing: no preset model %s (Presets lists them): %w", quote(name), ErrNotFound)
 	}
 	close := make([]string, len(cands))
 	for i, c := range cands {
 		close[i] = c.name
 	}
-	return Model{}, fmt.Errorf("sizing: no preset model %q (did you mean %s?): %w", name, strings.Join(close, ", "), ErrNotFound)
+	return Model{}, fmt.Errorf("sizing: no preset model %s (did you mean %s?): %w", quote(name), strings.Join(close, ", "), ErrNotFound)
 }
 
 // presetKey normalises a model name: lower case, the organisation prefix dropped,

@@ -16,7 +16,7 @@ func strictJSON(data []byte, v any, what string) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("sizing: %s: %v: %w", what, err, ErrInvalid)
+		return fmt.Errorf("sizing: %s: %s: %w", what, reason(err), ErrInvalid)
 	}
 	if dec.More() {
 		return fmt.Errorf("sizing: %s: data after the JSON value: %w", what, ErrInvalid)
@@ -72,6 +72,34 @@ type Workload struct {
 	// for narrower ones (FP8, INT8 and 4-bit weights are computed in 16 bits); see
 	// Precision.KVDefault, which compute's Decode uses too.
 	KVPrecision Precision `json:"kv_precision"`
+	// StatePrecision is the width of the optimizer's moments (Adam's two, Lion's
+	// and momentum's one, Adafactor's factored second moment); zero: FP32, or the
+	// weights' own width when wider (FP64). Adam8bit keeps its 8-bit moments
+	// whatever this says. BF16 here with Master BF16 is pure BF16 training. It must
+	// be a floating-point format; ignored for Inference.
+	StatePrecision Precision `json:"state_precision"`
+	// Master is the width of the copy of the trained weights the optimizer updates.
+	// Zero: FP32 when the trained weights are narrower (mixed precision;
+	// Micikevicius et al. 2018), none when they are FP32 or wider. Equal to the
+	// trained weights' width (Precision; for LoRA and QLoRA the adapters', at
+	// Precision.ComputeBits): no separate copy, the optimizer updates the weights
+	// themselves, as pure BF16 training does (with StatePrecision BF16, 8 bytes per
+	// parameter under Adam). It must be a floating-point format no narrower than
+	// the trained weights; ignored for Inference.
+	Master Precision `json:"master"`
+	// FullLogits, for Inference: the forward pass over the prompt builds the
+	// logits of every prompt token, in the model's width and then upcast to FP32,
+	// as Hugging Face transformers' causal language models did before they kept
+	// only the last position's (see Estimate). False: only the last token's.
+	// Ignored for training, whose loss always builds them.
+	FullLogits bool `json:"full_logits"`
+	// ChunkedLoss, for training: the loss takes the FP32 upcast and the
+	// log-softmax of the logits a chunk at a time (torchtune's
+	// CEWithChunkedOutputLoss, LitGPT's chunked cross-entropy), so only the logits
+	// at the compute width are held whole. False: the whole logits at once, as
+	// Hugging Face's causal language models compute their loss. Ignored for
+	// Inference.
+	ChunkedLoss bool      `json:"chunked_loss"`
 	Optimizer   Optimizer `json:"optimizer"`
 	Batch       int       `json:"batch"`   // micro-batch per device (inference: concurrent sequences)
 	SeqLen      int       `json:"seq_len"` // tokens per sequence; for inference the context length
@@ -318,6 +346,19 @@ func (t *Terms) UnmarshalText(b []byte) error {
 	return nil
 }
 
+// trainedBits returns the width of the weights training updates: Precision's for
+// Training, the adapters' (Precision.ComputeBits) for LoRA and QLoRA, and 0 for
+// Inference or a precision that is not valid.
+func (w *Workload) trainedBits() float64 {
+	switch w.Task {
+	case Training:
+		return w.Precision.Bits()
+	case LoRA, QLoRA:
+		return w.Precision.ComputeBits()
+	}
+	return 0
+}
+
 // isFloat reports whether p is one of the floating-point formats that training can
 // keep weights and gradients in (FP64, FP32, TF32, FP16, BF16, FP8), as opposed to
 // the storage-only quantized formats.
@@ -327,8 +368,9 @@ func isFloat(p Precision) bool { return p >= FP64 && p <= FP8 }
 // wraps ErrInvalid. It returns nil for a workload Estimate accepts with any model
 // (Estimate also checks the parallel layout against the model's heads and layers).
 //
-// Rules: Task and Precision must be set and known; GradPrecision and KVPrecision,
-// when set, must be valid (GradPrecision a floating-point one); Optimizer and Recompute must be known values; Batch and
+// Rules: Task and Precision must be set and known; GradPrecision, KVPrecision,
+// StatePrecision and Master, when set, must be valid (all but KVPrecision
+// floating-point ones, and Master no narrower than the weights it updates); Optimizer and Recompute must be known values; Batch and
 // SeqLen at least 1; PrefillChunk, LoRARank, Overhead and the parallel degrees not negative;
 // LoRATargets only known bits; ZeRO 0 to 3; at most MaxDevices devices
 // (Parallel.Devices), which bounds each degree too. Full Training needs a floating-point
@@ -361,6 +403,16 @@ func (w *Workload) check(pr *problems) {
 	}
 	if w.KVPrecision != 0 && !w.KVPrecision.Valid() {
 		pr.add("KV cache precision %v is not a precision", w.KVPrecision)
+	}
+	if w.StatePrecision != 0 && !isFloat(w.StatePrecision) {
+		pr.add("optimizer state precision %v is not a floating-point precision", w.StatePrecision)
+	}
+	if w.Master != 0 {
+		if !isFloat(w.Master) {
+			pr.add("master precision %v is not a floating-point precision", w.Master)
+		} else if t := w.trainedBits(); w.Master.Bits() < t {
+			pr.add("master precision %v is narrower than the %g-bit weights it updates", w.Master, t)
+		}
 	}
 	if w.Optimizer >= numOptimizers {
 		pr.add("unknown optimizer %v", w.Optimizer)

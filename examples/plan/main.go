@@ -84,6 +84,7 @@ import (
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
+	"github.com/gpuplan/gpuplan/pricing/pricelist"
 	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
 )
@@ -343,6 +344,9 @@ func (o options) request() (plan.Request, error) {
 	if r.Model, err = o.buildModel(); err != nil {
 		return r, err
 	}
+	if !o.set["precision"] && (wl.Task == sizing.Inference || o.set["serve-rps"]) {
+		wl.Precision = o.filePrecision(r.Model, wl.Precision)
+	}
 	// Defaults by task: training a micro-batch of 4 on 1e8 tokens; inference one
 	// sequence at a time, generating a million tokens.
 	r.Tokens = o.tokens
@@ -388,7 +392,7 @@ func (o options) request() (plan.Request, error) {
 // loadOffers reads -offers, or the embedded sample list.
 func (o options) loadOffers() ([]pricing.Offer, string, error) {
 	if o.offers == "" {
-		offers, err := pricing.LoadOffersJSON(strings.NewReader(sampleOffers))
+		offers, err := pricelist.ReadJSON(strings.NewReader(sampleOffers))
 		return offers, "built-in sample price list (SAMPLE PRICES, not quotes)", err
 	}
 	return readOfferFile(o.offers)
@@ -431,7 +435,7 @@ func describeRequest(w io.Writer, r plan.Request, source string, lang msg.Lang) 
 			fmt.Fprintf(w, "Rental: no -tokens or -usage, so the costs are for %s of rental only\n", lang.Dur(plan.DefaultDemoHour))
 		}
 	}
-	if note := approxNote(m); note != "" {
+	for _, note := range modelNotes(m, r.Workload) {
 		field(w, "Model:  ", note)
 	}
 	field(w, "Offers: ", source)

@@ -74,7 +74,7 @@ func (s serveFlags) apply(r *plan.Request, set map[string]bool) error {
 func describeServing(w io.Writer, r plan.Request, source string, lang msg.Lang) {
 	m, t := r.Model, r.Serving
 	fmt.Fprintf(w, "Model:   %s (%s parameters), weights in %v\n", m.Name, lang.Tokens(float64(m.ParamCount())), r.Workload.Precision)
-	if note := approxNote(m); note != "" {
+	for _, note := range modelNotes(m, r.Workload) {
 		field(w, "         ", note)
 	}
 	field(w, "Traffic: ", fmt.Sprintf("%g requests/s of %d prompt and %d output tokens (%.4g generated tokens/s), targets TTFT %s, TPOT %s",

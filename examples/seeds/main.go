@@ -44,6 +44,7 @@ import (
 	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
+	"github.com/gpuplan/gpuplan/pricing/pricelist"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -1740,7 +1741,7 @@ func prices(s settings) (section, error) {
 		"the A100 costs %s× as much as the 4090, and per FP32 PFLOPS-hour %s×. Its premium buys memory (%s of "+
 		"%s against %s of %s), memory bandwidth, NVLink and a datacenter card, not FLOPS (NVIDIA datasheets). "+
 		"'3090 and 4090 prices differ little' has no published figure in REFERENCES.md; the sample list puts them at "+
-		"CNY %s and %s. Load real quotes with pricing.LoadOffersJSON or LoadOffersCSV.",
+		"CNY %s and %s. Load real quotes with pricelist.ReadJSON or ReadCSV.",
 		decimal.NewFromInt(10).DivRound(r4090CNY[1], 0), a100USD[0].Mul(cnyPerUSD).StringFixed(0),
 		a100USD[1].Mul(cnyPerUSD).StringFixed(0), cnyPerUSD, a.eight,
 		a100USD[1].Mul(cnyPerUSD).Mul(decimal.NewFromInt(8)).StringFixed(0), ratio(a100USD[0], r4090USD), ratio(a100USD[1], r4090USD), ratio(a.median, r.median),
@@ -1991,7 +1992,7 @@ var sampleOffersJSON []byte
 
 // sampleOffers reads the embedded sample price list.
 func sampleOffers() ([]pricing.Offer, error) {
-	return pricing.LoadOffersJSON(bytes.NewReader(sampleOffersJSON))
+	return pricelist.ReadJSON(bytes.NewReader(sampleOffersJSON))
 }
 
 // offersOf returns the offers that resolve to the catalog card id.

@@ -25,7 +25,7 @@ func ExamplePlanner_Plan() {
 	m, _ := sizing.Preset("llama-2-7b")
 	opts, err := planner.Plan(plan.Request{
 		Model: m,
-		Workload: sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 4, SeqLen: 2048,
+		Workload: sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 4, SeqLen: 2048, ChunkedLoss: true,
 			Recompute: sizing.FullRecompute},
 		Tokens:   1e8,
 		Deadline: 12 * time.Hour,
@@ -46,7 +46,7 @@ func ExamplePlanner_Plan() {
 	}
 	// Output:
 	// 3 options meet the deadline; the cheapest on each card:
-	// sample-a 1× rtx-4090 (one GPU): 17.2 GiB/GPU, 10h29m0s, CNY 16.76
-	// sample-c 1× h100-sxm5-80gb (one GPU): 17.2 GiB/GPU, 1h45m0s, CNY 38.49
-	// sample-b 1× a100-sxm4-80gb (one GPU): 17.2 GiB/GPU, 5h33m0s, CNY 54.92
+	// sample-a 1× rtx-4090 (one GPU): 18.1 GiB/GPU, 10h29m0s, CNY 16.76
+	// sample-c 1× h100-sxm5-80gb (one GPU): 18.1 GiB/GPU, 1h45m0s, CNY 38.49
+	// sample-b 1× a100-sxm4-80gb (one GPU): 18.1 GiB/GPU, 5h33m0s, CNY 54.92
 }

@@ -108,7 +108,7 @@ func TestPlanInstancesSpanServers(t *testing.T) {
 		Tariff: pricing.Tariff{Currency: "USD", Hourly: decimal.RequireFromString("7.96")}}
 	single := pricing.Offer{Provider: "single", Card: "A100 40GB", MaxGPUs: 8,
 		Tariff: pricing.Tariff{Currency: "USD", Hourly: decimal.RequireFromString("1.99")}}
-	r := Request{Model: mustPreset(t, "llama-2-7b"), Workload: sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 4, SeqLen: 2048},
+	r := Request{Model: mustPreset(t, "llama-2-7b"), Workload: sizing.Workload{Task: sizing.LoRA, Precision: sizing.BF16, Batch: 4, SeqLen: 2048, ChunkedLoss: true},
 		Tokens: 1e8, EveryCount: true, Limit: -1}
 	at8 := func(o pricing.Offer) Option {
 		t.Helper()

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gpuplan/gpuplan/pricing"
@@ -70,7 +69,7 @@ func decodeStrict(what string, b []byte, v any) error {
 	if err == nil || errors.Is(err, pricing.ErrInvalid) {
 		return err
 	}
-	return fmt.Errorf("plan: %s: %s: %w", what, strings.TrimPrefix(err.Error(), "json: "), pricing.ErrInvalid)
+	return fmt.Errorf("plan: %s: %w: %w", what, err, pricing.ErrInvalid)
 }
 
 type optionPlain Option

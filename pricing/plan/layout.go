@@ -128,7 +128,7 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 		if peakErr != nil {
 			cur.ok, cur.err = false, peakErr
 		} else if err := s.timeFit(&cur, card, n, work, peak, link, &jobs); err != nil {
-			cur.ok, cur.err = false, fmt.Errorf("%s at %s: %s", card.Name, text.Count(n, "GPU", "GPUs"), text.Reason(err))
+			cur.ok, cur.err = false, fmt.Errorf("%s at %s: %w", card.Name, text.Count(n, "GPU", "GPUs"), err)
 		}
 		if !found || cur.ok && (!chosen.ok || cur.duration < chosen.duration) {
 			chosen, found = cur, true

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/compute"
-	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
 )
@@ -196,19 +195,25 @@ func (r Request) settle() (settings, error) {
 	bad := func(format string, a ...any) {
 		errs = append(errs, fmt.Errorf("plan: request: "+format+": %w", append(a, pricing.ErrInvalid)...))
 	}
-	check := func(context string, err, also error) { // err, when one, in context
-		if err != nil {
-			errs = append(errs, &text.ContextError{Pkg: "plan", Context: context, Err: err, Also: also})
+	// check puts err, when one, in context; bad marks an error of another
+	// package as pricing.ErrInvalid too.
+	check := func(context string, err error, bad bool) {
+		switch {
+		case err == nil:
+		case bad:
+			errs = append(errs, fmt.Errorf("plan: %s: %w", context, invalid(err)))
+		default:
+			errs = append(errs, fmt.Errorf("plan: %s: %w", context, err))
 		}
 	}
-	check("request", r.Model.Validate(), pricing.ErrInvalid)
+	check("request", r.Model.Validate(), true)
 	// The planner sets its own layouts, so the workload's is left out of the check.
 	w := r.Workload
 	w.Parallel = sizing.Parallel{}
 	if r.Serving != nil {
 		w = servingWorkload(w, r.Serving)
 	}
-	check("request", w.Validate(), pricing.ErrInvalid)
+	check("request", w.Validate(), true)
 	if math.IsNaN(r.Tokens) || math.IsInf(r.Tokens, 0) || r.Tokens < 0 {
 		bad("tokens %v must be a finite number >= 0", r.Tokens)
 	}
@@ -216,7 +221,7 @@ func (r Request) settle() (settings, error) {
 		bad("usage, deadline, checkpoint and restart must not be negative")
 	}
 	if r.rentalSet() {
-		check("request: rental", r.Rental.Validate(), nil)
+		check("request: rental", r.Rental.Validate(), false)
 		if r.Usage != 0 {
 			bad("give usage or rental, not both")
 		}
@@ -229,7 +234,7 @@ func (r Request) settle() (settings, error) {
 		bad("headroom %v must be in [0, 1)", r.Headroom)
 	}
 	s.band = cmp.Or(r.Band, compute.PublishedMFU())
-	check("request: utilization band", s.band.Validate(), pricing.ErrInvalid)
+	check("request: utilization band", s.band.Validate(), true)
 	if math.IsNaN(r.Utilization) || r.Utilization < 0 || r.Utilization > 1 {
 		bad("utilization %v must be in (0, 1]", r.Utilization)
 	}
@@ -247,7 +252,7 @@ func (r Request) settle() (settings, error) {
 		if r.Budget.Amount.IsNegative() {
 			bad("budget %s must not be negative", r.Budget.Amount)
 		}
-		check("request: budget", pricing.ValidCurrency(r.Budget.Currency), nil)
+		check("request: budget", pricing.ValidCurrency(r.Budget.Currency), false)
 	}
 	s.threshold = r.MarketThreshold
 	if e := s.threshold.Exponent(); e < -60 || e > 60 {

@@ -1,4 +1,4 @@
-package pricing_test
+package pricelist_test
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/catalog"
-	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/pricing/pricelist"
 )
 
 // Every GPU offer of the real catalog excerpts names a card the catalog knows, or
@@ -16,11 +16,11 @@ func TestSkyPilotCardsResolve(t *testing.T) {
 	cat := catalog.Default()
 	quadro := 0
 	for _, name := range []string{"lambda_vms.csv", "runpod_vms.csv", "aws_vms_gpu.csv"} {
-		f, err := os.Open("testdata/skypilot/" + name)
+		f, err := os.Open("../testdata/skypilot/" + name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		offers, err := pricing.LoadSkyPilotCSV(f)
+		offers, err := pricelist.ReadSkyPilot(f)
 		f.Close()
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)

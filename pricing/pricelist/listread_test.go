@@ -1,4 +1,4 @@
-package pricing
+package pricelist
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/gpuplan/gpuplan/pricing"
 	"pgregory.net/rapid"
 )
 
@@ -20,7 +21,7 @@ func TestOfferChunksReserve(t *testing.T) {
 			if rapid.IntRange(0, 499).Draw(t, "reserve?") == 0 {
 				c.reserve(rapid.IntRange(0, 2*n).Draw(t, "room"))
 			}
-			c.add(Offer{Line: i})
+			c.add(pricing.Offer{Line: i})
 		}
 		all := c.all()
 		if all == nil || len(all) != n {
@@ -40,13 +41,13 @@ func TestOfferChunksReserve(t *testing.T) {
 // TestLoadSkyPilotCSVReserved loads a 2 MB catalog from a reader that tells its
 // size, which reserves room for the offers, and from one that does not: the
 // offers are the same.
-func TestLoadSkyPilotCSVReserved(t *testing.T) {
+func TestReadSkyPilotReserved(t *testing.T) {
 	data := bigSkyPilot(t, 2e6)
-	sized, err := LoadSkyPilotCSV(bytes.NewReader(data))
+	sized, err := ReadSkyPilot(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
-	chunked, err := LoadSkyPilotCSV(io.MultiReader(bytes.NewReader(data)))
+	chunked, err := ReadSkyPilot(io.MultiReader(bytes.NewReader(data)))
 	if err != nil {
 		t.Fatal(err)
 	}

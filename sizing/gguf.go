@@ -3,43 +3,14 @@ package sizing
 import (
 	"bufio"
 	"encoding/binary"
-	"encoding/json"
-	"fmt"
 	"io"
 	"math"
 	"math/bits"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/internal/checked"
-)
-
-// ModelFile is what a weights file says about its model: ReadGGUF and
-// ReadSafetensors return it.
-type ModelFile struct {
-	// Model is the architecture as far as the file states it, with Params set to
-	// the file's exact count and StoredBytes to its exact weight bytes, so that
-	// Estimate uses both. A GGUF file's metadata usually gives the whole
-	// architecture; a safetensors file gives only the count and bytes.
-	Model   Model
-	Params  int64 // exact, summed over the tensors
-	Weights Bytes // exact bytes of the stored tensors
-	Tensors int
-}
-
-// Limits the file readers hold every header to, so that a header claiming more
-// is refused before anything is allocated for it.
-const (
-	// MaxFileTensors bounds the tensors of one file: 1<<20, against about 1,100
-	// in a DeepSeek-V3 GGUF.
-	MaxFileTensors = 1 << 20
-	// MaxFileDims bounds the dimensions of one tensor: GGML has at most 4
-	// (GGML_MAX_DIMS); safetensors tensors are allowed 8.
-	MaxFileDims = 8
-	// MaxHeaderBytes bounds a header: 100,000,000 bytes, the limit the
-	// safetensors library itself sets on its JSON header, and the most ReadGGUF
-	// reads of metadata and tensor infos (a 256k-word vocabulary takes a few MB).
-	MaxHeaderBytes = 100_000_000
 )
 
 // ggmlType is one row of ggml's type table (type_traits in ggml/src/ggml.c):
@@ -48,6 +19,9 @@ type ggmlType struct {
 	name        string
 	block, size int64
 }
+
+// ggmlTypeCount bounds the type numbers of ggmlTypes.
+const ggmlTypeCount = 40
 
 // ggmlTypes lists ggml's tensor types by their GGUF type number; missing numbers
 // are types ggml removed (4, 5, 31 to 33, 36 to 38), which no current file holds.
@@ -60,11 +34,6 @@ var ggmlTypes = map[uint32]ggmlType{
 	22: {"IQ2_S", 256, 82}, 23: {"IQ4_XS", 256, 136}, 24: {"I8", 1, 1}, 25: {"I16", 1, 2},
 	26: {"I32", 1, 4}, 27: {"I64", 1, 8}, 28: {"F64", 1, 8}, 29: {"IQ1_M", 256, 56},
 	30: {"BF16", 1, 2}, 34: {"TQ1_0", 256, 54}, 35: {"TQ2_0", 256, 66}, 39: {"MXFP4", 32, 17},
-}
-
-// errFile wraps a reader's problem in ErrInvalid with the format's name.
-func errFile(format, msg string, args ...any) error {
-	return fmt.Errorf("sizing: %s: "+msg+": %w", append(append([]any{format}, args...), ErrInvalid)...)
 }
 
 // ggufReader reads a GGUF header's little-endian values, counting what it read.
@@ -226,7 +195,8 @@ var ggufKeys = map[string]bool{
 // GGML) dimensions and MaxHeaderBytes of header; a key is read when it is at most
 // 64 KiB (the GGUF specification's limit is 65,535 bytes), a string value only when
 // it is at most 256 bytes (the architecture and the name), and everything else is
-// skipped unread; every failure wraps ErrInvalid.
+// skipped unread. A file whose tensors hold no parameters (a vocabulary-only
+// file) is an error; every failure wraps ErrInvalid.
 func ReadGGUF(r io.Reader) (ModelFile, error) {
 	g := &ggufReader{r: bufio.NewReaderSize(r, 64<<10)}
 	if magic := g.read(4); g.err == nil && string(magic) != "GGUF" {
@@ -247,7 +217,7 @@ func ReadGGUF(r io.Reader) (ModelFile, error) {
 		return ModelFile{}, errFile("GGUF", "%d metadata keys cannot fit the %d-byte header limit", nkv, MaxHeaderBytes)
 	}
 	arch, name := "", ""
-	alignment := int64(32)
+	alignment, ftype := int64(32), int64(-1)
 	nums := map[string]int64{}
 	vocab := int64(0)
 	for i := uint64(0); i < nkv && g.err == nil; i++ {
@@ -269,6 +239,8 @@ func ReadGGUF(r io.Reader) (ModelFile, error) {
 			alignment = v
 		case key == "tokenizer.ggml.tokens":
 			vocab = v
+		case key == "general.file_type" && isInt:
+			ftype = v
 		case isInt:
 			if dot := strings.IndexByte(key, '.'); dot > 0 && ggufKeys[key[dot+1:]] {
 				nums[key] = v
@@ -279,6 +251,7 @@ func ReadGGUF(r io.Reader) (ModelFile, error) {
 		return ModelFile{}, g.err
 	}
 	var params, stored int64
+	var byType [ggmlTypeCount]int64 // bytes of each tensor type, for a file without general.file_type
 	type span struct{ begin, end int64 }
 	spans := make([]span, 0, min(nt, 4096))
 	for i := uint64(0); i < nt; i++ {
@@ -324,6 +297,7 @@ func ReadGGUF(r io.Reader) (ModelFile, error) {
 			return ModelFile{}, errFile("GGUF", "tensor sizes overflow int64")
 		}
 		stored = total
+		byType[typ] += size // at most stored
 		spans = append(spans, span{int64(off), end})
 	}
 	sort.Slice(spans, func(i, j int) bool { return spans[i].begin < spans[j].begin })
@@ -332,10 +306,14 @@ func ReadGGUF(r io.Reader) (ModelFile, error) {
 			return ModelFile{}, errFile("GGUF", "tensor data at offset %d overlaps the tensor before it", spans[i].begin)
 		}
 	}
+	if params == 0 {
+		return ModelFile{}, noParams("GGUF", int(nt))
+	}
 	m := Model{Name: name, Params: params, StoredBytes: Bytes(stored)}
 	if m.Name == "" {
 		m.Name = arch
 	}
+	m.StoredPrecision = ggufPrecision(ftype, &byType, params, stored, &m.Notes)
 	key := func(k string) int {
 		v := nums[arch+"."+k]
 		if v < 0 || v > maxConfigInt {
@@ -363,197 +341,66 @@ func ReadGGUF(r io.Reader) (ModelFile, error) {
 	if a.Validate() == nil && a.HasArchitecture() {
 		m = a
 	}
-	return ModelFile{Model: m, Params: params, Weights: Bytes(stored), Tensors: int(nt)}, nil
+	return ModelFile{Model: m, Params: params, Weights: Bytes(stored), Tensors: int(nt), Precision: m.StoredPrecision}, nil
 }
 
-// safetensorsDtypes gives the bits per element of each safetensors dtype
-// (safetensors' Dtype enum).
-var safetensorsDtypes = map[string]int64{
-	"BOOL": 8, "U8": 8, "I8": 8, "F8_E5M2": 8, "F8_E4M3": 8, "F8_E8M0": 8, "I16": 16, "U16": 16,
-	"F16": 16, "BF16": 16, "I32": 32, "U32": 32, "F32": 32, "F64": 64, "I64": 64, "U64": 64, "F4": 4,
+// ggufFileTypes names llama.cpp's file types by their general.file_type number
+// (enum llama_ftype in llama.h; numbers 4 to 6 and 33 to 35 are types llama.cpp
+// removed), with the Precision of each that has one.
+var ggufFileTypes = map[int64]struct {
+	name string
+	p    Precision
+}{
+	0: {"F32", FP32}, 1: {"F16", FP16}, 2: {"Q4_0", Q4_0}, 3: {"Q4_1", 0}, 7: {"Q8_0", Q8_0},
+	8: {"Q5_0", 0}, 9: {"Q5_1", 0}, 10: {"Q2_K", Q2_K}, 11: {"Q3_K_S", 0}, 12: {"Q3_K_M", Q3_K_M},
+	13: {"Q3_K_L", 0}, 14: {"Q4_K_S", Q4_K_S}, 15: {"Q4_K_M", Q4_K_M}, 16: {"Q5_K_S", 0},
+	17: {"Q5_K_M", Q5_K_M}, 18: {"Q6_K", Q6_K}, 19: {"IQ2_XXS", 0}, 20: {"IQ2_XS", 0},
+	21: {"Q2_K_S", 0}, 22: {"IQ3_XS", 0}, 23: {"IQ3_XXS", 0}, 24: {"IQ1_S", 0}, 25: {"IQ4_NL", 0},
+	26: {"IQ3_S", 0}, 27: {"IQ3_M", 0}, 28: {"IQ2_S", 0}, 29: {"IQ2_M", 0}, 30: {"IQ4_XS", 0},
+	31: {"IQ1_M", 0}, 32: {"BF16", BF16}, 36: {"TQ1_0", 0}, 37: {"TQ2_0", 0},
+	38: {"MXFP4_MOE", MXFP4}, 39: {"NVFP4", NVFP4}, 40: {"Q1_0", 0},
 }
 
-// ReadSafetensors reads the header of a .safetensors file (an 8-byte little-endian
-// length, then that many bytes of JSON naming each tensor's dtype, shape and data
-// offsets) and never its tensor data. It checks, as the safetensors library does,
-// that the header is at most MaxHeaderBytes, that every dtype is known, and that
-// the tensors' data offsets, sorted, are contiguous from 0 and each spans exactly
-// its shape's elements × the dtype's width. Params is the sum of the elements,
-// with the packed weights of GPTQ and AWQ layers unpacked and their scales,
-// zeros and group index left out (unpackedParams), and Weights the sum of the
-// bytes. A file holds only tensors, so the Model has Params and
-// StoredBytes set and no architecture: give a config.json to ReadConfig for that.
-// A model split over several files adds up with CombineFiles.
-func ReadSafetensors(r io.Reader) (ModelFile, error) {
-	var lenBuf [8]byte
-	if _, err := io.ReadFull(r, lenBuf[:]); err != nil {
-		return ModelFile{}, errFile("safetensors", "no 8-byte header length")
-	}
-	n := binary.LittleEndian.Uint64(lenBuf[:])
-	if n > MaxHeaderBytes {
-		return ModelFile{}, errFile("safetensors", "header of %d bytes, over the limit of %d", n, MaxHeaderBytes)
-	}
-	data, err := io.ReadAll(io.LimitReader(r, int64(n)))
-	if err != nil || uint64(len(data)) != n {
-		return ModelFile{}, errFile("safetensors", "header of %d bytes ends after %d", n, len(data))
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return ModelFile{}, errFile("safetensors", "header: %v", err)
-	}
-	type tensor struct {
-		Dtype   string   `json:"dtype"`
-		Shape   []uint64 `json:"shape"`
-		Offsets []uint64 `json:"data_offsets"`
-	}
-	type span struct {
-		begin, end uint64
-		name       string
-	}
-	spans := make([]span, 0, len(raw))
-	var params, stored int64
-	packed := map[string]packedTensor{} // the parts of GPTQ and AWQ layers, counted below
-	for name, v := range raw {
-		if name == "__metadata__" {
-			continue
+// ggufTensorPrecision gives the Precision of the ggml tensor types that are file
+// types of their own, for a file that states no general.file_type.
+var ggufTensorPrecision = map[uint32]Precision{0: FP32, 1: FP16, 2: Q4_0, 8: Q8_0, 30: BF16, 39: MXFP4}
+
+// ggufPrecision is a GGUF file's stored precision: its general.file_type (ftype,
+// -1 when absent) where that has a Precision of its own; without one, the tensor
+// type holding most of the bytes (byType) when it is a file type of its own.
+// Otherwise it is CustomBits of the file's exact bits per weight (stored bytes × 8
+// / params), and a note names the type.
+func ggufPrecision(ftype int64, byType *[ggmlTypeCount]int64, params, stored int64, notes *string) Precision {
+	var what string
+	if t, ok := ggufFileTypes[ftype]; ok {
+		if t.p != 0 {
+			return t.p
 		}
-		if len(spans) >= MaxFileTensors {
-			return ModelFile{}, errFile("safetensors", "over %d tensors", MaxFileTensors)
-		}
-		var t tensor
-		dec := json.NewDecoder(strings.NewReader(string(v)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&t); err != nil {
-			return ModelFile{}, errFile("safetensors", "tensor %q: %v", name, err)
-		}
-		w, ok := safetensorsDtypes[t.Dtype]
-		switch {
-		case !ok:
-			return ModelFile{}, errFile("safetensors", "tensor %q has unknown dtype %q", name, t.Dtype)
-		case len(t.Shape) > MaxFileDims:
-			return ModelFile{}, errFile("safetensors", "tensor %q has %d dimensions, over %d", name, len(t.Shape), MaxFileDims)
-		case len(t.Offsets) != 2 || t.Offsets[0] > t.Offsets[1]:
-			return ModelFile{}, errFile("safetensors", "tensor %q: data_offsets %v are not [begin, end]", name, t.Offsets)
-		}
-		elems := int64(1)
-		for _, d := range t.Shape {
-			var mok bool
-			if elems, mok = checked.Mul(elems, int64(min(d, math.MaxInt64))); !mok || d > math.MaxInt64 {
-				return ModelFile{}, errFile("safetensors", "tensor %q has more elements than int64 holds", name)
+		what = "GGUF file type " + t.name
+	} else {
+		most := 0
+		for i, b := range byType {
+			if b > byType[most] {
+				most = i
 			}
 		}
-		bitsN, ok := checked.Mul(elems, w)
-		if !ok || bitsN%8 != 0 || uint64(bitsN/8) != t.Offsets[1]-t.Offsets[0] {
-			return ModelFile{}, errFile("safetensors", "tensor %q: %d elements of %s do not fill data_offsets %v", name, elems, t.Dtype, t.Offsets)
+		if p, ok := ggufTensorPrecision[uint32(most)]; ok && byType[most] > 0 {
+			return p
 		}
-		if packedPart(name) {
-			packed[name] = packedTensor{t.Shape, elems}
-		} else if params, ok = checked.Add(params, elems); !ok {
-			return ModelFile{}, errFile("safetensors", "parameter count overflows int64")
-		}
-		stored += bitsN / 8 // bounded: the offsets are contiguous from 0 (checked below), each below 2^64
-		spans = append(spans, span{t.Offsets[0], t.Offsets[1], name})
-	}
-	sort.Slice(spans, func(i, j int) bool {
-		if spans[i].begin != spans[j].begin {
-			return spans[i].begin < spans[j].begin
-		}
-		return spans[i].end < spans[j].end
-	})
-	next := uint64(0)
-	for _, s := range spans {
-		if s.begin != next {
-			return ModelFile{}, errFile("safetensors", "tensor %q starts at %d, not at %d where the data before it ends", s.name, s.begin, next)
-		}
-		next = s.end
-	}
-	if next > math.MaxInt64 || stored < 0 {
-		return ModelFile{}, errFile("safetensors", "tensor data of %d bytes overflows int64", next)
-	}
-	if params, err = unpackedParams(params, packed); err != nil {
-		return ModelFile{}, err
-	}
-	m := Model{Params: params, StoredBytes: Bytes(next)}
-	return ModelFile{Model: m, Params: params, Weights: Bytes(next), Tensors: len(spans)}, nil
-}
-
-// packedTensor is a part of a GPTQ or AWQ layer: its shape and elements.
-type packedTensor struct {
-	shape []uint64
-	elems int64
-}
-
-// packedSuffixes name the tensors of a GPTQ or AWQ quantized linear layer: the
-// packed weights, their per-group zero points (packed too) and scales, and GPTQ's
-// input-channel group index.
-var packedSuffixes = [...]string{".qweight", ".qzeros", ".scales", ".g_idx"}
-
-// packedPart reports whether a tensor's name is that of a GPTQ or AWQ layer part.
-func packedPart(name string) bool {
-	for _, s := range packedSuffixes {
-		if strings.HasSuffix(name, s) {
-			return true
+		what = "a GGUF file without a known general.file_type"
+		if ty, ok := ggmlTypes[uint32(most)]; ok && byType[most] > 0 {
+			what += " (most bytes in " + ty.name + " tensors)"
 		}
 	}
-	return false
-}
-
-// unpackedParams adds to params the weights of each GPTQ or AWQ layer in packed,
-// unpacked: both formats pack 32/bits weights into each I32 of qweight (GPTQ along
-// the input, AWQ along the output) and pack qzeros along the output, whose scales
-// are unpacked (AutoGPTQ's QuantLinear and AutoAWQ's WQLinear_GEMM), so a layer
-// holds qweight's elements × scales' columns / qzeros' columns weights. The
-// scales, zeros and group index are quantization state, not parameters. A
-// qweight without both 2-D companions, or whose figures do not divide, is an
-// error; a scales, qzeros or g_idx tensor without a qweight is an ordinary tensor.
-func unpackedParams(params int64, packed map[string]packedTensor) (int64, error) {
-	for name, q := range packed {
-		prefix, ok := strings.CutSuffix(name, ".qweight")
-		if !ok {
-			if _, isLayer := packed[name[:strings.LastIndexByte(name, '.')]+".qweight"]; isLayer {
-				continue
-			}
-			var add bool
-			if params, add = checked.Add(params, q.elems); !add {
-				return 0, errFile("safetensors", "parameter count overflows int64")
-			}
-			continue
-		}
-		sc, okS := packed[prefix+".scales"]
-		zs, okZ := packed[prefix+".qzeros"]
-		if !okS || !okZ || len(q.shape) != 2 || len(sc.shape) != 2 || len(zs.shape) != 2 || zs.shape[1] == 0 || sc.shape[1] <= zs.shape[1] {
-			return 0, errFile("safetensors", "tensor %q: a packed qweight without the 2-D scales and qzeros that say how it is packed (GPTQ or AWQ); give the parameter count another way", name)
-		}
-		n, ok := checked.Mul(q.elems, int64(min(sc.shape[1], math.MaxInt64)))
-		if !ok || sc.shape[1] > math.MaxInt64 || n%int64(zs.shape[1]) != 0 {
-			return 0, errFile("safetensors", "tensor %q: %d packed elements do not unpack to %d columns over %d", name, q.elems, sc.shape[1], zs.shape[1])
-		}
-		if params, ok = checked.Add(params, n/int64(zs.shape[1])); !ok {
-			return 0, errFile("safetensors", "parameter count overflows int64")
-		}
+	if params <= 0 {
+		addNote(notes, what+": the stored format is unknown")
+		return 0
 	}
-	return params, nil
-}
-
-// CombineFiles adds up the files of one model split over several (a sharded
-// safetensors checkpoint, model-00001-of-00004.safetensors and the rest; a split
-// GGUF): Params, Weights and Tensors are the sums, and the Model is the first
-// file's with the summed Params and StoredBytes (a GGUF split keeps the metadata
-// in its first file). No files, or sums that overflow int64, is an error wrapping
-// ErrInvalid.
-func CombineFiles(files ...ModelFile) (ModelFile, error) {
-	if len(files) == 0 {
-		return ModelFile{}, fmt.Errorf("sizing: no model files to combine: %w", ErrInvalid)
+	p, err := CustomBits(float64(stored) * 8 / float64(params))
+	if err != nil {
+		addNote(notes, what+": the stored format is unknown")
+		return 0
 	}
-	out := files[0]
-	for _, f := range files[1:] {
-		p, ok1 := checked.Add(out.Params, f.Params)
-		w, ok2 := checked.Add(int64(out.Weights), int64(f.Weights))
-		if !ok1 || !ok2 || out.Tensors > math.MaxInt-f.Tensors {
-			return ModelFile{}, fmt.Errorf("sizing: combined model files overflow: %w", ErrInvalid)
-		}
-		out.Params, out.Weights, out.Tensors = p, Bytes(w), out.Tensors+f.Tensors
-	}
-	out.Model.Params, out.Model.StoredBytes = out.Params, out.Weights
-	return out, nil
+	addNote(notes, what+" has no precision of its own here: its exact "+strconv.FormatFloat(p.Bits(), 'f', 2, 64)+" bits per weight are used")
+	return p
 }

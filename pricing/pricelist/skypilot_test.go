@@ -1,4 +1,4 @@
-package pricing
+package pricelist
 
 import (
 	"errors"
@@ -7,16 +7,17 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/gpuplan/gpuplan/pricing"
 )
 
-func loadSkyFile(t *testing.T, name string) ([]Offer, []Skip) {
+func loadSkyFile(t *testing.T, name string) ([]pricing.Offer, []Skip) {
 	t.Helper()
-	f, err := os.Open("testdata/skypilot/" + name)
+	f, err := os.Open("../testdata/skypilot/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	offers, skipped, err := loadSkyPilot(f)
+	offers, skipped, err := readSkyPilot(f)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -24,7 +25,7 @@ func loadSkyFile(t *testing.T, name string) ([]Offer, []Skip) {
 }
 
 // The dated catalog excerpts load as their rows say (testdata/skypilot/README.md).
-func TestLoadSkyPilotSnapshots(t *testing.T) {
+func TestReadSkyPilotSnapshots(t *testing.T) {
 	type row struct {
 		Line          int
 		Region, Card  string
@@ -32,7 +33,7 @@ func TestLoadSkyPilotSnapshots(t *testing.T) {
 		Hourly        string
 		Interruptible bool
 	}
-	view := func(offers []Offer) []row {
+	view := func(offers []pricing.Offer) []row {
 		var out []row
 		for _, o := range offers {
 			if o.Provider != SkyPilotProvider || o.MaxGPUs != 0 || o.Tariff.Currency != "USD" {
@@ -134,7 +135,7 @@ func TestMemoryGB(t *testing.T) {
 	}
 }
 
-func TestLoadSkyPilotErrors(t *testing.T) {
+func TestReadSkyPilotErrors(t *testing.T) {
 	const head = "InstanceType,AcceleratorName,AcceleratorCount,Price,Region,GpuInfo,SpotPrice\n"
 	const info = `"{'Gpus': [{'Name': 'A100', 'MemoryInfo': {'SizeInMiB': 40960}}]}"`
 	tests := []struct {
@@ -159,9 +160,9 @@ func TestLoadSkyPilotErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := LoadSkyPilotCSV(strings.NewReader(tc.in))
+			_, err := ReadSkyPilot(strings.NewReader(tc.in))
 			var pe *ParseError
-			if !errors.As(err, &pe) || !errors.Is(err, ErrInvalid) {
+			if !errors.As(err, &pe) || !errors.Is(err, pricing.ErrInvalid) {
 				t.Fatalf("error = %v, want a *ParseError wrapping ErrInvalid", err)
 			}
 			if pe.Line != tc.line || pe.Field != tc.field {
@@ -171,33 +172,22 @@ func TestLoadSkyPilotErrors(t *testing.T) {
 	}
 	// A fraction of a GPU is left out, not an error; GCP's bare-name GpuInfo
 	// gives no memory.
-	offers, skipped, err := loadSkyPilot(strings.NewReader(head + "nv4,MI25,0.125,0.2,eastus,,\n,T4,1,0.35,us-central1,T4,0.14\n"))
+	offers, skipped, err := readSkyPilot(strings.NewReader(head + "nv4,MI25,0.125,0.2,eastus,,\n,T4,1,0.35,us-central1,T4,0.14\n"))
 	if err != nil || len(offers) != 2 || offers[0].Card != "T4" || !offers[1].Interruptible ||
 		!strings.Contains(offers[0].Notes, "host VM") || len(skipped) != 1 || skipped[0].Reason != "a fraction of a GPU" {
 		t.Errorf("fraction and GCP row: %+v, %v, %v", offers, skipped, err)
 	}
 }
 
-func TestSkyPilotCloud(t *testing.T) {
-	for in, want := range map[string]string{
-		"catalogs/v7/lambda/vms.csv": "lambda", `C:\cat\aws\vms.csv`: "aws", "vms.csv": "", "lambda/other.csv": "",
-		"testdata/skypilot/lambda_vms.csv": "lambda", "runpod-vms.csv": "runpod", "_vms.csv": "", "aws_vms_gpu.csv": "",
-	} {
-		if got := SkyPilotCloud(in); got != want {
-			t.Errorf("SkyPilotCloud(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func FuzzLoadSkyPilotCSV(f *testing.F) {
+func FuzzReadSkyPilot(f *testing.F) {
 	for _, name := range []string{"lambda_vms.csv", "runpod_vms.csv", "aws_vms_gpu.csv"} {
-		if b, err := os.ReadFile("testdata/skypilot/" + name); err == nil {
+		if b, err := os.ReadFile("../testdata/skypilot/" + name); err == nil {
 			f.Add(string(b))
 		}
 	}
 	f.Add("AcceleratorName,AcceleratorCount,Price,Region,GpuInfo\nA100,8,1,us,\"{'SizeInMiB': 1}\"\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		offers, err := LoadSkyPilotCSV(strings.NewReader(in))
+		offers, err := ReadSkyPilot(strings.NewReader(in))
 		checkLoaded(t, offers, err)
 		for _, o := range offers {
 			if o.GPUsPerInstance < 1 || o.Line < 2 {
@@ -205,20 +195,4 @@ func FuzzLoadSkyPilotCSV(f *testing.F) {
 			}
 		}
 	})
-}
-
-// smallDecimal reads what parseDecimal reads, to the same value.
-func TestSmallDecimal(t *testing.T) {
-	for _, s := range []string{"0", "1", "32.7726", "0.256800", "999999999999999999", "1.000000000000", "0.5"} {
-		got, ok := smallDecimal(s)
-		want, err := parseDecimal(s, false)
-		if !ok || err != nil || !got.Equal(want) || got.Exponent() != want.Exponent() {
-			t.Errorf("smallDecimal(%q) = %v, %v; parseDecimal %v, %v", s, got, ok, want, err)
-		}
-	}
-	for _, s := range []string{"", ".5", "5.", "1e3", "-1", "1.2.3", "1234567890123456789", "1,5"} {
-		if _, ok := smallDecimal(s); ok {
-			t.Errorf("smallDecimal(%q) read it", s)
-		}
-	}
 }

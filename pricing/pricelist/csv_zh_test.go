@@ -1,4 +1,4 @@
-package pricing
+package pricelist
 
 import (
 	"errors"
@@ -8,17 +8,18 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/gpuplan/gpuplan/pricing"
 )
 
 // A price list as the Chinese market publishes it: Chinese headings, units in
 // cells, CNY by default, fullwidth card names.
-func TestLoadOffersCSVChinese(t *testing.T) {
-	f, err := os.Open("testdata/offers_zh_sample.csv")
+func TestReadCSVChinese(t *testing.T) {
+	f, err := os.Open("../testdata/offers_zh_sample.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	offers, err := LoadOffersCSV(f)
+	offers, err := ReadCSV(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,21 +47,21 @@ func TestLoadOffersCSVChinese(t *testing.T) {
 		t.Errorf("offers (-want +got):\n%s", diff)
 	}
 	// The fullwidth name is the same card as the ASCII one.
-	if CardKey(offers[1].Card) != CardKey("RTX 4090") {
-		t.Errorf("CardKey(%q) = %q", offers[1].Card, CardKey(offers[1].Card))
+	if pricing.CardKey(offers[1].Card) != pricing.CardKey("RTX 4090") {
+		t.Errorf("pricing.CardKey(%q) = %q", offers[1].Card, pricing.CardKey(offers[1].Card))
 	}
 	if !tierLabel("T3+") || tierLabel("T5+") || tierLabel("gold") {
 		t.Errorf("tierLabel reads T3+ %v, T5+ %v, gold %v", tierLabel("T3+"), tierLabel("T5+"), tierLabel("gold"))
 	}
 }
 
-func TestLoadOffersCSVTemplates(t *testing.T) {
+func TestReadCSVTemplates(t *testing.T) {
 	for _, name := range []string{"offers_template_zh.csv", "offers_template_en.csv"} {
-		f, err := os.Open("../examples/plan/" + name)
+		f, err := os.Open("../../examples/plan/" + name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		offers, err := LoadOffersCSV(f)
+		offers, err := ReadCSV(f)
 		f.Close()
 		if err != nil || len(offers) != 2 || offers[1].GPUsPerInstance != 8 || offers[1].Card != "A100 SXM4 80GB" {
 			t.Errorf("%s: %+v, %v", name, offers, err)
@@ -68,7 +69,7 @@ func TestLoadOffersCSVTemplates(t *testing.T) {
 	}
 }
 
-func TestLoadOffersCSVHardening(t *testing.T) {
+func TestReadCSVHardening(t *testing.T) {
 	tests := []struct {
 		name, in string
 		line     int
@@ -89,14 +90,14 @@ func TestLoadOffersCSVHardening(t *testing.T) {
 		{"unknown unit", "服务商,卡型,按量\na,x,8 bananas\n", 2, "hourly", "not understood"},
 		{"bad grouping", "服务商,卡型,包月\na,x,\"1,20\"\n", 2, "monthly", "group thousands"},
 		{"heading unit of another period", "服务商,卡型,按量(元/月)\n", 1, "hourly", "monthly price"},
-		{"GPUs per instance not dividing", "provider,card,currency,hourly,max_gpus,gpus_per_instance\na,x,CNY,1,6,4\n", 2, "", "whole number of instances"},
+		{"GPUs per instance not dividing", "provider,card,currency,hourly,max_gpus,gpus_per_instance\na,x,CNY,1,6,4\n", 2, "max_gpus", "whole number of instances"},
 		{"long input quoted short", "provider,card,currency,hourly\na,x,CNY," + strings.Repeat("卡", 5000) + "\n", 2, "hourly", "..."},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := LoadOffersCSV(strings.NewReader(tc.in))
+			_, err := ReadCSV(strings.NewReader(tc.in))
 			var pe *ParseError
-			if !errors.As(err, &pe) || !errors.Is(err, ErrInvalid) {
+			if !errors.As(err, &pe) || !errors.Is(err, pricing.ErrInvalid) {
 				t.Fatalf("error = %v, want a *ParseError wrapping ErrInvalid", err)
 			}
 			if pe.Line != tc.line || pe.Field != tc.field || !strings.Contains(err.Error(), tc.says) {
@@ -108,12 +109,12 @@ func TestLoadOffersCSVHardening(t *testing.T) {
 		})
 	}
 	// Marks of a package not sold read as empty cells.
-	offers, err := LoadOffersCSV(strings.NewReader("服务商,卡型,按量,包天,包周,包月\na,x,1.5,-,无,—\n"))
+	offers, err := ReadCSV(strings.NewReader("服务商,卡型,按量,包天,包周,包月\na,x,1.5,-,无,—\n"))
 	if err != nil || !offers[0].Tariff.Daily.IsZero() || !offers[0].Tariff.Weekly.IsZero() || !offers[0].Tariff.Monthly.IsZero() {
 		t.Errorf("not-offered marks: %+v, %v", offers, err)
 	}
 	// A unit in a cell that agrees with the list, and an English file's ¥ with JPY.
-	offers, err = LoadOffersCSV(strings.NewReader("provider,card,currency,hourly,monthly\na,x,JPY,¥300/h,\"¥120,000\"\n"))
+	offers, err = ReadCSV(strings.NewReader("provider,card,currency,hourly,monthly\na,x,JPY,¥300/h,\"¥120,000\"\n"))
 	if err != nil || offers[0].Tariff.Hourly.String() != "300" || offers[0].Tariff.Monthly.String() != "120000" {
 		t.Errorf("JPY with ¥: %+v, %v", offers, err)
 	}
@@ -121,19 +122,19 @@ func TestLoadOffersCSVHardening(t *testing.T) {
 
 // A list over the size bound is refused before it is read when its size is
 // known: a reader that says its length is not read at all.
-func TestLoadOffersRefusedEarly(t *testing.T) {
+func TestReadRefusedEarly(t *testing.T) {
 	r := &countingReader{n: maxListBytes + 1}
-	if _, err := LoadOffersCSV(r); !errors.Is(err, ErrInvalid) || r.read != 0 {
+	if _, err := ReadCSV(r); !errors.Is(err, pricing.ErrInvalid) || r.read != 0 {
 		t.Errorf("error %v after reading %d bytes", err, r.read)
 	}
 	for _, load := range []func(*countingReader) error{
-		func(r *countingReader) error { _, err := LoadOffersJSON(r); return err },
-		func(r *countingReader) error { _, err := LoadSkyPilotCSV(r); return err },
-		func(r *countingReader) error { _, err := LoadVastJSON(r); return err },
-		func(r *countingReader) error { _, _, err := LoadOffers(r); return err },
+		func(r *countingReader) error { _, err := ReadJSON(r); return err },
+		func(r *countingReader) error { _, err := ReadSkyPilot(r); return err },
+		func(r *countingReader) error { _, err := ReadVast(r); return err },
+		func(r *countingReader) error { _, _, err := Read(r); return err },
 	} {
 		r := &countingReader{n: maxListBytes + 1}
-		if err := load(r); !errors.Is(err, ErrInvalid) || r.read != 0 {
+		if err := load(r); !errors.Is(err, pricing.ErrInvalid) || r.read != 0 {
 			t.Errorf("error %v after reading %d bytes", err, r.read)
 		}
 	}

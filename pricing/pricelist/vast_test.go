@@ -1,4 +1,4 @@
-package pricing
+package pricelist
 
 import (
 	"errors"
@@ -6,15 +6,17 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/pricing"
 )
 
-func TestLoadVastJSONSample(t *testing.T) {
-	f, err := os.Open("testdata/vast/offers_sample.json")
+func TestReadVastSample(t *testing.T) {
+	f, err := os.Open("../testdata/vast/offers_sample.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	offers, err := LoadVastJSON(f)
+	offers, err := ReadVast(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,13 +56,13 @@ func TestLoadVastJSONSample(t *testing.T) {
 
 // The memory is added to the card's name only when it rounds to whole gigabytes:
 // a gpu_ram under half a megabyte names no size ("RTX 4090", not "RTX 4090 0GB").
-func TestLoadVastJSONMemoryName(t *testing.T) {
+func TestReadVastMemoryName(t *testing.T) {
 	for _, tc := range []struct{ ram, card string }{
 		{"24564", "RTX 4090 24GB"},
 		{"0.3", "RTX 4090"},
 		{"0", "RTX 4090"},
 	} {
-		offers, err := LoadVastJSON(strings.NewReader(`[{"gpu_name":"RTX 4090","num_gpus":1,"gpu_ram":` + tc.ram + `,"dph_total":0.4}]`))
+		offers, err := ReadVast(strings.NewReader(`[{"gpu_name":"RTX 4090","num_gpus":1,"gpu_ram":` + tc.ram + `,"dph_total":0.4}]`))
 		if err != nil {
 			t.Fatalf("gpu_ram %s: %v", tc.ram, err)
 		}
@@ -70,7 +72,7 @@ func TestLoadVastJSONMemoryName(t *testing.T) {
 	}
 }
 
-func TestLoadVastJSONErrors(t *testing.T) {
+func TestReadVastErrors(t *testing.T) {
 	const ok = `"gpu_name":"RTX 4090","num_gpus":1,"gpu_ram":24564,"dph_total":0.4`
 	tests := []struct {
 		name, in string
@@ -94,9 +96,9 @@ func TestLoadVastJSONErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := LoadVastJSON(strings.NewReader(tc.in))
+			_, err := ReadVast(strings.NewReader(tc.in))
 			var pe *ParseError
-			if !errors.As(err, &pe) || !errors.Is(err, ErrInvalid) {
+			if !errors.As(err, &pe) || !errors.Is(err, pricing.ErrInvalid) {
 				t.Fatalf("error = %v, want a *ParseError wrapping ErrInvalid", err)
 			}
 			if pe.Line != tc.line || pe.Field != tc.field {
@@ -105,19 +107,19 @@ func TestLoadVastJSONErrors(t *testing.T) {
 		})
 	}
 	// The API's form and a reliability of 1.
-	offers, err := LoadVastJSON(strings.NewReader(`{"timestamp":1,"offers":[{` + ok + `,"reliability2":1}]}`))
+	offers, err := ReadVast(strings.NewReader(`{"timestamp":1,"offers":[{` + ok + `,"reliability2":1}]}`))
 	if err != nil || len(offers) != 1 || offers[0].InterruptionsPerDay != 0 || math.Signbit(offers[0].InterruptionsPerDay) {
 		t.Errorf("API form: %+v, %v", offers, err)
 	}
 }
 
-func FuzzLoadVastJSON(f *testing.F) {
-	if b, err := os.ReadFile("testdata/vast/offers_sample.json"); err == nil {
+func FuzzReadVast(f *testing.F) {
+	if b, err := os.ReadFile("../testdata/vast/offers_sample.json"); err == nil {
 		f.Add(string(b))
 	}
 	f.Add(`{"offers":[{"gpu_name":"A","num_gpus":2,"gpu_ram":81559,"dph_total":1e-3,"reliability":0.5}]}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		offers, err := LoadVastJSON(strings.NewReader(in))
+		offers, err := ReadVast(strings.NewReader(in))
 		checkLoaded(t, offers, err)
 		for _, o := range offers {
 			if o.GPUsPerInstance < 1 || o.MaxGPUs != o.GPUsPerInstance || o.InterruptionsPerDay < 0 {

@@ -1,4 +1,4 @@
-package pricing
+package pricelist
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/pricing"
 )
 
 // bigCSV is a price list of about n bytes in the own CSV format, rows like the
@@ -22,14 +24,14 @@ func bigCSV(n int) []byte {
 	return b.Bytes()
 }
 
-// BenchmarkLoadOffersCSV30MiB loads a 30 MiB list; -benchmem reports the
+// BenchmarkReadCSV30MiB reads a 30 MiB list; -benchmem reports the
 // allocations, which the loader keeps within a small multiple of the input, and
 // live/input the heap the loaded offers hold per byte of input.
-func BenchmarkLoadOffersCSV30MiB(b *testing.B) {
-	benchLoad(b, bigCSV(30<<20), LoadOffersCSV)
+func BenchmarkReadCSV30MiB(b *testing.B) {
+	benchLoad(b, bigCSV(30<<20), ReadCSV)
 }
 
-func benchLoad(b *testing.B, data []byte, load func(io.Reader) ([]Offer, error)) {
+func benchLoad(b *testing.B, data []byte, load func(io.Reader) ([]pricing.Offer, error)) {
 	// The heap the loaded offers hold, measured once outside the timing.
 	var before, after runtime.MemStats
 	runtime.GC()
@@ -58,7 +60,7 @@ func benchLoad(b *testing.B, data []byte, load func(io.Reader) ([]Offer, error))
 // and GPU) repeated, each repetition in regions of its own so that no row repeats
 // another.
 func bigSkyPilot(b testing.TB, n int) []byte {
-	raw, err := os.ReadFile("testdata/skypilot/aws_vms_gpu.csv")
+	raw, err := os.ReadFile("../testdata/skypilot/aws_vms_gpu.csv")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -77,20 +79,20 @@ func bigSkyPilot(b testing.TB, n int) []byte {
 	return out.Bytes()
 }
 
-// BenchmarkLoadSkyPilotCSV10MB loads a 10 MB catalog; the budget is 100 ms.
-func BenchmarkLoadSkyPilotCSV10MB(b *testing.B) {
-	benchLoad(b, bigSkyPilot(b, 10e6), LoadSkyPilotCSV)
+// BenchmarkReadSkyPilot10MB reads a 10 MB catalog; the budget is 100 ms.
+func BenchmarkReadSkyPilot10MB(b *testing.B) {
+	benchLoad(b, bigSkyPilot(b, 10e6), ReadSkyPilot)
 }
 
-// BenchmarkLoadOffersCSVRefused33MiB feeds a 33 MiB list through a reader that
+// BenchmarkReadCSVRefused33MiB feeds a 33 MiB list through a reader that
 // does not tell its length, so that the loader reads up to the bound before it
 // refuses the list; -benchmem reports what that costs.
-func BenchmarkLoadOffersCSVRefused33MiB(b *testing.B) {
+func BenchmarkReadCSVRefused33MiB(b *testing.B) {
 	data := bigCSV(33 << 20)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := LoadOffersCSV(io.MultiReader(bytes.NewReader(data))); err == nil {
+		if _, err := ReadCSV(io.MultiReader(bytes.NewReader(data))); err == nil {
 			b.Fatal("a 33 MiB list loaded")
 		}
 	}

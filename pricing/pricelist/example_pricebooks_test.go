@@ -1,20 +1,20 @@
-package pricing_test
+package pricelist_test
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/pricing/pricelist"
 )
 
 // Two rows of Lambda's SkyPilot catalog (catalogs/v8/lambda/vms.csv): a CPU-only
 // instance, left out, and eight A100 40GB sold as one instance.
-func ExampleLoadSkyPilotCSV() {
+func ExampleReadSkyPilot() {
 	catalog := `InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice
 cpu_4x_general,,,4.0,16.0,0.2,us-east-1,,
 gpu_8x_a100,A100,8.0,124.0,1800.0,15.92,us-east-1,"{'Gpus': [{'Name': 'A100', 'Manufacturer': 'NVIDIA', 'Count': 8.0, 'MemoryInfo': {'SizeInMiB': 40960}}], 'TotalGpuMemoryInMiB': 40960}",
 `
-	offers, err := pricing.LoadSkyPilotCSV(strings.NewReader(catalog))
+	offers, err := pricelist.ReadSkyPilot(strings.NewReader(catalog))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -30,11 +30,11 @@ gpu_8x_a100,A100,8.0,124.0,1800.0,15.92,us-east-1,"{'Gpus': [{'Name': 'A100', 'M
 // A price list pasted from a Chinese provider's page: the format is detected,
 // the headings are Chinese, the currency is CNY by default and the cells carry
 // their units.
-func ExampleLoadOffers() {
+func ExampleRead() {
 	list := `服务商,地域,卡型,显存,卡数,按量,包月
 示例云,华东-杭州,RTX 4090,24GB,8,1.60元/小时,"¥900"
 `
-	offers, format, err := pricing.LoadOffers(strings.NewReader(list))
+	offers, format, err := pricelist.Read(strings.NewReader(list))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,10 +1,9 @@
-package pricing
+package pricelist
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/internal/text"
+	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/shopspring/decimal"
 )
 
@@ -25,7 +25,7 @@ import (
 const maxListBytes = 32 << 20
 
 // errListTooLarge reports a price list past maxListBytes.
-var errListTooLarge = fmt.Errorf("price list over %d bytes: %w", maxListBytes, ErrInvalid)
+var errListTooLarge = invalidf("price list over %d bytes", maxListBytes)
 
 // sizeLimit reads r and fails with errListTooLarge once more than maxListBytes
 // have come, so that a long list is refused rather than cut short.
@@ -62,7 +62,7 @@ func readList(r io.Reader) ([]byte, error) {
 	}
 	data, err := io.ReadAll(io.LimitReader(r, maxListBytes+1))
 	if err != nil {
-		return nil, &ParseError{Err: fmt.Errorf("reading the price list: %v: %w", err, ErrInvalid)}
+		return nil, &ParseError{Err: invalidf("reading the price list: %v", err)}
 	}
 	if len(data) > maxListBytes {
 		return nil, &ParseError{Err: errListTooLarge}
@@ -110,7 +110,7 @@ func newCSVReader(r io.Reader) (*csv.Reader, error) {
 }
 
 // errNotUTF8 is the reason for a list that is not UTF-8, with what to do.
-var errNotUTF8 = fmt.Errorf("not UTF-8 text; the file may be GBK or another legacy encoding (Excel's plain \"CSV\" on Chinese Windows): save it as \"CSV UTF-8\" or convert it (iconv -f GBK -t UTF-8): %w", ErrInvalid)
+var errNotUTF8 = invalidf("not UTF-8 text; the file may be GBK or another legacy encoding (Excel's plain \"CSV\" on Chinese Windows): save it as \"CSV UTF-8\" or convert it (iconv -f GBK -t UTF-8)")
 
 // checkUTF8 refuses a record with a field that is not valid UTF-8.
 func checkUTF8(rec []string, line int) error {
@@ -130,7 +130,7 @@ func checkHeader(header []string, line int) error {
 	}
 	if len(header) == 1 {
 		if hint := separatorHint(header[0]); hint != "" {
-			return &ParseError{Line: line, Input: header[0], Err: fmt.Errorf("one column only: %s: %w", hint, ErrInvalid)}
+			return &ParseError{Line: line, Input: header[0], Err: invalidf("one column only: %s", hint)}
 		}
 	}
 	return nil
@@ -156,16 +156,16 @@ func csvErr(err error, rec []string) error {
 	}
 	var ce *csv.ParseError
 	if !errors.As(err, &ce) {
-		return &ParseError{Err: fmt.Errorf("%v: %w", err, ErrInvalid)}
+		return &ParseError{Err: invalidf("%v", err)}
 	}
 	if errors.Is(ce.Err, csv.ErrFieldCount) {
 		for _, f := range rec {
 			if hint := separatorHint(f); hint != "" {
-				return &ParseError{Line: ce.Line, Err: fmt.Errorf("%v: %s: %w", ce.Err, hint, ErrInvalid)}
+				return &ParseError{Line: ce.Line, Err: invalidf("%v: %s", ce.Err, hint)}
 			}
 		}
 	}
-	return &ParseError{Line: ce.Line, Err: fmt.Errorf("%v: %w", ce.Err, ErrInvalid)}
+	return &ParseError{Line: ce.Line, Err: invalidf("%v", ce.Err)}
 }
 
 // openCSV reads the header row of a CSV list (newCSVReader) and checks it
@@ -177,7 +177,7 @@ func openCSV(r io.Reader, what string) (cr *csv.Reader, header []string, hline i
 	}
 	header, err = cr.Read()
 	if err == io.EOF {
-		return nil, nil, 0, &ParseError{Line: 1, Err: fmt.Errorf("empty %s, want a header row: %w", what, ErrInvalid)}
+		return nil, nil, 0, &ParseError{Line: 1, Err: invalidf("empty %s, want a header row", what)}
 	}
 	if err != nil {
 		return nil, nil, 0, csvErr(err, header)
@@ -221,159 +221,22 @@ func cell(rec []string, i int) string {
 	return strings.TrimSpace(rec[i])
 }
 
-// parseErr is the *ParseError for err at line: with field and input, or, when
-// field is empty, those of a *fieldError that err wraps; its reason wrapping
-// ErrInvalid, added when err does not wrap it already.
-func parseErr(line int, field, input string, err error) *ParseError {
-	pe := &ParseError{Line: line, Field: field, Input: input, Err: err}
-	var fe *fieldError
-	if field == "" && errors.As(err, &fe) {
-		pe.Field, pe.Input, pe.Err = fe.field, fe.input, fe.err
-	}
-	if !errors.Is(pe.Err, ErrInvalid) {
-		pe.Err = fmt.Errorf("%w: %w", pe.Err, ErrInvalid) // both sentinels stay visible to errors.Is
-	}
-	return pe
-}
-
-// loadJSONOffers reads a JSON array of offer objects (readList), handing each
-// object's text and line to offer, which makes and checks its offer; what names the
-// offers in messages. vast is vast.ai's form: numbers kept as text (json.Number),
-// the array also as the "offers" of an object (its API's form), and what follows
-// the array ignored.
-func loadJSONOffers(r io.Reader, what string, vast bool,
-	offer func(raw json.RawMessage, line int) (Offer, error)) ([]Offer, error) {
-	data, err := readList(r)
-	if err != nil {
-		return nil, err
-	}
-	lines := lineCounter{data: data}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if vast {
-		dec.UseNumber()
-	}
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, lines.parseError(dec.InputOffset(), fmt.Errorf("want a JSON array of %s: %v", what, err))
-	}
-	if d, ok := tok.(json.Delim); vast && ok && d == '{' {
-		// The API's form: {"offers": [...]}, other keys ignored.
-		for {
-			if !dec.More() {
-				return nil, lines.parseError(0, fmt.Errorf("a JSON object without \"offers\": want vast.ai's offers"))
-			}
-			key, err := dec.Token()
-			if err != nil {
-				return nil, lines.parseError(dec.InputOffset(), err)
-			}
-			if key == "offers" {
-				break
-			}
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return nil, lines.parseError(dec.InputOffset(), err)
-			}
-		}
-		if tok, err = dec.Token(); err != nil {
-			return nil, lines.parseError(dec.InputOffset(), &fieldError{"offers", "", err})
-		}
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return nil, lines.parseError(0, fmt.Errorf("want a JSON array of %s", what))
-	}
-	var out offerChunks
-	for dec.More() {
-		start := dec.InputOffset()
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, lines.parseError(start, err)
-		}
-		if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
-			return nil, lines.parseError(start, fmt.Errorf("offer %d: want a JSON object, got %s", out.n+1, jsonKind(t)))
-		}
-		o, err := offer(raw, lines.at(start))
-		if err != nil {
-			return nil, lines.parseError(start, err)
-		}
-		out.add(o)
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, lines.parseError(dec.InputOffset(), fmt.Errorf("unterminated array: %v", err))
-	}
-	if _, err := dec.Token(); !vast && err != io.EOF {
-		return nil, lines.parseError(dec.InputOffset(), fmt.Errorf("data after the array"))
-	}
-	return out.all(), nil
-}
-
-// lineCounter gives the 1-based line of offsets into data, counting newlines
-// from the last offset asked when offsets come in ascending order, so that the
-// lines of a whole list cost one pass over it.
-type lineCounter struct {
-	data []byte
-	off  int64 // offset counted up to
-	line int   // newlines before off
-}
-
-// at returns the line of the first non-space byte at or after off.
-func (c *lineCounter) at(off int64) int {
-	n := int64(len(c.data))
-	off = min(max(off, 0), n)
-	for off < n && strings.IndexByte(" \t\r\n,", c.data[off]) >= 0 {
-		off++
-	}
-	if off < c.off {
-		c.off, c.line = 0, 0
-	}
-	c.line += bytes.Count(c.data[c.off:off], []byte{'\n'})
-	c.off = off
-	return 1 + c.line
-}
-
-// parseError is parseErr for err met at byte offset off of a JSON list: at the
-// line of off, or of the offset of a JSON syntax error that err wraps.
-func (c *lineCounter) parseError(off int64, err error) *ParseError {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		off = se.Offset
-	}
-	return parseErr(c.at(off), "", "", err)
-}
-
-// jsonKind names the kind of JSON value raw starts with, for messages.
-func jsonKind(raw []byte) string {
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '"':
-		return "a string"
-	case '[':
-		return "an array"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
-}
-
 // offerChunks collects offers in chunks, so that a long list is never copied as
 // a growing slice is: the offers are written once into chunks and once into the
 // result, twice the result's size in all. A loader that can tell how many offers
 // are coming reserves room for them, and they are then written once.
 type offerChunks struct {
-	done [][]Offer
-	cur  []Offer
+	done [][]pricing.Offer
+	cur  []pricing.Offer
 	n    int
 }
 
-func (c *offerChunks) add(o Offer) {
+func (c *offerChunks) add(o pricing.Offer) {
 	if c.full() {
 		if c.cur != nil {
 			c.done = append(c.done, c.cur)
 		}
-		c.cur = make([]Offer, 0, min(max(64, 2*cap(c.cur)), 4096))
+		c.cur = make([]pricing.Offer, 0, min(max(64, 2*cap(c.cur)), 4096))
 	}
 	c.cur = append(c.cur, o)
 	c.n++
@@ -393,7 +256,7 @@ func (c *offerChunks) reserve(n int) {
 
 // all returns the offers in the order added; an empty, non-nil slice for none.
 // Room reserved and left over by more than a quarter is given back.
-func (c *offerChunks) all() []Offer {
+func (c *offerChunks) all() []pricing.Offer {
 	if len(c.done) == 0 && c.cur != nil && cap(c.cur)-len(c.cur) <= 64+len(c.cur)/4 {
 		return c.cur
 	}
@@ -401,8 +264,8 @@ func (c *offerChunks) all() []Offer {
 }
 
 // join returns the offers in the order added, in a new slice with room for size.
-func (c *offerChunks) join(size int) []Offer {
-	out := make([]Offer, 0, size)
+func (c *offerChunks) join(size int) []pricing.Offer {
+	out := make([]pricing.Offer, 0, size)
 	for _, ch := range c.done {
 		out = append(out, ch...)
 	}
@@ -473,7 +336,7 @@ func priceCell(col, s, headUnit, currency string) (decimal.Decimal, error) {
 	j := len(f) - len(strings.TrimLeft(f[i:], "0123456789.,-"))
 	num, unit := f[i:j], strings.TrimSpace(f[:i])+strings.TrimSpace(f[j:])
 	if num == "" {
-		return priceField(col, s) // no number at all: the plain-decimal error
+		return decimal.Decimal{}, &cellError{col, s, invalidf("not a plain decimal such as 12.50")}
 	}
 	if unit == "" {
 		unit = headUnit
@@ -481,23 +344,23 @@ func priceCell(col, s, headUnit, currency string) (decimal.Decimal, error) {
 	if strings.Contains(num, ",") {
 		var ok bool
 		if num, ok = ungroup(num); !ok {
-			return decimal.Decimal{}, &fieldError{col, s, fmt.Errorf("not a price: commas must group thousands (1,200.50): %w", ErrInvalid)}
+			return decimal.Decimal{}, &cellError{col, s, invalidf("not a price: commas must group thousands (1,200.50)")}
 		}
 	}
 	if unit != "" {
 		curs, err := unitCurrencies(col, unit)
 		if err != nil {
-			return decimal.Decimal{}, &fieldError{col, s, err}
+			return decimal.Decimal{}, &cellError{col, s, err}
 		}
 		if curs != nil && currency != "" && !slices.Contains(curs, currency) {
-			return decimal.Decimal{}, &fieldError{col, s, fmt.Errorf("the price is in %s, the row in %s: %w", strings.Join(curs, " or "), currency, ErrCurrencyMismatch)}
+			return decimal.Decimal{}, &cellError{col, s, fmt.Errorf("the price is in %s, the row in %s: %w", strings.Join(curs, " or "), currency, pricing.ErrCurrencyMismatch)}
 		}
 	}
-	d, err := priceField(col, num)
-	if fe, ok := err.(*fieldError); ok {
-		fe.input = s // the cell as written
+	d, err := pricing.ParseDecimal(num)
+	if err != nil {
+		return decimal.Decimal{}, &cellError{col, s, invalidf("not a plain decimal such as 12.50")}
 	}
-	return d, err
+	return d, nil
 }
 
 // ungroup drops the commas of "1,200.50" when they group the integer part in
@@ -552,7 +415,7 @@ func unitCurrencies(col, unit string) ([]string, error) {
 	for _, w := range unitCurrencyWords {
 		if strings.Contains(u, w.word) {
 			if codes != nil {
-				return nil, fmt.Errorf("unit %s names two currencies: %w", quote(unit), ErrInvalid)
+				return nil, invalidf("unit %s names two currencies", quote(unit))
 			}
 			codes = w.codes
 			u = strings.Replace(u, w.word, "", 1)
@@ -568,10 +431,10 @@ func unitCurrencies(col, unit string) ([]string, error) {
 		}
 		period, ok := unitPeriodWords[p]
 		if !ok {
-			return nil, fmt.Errorf("unit %s not understood (want a currency and a period such as 元/小时, ¥ or $/h): %w", quote(unit), ErrInvalid)
+			return nil, invalidf("unit %s not understood (want a currency and a period such as 元/小时, ¥ or $/h)", quote(unit))
 		}
 		if period != "" && period != want {
-			return nil, fmt.Errorf("unit %s is a %s price, in the %s column: %w", quote(unit), period, col, ErrInvalid)
+			return nil, invalidf("unit %s is a %s price, in the %s column", quote(unit), period, col)
 		}
 	}
 	return codes, nil

@@ -1,4 +1,4 @@
-package pricing
+package pricelist
 
 import (
 	"bytes"
@@ -10,14 +10,15 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/shopspring/decimal"
 )
 
 var equateDecimal = cmp.Comparer(func(a, b decimal.Decimal) bool { return a.Equal(b) })
 
-func loadSample(t *testing.T, name string, load func(*os.File) ([]Offer, error)) []Offer {
+func loadSample(t *testing.T, name string, load func(*os.File) ([]pricing.Offer, error)) []pricing.Offer {
 	t.Helper()
-	f, err := os.Open("testdata/" + name)
+	f, err := os.Open("../testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,9 +30,9 @@ func loadSample(t *testing.T, name string, load func(*os.File) ([]Offer, error))
 	return offers
 }
 
-func TestLoadSamples(t *testing.T) {
-	fromCSV := loadSample(t, "offers_sample.csv", func(f *os.File) ([]Offer, error) { return LoadOffersCSV(f) })
-	fromJSON := loadSample(t, "offers_sample.json", func(f *os.File) ([]Offer, error) { return LoadOffersJSON(f) })
+func TestReadSamples(t *testing.T) {
+	fromCSV := loadSample(t, "offers_sample.csv", func(f *os.File) ([]pricing.Offer, error) { return ReadCSV(f) })
+	fromJSON := loadSample(t, "offers_sample.json", func(f *os.File) ([]pricing.Offer, error) { return ReadJSON(f) })
 	if len(fromCSV) != 9 {
 		t.Fatalf("CSV sample has %d offers, want 9", len(fromCSV))
 	}
@@ -51,8 +52,8 @@ func TestLoadSamples(t *testing.T) {
 		t.Errorf("CSV and JSON samples differ (-json +csv):\n%s", diff)
 	}
 	a := fromCSV[0]
-	want := Tariff{Currency: "CNY", Hourly: dec("1.6"), Daily: dec("35"), Weekly: dec("220"), Monthly: dec("900"),
-		HoursPerMonth: 730, Granularity: time.Second, Terms: []Term{{Months: 3, Monthly: dec("850")}, {Months: 12, Monthly: dec("780")}}}
+	want := pricing.Tariff{Currency: "CNY", Hourly: dec("1.6"), Daily: dec("35"), Weekly: dec("220"), Monthly: dec("900"),
+		HoursPerMonth: 730, Granularity: time.Second, Terms: []pricing.Term{{Months: 3, Monthly: dec("850")}, {Months: 12, Monthly: dec("780")}}}
 	if diff := cmp.Diff(want, a.Tariff, equateDecimal); diff != "" || a.MaxGPUs != 8 || a.Tier != "T3" {
 		t.Errorf("first offer mismatch (-want +got):\n%s", diff)
 	}
@@ -60,7 +61,7 @@ func TestLoadSamples(t *testing.T) {
 	if !c.Interruptible || c.InterruptionsPerDay != 0.5 || c.Tariff.Granularity != time.Hour || c.Tariff.Minimum != time.Hour {
 		t.Errorf("third offer = %+v", c)
 	}
-	if fromCSV[3].Tariff.AfterPackage != Renew || fromCSV[3].Tariff.Rounding != RoundHalfEven {
+	if fromCSV[3].Tariff.AfterPackage != pricing.Renew || fromCSV[3].Tariff.Rounding != pricing.RoundHalfEven {
 		t.Errorf("fourth offer policy = %v, rounding %v", fromCSV[3].Tariff.AfterPackage, fromCSV[3].Tariff.Rounding)
 	}
 	// Marshal and load again, one offer a line after the "[" line: the same
@@ -75,7 +76,7 @@ func TestLoadSamples(t *testing.T) {
 		fromCSV[i].Line = i + 2
 	}
 	b := []byte("[\n" + strings.Join(parts, ",\n") + "\n]\n")
-	back, err := LoadOffersJSON(bytes.NewReader(b))
+	back, err := ReadJSON(bytes.NewReader(b))
 	if err != nil {
 		t.Fatalf("loading marshalled offers: %v\n%s", err, b)
 	}
@@ -84,7 +85,7 @@ func TestLoadSamples(t *testing.T) {
 	}
 }
 
-func TestLoadOffersCSVErrors(t *testing.T) {
+func TestReadCSVErrors(t *testing.T) {
 	const header = "provider,card,currency,hourly,granularity\n"
 	tests := []struct {
 		name, in string
@@ -98,7 +99,7 @@ func TestLoadOffersCSVErrors(t *testing.T) {
 		{"float-looking price", header + "a,RTX 4090,CNY,1e3,1s\n", 2, "hourly"},
 		{"negative price", header + "a,RTX 4090,CNY,1.6,1s\nb,RTX 4090,CNY,-1,1s\n", 3, "hourly"},
 		{"bad granularity", header + "a,RTX 4090,CNY,1.6,fast\n", 2, "granularity"},
-		{"granularity not dividing an hour", header + "a,RTX 4090,CNY,1.6,7m\n", 2, ""},
+		{"granularity not dividing an hour", header + "a,RTX 4090,CNY,1.6,7m\n", 2, "granularity"},
 		{"nothing offered", header + "a,RTX 4090,CNY,,1s\n", 2, ""},
 		{"lower-case currency", header + "a,RTX 4090,cny,1.6,1s\n", 2, "currency"},
 		{"empty card", header + "a,,CNY,1.6,1s\n", 2, "card"},
@@ -116,9 +117,9 @@ func TestLoadOffersCSVErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := LoadOffersCSV(strings.NewReader(tc.in))
+			_, err := ReadCSV(strings.NewReader(tc.in))
 			var pe *ParseError
-			if !errors.As(err, &pe) || !errors.Is(err, ErrInvalid) {
+			if !errors.As(err, &pe) || !errors.Is(err, pricing.ErrInvalid) {
 				t.Fatalf("error = %v, want a *ParseError wrapping ErrInvalid", err)
 			}
 			if pe.Line != tc.line || pe.Field != tc.field {
@@ -128,7 +129,7 @@ func TestLoadOffersCSVErrors(t *testing.T) {
 	}
 }
 
-func TestLoadOffersJSONErrors(t *testing.T) {
+func TestReadJSONErrors(t *testing.T) {
 	tests := []struct {
 		name, in string
 		line     int
@@ -139,7 +140,7 @@ func TestLoadOffersJSONErrors(t *testing.T) {
 		{"price as a number", "[\n{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":1.6}}\n]", 2, "tariff.hourly"},
 		{"unknown field", "[\n{\"provider\":\"a\",\"card\":\"x\",\"colour\":\"red\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":\"1\"}}]", 2, ""},
 		{"unknown tariff field", "[{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":\"1\",\"spot\":\"1\"}}]", 1, ""},
-		{"second offer invalid", "[\n{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":\"1\"}},\n\n{\"provider\":\"b\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\"}}\n]", 4, ""},
+		{"second offer invalid", "[\n{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":\"1\"}},\n\n{\"provider\":\"b\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\"}}\n]", 4, "tariff"},
 		{"bad duration", "[{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":\"1\",\"granularity\":\"soon\"}}]", 1, "tariff.granularity"},
 		{"wrong type", "[\n\n{\"provider\":\"a\",\"card\":\"x\",\"max_gpus\":\"8\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":\"1\"}}]", 3, "max_gpus"},
 		{"syntax error", "[\n{\"provider\":\"a\",\n\"card\" \"x\"}]", 3, ""},
@@ -148,13 +149,13 @@ func TestLoadOffersJSONErrors(t *testing.T) {
 		{"exponent price", "[{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":\"1e999999999\"}}]", 1, "tariff.hourly"},
 		{"an offer that is not an object", "[\n\"x\"]", 2, ""},
 		{"lower-case currency", "[{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"cny\",\"hourly\":\"1\"}}]", 1, "tariff.currency"},
-		{"term out of range", "[{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\",\"terms\":[{\"months\":1,\"monthly\":\"9\"}]}}]", 1, "tariff.terms[0]"},
+		{"term out of range", "[{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\",\"terms\":[{\"months\":1,\"monthly\":\"9\"}]}}]", 1, "tariff.terms[0].months"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := LoadOffersJSON(strings.NewReader(tc.in))
+			_, err := ReadJSON(strings.NewReader(tc.in))
 			var pe *ParseError
-			if !errors.As(err, &pe) || !errors.Is(err, ErrInvalid) {
+			if !errors.As(err, &pe) || !errors.Is(err, pricing.ErrInvalid) {
 				t.Fatalf("error = %v, want a *ParseError wrapping ErrInvalid", err)
 			}
 			if pe.Line != tc.line || pe.Field != tc.field {
@@ -162,23 +163,23 @@ func TestLoadOffersJSONErrors(t *testing.T) {
 			}
 		})
 	}
-	if got, err := LoadOffersJSON(strings.NewReader(" [ ] ")); err != nil || len(got) != 0 {
+	if got, err := ReadJSON(strings.NewReader(" [ ] ")); err != nil || len(got) != 0 {
 		t.Errorf("empty list = %v, %v", got, err)
 	}
 	// The message says what an offer must be, not Go's type names.
-	if _, err := LoadOffersJSON(strings.NewReader(`["x"]`)); err == nil || !strings.Contains(err.Error(), "want a JSON object, got a string") ||
+	if _, err := ReadJSON(strings.NewReader(`["x"]`)); err == nil || !strings.Contains(err.Error(), "want a JSON object, got a string") ||
 		strings.Contains(err.Error(), "Go value") {
 		t.Errorf(`["x"]: %v`, err)
 	}
 	// A UTF-8 byte order mark, as some editors write, is not an error.
-	if got, err := LoadOffersJSON(strings.NewReader("\ufeff[{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":\"1\"}}]")); err != nil || len(got) != 1 {
+	if got, err := ReadJSON(strings.NewReader("\ufeff[{\"provider\":\"a\",\"card\":\"x\",\"tariff\":{\"currency\":\"CNY\",\"hourly\":\"1\"}}]")); err != nil || len(got) != 1 {
 		t.Errorf("list with a BOM = %v, %v", got, err)
 	}
 }
 
 // A list past the size limit is refused, never cut short: the audit's CSV lost
 // the price of its last row at the 32 MiB boundary.
-func TestLoadOffersTooLarge(t *testing.T) {
+func TestReadTooLarge(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("provider,card,currency,hourly,notes\n")
 	row := "p,RTX 4090,CNY,1.60," + strings.Repeat("n", 200) + "\n"
@@ -186,35 +187,35 @@ func TestLoadOffersTooLarge(t *testing.T) {
 		b.WriteString(row)
 	}
 	b.WriteString("last,RTX 4090,CNY,17.98,\n")
-	offers, err := LoadOffersCSV(strings.NewReader(b.String()))
-	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "over 33554432 bytes") {
+	offers, err := ReadCSV(strings.NewReader(b.String()))
+	if !errors.Is(err, pricing.ErrInvalid) || !strings.Contains(err.Error(), "over 33554432 bytes") {
 		t.Errorf("CSV over the limit: %d offers, error %v; want the size error", len(offers), err)
 	}
 	js := "[" + strings.Repeat(`{"provider":"p","card":"x","tariff":{"currency":"CNY","hourly":"1"}},`, maxListBytes/60) + "]"
-	if _, err := LoadOffersJSON(strings.NewReader(js)); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "over 33554432 bytes") {
+	if _, err := ReadJSON(strings.NewReader(js)); !errors.Is(err, pricing.ErrInvalid) || !strings.Contains(err.Error(), "over 33554432 bytes") {
 		t.Errorf("JSON over the limit: error %v; want the size error", err)
 	}
 }
 
-func FuzzLoadOffersJSON(f *testing.F) {
-	if b, err := os.ReadFile("testdata/offers_sample.json"); err == nil {
+func FuzzReadJSON(f *testing.F) {
+	if b, err := os.ReadFile("../testdata/offers_sample.json"); err == nil {
 		f.Add(string(b))
 	}
 	f.Add(`[{"provider":"a","card":"x","tariff":{"currency":"CNY","hourly":"1.5","granularity":"1m","terms":[{"months":3,"discount":"0.1"}],"monthly":"9"}}]`)
 	f.Add(`[{"provider":"a"`)
 	f.Add(`garbage`)
 	f.Fuzz(func(t *testing.T, in string) {
-		offers, err := LoadOffersJSON(strings.NewReader(in))
+		offers, err := ReadJSON(strings.NewReader(in))
 		checkLoaded(t, offers, err)
 	})
 }
 
 // checkLoaded is what the loaders' fuzz targets hold of any input: an error wraps
-// ErrInvalid, and what loads is valid and can be priced.
-func checkLoaded(t *testing.T, offers []Offer, err error) {
+// pricing.ErrInvalid, and what loads is valid and can be priced.
+func checkLoaded(t *testing.T, offers []pricing.Offer, err error) {
 	t.Helper()
 	if err != nil {
-		if !errors.Is(err, ErrInvalid) {
+		if !errors.Is(err, pricing.ErrInvalid) {
 			t.Fatalf("error %v does not wrap ErrInvalid", err)
 		}
 		return
@@ -229,48 +230,31 @@ func checkLoaded(t *testing.T, offers []Offer, err error) {
 	}
 }
 
-func FuzzLoadOffersCSV(f *testing.F) {
-	if b, err := os.ReadFile("testdata/offers_sample.csv"); err == nil {
+func FuzzReadCSV(f *testing.F) {
+	if b, err := os.ReadFile("../testdata/offers_sample.csv"); err == nil {
 		f.Add(string(b))
 	}
 	f.Add("provider,card,currency,hourly,term_3m,monthly\na,x,CNY,1.5,8,9\n")
 	f.Add("provider,card\n\"")
 	f.Add("garbage")
 	f.Fuzz(func(t *testing.T, in string) {
-		offers, err := LoadOffersCSV(strings.NewReader(in))
+		offers, err := ReadCSV(strings.NewReader(in))
 		checkLoaded(t, offers, err)
 	})
 }
 
-// A price not offered is written "" in JSON, never "0", which reads as free, and
-// reads back as not offered.
-func TestTariffJSONNotOffered(t *testing.T) {
-	tr := Tariff{Currency: "CNY", Hourly: dec("1.60"), Terms: []Term{{Months: 3, Monthly: dec("850")}}}
-	b, err := json.Marshal(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{`"hourly":"1.6"`, `"daily":""`, `"weekly":""`, `"monthly":""`, `"discount":""`} {
-		if !strings.Contains(string(b), want) {
-			t.Errorf("JSON %s lacks %s", b, want)
-		}
-	}
-	var back Tariff
-	if err := json.Unmarshal(b, &back); err != nil || !back.Daily.IsZero() || !back.Hourly.Equal(dec("1.6")) {
-		t.Errorf("round trip = %+v, %v", back, err)
-	}
-}
-
 // A price cell in another currency than its row's is refused as invalid input and
 // as a currency mismatch: errors.Is finds both sentinels through the ParseError.
-func TestLoadPriceCellCurrencyMismatch(t *testing.T) {
+func TestReadPriceCellCurrencyMismatch(t *testing.T) {
 	const list = "provider,region,card,currency,hourly\nacme,r1,RTX 4090,CNY,$1.20\n"
-	_, err := LoadOffersCSV(strings.NewReader(list))
+	_, err := ReadCSV(strings.NewReader(list))
 	var pe *ParseError
 	if !errors.As(err, &pe) || pe.Line != 2 || pe.Field != "hourly" {
 		t.Fatalf("err = %v, want a ParseError at line 2, field hourly", err)
 	}
-	if !errors.Is(err, ErrInvalid) || !errors.Is(err, ErrCurrencyMismatch) {
-		t.Errorf("err = %v: ErrInvalid %v, ErrCurrencyMismatch %v; want both", err, errors.Is(err, ErrInvalid), errors.Is(err, ErrCurrencyMismatch))
+	if !errors.Is(err, pricing.ErrInvalid) || !errors.Is(err, pricing.ErrCurrencyMismatch) {
+		t.Errorf("err = %v: pricing.ErrInvalid %v, pricing.ErrCurrencyMismatch %v; want both", err, errors.Is(err, pricing.ErrInvalid), errors.Is(err, pricing.ErrCurrencyMismatch))
 	}
 }
+
+func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }

@@ -1,32 +1,33 @@
-package pricing
+package pricelist
 
 import (
-	"fmt"
 	"io"
 	"math"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
 
+	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/shopspring/decimal"
 )
 
-// SkyPilotProvider is the Provider of the offers LoadSkyPilotCSV reads: a catalog
-// file does not name its cloud (SkyPilotCloud reads it from the file's path).
+// SkyPilotProvider is the Provider of the offers ReadSkyPilot reads: a catalog
+// file does not name its cloud; a caller that knows it (from the file's path, as
+// the examples do) sets it.
 const SkyPilotProvider = "skypilot"
 
-// LoadSkyPilotCSV reads a SkyPilot catalog vms.csv (github.com/skypilot-org/
+// ReadSkyPilot reads a SkyPilot catalog vms.csv (github.com/skypilot-org/
 // skypilot-catalog, catalogs/v<N>/<cloud>/vms.csv): a header row naming the
 // columns, in any order, then one instance type in one region or zone a row.
 // It reads InstanceType, AcceleratorName, AcceleratorCount, Price, SpotPrice,
-// Region, AvailabilityZone (older catalogs and some clouds) and GpuInfo, and
-// ignores the others (vCPUs, MemoryGiB, Arch, ...). Each row with GPUs becomes an
-// offer of one whole instance (GPUsPerInstance is the row's AcceleratorCount,
+// Region, AvailabilityZone (older catalogs and some clouds), GpuInfo and
+// MemoryGiB, and ignores the others (vCPUs, Arch, ...). Each row with GPUs becomes
+// an offer of one whole instance (GPUsPerInstance is the row's AcceleratorCount,
 // MaxGPUs zero: any number of instances), priced in USD per instance-hour billed
-// per second, Provider SkyPilotProvider, the instance type and zone in Notes, and
-// Line its row.
+// per second, Provider SkyPilotProvider, the instance type and zone in Notes, its
+// HostMemory the instance's MemoryGiB over its GPUs (zero when the row gives none),
+// and Line its row.
 //
 // The card is named with its memory from GpuInfo, a Python dict as text
 // ("{'Gpus': [{'Name': 'A100', ..., 'MemoryInfo': {'SizeInMiB': 40960}}], ...}"),
@@ -47,32 +48,13 @@ const SkyPilotProvider = "skypilot"
 // offers and are left out, as are rows with a fraction of a GPU (Azure's shared
 // GPUs). A row with a GPU and a missing, malformed or negative price, a count of
 // zero or a malformed GpuInfo is an error naming its line, a *ParseError wrapping
-// ErrInvalid. GCP's catalog lists each attachable GPU as a row of its own without
+// pricing.ErrInvalid. GCP's catalog lists each attachable GPU as a row of its own without
 // an instance type, priced for the GPU alone: such offers leave out the host VM's
-// price, and their Notes say so. The size bound and encoding checks of
-// LoadOffersCSV apply.
-func LoadSkyPilotCSV(r io.Reader) ([]Offer, error) {
-	offers, _, err := loadSkyPilot(r)
+// price, and their Notes say so. The size bound and encoding checks of ReadCSV
+// apply. ReadList says how many rows were left out, and why.
+func ReadSkyPilot(r io.Reader) ([]pricing.Offer, error) {
+	offers, _, err := readSkyPilot(r)
 	return offers, err
-}
-
-// SkyPilotCloud returns the cloud a SkyPilot catalog file belongs to, from its
-// path: "lambda" for "catalogs/v7/lambda/vms.csv", and for a copy saved under
-// the cloud's name, "lambda_vms.csv" or "lambda-vms.csv"; "" when the path says
-// no cloud. Set it as the offers' Provider after LoadSkyPilotCSV.
-func SkyPilotCloud(file string) string {
-	file = strings.ReplaceAll(file, "\\", "/")
-	dir, base := path.Split(file)
-	dir = strings.TrimSuffix(dir, "/")
-	for _, suffix := range [...]string{"_vms.csv", "-vms.csv"} {
-		if cloud, ok := strings.CutSuffix(base, suffix); ok && cloud != "" {
-			return cloud
-		}
-	}
-	if base != "vms.csv" || dir == "" {
-		return ""
-	}
-	return path.Base(dir)
 }
 
 // Skip counts the rows of a price list that were read and left out for one
@@ -96,8 +78,8 @@ func (s *skips) add(reason string, line int) {
 	*s = append(*s, Skip{Reason: reason, Rows: 1, FirstLine: line})
 }
 
-// skyColumns are the columns LoadSkyPilotCSV reads; the first four are required.
-var skyColumns = [...]string{"AcceleratorName", "AcceleratorCount", "Price", "Region", "InstanceType", "SpotPrice", "AvailabilityZone", "GpuInfo"}
+// skyColumns are the columns ReadSkyPilot reads; the first four are required.
+var skyColumns = [...]string{"AcceleratorName", "AcceleratorCount", "Price", "Region", "InstanceType", "SpotPrice", "AvailabilityZone", "GpuInfo", "MemoryGiB"}
 
 const (
 	skyAccName = iota
@@ -108,9 +90,10 @@ const (
 	skySpot
 	skyZone
 	skyGpuInfo
+	skyMemory
 )
 
-func loadSkyPilot(r io.Reader) ([]Offer, []Skip, error) {
+func readSkyPilot(r io.Reader) ([]pricing.Offer, []Skip, error) {
 	size := knownSize(r)
 	cr, header, hline, err := openCSV(r, "catalog")
 	if err != nil {
@@ -124,7 +107,7 @@ func loadSkyPilot(r io.Reader) ([]Offer, []Skip, error) {
 		for c, name := range skyColumns {
 			if strings.EqualFold(strings.TrimSpace(h), name) {
 				if col[c] >= 0 {
-					return nil, nil, &ParseError{Line: hline, Field: name, Err: fmt.Errorf("column repeated: %w", ErrInvalid)}
+					return nil, nil, &ParseError{Line: hline, Field: name, Err: invalidf("column repeated")}
 				}
 				col[c] = i
 			}
@@ -132,7 +115,7 @@ func loadSkyPilot(r io.Reader) ([]Offer, []Skip, error) {
 	}
 	for c := skyAccName; c <= skyRegion; c++ {
 		if col[c] < 0 {
-			return nil, nil, &ParseError{Line: hline, Field: skyColumns[c], Err: fmt.Errorf("column missing from the header of a SkyPilot catalog: %w", ErrInvalid)}
+			return nil, nil, &ParseError{Line: hline, Field: skyColumns[c], Err: invalidf("column missing from the header of a SkyPilot catalog")}
 		}
 	}
 	sr := skyReader{col: col, in: interner{}, cards: map[string]skyCard{}, mem: map[string]int64{},
@@ -147,7 +130,7 @@ func loadSkyPilot(r io.Reader) ([]Offer, []Skip, error) {
 			// once; at most twice the catalog's size in offers (AWS's GPU
 			// rows make 1.3 times), past which chunks take the rest.
 			est := int64(n)*size/max(cr.InputOffset(), 1) + int64(n/4+64)
-			sr.out.reserve(int(min(est, 2*size/int64(unsafe.Sizeof(Offer{})))))
+			sr.out.reserve(int(min(est, 2*size/int64(unsafe.Sizeof(pricing.Offer{})))))
 		}
 		return nil
 	})
@@ -177,7 +160,7 @@ type skyReader struct {
 func (sr *skyReader) get(rec []string, c int) string { return cell(rec, sr.col[c]) }
 
 func (sr *skyReader) fail(rec []string, line, c int, err error) error {
-	return parseErr(line, skyColumns[c], sr.get(rec, c), err)
+	return parseErr(line, skyColumns[c], sr.get(rec, c), err, nil)
 }
 
 // skyCard is the card name made of a GPU name and memory, and whether it names
@@ -194,7 +177,7 @@ func (sr *skyReader) row(rec []string, line int) error {
 	if name == "" {
 		if countText != "" {
 			if n, err := strconv.ParseFloat(countText, 64); err != nil || n != 0 {
-				return sr.fail(rec, line, skyAccCount, fmt.Errorf("a GPU count without a GPU name: %w", ErrInvalid))
+				return sr.fail(rec, line, skyAccCount, invalidf("a GPU count without a GPU name"))
 			}
 		}
 		sr.skipped.add("no GPUs", line)
@@ -207,6 +190,10 @@ func (sr *skyReader) row(rec []string, line int) error {
 	if frac {
 		sr.skipped.add("a fraction of a GPU", line)
 		return nil
+	}
+	ram, err := hostMemory(sr.get(rec, skyMemory), count)
+	if err != nil {
+		return sr.fail(rec, line, skyMemory, err)
 	}
 	priceText, spotText := sr.get(rec, skyPrice), sr.get(rec, skySpot)
 	price, err := sr.parsePrice(priceText, true)
@@ -240,14 +227,14 @@ func (sr *skyReader) row(rec []string, line int) error {
 		if mem > 0 && !statesMemory(name) {
 			named.card = name + " " + strconv.FormatInt(mem, 10) + "GB"
 		}
-		named.valid = CardKey(named.card) != ""
+		named.valid = pricing.CardKey(named.card) != ""
 		if len(sr.cards) < 4096 {
 			sr.cards[strings.Clone(name)] = named
 		}
 	}
 	card := named.card
 	if !named.valid {
-		return sr.fail(rec, line, skyAccName, fmt.Errorf("a GPU name without letters or digits: %w", ErrInvalid))
+		return sr.fail(rec, line, skyAccName, invalidf("a GPU name without letters or digits"))
 	}
 	// Repeats: the zones of an instance in a region come in consecutive rows;
 	// the prices offered since the instance, GPU or region last changed are kept.
@@ -262,7 +249,7 @@ func (sr *skyReader) row(rec []string, line int) error {
 		p := skyOffered{priceText, false}
 		hourly := price
 		if spotOffer {
-			if spot.IsZero() || !below(spot, price) {
+			if spot.IsZero() || spot.Cmp(price) >= 0 {
 				break
 			}
 			p, hourly = skyOffered{spotText, true}, spot
@@ -278,12 +265,20 @@ func (sr *skyReader) row(rec []string, line int) error {
 		if len(sr.prices) < 64 {
 			sr.prices = append(sr.prices, p) // holds at most 64 rows' text
 		}
-		sr.out.add(Offer{
+		o := pricing.Offer{
 			Provider: SkyPilotProvider, Region: region, Card: card,
-			GPUsPerInstance: count, Line: line, Notes: sr.note(instance, zone, spotOffer),
-			Tariff:        Tariff{Currency: "USD", Hourly: hourly},
+			GPUsPerInstance: count, HostMemory: ram, Line: line, Notes: sr.note(instance, zone, spotOffer),
+			Tariff:        pricing.Tariff{Currency: "USD", Hourly: hourly},
 			Interruptible: spotOffer,
-		})
+		}
+		if err := o.Validate(); err != nil {
+			c := skyPrice
+			if spotOffer {
+				c = skySpot
+			}
+			return sr.fail(rec, line, c, err)
+		}
+		sr.out.add(o)
 	}
 	return nil
 }
@@ -334,11 +329,11 @@ func gpuCount(s string) (n int, frac bool, err error) {
 	v, perr := strconv.ParseFloat(s, 64)
 	switch {
 	case s == "" || perr != nil || math.IsNaN(v) || math.IsInf(v, 0):
-		return 0, false, fmt.Errorf("not a GPU count: %w", ErrInvalid)
+		return 0, false, invalidf("not a GPU count")
 	case v <= 0:
-		return 0, false, fmt.Errorf("a GPU name with %s GPUs: want 1 or more: %w", s, ErrInvalid)
+		return 0, false, invalidf("a GPU name with %s GPUs: want 1 or more", s)
 	case v > 1_000_000:
-		return 0, false, fmt.Errorf("GPU count over 1000000: %w", ErrInvalid)
+		return 0, false, invalidf("GPU count over 1000000")
 	case v != math.Trunc(v):
 		return 0, true, nil
 	}
@@ -362,75 +357,22 @@ func (sr *skyReader) parsePrice(s string, need bool) (decimal.Decimal, error) {
 func parseSkyPrice(s string, need bool) (decimal.Decimal, error) {
 	if s == "" {
 		if need {
-			return decimal.Decimal{}, fmt.Errorf("no price for a row with GPUs: %w", ErrInvalid)
+			return decimal.Decimal{}, invalidf("no price for a row with GPUs")
 		}
 		return decimal.Decimal{}, nil
 	}
-	d, ok := smallDecimal(s)
-	if !ok {
-		var err error
-		if d, err = parseDecimal(s, false); err != nil {
-			return decimal.Decimal{}, err
-		}
-	}
-	if err := checkPrice("hourly", d); err != nil {
-		return decimal.Decimal{}, err
+	d, err := pricing.ParseDecimal(s)
+	if err != nil {
+		return decimal.Decimal{}, invalidf("not a plain decimal such as 12.50")
 	}
 	if need && d.IsZero() {
-		return decimal.Decimal{}, fmt.Errorf("a price of zero for a row with GPUs: %w", ErrInvalid)
+		return decimal.Decimal{}, invalidf("a price of zero for a row with GPUs")
 	}
 	return d, nil
 }
 
-// below reports whether a < b, on int64 coefficients when both have at most 12
-// decimal places and fit after scaling, as catalog prices do, and through
-// decimal's Cmp otherwise.
-func below(a, b decimal.Decimal) bool {
-	ea, eb := a.Exponent(), b.Exponent()
-	if ea <= 0 && eb <= 0 && ea >= -maxPricePlaces && eb >= -maxPricePlaces && a.NumDigits() <= 18 && b.NumDigits() <= 18 {
-		ca, cb := a.CoefficientInt64(), b.CoefficientInt64()
-		for ; ea > eb; ea-- {
-			ca *= 10
-		}
-		for ; eb > ea; eb-- {
-			cb *= 10
-		}
-		if ca >= 0 && cb >= 0 && ca < 1e18 && cb < 1e18 {
-			return ca < cb
-		}
-	}
-	return a.Cmp(b) < 0
-}
-
-// smallDecimal reads a plain decimal of at most 18 digits ("32.7726") exactly,
-// without decimal.NewFromString's general parse; false for anything else, which
-// parseDecimal then reads or refuses.
-func smallDecimal(s string) (decimal.Decimal, bool) {
-	var c int64
-	digits, point := 0, -1
-	for i := 0; i < len(s); i++ {
-		switch b := s[i]; {
-		case b >= '0' && b <= '9':
-			c = c*10 + int64(b-'0')
-			digits++
-		case b == '.' && point < 0 && i > 0 && i < len(s)-1:
-			point = i
-		default:
-			return decimal.Decimal{}, false
-		}
-	}
-	if digits == 0 || digits > 18 {
-		return decimal.Decimal{}, false
-	}
-	exp := 0
-	if point >= 0 {
-		exp = -(len(s) - point - 1)
-	}
-	return decimal.New(c, int32(exp)), true
-}
-
 // gpuInfoMemory reads the memory of one GPU from a GpuInfo cell, in GB (see
-// LoadSkyPilotCSV); 0 when the cell gives none (empty, or not a dict). A dict
+// ReadSkyPilot); 0 when the cell gives none (empty, or not a dict). A dict
 // must have balanced brackets and quotes and give MemoryInfo's SizeInMiB as a
 // positive number.
 func gpuInfoMemory(s string) (int64, error) {
@@ -456,21 +398,21 @@ func gpuInfoMemory(s string) (int64, error) {
 		case c == '}' || c == ']':
 			depth--
 			if depth < 0 {
-				return 0, fmt.Errorf("GpuInfo: unbalanced brackets: %w", ErrInvalid)
+				return 0, invalidf("GpuInfo: unbalanced brackets")
 			}
 		}
 	}
 	if depth != 0 || quote != 0 {
-		return 0, fmt.Errorf("GpuInfo: unbalanced brackets or quotes: %w", ErrInvalid)
+		return 0, invalidf("GpuInfo: unbalanced brackets or quotes")
 	}
 	i := strings.Index(s, "SizeInMiB")
 	if i < 0 {
-		return 0, fmt.Errorf("GpuInfo without MemoryInfo's SizeInMiB: %w", ErrInvalid)
+		return 0, invalidf("GpuInfo without MemoryInfo's SizeInMiB")
 	}
 	rest := strings.TrimLeft(s[i+len("SizeInMiB"):], "'\" ")
 	rest, ok := strings.CutPrefix(rest, ":")
 	if !ok {
-		return 0, fmt.Errorf("GpuInfo: SizeInMiB without a value: %w", ErrInvalid)
+		return 0, invalidf("GpuInfo: SizeInMiB without a value")
 	}
 	rest = strings.TrimLeft(rest, " ")
 	j := 0
@@ -479,7 +421,7 @@ func gpuInfoMemory(s string) (int64, error) {
 	}
 	mib, err := strconv.ParseFloat(rest[:j], 64)
 	if err != nil || mib <= 0 || mib > 1<<30 {
-		return 0, fmt.Errorf("GpuInfo: SizeInMiB %s: want a positive size: %w", strconv.Quote(rest[:j]), ErrInvalid)
+		return 0, invalidf("GpuInfo: SizeInMiB %s: want a positive size", strconv.Quote(rest[:j]))
 	}
 	return memoryGB(mib), nil
 }

@@ -1,36 +1,36 @@
-package pricing
+package pricelist
 
 import (
 	"bytes"
-	"fmt"
 	"io"
-	"strings"
+
+	"github.com/gpuplan/gpuplan/pricing"
 )
 
-// The formats LoadOffers tells apart, as it names them.
+// The formats Read tells apart, as it names them.
 const (
-	FormatCSV      = "csv"          // the package's own CSV (LoadOffersCSV), Chinese headings included
-	FormatJSON     = "json"         // the package's own JSON (LoadOffersJSON)
-	FormatSkyPilot = "skypilot-csv" // a SkyPilot catalog vms.csv (LoadSkyPilotCSV)
-	FormatVast     = "vast-json"    // vast.ai's offers (LoadVastJSON)
+	FormatCSV      = "csv"          // gpuplan's own CSV (ReadCSV), Chinese headings included
+	FormatJSON     = "json"         // gpuplan's own JSON (ReadJSON)
+	FormatSkyPilot = "skypilot-csv" // a SkyPilot catalog vms.csv (ReadSkyPilot)
+	FormatVast     = "vast-json"    // vast.ai's offers (ReadVast)
 )
 
-// LoadOffers reads a price list in any format the package knows and says which it
-// read (FormatCSV, FormatJSON, FormatSkyPilot or FormatVast); it is LoadList
+// Read reads a price list in any format the package knows and says which it
+// read (FormatCSV, FormatJSON, FormatSkyPilot or FormatVast); it is ReadList
 // without the rows left out.
-func LoadOffers(r io.Reader) (offers []Offer, format string, err error) {
-	l, err := LoadList(r)
+func Read(r io.Reader) (offers []pricing.Offer, format string, err error) {
+	l, err := ReadList(r)
 	return l.Offers, l.Format, err
 }
 
-// List is a price list as LoadList read it.
+// List is a price list as ReadList read it.
 type List struct {
-	Format  string  `json:"format"`  // FormatCSV, FormatJSON, FormatSkyPilot or FormatVast
-	Offers  []Offer `json:"offers"`  // in file order
-	Skipped []Skip  `json:"skipped"` // rows read and left out, by reason, in the order reasons first appear; empty: none
+	Format  string          `json:"format"`  // FormatCSV, FormatJSON, FormatSkyPilot or FormatVast
+	Offers  []pricing.Offer `json:"offers"`  // in file order
+	Skipped []Skip          `json:"skipped"` // rows read and left out, by reason, in the order reasons first appear; empty: none
 }
 
-// LoadList reads a price list in any format the package knows. Text starting with
+// ReadList reads a price list in any format the package knows. Text starting with
 // [ or { is JSON: vast.ai's when it is an object, or when its first offer has a
 // "dph_total" or "gpu_name" field, else the package's own. Other text is CSV: a
 // SkyPilot catalog when its header names both AcceleratorName and
@@ -39,7 +39,7 @@ type List struct {
 // read (the List's Format is set), so that a user sees which the file was taken
 // for. Skipped counts the rows a loader leaves out by design (a SkyPilot row
 // without GPUs); the own formats and vast.ai's leave none out.
-func LoadList(r io.Reader) (List, error) {
+func ReadList(r io.Reader) (List, error) {
 	data, err := readList(r)
 	if err != nil {
 		return List{}, err
@@ -48,33 +48,26 @@ func LoadList(r io.Reader) (List, error) {
 	src := bytes.NewReader(data)
 	switch l.Format {
 	case FormatJSON:
-		l.Offers, err = LoadOffersJSON(src)
+		l.Offers, err = ReadJSON(src)
 	case FormatVast:
-		l.Offers, err = LoadVastJSON(src)
+		l.Offers, err = ReadVast(src)
 	case FormatSkyPilot:
-		l.Offers, l.Skipped, err = loadSkyPilot(src)
+		l.Offers, l.Skipped, err = readSkyPilot(src)
 	default:
-		l.Offers, err = LoadOffersCSV(src)
+		l.Offers, err = ReadCSV(src)
 	}
 	if err != nil {
-		return List{Format: l.Format}, &formatError{l.Format, err}
+		if pe, ok := err.(*ParseError); ok {
+			named := *pe
+			named.Format = l.Format
+			err = &named
+		}
+		return List{Format: l.Format}, err
 	}
 	return l, nil
 }
 
-// formatError puts the format a list was read as before its loader's error.
-type formatError struct {
-	format string
-	err    error
-}
-
-func (e *formatError) Error() string {
-	return fmt.Sprintf("pricing: read as %s: %s", e.format, strings.TrimPrefix(e.err.Error(), "pricing: "))
-}
-
-func (e *formatError) Unwrap() error { return e.err }
-
-// sniffFormat names the format of a list (see LoadOffers).
+// sniffFormat names the format of a list (see Read).
 func sniffFormat(data []byte) string {
 	t := bytes.TrimLeft(data, " \t\r\n")
 	switch {
