@@ -47,8 +47,9 @@
 // (plan.DefaultDemoHour); the report says which.
 //
 // With -json, once the flags parse, standard output holds one JSON value whatever
-// the outcome: the options shown (an array), the preset names for -model list (an
-// array), or, when the plan fails, an object
+// the outcome: the plan (the request as the planner used it under "job", with
+// the keys it left to a default listed under "defaults", then the options), the
+// preset names for -model list (an array), or, when the plan fails, an object
 //
 //	{"error": "...", "no_fit": true, "reasons": ["..."], "suggestions": ["..."]}
 //
@@ -70,6 +71,7 @@ package main
 
 import (
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -284,7 +286,11 @@ func (o options) execute(w io.Writer) (int, error) {
 		for i, s := range rep.Skipped {
 			skipped[i] = jsonSkipped{Provider: s.Offer.Provider, Region: s.Offer.Region, Card: s.Offer.Card, Line: s.Offer.Line, Reason: s.Reason}
 		}
-		return exitOK, writeJSON(w, jsonPlan{Job: req, Currency: rep.Options[0].RankedCost.Currency,
+		job, defaults, err := echo(req, o.set)
+		if err != nil {
+			return exitFail, err
+		}
+		return exitOK, writeJSON(w, jsonPlan{Job: job, Defaults: defaults, Currency: rep.Options[0].RankedCost.Currency,
 			Considered: rep.Considered, Returned: len(rep.Options), Skipped: skipped, Options: rep.Options})
 	}
 	if req.Serving != nil {
@@ -295,12 +301,13 @@ func (o options) execute(w io.Writer) (int, error) {
 
 // jsonPlan is what -json prints when the plan succeeds.
 type jsonPlan struct {
-	Job        plan.Request  `json:"job"`        // the request planned, as the flags built it
-	Currency   string        `json:"currency"`   // the currency options are ranked in
-	Considered int           `json:"considered"` // candidates (offer, GPU count, layout) evaluated
-	Returned   int           `json:"returned"`   // options printed
-	Skipped    []jsonSkipped `json:"skipped"`    // offers left out, and why
-	Options    []plan.Option `json:"options"`
+	Job        json.RawMessage `json:"job"`        // the request as the planner used it (echo)
+	Defaults   []string        `json:"defaults"`   // the keys of Job left to a default, dotted: "headroom", "workload.optimizer"
+	Currency   string          `json:"currency"`   // the currency options are ranked in
+	Considered int             `json:"considered"` // candidates (offer, GPU count, layout) evaluated
+	Returned   int             `json:"returned"`   // options printed
+	Skipped    []jsonSkipped   `json:"skipped"`    // offers left out, and why
+	Options    []plan.Option   `json:"options"`
 }
 
 // jsonSkipped is an offer left out of the plan.
