@@ -128,7 +128,7 @@ func TestModelFiles(t *testing.T) {
 		args []string
 		want jsonModel
 	}{
-		{"config", []string{"-config", qwenConfig}, jsonModel{Name: "qwen2.5-7b", Layers: 28, KVHeads: 4}},
+		{"config", []string{"-config", qwenConfig}, jsonModel{Name: "qwen2.5-7b", Params: qwenParams, Layers: 28, KVHeads: 4}}, // -json fills in the count
 		{"shards in one flag", []string{"-safetensors", a + "," + b}, jsonModel{Name: "model", Params: qwenParams, StoredBytes: 2 * qwenParams}},
 		{"shards in two flags", []string{"-safetensors", a, "-safetensors", b}, jsonModel{Name: "model", Params: qwenParams, StoredBytes: 2 * qwenParams}},
 		{"config and shards", []string{"-config", qwenConfig, "-safetensors", a + "," + b},
