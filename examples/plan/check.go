@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/input"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
@@ -29,7 +30,7 @@ func (o *options) check() error {
 		return cli.Usagef("-%s %v: want %s", flag, v, want)
 	}
 	if o.set["tokens"] {
-		t, err := parseCount(o.tokensArg)
+		t, err := input.Count(o.tokensArg)
 		if err != nil {
 			return cli.Usagef("-tokens %q: %v", o.tokensArg, err)
 		}

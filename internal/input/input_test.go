@@ -108,3 +108,22 @@ func FuzzParseDuration(f *testing.F) {
 		}
 	})
 }
+
+func TestCount(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want float64
+	}{
+		{"1e8", 1e8}, {"500M", 5e8}, {"500m", 5e8}, {"1.5B", 1.5e9}, {"2T", 2e12}, {"8k", 8000},
+		{" 42 ", 42}, {"0", 0}, {"7000000000", 7e9},
+	} {
+		if got, err := Count(tc.in); err != nil || got != tc.want {
+			t.Errorf("Count(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"", "M", "-1", "1e400", "1e308T", "NaN", "Inf", "5 M", "5MM", "0x10", "五"} {
+		if got, err := Count(bad); err == nil {
+			t.Errorf("Count(%q) = %v, want an error", bad, got)
+		}
+	}
+}

@@ -1,12 +1,15 @@
 // Package input reads the quantities the example commands and the web page take
-// as text from a user: durations with a count of days in front ("30d12h").
+// as text from a user: durations with a count of days in front ("30d12h"), and
+// counts with a suffix for thousands to trillions ("500M").
 // It is shared so that a flag and a form field read the same text the same way.
 package input
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -101,4 +104,31 @@ func decimal(s string) (*big.Rat, bool) {
 	}
 	r, ok := new(big.Rat).SetString(s)
 	return r, ok
+}
+
+// Count reads a count as a user types it: a number (7000000000, 7e9, 1.5e9) or
+// one with a suffix for thousands, millions, billions or trillions, either case
+// (7B, 70b, 1.5B, 500M, 1.8T). It must be finite and not negative.
+func Count(s string) (float64, error) {
+	num, scale := strings.TrimSpace(s), 1.0
+	if n := len(num); n > 0 {
+		switch num[n-1] {
+		case 'k', 'K':
+			scale = 1e3
+		case 'm', 'M':
+			scale = 1e6
+		case 'b', 'B':
+			scale = 1e9
+		case 't', 'T':
+			scale = 1e12
+		}
+		if scale != 1 {
+			num = num[:n-1]
+		}
+	}
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f*scale, 0) || f < 0 {
+		return 0, fmt.Errorf("want a count such as 7B, 500M, 1.5e9 or 7000000000")
+	}
+	return f * scale, nil
 }
