@@ -76,12 +76,16 @@ func run(ctx context.Context, w io.Writer, args []string) error {
 		}
 		return err
 	}
+	s, err := newServer(defaultLimits)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("-addr %s: %w", *addr, err)
 	}
 	fmt.Fprintf(w, "gpuplan: serving the planner on http://%s/ (Ctrl-C stops it)\n", ln.Addr())
-	return serve(ctx, ln, newServer(defaultLimits))
+	return serve(ctx, ln, s)
 }
 
 // shutdownGrace is how long a stopping server waits for the requests in flight.
