@@ -405,3 +405,18 @@ func TestReadConfigStoredPrecision(t *testing.T) {
 		t.Errorf("a quantization_config that is no object: %v", err)
 	}
 }
+
+// gpt-oss's config stores its experts in MXFP4 and the rest in BF16: the stored
+// size counts each at its own width. gpt-oss-20b: 19,110,297,600 expert weights
+// at 17 bytes per 32 and 1,804,459,584 others at 2 bytes, 13,761,264,768 bytes
+// (its repository's weights are 13.8 GB).
+func TestReadConfigMXFP4Experts(t *testing.T) {
+	m, err := ReadConfig(strings.NewReader(`{"model_type":"gpt_oss","num_hidden_layers":24,"hidden_size":2880,"num_attention_heads":64,"num_key_value_heads":8,"head_dim":64,"intermediate_size":2880,"num_local_experts":32,"num_experts_per_tok":4,"vocab_size":201088,"sliding_window":128,"torch_dtype":"bfloat16","quantization_config":{"quant_method":"mxfp4","modules_to_not_convert":["model.layers.*.self_attn","model.layers.*.mlp.router","model.embed_tokens","lm_head"]}}`))
+	if err != nil || m.StoredPrecision != MXFP4 || m.StoredBytes != 13_761_264_768 {
+		t.Fatalf("gpt-oss-20b: %v, %d bytes (%v); want MXFP4, 13,761,264,768", m.StoredPrecision, int64(m.StoredBytes), err)
+	}
+	b, err := Estimate(m, Workload{Task: Inference, Precision: MXFP4, Batch: 1, SeqLen: 1024})
+	if err != nil || b.Weights != m.StoredBytes {
+		t.Errorf("Estimate weights %d (%v), want the stored %d", int64(b.Weights), err, int64(m.StoredBytes))
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,9 +25,10 @@ var safetensorsDtypes = map[string]int64{
 // that the header is at most MaxHeaderBytes, that every dtype is known, and that
 // the tensors' data offsets, sorted, are contiguous from 0 and each spans exactly
 // its shape's elements × the dtype's width. Params is the sum of the elements,
-// with the packed weights of GPTQ and AWQ layers unpacked and their scales,
-// zeros and group index left out (unpackedParams), and Weights the sum of the
-// bytes. A file holds only tensors, so the Model has Params and
+// with the packed weights of MXFP4, NVFP4, GPTQ and AWQ layers unpacked and the
+// scales, zeros and group indexes of quantized layers left out (countTensors),
+// and Weights the sum of the bytes; Precision is the format holding most of them.
+// A JSON file (an index given in place of a shard) is named as such. A file holds only tensors, so the Model has Params and
 // StoredBytes set and no architecture: give a config.json to ReadConfig for that.
 // A header whose tensors hold no parameters ({}, or only empty tensors) is an
 // error wrapping ErrInvalid.
@@ -37,6 +39,9 @@ func ReadSafetensors(r io.Reader) (ModelFile, error) {
 		return ModelFile{}, errFile("safetensors", "no 8-byte header length")
 	}
 	n := binary.LittleEndian.Uint64(lenBuf[:])
+	if n > MaxHeaderBytes && lenBuf[0] == '{' {
+		return ModelFile{}, errFile("safetensors", "this is JSON, not a .safetensors file (a model.safetensors.index.json lists the shards: give the shards, or the model's folder)")
+	}
 	if n > MaxHeaderBytes {
 		return ModelFile{}, errFile("safetensors", "header of %d bytes, over the limit of %d", n, MaxHeaderBytes)
 	}
@@ -58,9 +63,8 @@ func ReadSafetensors(r io.Reader) (ModelFile, error) {
 		name       string
 	}
 	spans := make([]span, 0, len(raw))
-	var params, stored int64
-	packed := map[string]packedTensor{} // the parts of GPTQ and AWQ layers, counted below
-	var tally formatBytes
+	tensors := make(map[string]stTensor, len(raw))
+	var stored int64
 	for name, v := range raw {
 		if name == "__metadata__" {
 			continue
@@ -96,13 +100,7 @@ func ReadSafetensors(r io.Reader) (ModelFile, error) {
 		if !ok || bitsN%8 != 0 || uint64(bitsN/8) != t.Offsets[1]-t.Offsets[0] {
 			return ModelFile{}, errFile("safetensors", "tensor %s: %d elements of %s do not fill data_offsets %v", quote(name), elems, t.Dtype, t.Offsets)
 		}
-		if packedPart(name) {
-			packed[name] = packedTensor{t.Shape, elems, bitsN / 8, t.Dtype}
-		} else if params, ok = checked.Add(params, elems); !ok {
-			return ModelFile{}, errFile("safetensors", "parameter count overflows int64")
-		} else {
-			tally.addDtype(t.Dtype, bitsN/8)
-		}
+		tensors[name] = stTensor{t.Dtype, t.Shape, elems, bitsN / 8}
 		stored += bitsN / 8 // bounded: the offsets are contiguous from 0 (checked below), each below 2^64
 		spans = append(spans, span{t.Offsets[0], t.Offsets[1], name})
 	}
@@ -122,7 +120,9 @@ func ReadSafetensors(r io.Reader) (ModelFile, error) {
 	if next > math.MaxInt64 || stored < 0 {
 		return ModelFile{}, errFile("safetensors", "tensor data of %d bytes overflows int64", next)
 	}
-	if params, err = unpackedParams(params, packed, &tally); err != nil {
+	var tally formatBytes
+	params, err := countTensors(tensors, &tally)
+	if err != nil {
 		return ModelFile{}, err
 	}
 	if params == 0 {
@@ -139,11 +139,90 @@ var safetensorsPrecision = map[string]Precision{
 	"F64": FP64, "F32": FP32, "F16": FP16, "BF16": BF16, "F8_E4M3": FP8, "F8_E5M2": FP8, "I8": INT8,
 }
 
-// packedTensor is a part of a GPTQ or AWQ layer: its shape and elements.
-type packedTensor struct {
+// stTensor is a tensor of a safetensors header: its dtype, shape, elements and
+// bytes.
+type stTensor struct {
+	dtype        string
 	shape        []uint64
 	elems, bytes int64
-	dtype        string
+}
+
+// countTensors returns the parameters the tensors hold and adds their bytes to
+// tally by format. Quantized layers count their weights unpacked and their
+// scales as quantization state, not parameters, their bytes going to their
+// format:
+//   - MXFP4 (gpt-oss's experts): NAME_blocks, U8 [..., K/32, 16], two E2M1 values
+//     a byte, beside NAME_scales, U8 [..., K/32], one E8M0 scale per 32 values;
+//   - NVFP4 (NVIDIA ModelOpt and compressed-tensors checkpoints): NAME.weight or
+//     NAME.weight_packed, U8 [out, in/2], beside NAME.weight_scale, F8_E4M3
+//     [out, in/16], and the per-tensor FP32 scales NAME.weight_scale_2,
+//     NAME.weight_global_scale, NAME.input_scale and NAME.input_global_scale;
+//   - FP8 (DeepSeek-V3's block scales, and per-tensor ones): NAME.weight in
+//     F8_E4M3 or F8_E5M2 beside NAME.weight_scale_inv, NAME.weight_scale or
+//     NAME.input_scale;
+//   - GPTQ and AWQ: see unpackedParams.
+//
+// Every other tensor counts its elements.
+func countTensors(tensors map[string]stTensor, tally *formatBytes) (int64, error) {
+	var params int64
+	state := map[string]bool{} // scales counted with their layer
+	add := func(n int64) bool {
+		var ok bool
+		params, ok = checked.Add(params, n)
+		return ok
+	}
+	for name, t := range tensors {
+		var p Precision
+		var scales []string
+		switch {
+		case t.dtype == "U8" && strings.HasSuffix(name, "_blocks"):
+			s, ok := tensors[strings.TrimSuffix(name, "_blocks")+"_scales"]
+			if ok && s.dtype == "U8" && len(t.shape) == len(s.shape)+1 && t.shape[len(t.shape)-1] == 16 && slices.Equal(t.shape[:len(s.shape)], s.shape) {
+				p, scales = MXFP4, []string{strings.TrimSuffix(name, "_blocks") + "_scales"}
+			}
+		case t.dtype == "U8" && (strings.HasSuffix(name, ".weight") || strings.HasSuffix(name, ".weight_packed")):
+			base := name[:strings.LastIndexByte(name, '.')]
+			s, ok := tensors[base+".weight_scale"]
+			if ok && s.dtype == "F8_E4M3" && len(s.shape) == len(t.shape) && len(t.shape) > 0 && s.shape[len(s.shape)-1]*8 == t.shape[len(t.shape)-1] {
+				p = NVFP4
+				scales = []string{base + ".weight_scale", base + ".weight_scale_2", base + ".weight_global_scale", base + ".input_scale", base + ".input_global_scale"}
+			}
+		case (t.dtype == "F8_E4M3" || t.dtype == "F8_E5M2") && strings.HasSuffix(name, ".weight"):
+			base := strings.TrimSuffix(name, ".weight")
+			p, scales = FP8, []string{base + ".weight_scale_inv", base + ".weight_scale", base + ".input_scale"}
+		}
+		if p == 0 {
+			continue
+		}
+		elems, bytes := t.elems, t.bytes
+		if p != FP8 {
+			elems *= 2 // two 4-bit values a byte; t.elems is at most the bytes, far below 2^62
+		}
+		for _, s := range scales {
+			if st, ok := tensors[s]; ok && !state[s] {
+				state[s] = true
+				bytes += st.bytes // each under the file's size
+			}
+		}
+		state[name] = true
+		if !add(elems) {
+			return 0, errFile("safetensors", "parameter count overflows int64")
+		}
+		tally.add(p, bytes)
+	}
+	packed := map[string]stTensor{} // the parts of GPTQ and AWQ layers
+	for name, t := range tensors {
+		switch {
+		case state[name]:
+		case packedPart(name):
+			packed[name] = t
+		case !add(t.elems):
+			return 0, errFile("safetensors", "parameter count overflows int64")
+		default:
+			tally.addDtype(t.dtype, t.bytes)
+		}
+	}
+	return unpackedParams(params, packed, tally)
 }
 
 // packedSuffixes name the tensors of a GPTQ or AWQ quantized linear layer: the
@@ -172,7 +251,7 @@ func packedPart(name string) bool {
 // without a qweight is an ordinary tensor. Each layer's bytes go to tally as
 // GPTQ4 (qweight's columns those of scales) or AWQ4 (those of qzeros) at 4 bits,
 // and as CustomBits of the layer's own bits per weight otherwise.
-func unpackedParams(params int64, packed map[string]packedTensor, tally *formatBytes) (int64, error) {
+func unpackedParams(params int64, packed map[string]stTensor, tally *formatBytes) (int64, error) {
 	for name, q := range packed {
 		prefix, ok := strings.CutSuffix(name, ".qweight")
 		if !ok {
