@@ -428,7 +428,7 @@ func TestReadSafetensorsQuantizedLayers(t *testing.T) {
 		{"mxfp4 experts", header([3]any{"e.gate_up_proj_blocks", "U8", []uint64{4, 64, 4, 16}}, [3]any{"e.gate_up_proj_scales", "U8", []uint64{4, 64, 4}},
 			[3]any{"e.gate_up_proj_bias", "BF16", []uint64{4, 64}}, [3]any{"attn.weight", "BF16", []uint64{256, 64}}), 32768 + 256 + 16384, 16384 + 1024 + 512 + 32768, BF16},
 		{"mxfp4 mostly", header([3]any{"e.down_proj_blocks", "U8", []uint64{32, 64, 4, 16}}, [3]any{"e.down_proj_scales", "U8", []uint64{32, 64, 4}},
-			[3]any{"attn.weight", "BF16", []uint64{128, 64}}), 32 * 64 * 128 + 8192, 32*4096 + 32*256 + 16384, MXFP4},
+			[3]any{"attn.weight", "BF16", []uint64{128, 64}}), 32*64*128 + 8192, 32*4096 + 32*256 + 16384, MXFP4},
 		// An NVFP4 layer of 128×256: weight U8 [128, 128], weight_scale E4M3
 		// [128, 16], weight_scale_2 and input_scale F32 scalars.
 		{"nvfp4", header([3]any{"l.weight", "U8", []uint64{128, 128}}, [3]any{"l.weight_scale", "F8_E4M3", []uint64{128, 16}},
