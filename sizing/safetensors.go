@@ -33,25 +33,28 @@ var safetensorsDtypes = map[string]int64{
 // A header whose tensors hold no parameters ({}, or only empty tensors) is an
 // error wrapping ErrInvalid.
 // A model split over several files adds up with CombineFiles.
-func ReadSafetensors(r io.Reader) (ModelFile, error) {
+func ReadSafetensors(r io.Reader) (ModelFile, error) { return readSafetensors(r, "safetensors") }
+
+// readSafetensors is ReadSafetensors naming the file as what in its messages.
+func readSafetensors(r io.Reader, what string) (ModelFile, error) {
 	var lenBuf [8]byte
 	if _, err := io.ReadFull(r, lenBuf[:]); err != nil {
-		return ModelFile{}, errFile("safetensors", "no 8-byte header length")
+		return ModelFile{}, errFile(what, "no 8-byte header length")
 	}
 	n := binary.LittleEndian.Uint64(lenBuf[:])
 	if n > MaxHeaderBytes && lenBuf[0] == '{' {
-		return ModelFile{}, errFile("safetensors", "this is JSON, not a .safetensors file (a model.safetensors.index.json lists the shards: give the shards, or the model's folder)")
+		return ModelFile{}, errFile(what, "this is JSON, not a .safetensors file (a model.safetensors.index.json lists the shards: give the shards, or the model's folder)")
 	}
 	if n > MaxHeaderBytes {
-		return ModelFile{}, errFile("safetensors", "header of %d bytes, over the limit of %d", n, MaxHeaderBytes)
+		return ModelFile{}, errFile(what, "header of %d bytes, over the limit of %d", n, MaxHeaderBytes)
 	}
 	data, err := io.ReadAll(io.LimitReader(r, int64(n)))
 	if err != nil || uint64(len(data)) != n {
-		return ModelFile{}, errFile("safetensors", "header of %d bytes ends after %d", n, len(data))
+		return ModelFile{}, errFile(what, "header of %d bytes ends after %d", n, len(data))
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return ModelFile{}, errFile("safetensors", "header: %s", reason(err))
+		return ModelFile{}, errFile(what, "header: %s", reason(err))
 	}
 	type tensor struct {
 		Dtype   string   `json:"dtype"`
@@ -70,35 +73,35 @@ func ReadSafetensors(r io.Reader) (ModelFile, error) {
 			continue
 		}
 		if len(spans) >= MaxFileTensors {
-			return ModelFile{}, errFile("safetensors", "over %d tensors", MaxFileTensors)
+			return ModelFile{}, errFile(what, "over %d tensors", MaxFileTensors)
 		}
 		var t tensor
 		dec := json.NewDecoder(strings.NewReader(string(v)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&t); err != nil {
-			return ModelFile{}, errFile("safetensors", "tensor %s: %s", quote(name), reason(err))
+			return ModelFile{}, errFile(what, "tensor %s: %s", quote(name), reason(err))
 		}
 		w, ok := safetensorsDtypes[t.Dtype]
 		switch {
 		case !ok:
-			return ModelFile{}, errFile("safetensors", "tensor %s has unknown dtype %s", quote(name), quote(t.Dtype))
+			return ModelFile{}, errFile(what, "tensor %s has unknown dtype %s", quote(name), quote(t.Dtype))
 		case len(t.Shape) > MaxFileDims:
-			return ModelFile{}, errFile("safetensors", "tensor %s has %d dimensions, over %d", quote(name), len(t.Shape), MaxFileDims)
+			return ModelFile{}, errFile(what, "tensor %s has %d dimensions, over %d", quote(name), len(t.Shape), MaxFileDims)
 		case len(t.Offsets) != 2:
-			return ModelFile{}, errFile("safetensors", "tensor %s: data_offsets has %d values, not [begin, end]", quote(name), len(t.Offsets))
+			return ModelFile{}, errFile(what, "tensor %s: data_offsets has %d values, not [begin, end]", quote(name), len(t.Offsets))
 		case t.Offsets[0] > t.Offsets[1]:
-			return ModelFile{}, errFile("safetensors", "tensor %s: data_offsets %v are not [begin, end]", quote(name), t.Offsets)
+			return ModelFile{}, errFile(what, "tensor %s: data_offsets %v are not [begin, end]", quote(name), t.Offsets)
 		}
 		elems := int64(1)
 		for _, d := range t.Shape {
 			var mok bool
 			if elems, mok = checked.Mul(elems, int64(min(d, math.MaxInt64))); !mok || d > math.MaxInt64 {
-				return ModelFile{}, errFile("safetensors", "tensor %s has more elements than int64 holds", quote(name))
+				return ModelFile{}, errFile(what, "tensor %s has more elements than int64 holds", quote(name))
 			}
 		}
 		bitsN, ok := checked.Mul(elems, w)
 		if !ok || bitsN%8 != 0 || uint64(bitsN/8) != t.Offsets[1]-t.Offsets[0] {
-			return ModelFile{}, errFile("safetensors", "tensor %s: %d elements of %s do not fill data_offsets %v", quote(name), elems, t.Dtype, t.Offsets)
+			return ModelFile{}, errFile(what, "tensor %s: %d elements of %s do not fill data_offsets %v", quote(name), elems, t.Dtype, t.Offsets)
 		}
 		tensors[name] = stTensor{t.Dtype, t.Shape, elems, bitsN / 8}
 		stored += bitsN / 8 // bounded: the offsets are contiguous from 0 (checked below), each below 2^64
@@ -113,20 +116,20 @@ func ReadSafetensors(r io.Reader) (ModelFile, error) {
 	next := uint64(0)
 	for _, s := range spans {
 		if s.begin != next {
-			return ModelFile{}, errFile("safetensors", "tensor %s starts at %d, not at %d where the data before it ends", quote(s.name), s.begin, next)
+			return ModelFile{}, errFile(what, "tensor %s starts at %d, not at %d where the data before it ends", quote(s.name), s.begin, next)
 		}
 		next = s.end
 	}
 	if next > math.MaxInt64 || stored < 0 {
-		return ModelFile{}, errFile("safetensors", "tensor data of %d bytes overflows int64", next)
+		return ModelFile{}, errFile(what, "tensor data of %d bytes overflows int64", next)
 	}
 	var tally formatBytes
-	params, err := countTensors(tensors, &tally)
+	params, err := countTensors(tensors, &tally, what)
 	if err != nil {
 		return ModelFile{}, err
 	}
 	if params == 0 {
-		return ModelFile{}, noParams("safetensors", len(spans))
+		return ModelFile{}, noParams(what, len(spans))
 	}
 	m := Model{Params: params, StoredBytes: Bytes(next)}
 	m.StoredPrecision = tally.most(&m.Notes)
@@ -163,7 +166,7 @@ type stTensor struct {
 //   - GPTQ and AWQ: see unpackedParams.
 //
 // Every other tensor counts its elements.
-func countTensors(tensors map[string]stTensor, tally *formatBytes) (int64, error) {
+func countTensors(tensors map[string]stTensor, tally *formatBytes, what string) (int64, error) {
 	var params int64
 	state := map[string]bool{} // scales counted with their layer
 	add := func(n int64) bool {
@@ -206,7 +209,7 @@ func countTensors(tensors map[string]stTensor, tally *formatBytes) (int64, error
 		}
 		state[name] = true
 		if !add(elems) {
-			return 0, errFile("safetensors", "parameter count overflows int64")
+			return 0, errFile(what, "parameter count overflows int64")
 		}
 		tally.add(p, bytes)
 	}
@@ -217,12 +220,12 @@ func countTensors(tensors map[string]stTensor, tally *formatBytes) (int64, error
 		case packedPart(name):
 			packed[name] = t
 		case !add(t.elems):
-			return 0, errFile("safetensors", "parameter count overflows int64")
+			return 0, errFile(what, "parameter count overflows int64")
 		default:
 			tally.addDtype(t.dtype, t.bytes)
 		}
 	}
-	return unpackedParams(params, packed, tally)
+	return unpackedParams(params, packed, tally, what)
 }
 
 // packedSuffixes name the tensors of a GPTQ or AWQ quantized linear layer: the
@@ -251,7 +254,7 @@ func packedPart(name string) bool {
 // without a qweight is an ordinary tensor. Each layer's bytes go to tally as
 // GPTQ4 (qweight's columns those of scales) or AWQ4 (those of qzeros) at 4 bits,
 // and as CustomBits of the layer's own bits per weight otherwise.
-func unpackedParams(params int64, packed map[string]stTensor, tally *formatBytes) (int64, error) {
+func unpackedParams(params int64, packed map[string]stTensor, tally *formatBytes, what string) (int64, error) {
 	for name, q := range packed {
 		prefix, ok := strings.CutSuffix(name, ".qweight")
 		if !ok {
@@ -260,7 +263,7 @@ func unpackedParams(params int64, packed map[string]stTensor, tally *formatBytes
 			}
 			var add bool
 			if params, add = checked.Add(params, q.elems); !add {
-				return 0, errFile("safetensors", "parameter count overflows int64")
+				return 0, errFile(what, "parameter count overflows int64")
 			}
 			tally.addDtype(q.dtype, q.bytes)
 			continue
@@ -268,15 +271,15 @@ func unpackedParams(params int64, packed map[string]stTensor, tally *formatBytes
 		sc, okS := packed[prefix+".scales"]
 		zs, okZ := packed[prefix+".qzeros"]
 		if !okS || !okZ || len(q.shape) != 2 || len(sc.shape) != 2 || len(zs.shape) != 2 || zs.shape[1] == 0 || sc.shape[1] <= zs.shape[1] {
-			return 0, errFile("safetensors", "tensor %s: a packed qweight without the 2-D scales and qzeros that say how it is packed (GPTQ or AWQ); give the parameter count another way", quote(name))
+			return 0, errFile(what, "tensor %s: a packed qweight without the 2-D scales and qzeros that say how it is packed (GPTQ or AWQ); give the parameter count another way", quote(name))
 		}
 		n, ok := checked.Mul(q.elems, int64(min(sc.shape[1], math.MaxInt64)))
 		if !ok || sc.shape[1] > math.MaxInt64 || n%int64(zs.shape[1]) != 0 {
-			return 0, errFile("safetensors", "tensor %s: %d packed elements do not unpack to %d columns over %d", quote(name), q.elems, sc.shape[1], zs.shape[1])
+			return 0, errFile(what, "tensor %s: %d packed elements do not unpack to %d columns over %d", quote(name), q.elems, sc.shape[1], zs.shape[1])
 		}
 		n /= int64(zs.shape[1])
 		if params, ok = checked.Add(params, n); !ok {
-			return 0, errFile("safetensors", "parameter count overflows int64")
+			return 0, errFile(what, "parameter count overflows int64")
 		}
 		layer := q.bytes + sc.bytes + zs.bytes + packed[prefix+".g_idx"].bytes // each under the file's size
 		var p Precision
