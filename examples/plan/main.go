@@ -143,10 +143,10 @@ type options struct {
 func parse(args []string) (options, *flag.FlagSet, error) {
 	var o options
 	fs := cli.FlagSet("plan")
-	fs.StringVar(&o.model, "model", "llama-2-7b", "model preset (see -model list); other models: -config, -gguf, -safetensors or -params")
-	fs.StringVar(&o.config, "config", "", "a model's Hugging Face config.json `file`, in place of -model; with -gguf or -safetensors the files give the exact parameter count and weight bytes")
+	fs.StringVar(&o.model, "model", "llama-2-7b", "model preset (see -model list), or a downloaded model's folder (config.json with its safetensors shards, index or GGUF file; headers only are read); other models: -config, -gguf, -safetensors or -params")
+	fs.StringVar(&o.config, "config", "", "a model's Hugging Face config.json `file` or its folder, in place of -model; with -gguf or -safetensors the files give the exact parameter count and weight bytes")
 	fs.Var(&o.gguf, "gguf", "a model's GGUF `file` (only its header is read); repeat or separate with commas for a split model")
-	fs.Var(&o.safetensors, "safetensors", "a model's .safetensors `file` (only its header is read); repeat or separate with commas for the shards of one model")
+	fs.Var(&o.safetensors, "safetensors", "a model's .safetensors `file` (only its header is read); repeat or separate with commas for the shards of one model, or give their folder")
 	fs.StringVar(&o.params, "params", "", "parameter count of a model without a preset or config (7B, 70b, 1.5e9); memory terms that need the architecture are approximated (-config makes them exact)")
 	fs.StringVar(&o.render, "render", "", "an image-generation or render job in place of a model's: sd15, sdxl, flux1 or cycles; ranks the offers whose card holds it for -usage")
 	fs.StringVar(&o.size, "size", "", "image size for -render, in pixels: 1024 (a square) or 1920x1080; default: the kind's reference size")
