@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -128,8 +129,9 @@ func (c *hfConfig) intOr(def int, names ...string) int {
 	if v == nil || c.err != nil {
 		return def
 	}
-	var f float64
-	if err := json.Unmarshal(v, &f); err != nil {
+	// v is a valid JSON value: a number is a float strconv reads as JSON does.
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil {
 		c.fail("%s is not a number", name)
 		return def
 	}
@@ -155,16 +157,21 @@ func (c *hfConfig) boolOr(def bool, name string) bool {
 	if v == nil || c.err != nil {
 		return def
 	}
-	var b bool
-	if err := json.Unmarshal(v, &b); err != nil {
-		c.fail("%s is not true or false", name)
-		return def
+	switch string(v) {
+	case "true":
+		return true
+	case "false":
+		return false
 	}
-	return b
+	c.fail("%s is not true or false", name)
+	return def
 }
 
 func (c *hfConfig) str(name string) string {
 	v, _ := c.raw(name)
+	if n := len(v); n >= 2 && v[0] == '"' && v[n-1] == '"' && bytes.IndexByte(v, '\\') < 0 {
+		return string(v[1 : n-1]) // no escapes to decode
+	}
 	var s string
 	if v != nil && json.Unmarshal(v, &s) != nil {
 		c.fail("%s is not a string", name)
