@@ -292,7 +292,7 @@ func TestReadConfigMoEFamilies(t *testing.T) {
 func TestReadConfigErrors(t *testing.T) {
 	for _, tc := range []struct{ json, want string }{
 		{`{"model_type":"mamba","hidden_size":4}`, `model_type "mamba" is not one ReadConfig knows (it reads baichuan, bloom, chatglm, `},
-		{`{"model_type":"mamba"}`, "describe the model by hand instead: its parameter count (the CLIs' -params) or a sizing.Model"},
+		{`{"model_type":"mamba"}`, "describe the model by hand: its parameter count (-params) or a sizing.Model"},
 		{`{"hidden_size":4096}`, "missing keys model_type and architectures: not a model's config.json"},
 		{`{}`, "missing keys model_type and architectures"},
 		{`{"architectures":["MambaForCausalLM"]}`, `missing key model_type, and architectures "MambaForCausalLM"`},
