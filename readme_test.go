@@ -10,6 +10,7 @@ import (
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
+	"github.com/gpuplan/gpuplan/pricing/pricelist"
 	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
 )
@@ -55,7 +56,7 @@ func TestReadmeTour(t *testing.T) {
 		t.Fatal(err)
 	}
 	claim("// 13434 tokens: the longest context it holds", strconv.Itoa(ctx)+" tokens")
-	claim("**catalog**: 43 cards from datasheets", strconv.Itoa(len(catalog.Default().Cards()))+" cards")
+	claim("**catalog**: 57 cards from datasheets", strconv.Itoa(len(catalog.Default().Cards()))+" cards")
 
 	tariff := pricing.Tariff{Currency: "CNY", Hourly: decimal.New(18, 0), Monthly: decimal.New(9000, 0)}
 	q, err := tariff.Cost(731 * time.Hour)
@@ -80,7 +81,7 @@ func TestReadmeTour(t *testing.T) {
 	if start < 0 || end < 0 {
 		t.Fatal("README.md has no csv price list")
 	}
-	offers, err := pricing.LoadOffersCSV(strings.NewReader(readme[start+7 : start+7+end]))
+	offers, err := pricelist.ReadCSV(strings.NewReader(readme[start+7 : start+7+end]))
 	if err != nil {
 		t.Fatalf("the README's price list does not load: %v", err)
 	}
@@ -94,8 +95,9 @@ func TestReadmeTour(t *testing.T) {
 	}
 	best := opts[0]
 	dur := strings.TrimSuffix(best.Duration.Truncate(time.Minute).String(), "0s")
-	got := strconv.Itoa(best.GPUs) + " × RTX 4090, " + dur + ", " + best.Cost.Total.String()
-	claim("list below: 2 × RTX 4090, 6h51m, CNY 21.93, warned that they talk over PCIe.", got)
+	got := strconv.Itoa(best.GPUs) + " × RTX 4090, " + dur + ", " + best.Cost.Total.String() +
+		", micro-batch " + strconv.Itoa(best.MicroBatch) + " × " + strconv.Itoa(best.Accumulation)
+	claim("list below: 2 × RTX 4090, 6h47m, CNY 21.72, micro-batch 2 × 2", got)
 	if len(best.Warnings) == 0 || !strings.Contains(best.Warnings[0], "PCIe") {
 		t.Errorf("warnings %q, want the PCIe note the README quotes", best.Warnings)
 	}

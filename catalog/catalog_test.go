@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -146,7 +147,7 @@ func TestLookupNotFound(t *testing.T) {
 		name    string
 		suggest string // one of the suggestions; "" for none
 	}{
-		{"A1000", "A100"},
+		{"A100X", "A100"}, // "A1000" is as near the A4000, A5000 and A6000 as the A100
 		{"RTX 4070", "GeForce RTX 4090"},
 		{"L40X", "L40"},
 		{"H1OO", "H100"},
@@ -421,7 +422,7 @@ func TestLoadRejects(t *testing.T) {
 		{"object, not list", `{"id": "t4"}`},
 		{"null", "null"},
 		{"unknown field", mod(`"id":"t4"`, `"id":"t4","colour":"green"`)},
-		{"unknown peak", mod(`"fp64":`, `"fp4":1,"fp64":`)},
+		{"unknown peak", mod(`"fp64":`, `"fp6":1,"fp64":`)},
 		{"negative memory", mod(`"memory_mib":15360`, `"memory_mib":-15360`)},
 		{"absurd memory", mod(`"memory_mib":15360`, `"memory_mib":9223372036854775807`)},
 		{"memory as string", mod(`"memory_mib":15360`, `"memory_mib":"15360"`)},
@@ -557,5 +558,20 @@ func TestErrorMessages(t *testing.T) {
 	_, err = ParseSMI(strings.NewReader("0, NVIDIA A100-SXM4-80GB, lots\n"))
 	if got, want := err.Error(), `catalog: ParseSMI line 1 "0, NVIDIA A100-SXM4-80GB, lots": memory.total "lots": not a whole number of MiB: invalid input`; got != want {
 		t.Errorf("ParseSMI error = %q, want %q", got, want)
+	}
+}
+
+// A JSON error quotes an excerpt of the input, never the whole: encoding/json
+// quotes an unknown field's name in full.
+func TestLoadErrorIsShort(t *testing.T) {
+	long := strings.Repeat("x", 1<<20)
+	_, err := Load(strings.NewReader(`[{"` + long + `": 1}]`))
+	if !errors.Is(err, ErrInvalid) || len(err.Error()) > 300 || !strings.HasPrefix(err.Error(), `catalog: Load: json: unknown field "xxx`) {
+		t.Errorf("Load error (%d bytes) = %.100q..., want a short one wrapping ErrInvalid", len(fmt.Sprint(err)), fmt.Sprint(err))
+	}
+	var c Card
+	err = c.UnmarshalJSON([]byte(`{"` + long + `": 1}`))
+	if !errors.Is(err, ErrInvalid) || len(err.Error()) > 300 {
+		t.Errorf("Card.UnmarshalJSON error (%d bytes), want a short one wrapping ErrInvalid", len(fmt.Sprint(err)))
 	}
 }

@@ -93,6 +93,14 @@ func (e *ParseError) Error() string {
 // Unwrap returns the reason, so that errors.Is(err, ErrInvalid) holds.
 func (e *ParseError) Unwrap() error { return e.Err }
 
+// jsonError is an error of encoding/json, kept whole for errors.As and read in a
+// message as at most its first 200 bytes: json quotes an unknown field's name in
+// full, which may be megabytes long.
+type jsonError struct{ err error }
+
+func (e jsonError) Error() string { return text.Cut(e.err.Error(), 200) }
+func (e jsonError) Unwrap() error { return e.err }
+
 // quote quotes s for a message: at most its first 80 bytes, cut at a character
 // boundary.
 func quote(s string) string { return text.Quote(s, 80) }

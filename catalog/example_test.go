@@ -45,6 +45,49 @@ func ExampleCatalog_Lookup() {
 	// true
 }
 
+func ExampleCatalog_Candidates() {
+	cat := catalog.Default()
+	for _, name := range []string{"NVIDIA H100 80GB HBM3", "H100 80GB", "A100 80GB", "H800 80GB HBM3"} {
+		cards, err := cat.Candidates(name)
+		if err != nil {
+			panic(err)
+		}
+		var ids []string
+		for _, c := range cards {
+			ids = append(ids, c.ID)
+		}
+		fmt.Printf("%-22s %s\n", name, strings.Join(ids, ", ")) // slowest first
+	}
+	// Output:
+	// NVIDIA H100 80GB HBM3  h100-sxm5-80gb
+	// H100 80GB              h100-pcie-80gb, h100-sxm5-80gb
+	// A100 80GB              a100-pcie-80gb, a100-sxm4-80gb
+	// H800 80GB HBM3         h800-sxm5-80gb
+}
+
+func ExampleMerge() {
+	// A provider's own card: a 4090 with its power limit cut to 300 W, say.
+	mine, err := catalog.Default().Lookup("rtx-4090")
+	if err != nil {
+		panic(err)
+	}
+	mine.ID, mine.Name, mine.Aliases, mine.TDP = "rtx-4090-300w", "RTX 4090 300W", []string{"4090 300W"}, 300
+	cat, err := catalog.Merge(catalog.Default(), mine)
+	if err != nil {
+		panic(err)
+	}
+	card, _ := cat.Lookup("4090 300W")
+	fmt.Println(card.ID, card.TDP)
+
+	// An alias another card answers to is refused, naming both cards.
+	mine.ID, mine.Aliases = "my-4090", []string{"RTX 4090"}
+	_, err = catalog.Merge(catalog.Default(), mine)
+	fmt.Println(err)
+	// Output:
+	// rtx-4090-300w 300
+	// catalog: card "my-4090": name "RTX 4090" also names card "rtx-4090": invalid input
+}
+
 func ExampleCard_FP64() {
 	for _, name := range []string{"A100-80GB", "H800 SXM", "RTX 4090"} {
 		card, _ := catalog.Default().Lookup(name)

@@ -51,7 +51,18 @@ func TestLookupWords(t *testing.T) {
 		{"PCIe A100 40GB", "a100-pcie-40gb"},
 		{"PCIe 80GB A100", "a100-pcie-80gb"},
 		{"PCIe H800", "h800-pcie-80gb"},
-		{"H100 HBM3", "h100-sxm5-80gb"},
+		// A memory type is compared with the card's: the PCIe H100 and H800 have
+		// HBM2e, the SXM5 boards HBM3 (NVIDIA's H100 datasheet; secondary tables
+		// for the H800).
+		{"H100 80GB HBM2e", "h100-pcie-80gb"},
+		{"H100 PCIe HBM2e", "h100-pcie-80gb"},
+		{"HBM3 H100 80GB", "h100-sxm5-80gb"}, // nvidia-smi's name, reordered
+		{"H800 80GB HBM3", "h800-sxm5-80gb"},
+		{"H100 PCIe HBM3", "h100-nvl-94gb"}, // the H100 NVL is a PCIe card with HBM3
+		{"RTX 4090 24GB GDDR6X", "rtx-4090"},
+		// HGX is NVIDIA's SXM baseboard.
+		{"HGX H100", "h100-sxm5-80gb"},
+		{"H100 HGX 80GB", "h100-sxm5-80gb"},
 		// Memory written "80G" or "80GiB", or put first, means what "A100 80GB" means
 		// today: SkyPilot's A100-80GB, the SXM4 board.
 		{"A100 80G", "a100-sxm4-80gb"},
@@ -94,6 +105,10 @@ func TestLookupWordsAmbiguous(t *testing.T) {
 		{"80GB H800", []string{"h800-sxm5-80gb", "h800-pcie-80gb"}},
 		{"V100 PCIe", []string{"v100-pcie-16gb", "v100-pcie-32gb"}},
 		{"A800 PCIe", []string{"a800-pcie-40gb", "a800-pcie-80gb"}},
+		// The H100 NVL has HBM3 too (NVIDIA's H100 datasheet).
+		{"H100 HBM3", []string{"h100-nvl-94gb", "h100-sxm5-80gb"}},
+		{"A100 80GB HBM2e", []string{"a100-pcie-80gb", "a100-sxm4-80gb"}},
+		{"HGX A100", []string{"a100-sxm4-40gb", "a100-sxm4-80gb"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -118,6 +133,9 @@ func TestLookupWordsNotFound(t *testing.T) {
 		"L40 S 48GB",         // "S" apart is not the L40S's "L40S"
 		"A100 48GB",          // no such memory
 		"A100 SXM 40GB 80GB", // two sizes
+		"A100 80GB HBM3",     // the A100 80GB has HBM2e
+		"A100 40GB HBM2e",    // the A100 40GB has HBM2
+		"HGX RTX 4090",       // no RTX 4090 sits on an SXM board
 		"T4 15GB",            // nominal is 16 GB (15360 MiB is what nvidia-smi reports)
 		"80GB",               // memory alone names no model
 		"SXM",
@@ -206,18 +224,21 @@ func TestLookupWordsCustomCatalog(t *testing.T) {
 
 func TestParseQuery(t *testing.T) {
 	tests := []struct {
-		in     string
-		words  []string
-		memory []int64
+		in       string
+		words    []string
+		memory   []int64
+		memTypes []string
 	}{
-		{"NVIDIA A100-SXM4-80GB", []string{"a100", "sxm4"}, []int64{80}},
-		{"A100 80 G", []string{"a100"}, []int64{80}},
-		{"A100 80gib", []string{"a100"}, []int64{80}},
-		{"GeForce RTX 4090 D", []string{"rtx", "4090", "d"}, nil},
-		{"B200 (HGX) 180GB", []string{"b200", "hgx"}, []int64{180}},
-		{"gb 80", []string{"gb", "80"}, nil},
-		{"0gb", []string{"0gb"}, nil},
-		{"", nil, nil},
+		{"NVIDIA A100-SXM4-80GB", []string{"a100", "sxm4"}, []int64{80}, nil},
+		{"A100 80 G", []string{"a100"}, []int64{80}, nil},
+		{"A100 80gib", []string{"a100"}, []int64{80}, nil},
+		{"GeForce RTX 4090 D", []string{"rtx", "4090", "d"}, nil, nil},
+		{"B200 (HGX) 180GB", []string{"b200", "hgx"}, []int64{180}, nil},
+		{"NVIDIA H100 80GB HBM3", []string{"h100"}, []int64{80}, []string{"hbm3"}},
+		{"GDDR6X RTX hbm", []string{"rtx", "hbm"}, nil, []string{"gddr6x"}},
+		{"gb 80", []string{"gb", "80"}, nil, nil},
+		{"0gb", []string{"0gb"}, nil, nil},
+		{"", nil, nil, nil},
 	}
 	for _, tt := range tests {
 		q, ok := parseQuery(tt.in)
@@ -225,7 +246,7 @@ func TestParseQuery(t *testing.T) {
 			t.Errorf("parseQuery(%q) not ok", tt.in)
 			continue
 		}
-		if diff := cmp.Diff(query{words: tt.words, memory: tt.memory}, q, cmp.AllowUnexported(query{})); diff != "" {
+		if diff := cmp.Diff(query{words: tt.words, memory: tt.memory, memTypes: tt.memTypes}, q, cmp.AllowUnexported(query{})); diff != "" {
 			t.Errorf("parseQuery(%q) mismatch (-want +got):\n%s", tt.in, diff)
 		}
 	}
@@ -353,7 +374,30 @@ func FuzzLookup(f *testing.F) {
 		if c2.ID != c.ID || fmt.Sprint(err2) != fmt.Sprint(err) {
 			t.Fatalf("Lookup(%q) not deterministic: %q %v then %q %v", name, c.ID, err, c2.ID, err2)
 		}
+		cands, cerr := cat.Candidates(name)
+		if errors.Is(err, ErrNotFound) {
+			if cands != nil || fmt.Sprint(cerr) != fmt.Sprint(err) {
+				t.Fatalf("Candidates(%q) = %d cards, %v; Lookup: %v", name, len(cands), cerr, err)
+			}
+			return
+		}
+		if cerr != nil {
+			t.Fatalf("Candidates(%q): %v; Lookup: %q, %v", name, cerr, c.ID, err)
+		}
+		checkCandidates(t, cat, name, cands)
 	})
+}
+
+func BenchmarkCandidates(b *testing.B) {
+	cat := Default()
+	for _, name := range []string{"NVIDIA H100 80GB HBM3", "A100 80GB", "A100", "H800 80GB HBM3"} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				_, _ = cat.Candidates(name)
+			}
+		})
+	}
 }
 
 func BenchmarkLookupWords(b *testing.B) {

@@ -3,10 +3,10 @@ package catalog
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -41,7 +41,8 @@ const memoryTolerance = 0.08
 // nvidia-smi topo -m reported (ParseTopology), or nil when it was not run.
 //
 // Problems reported: fewer GPUs than ordered; a GPU whose name resolves to another
-// card or to none; less memory than the advertised card has (its exact memory less
+// card or to none (a name several cards print, as the 24 and 48 GB RTX 4090 do,
+// is read as the one whose memory is nearest the GPU's); less memory than the advertised card has (its exact memory less
 // 8% for what drivers reserve and ECC takes); and, for two or more
 // GPUs of a card sold on an NVLink baseboard (SXM), pairs of GPUs joined only by
 // PCIe. PCIe cards with an NVLink bridge join pairs only, so missing bridges are a
@@ -97,7 +98,7 @@ func (c *Catalog) Verify(advertised string, gpus int, devs []Device, topo *Topol
 	// GPU is the same allowed card, else the advertised one.
 	var delivered []Card // the allowed cards of the GPUs ordered (the first gpus devices)
 	for i, d := range devs {
-		got, err := c.Lookup(d.Name)
+		got, err := c.deviceCard(d)
 		want := card // the card this GPU's memory is held to
 		if family {
 			want = smallest(allowed)
@@ -153,6 +154,30 @@ func (c *Catalog) Verify(advertised string, gpus int, devs []Device, topo *Topol
 	return r, nil
 }
 
+// deviceCard returns the card a GPU is: the card Lookup finds by its name, or,
+// where other cards report as that one (Card.ReportsAs: the 48 GB RTX 4090 prints
+// the 24 GB card's name), whichever of them has the memory nearest the GPU's.
+func (c *Catalog) deviceCard(d Device) (Card, error) {
+	got, err := c.Lookup(d.Name)
+	if err != nil {
+		return got, err
+	}
+	dist := func(k *Card) sizing.Bytes {
+		if k.Memory > d.Memory {
+			return k.Memory - d.Memory
+		}
+		return d.Memory - k.Memory
+	}
+	named, best := got.ID, dist(&got)
+	for i := range c.cards {
+		k := &c.cards[i]
+		if k.ReportsAs == named && dist(k) < best {
+			got, best = k.clone(), dist(k)
+		}
+	}
+	return got, nil
+}
+
 // unseenError is Verify's error for an order of card c, which nvidia-smi does not
 // list: it names the tool that lists such cards.
 func unseenError(c Card) error {
@@ -166,63 +191,25 @@ func unseenError(c Card) error {
 	return fmt.Errorf("catalog: Verify: the %s is %s, which nvidia-smi does not see; %s: %w", c.Name, kind, tool, ErrInvalid)
 }
 
-// advertisedCards returns the cards a listing allows, the card Lookup reads it as
-// first: the family's cards for a name Lookup finds ambiguous (family true), else
-// that card and, when the name does not say the board, the same model and memory
-// on other boards.
+// advertisedCards returns the cards a listing allows (Candidates), the card Lookup
+// reads it as first, then the others slowest first; for a name Lookup finds
+// ambiguous (family true), the first card Lookup lists comes first.
 func (c *Catalog) advertisedCards(advertised string) (cards []Card, family bool, err error) {
-	card, err := c.Lookup(advertised)
-	var amb *AmbiguousError
-	if errors.As(err, &amb) {
-		for _, id := range amb.Candidates {
-			k, err := c.Lookup(id)
-			if err != nil {
-				return nil, false, err
-			}
-			cards = append(cards, k)
-		}
-		return cards, true, nil
-	}
+	cards, err = c.Candidates(advertised)
 	if err != nil {
 		return nil, false, err
 	}
-	cards = []Card{card}
-	if namesBoard(advertised) {
-		return cards, false, nil
+	card, err := c.Lookup(advertised)
+	first := card.ID
+	var amb *AmbiguousError
+	if errors.As(err, &amb) {
+		first, family = amb.Candidates[0], true
 	}
-	for _, k := range c.cards {
-		if k.ID != card.ID && boardSiblings(card, k) {
-			cards = append(cards, k.clone())
-		}
-	}
-	return cards, false, nil
-}
-
-// namesBoard reports whether a listing says the board: SXM (any generation),
-// PCIe, NVL or HGX, in any case and with or without separators ("A100-SXM4-80GB").
-func namesBoard(name string) bool {
-	key := normalize(text.FoldWidth(name))
-	for _, w := range []string{"sxm", "pcie", "nvl", "hgx"} {
-		if strings.Contains(key, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// boardSiblings reports whether a and b are one model on two boards: a family in
-// common, the same marketed memory, and different forms (A100 80GB on SXM4 and on
-// PCIe).
-func boardSiblings(a, b Card) bool {
-	if a.Form == b.Form || a.MemoryNominal != b.MemoryNominal || a.MemoryNominal == 0 {
-		return false
-	}
-	for _, f := range a.Families {
-		if contains(b.Families, f) {
-			return true
-		}
-	}
-	return false
+	i := slices.IndexFunc(cards, func(k Card) bool { return k.ID == first })
+	k := cards[i]
+	copy(cards[1:i+1], cards[:i])
+	cards[0] = k
+	return cards, family, nil
 }
 
 func containsCard(cards []Card, id string) bool {

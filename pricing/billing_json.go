@@ -25,7 +25,7 @@ func (p *Package) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return &inputError{"package", string(b), "want daily, weekly or monthly, or empty for a term", ErrInvalid}
+	return invalid("package", "%s: want daily, weekly or monthly, or empty for a term", quote(string(b)))
 }
 
 // UnmarshalJSON reads a session strictly; unknown fields are errors wrapping ErrInvalid.
@@ -72,7 +72,7 @@ func (c *Credit) UnmarshalJSON(b []byte) error {
 	}
 	d, err := parseDecimal(w.Percent, false)
 	if err != nil {
-		return &fieldError{"percent", w.Percent, err}
+		return &FieldError{Field: "percent", Err: err}
 	}
 	*c = Credit{Below: w.Below, Percent: d}
 	return nil
@@ -140,7 +140,7 @@ func (inv *Invoice) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if w.SchemaVersion != InvoiceSchemaVersion {
-		return &fieldError{"schema_version", fmt.Sprint(w.SchemaVersion), fmt.Errorf("want %d: %w", InvoiceSchemaVersion, ErrInvalid)}
+		return invalid("schema_version", "%d: want %d", w.SchemaVersion, InvoiceSchemaVersion)
 	}
 	*inv = Invoice{From: w.From.UTC(), To: w.To.UTC(), Lines: nonNil(w.Lines),
 		Subtotal: w.Subtotal, Credit: w.Credit, Tax: w.Tax, Total: w.Total}

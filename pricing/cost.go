@@ -58,7 +58,7 @@ func (l *Line) UnmarshalJSON(b []byte) error {
 	}
 	q, err := parseDecimal(w.Quantity, true)
 	if err != nil {
-		return err
+		return &FieldError{Field: "quantity", Err: err}
 	}
 	*l = Line{Item: w.Item, Unit: w.Unit, Quantity: q, Price: w.Price, Amount: w.Amount}
 	return nil

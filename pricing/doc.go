@@ -1,9 +1,9 @@
 // Package pricing prices GPU rentals exactly: money, tariffs, the cheapest way to
 // cover a usage, break-even against hourly use, comparison across offers, a market
-// check, exchange rates, price lists and providers' price books, and billing what
-// an account used. It imports only the standard library and decimal: no card
-// table, no sizing, no FLOPs. The planner, which joins sizing, compute and catalog
-// to rank rental options for a job, is package pricing/plan.
+// check, exchange rates, and billing what an account used. It imports only the
+// standard library and decimal: no card table, no sizing, no FLOPs. Price lists are
+// read into offers by package pricing/pricelist; the planner, which joins sizing,
+// compute and catalog to rank rental options for a job, is package pricing/plan.
 //
 // The main types:
 //
@@ -19,12 +19,8 @@
 //     hourly followed by a commitment.
 //   - Offer: a provider's tariff for one card, with datacenter tier (SiteAvailability
 //     reads it), support, interruption risk and, when a loader read it, its line
-//     of the file (Offer.Line); Compare and MarketCheck work on lists of them.
-//   - Price books: LoadList (and LoadOffers) tells the formats apart by content
-//     and returns a List: the format, the offers and the rows left out;
-//     LoadOffersJSON and LoadOffersCSV read this package's own formats,
-//     LoadSkyPilotCSV a SkyPilot catalog, LoadVastJSON vast.ai's offers. An offer
-//     with GPUsPerInstance is sold in whole instances.
+//     of the file (Offer.Line); Compare and MarketCheck work on lists of them. An
+//     offer with GPUsPerInstance is sold in whole instances.
 //   - Pricer: a tariff validated once to price many usages (Price, and Total for
 //     the total alone).
 //   - Rates: a base currency and the price of other currencies in it, to rank
@@ -64,14 +60,13 @@
 //	Tariff.Cost, the slowest of 3,000 random tariffs   1.7–1.9 ms   0.38 MB
 //	NewPricer; Pricer.Price of 20 h / 400 days         1.5–1.9 µs; 5–6.5 / 13.5 µs
 //	Account.Bill, a million sessions                   0.88–0.96 µs a session, 224 MB
-//	LoadOffersCSV, 30 MiB                              0.9–1.2 s, 183 MB
-//	LoadSkyPilotCSV, 10 MB                             59–76 ms, 25 MB
 //
 // (Tariff.Cost's documentation says why no valid tariff takes longer at any
 // length; the slowest is BenchmarkCostRandomTerms/days-span-100y.)
 //
-// Errors wrap ErrInvalid, ErrCurrencyMismatch or ErrUnavailable; the loaders return
-// *ParseError with the line and field. Messages start with "pricing: ", quote the
-// input once and end with the sentinel's text, which carries no package name of its
-// own: "pricing: add USD to CNY: currency mismatch".
+// Errors wrap ErrInvalid, ErrCurrencyMismatch or ErrUnavailable; Validate methods
+// return *FieldError values naming the field at fault by its JSON key. Messages
+// start with "pricing: ", quote the input once and end with the sentinel's text,
+// which carries no package name of its own: "pricing: add USD to CNY: currency
+// mismatch".
 package pricing

@@ -2,7 +2,7 @@ package pricing
 
 import (
 	"errors"
-	"strconv"
+	"fmt"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/internal/text"
@@ -25,72 +25,116 @@ var (
 	ErrUnavailable = errors.New("offer cannot serve this usage")
 )
 
-// ParseError reports a problem in a price list, in the shape of strconv.NumError:
-// where it is (a 1-based line, and the field or column when known), the input as
-// written, and the reason, which Unwrap returns and which wraps ErrInvalid.
-type ParseError struct {
-	Line  int    // 1-based line in the input; zero when unknown
-	Field string // the column or JSON field; empty for the whole record
-	Input string // the offending text, as written (shortened when long)
-	Err   error  // the reason in plain words, ending with ErrInvalid's text; wraps ErrInvalid and the reason's own sentinel, if any
+// FieldError reports a problem with one field of an input, in the shape of
+// strconv.NumError: Field is the field's JSON key, dotted when nested
+// ("tariff.hourly", "tariff.terms[0].monthly"), and empty for a problem of the
+// value as a whole ("nothing offered"); Err is the reason in plain words, without
+// the package name, wrapping ErrInvalid (or ErrCurrencyMismatch). Validate methods
+// return one per problem, joined with errors.Join, so that a reader of a price list
+// names the column at fault from Field without running the rules again.
+//
+// Its message is "pricing: <field>: <reason>", as in
+//
+//	pricing: tariff.hourly: price -1 is negative: invalid input
+type FieldError struct {
+	Field string
+	Err   error
 }
 
-// Error describes the failure: where it is, the input quoted once, the reason and
-// the sentinel's text, as in
-//
-//	pricing: line 2, field hourly, input "abc": not a plain decimal such as 12.50: invalid input
-//
-// A reason of several lines (an offer that fails Validate on several counts) gives
-// one such line each.
-func (e *ParseError) Error() string {
-	var loc []string
-	if e.Line > 0 {
-		loc = append(loc, "line "+strconv.Itoa(e.Line))
+// Error writes "pricing: ", the field and the reason.
+func (e *FieldError) Error() string {
+	if e.Field == "" {
+		return "pricing: " + e.Err.Error()
 	}
-	if e.Field != "" {
-		loc = append(loc, "field "+e.Field)
-	}
-	if e.Input != "" {
-		loc = append(loc, "input "+quote(e.Input))
-	}
-	prefix := "pricing: "
-	if len(loc) > 0 {
-		prefix += strings.Join(loc, ", ") + ": "
-	}
-	return prefix + strings.ReplaceAll(reasonText(e.Err, e.Input), "\n", "\n"+prefix)
+	return "pricing: " + e.Field + ": " + e.Err.Error()
 }
 
 // Unwrap returns the reason, so that errors.Is(err, ErrInvalid) holds.
-func (e *ParseError) Unwrap() error { return e.Err }
+func (e *FieldError) Unwrap() error { return e.Err }
 
-// inputError is a reason about one input, such as a malformed price. Alone it reads
-// `pricing: <what> "<input>": <reason>: <sentinel>`; inside a *ParseError or a
-// fieldError that quote the input already, only `<reason>: <sentinel>`.
-type inputError struct {
-	what   string // what the input is ("currency", "rounding mode"); may be empty
-	input  string
-	reason string // plain words: "want half_up or half_even"
-	err    error  // the sentinel
+// Reason writes the field and the reason without the package name, for a caller
+// that puts the problem under a context of its own ("line 3: tariff.hourly: price
+// -1 is negative: invalid input").
+func (e *FieldError) Reason() string {
+	if e.Field == "" {
+		return e.Err.Error()
+	}
+	return e.Field + ": " + e.Err.Error()
 }
 
-func (e *inputError) Error() string {
-	s := "pricing: "
-	if e.what != "" {
-		s += e.what + " "
+// nest returns err with every *FieldError in it placed under parent: "hourly"
+// under "tariff" is "tariff.hourly", and a problem of the whole value is parent's.
+// err is nil or what a Validate method returns (FieldError values, joined).
+func nest(parent string, err error) error {
+	if err == nil {
+		return nil
 	}
-	return s + quote(e.input) + ": " + e.reason + ": " + e.err.Error()
+	var out []error
+	for _, e := range leaves(err) {
+		if fe, ok := e.(*FieldError); ok {
+			f := parent
+			if fe.Field != "" {
+				f += "." + fe.Field
+			}
+			e = &FieldError{Field: f, Err: fe.Err}
+		}
+		out = append(out, e)
+	}
+	return errors.Join(out...)
 }
 
-func (e *inputError) Unwrap() error { return e.err }
-
-// reasonText is err's message for a caller that has already written "pricing: " and
-// quoted input: an inputError about that same input gives its reason alone, and
-// any other error its message less the package name at the start of each line.
-func reasonText(err error, input string) string {
-	if ie, ok := err.(*inputError); ok && input != "" && ie.input == input {
-		return ie.reason + ": " + ie.err.Error()
+// leaves returns the errors an errors.Join tree holds, in order; err itself when
+// it joins none.
+func leaves(err error) []error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return []error{err}
 	}
-	return strings.Join(text.Unprefixed(err, ""), "\n")
+	var out []error
+	for _, e := range j.Unwrap() {
+		out = append(out, leaves(e)...)
+	}
+	return out
+}
+
+// contextError is a problem of a value put under a context ("offer 2 (acme RTX
+// 4090)"): each problem of Err is one line, "pricing: <context>: <field>:
+// <reason>", written from the FieldError values Err holds, so that the package is
+// named once without cutting any message apart. Err holds FieldError values
+// (joined); any other error is written whole after the context.
+type contextError struct {
+	context string
+	err     error
+}
+
+func (e *contextError) Error() string {
+	var b strings.Builder
+	for i, l := range leaves(e.err) {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("pricing: " + e.context + ": ")
+		if fe, ok := l.(*FieldError); ok {
+			b.WriteString(fe.Reason())
+		} else {
+			b.WriteString(l.Error())
+		}
+	}
+	return b.String()
+}
+
+func (e *contextError) Unwrap() error { return e.err }
+
+// invalid is a *FieldError for field, its reason format and args followed by
+// ErrInvalid.
+func invalid(field, format string, args ...any) *FieldError {
+	return &FieldError{Field: field, Err: reasonf(format, args...)}
+}
+
+// reasonf is a reason without the package name, its format and args followed by
+// ErrInvalid.
+func reasonf(format string, args ...any) error {
+	return fmt.Errorf(format+": %w", append(args, ErrInvalid)...)
 }
 
 // quote quotes s for a message, cut to 64 bytes at a character boundary.

@@ -2,7 +2,6 @@ package pricing_test
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gpuplan/gpuplan/pricing"
@@ -69,13 +68,15 @@ func ExampleTariff_Price() {
 }
 
 func ExampleCompare() {
-	offers, err := pricing.LoadOffersCSV(strings.NewReader(`provider,region,card,currency,hourly,daily,monthly,granularity
-sample-a,cn-hangzhou,RTX 4090,CNY,1.60,35,900,1s
-sample-b,cn-hangzhou,RTX 4090,CNY,1.35,30,,1m
-sample-c,cn-beijing,RTX 4090,CNY,1.90,,1000,1h
-`))
-	if err != nil {
-		panic(err)
+	offer := func(provider, region, hourly, daily, monthly string, granularity time.Duration) pricing.Offer {
+		price := func(s string) decimal.Decimal { d, _ := pricing.ParseDecimal(s); return d }
+		return pricing.Offer{Provider: provider, Region: region, Card: "RTX 4090", Tariff: pricing.Tariff{
+			Currency: "CNY", Hourly: price(hourly), Daily: price(daily), Monthly: price(monthly), Granularity: granularity}}
+	}
+	offers := []pricing.Offer{
+		offer("sample-a", "cn-hangzhou", "1.60", "35", "900", time.Second),
+		offer("sample-b", "cn-hangzhou", "1.35", "30", "0", time.Minute),
+		offer("sample-c", "cn-beijing", "1.90", "0", "1000", time.Hour),
 	}
 	cmp, err := pricing.Compare(offers, pricing.Continuous(20*24*time.Hour), 4)
 	if err != nil {
@@ -91,12 +92,13 @@ sample-c,cn-beijing,RTX 4090,CNY,1.90,,1000,1h
 }
 
 func ExampleMarketCheck() {
-	offers, _ := pricing.LoadOffersCSV(strings.NewReader(`provider,card,currency,hourly
-a,RTX 4090,CNY,1.60
-b,NVIDIA GeForce RTX 4090,CNY,1.35
-c,rtx-4090,CNY,0.80
-d,RTX 4090,CNY,1.90
-`))
+	var offers []pricing.Offer
+	for i, o := range []struct{ card, hourly string }{
+		{"RTX 4090", "1.60"}, {"NVIDIA GeForce RTX 4090", "1.35"}, {"rtx-4090", "0.80"}, {"RTX 4090", "1.90"},
+	} {
+		offers = append(offers, pricing.Offer{Provider: string(rune('a' + i)), Card: o.card, Line: i + 2,
+			Tariff: pricing.Tariff{Currency: "CNY", Hourly: decimal.RequireFromString(o.hourly)}})
+	}
 	checks, _ := pricing.MarketCheck(offers, decimal.RequireFromString("0.3"))
 	for _, c := range checks {
 		if c.Flag != pricing.PriceNormal {

@@ -229,7 +229,7 @@ func (p *pricer) cover(u Usage, packages bool) (cover, int64, error) {
 		return p.sessions(u, packages), 0, nil
 	case TrialThenCommit:
 		if p.t.Hourly.IsZero() {
-			return cover{}, 0, fmt.Errorf("pricing: a trial needs an hourly price: %w", ErrUnavailable)
+			return cover{}, 0, &FieldError{Err: fmt.Errorf("a trial needs an hourly price: %w", ErrUnavailable)}
 		}
 		return p.run(u.Duration, packages), p.t.billedSecs(u.Trial), nil
 	default:

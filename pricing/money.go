@@ -38,41 +38,34 @@ func NewMoney(amount, currency string) (Money, error) {
 	}
 	d, err := parseDecimal(amount, true)
 	if err != nil {
-		return Money{}, err
+		return Money{}, &FieldError{Field: "amount", Err: err}
 	}
 	return Money{Amount: d, Currency: currency}, nil
 }
 
 // ValidCurrency checks that code is an ISO 4217-shaped currency code: exactly three
-// ASCII upper-case letters. It returns nil when it is, and otherwise an error
-// wrapping ErrInvalid that quotes the code. It does not check that the code is
-// assigned; an unlisted code formats with two decimals (see MinorUnit).
+// ASCII upper-case letters. It returns nil when it is, and otherwise a *FieldError
+// for "currency" wrapping ErrInvalid that quotes the code. It does not check that the code is
+// assigned (KnownCurrency does); an unlisted code formats with two decimals (see
+// MinorUnit).
 func ValidCurrency(code string) error {
-	if len(code) != 3 {
-		return &inputError{"currency", code, "want a three-letter ISO 4217 code such as USD", ErrInvalid}
-	}
-	for i := 0; i < 3; i++ {
-		if code[i] < 'A' || code[i] > 'Z' {
-			return &inputError{"currency", code, "want three upper-case letters such as USD", ErrInvalid}
-		}
+	if err := currencyReason(code); err != nil {
+		return &FieldError{Field: "currency", Err: err}
 	}
 	return nil
 }
 
-// MinorUnit returns the number of decimal places of the currency's minor unit: 2
-// for CNY, USD, EUR, GBP, HKD, SGD; 0 for JPY and KRW; 3 for KWD and BHD. A code
-// not in the package's table gets 2, the most common minor unit. The table holds
-// the ISO 4217 minor units ("minor unit" column of the list of codes) of the
-// currencies a GPU price list is likely to use; it is a switch, so no caller can
-// change it.
-func MinorUnit(code string) int32 {
-	switch code {
-	case "JPY", "KRW", "VND", "CLP", "ISK":
-		return 0
-	case "KWD", "BHD", "OMR", "JOD", "TND":
-		return 3
+// currencyReason is ValidCurrency's reason alone, without the package name.
+func currencyReason(code string) error {
+	if len(code) != 3 {
+		return reasonf("%s: want a three-letter ISO 4217 code such as USD", quote(code))
 	}
-	return 2 // CNY, USD, EUR, GBP, HKD, SGD, TWD, AUD, CAD, CHF, INR, MYR, THB, AED, SEK, NOK and the rest
+	for i := 0; i < 3; i++ {
+		if code[i] < 'A' || code[i] > 'Z' {
+			return reasonf("%s: want three upper-case letters such as USD", quote(code))
+		}
+	}
+	return nil
 }
 
 // RoundingMode says how an amount is rounded to the currency's minor unit. The zero
@@ -108,7 +101,7 @@ func ParseRoundingMode(s string) (RoundingMode, error) {
 	case "half_even":
 		return RoundHalfEven, nil
 	}
-	return 0, &inputError{"rounding mode", s, "want half_up or half_even", ErrInvalid}
+	return 0, invalid("rounding", "%s: want half_up or half_even", quote(s))
 }
 
 func (r RoundingMode) valid() bool { return r == RoundHalfUp || r == RoundHalfEven }
@@ -229,11 +222,11 @@ func (m *Money) UnmarshalJSON(b []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&w); err != nil {
-		return fmt.Errorf("pricing: money: %s: %w", strings.TrimPrefix(err.Error(), "json: "), ErrInvalid)
+		return jsonError(err)
 	}
 	d, err := decimalFromJSON(w.Amount)
 	if err != nil {
-		return err
+		return &FieldError{Field: "amount", Err: err}
 	}
 	if w.Currency == "" && d.IsZero() {
 		*m = Money{} // the zero Money, as MarshalJSON writes it ("no budget")
@@ -247,38 +240,50 @@ func (m *Money) UnmarshalJSON(b []byte) error {
 }
 
 // decimalFromJSON reads a decimal from a JSON string; a number or anything else is
-// an error.
+// an error, a reason without the package name.
 func decimalFromJSON(raw json.RawMessage) (decimal.Decimal, error) {
 	var s string
 	if len(raw) == 0 || raw[0] != '"' {
-		return decimal.Decimal{}, &inputError{"amount", string(raw), `want a JSON string such as "9000.00", not a number`, ErrInvalid}
+		return decimal.Decimal{}, reasonf("%s: want a JSON string such as \"9000.00\", not a number", quote(string(raw)))
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return decimal.Decimal{}, &inputError{"amount", string(raw), strings.TrimPrefix(err.Error(), "json: "), ErrInvalid}
+		return decimal.Decimal{}, reasonf("%s: not a JSON string", quote(string(raw)))
 	}
 	return parseDecimal(s, true)
 }
 
-// parseDecimal reads a plain decimal: an optional minus sign (only when neg is
-// allowed), digits, and an optional point followed by digits. No exponent, no plus
-// sign, no spaces, at most 30 digits on each side, so that no input can build a
-// value whose arithmetic is slow or overflows decimal's exponent.
+// ParseDecimal reads a plain decimal, as the package's JSON and price lists write
+// amounts and prices: an optional minus sign, digits, and an optional point
+// followed by digits. No exponent, no plus sign, no spaces, at most 30 digits on
+// each side of the point, so that no input can build a value whose arithmetic is
+// slow or overflows decimal's exponent. An error is a *FieldError with no field,
+// wrapping ErrInvalid, that quotes the start of s.
+func ParseDecimal(s string) (decimal.Decimal, error) {
+	d, err := parseDecimal(s, true)
+	if err != nil {
+		return decimal.Decimal{}, &FieldError{Err: err}
+	}
+	return d, nil
+}
+
+// parseDecimal is ParseDecimal, refusing a minus sign unless neg is set; its
+// error is the reason alone, without the package name.
 func parseDecimal(s string, neg bool) (decimal.Decimal, error) {
 	body := s
 	if strings.HasPrefix(body, "-") {
 		body = body[1:]
 		if !neg {
-			return decimal.Decimal{}, &inputError{"", s, "negative, want 0 or more", ErrInvalid}
+			return decimal.Decimal{}, reasonf("%s: negative, want 0 or more", quote(s))
 		}
 	}
 	intPart, frac, hasPoint := strings.Cut(body, ".")
 	if intPart == "" || (hasPoint && frac == "") || len(intPart) > 30 || len(frac) > 30 ||
 		!allDigits(intPart) || !allDigits(frac) {
-		return decimal.Decimal{}, &inputError{"", s, "not a plain decimal such as 12.50", ErrInvalid}
+		return decimal.Decimal{}, reasonf("%s: not a plain decimal such as 12.50", quote(s))
 	}
 	d, err := decimal.NewFromString(s)
 	if err != nil {
-		return decimal.Decimal{}, &inputError{"", s, err.Error(), ErrInvalid}
+		return decimal.Decimal{}, reasonf("%s: not a plain decimal such as 12.50", quote(s))
 	}
 	return d, nil
 }
@@ -375,6 +380,21 @@ func roundQuo(x, y decimal.Decimal, places int32, mode RoundingMode) decimal.Dec
 		return q.Neg()
 	}
 	return q
+}
+
+// excerpt writes a decimal for a message without expanding a huge exponent or
+// coefficient: exactly when its coefficient is under 2^128 and its exponent from
+// -60 to 60, as coefficient and exponent ("1e-2000000000") when only the exponent
+// is large, and as a count of digits otherwise.
+func excerpt(d decimal.Decimal) string {
+	c, e := d.Coefficient(), d.Exponent()
+	switch {
+	case c.BitLen() > 128:
+		return fmt.Sprintf("a decimal of %d digits with exponent %d", d.NumDigits(), e)
+	case e < -60 || e > 60:
+		return fmt.Sprintf("%se%d", c.String(), e)
+	}
+	return d.String()
 }
 
 // mismatch reports an operation across two currencies: op has two %s, for the

@@ -43,46 +43,61 @@ type Offer struct {
 	// with Tariff priced per GPU.
 	GPUsPerInstance int `json:"gpus_per_instance"`
 
+	// HostMemory is the host RAM, in bytes, that comes with each GPU rented (an
+	// instance's RAM over its GPUs), for a job that offloads its optimizer state or
+	// weights to the host. Zero: unknown. At most MaxHostMemory.
+	HostMemory int64 `json:"host_memory_bytes"`
+
 	// Line is the 1-based line of the price list the offer was loaded from (the
 	// line of its row in CSV, of its opening brace in JSON), set by the loaders so
 	// that messages can point at it; zero otherwise.
 	Line int `json:"line"`
 }
 
-// Validate reports every problem with o, joined, each wrapping ErrInvalid: an empty
+// MaxHostMemory bounds Offer.HostMemory: 64 TiB of host RAM a GPU, far past what
+// a whole server holds (an eight-GPU DGX H100 has 2 TiB), so that a figure past it
+// is a typo or a unit mistaken.
+const MaxHostMemory = 64 << 40
+
+// Validate reports every problem with o, joined, each a *FieldError naming the
+// field by its JSON key ("card", "tariff.hourly") and wrapping ErrInvalid: an empty
 // provider or card, a negative GPU limit, GPUs per instance that are negative or do
-// not divide MaxGPUs, a negative line, an invalid tariff, or an interruption rate
-// that is negative, NaN or infinite.
-func (o Offer) Validate() error { return errors.Join(o.ValidateFields(), o.Tariff.Validate()) }
+// not divide MaxGPUs, a negative line, an invalid tariff, an interruption rate
+// that is negative, NaN or infinite, or host memory that is negative or past
+// MaxHostMemory.
+func (o Offer) Validate() error {
+	return errors.Join(o.ValidateFields(), nest("tariff", o.Tariff.Validate()))
+}
 
 // ValidateFields is Validate without the tariff: what Validate reports of the
 // offer's own fields, for a caller that validates each distinct tariff once
 // (Tariff.Validate) however many offers share it.
 func (o Offer) ValidateFields() error {
 	var errs []error
-	add := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("pricing: offer: "+format+": %w", append(args, ErrInvalid)...))
-	}
+	add := func(field, format string, args ...any) { errs = append(errs, invalid(field, format, args...)) }
 	if strings.TrimSpace(o.Provider) == "" {
-		add("provider is empty")
+		add("provider", "empty")
 	}
 	if CardKey(o.Card) == "" {
-		add("card %s is empty", quote(o.Card))
+		add("card", "%s names no card", quote(o.Card))
 	}
 	if o.MaxGPUs < 0 {
-		add("max GPUs %d is negative", o.MaxGPUs)
+		add("max_gpus", "%d is negative", o.MaxGPUs)
 	}
 	switch n := o.GPUsPerInstance; {
 	case n < 0:
-		add("GPUs per instance %d is negative", n)
+		add("gpus_per_instance", "%d is negative", n)
 	case n > 0 && o.MaxGPUs%n != 0:
-		add("max GPUs %d is not a whole number of instances of %d GPUs", o.MaxGPUs, n)
+		add("max_gpus", "%d is not a whole number of instances of %d GPUs", o.MaxGPUs, n)
 	}
 	if o.Line < 0 {
-		add("line %d is negative", o.Line)
+		add("line", "%d is negative", o.Line)
 	}
 	if r := o.InterruptionsPerDay; math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
-		add("interruptions per day %v: want a finite number ≥ 0", r)
+		add("interruptions_per_day", "%v: want a finite number ≥ 0", r)
+	}
+	if m := o.HostMemory; m < 0 || m > MaxHostMemory {
+		add("host_memory_bytes", "%d: want 0 (unknown) to %d (64 TiB a GPU)", m, int64(MaxHostMemory))
 	}
 	return errors.Join(errs...)
 }
@@ -135,7 +150,7 @@ func Compare(offers []Offer, u Usage, gpus int) ([]Comparison, error) {
 	}
 	for i, o := range offers {
 		if err := o.Validate(); err != nil {
-			return nil, &text.ContextError{Pkg: "pricing", Context: fmt.Sprintf("offer %d (%s)", i, o.name()), Drop: "offer: ", Err: err}
+			return nil, &contextError{fmt.Sprintf("offer %d (%s)", i, o.name()), err}
 		}
 		if o.Tariff.Currency != offers[0].Tariff.Currency {
 			return nil, fmt.Errorf("pricing: offer %d (%s) is in %s, offer 0 in %s: %w", i, o.name(),
@@ -158,7 +173,7 @@ func Compare(offers []Offer, u Usage, gpus int) ([]Comparison, error) {
 		}
 		q, err := o.Tariff.price(u, units) // tariff, usage and count valid
 		if err != nil {
-			out[i].Err = &text.ContextError{Pkg: "pricing", Context: o.name(), Err: err}
+			out[i].Err = &contextError{o.name(), err}
 			continue
 		}
 		out[i].Quote = q
@@ -266,8 +281,10 @@ func MarketCheckIn(offers []Offer, markets []string, threshold decimal.Decimal) 
 		return nil, fmt.Errorf("pricing: market check: %d markets for %d offers: %w", len(markets), len(offers), ErrInvalid)
 	}
 	one := decimal.NewFromInt(1)
-	if threshold.Sign() < 0 || threshold.Cmp(one) >= 0 || checkPrice("threshold", threshold) != nil {
-		return nil, fmt.Errorf("pricing: market check: threshold %s: want a fraction from 0 to below 1: %w", threshold.String(), ErrInvalid)
+	// checkPrice bounds the exponent before any comparison: 1e-2000000000 would
+	// take for ever to compare with 1.
+	if checkPrice("threshold", threshold) != nil || threshold.Cmp(one) >= 0 {
+		return nil, invalid("threshold", "%s: want a fraction from 0 to below 1", excerpt(threshold))
 	}
 	// A market: its currency, its hourly prices, and from them the median and the
 	// prices below and above which an offer is flagged.
@@ -280,7 +297,7 @@ func MarketCheckIn(offers []Offer, markets []string, threshold decimal.Decimal) 
 	byName := map[string]*market{}
 	for i, o := range offers {
 		if err := o.Validate(); err != nil {
-			return nil, &text.ContextError{Pkg: "pricing", Context: fmt.Sprintf("offer %d (%s)", i, o.name()), Drop: "offer: ", Err: err}
+			return nil, &contextError{fmt.Sprintf("offer %d (%s)", i, o.name()), err}
 		}
 		if o.Tariff.Hourly.IsZero() {
 			continue
@@ -353,15 +370,6 @@ func gpuHourly(o Offer) decimal.Decimal {
 		return o.Tariff.Hourly
 	}
 	return trim(o.Tariff.Hourly.DivRound(decimal.NewFromInt(int64(o.GPUsPerInstance)), maxPricePlaces))
-}
-
-// tierLabel reports whether a price list's tier is one a reader can take at its
-// word: a label SiteAvailability reads, or one with a "+" after it ("T3+", as
-// Chinese datacenters advertise a site built beyond Tier III without a Tier IV
-// certification), which SiteAvailability does not read and the planner treats as
-// a site of unknown availability.
-func tierLabel(tier string) bool {
-	return tierLevel(strings.TrimSuffix(strings.TrimSpace(text.FoldWidth(tier)), "+")) != 0
 }
 
 // SiteAvailability returns the design availability of a datacenter tier as the

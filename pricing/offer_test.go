@@ -273,3 +273,51 @@ func TestMarketCheckCurrencyNamesLines(t *testing.T) {
 		}
 	}
 }
+
+// A price not offered is written "" in JSON, never "0", which reads as free, and
+// reads back as not offered.
+func TestTariffJSONNotOffered(t *testing.T) {
+	tr := Tariff{Currency: "CNY", Hourly: dec("1.60"), Terms: []Term{{Months: 3, Monthly: dec("850")}}}
+	b, err := json.Marshal(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"hourly":"1.6"`, `"daily":""`, `"weekly":""`, `"monthly":""`, `"discount":""`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("JSON %s lacks %s", b, want)
+		}
+	}
+	var back Tariff
+	if err := json.Unmarshal(b, &back); err != nil || !back.Daily.IsZero() || !back.Hourly.Equal(dec("1.6")) {
+		t.Errorf("round trip = %+v, %v", back, err)
+	}
+}
+
+// HostMemory is bytes of host RAM a GPU: zero is unknown, a negative figure or one
+// past MaxHostMemory is a *FieldError naming host_memory_bytes, and JSON carries
+// it under that key.
+func TestOfferHostMemory(t *testing.T) {
+	o := Offer{Provider: "a", Card: "RTX 4090", Tariff: Tariff{Currency: "CNY", Hourly: dec("1.6")}}
+	for _, m := range []int64{0, 64 << 30, MaxHostMemory} {
+		o.HostMemory = m
+		if err := o.Validate(); err != nil {
+			t.Errorf("HostMemory %d: %v", m, err)
+		}
+	}
+	for _, m := range []int64{-1, MaxHostMemory + 1} {
+		o.HostMemory = m
+		var fe *FieldError
+		if err := o.Validate(); !errors.As(err, &fe) || fe.Field != "host_memory_bytes" || !errors.Is(err, ErrInvalid) {
+			t.Errorf("HostMemory %d: %v, want a *FieldError for host_memory_bytes", m, err)
+		}
+	}
+	o.HostMemory = 256 << 30
+	b, err := json.Marshal(o)
+	if err != nil || !strings.Contains(string(b), `"host_memory_bytes":274877906944`) {
+		t.Fatalf("JSON %s, %v", b, err)
+	}
+	var back Offer
+	if err := json.Unmarshal(b, &back); err != nil || back.HostMemory != o.HostMemory {
+		t.Errorf("round trip: %d, %v", back.HostMemory, err)
+	}
+}

@@ -59,7 +59,7 @@ func ParseAfterPackage(s string) (AfterPackage, error) {
 	case "renew":
 		return Renew, nil
 	}
-	return 0, &inputError{"after_package", s, "want hourly or renew", ErrInvalid}
+	return 0, invalid("after_package", "%s: want hourly or renew", quote(s))
 }
 
 // Term is a multi-month commitment paid for the whole term: Months months (each the
@@ -98,16 +98,16 @@ type Tariff struct {
 	Rounding      RoundingMode // how a total is rounded to the minor unit
 }
 
-// Validate reports every problem with t, joined with errors.Join, each wrapping
+// Validate reports every problem with t, joined with errors.Join, each a
+// *FieldError naming the field at fault by its JSON key ("hourly",
+// "terms[1].monthly"; empty for a problem of the whole tariff) and wrapping
 // ErrInvalid: a missing or malformed currency, a negative or over-precise price,
 // nothing offered, a granularity that is negative, not whole seconds or does not
 // divide an hour, a negative minimum, a month length outside 672 to 744 hours, a
 // bad term, an unknown policy or rounding mode.
 func (t Tariff) Validate() error {
 	var errs []error
-	add := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("pricing: tariff: "+format+": %w", append(args, ErrInvalid)...))
-	}
+	add := func(field, format string, args ...any) { errs = append(errs, invalid(field, format, args...)) }
 	for _, err := range [...]error{ValidCurrency(t.Currency), checkPrice("hourly", t.Hourly),
 		checkPrice("daily", t.Daily), checkPrice("weekly", t.Weekly), checkPrice("monthly", t.Monthly)} {
 		if err != nil {
@@ -115,65 +115,67 @@ func (t Tariff) Validate() error {
 		}
 	}
 	if t.HoursPerMonth != 0 && (t.HoursPerMonth < 672 || t.HoursPerMonth > 744) {
-		add("hours per month %d: want 672 to 744 (28 to 31 days), or zero for %d", t.HoursPerMonth, DefaultHoursPerMonth)
+		add("hours_per_month", "%d hours: want 672 to 744 (28 to 31 days), or zero for %d", t.HoursPerMonth, DefaultHoursPerMonth)
 	}
 	if g := t.Granularity; g < 0 || (g > 0 && (g%time.Second != 0 || time.Hour%g != 0)) {
-		add("granularity %v: want a whole number of seconds that divides an hour", g)
+		add("granularity", "%v: want a whole number of seconds that divides an hour", g)
 	}
 	if m := t.Minimum; m < 0 || m%time.Second != 0 || m > 24*time.Hour {
-		add("minimum %v: want whole seconds from 0 to 24h", m)
+		add("minimum", "%v: want whole seconds from 0 to 24h", m)
 	}
 	if !t.AfterPackage.valid() {
-		add("after-package policy %d unknown", int(t.AfterPackage))
+		add("after_package", "policy %d unknown", int(t.AfterPackage))
 	}
 	if !t.Rounding.valid() {
-		add("rounding mode %d unknown", int(t.Rounding))
+		add("rounding", "mode %d unknown", int(t.Rounding))
 	}
 	if len(t.Terms) > 8 {
-		add("%d terms: at most 8", len(t.Terms))
+		add("terms", "%d terms: at most 8", len(t.Terms))
 	}
 	for i, term := range t.Terms {
+		at := "terms[" + strconv.Itoa(i) + "]"
 		if term.Months < 2 || term.Months > 120 {
-			add("term %d: months %d: want 2 to 120", i, term.Months)
+			add(at+".months", "%d months: want 2 to 120", term.Months)
 		}
 		if slices.ContainsFunc(t.Terms[:i], func(e Term) bool { return e.Months == term.Months }) {
-			add("term %d: a second term of %d months", i, term.Months)
+			add(at+".months", "a second term of %d months", term.Months)
 		}
 		hasM, hasD := !term.Monthly.IsZero(), !term.Discount.IsZero()
 		switch {
 		case hasM == hasD:
-			add("term %d: give exactly one of monthly price and discount", i)
+			add(at, "give exactly one of monthly price and discount")
 		case hasM:
-			if checkPrice("", term.Monthly) != nil { // named only when wrong: no name formatted otherwise
-				errs = append(errs, checkPrice(fmt.Sprintf("term %d monthly", i), term.Monthly))
+			if err := checkPrice(at+".monthly", term.Monthly); err != nil {
+				errs = append(errs, err)
 			}
 		default:
-			if checkPrice("", term.Discount) != nil {
-				errs = append(errs, checkPrice(fmt.Sprintf("term %d discount", i), term.Discount))
+			if err := checkPrice(at+".discount", term.Discount); err != nil {
+				errs = append(errs, err)
 			} else if term.Discount.Cmp(decimal.NewFromInt(1)) >= 0 {
-				add("term %d: discount %s: want a fraction below 1", i, term.Discount.String())
+				add(at+".discount", "%s: want a fraction below 1", excerpt(term.Discount))
 			} else if t.Monthly.IsZero() {
-				add("term %d: a discount needs a monthly price", i)
+				add(at+".discount", "a discount needs a monthly price")
 			}
 		}
 	}
 	if t.Hourly.IsZero() && t.Daily.IsZero() && t.Weekly.IsZero() && t.Monthly.IsZero() && len(t.Terms) == 0 {
-		add("nothing offered: every price is zero")
+		add("", "nothing offered: every price is zero")
 	}
 	return errors.Join(errs...)
 }
 
 func (a AfterPackage) valid() bool { return a == BillHourly || a == Renew }
 
-// checkPrice accepts a non-negative decimal below 10^15 with at most 12 places.
-func checkPrice(name string, d decimal.Decimal) error {
+// checkPrice accepts a non-negative decimal below 10^15 with at most 12 places;
+// anything else is a *FieldError for field.
+func checkPrice(field string, d decimal.Decimal) error {
 	// Check the exponent before any arithmetic or formatting: a value built as
 	// 1e-2000000000 would take forever to rescale.
 	if e := d.Exponent(); e < -60 || e > maxPriceDigits {
-		return fmt.Errorf("pricing: tariff: %s price has exponent %d: %w", name, e, ErrInvalid)
+		return invalid(field, "price with exponent %d: want -60 to %d", e, maxPriceDigits)
 	}
 	if d.Sign() < 0 {
-		return fmt.Errorf("pricing: tariff: %s price %s is negative: %w", name, d.String(), ErrInvalid)
+		return invalid(field, "price %s is negative", excerpt(d))
 	}
 	if t := splitDec(d); t.ok { // the common case, without allocating
 		digits := int64(0)
@@ -186,11 +188,11 @@ func checkPrice(name string, d decimal.Decimal) error {
 	}
 	t := trim(d)
 	if t.Exponent() < -maxPricePlaces {
-		return fmt.Errorf("pricing: tariff: %s price %s has more than %d decimal places: %w", name, t.String(), maxPricePlaces, ErrInvalid)
+		return invalid(field, "price %s has more than %d decimal places", excerpt(t), maxPricePlaces)
 	}
 	// c·10^e < 10^15 exactly when c has at most 15 − e digits (NumDigits is exact).
 	if !t.IsZero() && int64(t.NumDigits())+int64(t.Exponent()) > maxPriceDigits {
-		return fmt.Errorf("pricing: tariff: %s price %s is 10^%d or more: %w", name, t.String(), maxPriceDigits, ErrInvalid)
+		return invalid(field, "price %s is 10^%d or more", excerpt(t), maxPriceDigits)
 	}
 	return nil
 }

@@ -48,7 +48,7 @@ func (p *Pattern) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return &inputError{"pattern", string(b), "want run, sessions or trial_then_commit", ErrInvalid}
+	return invalid("pattern", "%s: want run, sessions or trial_then_commit", quote(string(b)))
 }
 
 // Usage says how long, and in what pattern, GPUs are rented. Build one with

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strings"
 )
 
@@ -18,25 +17,27 @@ const MaxConfigBytes = 4 << 20
 
 // ReadConfig reads a Hugging Face config.json and returns the model it describes,
 // with the architecture fields set and Params left zero, so that ParamCount derives
-// the count from the architecture (presets_test.go and config_test.go pin it
-// against the checkpoints' published counts).
+// the count from the architecture: the tensor elements of the language model in the
+// published checkpoint (presets_test.go and config_test.go pin them), vision towers
+// and multi-token-prediction layers left out (MTPLayers and Notes say how many the
+// checkpoint holds). StoredPrecision is set from quantization_config or torch_dtype.
 //
-// It reads these model_type values: llama (Llama 1, 2, 3, 3.1, 3.2), mistral,
-// mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, phi3, gemma, gemma2, gemma3 and
-// gemma3_text, deepseek_v2, deepseek_v3 (DeepSeek-R1 too), gpt2, gpt_neox, falcon
-// (and its older RefinedWeb names), opt, bloom and gpt_oss. A config with a
-// text_config object (a multimodal wrapper such as Gemma 3's) is read for its
-// language model: the keys of text_config, with those of the outer object as a
-// fallback. An unknown model_type, a missing required key, a value of the wrong
-// type, or an input over MaxConfigBytes is an error wrapping ErrInvalid that names
-// it; ReadConfig never returns a zero Model without an error.
-//
-// Parameters a config does not spell out, and that ParamCount therefore leaves out:
-// DeepSeek-V3's multi-token-prediction module (its published 671B excludes it too)
-// and the 256 score-correction biases of each of its MoE layers; Qwen2-MoE's
-// shared-expert gate (Hidden per layer); attention output biases (Llama's
-// attention_bias, gpt-oss); gpt-oss's attention sinks and expert biases; BLOOM's
-// embedding LayerNorm. Each is under 0.01% of the model.
+// It reads these model_type values: llama (Llama 1, 2, 3, 3.1, 3.2), llama4
+// (Llama 4's language model), mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe,
+// qwen3_next, phi3, gemma, gemma2, gemma3 and gemma3_text, deepseek_v2,
+// deepseek_v3 (DeepSeek-R1 too), kimi_k2, gpt2, gpt_neox, falcon (and its older
+// RefinedWeb names), opt, bloom, gpt_oss, chatglm (ChatGLM2, ChatGLM3, GLM-4 in
+// THUDM's format), glm and glm4 (GLM-4 in transformers' format), glm4_moe
+// (GLM-4.5), baichuan, internlm2, internlm3, minicpm, ernie4_5 and ernie4_5_moe.
+// A config without model_type is read by the first class its architectures list
+// names (MiniCPM-2B's config has none), and Notes says so. A config with a
+// text_config object (a multimodal wrapper such as Gemma 3's or Llama 4's) is read
+// for its language model: the keys of text_config, with those of the outer object
+// as a fallback. An unknown model_type (the error lists those read and how to
+// describe a model by hand), a config that is no model's (a tokenizer's, {}), a
+// missing required key, a value of the wrong type, or an input over MaxConfigBytes
+// is an error wrapping ErrInvalid that names it; ReadConfig never returns a zero
+// Model without an error.
 func ReadConfig(r io.Reader) (Model, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxConfigBytes+1))
 	if err != nil {
@@ -47,13 +48,13 @@ func ReadConfig(r io.Reader) (Model, error) {
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
-		return Model{}, fmt.Errorf("sizing: config.json: %v: %w", err, ErrInvalid)
+		return Model{}, fmt.Errorf("sizing: config.json: %s: %w", reason(err), ErrInvalid)
 	}
 	c := &hfConfig{keys: top}
 	if raw, ok := top["text_config"]; ok && !isNull(raw) {
 		var inner map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &inner); err != nil {
-			return Model{}, fmt.Errorf("sizing: config.json: text_config: %v: %w", err, ErrInvalid)
+			return Model{}, fmt.Errorf("sizing: config.json: text_config: %s: %w", reason(err), ErrInvalid)
 		}
 		c = &hfConfig{keys: inner, outer: top}
 	}
@@ -61,8 +62,12 @@ func ReadConfig(r io.Reader) (Model, error) {
 	if err != nil {
 		return Model{}, err
 	}
-	if err := m.Validate(); err != nil {
-		return Model{}, fmt.Errorf("sizing: config.json (%s): %w", c.typ, err)
+	if m.StoredPrecision, err = c.storedPrecision(&m.Notes); err != nil {
+		return Model{}, err
+	}
+	p := problems{collect: true, prefix: "sizing: config.json (" + c.typ + "): "}
+	if m.check(&p); p.n > 0 {
+		return Model{}, p.err()
 	}
 	return m, nil
 }
@@ -149,215 +154,179 @@ func (c *hfConfig) str(name string) string {
 	return s
 }
 
-// count returns how many entries of the string list under name equal want, and
-// whether the list is there.
-func (c *hfConfig) count(name, want string) (int, bool) {
+// ints returns the list of whole numbers under name, and whether it is there.
+func (c *hfConfig) ints(name string) ([]int, bool) {
 	v, _ := c.raw(name)
 	if v == nil || c.err != nil {
-		return 0, false
+		return nil, false
+	}
+	var list []int
+	if err := json.Unmarshal(v, &list); err != nil {
+		c.fail("%s is not a list of whole numbers", name)
+		return nil, false
+	}
+	return list, true
+}
+
+// firstInt returns the integer under name, or the first of a list of them there
+// (ERNIE 4.5's multimodal configs list the text experts' figures first), or def.
+func (c *hfConfig) firstInt(def int, name string) int {
+	if v, _ := c.raw(name); v != nil && c.err == nil && bytes.HasPrefix(bytes.TrimSpace(v), []byte("[")) {
+		if list, ok := c.ints(name); ok && len(list) > 0 {
+			if list[0] < 0 || list[0] > maxConfigInt {
+				c.fail("%s %d is not a whole number from 0 to 2^40", name, list[0])
+				return def
+			}
+			return list[0]
+		}
+		return def
+	}
+	return c.intOr(def, name)
+}
+
+// strings returns the list of strings under name, and whether it is there.
+func (c *hfConfig) strings(name string) ([]string, bool) {
+	v, _ := c.raw(name)
+	if v == nil || c.err != nil {
+		return nil, false
 	}
 	var list []string
 	if err := json.Unmarshal(v, &list); err != nil {
 		c.fail("%s is not a list of strings", name)
-		return 0, false
+		return nil, false
 	}
+	return list, true
+}
+
+// count returns how many entries of the string list under name equal want, and
+// whether the list is there.
+func (c *hfConfig) count(name, want string) (int, bool) {
+	list, ok := c.strings(name)
 	n := 0
 	for _, s := range list {
 		if s == want {
 			n++
 		}
 	}
-	return n, true
+	return n, ok
 }
 
-// configTypes lists the model_type values ReadConfig reads, for its error message.
-var configTypes = []string{"bloom", "deepseek_v2", "deepseek_v3", "falcon", "gemma", "gemma2", "gemma3",
-	"gemma3_text", "gpt2", "gpt_neox", "gpt_oss", "llama", "mistral", "mixtral", "opt", "phi3", "qwen2",
-	"qwen2_moe", "qwen3", "qwen3_moe"}
-
-func (c *hfConfig) model() (Model, error) {
-	c.typ = c.str("model_type")
-	if c.err != nil {
-		return Model{}, c.err
-	}
-	if c.typ == "" {
-		return Model{}, fmt.Errorf("sizing: config.json: missing key model_type: %w", ErrInvalid)
-	}
-	typ := c.typ
-	switch typ {
-	case "RefinedWeb", "RefinedWebModel":
-		typ = "falcon"
-	case "gemma3":
-		if c.outer == nil {
-			return Model{}, fmt.Errorf("sizing: config.json (gemma3): missing key text_config: %w", ErrInvalid)
+// storedPrecision reads the format a config.json states for its weights: its
+// quantization_config when there is one (transformers' quantizers name the method
+// in quant_method), else its torch_dtype (dtype in newer configs). The methods
+// read are fp8 and fbgemm_fp8 (FP8), gptq and awq (GPTQ4 and AWQ4 at 4 bits; other
+// widths as CustomBits with an FP16 scale and a zero point per group),
+// bitsandbytes (NF4 for load_in_4bit, INT8 for load_in_8bit), mxfp4 (MXFP4),
+// modelopt (quant_algo FP8 or NVFP4) and compressed-tensors (8-bit floats as FP8,
+// 8-bit integers as INT8, 4-bit integers as GPTQ4, 4-bit floats in groups of 16
+// as NVFP4). Another method, or a dtype it does not know, leaves the precision
+// zero with a note saying so.
+func (c *hfConfig) storedPrecision(notes *string) (Precision, error) {
+	raw, _ := c.raw("quantization_config")
+	if raw == nil {
+		dtype := c.str("torch_dtype")
+		if dtype == "" {
+			dtype = c.str("dtype")
 		}
-	}
-	if i := sort.SearchStrings(configTypes, typ); i == len(configTypes) || configTypes[i] != typ {
-		return Model{}, fmt.Errorf("sizing: config.json: model_type %q is not one ReadConfig knows (%s): %w",
-			c.typ, strings.Join(configTypes, ", "), ErrInvalid)
-	}
-	m := Model{Name: c.str("_name_or_path")}
-	if m.Name == "" {
-		m.Name = c.typ
-	}
-	switch typ {
-	case "gpt2":
-		m.Layers, m.Hidden, m.Heads = c.int("n_layer"), c.int("n_embd"), c.int("n_head")
-		m.FFN = c.intOr(4*m.Hidden, "n_inner")
-		m.Vocab, m.Positions = c.int("vocab_size"), c.int("n_positions")
-		m.Context, m.LinearBias, m.TiedEmbeddings = m.Positions, true, c.boolOr(true, "tie_word_embeddings")
-		return m, c.err
-	case "opt":
-		m.Layers, m.Hidden, m.Heads = c.int("num_hidden_layers"), c.int("hidden_size"), c.int("num_attention_heads")
-		m.FFN, m.Vocab = c.int("ffn_dim"), c.int("vocab_size")
-		m.Context = c.int("max_position_embeddings")
-		m.Positions = m.Context + 2 // OPT's learned positions are offset by 2
-		m.LinearBias, m.TiedEmbeddings = true, c.boolOr(true, "tie_word_embeddings")
-		return m, c.err
-	case "bloom":
-		m.Layers, m.Hidden, m.Heads = c.int("n_layer", "num_hidden_layers"), c.int("hidden_size", "n_embed"), c.int("n_head", "num_attention_heads")
-		m.FFN, m.Vocab = 4*m.Hidden, c.int("vocab_size")
-		m.LinearBias, m.TiedEmbeddings = true, c.boolOr(true, "tie_word_embeddings")
-		return m, c.err // ALiBi positions: no table and no fixed window
-	case "gpt_neox":
-		m.Layers, m.Hidden, m.Heads = c.int("num_hidden_layers"), c.int("hidden_size"), c.int("num_attention_heads")
-		m.FFN, m.Vocab = c.int("intermediate_size"), c.int("vocab_size")
-		m.Context = c.intOr(0, "max_position_embeddings")
-		m.LinearBias, m.TiedEmbeddings = true, c.boolOr(false, "tie_word_embeddings")
-		return m, c.err
-	case "falcon":
-		m.Layers, m.Hidden, m.Heads = c.int("num_hidden_layers", "n_layer"), c.int("hidden_size"), c.int("num_attention_heads", "n_head")
-		m.FFN, m.Vocab = c.intOr(4*m.Hidden, "ffn_hidden_size"), c.int("vocab_size")
-		m.Context = c.intOr(2048, "max_position_embeddings")
-		m.NormBias, m.TiedEmbeddings = true, c.boolOr(true, "tie_word_embeddings")
-		if c.boolOr(false, "bias") {
-			m.LinearBias = true
+		switch dtype {
+		case "":
+			return 0, c.err
+		case "float32":
+			return FP32, c.err
+		case "float16":
+			return FP16, c.err
+		case "bfloat16":
+			return BF16, c.err
 		}
+		addNote(notes, "torch_dtype "+quote(dtype)+" is not one gpuplan reads: the stored format is unknown")
+		return 0, c.err
+	}
+	var q struct {
+		Method string `json:"quant_method"`
+		Bits   int    `json:"bits"`
+		WBit   int    `json:"w_bit"`
+		Group  int    `json:"group_size"`
+		QGroup int    `json:"q_group_size"`
+		Load4  bool   `json:"load_in_4bit"`
+		Load8  bool   `json:"load_in_8bit"`
+		Algo   string `json:"quant_algo"`
+		Groups map[string]struct {
+			Weights *struct {
+				Bits  int    `json:"num_bits"`
+				Type  string `json:"type"`
+				Group *int   `json:"group_size"`
+			} `json:"weights"`
+		} `json:"config_groups"`
+	}
+	if err := json.Unmarshal(raw, &q); err != nil {
+		return 0, fmt.Errorf("sizing: config.json (%s): quantization_config: %s: %w", c.typ, reason(err), ErrInvalid)
+	}
+	bits, group := max(q.Bits, q.WBit), max(q.Group, q.QGroup)
+	switch strings.ToLower(q.Method) {
+	case "fp8", "fbgemm_fp8":
+		return FP8, nil
+	case "gptq", "awq":
+		p := GPTQ4
+		if strings.EqualFold(q.Method, "awq") {
+			p = AWQ4
+		}
+		return intGroups(bits, group, p, notes)
+	case "bitsandbytes":
 		switch {
-		case c.boolOr(false, "new_decoder_architecture"):
-			m.KVHeads = c.intOr(m.Heads, "num_kv_heads", "n_head_kv") // two norms: ln_attn, ln_mlp
-		case c.boolOr(true, "multi_query"):
-			m.KVHeads = 1
+		case q.Load4:
+			return NF4, nil
+		case q.Load8:
+			return INT8, nil
 		}
-		if !c.boolOr(false, "new_decoder_architecture") && c.boolOr(true, "parallel_attn") {
-			m.NormsPerLayer = 1 // one input norm feeds attention and the FFN
+	case "mxfp4":
+		return MXFP4, nil
+	case "modelopt":
+		switch strings.ToUpper(q.Algo) {
+		case "FP8":
+			return FP8, nil
+		case "NVFP4":
+			return NVFP4, nil
 		}
-		return m, c.err
+	case "compressed-tensors":
+		// The group holding the weights' scheme; configs name one ("group_0").
+		for _, g := range q.Groups {
+			w := g.Weights
+			switch {
+			case w == nil:
+			case w.Bits == 8 && w.Type == "float":
+				return FP8, nil
+			case w.Bits == 8 && w.Type == "int":
+				return INT8, nil
+			case w.Bits == 4 && w.Type == "float" && w.Group != nil && *w.Group == 16:
+				return NVFP4, nil
+			case w.Type == "int" && w.Group != nil:
+				return intGroups(w.Bits, *w.Group, GPTQ4, notes)
+			}
+		}
 	}
+	addNote(notes, "quantization_config's quant_method "+quote(q.Method)+" is not one gpuplan reads: the stored format is unknown (give -precision)")
+	return 0, nil
+}
 
-	// The Llama-shaped families: RMSNorm, rotary positions, gated FFN.
-	m.Layers, m.Hidden, m.Heads = c.int("num_hidden_layers"), c.int("hidden_size"), c.int("num_attention_heads")
-	m.KVHeads = c.intOr(m.Heads, "num_key_value_heads")
-	m.HeadDim = c.intOr(0, "head_dim")
-	m.Vocab = c.int("vocab_size")
-	m.Context = c.intOr(0, "max_position_embeddings")
-	m.GatedFFN = true
-	m.TiedEmbeddings = c.boolOr(false, "tie_word_embeddings")
-	m.QKVBias = c.boolOr(false, "attention_bias")
-	if m.HeadDim > 0 && m.Heads > 0 && m.HeadDim*m.Heads == m.Hidden {
-		m.HeadDim = 0 // the default; keep the model minimal
+// intGroups is the precision of integer weights of bits bits with an FP16 scale
+// and a bits-wide zero point per group of group weights (GPTQ, AWQ): named4 at 4
+// bits, whose figure assumes groups of 128 (a note says when the config's
+// differ), otherwise CustomBits of bits + (16+bits)/group bits per weight (a group
+// of 0 or less is a whole row, whose scale costs next to nothing).
+func intGroups(bits, group int, named4 Precision, notes *string) (Precision, error) {
+	switch {
+	case bits == 4:
+		if group > 0 && group != 128 {
+			addNote(notes, fmt.Sprintf("%v assumes groups of 128 weights; this checkpoint's groups of %d change its bits per weight", named4, group))
+		}
+		return named4, nil
+	case bits < 2 || bits > 8:
+		addNote(notes, fmt.Sprintf("quantization_config gives %d bits: the stored format is unknown", bits))
+		return 0, nil
 	}
-	switch typ {
-	case "llama", "mistral", "phi3":
-		m.FFN = c.int("intermediate_size")
-		m.SlidingWindow = c.intOr(0, "sliding_window")
-	case "mixtral":
-		m.FFN = c.int("intermediate_size")
-		m.Experts, m.ExpertsPerToken = c.int("num_local_experts"), c.int("num_experts_per_tok")
-		m.SlidingWindow = c.intOr(0, "sliding_window")
-	case "qwen2", "qwen3", "qwen2_moe", "qwen3_moe":
-		m.FFN = c.int("intermediate_size")
-		if typ == "qwen2" || typ == "qwen2_moe" {
-			m.QKVBias = true // Qwen2's query, key and value projections have biases
-		} else {
-			m.QKNorm = true
-		}
-		if c.boolOr(false, "use_sliding_window") {
-			// Layers from max_window_layers on use the window (Qwen2's modelling code).
-			m.SlidingWindow = c.intOr(0, "sliding_window")
-			m.SlidingLayers = max(0, m.Layers-c.intOr(m.Layers, "max_window_layers"))
-			if m.SlidingLayers == 0 {
-				m.SlidingWindow = 0
-			}
-		}
-		if typ == "qwen2_moe" || typ == "qwen3_moe" {
-			m.Experts, m.ExpertsPerToken = c.int("num_experts"), c.int("num_experts_per_tok")
-			m.ExpertFFN = c.int("moe_intermediate_size")
-			m.SharedFFN = c.intOr(0, "shared_expert_intermediate_size")
-			// A layer is sparse when (i+1) is a multiple of decoder_sparse_step and
-			// it is not among mlp_only_layers.
-			step := max(1, c.intOr(1, "decoder_sparse_step"))
-			only := map[int]bool{}
-			if v, _ := c.raw("mlp_only_layers"); v != nil {
-				var list []int
-				if err := json.Unmarshal(v, &list); err != nil {
-					c.fail("mlp_only_layers is not a list of layer numbers")
-				}
-				for _, i := range list {
-					only[i] = true
-				}
-			}
-			if c.err == nil && m.Layers <= 1<<20 {
-				for i := 0; i < m.Layers; i++ {
-					if only[i] || (i+1)%step != 0 {
-						m.DenseLayers++
-					}
-				}
-			}
-		}
-	case "gemma", "gemma2", "gemma3", "gemma3_text":
-		m.FFN = c.int("intermediate_size")
-		m.HeadDim = c.int("head_dim") // Gemma's head_dim is not Hidden/Heads
-		m.TiedEmbeddings = c.boolOr(true, "tie_word_embeddings")
-		if typ != "gemma" {
-			m.NormsPerLayer = 4 // before and after attention and the FFN
-			m.SlidingWindow = c.intOr(0, "sliding_window")
-			switch n, ok := c.count("layer_types", "sliding_attention"); {
-			case ok:
-				m.SlidingLayers = n
-			case typ == "gemma2":
-				m.SlidingLayers = (m.Layers + 1) / 2 // even layers slide
-			default:
-				// Gemma 3: every sliding_window_pattern-th layer is global.
-				p := max(1, c.intOr(6, "sliding_window_pattern"))
-				m.SlidingLayers = m.Layers - m.Layers/p
-			}
-			if m.SlidingLayers == 0 {
-				m.SlidingWindow = 0
-			}
-		}
-		if typ == "gemma3" || typ == "gemma3_text" {
-			m.QKNorm = true
-		}
-	case "deepseek_v2", "deepseek_v3":
-		m.FFN = c.int("intermediate_size")
-		m.KVLoRARank, m.QLoRARank = c.int("kv_lora_rank"), c.intOr(0, "q_lora_rank")
-		m.RopeHeadDim = c.int("qk_rope_head_dim")
-		m.HeadDim = c.int("qk_nope_head_dim") + m.RopeHeadDim
-		m.VHeadDim = c.int("v_head_dim")
-		m.KVHeads = 0 // latent attention has no separate KV heads
-		if e := c.intOr(0, "n_routed_experts"); e > 1 {
-			m.Experts, m.ExpertsPerToken = e, c.int("num_experts_per_tok")
-			m.ExpertFFN = c.int("moe_intermediate_size")
-			m.SharedFFN = c.intOr(0, "n_shared_experts") * m.ExpertFFN
-			m.DenseLayers = min(m.Layers, c.intOr(0, "first_k_dense_replace"))
-		}
-	case "gpt_oss":
-		m.FFN = c.int("intermediate_size")
-		m.Experts, m.ExpertsPerToken = c.int("num_local_experts"), c.int("num_experts_per_tok", "experts_per_token")
-		m.QKVBias = true
-		m.SlidingWindow = c.intOr(0, "sliding_window")
-		if n, ok := c.count("layer_types", "sliding_attention"); ok {
-			m.SlidingLayers = n
-		} else {
-			m.SlidingLayers = (m.Layers + 1) / 2 // alternating, sliding first
-		}
-		if m.SlidingLayers == 0 {
-			m.SlidingWindow = 0
-		}
+	b := float64(bits)
+	if group > 0 {
+		b += float64(16+bits) / float64(group)
 	}
-	if m.SlidingWindow > 0 && m.Context > 0 && m.SlidingWindow >= m.Context {
-		m.SlidingWindow, m.SlidingLayers = 0, 0 // a window as long as the context changes nothing
-	}
-	return m, c.err
+	return CustomBits(b)
 }

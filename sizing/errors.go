@@ -61,13 +61,18 @@ func sized(b Bytes) string {
 // quote quotes s for a message, cut to 64 bytes at a character boundary.
 func quote(s string) string { return text.Quote(s, 64) }
 
+// reason is another package's error message (encoding/json's, which may quote a
+// whole key of the input) for a message of ours, cut to 200 bytes at a character
+// boundary.
+func reason(err error) string { return text.Cut(err.Error(), 200) }
+
 // problems collects what a validator finds: Validate keeps each problem as an
 // error (prefix, then the formatted problem, wrapping ErrInvalid), while the
 // allocation-free checks of Estimate's hot path only count them (collect false), so
 // a problem's arguments are boxed only when it is found.
 type problems struct {
 	collect bool
-	prefix  string // "sizing: model: ", with a %q verb for name when name is set
+	prefix  string // "sizing: model: ", with a %s verb for the quoted name when name is set
 	name    string
 	n       int
 	errs    []error
@@ -80,7 +85,7 @@ func (p *problems) add(format string, args ...any) {
 		return
 	}
 	if p.name != "" {
-		args = append([]any{p.name}, args...)
+		args = append([]any{quote(p.name)}, args...) // quoted only when a problem is found
 	}
 	p.errs = append(p.errs, fmt.Errorf(p.prefix+format+": %w", append(args, ErrInvalid)...))
 }

@@ -28,7 +28,10 @@ func ggufHeader(arch string, meta map[string]uint32, tensors []ggufTensor) []byt
 	w(uint32(8))
 	str(arch)
 	for k, v := range meta {
-		str(arch + "." + k)
+		if !strings.HasPrefix(k, "general.") {
+			k = arch + "." + k
+		}
+		str(k)
 		w(uint32(4))
 		w(v)
 	}
@@ -52,7 +55,8 @@ func ggufHeader(arch string, meta map[string]uint32, tensors []ggufTensor) []byt
 
 func TestReadGGUF(t *testing.T) {
 	meta := map[string]uint32{"block_count": 2, "embedding_length": 256, "attention.head_count": 4,
-		"attention.head_count_kv": 2, "feed_forward_length": 512, "context_length": 4096, "vocab_size": 1000}
+		"attention.head_count_kv": 2, "feed_forward_length": 512, "context_length": 4096, "vocab_size": 1000,
+		"general.file_type": 15} // Q4_K_M in llama.h's enum llama_ftype
 	// A Q4_K matrix of 256×512 (131,072 weights in 512 blocks of 144 bytes), an
 	// F32 norm of 256, a Q6_K table of 1000×256 (1000 blocks of 210 bytes).
 	f, err := ReadGGUF(bytes.NewReader(ggufHeader("llama", meta, []ggufTensor{{12, []uint64{256, 512}}, {0, []uint64{256}}, {14, []uint64{256, 1000}}})))
@@ -63,14 +67,53 @@ func TestReadGGUF(t *testing.T) {
 		t.Errorf("params %d, weights %d, tensors %d", f.Params, f.Weights, f.Tensors)
 	}
 	want := Model{Name: "llama", Params: f.Params, StoredBytes: f.Weights, Layers: 2, Hidden: 256, Heads: 4, KVHeads: 2,
-		FFN: 512, Vocab: 1000, Context: 4096, GatedFFN: true}
-	if f.Model != want {
+		FFN: 512, Vocab: 1000, Context: 4096, GatedFFN: true, StoredPrecision: Q4_K_M}
+	if f.Model != want || f.Precision != Q4_K_M {
 		t.Errorf("model %+v\nwant  %+v", f.Model, want)
 	}
 	// Estimate takes the weights from the file.
 	b, err := Estimate(f.Model, Workload{Task: Inference, Precision: Q4_K_M, Batch: 1, SeqLen: 100})
 	if err != nil || b.Weights != f.Weights {
 		t.Errorf("Estimate weights %d (%v), want the file's %d", b.Weights, err, f.Weights)
+	}
+}
+
+// A GGUF file's precision is its file type where that has a Precision; a type
+// without one, or a file without general.file_type whose most bytes are in a
+// block type that is no file type of its own, gets the file's exact bits per
+// weight and a note naming it.
+func TestReadGGUFPrecision(t *testing.T) {
+	// 2048 Q4_K weights (8 blocks of 144 bytes) and 256 F16 ones: 1152 + 512
+	// bytes for 2304 weights, 5.777... bits per weight.
+	q4k := []ggufTensor{{12, []uint64{2048}}, {1, []uint64{256}}}
+	custom, _ := CustomBits(1664 * 8 / 2304.0)
+	for _, tc := range []struct {
+		name    string
+		ftype   int64 // -1: none
+		tensors []ggufTensor
+		want    Precision
+		note    string
+	}{
+		{"Q4_K_M", 15, q4k, Q4_K_M, ""},
+		{"F16", 1, q4k, FP16, ""},
+		{"BF16", 32, q4k, BF16, ""},
+		{"MXFP4_MOE", 38, q4k, MXFP4, ""},
+		{"Q5_K_S has no Precision", 16, q4k, custom, "GGUF file type Q5_K_S has no precision of its own here: its exact 5.78 bits per weight"},
+		{"unknown file type", 77, q4k, custom, "most bytes in Q4_K tensors"},
+		{"no file type, mostly F16", -1, []ggufTensor{{12, []uint64{256}}, {1, []uint64{1024}}}, FP16, ""},
+		{"no file type, mostly Q4_K", -1, q4k, custom, "without a known general.file_type (most bytes in Q4_K tensors)"},
+	} {
+		meta := map[string]uint32{}
+		if tc.ftype >= 0 {
+			meta["general.file_type"] = uint32(tc.ftype)
+		}
+		f, err := ReadGGUF(bytes.NewReader(ggufHeader("llama", meta, tc.tensors)))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if f.Precision != tc.want || f.Model.StoredPrecision != tc.want || !strings.Contains(f.Model.Notes, tc.note) || (tc.note == "") != (f.Model.Notes == "") {
+			t.Errorf("%s: precision %v (model %v), notes %q; want %v, a note with %q", tc.name, f.Precision, f.Model.StoredPrecision, f.Model.Notes, tc.want, tc.note)
+		}
 	}
 }
 
@@ -93,6 +136,10 @@ func TestReadGGUFBad(t *testing.T) {
 		{"100 dims", cat(head(1, 0), u64(1), []byte("t"), []byte{100, 0, 0, 0}), "100 dimensions"},
 		{"unknown type", ggufHeader("llama", nil, []ggufTensor{{77, []uint64{4}}}), "unknown ggml type 77"},
 		{"block", ggufHeader("llama", nil, []ggufTensor{{12, []uint64{100}}}), "block of 256"},
+		// A header without tensors (a vocabulary-only file) or with empty ones
+		// holds no model: FuzzReadGGUF found both returned as a zero model.
+		{"no tensors", ggufHeader("llama", map[string]uint32{"block_count": 2}, nil), "no tensors"},
+		{"empty tensors", ggufHeader("llama", nil, []ggufTensor{{0, []uint64{0}}, {0, []uint64{4, 0}}}), "2 tensors holding no parameters"},
 	} {
 		_, err := ReadGGUF(bytes.NewReader(tc.data))
 		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
@@ -126,6 +173,10 @@ func TestReadSafetensors(t *testing.T) {
 		{"dims", `{"a":{"dtype":"F32","shape":[` + strings.Repeat("1,", 99) + `1],"data_offsets":[0,4]}}`, "100 dimensions"},
 		{"overflow", `{"a":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,4]}}`, "int64"},
 		{"field", `{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4],"x":1}}`, "unknown field"},
+		{"offsets", `{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4,8]}}`, "data_offsets has 3 values"},
+		{"{}", `{}`, "no tensors"},
+		{"metadata only", `{"__metadata__":{"format":"pt"}}`, "no tensors"},
+		{"empty tensor", `{"a":{"dtype":"F32","shape":[0],"data_offsets":[0,0]}}`, "1 tensor holding no parameters"},
 	} {
 		_, err := ReadSafetensors(bytes.NewReader(safetensorsFile(tc.header)))
 		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
@@ -139,6 +190,39 @@ func TestReadSafetensors(t *testing.T) {
 	short := binary.LittleEndian.AppendUint64(nil, 1000)
 	if _, err := ReadSafetensors(bytes.NewReader(append(short, "{}"...))); !errors.Is(err, ErrInvalid) {
 		t.Errorf("a header longer than the file: %v", err)
+	}
+}
+
+// A safetensors file's precision is the format holding most of its bytes.
+func TestReadSafetensorsPrecision(t *testing.T) {
+	for _, tc := range []struct {
+		name, header string
+		want         Precision
+		note         string
+	}{
+		{"BF16 matrix, F32 norm", `{"w":{"dtype":"BF16","shape":[64,64],"data_offsets":[0,8192]},"n":{"dtype":"F32","shape":[64],"data_offsets":[8192,8448]}}`, BF16, ""},
+		{"F32 only", `{"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}}`, FP32, ""},
+		{"F16", `{"w":{"dtype":"F16","shape":[4],"data_offsets":[0,8]}}`, FP16, ""},
+		// DeepSeek-V3's layout: E4M3 matrices, an F32 inverse scale per 128×128 block, BF16 norms.
+		{"FP8 with block scales", `{"w":{"dtype":"F8_E4M3","shape":[256,256],"data_offsets":[0,65536]},"w_scale_inv":{"dtype":"F32","shape":[2,2],"data_offsets":[65536,65552]},"n":{"dtype":"BF16","shape":[256],"data_offsets":[65552,66064]}}`, FP8, ""},
+		{"I8", `{"w":{"dtype":"I8","shape":[64],"data_offsets":[0,64]},"s":{"dtype":"F32","shape":[4],"data_offsets":[64,80]}}`, INT8, ""},
+		{"mostly U8", `{"w":{"dtype":"U8","shape":[64],"data_offsets":[0,64]},"s":{"dtype":"F32","shape":[4],"data_offsets":[64,80]}}`, 0, "U8 tensors"},
+	} {
+		f, err := ReadSafetensors(bytes.NewReader(safetensorsFile(tc.header)))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if f.Precision != tc.want || f.Model.StoredPrecision != tc.want || !strings.Contains(f.Model.Notes, tc.note) || (tc.note == "") != (f.Model.Notes == "") {
+			t.Errorf("%s: precision %v, notes %q; want %v, a note with %q", tc.name, f.Precision, f.Model.Notes, tc.want, tc.note)
+		}
+	}
+	// Shards combine to the precision of most bytes.
+	bf := ModelFile{Params: 10, Weights: 20, Precision: BF16}
+	fp := ModelFile{Params: 5, Weights: 20, Precision: FP32}
+	u := ModelFile{Params: 1, Weights: 2, Model: Model{Notes: "why"}}
+	all, err := CombineFiles(fp, bf, bf, u)
+	if err != nil || all.Precision != BF16 || all.Model.StoredPrecision != BF16 || all.Model.Notes != "why" {
+		t.Errorf("CombineFiles: %v (model %v), notes %q, %v; want BF16", all.Precision, all.Model.StoredPrecision, all.Model.Notes, err)
 	}
 }
 
@@ -276,13 +360,16 @@ func TestReadSafetensorsPackedQuantized(t *testing.T) {
 		return b.String()
 	}
 	bias := [3]any{"l.bias", "F16", []uint64{128}}
+	// The 3-bit layer stores 3072 + 96 + 512 + 256 bytes for 8192 weights.
+	gptq3, _ := CustomBits(3936 * 8 / 8192.0)
 	for _, tc := range []struct {
 		name   string
+		want   Precision
 		header string
 	}{
-		{"awq 4-bit", layer([3]any{"l.qweight", "I32", []uint64{64, 16}}, [3]any{"l.qzeros", "I32", []uint64{2, 16}}, [3]any{"l.scales", "F16", []uint64{2, 128}}, bias)},
-		{"gptq 4-bit", layer([3]any{"l.qweight", "I32", []uint64{8, 128}}, [3]any{"l.qzeros", "I32", []uint64{2, 16}}, [3]any{"l.scales", "F16", []uint64{2, 128}}, [3]any{"l.g_idx", "I32", []uint64{64}}, bias)},
-		{"gptq 3-bit", layer([3]any{"l.qweight", "I32", []uint64{6, 128}}, [3]any{"l.qzeros", "I32", []uint64{2, 12}}, [3]any{"l.scales", "F16", []uint64{2, 128}}, [3]any{"l.g_idx", "I32", []uint64{64}}, bias)},
+		{"awq 4-bit", AWQ4, layer([3]any{"l.qweight", "I32", []uint64{64, 16}}, [3]any{"l.qzeros", "I32", []uint64{2, 16}}, [3]any{"l.scales", "F16", []uint64{2, 128}}, bias)},
+		{"gptq 4-bit", GPTQ4, layer([3]any{"l.qweight", "I32", []uint64{8, 128}}, [3]any{"l.qzeros", "I32", []uint64{2, 16}}, [3]any{"l.scales", "F16", []uint64{2, 128}}, [3]any{"l.g_idx", "I32", []uint64{64}}, bias)},
+		{"gptq 3-bit", gptq3, layer([3]any{"l.qweight", "I32", []uint64{6, 128}}, [3]any{"l.qzeros", "I32", []uint64{2, 12}}, [3]any{"l.scales", "F16", []uint64{2, 128}}, [3]any{"l.g_idx", "I32", []uint64{64}}, bias)},
 	} {
 		f, err := ReadSafetensors(bytes.NewReader(safetensorsFile(tc.header)))
 		if err != nil {
@@ -290,6 +377,9 @@ func TestReadSafetensorsPackedQuantized(t *testing.T) {
 		}
 		if f.Params != 8192+128 || f.Model.Params != f.Params {
 			t.Errorf("%s: %d parameters, want %d", tc.name, f.Params, 8192+128)
+		}
+		if f.Precision != tc.want || f.Model.StoredPrecision != tc.want {
+			t.Errorf("%s: precision %v, want %v", tc.name, f.Precision, tc.want)
 		}
 	}
 	// A qweight without the scales and qzeros that say how it is packed cannot be

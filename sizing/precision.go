@@ -37,6 +37,8 @@ const (
 	Q5_K_M
 	Q6_K
 	Q8_0
+	MXFP4 // OCP microscaling FP4: 32 E2M1 values sharing an 8-bit power-of-two scale
+	NVFP4 // NVIDIA FP4: 16 E2M1 values sharing an FP8 (E4M3) scale
 	numPrecisions
 )
 
@@ -79,6 +81,13 @@ var precisionInfo = [numPrecisions]struct {
 	Q5_K_M: {"Q5_K_M", 5.68},
 	Q6_K:   {"Q6_K", 6.56},
 	Q8_0:   {"Q8_0", 34.0 * 8 / 32},
+	// MXFP4 (OCP Microscaling Formats specification v1.0, §5 and §6.3): blocks of
+	// 32 FP4 (E2M1) elements with one shared 8-bit E8M0 scale, 4 + 8/32 = 4.25
+	// bits. NVFP4 (NVIDIA's Blackwell NVFP4 introduction, 2025): blocks of 16 E2M1
+	// elements with one FP8 E4M3 scale, 4 + 8/16 = 4.5 bits; its one FP32 scale
+	// per tensor adds under a millionth of a bit and is left out.
+	MXFP4: {"MXFP4", 4 + 8.0/32},
+	NVFP4: {"NVFP4", 4 + 8.0/16},
 }
 
 // CustomBits returns a precision that stores bits bits per parameter, rounded to the
@@ -210,9 +219,10 @@ func ParsePrecision(s string) (Precision, error) {
 	return 0, &ParseError{Func: "ParsePrecision", Input: s, Err: newInvalidReason("not a known precision (" + precisionNames() + ") nor a bit count such as 4.5bpw")}
 }
 
-// Precisions returns every named precision, widest first, as ParsePrecision
-// reads them by name: FP64, FP32, TF32, FP16, BF16, FP8, INT8, INT4, NF4, GPTQ4,
-// AWQ4 and the GGUF file types Q2_K to Q8_0. The slice is new on every call.
+// Precisions returns every named precision, as ParsePrecision reads them by name:
+// FP64, FP32, TF32, FP16, BF16, FP8, INT8, INT4, NF4, GPTQ4, AWQ4, the GGUF file
+// types Q2_K to Q8_0, then the FP4 formats MXFP4 and NVFP4. The slice is new on
+// every call.
 func Precisions() []Precision {
 	out := make([]Precision, 0, numPrecisions-FP64)
 	for p := FP64; p < numPrecisions; p++ {
@@ -305,5 +315,5 @@ func LookupGGUFBlock(typ string) (GGUFBlock, error) {
 			return b, nil
 		}
 	}
-	return GGUFBlock{}, fmt.Errorf("sizing: GGUF block type %q (known: Q2_K, Q3_K, Q4_0, Q4_K, Q5_K, Q6_K, Q8_0): %w", typ, ErrNotFound)
+	return GGUFBlock{}, fmt.Errorf("sizing: GGUF block type %s (known: Q2_K, Q3_K, Q4_0, Q4_K, Q5_K, Q6_K, Q8_0): %w", quote(typ), ErrNotFound)
 }

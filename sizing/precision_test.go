@@ -34,6 +34,8 @@ func TestPrecisionBits(t *testing.T) {
 		{"Q4_K_M llama.cpp quantize README, Llama 2 7B", Q4_K_M, 4.84},
 		{"Q5_K_M llama.cpp quantize README, Llama 2 7B", Q5_K_M, 5.68},
 		{"Q6_K llama.cpp quantize README, Llama 2 7B", Q6_K, 6.56},
+		{"MXFP4 OCP MX v1.0: 32 E2M1 values and one E8M0 scale, 4+8/32", MXFP4, 4.25},
+		{"NVFP4: 16 E2M1 values and one E4M3 scale, 4+8/16", NVFP4, 4.5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -253,8 +255,8 @@ func TestKVDefaultAndComputeBits(t *testing.T) {
 // ParsePrecision's error for an unknown name lists every one of them.
 func TestPrecisions(t *testing.T) {
 	all := Precisions()
-	if len(all) != int(numPrecisions-FP64) || all[0] != FP64 || all[len(all)-1] != Q8_0 {
-		t.Fatalf("Precisions() = %v: want FP64 to Q8_0, %d names", all, numPrecisions-FP64)
+	if len(all) != int(numPrecisions-FP64) || all[0] != FP64 || all[len(all)-1] != NVFP4 {
+		t.Fatalf("Precisions() = %v: want FP64 to NVFP4, %d names", all, numPrecisions-FP64)
 	}
 	_, err := ParsePrecision("fp7")
 	for _, p := range all {

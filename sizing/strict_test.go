@@ -1,11 +1,14 @@
 package sizing
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"math"
 	"os"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // Model and Workload JSON reject unknown keys: a Hugging Face config.json decoded
@@ -102,6 +105,43 @@ func TestMaxBoundary(t *testing.T) {
 		}
 		if n >= want {
 			t.Errorf("context %v: one byte less still gives %d", context, n)
+		}
+	}
+}
+
+// Messages quote at most a short excerpt of their input, however long the input:
+// a megabyte name comes back cut, not whole.
+func TestShortMessages(t *testing.T) {
+	big := strings.Repeat("é", 1<<19) // a megabyte, cut on a rune boundary
+	st := func(h string) error {
+		_, err := ReadSafetensors(bytes.NewReader(safetensorsFile(h)))
+		return err
+	}
+	cfg := func(s string) (Model, error) { return ReadConfig(strings.NewReader(s)) }
+	var m Model
+	for name, err := range map[string]error{
+		"Preset":          func() error { _, err := Preset(big); return err }(),
+		"ParsePrecision":  func() error { _, err := ParsePrecision(big); return err }(),
+		"LookupGGUFBlock": func() error { _, err := LookupGGUFBlock(big); return err }(),
+		"model_type":      func() error { _, err := cfg(`{"model_type":"` + big + `"}`); return err }(),
+		"config syntax":   func() error { _, err := cfg(`{"model_type":"llama","` + big); return err }(),
+		"Model JSON key":  json.Unmarshal([]byte(`{"`+big+`":1}`), &m),
+		"Model name":      Model{Name: big, Layers: -1}.Validate(),
+		"tensor name":     st(`{"` + big + `":{"dtype":"F7","shape":[1],"data_offsets":[0,4]}}`),
+		"dtype":           st(`{"a":{"dtype":"` + big + `","shape":[1],"data_offsets":[0,4]}}`),
+		"tensor key":      st(`{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4],"` + big + `":1}}`),
+		"offsets":         st(`{"a":{"dtype":"F32","shape":[1],"data_offsets":[0` + strings.Repeat(",0", 1<<18) + `]}}`),
+	} {
+		if err == nil {
+			t.Errorf("%s: no error", name)
+		} else if n := len(err.Error()); n > 1000 || !utf8.ValidString(err.Error()) {
+			t.Errorf("%s: a message of %d bytes (valid UTF-8: %v)", name, n, utf8.ValidString(err.Error()))
+		}
+	}
+	for _, c := range []string{`"quantization_config":{"quant_method":"` + big + `"}`, `"torch_dtype":"` + big + `"`} {
+		m, err := cfg(`{"model_type":"llama","num_hidden_layers":2,"hidden_size":64,"num_attention_heads":4,"intermediate_size":128,"vocab_size":100,` + c + `}`)
+		if err != nil || m.Notes == "" || len(m.Notes) > 1000 {
+			t.Errorf("a long name in the config: notes of %d bytes, %v", len(m.Notes), err)
 		}
 	}
 }

@@ -1,9 +1,11 @@
-// Command breakeven draws, as an SVG chart, what one GPU costs in a month against
-// the hours it is used that month, for three ways of renting it: by the hour, by the
-// day and by the month. It marks where the lines cross, which is the question the
-// second seed article leaves to the reader: rent short first, and commit to a
-// package only when the usage is known to be high enough.
+// Command breakeven works out what one GPU costs in a month against the hours it
+// is used that month, for three ways of renting it: by the hour, by the day and by
+// the month, and where they cross, which is the question the second seed article
+// leaves to the reader: rent short first, and commit to a package only when the
+// usage is known to be high enough. It prints the break-even points and a table
+// of costs; -o FILE draws them as an SVG chart, -json prints them as JSON.
 //
+//	go run ./examples/breakeven
 //	go run ./examples/breakeven -o breakeven.svg
 //	go run ./examples/breakeven -hourly 2.49 -daily 50 -monthly 1300 -currency USD -hours-per-month 720
 //
@@ -21,7 +23,7 @@
 // The SVG is written by hand with the standard library, and is deterministic: the
 // same flags give the same bytes.
 //
-// Exit status: 0 when the chart is written (or with -h), 1 when the output file
+// Exit status: 0 when the figures are printed (or with -h), 1 when the chart file
 // cannot be written, 2 for a usage error (a bad flag or price). Run with -h for
 // every flag.
 package main
@@ -36,6 +38,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -52,12 +55,13 @@ func main() {
 
 const usageHeader = `Usage: breakeven [flags]
 
-Draws, as an SVG chart, what one GPU costs in a month against the hours it is
-used, rented by the hour, by the day and by the month, and marks where the lines
-cross. The default prices are SAMPLE PRICES for illustration, not a provider's
-quote; the chart says which prices are samples.
+Prints what one GPU costs in a month against the hours it is used, rented by
+the hour, by the day and by the month, and where these cross; -o FILE draws them
+as an SVG chart, -json prints them as JSON. The default prices are SAMPLE PRICES
+for illustration, not a provider's quote; the output says which prices are
+samples.
 
-Exit status: 0 chart written (or -h); 1 the output file cannot be written;
+Exit status: 0 figures printed (or -h); 1 the chart file cannot be written;
 2 usage error (a bad flag or price).
 
 Flags:
@@ -71,7 +75,8 @@ func run(w io.Writer, args []string) error {
 	monthly := fs.String("monthly", "9000", "price of one GPU-month, in -currency; the default is a SAMPLE price, not a quote")
 	currency := fs.String("currency", "CNY", "ISO 4217 currency code of the prices")
 	hoursPerMonth := fs.Int("hours-per-month", pricing.DefaultHoursPerMonth, "hours in the month the monthly package covers (672 to 744)")
-	out := fs.String("o", "", "output file; empty: standard output")
+	out := fs.String("o", "", "write the chart, an SVG, to this `file`; empty: no chart, the figures only")
+	asJSON := fs.Bool("json", false, "print the figures as JSON on standard output, and nothing else, in place of the text")
 	// The sample prices are the defaults: a price whose flag is not given is
 	// still a sample, whatever the currency or the month.
 	given, err := cli.Parse(fs, args)
@@ -122,16 +127,125 @@ func run(w io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	svg := c.svg()
-	if *out == "" {
-		_, err = io.WriteString(w, svg)
+	if *asJSON {
+		err = cli.WriteJSON(w, c.json())
+	} else {
+		err = c.text(w, *out)
+	}
+	if err == nil && *out != "" {
+		err = cli.WriteFile(*out, []byte(c.svg()))
+	}
+	return err
+}
+
+// tableHours are the hours of use a month the text's table prices, and then the
+// whole month.
+var tableHours = []int{50, 100, 200, 300, 400, 500, 600}
+
+// rows are the hours the table prices: tableHours within the month, and the month.
+func (c *chart) rows() []int {
+	var hs []int
+	for _, h := range tableHours {
+		if h < c.hours {
+			hs = append(hs, h)
+		}
+	}
+	return append(hs, c.hours)
+}
+
+// text writes the prices, the break-even points in words and a table of what
+// each way of renting costs at a few hours of use a month; chart is the -o file,
+// named at the end (empty: the flag that draws it).
+func (c *chart) text(w io.Writer, chart string) error {
+	day := c.money(c.t.Daily) + " a day"
+	if c.t.Daily.Sign() == 0 {
+		day = "no day package"
+	}
+	fmt.Fprintf(w, "One GPU: %s an hour, %s, %s a month of %d h.\n", c.money(c.t.Hourly), day, c.money(c.t.Monthly), c.hours)
+	fmt.Fprintf(w, "Prices: %s\n\n", c.source())
+	if len(c.marks) > 0 {
+		fmt.Fprintln(w, "Break-even points:")
+		for _, m := range c.marks {
+			fmt.Fprintf(w, "  %s\n", m.long)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "Cost of a month (%s) at hours of use:\n\n", c.t.Currency)
+	header := []string{"hours"}
+	for _, s := range c.lines {
+		header = append(header, strings.Replace(s.key, "cheapest", "cheapest mix", 1))
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
+	for _, h := range c.rows() {
+		row := []string{strconv.Itoa(h)}
+		for _, s := range c.lines {
+			row = append(row, s.cost[h].StringFixed(pricing.MinorUnit(c.t.Currency)))
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+	}
+	if err := tw.Flush(); err != nil {
 		return err
 	}
-	return os.WriteFile(*out, []byte(svg), 0o644)
+	fmt.Fprintln(w)
+	for _, n := range c.assumptions() {
+		fmt.Fprintln(w, n)
+	}
+	var err error
+	if chart == "" {
+		_, err = fmt.Fprintln(w, "-o FILE draws the chart as an SVG.")
+	} else {
+		_, err = fmt.Fprintf(w, "Chart: %s\n", chart)
+	}
+	return err
+}
+
+// jsonChart is what -json prints: the prices, the break-even points and the
+// cost of each way of renting at the table's hours.
+type jsonChart struct {
+	Currency      string          `json:"currency"`
+	Hourly        decimal.Decimal `json:"hourly"`
+	Daily         decimal.Decimal `json:"daily"` // zero: no day package
+	Monthly       decimal.Decimal `json:"monthly"`
+	HoursPerMonth int             `json:"hours_per_month"`
+	Samples       []string        `json:"sample_prices"` // the prices left at their SAMPLE defaults
+	BreakEven     []jsonMark      `json:"break_even"`
+	Costs         []jsonCosts     `json:"costs"`
+}
+
+// jsonMark is a break-even point.
+type jsonMark struct {
+	Hours float64         `json:"hours"` // of use in the month
+	Cost  decimal.Decimal `json:"cost"`
+	Text  string          `json:"text"`
+}
+
+// jsonCosts is what each way of renting costs for Hours of use in the month, by
+// the line's name.
+type jsonCosts struct {
+	Hours int                        `json:"hours"`
+	Cost  map[string]decimal.Decimal `json:"cost"`
+}
+
+func (c *chart) json() jsonChart {
+	j := jsonChart{Currency: c.t.Currency, Hourly: c.t.Hourly, Daily: c.t.Daily, Monthly: c.t.Monthly,
+		HoursPerMonth: c.hours, Samples: append([]string{}, c.samples...), BreakEven: []jsonMark{}}
+	for _, m := range c.marks {
+		j.BreakEven = append(j.BreakEven, jsonMark{Hours: m.hours, Cost: m.cost, Text: m.long})
+	}
+	for _, h := range c.rows() {
+		row := jsonCosts{Hours: h, Cost: map[string]decimal.Decimal{}}
+		for _, s := range c.lines {
+			row.Cost[s.key] = s.cost[h]
+		}
+		j.Costs = append(j.Costs, row)
+	}
+	return j
 }
 
 // series is one line of the chart: the monthly cost at each whole hour of use.
 type series struct {
+	key    string // in -json: hourly, daily, monthly, cheapest
 	name   string
 	color  string
 	dashed bool
@@ -179,19 +293,20 @@ func newChart(t pricing.Tariff, samples []string) (*chart, error) {
 		return u
 	}
 	type way struct {
+		key    string
 		name   string
 		color  string
 		dashed bool
 		tariff pricing.Tariff
 	}
-	ways := []way{{"Hourly", "#1f77b4", false, only(true, false, false)}}
+	ways := []way{{"hourly", "Hourly", "#1f77b4", false, only(true, false, false)}}
 	if t.Daily.Sign() > 0 {
-		ways = append(ways, way{"Daily (whole days of 24 h)", "#ff7f0e", false, only(false, true, false)})
+		ways = append(ways, way{"daily", "Daily (whole days of 24 h)", "#ff7f0e", false, only(false, true, false)})
 	}
-	ways = append(ways, way{"Monthly", "#2ca02c", false, only(false, false, true)},
-		way{"Cheapest mix", "#555555", true, t})
+	ways = append(ways, way{"monthly", "Monthly", "#2ca02c", false, only(false, false, true)},
+		way{"cheapest", "Cheapest mix", "#555555", true, t})
 	for _, s := range ways {
-		line := series{name: s.name, color: s.color, dashed: s.dashed, cost: make([]decimal.Decimal, hours+1)}
+		line := series{key: s.key, name: s.name, color: s.color, dashed: s.dashed, cost: make([]decimal.Decimal, hours+1)}
 		for u := 0; u <= hours; u++ {
 			q, err := s.tariff.Cost(time.Duration(u) * time.Hour)
 			if err != nil {
@@ -199,7 +314,7 @@ func newChart(t pricing.Tariff, samples []string) (*chart, error) {
 			}
 			line.cost[u] = q.Total.Amount
 		}
-		if s.name == "Monthly" {
+		if s.key == "monthly" {
 			// A monthly package is paid whatever the use, even none.
 			line.cost[0] = line.cost[1]
 		}
@@ -380,21 +495,24 @@ func (c *chart) svg() string {
 			notes = append(notes, "• "+m.long)
 		}
 	}
-	notes = append(notes,
-		"Prices: "+c.source(),
-		"Costs as the gpuplan pricing package works them out. Hourly: billed per second. Monthly: one package, paid whatever the use.")
-	if c.t.Daily.Sign() > 0 {
-		notes = append(notes,
-			"Daily: the hours are used as whole days of 24 h, one after another, so u hours buy ⌈u/24⌉ day packages",
-			"(a day partly used is paid in full). Cheapest mix: the cheapest packages and hourly time for a run of u hours.")
-	} else {
-		notes = append(notes, "No daily package. Cheapest mix: the monthly package or hourly time, whichever is cheaper for a run of u hours.")
-	}
+	notes = append(notes, "Prices: "+c.source())
+	notes = append(notes, c.assumptions()...)
 	for i, line := range notes {
 		p(`<text x="%g" y="%.1f" font-size="12" fill="#333333">%s</text>`, left, top+plotH+66+float64(i)*16, svg.Esc(line))
 	}
 	p(`</svg>`)
 	return b.String()
+}
+
+// assumptions say how each line is priced.
+func (c *chart) assumptions() []string {
+	notes := []string{"Costs as the gpuplan pricing package works them out. Hourly: billed per second. Monthly: one package, paid whatever the use."}
+	if c.t.Daily.Sign() > 0 {
+		return append(notes,
+			"Daily: the hours are used as whole days of 24 h, one after another, so u hours buy ⌈u/24⌉ day packages",
+			"(a day partly used is paid in full). Cheapest mix: the cheapest packages and hourly time for a run of u hours.")
+	}
+	return append(notes, "No daily package. Cheapest mix: the monthly package or hourly time, whichever is cheaper for a run of u hours.")
 }
 
 // source says where the prices come from: "SAMPLE prices ...", "as given on

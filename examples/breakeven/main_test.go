@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"io"
@@ -10,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
 	svgcheck "github.com/gpuplan/gpuplan/internal/svg"
@@ -31,10 +34,7 @@ var goldenCases = []struct {
 func TestGolden(t *testing.T) {
 	for _, tt := range goldenCases {
 		t.Run(tt.name, func(t *testing.T) {
-			var out bytes.Buffer
-			if err := run(&out, tt.args); err != nil {
-				t.Fatalf("run(%q) error = %v", tt.args, err)
-			}
+			out := bytes.NewBuffer(chartSVG(t, tt.args))
 			golden := filepath.Join("testdata", tt.name+".golden.svg")
 			if *update {
 				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
@@ -61,12 +61,22 @@ func wellFormed(t *testing.T, svg []byte) {
 	}
 }
 
-func TestContent(t *testing.T) {
-	var out bytes.Buffer
-	if err := run(&out, nil); err != nil {
+// chartSVG runs the command with args and -o, and returns the chart it wrote.
+func chartSVG(t *testing.T, args []string) []byte {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "chart.svg")
+	if err := run(io.Discard, append(append([]string{}, args...), "-o", path)); err != nil {
+		t.Fatalf("run(%q) error = %v", args, err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
 		t.Fatal(err)
 	}
-	svg := out.String()
+	return b
+}
+
+func TestContent(t *testing.T) {
+	svg := string(chartSVG(t, nil))
 	for _, want := range []string{
 		"(sample prices)",               // the defaults are labelled as samples
 		"SAMPLE prices",                 // and again in the caption
@@ -104,11 +114,7 @@ func TestSampleLabel(t *testing.T) {
 		{"all given", []string{"-hourly", "20", "-daily", "300", "-monthly", "8000"}, "", "Prices: as given on the command line."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var out bytes.Buffer
-			if err := run(&out, tc.args); err != nil {
-				t.Fatal(err)
-			}
-			svg := out.String()
+			svg := string(chartSVG(t, tc.args))
 			if title := "against hours used" + tc.title + "</text>"; !strings.Contains(svg, title) {
 				t.Errorf("run(%q): chart lacks the title ending %q", tc.args, title)
 			}
@@ -129,7 +135,7 @@ func TestHelp(t *testing.T) {
 	help := out.String()
 	for _, want := range []string{
 		"Usage: breakeven [flags]",
-		"Draws, as an SVG chart",
+		"Prints what one GPU costs in a month",
 		"SAMPLE PRICES",
 		"Exit status: 0",
 		"2 usage error",
@@ -143,14 +149,24 @@ func TestHelp(t *testing.T) {
 	}
 }
 
+// Without -o the figures go to standard output as text and no chart is drawn;
+// with -o the chart goes to the file and the text names it.
 func TestOutputFile(t *testing.T) {
+	var plain bytes.Buffer
+	if err := run(&plain, nil); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(plain.String(), "<svg") || !strings.HasSuffix(plain.String(), "-o FILE draws the chart as an SVG.\n") {
+		t.Errorf("run() wrote %q; want the text, ending with how to draw the chart", plain.String())
+	}
+	textGolden(t, "default.golden", plain.Bytes())
 	path := filepath.Join(t.TempDir(), "chart.svg")
 	var stdout bytes.Buffer
 	if err := run(&stdout, []string{"-o", path}); err != nil {
 		t.Fatal(err)
 	}
-	if stdout.Len() != 0 {
-		t.Errorf("run with -o wrote %d bytes to stdout, want 0", stdout.Len())
+	if want := strings.Replace(plain.String(), "-o FILE draws the chart as an SVG.", "Chart: "+path, 1); stdout.String() != want {
+		t.Errorf("run with -o wrote %q, want %q", stdout.String(), want)
 	}
 	got, err := os.ReadFile(path)
 	if err != nil {
@@ -162,6 +178,49 @@ func TestOutputFile(t *testing.T) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("-o file differs from testdata/default.golden.svg")
+	}
+}
+
+// textGolden compares got with testdata/name, or rewrites it with -update.
+func textGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s:\n%s", path, got)
+	}
+}
+
+// -json prints the prices, the break-even points and the costs at the table's
+// hours as one JSON value, the amounts exact strings.
+func TestJSON(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(&out, []string{"-json"}); err != nil {
+		t.Fatal(err)
+	}
+	var got jsonChart
+	dec := json.NewDecoder(&out)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&got); err != nil || dec.More() {
+		t.Fatalf("stdout is not one JSON value: %v", err)
+	}
+	if len(got.BreakEven) != 3 || got.BreakEven[1].Hours != 500 || !got.BreakEven[1].Cost.Equal(decimal.New(9000, 0)) {
+		t.Errorf("break-even %+v: want three, the second at 500 h for 9000", got.BreakEven)
+	}
+	last := got.Costs[len(got.Costs)-1]
+	if last.Hours != 730 || !last.Cost["hourly"].Equal(decimal.New(13140, 0)) || !last.Cost["cheapest"].Equal(decimal.New(9000, 0)) {
+		t.Errorf("costs at 730 h %+v: want hourly 13140 (730 × 18) and the month, 9000, cheapest", last)
+	}
+	if len(got.Samples) != 3 {
+		t.Errorf("sample prices %q: want all three", got.Samples)
 	}
 }
 
@@ -196,12 +255,9 @@ func TestUsageErrors(t *testing.T) {
 // A tariff without a daily package draws hourly, monthly and the mix, and marks
 // the monthly break-even only.
 func TestNoDaily(t *testing.T) {
-	var out bytes.Buffer
-	if err := run(&out, []string{"-hourly", "2.49", "-daily", "none", "-monthly", "1300", "-currency", "USD"}); err != nil {
-		t.Fatal(err)
-	}
-	svg := out.String()
-	wellFormed(t, out.Bytes())
+	out := chartSVG(t, []string{"-hourly", "2.49", "-daily", "none", "-monthly", "1300", "-currency", "USD"})
+	svg := string(out)
+	wellFormed(t, out)
 	for _, want := range []string{"no day package", "522.1 h in a month", "No daily package."} { // 1300 / 2.49 = 522.09 h
 		if !strings.Contains(svg, want) {
 			t.Errorf("chart lacks %q", want)
@@ -222,8 +278,8 @@ func TestNoGoIdentifiers(t *testing.T) {
 		if err := run(&out, args); err != nil {
 			t.Fatal(err)
 		}
-		if m := ident.FindString(out.String()); m != "" {
-			t.Errorf("run(%q): chart shows %q", args, m)
+		if m := ident.FindString(out.String() + string(chartSVG(t, args))); m != "" {
+			t.Errorf("run(%q): text or chart shows %q", args, m)
 		}
 	}
 }

@@ -6,10 +6,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -88,14 +90,14 @@ func (o options) buildModel() (sizing.Model, error) {
 	if o.params != "" {
 		n, err := parseParams(o.params)
 		if err != nil {
-			return sizing.Model{}, cli.Usagef("-params %q: %v", o.params, err)
+			return sizing.Model{}, cli.Usagef("-params %s: %v", text.Quote(o.params, 64), err)
 		}
 		return sizing.Model{Name: "custom", Params: n}, nil
 	}
 	if o.config == "" && !files {
 		m, err := sizing.Preset(o.model)
 		if err != nil {
-			return m, cli.Usagef("-model %q: not a preset (-model list prints them; -config reads a model's config.json)", o.model)
+			return m, cli.Usagef("-model %s: not a preset (-model list prints them; -config reads a model's config.json)", text.Quote(o.model, 64))
 		}
 		return m, nil
 	}
@@ -133,6 +135,12 @@ func (o options) buildModel() (sizing.Model, error) {
 		return m, nil
 	}
 	m.Params, m.StoredBytes = all.Params, all.Weights
+	if all.Precision != 0 {
+		m.StoredPrecision = all.Precision // the files, as stored, over what the config says
+	}
+	if all.Model.Notes != "" {
+		m.Notes = strings.TrimPrefix(m.Notes+"; "+all.Model.Notes, "; ")
+	}
 	return m, nil
 }
 
@@ -166,6 +174,44 @@ func modelName(path string) string {
 		base = base[:i]
 	}
 	return base
+}
+
+// filePrecision is the inference precision when -precision is not given: the
+// format the model's own files store (sizing.Model.StoredPrecision) for a model
+// read from files (-config, -gguf, -safetensors), when that is a named precision
+// of 16 bits or fewer; otherwise def. A checkpoint stored wider (FP32) is served
+// at 16 bits, as serving engines load it by default (vLLM's dtype "auto").
+func (o options) filePrecision(m sizing.Model, def sizing.Precision) sizing.Precision {
+	p := m.StoredPrecision
+	if o.config == "" && len(o.gguf) == 0 && len(o.safetensors) == 0 {
+		return def // a preset: -precision's default stands
+	}
+	if p.Bits() > 16 || !slices.Contains(sizing.Precisions(), p) {
+		return def
+	}
+	return p
+}
+
+// modelNotes are the lines the report prints about the model: what is
+// approximated (approxNote), which weight precision inference plans and why, and
+// what reading the model's files assumed (sizing.Model.Notes).
+func modelNotes(m sizing.Model, w sizing.Workload) []string {
+	var notes []string
+	if n := approxNote(m); n != "" {
+		notes = append(notes, n)
+	}
+	if s := m.StoredPrecision; s != 0 && w.Task == sizing.Inference {
+		switch {
+		case s == w.Precision && s.Bits() < 16: // a 16-bit format is -precision's default anyway
+			notes = append(notes, fmt.Sprintf("weights in %v, the format the model's files store (-precision overrides)", s))
+		case s.Bits() != w.Precision.Bits():
+			notes = append(notes, fmt.Sprintf("weights planned in %v (-precision); the model's files store %v", w.Precision, s))
+		}
+	}
+	if m.Notes != "" {
+		notes = append(notes, m.Notes)
+	}
+	return notes
 }
 
 // approxNote says, for a model without its architecture, what gave it (-params,

@@ -40,7 +40,7 @@ func writeSafetensors(t *testing.T, dir, name string, n int64) string {
 // architecture with Llama-3.2-1B's shape (its config.json: 16 layers of 2048, 32
 // heads, 8 KV heads, FFN 8192, vocabulary 128256, context 131072) and two
 // tensors, a Q4_K matrix of 2048×524288 (4,194,304 blocks of 256 weights in 144
-// bytes each) and an F32 vector of 2048.
+// bytes each) and an F32 vector of 2048; its general.file_type is 15, Q4_K_M.
 func writeGGUF(t *testing.T, dir string) string {
 	t.Helper()
 	var b bytes.Buffer
@@ -54,7 +54,10 @@ func writeGGUF(t *testing.T, dir string) string {
 	b.WriteString("GGUF")
 	w(uint32(3))
 	w(uint64(2))             // tensors
-	w(uint64(len(meta) + 2)) // metadata keys
+	w(uint64(len(meta) + 3)) // metadata keys
+	str("general.file_type")
+	w(uint32(4)) // uint32
+	w(uint32(15))
 	str("general.architecture")
 	w(uint32(8)) // string
 	str("llama")
@@ -125,7 +128,7 @@ func TestModelFiles(t *testing.T) {
 		args []string
 		want jsonModel
 	}{
-		{"config", []string{"-config", qwenConfig}, jsonModel{Name: "qwen2.5-7b", Layers: 28, KVHeads: 4}},
+		{"config", []string{"-config", qwenConfig}, jsonModel{Name: "qwen2.5-7b", Params: qwenParams, Layers: 28, KVHeads: 4}}, // -json fills in the count
 		{"shards in one flag", []string{"-safetensors", a + "," + b}, jsonModel{Name: "model", Params: qwenParams, StoredBytes: 2 * qwenParams}},
 		{"shards in two flags", []string{"-safetensors", a, "-safetensors", b}, jsonModel{Name: "model", Params: qwenParams, StoredBytes: 2 * qwenParams}},
 		{"config and shards", []string{"-config", qwenConfig, "-safetensors", a + "," + b},
@@ -144,6 +147,35 @@ func TestModelFiles(t *testing.T) {
 	}
 }
 
+// Inference plans a model read from files in the format they store, unless
+// -precision says otherwise, and the report says which and why; training, and a
+// preset, keep -precision's default.
+func TestFilePrecision(t *testing.T) {
+	dir := t.TempDir()
+	gguf := writeGGUF(t, dir)
+	for _, tc := range []struct {
+		args []string
+		job  string // the start of the Job line
+		note string // "" for none
+	}{
+		{[]string{"-gguf", gguf, "-task", "inference"}, "inference in Q4_K_M", "Model:  weights in Q4_K_M, the format the model's files store (-precision overrides)\n"},
+		{[]string{"-gguf", gguf, "-task", "inference", "-precision", "bf16"}, "inference in BF16", "Model:  weights planned in BF16 (-precision); the model's files store Q4_K_M\n"},
+		{[]string{"-gguf", gguf, "-serve-rps", "1"}, "", "         weights in Q4_K_M, the format"},
+		{[]string{"-gguf", gguf, "-task", "lora"}, "lora in BF16", ""},
+		// DeepSeek-R1's stored FP8 config: the preset keeps BF16 and says what is stored.
+		{[]string{"-model", "deepseek-r1", "-task", "inference", "-tokens", "0"}, "inference in BF16", "Model:  weights planned in BF16 (-precision); the model's files store FP8\n"},
+		{[]string{"-config", "../../sizing/models/deepseek-r1.json", "-task", "inference", "-tokens", "0"}, "inference in FP8", "Model:  weights in FP8, the format"},
+	} {
+		r := runArgs(append(tc.args, "-top", "1")...)
+		if r.stderr != "" {
+			t.Fatalf("run(%q) = exit %d, %q", tc.args, r.code, r.stderr)
+		}
+		if !strings.Contains(r.stdout, tc.job) || !strings.Contains(r.stdout, tc.note) || tc.note == "" && strings.Contains(r.stdout, "weights in") {
+			t.Errorf("run(%q):\n%s\nwant %q and the note %q", tc.args, r.stdout, tc.job, tc.note)
+		}
+	}
+}
+
 // A model without its architecture says so and names the flag that makes it
 // exact; a model with it does not.
 func TestApproxNote(t *testing.T) {
@@ -153,7 +185,7 @@ func TestApproxNote(t *testing.T) {
 		args []string
 		note string // "" for none
 	}{
-		{[]string{"-params", "7B"}, "Model:  -params gives the parameter count only; terms that need the architecture assume grouped-query attention with 8 KV heads (-config with the model's config.json makes them exact)\n"},
+		{[]string{"-params", "7B"}, "Model:  -params gives the parameter count only; terms that need the architecture assume\n"},
 		{[]string{"-safetensors", st}, "Model:  the weight file gives the parameter count only;"},
 		{[]string{"-params", "7B", "-serve-rps", "2"}, "         -params gives the parameter count only;"},
 		{[]string{"-config", qwenConfig}, ""},

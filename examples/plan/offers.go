@@ -4,52 +4,68 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
+	"github.com/gpuplan/gpuplan/pricing/pricelist"
 	"github.com/shopspring/decimal"
 )
 
 // formatNames are the price-list formats as the report names them.
 var formatNames = map[string]string{
-	pricing.FormatCSV:      "gpuplan CSV",
-	pricing.FormatJSON:     "gpuplan JSON",
-	pricing.FormatSkyPilot: "SkyPilot catalog CSV",
-	pricing.FormatVast:     "vast.ai offers JSON",
+	pricelist.FormatCSV:      "gpuplan CSV",
+	pricelist.FormatJSON:     "gpuplan JSON",
+	pricelist.FormatSkyPilot: "SkyPilot catalog CSV",
+	pricelist.FormatVast:     "vast.ai offers JSON",
 }
 
-// readOfferFile reads the -offers file in whichever format pricing.LoadList
+// readOfferFile reads the -offers file in whichever format pricelist.ReadList
 // recognises (the package's own CSV or JSON, a SkyPilot catalog vms.csv,
 // vast.ai's offers JSON) and describes what it read for the report's "Offers:"
 // line: the file, its format, the offers kept and the rows left out, by reason:
 //
 //	lambda/vms.csv (SkyPilot catalog CSV, provider lambda): 19 offers; 2 rows left out: no GPUs (2, from line 2)
 //
-// A SkyPilot catalog's offers take the cloud its path names (pricing.SkyPilotCloud)
-// as their provider, when it names one.
+// A SkyPilot catalog's offers take the cloud its path names (skyPilotCloud)
+// as their provider, when it names one; an offer the list names no provider for
+// (a CSV without a provider column) takes the file's name, so that the report
+// and its messages show where it came from. A list with no offer, a header
+// alone, is an error naming the file.
 func readOfferFile(file string) ([]pricing.Offer, string, error) {
-	f, err := os.Open(file)
+	f, err := cli.Open("offers", file)
 	if err != nil {
 		return nil, "", err
 	}
 	defer f.Close()
-	l, err := pricing.LoadList(f)
+	l, err := pricelist.ReadList(f)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", file, err)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s", file, formatNames[l.Format])
-	if cloud := pricing.SkyPilotCloud(file); l.Format == pricing.FormatSkyPilot && cloud != "" {
+	if cloud := skyPilotCloud(file); l.Format == pricelist.FormatSkyPilot && cloud != "" {
 		for i := range l.Offers {
 			l.Offers[i].Provider = cloud
 		}
 		fmt.Fprintf(&b, ", provider %s", cloud)
 	}
+	unnamed := 0
+	for i := range l.Offers {
+		if strings.TrimSpace(l.Offers[i].Provider) == "" {
+			l.Offers[i].Provider = filepath.Base(file)
+			unnamed++
+		}
+	}
 	fmt.Fprintf(&b, "): %s", text.Count(len(l.Offers), "offer", "offers"))
+	if unnamed > 0 {
+		fmt.Fprintf(&b, " (%d without a provider, shown by the file's name)", unnamed)
+	}
 	rows, reasons := 0, make([]string, len(l.Skipped))
 	for i, s := range l.Skipped {
 		rows += s.Rows
@@ -58,7 +74,29 @@ func readOfferFile(file string) ([]pricing.Offer, string, error) {
 	if rows > 0 {
 		fmt.Fprintf(&b, "; %s left out: %s", text.Count(rows, "row", "rows"), strings.Join(reasons, ", "))
 	}
+	if len(l.Offers) == 0 {
+		return nil, "", fmt.Errorf("-offers %s: no offers in the file (%s): a header alone, or every row left out; give an offer a row under the header", file, formatNames[l.Format])
+	}
 	return l.Offers, b.String(), nil
+}
+
+// skyPilotCloud returns the cloud a SkyPilot catalog file belongs to, from its
+// path: "lambda" for "catalogs/v7/lambda/vms.csv", and for a copy saved under
+// the cloud's name, "lambda_vms.csv" or "lambda-vms.csv"; "" when the path says
+// no cloud. readOfferFile sets it as the offers' Provider.
+func skyPilotCloud(file string) string {
+	file = strings.ReplaceAll(file, "\\", "/")
+	dir, base := path.Split(file)
+	dir = strings.TrimSuffix(dir, "/")
+	for _, suffix := range [...]string{"_vms.csv", "-vms.csv"} {
+		if cloud, ok := strings.CutSuffix(base, suffix); ok && cloud != "" {
+			return cloud
+		}
+	}
+	if base != "vms.csv" || dir == "" {
+		return ""
+	}
+	return path.Base(dir)
 }
 
 // maxUnknownNames is how many names of unknown cards the report lists before

@@ -44,6 +44,7 @@ import (
 	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
+	"github.com/gpuplan/gpuplan/pricing/pricelist"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -74,6 +75,8 @@ func run(w io.Writer, args []string) error {
 	fs := cli.FlagSet("seeds")
 	ctx := fs.Int("context", 4096, "context length (tokens) for the inference estimates")
 	seq := fs.Int("seq", 2048, "sequence length (tokens, batch 1) for the training estimates")
+	asJSON := fs.Bool("json", false, "print the report as JSON on standard output, and nothing else, in place of the text")
+	out := fs.String("o", "", "write the report (text, or JSON with -json) to this `file` instead of standard output")
 	if _, err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			cli.Usage(w, fs, usageHeader)
@@ -84,6 +87,38 @@ func run(w io.Writer, args []string) error {
 		return cli.Usagef("-context and -seq must be 1 to %d tokens", sizing.MaxSearchContext)
 	}
 	s := settings{context: *ctx, seq: *seq, headroom: plan.DefaultHeadroom, cat: catalog.Default()}
+	return cli.To(w, *out, func(w io.Writer) error {
+		secs, err := s.sections()
+		switch {
+		case err != nil && *asJSON:
+			return cli.FailJSON(w, err, nil)
+		case err != nil:
+			return err
+		case *asJSON:
+			j := jsonReport{Context: s.context, Seq: s.seq, Headroom: s.headroom}
+			for _, sec := range secs {
+				j.Sections = append(j.Sections, jsonSection{sec.title, sec.article, sec.claim, sec.library, sec.verdict})
+			}
+			return cli.WriteJSON(w, j)
+		}
+		s.header(w)
+		for i, sec := range secs {
+			sec.write(w, i+1)
+		}
+		return nil
+	})
+}
+
+// jsonReport is what -json prints: the settings and every section.
+type jsonReport struct {
+	Context  int           `json:"context"`  // inference context, tokens
+	Seq      int           `json:"seq"`      // training sequence length, tokens
+	Headroom float64       `json:"headroom"` // share of each card's memory kept free
+	Sections []jsonSection `json:"sections"`
+}
+
+// header heads the text report: the articles and the settings.
+func (s settings) header(w io.Writer) {
 
 	fmt.Fprintln(w, "The seed articles' claims, checked against gpuplan")
 	fmt.Fprintln(w, "===================================================")
@@ -93,8 +128,12 @@ func run(w io.Writer, args []string) error {
 	fmt.Fprintf(w, "FlashAttention-style attention (no score matrix kept); %.0f%% of each card's memory kept free.\n", s.headroom*100)
 	fmt.Fprintln(w, "GB = 10^9 bytes, GiB = 2^30 bytes. Prices are indicative ranges or SAMPLE prices, never quotes.")
 	fmt.Fprintln(w, "'Line N' is a line of the plain-text copy of the article the project keeps.")
+}
 
-	for i, check := range []func(settings) (section, error){
+// sections checks each claim, in the report's order.
+func (s settings) sections() ([]section, error) {
+	var secs []section
+	for _, check := range []func(settings) (section, error){
 		articleFormula,
 		fullFineTune,
 		trainingCards,
@@ -124,11 +163,11 @@ func run(w io.Writer, args []string) error {
 	} {
 		sec, err := check(s)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		sec.write(w, i+1)
+		secs = append(secs, sec)
 	}
-	return nil
+	return secs, nil
 }
 
 // section is one claim and what the library makes of it.
@@ -138,6 +177,15 @@ type section struct {
 	claim   string
 	library []string
 	verdict string
+}
+
+// jsonSection is a section in -json.
+type jsonSection struct {
+	Title   string   `json:"title"`
+	Article string   `json:"article"` // "1", "2" or "1 and 2"
+	Claim   string   `json:"claim"`
+	Library []string `json:"library"` // what the library computes, line by line
+	Verdict string   `json:"verdict"`
 }
 
 func (s *section) add(format string, args ...any) {
@@ -1693,7 +1741,7 @@ func prices(s settings) (section, error) {
 		"the A100 costs %s× as much as the 4090, and per FP32 PFLOPS-hour %s×. Its premium buys memory (%s of "+
 		"%s against %s of %s), memory bandwidth, NVLink and a datacenter card, not FLOPS (NVIDIA datasheets). "+
 		"'3090 and 4090 prices differ little' has no published figure in REFERENCES.md; the sample list puts them at "+
-		"CNY %s and %s. Load real quotes with pricing.LoadOffersJSON or LoadOffersCSV.",
+		"CNY %s and %s. Load real quotes with pricelist.ReadJSON or ReadCSV.",
 		decimal.NewFromInt(10).DivRound(r4090CNY[1], 0), a100USD[0].Mul(cnyPerUSD).StringFixed(0),
 		a100USD[1].Mul(cnyPerUSD).StringFixed(0), cnyPerUSD, a.eight,
 		a100USD[1].Mul(cnyPerUSD).Mul(decimal.NewFromInt(8)).StringFixed(0), ratio(a100USD[0], r4090USD), ratio(a100USD[1], r4090USD), ratio(a.median, r.median),
@@ -1944,7 +1992,7 @@ var sampleOffersJSON []byte
 
 // sampleOffers reads the embedded sample price list.
 func sampleOffers() ([]pricing.Offer, error) {
-	return pricing.LoadOffersJSON(bytes.NewReader(sampleOffersJSON))
+	return pricelist.ReadJSON(bytes.NewReader(sampleOffersJSON))
 }
 
 // offersOf returns the offers that resolve to the catalog card id.

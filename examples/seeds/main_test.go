@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -174,5 +176,34 @@ func TestHelp(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("-h output lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// -json prints the settings and every section of the text report, as one JSON
+// value.
+func TestJSON(t *testing.T) {
+	var out, text bytes.Buffer
+	if err := run(&out, []string{"-json"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(&text, nil); err != nil {
+		t.Fatal(err)
+	}
+	var got jsonReport
+	dec := json.NewDecoder(&out)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&got); err != nil || dec.More() {
+		t.Fatalf("stdout is not one JSON report: %v", err)
+	}
+	if got.Context != 4096 || got.Seq != 2048 {
+		t.Errorf("settings %d, %d; want 4096 and 2048", got.Context, got.Seq)
+	}
+	for i, sec := range got.Sections {
+		if head := fmt.Sprintf("\n%d. %s\n", i+1, sec.Title); !strings.Contains(text.String(), head) || len(sec.Library) == 0 || sec.Verdict == "" {
+			t.Errorf("section %d %q: not in the text report, or without figures and verdict", i+1, sec.Title)
+		}
+	}
+	if n := strings.Count(text.String(), "\nVerdict: "); len(got.Sections) != n {
+		t.Errorf("%d sections in JSON, %d verdicts in the text", len(got.Sections), n)
 	}
 }

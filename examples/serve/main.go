@@ -5,8 +5,9 @@
 // the weights are read once per step for every sequence, TPOT climbs with it as the
 // KV caches grow, and each card stops where its memory holds no more KV cache.
 //
-//	go run ./examples/serve -out serve.svg
-//	go run ./examples/serve -model llama-3.1-70b -cards "A100 80GB,H100 SXM,H800" -tp 4 -precision fp8
+//	go run ./examples/serve
+//	go run ./examples/serve -o serve.svg
+//	go run ./examples/serve -model llama-3.1-70b -cards "A100 80GB,H100 SXM,H800" -tp 4 -precision fp8 -json
 //
 // Every figure comes from compute.Serving (Prepare, then MaxConcurrency, At and Best) with the
 // card's memory, bandwidth and dense peak from the catalog: FP8 weights compute at
@@ -16,13 +17,13 @@
 // logarithmic concurrency axis; a filled dot ends each card's curve at its
 // MaxConcurrency, and an open ring marks the highest concurrency within the -tpot
 // target, whose dashed line is drawn on the TPOT panel. A short table, written to
-// standard output, gives the same figures.
+// standard output, gives the same figures; -json prints them as JSON instead.
 //
-// The SVG is written by hand with the standard library, and is deterministic: the
-// same flags give the same bytes. -out - writes it to standard output instead of
-// the table.
+// The chart is written only when -o names its file. The SVG is written by hand
+// with the standard library, and is deterministic: the same flags give the same
+// bytes.
 //
-// Exit status: 0 when the chart is written (or with -h), 1 when the output file
+// Exit status: 0 when the figures are printed (or with -h), 1 when the chart file
 // cannot be written or no card holds the model, 2 for a usage error (a bad flag, an
 // unknown model, card or precision). Run with -h for every flag.
 package main
@@ -34,6 +35,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -55,11 +57,11 @@ func main() {
 
 const usageHeader = `Usage: serve [flags]
 
-Draws, as an SVG chart, the tokens per second a replica generates and the time
-per output token against the number of sequences decoding together, for one
-model on up to three cards, and prints a table of the same figures.
+Prints the tokens per second a replica generates and the time per output token
+against the number of sequences decoding together, for one model on up to three
+cards; -o FILE draws them as an SVG chart, -json prints them as JSON.
 
-Exit status: 0 chart written (or -h); 1 the output file cannot be written, or no
+Exit status: 0 figures printed (or -h); 1 the chart file cannot be written, or no
 card holds the model; 2 usage error (a bad flag, model, card or precision).
 
 Flags:
@@ -84,14 +86,15 @@ type config struct {
 // chart to w with -out -).
 func run(w io.Writer, args []string) error {
 	fs := cli.FlagSet("serve")
-	model := fs.String("model", "llama-3.1-8b", "model preset, one of the names go run ./examples/plan -model list prints")
+	model := fs.String("model", "llama-3.1-8b", "model preset; -model list prints the names")
 	cards := fs.String("cards", "RTX 4090,A100 SXM4 40GB,H100 SXM5 80GB", "comma-separated catalog card names, one to three")
 	precision := fs.String("precision", "bf16", "precision of the weights (bf16, fp16, fp8, int8, awq4, q4_k_m, ...); the KV cache keeps its default for it")
 	prompt := fs.Int("prompt", 1000, "mean prompt tokens of a request")
 	output := fs.Int("output", 300, "mean generated tokens of a request")
 	tp := fs.Int("tp", 1, "tensor-parallel GPUs per replica")
 	tpot := fs.Duration("tpot", 50*time.Millisecond, "TPOT target marked on the chart and in the table; 0: none")
-	out := fs.String("out", "serve.svg", "SVG output file; -: standard output, instead of the table")
+	out := fs.String("o", "", "write the chart, an SVG, to this `file`; empty: no chart, the table only")
+	asJSON := fs.Bool("json", false, "print the figures as JSON on standard output, and nothing else, in place of the table")
 	if _, err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			cli.Usage(w, fs, usageHeader)
@@ -100,8 +103,15 @@ func run(w io.Writer, args []string) error {
 	}
 	cfg := config{prompt: *prompt, output: *output, tp: *tp, tpot: *tpot, modelName: *model}
 	var err error
+	if *model == "list" {
+		if *asJSON {
+			return cli.WriteJSON(w, sizing.Presets())
+		}
+		_, err := fmt.Fprintln(w, strings.Join(sizing.Presets(), "\n"))
+		return err
+	}
 	if cfg.model, err = sizing.Preset(*model); err != nil {
-		return cli.Usagef("-model %s: %v", text.Quote(*model, 80), err)
+		return cli.Usagef("-model %s: not a preset; the presets are %s", text.Quote(*model, 80), strings.Join(sizing.Presets(), ", "))
 	}
 	if cfg.weights, err = sizing.ParsePrecision(*precision); err != nil {
 		return cli.Usagef("-precision %s: %v", text.Quote(*precision, 80), err)
@@ -131,21 +141,74 @@ func run(w io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
+	for _, c := range curves {
+		// A replica the flags make invalid whatever the card (a tensor degree that
+		// does not divide the heads) is said first, as the command line's fault.
+		if errors.Is(c.err, compute.ErrInvalid) && cfg.tp > 1 {
+			return cli.Usagef("-tp %d: %v (-tp takes %s for %s)", cfg.tp, c.err, divisors(cfg.model.Heads), cfg.modelName)
+		}
+	}
 	fits := false
 	for _, c := range curves {
 		fits = fits || c.err == nil
 	}
-	if *out == "-" {
-		_, err = io.WriteString(w, cfg.svg(curves))
+	if *asJSON {
+		err = cli.WriteJSON(w, cfg.json(curves))
 	} else {
-		if err = cfg.table(w, curves); err == nil {
-			err = os.WriteFile(*out, []byte(cfg.svg(curves)), 0o644)
-		}
+		err = cfg.table(w, curves, *out)
+	}
+	if err == nil && *out != "" {
+		err = cli.WriteFile(*out, []byte(cfg.svg(curves)))
 	}
 	if err == nil && !fits {
 		err = errNoCard
+		if *asJSON {
+			err = &cli.Reported{Code: 1, Err: err} // the JSON says so: no card holds the model
+		}
 	}
 	return err
+}
+
+// jsonChart is what -json prints: the figures of the table and the chart.
+type jsonChart struct {
+	Model        string          `json:"model"`
+	Precision    string          `json:"precision"`
+	PromptTokens int             `json:"prompt_tokens"`
+	OutputTokens int             `json:"output_tokens"`
+	Tensor       int             `json:"tensor"` // GPUs a replica
+	TPOTTarget   string          `json:"tpot_target"`
+	Cards        []jsonCardCurve `json:"cards"`
+}
+
+// jsonCardCurve is one card's curve: every point sampled, the last at the most
+// sequences its memory holds, and the most within the TPOT target.
+type jsonCardCurve struct {
+	CardID       string                 `json:"card_id"`
+	Name         string                 `json:"name"`
+	Fits         bool                   `json:"fits"`
+	Error        string                 `json:"error"` // why it holds no sequence; empty when it fits
+	Points       []compute.ServingPoint `json:"points"`
+	WithinTarget *compute.ServingPoint  `json:"within_target"` // null: even one sequence misses it, or no fit
+}
+
+func (cfg *config) json(cs []curve) jsonChart {
+	j := jsonChart{Model: cfg.modelName, Precision: strings.ToLower(cfg.weights.String()), PromptTokens: cfg.prompt,
+		OutputTokens: cfg.output, Tensor: cfg.tp, TPOTTarget: cfg.tpot.String(), Cards: []jsonCardCurve{}}
+	for _, c := range cs {
+		jc := jsonCardCurve{CardID: c.card.ID, Name: c.card.Name, Fits: c.err == nil, Points: c.points}
+		if c.err != nil {
+			jc.Error = c.err.Error()
+		}
+		if jc.Points == nil {
+			jc.Points = []compute.ServingPoint{}
+		}
+		if c.err == nil && !c.miss {
+			best := c.best
+			jc.WithinTarget = &best
+		}
+		j.Cards = append(j.Cards, jc)
+	}
+	return j
 }
 
 // curve is one card's replica swept over concurrency.
@@ -233,6 +296,21 @@ func (cfg *config) curves() ([]curve, error) {
 	return cs, nil
 }
 
+// divisors lists the tensor degrees up to 64 that divide n heads: "1, 2, 4 or
+// 8".
+func divisors(n int) string {
+	var d []string
+	for k := 1; k <= min(n, 64); k++ {
+		if n%k == 0 {
+			d = append(d, strconv.Itoa(k))
+		}
+	}
+	if len(d) < 2 {
+		return strings.Join(d, "")
+	}
+	return strings.Join(d[:len(d)-1], ", ") + " or " + d[len(d)-1]
+}
+
 // next returns the concurrency sampled after k: 1, 2, 3, 4, 6, 8, 12, 16, 24, ...
 func next(k int) int {
 	switch {
@@ -257,7 +335,7 @@ func (cfg *config) title() string {
 // table writes the figures of each card: its MaxConcurrency, TPOT and tokens/s at
 // one sequence and at the maximum, TTFT at the maximum, and the highest concurrency
 // within the TPOT target.
-func (cfg *config) table(w io.Writer, cs []curve) error {
+func (cfg *config) table(w io.Writer, cs []curve, chart string) error {
 	fmt.Fprintln(w, cfg.title())
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -291,7 +369,13 @@ func (cfg *config) table(w io.Writer, cs []curve) error {
 			fmt.Fprintf(w, "\n%s: %v\n", c.card.Name, c.err)
 		}
 	}
-	_, err := fmt.Fprintln(w, "\nTPOT: time per output token, one decoding step; TTFT: time to the first token, under that load.")
+	fmt.Fprintln(w, "\nTPOT: time per output token, one decoding step; TTFT: time to the first token, under that load.")
+	var err error
+	if chart == "" {
+		_, err = fmt.Fprintln(w, "-o FILE draws these curves as an SVG chart.")
+	} else {
+		_, err = fmt.Fprintf(w, "Chart: %s\n", chart)
+	}
 	return err
 }
 

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
@@ -41,20 +44,24 @@ func TestGolden(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			svgFile := filepath.Join(t.TempDir(), "serve.svg")
 			var table bytes.Buffer
-			if err := run(&table, append(tt.args, "-out", svgFile)); err != nil {
+			if err := run(&table, append(tt.args, "-o", svgFile)); err != nil {
 				t.Fatalf("run(%q) error = %v", tt.args, err)
 			}
 			svg, err := os.ReadFile(svgFile)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var stdout bytes.Buffer
-			if err := run(&stdout, append(tt.args, "-out", "-")); err != nil {
-				t.Fatalf("run(%q, -out -) error = %v", tt.args, err)
+			// Without -o the table is the same, less the line naming the chart, and
+			// no file is written.
+			var plain bytes.Buffer
+			if err := run(&plain, tt.args); err != nil {
+				t.Fatalf("run(%q) error = %v", tt.args, err)
 			}
-			if !bytes.Equal(stdout.Bytes(), svg) {
-				t.Errorf("-out - wrote a different SVG from -out FILE")
+			withChart := strings.Replace(table.String(), "Chart: "+svgFile+"\n", "-o FILE draws these curves as an SVG chart.\n", 1)
+			if plain.String() != withChart {
+				t.Errorf("the table without -o differs from the one with it:\n%s\nwant:\n%s", plain.String(), withChart)
 			}
+			table = *bytes.NewBufferString(strings.Replace(table.String(), svgFile, "serve.svg", 1))
 			golden(t, filepath.Join("testdata", tt.name+".txt"), table.Bytes())
 			golden(t, filepath.Join("testdata", tt.name+".golden.svg"), svg)
 			wellFormed(t, svg)
@@ -91,7 +98,7 @@ func wellFormed(t *testing.T, svg []byte) {
 // concurrency at the TPOT target.
 func TestTableAgainstServing(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, []string{"-out", filepath.Join(t.TempDir(), "s.svg")}); err != nil {
+	if err := run(&out, nil); err != nil {
 		t.Fatal(err)
 	}
 	card, err := catalog.Default().Lookup("H100 SXM5 80GB")
@@ -133,13 +140,18 @@ func TestTableAgainstServing(t *testing.T) {
 	}
 }
 
+// goName matches the Go names of the library that a message to a user of the
+// command must not name: a function to call, a package-qualified name.
+var goName = regexp.MustCompile(`\bPresets\b|\b(sizing|compute|catalog|pricing)\.[A-Z]|\b[A-Z][a-z]+[A-Z][A-Za-z]*\(`)
+
 func TestErrors(t *testing.T) {
 	for _, tt := range []struct {
 		args   []string
 		status int
 		msg    string
 	}{
-		{[]string{"-model", "llama-9"}, 2, "-model"},
+		{[]string{"-model", "llama-9"}, 2, `-model "llama-9": not a preset; the presets are deepseek-r1, `},
+		{[]string{"-tp", "3"}, 2, "serve: -tp 3: compute: 32 attention heads do not divide over 3 tensor-parallel devices: invalid input (-tp takes 1, 2, 4, 8, 16 or 32 for llama-3.1-8b)\n"},
 		{[]string{"-cards", "RTX 9999"}, 2, "-cards"},
 		{[]string{"-cards", "T4,L4,A10,A30"}, 2, "one to 3"},
 		{[]string{"-precision", "fp7"}, 2, "-precision"},
@@ -148,17 +160,66 @@ func TestErrors(t *testing.T) {
 		{[]string{"-tp", "0"}, 2, "-tp"},
 		{[]string{"-tpot", "-1ms"}, 2, "-tpot"},
 		{[]string{"extra"}, 2, "unexpected"},
-		{[]string{"-model", "llama-3.1-70b", "-cards", "RTX 4090", "-out", "-"}, 1, "no card holds"},
-		{[]string{"-out", filepath.Join(t.TempDir(), "missing", "s.svg")}, 1, "no such file"},
+		{[]string{"-model", "llama-3.1-70b", "-cards", "RTX 4090"}, 1, "no card holds"},
+		{[]string{"-o", filepath.Join(t.TempDir(), "missing", "s.svg")}, 1, "no such file"},
 	} {
 		var out, stderr bytes.Buffer
 		err := run(&out, tt.args)
 		if got := cli.Exit("serve", err, &stderr); got != tt.status || !strings.Contains(stderr.String(), tt.msg) {
 			t.Errorf("run(%q): status %d, stderr %q; want %d and %q", tt.args, got, stderr.String(), tt.status, tt.msg)
 		}
+		if m := goName.FindString(stderr.String()); m != "" {
+			t.Errorf("run(%q): stderr %q names %q, which a user of the command cannot run", tt.args, stderr.String(), m)
+		}
+		if tt.status == 2 && out.Len() > 0 {
+			t.Errorf("run(%q): a usage error after output %q", tt.args, out.String())
+		}
 	}
 	var out bytes.Buffer
 	if err := run(&out, []string{"-h"}); cli.Exit("serve", err, io.Discard) != 0 || !strings.Contains(out.String(), "-tpot") {
 		t.Errorf("-h: %v, %q", err, out.String())
+	}
+}
+
+// -json prints the figures of the table and nothing else: each card's points,
+// the last at its maximum concurrency, and its point within the TPOT target.
+func TestJSON(t *testing.T) {
+	var out, table bytes.Buffer
+	if err := run(&out, []string{"-json"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(&table, nil); err != nil {
+		t.Fatal(err)
+	}
+	var got jsonChart
+	dec := json.NewDecoder(&out)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&got); err != nil {
+		t.Fatalf("stdout is not the JSON figures: %v", err)
+	}
+	if dec.More() {
+		t.Error("stdout holds more than one JSON value")
+	}
+	if len(got.Cards) != 3 || got.Model != "llama-3.1-8b" || got.TPOTTarget != "50ms" {
+		t.Fatalf("JSON %+v: want 3 cards of llama-3.1-8b at a 50ms target", got)
+	}
+	for _, c := range got.Cards {
+		last := c.Points[len(c.Points)-1]
+		row := fmt.Sprintf("%s %d ", c.Name, last.Concurrency)
+		if !strings.Contains(strings.Join(strings.Fields(table.String()), " "), row) {
+			t.Errorf("card %s: max %d sequences in JSON, not in the table:\n%s", c.Name, last.Concurrency, table.String())
+		}
+		if c.WithinTarget == nil || c.WithinTarget.TPOT > 50*time.Millisecond {
+			t.Errorf("card %s: within target %+v, want a point at or under 50ms", c.Name, c.WithinTarget)
+		}
+	}
+	// No card holds the model: the JSON says so (fits false, the reason), exit 1.
+	out.Reset()
+	err := run(&out, []string{"-json", "-model", "llama-3.1-70b", "-cards", "RTX 4090"})
+	if code := cli.Exit("serve", err, io.Discard); code != 1 {
+		t.Errorf("no fit with -json: exit %d, want 1", code)
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil || len(got.Cards) != 1 || got.Cards[0].Fits || got.Cards[0].Error == "" {
+		t.Errorf("no fit with -json: %v, %+v; want one card that does not fit, with its reason", err, got)
 	}
 }

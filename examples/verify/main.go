@@ -29,14 +29,18 @@
 // machine: an 8× A100 SXM4 80GB HGX board as advertised, or four 40 GB cards on
 // PCIe sold as eight 80 GB NVLink ones.
 //
+// Findings that several GPUs share (four 40 GB cards sold as 80 GB) are written
+// once for them all. -json prints the report as JSON instead, each finding on its
+// own; -o FILE writes what would be printed to FILE.
+//
 // Exit status:
 //
 //	0  delivered as advertised (or -h)
 //	1  the machine does not match the order, or the job leaves GPUs idle (after
 //	   the report); a capture cannot be read or parsed, or there is no nvidia-smi
 //	   to run
-//	2  usage error: a bad flag or flag value, a card name the catalog does not
-//	   know, or a card nvidia-smi does not see (AMD's GPUs and Huawei's Ascend
+//	2  usage error: a bad flag or flag value, a capture file that cannot be
+//	   opened, a card name the catalog does not know, or a card nvidia-smi does not see (AMD's GPUs and Huawei's Ascend
 //	   NPUs, which rocm-smi and npu-smi check; verify does not read them yet)
 //
 // Run with -h for every flag.
@@ -52,6 +56,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -89,12 +94,13 @@ give captures made on the machine:
   nvidia-smi topo -m > topo.txt
 
 While the job runs, a capture of nvidia-smi dmon -s pucv (-dmon) shows GPUs left
-idle, and an nccl-tests all_reduce_perf run (-nccl) shows slow links.
+idle, and an nccl-tests all_reduce_perf run (-nccl) shows slow links. -json
+prints the report as JSON; -o FILE writes it to FILE.
 
 Exit status: 0 delivered as advertised (or -h); 1 the machine does not match the
 order, or the job leaves GPUs idle (after the report), a capture cannot be read
 or parsed, or there is no nvidia-smi to run; 2 usage error (a bad flag or value,
-a card name the catalog does not know, or a card nvidia-smi does not see: AMD's
+a capture that cannot be opened, a card name the catalog does not know, or a card nvidia-smi does not see: AMD's
 GPUs and Huawei's Ascend NPUs, which rocm-smi and npu-smi check and verify does
 not read yet).
 
@@ -120,6 +126,8 @@ func run(w io.Writer, args []string) error {
 	minSM := fs.Int("min-sm", 30, "with -dmon: the `percent` of time a GPU's SMs must be busy on average, below which it counts as idle")
 	planMem := fs.String("plan-mem", "", "with -dmon: the memory per GPU the plan sized the job for (\"62GiB\"), read against the fb column of nvidia-smi dmon -s pucvm")
 	ncclPath := fs.String("nccl", "", "`file` with the output of nccl-tests all_reduce_perf run on the GPUs ordered")
+	asJSON := fs.Bool("json", false, "print the report as JSON on standard output, and nothing else, in place of the text")
+	out := fs.String("o", "", "write the report (text, or JSON with -json) to this `file` instead of standard output")
 	set, err := cli.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		cli.Usage(w, fs, usageHeader)
@@ -127,33 +135,97 @@ func run(w io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case *sample != "" && *sample != "good" && *sample != "bad":
-		return cli.Usagef("-sample %q: want good or bad", *sample)
-	case *sample != "" && (set["smi"] || set["topo"]):
-		return cli.Usagef("-sample checks an embedded capture: give it without -smi and -topo")
-	case *sample == "" && *card == "":
-		return cli.Usagef("-card: name the card the order advertises (\"A100 SXM4 80GB\")")
-	case *sample == "" && !set["gpus"]:
-		return cli.Usagef("-gpus: give the number of GPUs ordered")
-	case *gpus < 0 || set["gpus"] && *gpus == 0:
-		return cli.Usagef("-gpus %d: want 1 or more", *gpus)
-	case *minSM < 0 || *minSM > 100:
-		return cli.Usagef("-min-sm %d: want a percentage from 0 to 100", *minSM)
-	}
-	if *sample != "" {
-		if *card == "" {
-			*card = "A100 SXM4 80GB"
+	c := check{card: *card, gpus: *gpus, sample: *sample, smi: *smiPath, topo: *topoPath, dmon: *dmonPath,
+		minSM: *minSM, planMem: *planMem, nccl: *ncclPath, set: set}
+	return cli.To(w, *out, func(w io.Writer) error {
+		if !*asJSON {
+			return c.run(w, nil)
 		}
-		if !set["gpus"] {
-			*gpus = 8
+		var j jsonReport
+		err := c.run(io.Discard, &j)
+		switch {
+		case err == nil, errors.Is(err, errMismatch), errors.Is(err, errIdle):
+			if werr := cli.WriteJSON(w, j); werr != nil {
+				return werr
+			}
+			if err != nil {
+				return &cli.Reported{Code: 1, Err: err}
+			}
+			return nil
+		}
+		return cli.FailJSON(w, err, nil)
+	})
+}
+
+// check is the command line, parsed.
+type check struct {
+	card                          string
+	gpus                          int
+	sample, smi, topo, dmon, nccl string
+	minSM                         int
+	planMem                       string
+	set                           map[string]bool
+}
+
+// jsonReport is what -json prints: the order, what the machine has, and the
+// report. Problems and notes are the library's sentences, one a finding.
+type jsonReport struct {
+	Card       string                `json:"card"` // as ordered
+	GPUs       int                   `json:"gpus"` // ordered
+	Candidates []string              `json:"candidates"`
+	Devices    []jsonDevice          `json:"devices"`
+	Links      *jsonLinks            `json:"links"`      // null: not checked
+	Use        []catalog.GPUUse      `json:"use"`        // null without -dmon
+	AllReduce  *catalog.AllReduceRun `json:"all_reduce"` // null without -nccl
+	Problems   []string              `json:"problems"`
+	Notes      []string              `json:"notes"`
+	Job        []string              `json:"job"` // the job's problems, from -dmon
+	OK         bool                  `json:"ok"`  // delivered as advertised, and no GPU left idle
+}
+
+// jsonDevice is a GPU nvidia-smi reported, and the catalog card its name denotes.
+type jsonDevice struct {
+	catalog.Device
+	CardID string `json:"card_id"` // empty: a name the catalog does not know, or several cards
+}
+
+// jsonLinks counts the pairs of GPUs by link.
+type jsonLinks struct {
+	Pairs    int `json:"pairs"`
+	NVLink   int `json:"nvlink"`
+	PCIeOnly int `json:"pcie_only"`
+}
+
+// run checks the machine, writes the text report to w and, when j is not nil,
+// fills it for -json.
+func (c check) run(w io.Writer, j *jsonReport) error {
+	switch {
+	case c.sample != "" && c.sample != "good" && c.sample != "bad":
+		return cli.Usagef("-sample %q: want good or bad", c.sample)
+	case c.sample != "" && (c.set["smi"] || c.set["topo"]):
+		return cli.Usagef("-sample checks an embedded capture: give it without -smi and -topo")
+	case c.sample == "" && c.card == "":
+		return cli.Usagef("-card: name the card the order advertises (\"A100 SXM4 80GB\")")
+	case c.sample == "" && !c.set["gpus"]:
+		return cli.Usagef("-gpus: give the number of GPUs ordered")
+	case c.gpus < 0 || c.set["gpus"] && c.gpus == 0:
+		return cli.Usagef("-gpus %d: want 1 or more", c.gpus)
+	case c.minSM < 0 || c.minSM > 100:
+		return cli.Usagef("-min-sm %d: want a percentage from 0 to 100", c.minSM)
+	}
+	if c.sample != "" {
+		if c.card == "" {
+			c.card = "A100 SXM4 80GB"
+		}
+		if !c.set["gpus"] {
+			c.gpus = 8
 		}
 	}
 	var plan sizing.Bytes
-	if *planMem != "" {
-		b, err := sizing.ParseBytes(*planMem)
+	if c.planMem != "" {
+		b, err := sizing.ParseBytes(c.planMem)
 		if err != nil || b <= 0 {
-			return cli.Usagef("-plan-mem %q: want a size such as 62GiB", *planMem)
+			return cli.Usagef("-plan-mem %q: want a size such as 62GiB", c.planMem)
 		}
 		plan = b
 	}
@@ -163,10 +235,10 @@ func run(w io.Writer, args []string) error {
 	// of cards. A name the catalog does not know is a usage error, and so is a
 	// card Verify refuses, one nvidia-smi does not list (its message names the
 	// tool that does).
-	if _, err := cat.Verify(*card, *gpus, nil, nil); err != nil {
+	if _, err := cat.Verify(c.card, c.gpus, nil, nil); err != nil {
 		msg := strings.TrimPrefix(err.Error(), "catalog: ")
 		if m, ok := strings.CutPrefix(msg, "Verify: "); ok {
-			msg = *card + ": " + m
+			msg = c.card + ": " + m
 		}
 		return cli.Usagef("-card %s", msg)
 	}
@@ -174,17 +246,17 @@ func run(w io.Writer, args []string) error {
 	// What nvidia-smi says the machine has.
 	var src source
 	switch {
-	case *sample != "":
-		src = embedded{*sample}
-	case *smiPath != "":
-		src = files{smi: *smiPath, topo: *topoPath}
+	case c.sample != "":
+		src = embedded{c.sample}
+	case c.smi != "":
+		src = files{smi: c.smi, topo: c.topo}
 	default:
 		bin, err := exec.LookPath("nvidia-smi")
 		if err != nil {
 			return fmt.Errorf("no nvidia-smi on PATH, so no machine to check: run verify on the rented machine, " +
 				"or give captures of it with -smi and -topo (-sample good shows a demonstration)")
 		}
-		src = live{bin: bin, topo: *topoPath}
+		src = live{bin: bin, topo: c.topo}
 	}
 	smiText, smiFrom, err := src.readSMI()
 	if err != nil {
@@ -208,27 +280,27 @@ func run(w io.Writer, args []string) error {
 	}
 	var uses []catalog.GPUUse
 	var job []string // problems of the job, not the machine
-	if *dmonPath != "" {
-		if uses, err = parseFile(*dmonPath, catalog.ParseDmon); err != nil {
+	if c.dmon != "" {
+		if uses, err = parseFile("dmon", c.dmon, catalog.ParseDmon); err != nil {
 			return err
 		}
 	}
 	var nccl *catalog.AllReduceRun
-	if *ncclPath != "" {
-		r, err := parseFile(*ncclPath, catalog.ParseAllReducePerf)
+	if c.nccl != "" {
+		r, err := parseFile("nccl", c.nccl, catalog.ParseAllReducePerf)
 		if err != nil {
 			return err
 		}
 		nccl = &r
 	}
 
-	report, err := cat.Verify(*card, *gpus, devs, topo)
+	report, err := cat.Verify(c.card, c.gpus, devs, topo)
 	if err != nil {
 		return err
 	}
 	ordered := orderedCard(cat, report)
 
-	fmt.Fprintf(w, "Order: %d × %s\n", *gpus, orderText(cat, report))
+	fmt.Fprintf(w, "Order: %d × %s\n", c.gpus, orderText(cat, report))
 	fmt.Fprintf(w, "\nDevices (nvidia-smi, %s):\n", smiFrom)
 	for _, d := range devs {
 		fmt.Fprintf(w, "  GPU %d  %-28s %7d MiB  %s\n", d.Index, d.Name, d.Memory/(1<<20), identify(cat, d.Name))
@@ -240,24 +312,51 @@ func run(w io.Writer, args []string) error {
 		writeLinks(w, *topo)
 	}
 	if uses != nil {
-		fmt.Fprintf(w, "\nUse (nvidia-smi dmon, %s):\n", *dmonPath)
-		job = checkUse(w, &report, devs, *gpus, uses, *minSM, plan)
+		fmt.Fprintf(w, "\nUse (nvidia-smi dmon, %s):\n", c.dmon)
+		job = checkUse(w, &report, devs, c.gpus, uses, c.minSM, plan)
 	}
 	if nccl != nil {
-		fmt.Fprintf(w, "\nAll-reduce (nccl-tests all_reduce_perf, %s):\n", *ncclPath)
-		if err := checkAllReduce(w, &report, linkCard(cat, ordered, devs), *gpus, *nccl); err != nil {
+		fmt.Fprintf(w, "\nAll-reduce (nccl-tests all_reduce_perf, %s):\n", c.nccl)
+		if err := checkAllReduce(w, &report, linkCard(cat, ordered, devs), c.gpus, *nccl); err != nil {
 			return err
 		}
 	}
 
+	if j != nil {
+		*j = jsonReport{Card: c.card, GPUs: c.gpus, Candidates: report.Candidates, Use: uses, AllReduce: nccl,
+			Problems: nonNil(report.Problems), Notes: nonNil(report.Notes), Job: nonNil(job), OK: report.OK() && len(job) == 0}
+		for _, d := range devs {
+			jd := jsonDevice{Device: d}
+			if c, err := cat.Lookup(d.Name); err == nil {
+				jd.CardID = c.ID
+			}
+			j.Devices = append(j.Devices, jd)
+		}
+		if topo != nil {
+			l := jsonLinks{}
+			for a := 0; a < topo.GPUs(); a++ {
+				for b := a + 1; b < topo.GPUs(); b++ {
+					l.Pairs++
+					if topo.NVLinked(a, b) {
+						l.NVLink++
+					} else {
+						l.PCIeOnly++
+					}
+				}
+			}
+			j.Links = &l
+		}
+	}
+
+	problems, notes := byGPU(report.Problems), byGPU(report.Notes)
 	fmt.Fprintln(w, "\nReport:")
-	if len(report.Problems)+len(report.Notes)+len(job) == 0 {
+	if len(problems)+len(notes)+len(job) == 0 {
 		fmt.Fprintln(w, "  no problems, no notes")
 	}
-	for _, p := range report.Problems {
+	for _, p := range problems {
 		fmt.Fprintf(w, "  problem: %s\n", p)
 	}
-	for _, n := range report.Notes {
+	for _, n := range notes {
 		fmt.Fprintf(w, "  note:    %s\n", n)
 	}
 	for _, p := range job {
@@ -271,12 +370,97 @@ func run(w io.Writer, args []string) error {
 		fmt.Fprintln(w, "\nVerdict: delivered as advertised, but the job leaves GPUs idle: fix the job before paying for more hours.")
 		return errIdle
 	}
-	verdict := fmt.Sprintf("%d problems; raise them", len(report.Problems))
-	if len(report.Problems) == 1 {
+	verdict := fmt.Sprintf("%d problems; raise them", len(problems))
+	if len(problems) == 1 {
 		verdict = "1 problem; raise it"
 	}
 	fmt.Fprintf(w, "\nVerdict: %s with the provider before paying for the job.\n", verdict)
 	return errMismatch
+}
+
+// nonNil makes an absent list print as [] in JSON.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// perGPU matches a finding about one GPU: "GPU 3 has 40960 MiB of memory; ...".
+var perGPU = regexp.MustCompile(`^GPU (\d+) (.+)$`)
+
+// byGPU groups the findings about single GPUs: GPUs with the same findings (the
+// same card delivered short, say) share one entry, "GPUs 0–3, each:" and the
+// findings on lines of their own, in place of the first GPU's; the other
+// findings, and those of a GPU alone in its group, stay as they are.
+func byGPU(findings []string) []string {
+	type gpu struct {
+		index int
+		rest  []string
+		first int // the position of its first finding
+	}
+	var gpus []*gpu
+	byIndex := map[int]*gpu{}
+	for i, f := range findings {
+		m := perGPU.FindStringSubmatch(f)
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[1])
+		g := byIndex[n]
+		if g == nil {
+			g = &gpu{index: n, first: i}
+			byIndex[n] = g
+			gpus = append(gpus, g)
+		}
+		g.rest = append(g.rest, m[2])
+	}
+	groups := map[string][]int{} // the findings, joined, to the GPUs that have them
+	for _, g := range gpus {
+		key := strings.Join(g.rest, "\n")
+		groups[key] = append(groups[key], g.index)
+	}
+	var out []string
+	done := map[string]bool{}
+	for i, f := range findings {
+		m := perGPU.FindStringSubmatch(f)
+		if m == nil {
+			out = append(out, f)
+			continue
+		}
+		n, _ := strconv.Atoi(m[1])
+		g := byIndex[n]
+		key := strings.Join(g.rest, "\n")
+		switch idx := groups[key]; {
+		case len(idx) == 1:
+			out = append(out, f)
+		case g.first == i && !done[key]:
+			done[key] = true
+			out = append(out, fmt.Sprintf("GPUs %s, each:\n             %s", indexRanges(idx), strings.Join(g.rest, "\n             ")))
+		}
+	}
+	return out
+}
+
+// indexRanges writes GPU indices with runs as ranges: "0–3", "0, 2, 5–7".
+func indexRanges(idx []int) string {
+	var parts []string
+	for i := 0; i < len(idx); {
+		j := i
+		for j+1 < len(idx) && idx[j+1] == idx[j]+1 {
+			j++
+		}
+		switch {
+		case j == i:
+			parts = append(parts, strconv.Itoa(idx[i]))
+		case j == i+1:
+			parts = append(parts, strconv.Itoa(idx[i]), strconv.Itoa(idx[j]))
+		default:
+			parts = append(parts, fmt.Sprintf("%d–%d", idx[i], idx[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
 }
 
 // orderedCard returns the card the order is checked as: the advertised card, or
@@ -431,9 +615,9 @@ func used(b sizing.Bytes) string {
 }
 
 // parseFile reads and parses the capture at path.
-func parseFile[T any](path string, parse func(io.Reader) (T, error)) (T, error) {
+func parseFile[T any](flag, path string, parse func(io.Reader) (T, error)) (T, error) {
 	var zero T
-	f, err := os.Open(path)
+	f, err := cli.Open(flag, path)
 	if err != nil {
 		return zero, err
 	}
@@ -469,7 +653,7 @@ func (e embedded) readTopo() ([]byte, string, error) {
 type files struct{ smi, topo string }
 
 func (f files) readSMI() ([]byte, string, error) {
-	b, err := os.ReadFile(f.smi)
+	b, err := cli.ReadFile("smi", f.smi)
 	return b, f.smi, err
 }
 
@@ -480,7 +664,7 @@ func (f files) readTopo() ([]byte, string, error) {
 	case "none":
 		return nil, "not given", nil
 	}
-	b, err := os.ReadFile(f.topo)
+	b, err := cli.ReadFile("topo", f.topo)
 	return b, f.topo, err
 }
 

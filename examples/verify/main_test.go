@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -232,17 +235,77 @@ func TestNonNVIDIACardRefused(t *testing.T) {
 	}
 }
 
+// A capture a flag names that cannot be opened is a usage error naming the flag
+// (exit 2); one that opens but does not parse is a failure of the input (exit 1).
 func TestMissingFile(t *testing.T) {
-	for _, args := range [][]string{
-		{"-card", "T4", "-gpus", "1", "-smi", "testdata/does-not-exist.csv"},
-		{"-sample", "good", "-dmon", "testdata/does-not-exist.txt"},
-		{"-sample", "good", "-nccl", "testdata/good_smi.csv"}, // not an all_reduce_perf run
+	for _, tc := range []struct {
+		args  []string
+		usage bool
+		want  string
+	}{
+		{[]string{"-card", "T4", "-gpus", "1", "-smi", "testdata/does-not-exist.csv"}, true, "-smi testdata/does-not-exist.csv: cannot open"},
+		{[]string{"-sample", "good", "-dmon", "testdata/does-not-exist.txt"}, true, "-dmon testdata/does-not-exist.txt"},
+		{[]string{"-card", "T4", "-gpus", "1", "-smi", "testdata/good_smi.csv", "-topo", "testdata"}, true, "-topo testdata: a folder"},
+		{[]string{"-sample", "good", "-nccl", "testdata/good_smi.csv"}, false, "testdata/good_smi.csv"}, // not an all_reduce_perf run
 	} {
 		var out bytes.Buffer
-		err := run(&out, args)
-		if err == nil || errors.Is(err, cli.ErrUsage) || errors.Is(err, errMismatch) {
-			t.Errorf("run(%q): error = %v, want a file error", args, err)
+		err := run(&out, tc.args)
+		if err == nil || errors.Is(err, cli.ErrUsage) != tc.usage || errors.Is(err, errMismatch) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("run(%q): error = %v, want one naming %q (a usage error: %v)", tc.args, err, tc.want, tc.usage)
 		}
+	}
+}
+
+// -json prints the order, the devices, the links and the report as one JSON
+// value, the library's findings one by one; a machine that does not match exits
+// 1 after it.
+func TestJSON(t *testing.T) {
+	var out bytes.Buffer
+	err := run(&out, []string{"-sample", "bad", "-json"})
+	if code := cli.Exit("verify", err, io.Discard); code != 1 {
+		t.Errorf("-sample bad -json: exit %d, want 1", code)
+	}
+	var got jsonReport
+	dec := json.NewDecoder(&out)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&got); err != nil || dec.More() {
+		t.Fatalf("stdout is not one JSON report: %v", err)
+	}
+	if got.OK || len(got.Devices) != 4 || got.Devices[0].CardID != "a100-sxm4-40gb" || len(got.Problems) != 10 ||
+		got.Links == nil || *got.Links != (jsonLinks{Pairs: 6, NVLink: 0, PCIeOnly: 6}) {
+		t.Errorf("JSON report %+v: want not OK, 4 A100 40GB, 10 problems, 6 pairs over PCIe only", got)
+	}
+	out.Reset()
+	if err := run(&out, []string{"-sample", "good", "-json"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil || !got.OK || len(got.Problems) != 0 || got.Problems == nil {
+		t.Errorf("-sample good -json: %v, %+v; want OK with an empty list of problems", err, got)
+	}
+}
+
+// GPUs with the same findings share one entry; a GPU alone keeps its own.
+func TestByGPU(t *testing.T) {
+	got := byGPU([]string{
+		"8 GPUs ordered, 4 delivered.",
+		"GPU 0 reports X, not Y.", "GPU 0 has 40 GB.",
+		"GPU 1 reports X, not Y.", "GPU 1 has 40 GB.",
+		"GPU 2 reports X, not Y.", "GPU 2 has 40 GB.",
+		"GPU 5 reports X, not Y.", "GPU 5 has 40 GB.",
+		"GPU 6 reports Z, not Y.",
+		"6 pairs over PCIe.",
+	})
+	want := []string{
+		"8 GPUs ordered, 4 delivered.",
+		"GPUs 0–2, 5, each:\n             reports X, not Y.\n             has 40 GB.",
+		"GPU 6 reports Z, not Y.",
+		"6 pairs over PCIe.",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("byGPU = %q, want %q", got, want)
+	}
+	if got := indexRanges([]int{0, 1, 3, 4, 5, 7}); got != "0, 1, 3–5, 7" {
+		t.Errorf("indexRanges = %q", got)
 	}
 }
 

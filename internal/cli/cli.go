@@ -1,12 +1,17 @@
 // Package cli holds what the example commands share: the usage error that exits 2,
-// and writing a command's error to standard error under the command's name, once.
+// a failure already reported on the output, the files a flag names, the -json
+// and -o output, and writing a command's error to standard error under the
+// command's name, once.
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
@@ -22,12 +27,15 @@ func Usagef(format string, args ...any) error {
 
 // Exit writes err to stderr under the command's name and returns the exit status
 // it calls for: 0 for none or -h (flag.ErrHelp: the usage was printed; asking for
-// help is not a failure), 2 for a usage error, with a line saying -h lists the
-// flags, and 1 otherwise.
+// help is not a failure), a Reported error's Code without writing it, 2 for a
+// usage error, with a line saying -h lists the flags, and 1 otherwise.
 func Exit(name string, err error, stderr io.Writer) int {
+	var rep *Reported
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.As(err, &rep):
+		return rep.Code
 	case errors.Is(err, ErrUsage):
 		Print(stderr, name, err)
 		fmt.Fprintln(stderr, name+": -h lists the flags")
@@ -42,7 +50,7 @@ func Exit(name string, err error, stderr io.Writer) int {
 // "pricing: " when the command is named pricing) keeps its name and is not given
 // a second one, and a usage error's "usage error: " is dropped.
 func Print(w io.Writer, name string, err error) {
-	msg := strings.TrimPrefix(err.Error(), ErrUsage.Error()+": ")
+	msg := Message(err)
 	prefix := name + ": "
 	var b strings.Builder
 	for _, l := range strings.Split(msg, "\n") {
@@ -90,4 +98,113 @@ func Usage(w io.Writer, fs *flag.FlagSet, header string) {
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
+}
+
+// Reported is a failure the command already wrote to its output (a no-fit report,
+// a verdict, -json's error object): Exit returns Code and writes nothing more.
+type Reported struct {
+	Code int
+	Err  error
+}
+
+func (r *Reported) Error() string { return r.Err.Error() }
+func (r *Reported) Unwrap() error { return r.Err }
+
+// ReadFile reads the file that flag (its name without the dash) names. A file
+// that cannot be opened is a usage error naming the flag and the path, since
+// the command line named it: exit status 2.
+func ReadFile(flag, path string) ([]byte, error) {
+	f, err := Open(flag, path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("-%s %s: %w", flag, path, err)
+	}
+	return b, nil
+}
+
+// Open opens the file that flag names, as ReadFile does; the caller closes it.
+func Open(flag, path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the path is named once, by the message below
+		}
+		return nil, Usagef("-%s %s: cannot open the file: %v", flag, path, err)
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, Usagef("-%s %s: a folder, not a file", flag, path)
+	}
+	return f, nil
+}
+
+// WriteJSON writes v to w as indented JSON with a final newline: what -json
+// prints, and nothing else.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// ErrorJSON is what -json prints on standard output when a command fails after
+// its flags parse: the message, as Exit would write it less the command's name.
+type ErrorJSON struct {
+	Error string `json:"error"`
+}
+
+// FailJSON writes -json's error object for err on w, v or, when v is nil,
+// ErrorJSON{Message(err)}, and returns err as Reported, with the exit status Exit
+// gives it (2 for a usage error, else 1), so that standard output holds one JSON
+// value whatever the outcome. A Reported error (the command wrote its own JSON
+// already) comes back as it is.
+func FailJSON(w io.Writer, err error, v any) error {
+	var rep *Reported
+	if err == nil || errors.As(err, &rep) || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	code := 1
+	if errors.Is(err, ErrUsage) {
+		code = 2
+	}
+	if v == nil {
+		v = ErrorJSON{Error: Message(err)}
+	}
+	if werr := WriteJSON(w, v); werr != nil {
+		return fmt.Errorf("%w (writing the JSON error object failed: %v)", err, werr)
+	}
+	return &Reported{Code: code, Err: err}
+}
+
+// Message is err's message as Exit writes it, less the command's name: a usage
+// error without "usage error: ".
+func Message(err error) string { return strings.TrimPrefix(err.Error(), ErrUsage.Error()+": ") }
+
+// To runs write with w, or, when path (the -o flag) is not empty, with a buffer
+// it then writes to path, even when write fails (a report of why nothing fits
+// is output too). A file that cannot be written is an error naming it.
+func To(w io.Writer, path string, write func(io.Writer) error) error {
+	if path == "" {
+		return write(w)
+	}
+	var b bytes.Buffer
+	err := write(&b)
+	if b.Len() > 0 || err == nil {
+		if werr := WriteFile(path, b.Bytes()); werr != nil {
+			return werr
+		}
+	}
+	return err
+}
+
+// WriteFile writes b to path (the -o flag's file), replacing what was there.
+func WriteFile(path string, b []byte) error {
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return fmt.Errorf("-o: %w", err)
+	}
+	return nil
 }

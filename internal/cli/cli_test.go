@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -77,5 +79,75 @@ func TestUsage(t *testing.T) {
 	}
 	if fs.Output() != io.Discard {
 		t.Errorf("the flag set writes to %v after Usage, want io.Discard", fs.Output())
+	}
+}
+
+// A file a flag names that cannot be opened is a usage error naming the flag and
+// the path once; a folder too.
+func TestOpen(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		path, want string
+	}{
+		{filepath.Join(dir, "none.csv"), "-offers " + filepath.Join(dir, "none.csv") + ": cannot open the file: "},
+		{dir, "-offers " + dir + ": a folder, not a file"},
+	} {
+		_, err := ReadFile("offers", tc.path)
+		if !errors.Is(err, ErrUsage) || !strings.HasPrefix(Message(err), tc.want) || strings.Count(err.Error(), tc.path) != 1 {
+			t.Errorf("ReadFile(%q) = %v, want a usage error starting %q", tc.path, err, tc.want)
+		}
+	}
+	path := filepath.Join(dir, "ok.txt")
+	if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := ReadFile("offers", path); err != nil || string(b) != "x" {
+		t.Errorf("ReadFile = %q, %v", b, err)
+	}
+}
+
+// FailJSON writes one JSON object and returns a Reported error with the status
+// of the failure, which Exit returns without writing anything.
+func TestFailJSON(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		code int
+		want string
+	}{
+		{Usagef("-n %d: want 1 or more", 0), 2, `{"error": "-n 0: want 1 or more"}`},
+		{errors.New("plan: no"), 1, `{"error": "plan: no"}`},
+	} {
+		var out, stderr bytes.Buffer
+		err := FailJSON(&out, tc.err, nil)
+		if got := strings.ReplaceAll(strings.ReplaceAll(out.String(), "\n  ", ""), "\n", ""); got != tc.want {
+			t.Errorf("FailJSON(%v) wrote %s, want %s", tc.err, got, tc.want)
+		}
+		if code := Exit("x", err, &stderr); code != tc.code || stderr.Len() != 0 || !errors.Is(err, tc.err) {
+			t.Errorf("FailJSON(%v): exit %d, stderr %q; want %d, nothing written, the error kept", tc.err, code, stderr.String(), tc.code)
+		}
+	}
+	var out bytes.Buffer
+	rep := &Reported{Code: 1, Err: errors.New("written")}
+	if err := FailJSON(&out, rep, nil); err != rep || out.Len() != 0 {
+		t.Errorf("FailJSON(Reported) = %v, wrote %q; want it back, nothing written", err, out.String())
+	}
+}
+
+// To writes what the command would print to the -o file, its error or not, and
+// nothing to w; without a path it writes to w.
+func TestTo(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.txt")
+	var w bytes.Buffer
+	fail := errors.New("no option fits")
+	err := To(&w, path, func(out io.Writer) error { io.WriteString(out, "report\n"); return fail })
+	if b, _ := os.ReadFile(path); err != fail || string(b) != "report\n" || w.Len() != 0 {
+		t.Errorf("To(path) = %v, file %q, w %q; want the error, the report in the file only", err, b, w.String())
+	}
+	if err := To(&w, "", func(out io.Writer) error { _, err := io.WriteString(out, "x"); return err }); err != nil || w.String() != "x" {
+		t.Errorf("To(\"\") = %v, w %q", err, w.String())
+	}
+	err = To(&w, filepath.Join(path, "sub"), func(out io.Writer) error { _, err := io.WriteString(out, "x"); return err })
+	if err == nil || !strings.HasPrefix(err.Error(), "-o: ") {
+		t.Errorf("To(unwritable) = %v, want an error naming -o", err)
 	}
 }

@@ -169,8 +169,8 @@ func TestNestedJSONErrors(t *testing.T) {
 		want string
 	}{
 		{`{"serving":{"ttft":"x"}}`, new(Request), `plan: ttft "x": want a duration such as 12h or 90m: invalid input`},
-		{`{"serving":{"requests_per_second":1,"bogus":2}}`, new(Request), `plan: serving: unknown field "bogus": invalid input`},
-		{`{"bogus":1}`, new(Request), `plan: request: unknown field "bogus": invalid input`},
+		{`{"serving":{"requests_per_second":1,"bogus":2}}`, new(Request), `plan: serving: json: unknown field "bogus": invalid input`},
+		{`{"bogus":1}`, new(Request), `plan: request: json: unknown field "bogus": invalid input`},
 		{`{"per_hour":{"amount":"x","currency":"CNY"}}`, new(Option), ""},
 	} {
 		err := json.Unmarshal([]byte(tc.in), tc.into)

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,60 +47,64 @@ type priced struct {
 	serve         *served // a serving request's replicas; nil for a job
 }
 
-// price prices offer w.o on n GPUs with fit f: the rental, its quotes and the
+// price prices offer w.o on n GPUs with fit f: the rental, its cost and the
 // expected cost with interruptions. It reports false, with a nil error, for a
-// size left out: a rental shorter than the job (diagnosed), an offer that cannot
-// serve the usage (w.why), or a candidate that cannot make the plan (w.floored):
-// one whose rental's floor (Pricer.Floor) is above the bar, in whole minor units
-// of the ranking's currency, is not priced. The bar is the Limit-th cost known,
-// and no more than the offer's best so far when one option per offer is kept;
-// there is none on the second pass (next). The floor is used only where it
-// bounds the ranking key: without a conversion. With interruptions the
+// size left out: a rental shorter than the job (diagnosed), a job that misses
+// the deadline once interruptions are counted (diagnosed), an offer that cannot
+// price the usage (w.why), or a candidate that cannot make the plan: one whose
+// rental's floor (Pricer.Floor) is above the bar (sweep.bar), in whole minor
+// units of the ranking's currency, is not priced. The floor is used only where
+// it bounds the ranking key: without a conversion. With interruptions the
 // expected cost prices a run at least as long as the rental, or adds to the
 // rental's cost, and a longer run never costs less (every cover of it covers
 // the shorter one), so the rental's floor bounds it too.
 //
-// Offers of one class price alike (classes): at holds what price found for the
+// Everything that can keep a size from being priced is checked before the
+// floor: a size skipped on it could have been priced (w.served), so whether an
+// offer is left out does not depend on the Limit.
+//
+// Offers of one class price alike (class): at holds what price found for the
 // class at this count, the floor once asked and the figures once priced, and
 // price answers from it rather than asking pricing again.
 func (w *sweep) price(at *slot, n int, f *fit) (candidate, bool, error) {
 	if at.done != nil {
+		w.served = true
 		return candidate{w.i, at.done}, true, nil
 	}
 	s, o, rates := w.s, w.o, &w.p.Rates
-	bar := int64(math.MaxInt64)
-	if t := w.top.top; w.pass == 1 && t != nil {
-		if len(t) == w.top.limit {
-			bar = t[len(t)-1]
-		}
-		if w.best && len(w.cands) > w.first && w.cands[w.first].exact {
-			bar = min(bar, w.cands[w.first].minor)
-		}
-	}
+	bar := w.bar()
 	floors := bar < math.MaxInt64 && (isZeroRates(*rates) || o.Tariff.Currency == rates.Base)
-	if floors && at.floored && at.floorOK && at.floor > bar { // the class was floored: its rental is sound
-		w.floored = true
+	if floors && at.floored && at.floorOK && at.floor > bar { // the class was floored: its rental prices
+		w.served = true
 		return candidate{}, false, nil
 	}
 	c := &priced{gpus: n, fit: f} // moved to the heap once priced
 	c.rented, c.units = rent(*o, n)
+	c.rental = s.rental(f)
+	span := usageSpan(c.rental)
 	switch {
-	case s.rentalSet():
-		c.rental = s.Rental
-	case s.Usage > 0:
-		c.rental = pricing.Continuous(s.Usage)
-	case s.Tokens > 0: // the job's own run, which the check below passes
-		c.rental = pricing.Continuous(ceilSecond(f.duration))
-	default:
-		c.rental = pricing.Continuous(DefaultDemoHour)
-	}
-	if span := usageSpan(c.rental); s.Tokens > 0 && span < f.duration {
-		w.diag.short(*w.rs.cards[w.i], n, f.duration, span)
+	case s.Tokens > 0 && span < f.duration:
+		w.diag.short(*w.in.cards[w.i], n, f.duration, span)
 		return candidate{}, false, nil
-	} else if span > pricing.MaxDuration {
+	case span > pricing.MaxDuration:
 		w.why = fmt.Errorf("the rental of %s is past the %s pricing limit: %w",
 			roundDur(span), roundDur(pricing.MaxDuration), pricing.ErrUnavailable)
 		return candidate{}, false, nil
+	}
+	if o.InterruptionsPerDay > 0 && f.duration > 0 {
+		if !s.lostTime(c, o.InterruptionsPerDay) {
+			// The offer can never run this job.
+			w.why = fmt.Errorf("with %g interruptions a day the job and the time they are expected to lose pass the %s pricing limit: %w",
+				o.InterruptionsPerDay, roundDur(pricing.MaxDuration), pricing.ErrUnavailable)
+			return candidate{}, false, nil
+		}
+		if s.Deadline > 0 {
+			// lostTime bounded the sum: it is rented.
+			if d := f.duration + c.lost; d > s.Deadline {
+				w.diag.late(*w.in.cards[w.i], n, w.limit, d)
+				return candidate{}, false, nil
+			}
+		}
 	}
 	if floors {
 		if !at.floored {
@@ -107,7 +112,7 @@ func (w *sweep) price(at *slot, n int, f *fit) (candidate, bool, error) {
 			at.floored = true
 		}
 		if at.floorOK && at.floor > bar { // both in minor units of one currency
-			w.floored = true
+			w.served = true
 			return candidate{}, false, nil
 		}
 	}
@@ -118,16 +123,13 @@ func (w *sweep) price(at *slot, n int, f *fit) (candidate, bool, error) {
 		return candidate{}, false, nil
 	}
 	if err != nil {
-		return candidate{}, false, &text.ContextError{Pkg: "plan", Context: fmt.Sprintf("%s at %d GPUs", offerName(*o), c.rented), Err: err}
+		return candidate{}, false, fmt.Errorf("plan: offer %s at %d GPUs: %w", offerName(*o), c.rented, err)
 	}
+	w.served = true
 	c.expected = c.total
-	if o.InterruptionsPerDay > 0 && f.duration > 0 {
-		if err := s.interruptions(c, w.pr, o.InterruptionsPerDay); err != nil {
-			// The expected time overflows or passes what can be priced: the offer
-			// can never run this job.
-			w.why = fmt.Errorf("with %g interruptions a day the expected time cannot be priced: %s: %w",
-				o.InterruptionsPerDay, text.Reason(err), pricing.ErrUnavailable)
-			return candidate{}, false, nil
+	if c.lost > 0 {
+		if err := s.expectedCost(c, w.pr); err != nil {
+			return candidate{}, false, fmt.Errorf("plan: offer %s at %d GPUs: %w", offerName(*o), c.rented, err)
 		}
 	}
 	c.key = c.expected
@@ -143,24 +145,47 @@ func (w *sweep) price(at *slot, n int, f *fit) (candidate, bool, error) {
 	return candidate{w.i, at.done}, true, nil
 }
 
-// interruptions fills the candidate's interruption risk: the interruptions
-// expected over the job, the time they lose (half a checkpoint interval of rerun
-// plus a restart each), and the expected cost, the price of the rental stretched
-// to cover the job and the lost time: a run as long as the job is priced again at
-// the longer length; a rental the user gave costs more only for the time past its
-// end, bought as a further run.
-func (s *settings) interruptions(c *priced, pr *pricing.Pricer, perDay float64) error {
+// rental is the usage priced for a job of fit f: the request's Rental or Usage,
+// else the job's own run, else (memory only) DefaultDemoHour.
+func (s *settings) rental(f *fit) pricing.Usage {
+	switch {
+	case s.rentalSet():
+		return s.Rental
+	case s.Usage > 0:
+		return pricing.Continuous(s.Usage)
+	case s.Tokens > 0: // the job's own run
+		return pricing.Continuous(ceilSecond(f.duration))
+	}
+	return pricing.Continuous(DefaultDemoHour)
+}
+
+// lostTime fills the candidate's interruption risk: the interruptions expected
+// over the job and the time they lose (half a checkpoint interval of rerun
+// plus a restart each). It reports false when the job and the time lost
+// together pass what can be priced, pricing.MaxDuration, so that their sum,
+// which the deadline test and expectedCost take, never overflows. The job
+// itself is within it: its rental was checked first.
+func (s *settings) lostTime(c *priced, perDay float64) bool {
 	d := c.fit.duration
 	c.interruptions = perDay * d.Hours() / 24
-	lost := c.interruptions * ((s.checkpoint / 2).Seconds() + s.restart.Seconds())
-	var err error
-	if c.lost, err = seconds(lost); err != nil {
-		return err
+	lost := c.interruptions * ((s.checkpoint / 2).Seconds() + s.restart.Seconds()) * 1e9 // nanoseconds
+	if !(lost < float64(pricing.MaxDuration)) {                                          // NaN included
+		return false
 	}
-	need := ceilSecond(d + c.lost)
+	c.lost = time.Duration(math.Ceil(lost))
+	return c.lost <= pricing.MaxDuration-d
+}
+
+// expectedCost prices the candidate's expected cost with the time lostTime
+// found: the rental stretched to cover the job and the lost time. A run as long
+// as the job is priced again at the longer length; a rental the user gave
+// costs more only for the time past its end, bought as a further run.
+func (s *settings) expectedCost(c *priced, pr *pricing.Pricer) error {
+	need := ceilSecond(c.fit.duration + c.lost) // lostTime bounded it
 	span := usageSpan(c.rental)
+	var err error
 	switch {
-	case !s.rentalSet() && s.Usage == 0: // the rental is the job's own run
+	case s.rentalFollowsJob():
 		c.expected, err = pr.Total(pricing.Continuous(need), c.units)
 	case need > span:
 		var more pricing.Money
@@ -174,7 +199,7 @@ func (s *settings) interruptions(c *priced, pr *pricing.Pricer, perDay float64) 
 // explain writes the option of candidate c, on offer o of card (its tariff
 // prepared as pr), into opt: memory, timing, money, its waste against the
 // cheapest option, and the warnings.
-func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricing.Pricer, card catalog.Card, faster *catalog.Card, check pricing.PriceCheck, cheapest *candidate, fits map[fitKey]*fit, work compute.FLOPs) error {
+func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricing.Pricer, card catalog.Card, faster *catalog.Card, check pricing.PriceCheck, cheapest *candidate, cache *cache, work compute.FLOPs) error {
 	f, n := c.fit, c.gpus
 	cost, err := pr.Price(c.rental, c.units)
 	if err != nil {
@@ -190,27 +215,32 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 			return err
 		}
 	}
-	*opt = Option{
-		Offer: o, CardID: card.ID, GPUs: c.rented, Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
-		Headroom:      1 - float64(f.mem.Total())/float64(card.Memory),
-		Duration:      f.duration,
-		DurationLow:   f.low,
-		DurationHigh:  f.high,
-		Efficiency:    f.eff,
-		Rental:        c.rental,
-		Cost:          cost,
-		HourlyOnly:    hourly,
-		Interruptions: c.interruptions,
-		TimeLost:      c.lost,
-		ExpectedCost:  c.expected,
-		RankedCost:    c.key,
-		Rate:          c.rate,
+	*opt = s.fitOption(f, card)
+	opt.Offer, opt.GPUs = o, c.rented
+	opt.Rental, opt.Cost, opt.HourlyOnly = c.rental, cost, hourly
+	opt.Interruptions, opt.TimeLost, opt.ExpectedCost = c.interruptions, c.lost, c.expected
+	opt.RankedCost, opt.Rate = c.key, c.rate
+	opt.CostLow, opt.CostHigh = cost.Total, cost.Total
+	var warn []string
+	if s.rentalFollowsJob() && c.serve == nil {
+		// The rental is the job's own run: the ends of the band are priced as runs too.
+		if opt.CostLow, err = pr.Total(pricing.Continuous(ceilSecond(f.low)), c.units); err != nil {
+			return err
+		}
+		if high := ceilSecond(f.high); high <= pricing.MaxDuration {
+			if opt.CostHigh, err = pr.Total(pricing.Continuous(high), c.units); err != nil {
+				return err
+			}
+		} else {
+			opt.CostHigh = pricing.Money{}
+			warn = append(warn, fmt.Sprintf("at the low end of the utilization band the job takes %s, past the %s that can be priced",
+				roundDur(f.high), roundDur(pricing.MaxDuration)))
+		}
 	}
 	if opt.Waste, err = c.key.Sub(cheapest.key); err != nil {
 		return err
 	}
 
-	var warn []string
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
 		extra, err := c.expected.Sub(cost.Total)
 		if err != nil {
@@ -220,8 +250,8 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 		if !o.Interruptible {
 			kind = "outages"
 		}
-		warn = append(warn, fmt.Sprintf("%s: about %.1f interruptions expected, costing %s of rerun and restart (%s)",
-			kind, c.interruptions, roundDur(c.lost), extra))
+		warn = append(warn, fmt.Sprintf("%s: %s interruptions expected, costing %s of rerun and restart (%s)",
+			kind, aboutCount(c.interruptions), roundDur(c.lost), extra))
 	}
 	warn = append(warn, s.fitWarnings(f, n, card)...)
 	if idle := c.rented - n; idle > 0 {
@@ -229,7 +259,7 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 			n, c.rented, text.Count(idle, "idle GPU is", "idle GPUs are"), o.GPUsPerInstance))
 	}
 	if faster != nil && c.serve == nil { // serving says it in explainServing
-		warn = append(warn, s.boardWarning(o, card, *faster, n, f, fits, work))
+		warn = append(warn, s.boardWarning(o, card, *faster, n, f, cache, work))
 	}
 	if check.Flag == pricing.PriceBelow || check.Flag == pricing.PriceAbove {
 		warn = append(warn, check.Message)
@@ -248,6 +278,26 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 	opt.Warnings = warn
 	return nil
 }
+
+// fitOption is the option of fit f on card without an offer: the layout, the
+// memory, the time; no money, no GPUs rented (explain adds them).
+func (s settings) fitOption(f *fit, card catalog.Card) Option {
+	return Option{
+		CardID: card.ID, GPUs: f.layout.Devices(), Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
+		Headroom:     1 - float64(f.mem.Total())/float64(card.Memory),
+		Duration:     f.duration,
+		DurationLow:  f.low,
+		DurationHigh: f.high,
+		Efficiency:   f.eff,
+		MicroBatch:   f.micro,
+		Accumulation: f.accum,
+		HostMemory:   f.mem.Host,
+	}
+}
+
+// rentalFollowsJob reports whether the rental priced is the job's own run:
+// no Usage or Rental given, and work to time.
+func (s *settings) rentalFollowsJob() bool { return !s.rentalSet() && s.Usage == 0 && s.Tokens > 0 }
 
 // usageSpan is the GPU time a usage rents: the run, the sessions' hours, or the
 // trial and the run after it.
@@ -377,14 +427,9 @@ func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []*catalog
 // boardWarning says that the offer's card name left the board open, which board
 // was assumed (the slowest), and what the fastest board the name allows would
 // change: the time at the same GPU count and layout search, and NVLink.
-func (s settings) boardWarning(o pricing.Offer, card, faster catalog.Card, n int, f *fit, fits map[fitKey]*fit, work compute.FLOPs) string {
+func (s settings) boardWarning(o pricing.Offer, card, faster catalog.Card, n int, f *fit, cache *cache, work compute.FLOPs) string {
 	msg := fmt.Sprintf("%q does not say its board: planned on the %s, the slowest it may be", o.Card, card.Name)
-	k := fitKey{faster.ID, n, f.server}
-	ff := fits[k]
-	if ff == nil {
-		ff = s.fitCard(faster, n, f.server, work)
-		fits[k] = ff
-	}
+	ff := s.fitOf(cache, &faster, n, f.server, work)
 	var change []string
 	if ff.ok && f.duration > 0 && ff.duration != f.duration {
 		change = append(change, fmt.Sprintf("%s instead of %s", roundDur(ff.duration), roundDur(f.duration)))
@@ -424,4 +469,16 @@ func minorUnits(m pricing.Money) (int64, bool) {
 		c *= 10
 	}
 	return c, true
+}
+
+// aboutCount writes an expected count for a warning to two significant figures,
+// so that a small one never reads "0.0": "about 0.04", "about 1.2", "under 0.01".
+func aboutCount(x float64) string {
+	switch {
+	case x < 0.01:
+		return "under 0.01"
+	case x < 10:
+		return "about " + strconv.FormatFloat(x, 'g', 2, 64)
+	}
+	return fmt.Sprintf("about %.0f", x)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,7 +16,6 @@ import (
 	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
-	"github.com/shopspring/decimal"
 )
 
 // ErrNoFit reports that no offer can run the job: it does not fit in memory, misses
@@ -78,6 +78,17 @@ type Option struct {
 	DurationHigh time.Duration `json:"duration_high"`
 	// Efficiency is the multi-GPU scaling efficiency (1 for one GPU).
 	Efficiency float64 `json:"efficiency"`
+	// MicroBatch is, for training, the sequences each data-parallel replica
+	// runs at once, the largest that fits (down to 1 before more GPUs), and
+	// Accumulation the micro-batches it runs per optimizer step: MicroBatch ×
+	// Accumulation is the workload's Batch, or Request.GlobalBatch over the
+	// data-parallel degree. Both are zero for inference.
+	MicroBatch   int `json:"micro_batch"`
+	Accumulation int `json:"accumulation"`
+	// HostMemory is the host RAM each GPU needs: with the optimizer offloaded,
+	// its state and the gradients with their pinned buffers (PerGPU.Host);
+	// zero otherwise.
+	HostMemory sizing.Bytes `json:"host_memory_bytes"`
 	// Rental is the usage priced: the request's, or a run as long as the job.
 	Rental pricing.Usage `json:"rental"`
 	// Cost is the cheapest cover of Rental for all GPUs, with line items.
@@ -85,6 +96,14 @@ type Option struct {
 	// HourlyOnly is the same rental paid by the hour (zero when the offer has no
 	// hourly price), to set beside the best packages in Cost.
 	HourlyOnly pricing.Quote `json:"hourly_only"`
+	// CostLow and CostHigh are the cheapest covers of DurationLow and
+	// DurationHigh, the fast and slow ends of the time band, for all GPUs
+	// (a week's package or hourly use for a job of five to eight days): equal
+	// to Cost.Total when the rental does not follow the job (Usage or Rental
+	// set, a service, memory only). CostHigh is zero when the slow end is past
+	// what can be priced (pricing.MaxDuration).
+	CostLow  pricing.Money `json:"cost_low"`
+	CostHigh pricing.Money `json:"cost_high"`
 	// Waste is ExpectedCost minus that of the first (cheapest) option: what this
 	// choice costs beyond the cheapest one that fits. When the option has more
 	// GPUs or a bigger card than that one, it is the seeds' over-provisioning
@@ -192,9 +211,10 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 // stable. Only the options returned are explained (quotes, warnings, waste).
 //
 // Offers of a card the catalog does not know, offers in a currency Rates cannot
-// convert, and offers that cannot serve the usage at any GPU count (no price for
-// the pattern, an expected time past time.Duration's range) are left out and
-// listed in Report.Skipped with the reason. An offer whose card name covers
+// convert, and offers that cannot price the usage at any GPU count that holds
+// the job in time (no price for the pattern, an expected time with
+// interruptions past the pricing limit) are left out and listed in
+// Report.Skipped with the reason, whatever the Limit. An offer whose card name covers
 // several boards ("A100 80GB") is planned on the slowest of them, with a warning.
 //
 // Errors: a *NoFitError (ErrNoFit) when no option is left; pricing.ErrInvalid for
@@ -206,49 +226,416 @@ func (p Planner) Report(r Request) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	if len(p.Offers) == 0 {
-		return Report{}, fmt.Errorf("plan: no offers: %w", pricing.ErrInvalid)
-	}
-	cat := p.Catalog
-	if cat == nil {
-		cat = catalog.Default()
-	}
-	rs, err := p.resolve(cat, s)
+	// The planner runs in phases: resolve the inputs (each offer's card and
+	// class, the offers kept), fit and price every candidate (offer, GPU count,
+	// layout), rank, and explain only the options returned.
+	in, err := p.resolve(s)
 	if err != nil {
 		return Report{}, err
 	}
-	rep := Report{Skipped: rs.skipped}
 	work, err := s.work()
 	if err != nil {
 		return Report{}, err
 	}
-
-	fits := make(map[fitKey]*fit)
-	w := newSweep(&s, &p, &rs, &rep)
+	w := newSweep(&s, &p, in)
 	var run *serveRun
-	if s.Serving != nil { // a service: serving.go plans it, the ranking is shared
+	if s.Serving != nil { // a service: serving.go plans it, the rest is shared
 		run = &serveRun{}
 		err = s.serveOffers(w, run)
 	} else {
-		err = s.trainOffers(w, fits, work)
+		err = s.trainOffers(w, work)
 	}
 	if err != nil {
 		return Report{}, err
 	}
-	cands := w.cands
-	if len(cands) == 0 && run != nil {
-		return rep, s.noFit(run, rs, rep.Skipped, w.causes)
-	}
-	if len(cands) == 0 {
-		e := &NoFitError{Reasons: w.diag.reasons(s), Suggestions: s.suggest(rs.cards, rs.kept, &w.diag), causes: w.causes}
+	rep := Report{Considered: w.considered, Skipped: w.skipped}
+	switch {
+	case len(w.cands) == 0 && run != nil:
+		return rep, s.noFit(run, in, rep.Skipped, w.causes)
+	case len(w.cands) == 0:
+		e := &NoFitError{Reasons: w.diag.reasons(s), Suggestions: s.suggest(in.cards, in.kept, &w.diag), causes: w.causes}
 		e.addSkipped(rep.Skipped)
 		return rep, e
 	}
-
-	order := s.choose(cands, p.Offers, rs.cards)
-	checks, err := p.marketChecks(rs, s, cands, order)
+	order := s.choose(w.cands, p.Offers, in.cards)
+	rep.Options, err = p.explainAll(s, in, w.cands, order, run, work)
 	if err != nil {
 		return Report{}, err
+	}
+	return rep, nil
+}
+
+// Fit answers "does it fit, and how long?" without prices: for each card the
+// request names in Cards (any name the catalog knows; a family name means each
+// of its cards), on the GPUs the request pins (GPUs or Parallel) or else the
+// fewest that hold the job (up to MaxGPUs, or MaxPlanGPUs), the layout, the
+// micro-batch, the memory per GPU and the time that Plan would find, in the
+// order the cards are named. The offers, Deadline, Budget and rental are not
+// used; every money field of the options is zero, and Option.Offer names the
+// card alone. A serving request gives one replica per card: the smallest
+// tensor-parallel degree that holds the model (or the pinned one), at the
+// highest concurrency within the targets (Option.Serving).
+//
+// Errors: pricing.ErrInvalid for a request that makes no sense, empty Cards
+// included; catalog.ErrNotFound (with pricing.ErrInvalid) for a card the
+// catalog does not know; a *NoFitError (ErrNoFit) naming each card when none
+// holds the job. Cards that do not hold it are left out when another does.
+func (p Planner) Fit(r Request) ([]Option, error) {
+	s, err := r.settle()
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Cards) == 0 {
+		return nil, fmt.Errorf("plan: fit: name the cards to fit the job on (cards): %w", pricing.ErrInvalid)
+	}
+	cards, err := fitCards(cmp.Or(p.Catalog, catalog.Default()), r.Cards)
+	if err != nil {
+		return nil, err
+	}
+	work, err := s.work()
+	if err != nil {
+		return nil, err
+	}
+	var opts []Option
+	nf := &NoFitError{}
+	var d diagnosis
+	run := &serveRun{byKey: make(map[fitKey]*served)}
+	kept := make([]*catalog.Card, len(cards))
+	for i := range cards {
+		kept[i] = &cards[i]
+		opt, miss, n, why := s.fitOn(&cards[i], work, run)
+		if why == nil {
+			opts = append(opts, opt)
+			continue
+		}
+		nf.Reasons = append(nf.Reasons, why.Error())
+		nf.causes = append(nf.causes, why)
+		if miss != nil {
+			d.miss(cards[i], n, miss)
+		}
+	}
+	if len(opts) == 0 {
+		nf.Suggestions = s.suggest(kept, seq(len(kept)), &d)
+		return nil, nf
+	}
+	return opts, nil
+}
+
+// seq returns 0, 1, …, n−1.
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// fitCards returns the cards the names denote, in order, each once: a family
+// name (which the catalog calls ambiguous) denotes each of its cards.
+func fitCards(cat *catalog.Catalog, names []string) ([]catalog.Card, error) {
+	var out []catalog.Card
+	add := func(c catalog.Card) {
+		if !slices.ContainsFunc(out, func(o catalog.Card) bool { return o.ID == c.ID }) {
+			out = append(out, c)
+		}
+	}
+	for _, name := range names {
+		c, err := cat.Lookup(name)
+		var amb *catalog.AmbiguousError
+		switch {
+		case errors.As(err, &amb):
+			for _, id := range amb.Candidates {
+				if c, err = cat.Lookup(id); err != nil {
+					return nil, fmt.Errorf("plan: fit: cards: %w", invalid(err))
+				}
+				add(c)
+			}
+		case err != nil:
+			return nil, fmt.Errorf("plan: fit: cards: %w", invalid(err))
+		default:
+			add(c)
+		}
+	}
+	return out, nil
+}
+
+// fitOn fits the request on card for Fit: the pinned GPUs or the fewest that
+// hold the job, or for a service one replica of the smallest tensor degree
+// that holds the model. The error says why nothing held it, with the last fit
+// tried and its GPU count when that was a job.
+func (s settings) fitOn(card *catalog.Card, work compute.FLOPs, run *serveRun) (Option, *fit, int, error) {
+	if s.Serving != nil {
+		sizes := servingTensor[:]
+		if s.pin > 0 {
+			sizes = []int{s.pin}
+		}
+		var why error
+		for _, t := range sizes {
+			if s.Model.Heads > 0 && s.Model.Heads%t != 0 {
+				continue
+			}
+			v := s.replica(run, *card, t)
+			if v.err != nil {
+				why = cmp.Or(why, v.err) // the smallest size's reason
+				continue
+			}
+			f := *v.fit
+			f.layout.Data = 1
+			opt := s.fitOption(&f, *card)
+			opt.Offer.Card, opt.Replicas, opt.Warnings = card.Name, 1, slices.Clone(f.pre)
+			pt := v.point
+			opt.Serving = &pt
+			return opt, nil, 0, nil
+		}
+		return Option{}, nil, 0, fmt.Errorf("%s: %w", card.Name, cmp.Or(why, errors.New("no tensor-parallel size divides the heads")))
+	}
+	limit := cmp.Or(s.MaxGPUs, MaxPlanGPUs)
+	from, to := 1, limit
+	if s.pin > 0 {
+		from, to = s.pin, s.pin
+	}
+	var f *fit
+	last := 0
+	for n := from; n <= to; n = nextCount(n, to) {
+		if f, last = s.fitCard(*card, n, GPUsPerServer, work), n; f.ok {
+			opt := s.fitOption(f, *card)
+			opt.Offer.Card, opt.GPUs = card.Name, n
+			opt.Warnings = slices.Clone(s.fitWarnings(f, n, *card))
+			return opt, nil, 0, nil
+		}
+	}
+	if f == nil {
+		return Option{}, nil, 0, fmt.Errorf("%s: no GPU count to try under the cap of %d", card.Name, limit)
+	}
+	return Option{}, f, last, f.err
+}
+
+// inputs is what the first phase makes of the offers: the catalog card of each
+// (by offer index), the fastest board when the name left the board open, the
+// class of each offer kept, the offers kept (indices, in list order) and those
+// left out, and the cache the later phases share.
+type inputs struct {
+	cat     *catalog.Catalog
+	cards   []*catalog.Card // shared by the offers of one card name
+	boards  []*catalog.Card // the fastest board the name allows, when the slowest was assumed
+	classes []*class
+	kept    []int
+	skipped []Skipped
+	causes  []error // the errors behind skipped, for NoFitError's Unwrap
+	cache   *cache
+	all     []catalog.Card // the catalog's cards, read once when a name needs them
+}
+
+// resolve checks the offers against the request: it reads the request's card
+// filter, looks each offer's card up (once per distinct name), keeps the offers
+// of the cards asked for whose currency can be ranked, validates every offer,
+// and checks the currencies: one for all offers (and the budget) without rates;
+// each convertible with them.
+func (p Planner) resolve(s settings) (*inputs, error) {
+	if len(p.Offers) == 0 {
+		return nil, fmt.Errorf("plan: no offers: %w", pricing.ErrInvalid)
+	}
+	cat := cmp.Or(p.Catalog, catalog.Default())
+	want, err := cardFilter(cat, s.Cards)
+	if err != nil {
+		return nil, err
+	}
+	if !isZeroRates(p.Rates) {
+		if err := p.Rates.Validate(); err != nil {
+			return nil, fmt.Errorf("plan: rates: %w", err)
+		}
+	}
+	n := len(p.Offers)
+	in := &inputs{cat: cat, cards: make([]*catalog.Card, n), boards: make([]*catalog.Card, n),
+		classes: make([]*class, n), kept: make([]int, 0, n), cache: newCache(n)}
+	names := make(map[string]*named)
+	for i := range p.Offers {
+		if err := in.add(&p, i, names, want); err != nil {
+			return nil, err
+		}
+	}
+	if len(in.kept) == 0 {
+		e := &NoFitError{causes: in.causes}
+		e.addSkipped(in.skipped)
+		if len(e.Reasons) == 0 {
+			e.Reasons = []string{"no offer is of the cards asked for (" + strings.Join(s.Cards, ", ") + ")"}
+		}
+		return nil, e
+	}
+	return in, p.checkCurrencies(s, in)
+}
+
+// cardFilter returns the catalog IDs of the cards a request asks for (a family
+// name, which the catalog calls ambiguous, asks for each of its cards); nil when
+// it asks for none.
+func cardFilter(cat *catalog.Catalog, names []string) (map[string]bool, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	want := make(map[string]bool)
+	for _, name := range names {
+		c, err := cat.Lookup(name)
+		var amb *catalog.AmbiguousError
+		switch {
+		case errors.As(err, &amb):
+			for _, id := range amb.Candidates {
+				want[id] = true
+			}
+		case err != nil:
+			return nil, fmt.Errorf("plan: request: cards: %w", invalid(err))
+		default:
+			want[c.ID] = true
+		}
+	}
+	return want, nil
+}
+
+// named is what the catalog says of one card name as an offer wrote it.
+type named struct {
+	card   catalog.Card
+	faster *catalog.Card
+	err    error
+}
+
+// add resolves offer i: its card (looked up once per distinct name), whether it
+// is kept (a card asked for, a currency that can be ranked) or left out and
+// why, and its class. Every offer is validated, kept or not, and an invalid one
+// fails the whole call; a tariff and a card name are validated with the first
+// offer that has them (a provider's regions often share a tariff, many offers a
+// card).
+func (in *inputs) add(p *Planner, i int, names map[string]*named, want map[string]bool) error {
+	o := &p.Offers[i]
+	l, seen := names[o.Card]
+	if !seen {
+		l = new(named)
+		l.card, l.faster, l.err = lookupBoard(in.cat, &in.all, o.Card)
+		names[o.Card] = l
+	}
+	var why error // why the offer is left out
+	keep := false
+	_, rated := p.Rates.Per[o.Tariff.Currency]
+	switch {
+	case l.err != nil:
+		why = l.err
+	case want != nil && !want[l.card.ID] && (l.faster == nil || !want[l.faster.ID]):
+		// not a card asked for: filtered, not skipped
+	case !isZeroRates(p.Rates) && o.Tariff.Currency != p.Rates.Base && !rated:
+		why = fmt.Errorf("no exchange rate for %s into %s: %w", o.Tariff.Currency, p.Rates.Base, pricing.ErrCurrencyMismatch)
+	default:
+		keep = true
+	}
+	v := *o
+	if seen {
+		v.Card = "gpu" // a valid name, validated with the first offer that has it
+	}
+	tid := in.cache.tariff(&o.Tariff)
+	t := &in.cache.tariffs[tid]
+	err := v.ValidateFields()
+	switch {
+	case err != nil:
+	case keep: // an offer kept is priced: its tariff is prepared, which validates it
+		_, err = t.pricer()
+	default:
+		err = t.check()
+	}
+	if err != nil {
+		return fmt.Errorf("plan: offer %s: %w", offerName(*o), err)
+	}
+	if why != nil {
+		in.skipped = append(in.skipped, Skipped{Offer: *o, Reason: why.Error(), Err: why})
+		in.causes = append(in.causes, why)
+	}
+	if keep {
+		in.cards[i], in.boards[i] = &l.card, l.faster
+		in.classes[i] = in.cache.class(tid, &l.card, o)
+		in.kept = append(in.kept, i)
+	}
+	return nil
+}
+
+// pricer returns the tariff of kept offer i, prepared as resolve validated it.
+func (in *inputs) pricer(i int) *pricing.Pricer {
+	return &in.cache.tariffs[in.classes[i].tariff].pr
+}
+
+// checkCurrencies checks that the offers kept can be ranked together: one
+// currency without rates, and a budget in the currency they are ranked in.
+func (p Planner) checkCurrencies(s settings, in *inputs) error {
+	first := p.Offers[in.kept[0]].Tariff.Currency
+	mixed := slices.ContainsFunc(in.kept, func(i int) bool { return p.Offers[i].Tariff.Currency != first })
+	if isZeroRates(p.Rates) && mixed {
+		return fmt.Errorf("plan: offers in %s: give exchange rates to rank them together: %w",
+			describeCurrencies(p.Offers, in.kept), pricing.ErrCurrencyMismatch)
+	}
+	if !s.Budget.Amount.IsZero() {
+		// Without rates, the offers' one currency (valid rates have a base).
+		if base := cmp.Or(p.Rates.Base, first); s.Budget.Currency != base {
+			return fmt.Errorf("plan: budget in %s, offers ranked in %s: %w", s.Budget.Currency, base, pricing.ErrCurrencyMismatch)
+		}
+	}
+	return nil
+}
+
+// trainOffers fits and prices a job (training or inference) on every offer
+// kept, at each GPU count up to the offer's limit, as Report says.
+func (s settings) trainOffers(w *sweep, work compute.FLOPs) error {
+	for _, i := range w.in.kept {
+		w.begin(i)
+		card, server := w.in.cards[i], serverOf(*w.o)
+		for n := w.from; n <= w.to; n = nextCount(n, w.to) {
+			at := w.class.slot(n)
+			if at.fit == nil {
+				// Within one server the server's size changes nothing (the layouts
+				// and the link are those of n GPUs), so such fits are shared by all
+				// sizes.
+				at.fit = s.fitOf(w.in.cache, card, n, min(server, n), work)
+			}
+			f := at.fit
+			w.considered += max(f.tried, 1)
+			if !f.ok {
+				w.diag.miss(*card, n, f)
+				continue
+			}
+			if s.Deadline > 0 && f.duration > s.Deadline {
+				w.diag.late(*card, n, w.limit, f.duration)
+				continue
+			}
+			c, ok, err := w.price(at, n, f)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.Budget.Amount) {
+				w.diag.over(*card, n, c.key)
+				continue
+			}
+			w.add(c)
+		}
+		w.end()
+	}
+	return nil
+}
+
+// fitOf returns the fit of n GPUs of card in servers of server GPUs, worked out
+// once per Report.
+func (s settings) fitOf(c *cache, card *catalog.Card, n, server int, work compute.FLOPs) *fit {
+	k := fitKey{card.ID, n, server}
+	f := c.fits[k]
+	if f == nil {
+		f = s.fitCard(*card, n, server, work)
+		c.fits[k] = f
+	}
+	return f
+}
+
+// explainAll writes the options returned, cands[order], in rank order: each
+// with its quotes, market check, waste against the cheapest and warnings.
+func (p Planner) explainAll(s settings, in *inputs, cands []candidate, order []int, run *serveRun, work compute.FLOPs) ([]Option, error) {
+	checks, err := p.marketChecks(in, s, cands, order)
+	if err != nil {
+		return nil, err
 	}
 	cheapest := &cands[order[0]]
 	for _, k := range order {
@@ -256,76 +643,20 @@ func (p Planner) Report(r Request) (Report, error) {
 			cheapest = &cands[k]
 		}
 	}
-	rep.Options = make([]Option, len(order))
+	opts := make([]Option, len(order))
 	for j, k := range order {
 		c := &cands[k]
-		pr := rs.totals.byID[rs.tariff[c.offer]] // prepared when the candidate was priced
-		if err := s.explain(&rep.Options[j], c, p.Offers[c.offer], pr, *rs.cards[c.offer], rs.boards[c.offer], checks[c.offer], cheapest, fits, work); err != nil {
-			return Report{}, err
+		pr := in.pricer(c.offer) // prepared when the candidate was priced
+		if err := s.explain(&opts[j], c, p.Offers[c.offer], pr, *in.cards[c.offer], in.boards[c.offer], checks[c.offer], cheapest, in.cache, work); err != nil {
+			return nil, err
 		}
 		if c.serve != nil {
-			if err := s.explainServing(&rep.Options[j], c, p.Offers[c.offer], rs.boards[c.offer], run); err != nil {
-				return Report{}, err
+			if err := s.explainServing(&opts[j], c, p.Offers[c.offer], in.boards[c.offer], run); err != nil {
+				return nil, err
 			}
 		}
 	}
-	return rep, nil
-}
-
-// trainOffers plans a job (training or inference) on every offer kept, at each
-// GPU count up to the offer's limit, as Report says.
-func (s settings) trainOffers(w *sweep, fits map[fitKey]*fit, work compute.FLOPs) error {
-	for _, i := range w.rs.kept {
-		if err := w.start(i); err != nil {
-			return err
-		}
-		o, card := w.o, w.rs.cards[i]
-		limit, server := s.gpuLimit(*o), serverOf(*o)
-		for w.next() {
-			for n := 1; n <= limit; n = nextCount(n, limit) {
-				at := w.cl.slot(w.class, n)
-				f := at.fit
-				if f == nil {
-					// Within one server the server's size changes nothing (the layouts
-					// and the link are those of n GPUs), so such fits are shared by all
-					// sizes.
-					srv := min(server, n)
-					k := fitKey{card.ID, n, srv}
-					if f = fits[k]; f == nil {
-						f = s.fitCard(*card, n, srv, work)
-						fits[k] = f
-					}
-					at.fit = f
-				}
-				w.rep.Considered += max(f.tried, 1)
-				if !f.ok {
-					w.diag.miss(*card, n, f)
-					continue
-				}
-				if s.Deadline > 0 && f.duration > s.Deadline {
-					w.diag.late(*card, n, limit, f.duration)
-					continue
-				}
-				c, ok, err := w.price(at, n, f)
-				if err != nil {
-					return err
-				}
-				if !ok {
-					continue
-				}
-				if s.Deadline > 0 && f.duration+c.lost > s.Deadline {
-					w.diag.late(*card, n, limit, f.duration+c.lost)
-					continue
-				}
-				if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.Budget.Amount) {
-					w.diag.over(*card, n, c.key)
-					continue
-				}
-				w.add(c)
-			}
-		}
-	}
-	return nil
+	return opts, nil
 }
 
 // marketChecks runs the market check for the options returned (cands[order]):
@@ -334,13 +665,13 @@ func (s settings) trainOffers(w *sweep, fits map[fitKey]*fit, work compute.FLOPs
 // interruptible capacity is a market of its own, since spot prices are meant to
 // be lower). It returns the checks of the returned options' offers, by offer
 // index.
-func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order []int) (map[int]pricing.PriceCheck, error) {
+func (p Planner) marketChecks(in *inputs, s settings, cands []candidate, order []int) (map[int]pricing.PriceCheck, error) {
 	type marketKey struct {
 		card, currency string
 		spot           bool
 	}
 	key := func(i int) marketKey {
-		return marketKey{rs.cards[i].ID, p.Offers[i].Tariff.Currency, p.Offers[i].Interruptible}
+		return marketKey{in.cards[i].ID, p.Offers[i].Tariff.Currency, p.Offers[i].Interruptible}
 	}
 	shown := make(map[marketKey]string, len(order)) // each market shown, named
 	out := make(map[int]pricing.PriceCheck, len(order))
@@ -359,8 +690,8 @@ func (p Planner) marketChecks(rs resolved, s settings, cands []candidate, order 
 	}
 	var markets []string
 	var index []int
-	for _, i := range rs.kept {
-		if !slices.Contains(cards, rs.cards[i].ID) {
+	for _, i := range in.kept {
+		if !slices.Contains(cards, in.cards[i].ID) {
 			continue // most offers: another card, without building the key
 		}
 		if m, ok := shown[key(i)]; ok {
@@ -436,133 +767,6 @@ func nextCount(n, limit int) int {
 		return limit
 	}
 	return 2 * n
-}
-
-// resolved is what Report knows of the offers before it plans: the catalog card
-// of each (by offer index), the faster board when the name left the board open,
-// the offers kept (indices, in list order) and those left out.
-type resolved struct {
-	cards   []*catalog.Card // shared by the offers of one card name
-	boards  []*catalog.Card // the fastest board the name allows, when it was assumed
-	kept    []int
-	skipped []Skipped
-	causes  []error // the errors behind skipped, for NoFitError's Unwrap
-	totals  *totals // the offers' tariffs, each distinct one numbered
-	tariff  []int   // the number of each offer's tariff in totals
-}
-
-// resolve validates every offer, looks its card up once per distinct name, applies
-// the request's card filter and checks the currencies: one for all offers (and
-// the budget) without rates; each convertible with them.
-func (p Planner) resolve(cat *catalog.Catalog, s settings) (resolved, error) {
-	n := len(p.Offers)
-	rs := resolved{cards: make([]*catalog.Card, n), boards: make([]*catalog.Card, n), kept: make([]int, 0, n),
-		totals: newTotals(n), tariff: make([]int, n)}
-	var want map[string]bool
-	if len(s.Cards) > 0 {
-		want = make(map[string]bool)
-		for _, name := range s.Cards {
-			c, err := cat.Lookup(name)
-			var amb *catalog.AmbiguousError
-			switch {
-			case errors.As(err, &amb):
-				for _, id := range amb.Candidates {
-					want[id] = true
-				}
-			case err != nil:
-				return resolved{}, &text.ContextError{Pkg: "plan", Context: "request: cards", Err: err, Also: pricing.ErrInvalid}
-			default:
-				want[c.ID] = true
-			}
-		}
-	}
-	if !isZeroRates(p.Rates) {
-		if err := p.Rates.Validate(); err != nil {
-			return resolved{}, &text.ContextError{Pkg: "plan", Context: "rates", Err: err}
-		}
-	}
-	type looked struct {
-		card   catalog.Card
-		faster *catalog.Card
-		err    error
-	}
-	byName := make(map[string]*looked)
-	var all []catalog.Card // the catalog's cards, read once when a name needs them
-	mixed := false         // kept offers in more than one currency
-	for i := range p.Offers {
-		o := &p.Offers[i]
-		id, seen := rs.totals.id(&o.Tariff)
-		l, known := byName[o.Card]
-		if !known {
-			l = new(looked)
-			l.card, l.faster, l.err = lookupBoard(cat, &all, o.Card)
-			byName[o.Card] = l
-		}
-		// An offer left out is listed here, though it is validated below: an
-		// invalid one fails the whole call.
-		keep := false
-		_, rated := p.Rates.Per[o.Tariff.Currency]
-		switch {
-		case l.err != nil:
-			rs.skipped = append(rs.skipped, Skipped{Offer: *o, Reason: text.Reason(l.err), Err: l.err})
-			rs.causes = append(rs.causes, l.err)
-		case want != nil && !want[l.card.ID] && (l.faster == nil || !want[l.faster.ID]):
-			// not a card asked for: filtered, not skipped
-		case !isZeroRates(p.Rates) && o.Tariff.Currency != p.Rates.Base && !rated:
-			reason := fmt.Sprintf("no exchange rate for %s into %s", o.Tariff.Currency, p.Rates.Base)
-			err := fmt.Errorf("plan: %s: %w", reason, pricing.ErrCurrencyMismatch)
-			rs.skipped = append(rs.skipped, Skipped{Offer: *o, Reason: reason, Err: err})
-			rs.causes = append(rs.causes, err)
-		default:
-			keep = true
-		}
-		// A tariff and a card name are validated with the first offer that has
-		// them; the offers after it (a provider's regions often share a tariff,
-		// many offers a card) without the tariff and with a stand-in name. An
-		// offer kept has its tariff validated as it is prepared (NewPricer),
-		// which pricing it needs; any error is Validate's, whole.
-		v := *o
-		if known {
-			v.Card = "gpu" // a valid name, and its own key
-		}
-		err := v.ValidateFields()
-		if !seen && err == nil && keep {
-			_, err = rs.totals.pricer(id)
-		}
-		if !seen && (err != nil || !keep) {
-			err = v.Validate()
-		}
-		if err != nil {
-			return resolved{}, &text.ContextError{Pkg: "plan", Context: "offer " + offerName(*o), Drop: "offer: ", Err: err}
-		}
-		rs.tariff[i] = id
-		if !keep {
-			continue
-		}
-		rs.cards[i], rs.boards[i] = &l.card, l.faster
-		rs.kept = append(rs.kept, i)
-		mixed = mixed || o.Tariff.Currency != p.Offers[rs.kept[0]].Tariff.Currency
-	}
-	if len(rs.kept) == 0 {
-		e := &NoFitError{causes: rs.causes}
-		e.addSkipped(rs.skipped)
-		if len(e.Reasons) == 0 {
-			e.Reasons = []string{"no offer is of the cards asked for (" + strings.Join(s.Cards, ", ") + ")"}
-		}
-		return resolved{}, e
-	}
-	if isZeroRates(p.Rates) && mixed {
-		return resolved{}, fmt.Errorf("plan: offers in %s: give exchange rates to rank them together: %w",
-			describeCurrencies(p.Offers, rs.kept), pricing.ErrCurrencyMismatch)
-	}
-	if !s.Budget.Amount.IsZero() {
-		// Without rates, the offers' one currency (valid rates have a base).
-		base := cmp.Or(p.Rates.Base, p.Offers[rs.kept[0]].Tariff.Currency)
-		if s.Budget.Currency != base {
-			return resolved{}, fmt.Errorf("plan: budget in %s, offers ranked in %s: %w", s.Budget.Currency, base, pricing.ErrCurrencyMismatch)
-		}
-	}
-	return rs, nil
 }
 
 // lookupBoard resolves a card name. A name that does not say its board covers
@@ -706,7 +910,7 @@ func (s settings) work() (compute.FLOPs, error) {
 	}
 	f, err := count(s.Model, s.Tokens, seq)
 	if err != nil {
-		return 0, &text.ContextError{Pkg: "plan", Context: "training work", Err: err, Also: pricing.ErrInvalid}
+		return 0, fmt.Errorf("plan: training work: %w", invalid(err))
 	}
 	return f, nil
 }
@@ -736,81 +940,91 @@ func (b *bound) keep(c *candidate) {
 	b.top = slices.Insert(b.top, j, c.minor)[:min(len(b.top)+1, b.limit)]
 }
 
-// sweep is the frame the training and serving paths share around each offer's
-// sizes (GPU counts; serving: GPUs per replica): the candidates kept, the bound
-// on the costs that can still be returned, and the offers left out. For each
-// offer kept, start it, then while next says so try its sizes, pricing each
-// through price and keeping it with add.
+// sweep is the second phase, the frame the training and serving paths share
+// around each offer's sizes (GPU counts; serving: GPUs per replica): the
+// candidates kept, the bound on the costs that can still be returned, and the
+// offers left out. For each offer kept, begin it, try its sizes, pricing each
+// through price and keeping it with add, and end it.
 type sweep struct {
-	s      *settings
-	p      *Planner
-	rs     *resolved
-	rep    *Report
-	cl     *classes
-	best   bool        // one candidate per offer is kept
-	top    bound       // the costs known
-	cands  []candidate // grown as candidates survive: most offers are priced out by the floor
-	causes []error     // the errors behind rep.Skipped, for NoFitError's Unwrap
-	diag   diagnosis
+	s          *settings
+	p          *Planner
+	in         *inputs
+	best       bool        // one candidate per offer is kept
+	top        bound       // the costs known
+	cands      []candidate // grown as candidates survive: most offers are priced out by the floor
+	considered int         // Report.Considered
+	skipped    []Skipped
+	causes     []error // the errors behind skipped, for NoFitError's Unwrap
+	diag       diagnosis
 
 	// The offer being planned.
-	i          int
-	o          *pricing.Offer
-	pr         *pricing.Pricer
-	class      int32
-	first      int   // where its candidates start in cands
-	considered int   // rep.Considered before it
-	pass       int   // 1 the first time its sizes are tried, 2 the second, in full
-	floored    bool  // a size was skipped on its floor
-	why        error // why the offer cannot serve the usage, when no size prices
+	i      int
+	o      *pricing.Offer
+	pr     *pricing.Pricer
+	class  *class
+	limit  int // the most GPUs it may rent (gpuLimit)
+	from   int // the GPU counts tried: from, then nextCount up to to; the pin alone when there is one
+	to     int
+	first  int   // where its candidates start in cands
+	served bool  // a size could price the usage: kept, or left out on its floor or the budget
+	why    error // why a size could not
 }
 
-func newSweep(s *settings, p *Planner, rs *resolved, rep *Report) *sweep {
-	return &sweep{s: s, p: p, rs: rs, rep: rep, cl: newClasses(len(rs.totals.tariffs)),
-		best: !s.EveryCount && s.Rank != RankFrontier, top: s.bound(), causes: rs.causes}
+func newSweep(s *settings, p *Planner, in *inputs) *sweep {
+	return &sweep{s: s, p: p, in: in, best: !s.EveryCount && s.Rank != RankFrontier, top: s.bound(),
+		skipped: in.skipped, causes: in.causes}
 }
 
-// start begins offer i.
-func (w *sweep) start(i int) error {
-	pr, err := w.rs.totals.pricer(w.rs.tariff[i]) // resolve validated the offer
-	if err != nil {
-		return err
+// begin starts offer i.
+func (w *sweep) begin(i int) {
+	w.i, w.o, w.pr, w.class = i, &w.p.Offers[i], w.in.pricer(i), w.in.classes[i]
+	w.limit = w.s.gpuLimit(*w.o)
+	w.first, w.served, w.why = len(w.cands), false, nil
+	w.from, w.to = 1, w.limit
+	switch {
+	case w.limit == 0: // instances larger than the request allows
+		w.why = fmt.Errorf("sold in instances of %d GPUs, more than the %d allowed: %w", w.o.GPUsPerInstance, w.s.MaxGPUs, pricing.ErrUnavailable)
+	case w.s.pin > 0:
+		w.from, w.to = w.s.pin, w.s.pin
+		if w.why = w.s.cannotGive(*w.o, w.limit); w.why != nil {
+			w.to = 0
+		}
 	}
-	w.i, w.o, w.pr = i, &w.p.Offers[i], pr
-	w.class = w.cl.class(w.rs.tariff[i], w.rs.cards[i], w.o)
-	w.first, w.considered, w.pass = len(w.cands), w.rep.Considered, 0
+}
+
+// cannotGive says why offer o, which may rent up to limit GPUs, cannot give
+// the request's pinned GPUs (each replica's, for a service): more than it
+// rents, or a tensor-parallel group larger than its instances (tensor
+// parallelism stays inside a server). Nil when it can.
+func (s *settings) cannotGive(o pricing.Offer, limit int) error {
+	if rented, _ := rent(o, s.pin); rented > limit {
+		return fmt.Errorf("rents at most %s here, and the request pins %d: %w", text.Count(limit, "GPU", "GPUs"), s.pin, pricing.ErrUnavailable)
+	}
+	t := s.pin // a serving replica is one tensor-parallel group
+	if s.Serving == nil {
+		t = 1
+		if s.Parallel != nil {
+			t = max(s.Parallel.Tensor, 1)
+		}
+	}
+	if t > serverOf(o) {
+		return fmt.Errorf("sold in instances of %d GPUs, too few for the pinned tensor-parallel group of %d: %w", o.GPUsPerInstance, t, pricing.ErrUnavailable)
+	}
 	return nil
 }
 
-// next reports whether to try the offer's sizes (again). A size skipped on its
-// floor is not known to be priceable (with interruptions its run is longer than
-// the rental floored; a usage may need what the tariff lacks): when no size of
-// the offer is kept and one cannot be priced, the sizes are tried once more in
-// full, so that the offer is left out (Skipped) exactly when none of its sizes
-// would be kept, whatever the Limit. When next reports false the offer is done:
-// its best counts among the costs known, or it is listed in Skipped with why.
-func (w *sweep) next() bool {
-	kept := len(w.cands) > w.first
-	switch {
-	case w.pass == 0:
-	case w.pass == 1 && w.floored && w.why != nil && !kept:
-		w.rep.Considered = w.considered
-	default:
-		if w.best && kept {
-			w.top.keep(&w.cands[w.first])
-		}
-		if w.why != nil && !kept {
-			w.rep.Skipped = append(w.rep.Skipped, Skipped{Offer: *w.o, Reason: text.Reason(w.why), Err: w.why})
-			w.causes = append(w.causes, w.why)
-		}
-		return false
+// end finishes the offer: its best candidate counts among the costs known, or,
+// when no size could price the usage, it is listed in Skipped with why. A size
+// left out on its floor or the budget could (price checks all that Total can
+// fail on before the floor), so what is left out does not depend on the Limit.
+func (w *sweep) end() {
+	if w.best && len(w.cands) > w.first {
+		w.top.keep(&w.cands[w.first])
 	}
-	w.pass++
-	w.why, w.floored = nil, false
-	if w.s.gpuLimit(*w.o) == 0 { // instances larger than the request allows
-		w.why = fmt.Errorf("sold in instances of %d GPUs, more than the %d allowed: %w", w.o.GPUsPerInstance, w.s.MaxGPUs, pricing.ErrUnavailable)
+	if !w.served && w.why != nil {
+		w.skipped = append(w.skipped, Skipped{Offer: *w.o, Reason: w.why.Error(), Err: w.why})
+		w.causes = append(w.causes, w.why)
 	}
-	return true
 }
 
 // add keeps candidate c of the offer: with best, in place of the offer's
@@ -823,185 +1037,26 @@ func (w *sweep) add(c candidate) {
 		w.top.keep(&c)
 	case len(w.cands) == w.first:
 		w.cands = append(w.cands, c)
-	case w.s.less(&c, &w.cands[w.first], w.p.Offers, w.rs.cards):
+	case w.s.less(&c, &w.cands[w.first], w.p.Offers, w.in.cards):
 		w.cands[w.first] = c
 	}
 }
 
-// classes numbers, for one Report, the offers that price alike: the same tariff,
-// catalog card, instance size and interruption rate (a provider's regions often
-// share all four). For each class and GPU count (serving: GPUs per replica) a
-// slot holds what pricing found, the fit, the floor once asked and the figures
-// once priced, so that each is worked out once per class rather than once per
-// offer. It lives for one call; nothing is kept between calls.
-type classes struct {
-	byTariff []int32                // by tariff number: 1 + its last class; 0: none yet
-	list     []classKey             // by class number
-	rows     []*[GPUsPerServer]slot // by class number, the counts 1 to GPUsPerServer
-	spare    [][GPUsPerServer]slot  // rows made ahead, handed out in order
-	more     map[classCount]*slot   // the counts past GPUsPerServer
-}
-
-type classKey struct {
-	card          *catalog.Card
-	perInstance   int
-	interruptions float64
-	next          int32 // the class before it of the same tariff, or −1
-}
-
-type classCount struct{ class, n int32 }
-
-// slot is what one class found at one count.
-type slot struct {
-	fit     *fit
-	done    *priced // nil: not priced yet
-	floor   int64   // Pricer.Floor, once floored
-	floored bool
-	floorOK bool
-}
-
-// newClasses returns classes for offers of the given number of tariffs.
-func newClasses(tariffs int) *classes {
-	return &classes{byTariff: make([]int32, tariffs), more: make(map[classCount]*slot)}
-}
-
-// class returns the number of the class of offer o, whose tariff is number
-// tariff and card card. A tariff has few classes (mostly one: a price list
-// prices a card), so they are found by walking its list.
-func (cl *classes) class(tariff int, card *catalog.Card, o *pricing.Offer) int32 {
-	head := cl.byTariff[tariff] - 1
-	for id := head; id >= 0; id = cl.list[id].next {
-		if k := &cl.list[id]; k.card == card && k.perInstance == o.GPUsPerInstance && k.interruptions == o.InterruptionsPerDay {
-			return id
-		}
+// bar is the cost, in whole minor units of the ranking's currency, above which
+// a candidate of the offer cannot be returned: the Limit-th cost known, and no
+// more than the offer's best so far when one option per offer is kept;
+// math.MaxInt64 when there is none.
+func (w *sweep) bar() int64 {
+	bar := int64(math.MaxInt64)
+	t := w.top.top
+	if t == nil {
+		return bar
 	}
-	id := int32(len(cl.list))
-	cl.list = append(cl.list, classKey{card, o.GPUsPerInstance, o.InterruptionsPerDay, head})
-	cl.byTariff[tariff] = id + 1
-	if len(cl.spare) == 0 {
-		cl.spare = make([][GPUsPerServer]slot, min(64, 1+len(cl.rows)))
+	if len(t) == w.top.limit {
+		bar = t[len(t)-1]
 	}
-	cl.rows, cl.spare = append(cl.rows, &cl.spare[0]), cl.spare[1:]
-	return id
-}
-
-// slot returns the slot of class at count n.
-func (cl *classes) slot(class int32, n int) *slot {
-	if n <= GPUsPerServer {
-		return &cl.rows[class][n-1]
+	if w.best && len(w.cands) > w.first && w.cands[w.first].exact {
+		bar = min(bar, w.cands[w.first].minor)
 	}
-	k := classCount{class, int32(n)}
-	e := cl.more[k]
-	if e == nil {
-		e = new(slot)
-		cl.more[k] = e
-	}
-	return e
-}
-
-// totals numbers the distinct tariffs of one Report's offers and prepares each
-// (pricing.NewPricer) once, on first use: a provider's regions often share a
-// tariff. It lives for one call; nothing is kept between calls.
-type totals struct {
-	ids     map[uint64]int32  // tariffHash → the last tariff numbered with it
-	next    []int32           // by number: the one before it with the same hash, or −1
-	tariffs []*pricing.Tariff // by number: the first offer's with it
-	byID    []*pricing.Pricer // by number, made on first use
-	last    int32             // the number id gave last
-}
-
-// newTotals returns totals for about n offers.
-func newTotals(n int) *totals {
-	return &totals{ids: make(map[uint64]int32, n/4)}
-}
-
-// id returns the number of tr, the same for equal tariffs (sameTariff), and
-// whether an earlier call gave it. The first tr of each number is kept (the
-// offers' own, which a Planner does not change).
-func (t *totals) id(tr *pricing.Tariff) (int, bool) {
-	// A price list often gives the same tariff to offers in a row (a provider's
-	// regions): the last tariff numbered, or found, is tried first.
-	if len(t.tariffs) > 0 && sameTariff(t.tariffs[t.last], tr) {
-		return int(t.last), true
-	}
-	h := tariffHash(tr)
-	head, ok := t.ids[h]
-	if !ok {
-		head = -1
-	}
-	for k := head; k >= 0; k = t.next[k] {
-		if sameTariff(t.tariffs[k], tr) {
-			t.last = k
-			return int(k), true
-		}
-	}
-	id := len(t.tariffs)
-	t.last = int32(id)
-	t.ids[h] = int32(id)
-	t.next = append(t.next, head)
-	t.tariffs, t.byID = append(t.tariffs, tr), append(t.byID, nil)
-	return id, false
-}
-
-// pricer returns tariff number id prepared.
-func (t *totals) pricer(id int) (*pricing.Pricer, error) {
-	if t.byID[id] == nil {
-		p, err := pricing.NewPricer(*t.tariffs[id])
-		if err != nil {
-			return nil, err
-		}
-		t.byID[id] = &p
-	}
-	return t.byID[id], nil
-}
-
-// sameTariff reports whether a and b agree on every field pricing reads, each
-// decimal as written (coefficient and exponent), so that they price alike.
-func sameTariff(a, b *pricing.Tariff) bool {
-	sameTerm := func(x, y pricing.Term) bool {
-		return x.Months == y.Months && sameDecimal(x.Monthly, y.Monthly) && sameDecimal(x.Discount, y.Discount)
-	}
-	return a.Currency == b.Currency && a.HoursPerMonth == b.HoursPerMonth && a.Granularity == b.Granularity &&
-		a.Minimum == b.Minimum && a.AfterPackage == b.AfterPackage && a.Rounding == b.Rounding &&
-		sameDecimal(a.Hourly, b.Hourly) && sameDecimal(a.Daily, b.Daily) && sameDecimal(a.Weekly, b.Weekly) &&
-		sameDecimal(a.Monthly, b.Monthly) && slices.EqualFunc(a.Terms, b.Terms, sameTerm)
-}
-
-// sameDecimal reports whether a and b are written alike: the same exponent and
-// coefficient. Copies share their coefficient, so equal values (==) are; Cmp of
-// equal exponents compares the coefficients without rescaling; a zero is
-// compared by its sign, without reading its coefficient, which the zero value
-// lacks.
-func sameDecimal(a, b decimal.Decimal) bool {
-	return a == b || (a.Exponent() == b.Exponent() && a.Sign() == b.Sign() && (a.Sign() == 0 || a.Cmp(b) == 0))
-}
-
-// tariffHash mixes the fields sameTariff compares (FNV-1a over 64-bit words), a
-// decimal by its exponent and coefficient's low 64 bits: equal tariffs
-// hash alike, and sameTariff tells apart the few unequal ones that collide.
-func tariffHash(t *pricing.Tariff) uint64 {
-	h := uint64(14695981039346656037)
-	add := func(v uint64) { h = (h ^ v) * 1099511628211 }
-	dec := func(d decimal.Decimal) {
-		add(uint64(d.Exponent()))
-		if !d.IsZero() { // the zero value has no coefficient to read
-			add(uint64(d.CoefficientInt64())) // with its sign
-		}
-	}
-	for i := 0; i < len(t.Currency); i++ {
-		add(uint64(t.Currency[i]))
-	}
-	dec(t.Hourly)
-	dec(t.Daily)
-	dec(t.Weekly)
-	dec(t.Monthly)
-	for _, v := range [...]int64{int64(t.HoursPerMonth), int64(t.Granularity), int64(t.Minimum), int64(t.AfterPackage), int64(t.Rounding)} {
-		add(uint64(v))
-	}
-	for _, term := range t.Terms {
-		add(uint64(term.Months))
-		dec(term.Monthly)
-		dec(term.Discount)
-	}
-	return h
+	return bar
 }

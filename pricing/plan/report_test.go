@@ -3,6 +3,8 @@ package plan
 import (
 	"errors"
 	"fmt"
+	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -265,9 +267,10 @@ func TestReportOverflowingInterruptions(t *testing.T) {
 	}
 }
 
-// sameTariff tells apart tariffs that differ in any field pricing reads, even in
-// how an amount is written, and holds copies the same, which hash alike.
-func TestSameTariff(t *testing.T) {
+// tariffKey tells apart tariffs that differ in any field pricing reads, even in
+// how an amount is written, and gives copies one key; a tariff field it does
+// not encode fails the count of fields.
+func TestTariffKey(t *testing.T) {
 	dec := decimal.RequireFromString
 	b := pricing.Tariff{Currency: "CNY", Hourly: dec("18"), Daily: dec("300"), Weekly: dec("1500"), Monthly: dec("9000"),
 		Terms: []pricing.Term{{Months: 3, Monthly: dec("8000")}, {Months: 12, Discount: dec("0.25")}}}
@@ -288,36 +291,31 @@ func TestSameTariff(t *testing.T) {
 		"term discount":    func(t *pricing.Tariff) { t.Terms = []pricing.Term{t.Terms[0], {Months: 12, Discount: dec("0.2")}} },
 		"one term fewer":   func(t *pricing.Tariff) { t.Terms = t.Terms[:1] },
 		"huge coefficient": func(t *pricing.Tariff) { t.Hourly = dec("18.0000000000000000000000") },
+		"past 64 bits":     func(t *pricing.Tariff) { t.Hourly = dec("18446744073709551634") }, // 2^64 + 18
+		"zero written":     func(t *pricing.Tariff) { t.Daily = dec("0.00") },
 	}
+	key := func(t pricing.Tariff) string { return string(tariffKey(nil, &t)) }
 	c := b
 	c.Terms = append([]pricing.Term(nil), b.Terms...)
-	if !sameTariff(&b, &c) || tariffHash(&b) != tariffHash(&c) {
-		t.Errorf("a copy is not the same tariff, or hashes apart")
+	if key(b) != key(c) {
+		t.Errorf("a copy has another key: %q and %q", key(b), key(c))
 	}
+	seen := map[string]string{key(b): "base"}
 	for name, mod := range mods {
 		m := b
 		m.Terms = append([]pricing.Term(nil), b.Terms...)
 		mod(&m)
-		if sameTariff(&b, &m) || sameTariff(&m, &b) {
-			t.Errorf("%s: still the same tariff", name)
+		if other, ok := seen[key(m)]; ok {
+			t.Errorf("%s: same key as %s: %q", name, other, key(m))
 		}
+		seen[key(m)] = name
 	}
-	// Tariffs that collide in the hash are still told apart: the coefficient's
-	// low 64 bits are all it reads of a decimal.
-	x, y := b, b
-	x.Hourly, y.Hourly = dec("18446744073709551634"), dec("18") // 2^64 + 18 and 18
-	if tariffHash(&x) != tariffHash(&y) || sameTariff(&x, &y) {
-		t.Errorf("2^64+18 and 18: hashes %x and %x, same %v; want one hash, two tariffs", tariffHash(&x), tariffHash(&y), sameTariff(&x, &y))
+	// The fields tariffKey writes; a new field of pricing.Tariff must join them.
+	if n := reflect.TypeOf(pricing.Tariff{}).NumField(); n != 11 {
+		t.Errorf("pricing.Tariff has %d fields, tariffKey encodes 11: add the new one", n)
 	}
-	tt := newTotals(2)
-	if i, _ := tt.id(&x); i != 0 {
-		t.Fatalf("first id %d", i)
-	}
-	if i, seen := tt.id(&y); i != 1 || seen {
-		t.Errorf("a colliding tariff got id %d (seen %v), want a new one", i, seen)
-	}
-	if i, seen := tt.id(&x); i != 0 || !seen {
-		t.Errorf("the first again got id %d (seen %v), want 0", i, seen)
+	if n := reflect.TypeOf(pricing.Term{}).NumField(); n != 3 {
+		t.Errorf("pricing.Term has %d fields, tariffKey encodes 3: add the new one", n)
 	}
 }
 
@@ -397,7 +395,56 @@ func TestWorkOverflowMessage(t *testing.T) {
 	r := trainingRequest(t)
 	r.Tokens = 1e300
 	_, err := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 8, "1.80", "")}}.Plan(r)
-	if want := "plan: training work: work overflows float64: invalid input"; !errors.Is(err, pricing.ErrInvalid) || fmt.Sprint(err) != want {
+	if want := "plan: training work: compute: work overflows float64: invalid input"; !errors.Is(err, pricing.ErrInvalid) || fmt.Sprint(err) != want {
 		t.Errorf("Plan(1e300 tokens) = %v, want %q", err, want)
+	}
+}
+
+// With the rental given (Usage or Rental), an offer expecting centuries of lost
+// time can never run the job: the job and its lost time pass what time.Duration
+// holds, and neither the extra rental for them nor the deadline test may wrap
+// around to a small sum. The wild offer is left out with its reason; it does not
+// rank first at its plain price, nor pass a 24-hour deadline.
+func TestReportOverflowingInterruptionsWithRental(t *testing.T) {
+	r := trainingRequest(t)
+	r.MaxGPUs = 1
+	probe := planOffer("probe", "RTX 4090", 1, "1.00", "")
+	probe.InterruptionsPerDay = 1
+	opts, err := Planner{Offers: []pricing.Offer{probe}}.Plan(r)
+	if err != nil || len(opts) != 1 {
+		t.Fatalf("probe: %d options, %v", len(opts), err)
+	}
+	d, lost := opts[0].Duration, opts[0].TimeLost // lost grows with the rate
+	// A rate whose lost time fits in a Duration but not beside the job's.
+	rate := float64(math.MaxInt64-d/2) / float64(lost)
+	wild := planOffer("wild", "RTX 4090", 1, "0.10", "")
+	wild.Interruptible, wild.InterruptionsPerDay, wild.Line = true, rate, 9
+	steady := planOffer("steady", "RTX 4090", 1, "1.80", "")
+	for _, tc := range []struct {
+		name string
+		set  func(*Request)
+	}{
+		{"usage", func(r *Request) { r.Usage = 100 * time.Hour }},
+		{"rental", func(r *Request) { r.Rental = pricing.DailySessions(20*time.Hour, 5) }},
+		{"usage and deadline", func(r *Request) { r.Usage, r.Deadline = 100*time.Hour, 24*time.Hour }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := r
+			tc.set(&r)
+			rep, err := Planner{Offers: []pricing.Offer{wild, steady}}.Report(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Options) != 1 || rep.Options[0].Offer.Provider != "steady" {
+				for _, o := range rep.Options {
+					t.Logf("option %s: expected cost %s, %v + %v lost", o.Offer.Provider, o.ExpectedCost, o.Duration, o.TimeLost)
+				}
+				t.Fatalf("%d options, want the steady offer alone", len(rep.Options))
+			}
+			if len(rep.Skipped) != 1 || rep.Skipped[0].Offer.Line != 9 || !errors.Is(rep.Skipped[0].Err, pricing.ErrUnavailable) ||
+				!strings.Contains(rep.Skipped[0].Reason, "interruptions") {
+				t.Errorf("skipped %+v, want the wild offer, its expected time past the pricing limit", rep.Skipped)
+			}
+		})
 	}
 }

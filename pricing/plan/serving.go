@@ -254,63 +254,58 @@ func servingLink(card catalog.Card, t int) compute.Link {
 func (s settings) serveOffers(w *sweep, run *serveRun) error {
 	run.byKey = make(map[fitKey]*served)
 	run.capped = make(map[fitKey]capped)
-	var byClass [][len(servingTensor)]*served // the replicas by class and size, without a map access per offer
-	for _, i := range w.rs.kept {
-		if err := w.start(i); err != nil {
-			return err
-		}
-		o, card := w.o, w.rs.cards[i]
-		limit := s.gpuLimit(*o)
-		if int(w.class) == len(byClass) { // a new class
-			byClass = append(byClass, [len(servingTensor)]*served{})
-		}
-		m := o.GPUsPerInstance // zero: not sold in instances
-		for w.next() {
-			for ti, t := range servingTensor {
-				// The heads divide among a replica's GPUs, which stay inside one instance.
-				if t > limit || s.Model.Heads > 0 && s.Model.Heads%t != 0 || m > 0 && t > m {
-					continue
-				}
-				w.rep.Considered++
-				v := byClass[w.class][ti]
-				if v == nil {
-					v = s.replica(run, *card, t)
-					byClass[w.class][ti] = v
-				}
-				if v.err != nil {
-					continue
-				}
-				n := v.replicas * t
-				rented := n // GPUs asked of the offer: whole instances of whole replicas
-				if m > 0 {
-					per := m / t // replicas one instance holds
-					rented = (v.replicas + per - 1) / per * m
-				}
-				if rented > limit {
-					k := fitKey{card.ID, t, t}
-					run.capped[k] = capped{rented, max(run.capped[k].cap, limit)}
-					continue
-				}
-				c, ok, err := w.price(w.cl.slot(w.class, t), rented, v.fit)
-				if err != nil {
-					return err
-				}
-				if !ok {
-					continue
-				}
-				if c.serve == nil { // priced for its class just now: say which replicas
-					c.serve, c.gpus = v, n
-				}
-				if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.Budget.Amount) {
-					if run.over == nil || cmpKey(&c, run.over) < 0 {
-						cc := c
-						run.over = &cc
-					}
-					continue
-				}
-				w.add(c)
+	for _, i := range w.in.kept {
+		w.begin(i)
+		card, limit := w.in.cards[i], w.limit
+		m := w.o.GPUsPerInstance // zero: not sold in instances
+		sizes := servingTensor[:]
+		if s.pin > 0 { // one size, which settle checked against the heads
+			sizes = []int{s.pin}
+			if w.why != nil {
+				sizes = nil
 			}
 		}
+		for _, t := range sizes {
+			// The heads divide among a replica's GPUs, which stay inside one instance.
+			if t > limit || s.Model.Heads > 0 && s.Model.Heads%t != 0 || m > 0 && t > m {
+				continue
+			}
+			w.considered++
+			v := s.replica(run, *card, t)
+			if v.err != nil {
+				continue
+			}
+			n := v.replicas * t
+			rented := n // GPUs asked of the offer: whole instances of whole replicas
+			if m > 0 {
+				per := m / t // replicas one instance holds
+				rented = (v.replicas + per - 1) / per * m
+			}
+			if rented > limit {
+				k := fitKey{card.ID, t, t}
+				run.capped[k] = capped{rented, max(run.capped[k].cap, limit)}
+				continue
+			}
+			c, ok, err := w.price(w.class.slot(t), rented, v.fit)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			if c.serve == nil { // priced for its class just now: say which replicas
+				c.serve, c.gpus = v, n
+			}
+			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.Budget.Amount) {
+				if run.over == nil || cmpKey(&c, run.over) < 0 {
+					cc := c
+					run.over = &cc
+				}
+				continue
+			}
+			w.add(c)
+		}
+		w.end()
 	}
 	return nil
 }
@@ -319,7 +314,7 @@ func (s settings) serveOffers(w *sweep, run *serveRun) error {
 // latency it reaches against the targets, the memory a replica needs, the GPUs the
 // rate needs past the offers' cap), the budget, and the best latency any card
 // reaches.
-func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []error) *NoFitError {
+func (s settings) noFit(run *serveRun, rs *inputs, skipped []Skipped, causes []error) *NoFitError {
 	e := &NoFitError{causes: causes}
 	var closest *served
 	closeness := func(v *served) float64 {
@@ -374,7 +369,7 @@ func (s settings) noFit(run *serveRun, rs resolved, skipped []Skipped, causes []
 			}
 		case nofit != nil:
 			sawNoFit = sawNoFit || errors.Is(nofit, compute.ErrNoFit)
-			e.Reasons = append(e.Reasons, card.Name+": "+text.Reason(nofit))
+			e.Reasons = append(e.Reasons, card.Name+": "+nofit.Error())
 		}
 	}
 	if run.over != nil {

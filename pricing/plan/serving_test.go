@@ -177,7 +177,7 @@ func TestServingSkippedDoesNotDependOnLimit(t *testing.T) {
 			t.Errorf("limit %d: %d options; want the hourly offer's", limit, len(rep.Options))
 		}
 		if len(rep.Skipped) != 1 || rep.Skipped[0].Offer.Provider != "monthly" || !errors.Is(rep.Skipped[0].Err, pricing.ErrUnavailable) ||
-			rep.Skipped[0].Reason != "a trial needs an hourly price: offer cannot serve this usage" {
+			rep.Skipped[0].Reason != "pricing: a trial needs an hourly price: offer cannot serve this usage" {
 			t.Errorf("limit %d: skipped %+v; want the monthly offer, for want of an hourly price", limit, rep.Skipped)
 		}
 	}
@@ -323,21 +323,21 @@ func TestServingPreparesOncePerCard(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := Planner{Offers: offers}
-	rs, err := p.resolve(catalog.Default(), s)
+	in, err := p.resolve(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	run := &serveRun{}
-	var rep Report
-	if err := s.serveOffers(newSweep(&s, &p, &rs, &rep), run); err != nil {
+	w := newSweep(&s, &p, in)
+	if err := s.serveOffers(w, run); err != nil {
 		t.Fatal(err)
 	}
 	cards := map[string]bool{}
-	for _, i := range rs.kept {
-		cards[rs.cards[i].ID] = true
+	for _, i := range in.kept {
+		cards[in.cards[i].ID] = true
 	}
-	if len(run.byKey) > 4*len(cards) || rep.Considered < 1000 {
-		t.Errorf("%d replicas worked out for %d cards over %d candidates", len(run.byKey), len(cards), rep.Considered)
+	if len(run.byKey) > 4*len(cards) || w.considered < 1000 {
+		t.Errorf("%d replicas worked out for %d cards over %d candidates", len(run.byKey), len(cards), w.considered)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/pricing/pricelist"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -25,14 +26,14 @@ func skyPilotOffers(tb testing.TB) []pricing.Offer {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		got, err := pricing.LoadSkyPilotCSV(f)
+		got, err := pricelist.ReadSkyPilot(f)
 		f.Close()
 		if err != nil {
 			tb.Fatalf("%s: %v", file, err)
 		}
-		cloud := pricing.SkyPilotCloud(file)
+		cloud, named := strings.CutSuffix(filepath.Base(file), "_vms.csv") // lambda_vms.csv: lambda
 		for i := range got {
-			if cloud != "" {
+			if named {
 				got[i].Provider = cloud
 			}
 			offers = append(offers, got[i])
