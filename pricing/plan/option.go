@@ -253,6 +253,10 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 			kind, c.interruptions, roundDur(c.lost), extra))
 	}
 	warn = append(warn, s.fitWarnings(f, n, card)...)
+	if f.layout.OffloadOptimizer && o.HostMemory == 0 {
+		warn = append(warn, fmt.Sprintf("the offer does not say how much host RAM comes with each GPU: offloading the optimizer needs %s per GPU",
+			f.mem.Host.Human()))
+	}
 	if idle := c.rented - n; idle > 0 {
 		warn = append(warn, fmt.Sprintf("job uses %d of %d GPUs; %s paid for (sold in instances of %d GPUs)",
 			n, c.rented, text.Count(idle, "idle GPU is", "idle GPUs are"), o.GPUsPerInstance))
@@ -428,7 +432,7 @@ func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []*catalog
 // change: the time at the same GPU count and layout search, and NVLink.
 func (s settings) boardWarning(o pricing.Offer, card, faster catalog.Card, n int, f *fit, cache *cache, work compute.FLOPs) string {
 	msg := fmt.Sprintf("%q does not say its board: planned on the %s, the slowest it may be", o.Card, card.Name)
-	ff := s.fitOf(cache, &faster, n, f.server, work)
+	ff := s.fitOf(cache, &faster, n, f.server, sizing.Bytes(o.HostMemory), work)
 	var change []string
 	if ff.ok && f.duration > 0 && ff.duration != f.duration {
 		change = append(change, fmt.Sprintf("%s instead of %s", roundDur(ff.duration), roundDur(f.duration)))

@@ -387,7 +387,7 @@ func (s settings) fitOn(card *catalog.Card, work compute.FLOPs, run *serveRun) (
 	var f *fit
 	last := 0
 	for n := from; n <= to; n = nextCount(n, to) {
-		if f, last = s.fitCard(*card, n, GPUsPerServer, work), n; f.ok {
+		if f, last = s.fitCard(*card, n, GPUsPerServer, 0, work), n; f.ok {
 			opt := s.fitOption(f, *card)
 			opt.Offer.Card, opt.GPUs = card.Name, n
 			opt.Warnings = slices.Clone(s.fitWarnings(f, n, *card))
@@ -574,10 +574,14 @@ func (s settings) trainOffers(w *sweep, work compute.FLOPs) error {
 				// Within one server the server's size changes nothing (the layouts
 				// and the link are those of n GPUs), so such fits are shared by all
 				// sizes.
-				at.fit = s.fitOf(w.in.cache, card, n, min(server, n), work)
+				at.fit = s.fitOf(w.in.cache, card, n, min(server, n), sizing.Bytes(w.o.HostMemory), work)
 			}
 			f := at.fit
 			w.considered += max(f.tried, 1)
+			if !f.ok && f.hostNeed > 0 { // the offer's host RAM, not the card, left it out
+				w.why = fmt.Errorf("%w: %w", f.err, pricing.ErrUnavailable)
+				continue
+			}
 			if !f.ok {
 				w.diag.miss(*card, n, f)
 				continue
@@ -604,13 +608,13 @@ func (s settings) trainOffers(w *sweep, work compute.FLOPs) error {
 	return nil
 }
 
-// fitOf returns the fit of n GPUs of card in servers of server GPUs, worked out
-// once per Report.
-func (s settings) fitOf(c *cache, card *catalog.Card, n, server int, work compute.FLOPs) *fit {
-	k := fitKey{card.ID, n, server}
+// fitOf returns the fit of n GPUs of card in servers of server GPUs with host
+// bytes of host RAM per GPU (zero: unknown), worked out once per Report.
+func (s settings) fitOf(c *cache, card *catalog.Card, n, server int, host sizing.Bytes, work compute.FLOPs) *fit {
+	k := fitKey{card.ID, n, server, host}
 	f := c.fits[k]
 	if f == nil {
-		f = s.fitCard(*card, n, server, work)
+		f = s.fitCard(*card, n, server, host, work)
 		c.fits[k] = f
 	}
 	return f

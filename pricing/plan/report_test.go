@@ -271,11 +271,11 @@ func TestFitsBoundary(t *testing.T) {
 	if u, _ := sizing.Usable(card.Memory, s.headroom); u != b.Total() {
 		t.Skipf("usable %d != total %d at the tiniest headroom", u, b.Total())
 	}
-	if f := s.fitCard(card, 1, GPUsPerServer, 0); !f.ok {
+	if f := s.fitCard(card, 1, GPUsPerServer, 0, 0); !f.ok {
 		t.Errorf("exactly fitting memory refused: %v", f.err)
 	}
 	card.Memory--
-	if f := s.fitCard(card, 1, GPUsPerServer, 0); f.ok {
+	if f := s.fitCard(card, 1, GPUsPerServer, 0, 0); f.ok {
 		t.Errorf("one byte short accepted")
 	}
 }
