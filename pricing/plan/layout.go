@@ -109,7 +109,7 @@ func (s settings) fitCard(card catalog.Card, n, server int, host sizing.Bytes, w
 	peak, _, peakErr := peakFor(card, s.Workload.Precision, s.Workload.Task)
 	var smallest sizing.Bytes = -1
 	var hostNeed sizing.Bytes // the least host RAM of a layout that fit the GPUs but not host
-	var chosen fit // the fastest layout that fits and can be timed, else the first that fits
+	var chosen fit            // the fastest layout that fits and can be timed, else the first that fits
 	found := false
 	var jobBuf [maxLayouts]jobTiming
 	jobs := jobBuf[:0]

@@ -253,9 +253,8 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 			kind, c.interruptions, roundDur(c.lost), extra))
 	}
 	warn = append(warn, s.fitWarnings(f, n, card)...)
-	if f.layout.OffloadOptimizer && o.HostMemory == 0 {
-		warn = append(warn, fmt.Sprintf("the offer does not say how much host RAM comes with each GPU: offloading the optimizer needs %s per GPU",
-			f.mem.Host.Human()))
+	if f.layout.OffloadOptimizer {
+		warn = append(warn, offloadWarning(f, &o))
 	}
 	if idle := c.rented - n; idle > 0 {
 		warn = append(warn, fmt.Sprintf("job uses %d of %d GPUs; %s paid for (sold in instances of %d GPUs)",
@@ -326,9 +325,6 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 	if _, note, _ := peakFor(card, s.Workload.Precision, s.Workload.Task); note != "" {
 		f.pre = append(f.pre, note)
 	}
-	if f.layout.OffloadOptimizer {
-		f.pre = append(f.pre, fmt.Sprintf("optimizer state offloaded to host memory (%s per GPU): the duration counts the PCIe transfers, not the CPU's optimizer step", f.mem.Host.Human()))
-	}
 	if f.mem.Approx != 0 {
 		f.pre = append(f.pre, "memory terms approximated from the parameter count alone: "+f.mem.Approx.String())
 	}
@@ -352,6 +348,20 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 		f.pre = append(f.pre, fmt.Sprintf("only %.0f%% of GPU memory left free (under 20%%): fragmentation or a longer input may run out of memory", headroom*100))
 	}
 	return f.pre
+}
+
+// offloadWarning says that fit f offloads its optimizer, the host RAM each GPU
+// needs, and, for an option of an offer (o not nil), what the offer has.
+func offloadWarning(f *fit, o *pricing.Offer) string {
+	msg := fmt.Sprintf("optimizer state offloaded to host memory: %s of host RAM per GPU", f.mem.Host.Human())
+	switch {
+	case o == nil:
+	case o.HostMemory > 0:
+		msg += fmt.Sprintf(" (the offer has %s)", sizing.Bytes(o.HostMemory).Human())
+	default:
+		msg += " (the offer does not say how much comes with each GPU)"
+	}
+	return msg + "; the duration counts the PCIe transfers, not the CPU's optimizer step"
 }
 
 // ceilSecond rounds d up to a whole second, the finest unit rentals are billed in.

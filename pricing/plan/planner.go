@@ -391,6 +391,9 @@ func (s settings) fitOn(card *catalog.Card, work compute.FLOPs, run *serveRun) (
 			opt := s.fitOption(f, *card)
 			opt.Offer.Card, opt.GPUs = card.Name, n
 			opt.Warnings = slices.Clone(s.fitWarnings(f, n, *card))
+			if f.layout.OffloadOptimizer {
+				opt.Warnings = append(opt.Warnings, offloadWarning(f, nil))
+			}
 			return opt, nil, 0, nil
 		}
 	}
