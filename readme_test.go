@@ -56,7 +56,7 @@ func TestReadmeTour(t *testing.T) {
 		t.Fatal(err)
 	}
 	claim("// 13434 tokens: the longest context it holds", strconv.Itoa(ctx)+" tokens")
-	claim("**catalog**: 43 cards from datasheets", strconv.Itoa(len(catalog.Default().Cards()))+" cards")
+	claim("**catalog**: 57 cards from datasheets", strconv.Itoa(len(catalog.Default().Cards()))+" cards")
 
 	tariff := pricing.Tariff{Currency: "CNY", Hourly: decimal.New(18, 0), Monthly: decimal.New(9000, 0)}
 	q, err := tariff.Cost(731 * time.Hour)

@@ -61,13 +61,13 @@ func (o *options) check() error {
 	case math.IsNaN(o.utilization) || o.utilization < 0 || o.utilization > 1:
 		return bad("utilization", o.utilization, "a fraction above 0 and at most 1 (0: the default)")
 	case o.usage < 0:
-		return bad("usage", shortDuration(o.usage), "0 or more")
+		return bad("usage", o.lang.Dur(o.usage), "0 or more")
 	case o.deadline < 0:
-		return bad("deadline", shortDuration(o.deadline), "0 (none) or more")
+		return bad("deadline", o.lang.Dur(o.deadline), "0 (none) or more")
 	case o.set["days"] && (o.days < 1 || o.days > 36500):
 		return bad("days", o.days, "1 to 36500")
 	case o.set["per-day"] && (o.perDay <= 0 || o.perDay > 24*time.Hour):
-		return bad("per-day", shortDuration(o.perDay), "more than 0 and at most 24h")
+		return bad("per-day", o.lang.Dur(o.perDay), "more than 0 and at most 24h")
 	case o.deadline > 0 && o.set["tokens"] && o.tokens == 0:
 		return cli.Usagef("-deadline needs work to finish, and -tokens 0 gives none")
 	}

@@ -128,7 +128,7 @@ func TestModelFiles(t *testing.T) {
 		args []string
 		want jsonModel
 	}{
-		{"config", []string{"-config", qwenConfig}, jsonModel{Name: "qwen2.5-7b", Layers: 28, KVHeads: 4}},
+		{"config", []string{"-config", qwenConfig}, jsonModel{Name: "qwen2.5-7b", Params: qwenParams, Layers: 28, KVHeads: 4}}, // -json fills in the count
 		{"shards in one flag", []string{"-safetensors", a + "," + b}, jsonModel{Name: "model", Params: qwenParams, StoredBytes: 2 * qwenParams}},
 		{"shards in two flags", []string{"-safetensors", a, "-safetensors", b}, jsonModel{Name: "model", Params: qwenParams, StoredBytes: 2 * qwenParams}},
 		{"config and shards", []string{"-config", qwenConfig, "-safetensors", a + "," + b},
@@ -185,7 +185,7 @@ func TestApproxNote(t *testing.T) {
 		args []string
 		note string // "" for none
 	}{
-		{[]string{"-params", "7B"}, "Model:  -params gives the parameter count only; terms that need the architecture assume grouped-query attention with 8 KV heads (-config with the model's config.json makes them exact)\n"},
+		{[]string{"-params", "7B"}, "Model:  -params gives the parameter count only; terms that need the architecture assume\n"},
 		{[]string{"-safetensors", st}, "Model:  the weight file gives the parameter count only;"},
 		{[]string{"-params", "7B", "-serve-rps", "2"}, "         -params gives the parameter count only;"},
 		{[]string{"-config", qwenConfig}, ""},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/catalog"
@@ -32,7 +33,10 @@ var formatNames = map[string]string{
 //	lambda/vms.csv (SkyPilot catalog CSV, provider lambda): 19 offers; 2 rows left out: no GPUs (2, from line 2)
 //
 // A SkyPilot catalog's offers take the cloud its path names (skyPilotCloud)
-// as their provider, when it names one.
+// as their provider, when it names one; an offer the list names no provider for
+// (a CSV without a provider column) takes the file's name, so that the report
+// and its messages show where it came from. A list with no offer, a header
+// alone, is an error naming the file.
 func readOfferFile(file string) ([]pricing.Offer, string, error) {
 	f, err := cli.Open("offers", file)
 	if err != nil {
@@ -51,7 +55,17 @@ func readOfferFile(file string) ([]pricing.Offer, string, error) {
 		}
 		fmt.Fprintf(&b, ", provider %s", cloud)
 	}
+	unnamed := 0
+	for i := range l.Offers {
+		if strings.TrimSpace(l.Offers[i].Provider) == "" {
+			l.Offers[i].Provider = filepath.Base(file)
+			unnamed++
+		}
+	}
 	fmt.Fprintf(&b, "): %s", text.Count(len(l.Offers), "offer", "offers"))
+	if unnamed > 0 {
+		fmt.Fprintf(&b, " (%d without a provider, shown by the file's name)", unnamed)
+	}
 	rows, reasons := 0, make([]string, len(l.Skipped))
 	for i, s := range l.Skipped {
 		rows += s.Rows
@@ -59,6 +73,9 @@ func readOfferFile(file string) ([]pricing.Offer, string, error) {
 	}
 	if rows > 0 {
 		fmt.Fprintf(&b, "; %s left out: %s", text.Count(rows, "row", "rows"), strings.Join(reasons, ", "))
+	}
+	if len(l.Offers) == 0 {
+		return nil, "", fmt.Errorf("-offers %s: no offers in the file (%s): a header alone, or every row left out; give an offer a row under the header", file, formatNames[l.Format])
 	}
 	return l.Offers, b.String(), nil
 }

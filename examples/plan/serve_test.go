@@ -26,6 +26,9 @@ func TestServeGolden(t *testing.T) {
 				t.Fatalf("run(%q) = exit %d, stderr %q; want exit %d, empty stderr", tc.args, r.code, r.stderr, tc.code)
 			}
 			golden(t, tc.name, []byte(r.stdout))
+			if !strings.HasSuffix(tc.name, "json") {
+				fits(t, r.stdout)
+			}
 		})
 	}
 }

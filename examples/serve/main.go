@@ -35,6 +35,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -85,7 +86,7 @@ type config struct {
 // chart to w with -out -).
 func run(w io.Writer, args []string) error {
 	fs := cli.FlagSet("serve")
-	model := fs.String("model", "llama-3.1-8b", "model preset, one of the names go run ./examples/plan -model list prints")
+	model := fs.String("model", "llama-3.1-8b", "model preset; -model list prints the names")
 	cards := fs.String("cards", "RTX 4090,A100 SXM4 40GB,H100 SXM5 80GB", "comma-separated catalog card names, one to three")
 	precision := fs.String("precision", "bf16", "precision of the weights (bf16, fp16, fp8, int8, awq4, q4_k_m, ...); the KV cache keeps its default for it")
 	prompt := fs.Int("prompt", 1000, "mean prompt tokens of a request")
@@ -102,8 +103,15 @@ func run(w io.Writer, args []string) error {
 	}
 	cfg := config{prompt: *prompt, output: *output, tp: *tp, tpot: *tpot, modelName: *model}
 	var err error
+	if *model == "list" {
+		if *asJSON {
+			return cli.WriteJSON(w, sizing.Presets())
+		}
+		_, err := fmt.Fprintln(w, strings.Join(sizing.Presets(), "\n"))
+		return err
+	}
 	if cfg.model, err = sizing.Preset(*model); err != nil {
-		return cli.Usagef("-model %s: %v", text.Quote(*model, 80), err)
+		return cli.Usagef("-model %s: not a preset; the presets are %s", text.Quote(*model, 80), strings.Join(sizing.Presets(), ", "))
 	}
 	if cfg.weights, err = sizing.ParsePrecision(*precision); err != nil {
 		return cli.Usagef("-precision %s: %v", text.Quote(*precision, 80), err)
@@ -132,6 +140,13 @@ func run(w io.Writer, args []string) error {
 	curves, err := cfg.curves()
 	if err != nil {
 		return err
+	}
+	for _, c := range curves {
+		// A replica the flags make invalid whatever the card (a tensor degree that
+		// does not divide the heads) is said first, as the command line's fault.
+		if errors.Is(c.err, compute.ErrInvalid) && cfg.tp > 1 {
+			return cli.Usagef("-tp %d: %v (-tp takes %s for %s)", cfg.tp, c.err, divisors(cfg.model.Heads), cfg.modelName)
+		}
 	}
 	fits := false
 	for _, c := range curves {
@@ -279,6 +294,21 @@ func (cfg *config) curves() ([]curve, error) {
 		}
 	}
 	return cs, nil
+}
+
+// divisors lists the tensor degrees up to 64 that divide n heads: "1, 2, 4 or
+// 8".
+func divisors(n int) string {
+	var d []string
+	for k := 1; k <= min(n, 64); k++ {
+		if n%k == 0 {
+			d = append(d, strconv.Itoa(k))
+		}
+	}
+	if len(d) < 2 {
+		return strings.Join(d, "")
+	}
+	return strings.Join(d[:len(d)-1], ", ") + " or " + d[len(d)-1]
 }
 
 // next returns the concurrency sampled after k: 1, 2, 3, 4, 6, 8, 12, 16, 24, ...

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -249,8 +250,8 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 		if !o.Interruptible {
 			kind = "outages"
 		}
-		warn = append(warn, fmt.Sprintf("%s: about %.1f interruptions expected, costing %s of rerun and restart (%s)",
-			kind, c.interruptions, roundDur(c.lost), extra))
+		warn = append(warn, fmt.Sprintf("%s: %s interruptions expected, costing %s of rerun and restart (%s)",
+			kind, aboutCount(c.interruptions), roundDur(c.lost), extra))
 	}
 	warn = append(warn, s.fitWarnings(f, n, card)...)
 	if f.layout.OffloadOptimizer {
@@ -482,4 +483,16 @@ func minorUnits(m pricing.Money) (int64, bool) {
 		c *= 10
 	}
 	return c, true
+}
+
+// aboutCount writes an expected count for a warning to two significant figures,
+// so that a small one never reads "0.0": "about 0.04", "about 1.2", "under 0.01".
+func aboutCount(x float64) string {
+	switch {
+	case x < 0.01:
+		return "under 0.01"
+	case x < 10:
+		return "about " + strconv.FormatFloat(x, 'g', 2, 64)
+	}
+	return fmt.Sprintf("about %.0f", x)
 }

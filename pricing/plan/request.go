@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
 )
@@ -184,7 +185,7 @@ func ParseRank(s string) (Rank, error) {
 	if i := slices.Index(rankNames[:], s); i >= 0 {
 		return Rank(i), nil
 	}
-	return 0, fmt.Errorf("plan: rank %q: want cost, time or frontier: %w", s, pricing.ErrInvalid)
+	return 0, fmt.Errorf("plan: rank %s: want cost, time or frontier: %w", text.Quote(s, 64), pricing.ErrInvalid)
 }
 
 // settings is a Request with its defaults filled in.
