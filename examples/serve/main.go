@@ -93,6 +93,7 @@ func run(w io.Writer, args []string) error {
 	output := fs.Int("output", 300, "mean generated tokens of a request")
 	tp := fs.Int("tp", 1, "tensor-parallel GPUs per replica")
 	tpot := fs.Duration("tpot", 50*time.Millisecond, "TPOT target marked on the chart and in the table; 0: none")
+	catalogFile := fs.String("catalog", "", cli.CatalogFlag)
 	out := fs.String("o", "", "write the chart, an SVG, to this `file`; empty: no chart, the table only")
 	asJSON := fs.Bool("json", false, "print the figures as JSON on standard output, and nothing else, in place of the table")
 	if _, err := cli.Parse(fs, args); err != nil {
@@ -125,9 +126,15 @@ func run(w io.Writer, args []string) error {
 	if *tpot < 0 {
 		return cli.Usagef("-tpot %v: want 0 (none) or a positive duration", *tpot)
 	}
-	cat := catalog.Default()
+	cat, err := cli.Catalog(*catalogFile)
+	if err != nil {
+		return err
+	}
 	for _, name := range strings.Split(*cards, ",") {
 		c, err := cat.Lookup(strings.TrimSpace(name))
+		if errors.Is(err, catalog.ErrNotFound) {
+			return cli.Usagef("-cards: %v; %s", err, cli.UnknownCardHint)
+		}
 		if err != nil {
 			return cli.Usagef("-cards: %v", err)
 		}
