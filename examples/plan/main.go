@@ -138,9 +138,9 @@ type options struct {
 	lang                                           msg.Lang
 	catalog                                        string           // -catalog: a file of the user's own cards
 	cat                                            *catalog.Catalog // the built-in catalog, with -catalog's cards
-	out                                            string          // -o: the report's file; empty: standard output
-	serve                                          serveFlags      // serve.go
-	set                                            map[string]bool // the flags given on the command line
+	out                                            string           // -o: the report's file; empty: standard output
+	serve                                          serveFlags       // serve.go
+	set                                            map[string]bool  // the flags given on the command line
 }
 
 // parse reads the command line. The flag set comes back for printing the usage;
