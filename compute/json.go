@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -37,7 +38,7 @@ func strictUnmarshal(b []byte, v any) error {
 		if errors.Is(err, ErrInvalid) {
 			return err // a field's own UnmarshalJSON or UnmarshalText has said it
 		}
-		return fmt.Errorf("compute: %w: %w", err, ErrInvalid)
+		return fmt.Errorf("compute: %w: %w", text.CutError(err, 200), ErrInvalid)
 	}
 	if dec.More() {
 		return fmt.Errorf("compute: trailing data after a JSON value: %w", ErrInvalid)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/gpuplan/gpuplan/internal/text"
 )
@@ -38,10 +39,10 @@ func jsonError(err error) error {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		return invalid(te.Field, "want a JSON %v, got %s", te.Type, te.Value)
+		return invalid(te.Field, "want a JSON %v, got %s", te.Type, text.Cut(te.Value, 64))
 	}
 	if errors.Is(err, ErrInvalid) {
 		return err // already this package's error, from a nested UnmarshalJSON
 	}
-	return invalid("", "%s", text.Cut(err.Error(), 200))
+	return &FieldError{Err: fmt.Errorf("%w: %w", text.CutError(err, 200), ErrInvalid)}
 }

@@ -49,12 +49,20 @@ func NewMoney(amount, currency string) (Money, error) {
 // assigned (KnownCurrency does); an unlisted code formats with two decimals (see
 // MinorUnit).
 func ValidCurrency(code string) error {
+	if err := currencyReason(code); err != nil {
+		return &FieldError{Field: "currency", Err: err}
+	}
+	return nil
+}
+
+// currencyReason is ValidCurrency's reason alone, without the package name.
+func currencyReason(code string) error {
 	if len(code) != 3 {
-		return invalid("currency", "%s: want a three-letter ISO 4217 code such as USD", quote(code))
+		return reasonf("%s: want a three-letter ISO 4217 code such as USD", quote(code))
 	}
 	for i := 0; i < 3; i++ {
 		if code[i] < 'A' || code[i] > 'Z' {
-			return invalid("currency", "%s: want three upper-case letters such as USD", quote(code))
+			return reasonf("%s: want three upper-case letters such as USD", quote(code))
 		}
 	}
 	return nil

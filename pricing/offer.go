@@ -281,8 +281,10 @@ func MarketCheckIn(offers []Offer, markets []string, threshold decimal.Decimal) 
 		return nil, fmt.Errorf("pricing: market check: %d markets for %d offers: %w", len(markets), len(offers), ErrInvalid)
 	}
 	one := decimal.NewFromInt(1)
-	if threshold.Sign() < 0 || threshold.Cmp(one) >= 0 || checkPrice("threshold", threshold) != nil {
-		return nil, fmt.Errorf("pricing: market check: threshold %s: want a fraction from 0 to below 1: %w", threshold.String(), ErrInvalid)
+	// checkPrice bounds the exponent before any comparison: 1e-2000000000 would
+	// take for ever to compare with 1.
+	if checkPrice("threshold", threshold) != nil || threshold.Cmp(one) >= 0 {
+		return nil, invalid("threshold", "%s: want a fraction from 0 to below 1", excerpt(threshold))
 	}
 	// A market: its currency, its hourly prices, and from them the median and the
 	// prices below and above which an offer is flagged.

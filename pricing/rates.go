@@ -20,22 +20,23 @@ type Rates struct {
 }
 
 // Validate reports a malformed base or currency code, or a rate that is not
-// positive or is out of the range prices take (see Tariff.Validate), each
+// positive or is out of the range prices take (see Tariff.Validate): the first
+// such problem, a *FieldError naming "base", "per" or the rate ("per.USD"),
 // wrapping ErrInvalid.
 func (r Rates) Validate() error {
-	if err := ValidCurrency(r.Base); err != nil {
-		return fmt.Errorf("pricing: rates: base: %w", err)
+	if err := currencyReason(r.Base); err != nil {
+		return &FieldError{Field: "base", Err: err}
 	}
 	codes := slices.AppendSeq(make([]string, 0, len(r.Per)), maps.Keys(r.Per))
 	slices.Sort(codes) // the first problem named is the same on every call
 	for _, c := range codes {
-		if err := ValidCurrency(c); err != nil {
-			return fmt.Errorf("pricing: rates: %w", err)
+		if err := currencyReason(c); err != nil {
+			return &FieldError{Field: "per", Err: err}
 		}
 		v := r.Per[c]
 		if checkPrice("rate", v) != nil || !v.IsPositive() { // one message for every way a rate is wrong
-			return fmt.Errorf("pricing: rates: %s rate %s: want a positive decimal below 10^%d with at most %d places: %w",
-				c, excerpt(v), maxPriceDigits, maxPricePlaces, ErrInvalid)
+			return invalid("per."+c, "rate %s: want a positive decimal below 10^%d with at most %d places",
+				excerpt(v), maxPriceDigits, maxPricePlaces)
 		}
 	}
 	return nil

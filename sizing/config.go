@@ -17,25 +17,27 @@ const MaxConfigBytes = 4 << 20
 
 // ReadConfig reads a Hugging Face config.json and returns the model it describes,
 // with the architecture fields set and Params left zero, so that ParamCount derives
-// the count from the architecture (presets_test.go and config_test.go pin it
-// against the checkpoints' published counts).
+// the count from the architecture: the tensor elements of the language model in the
+// published checkpoint (presets_test.go and config_test.go pin them), vision towers
+// and multi-token-prediction layers left out (MTPLayers and Notes say how many the
+// checkpoint holds). StoredPrecision is set from quantization_config or torch_dtype.
 //
-// It reads these model_type values: llama (Llama 1, 2, 3, 3.1, 3.2), mistral,
-// mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, phi3, gemma, gemma2, gemma3 and
-// gemma3_text, deepseek_v2, deepseek_v3 (DeepSeek-R1 too), gpt2, gpt_neox, falcon
-// (and its older RefinedWeb names), opt, bloom and gpt_oss. A config with a
-// text_config object (a multimodal wrapper such as Gemma 3's) is read for its
-// language model: the keys of text_config, with those of the outer object as a
-// fallback. An unknown model_type, a missing required key, a value of the wrong
-// type, or an input over MaxConfigBytes is an error wrapping ErrInvalid that names
-// it; ReadConfig never returns a zero Model without an error.
-//
-// Parameters a config does not spell out, and that ParamCount therefore leaves out:
-// DeepSeek-V3's multi-token-prediction module (its published 671B excludes it too)
-// and the 256 score-correction biases of each of its MoE layers; Qwen2-MoE's
-// shared-expert gate (Hidden per layer); attention output biases (Llama's
-// attention_bias, gpt-oss); gpt-oss's attention sinks and expert biases; BLOOM's
-// embedding LayerNorm. Each is under 0.01% of the model.
+// It reads these model_type values: llama (Llama 1, 2, 3, 3.1, 3.2), llama4
+// (Llama 4's language model), mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe,
+// qwen3_next, phi3, gemma, gemma2, gemma3 and gemma3_text, deepseek_v2,
+// deepseek_v3 (DeepSeek-R1 too), kimi_k2, gpt2, gpt_neox, falcon (and its older
+// RefinedWeb names), opt, bloom, gpt_oss, chatglm (ChatGLM2, ChatGLM3, GLM-4 in
+// THUDM's format), glm and glm4 (GLM-4 in transformers' format), glm4_moe
+// (GLM-4.5), baichuan, internlm2, internlm3, minicpm, ernie4_5 and ernie4_5_moe.
+// A config without model_type is read by the first class its architectures list
+// names (MiniCPM-2B's config has none), and Notes says so. A config with a
+// text_config object (a multimodal wrapper such as Gemma 3's or Llama 4's) is read
+// for its language model: the keys of text_config, with those of the outer object
+// as a fallback. An unknown model_type (the error lists those read and how to
+// describe a model by hand), a config that is no model's (a tokenizer's, {}), a
+// missing required key, a value of the wrong type, or an input over MaxConfigBytes
+// is an error wrapping ErrInvalid that names it; ReadConfig never returns a zero
+// Model without an error.
 func ReadConfig(r io.Reader) (Model, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxConfigBytes+1))
 	if err != nil {
@@ -63,8 +65,9 @@ func ReadConfig(r io.Reader) (Model, error) {
 	if m.StoredPrecision, err = c.storedPrecision(&m.Notes); err != nil {
 		return Model{}, err
 	}
-	if err := m.Validate(); err != nil {
-		return Model{}, fmt.Errorf("sizing: config.json (%s): %w", c.typ, err)
+	p := problems{collect: true, prefix: "sizing: config.json (" + c.typ + "): "}
+	if m.check(&p); p.n > 0 {
+		return Model{}, p.err()
 	}
 	return m, nil
 }
@@ -151,25 +154,61 @@ func (c *hfConfig) str(name string) string {
 	return s
 }
 
-// count returns how many entries of the string list under name equal want, and
-// whether the list is there.
-func (c *hfConfig) count(name, want string) (int, bool) {
+// ints returns the list of whole numbers under name, and whether it is there.
+func (c *hfConfig) ints(name string) ([]int, bool) {
 	v, _ := c.raw(name)
 	if v == nil || c.err != nil {
-		return 0, false
+		return nil, false
+	}
+	var list []int
+	if err := json.Unmarshal(v, &list); err != nil {
+		c.fail("%s is not a list of whole numbers", name)
+		return nil, false
+	}
+	return list, true
+}
+
+// firstInt returns the integer under name, or the first of a list of them there
+// (ERNIE 4.5's multimodal configs list the text experts' figures first), or def.
+func (c *hfConfig) firstInt(def int, name string) int {
+	if v, _ := c.raw(name); v != nil && c.err == nil && bytes.HasPrefix(bytes.TrimSpace(v), []byte("[")) {
+		if list, ok := c.ints(name); ok && len(list) > 0 {
+			if list[0] < 0 || list[0] > maxConfigInt {
+				c.fail("%s %d is not a whole number from 0 to 2^40", name, list[0])
+				return def
+			}
+			return list[0]
+		}
+		return def
+	}
+	return c.intOr(def, name)
+}
+
+// strings returns the list of strings under name, and whether it is there.
+func (c *hfConfig) strings(name string) ([]string, bool) {
+	v, _ := c.raw(name)
+	if v == nil || c.err != nil {
+		return nil, false
 	}
 	var list []string
 	if err := json.Unmarshal(v, &list); err != nil {
 		c.fail("%s is not a list of strings", name)
-		return 0, false
+		return nil, false
 	}
+	return list, true
+}
+
+// count returns how many entries of the string list under name equal want, and
+// whether the list is there.
+func (c *hfConfig) count(name, want string) (int, bool) {
+	list, ok := c.strings(name)
 	n := 0
 	for _, s := range list {
 		if s == want {
 			n++
 		}
 	}
-	return n, true
+	return n, ok
 }
 
 // storedPrecision reads the format a config.json states for its weights: its

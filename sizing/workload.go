@@ -3,6 +3,7 @@ package sizing
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -16,6 +17,9 @@ func strictJSON(data []byte, v any, what string) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, ErrInvalid) {
+			return err // a nested value's own error, which names the package already
+		}
 		return fmt.Errorf("sizing: %s: %s: %w", what, reason(err), ErrInvalid)
 	}
 	if dec.More() {

@@ -586,7 +586,7 @@ func TestUnitPricesExact(t *testing.T) {
 func TestEager(t *testing.T) {
 	plan := func(args ...string) (eager bool, activations int64) {
 		t.Helper()
-		r := runArgs(append([]string{"-json", "-top", "1"}, args...)...)
+		r := runArgs(append([]string{"-json", "-top", "1", "-batch", "1"}, args...)...) // one sequence: no smaller micro-batch to fall back on
 		if r.code != exitOK {
 			t.Fatalf("run(%q) = exit %d, %q", args, r.code, r.stderr)
 		}

@@ -116,8 +116,10 @@ func FoldWidth(s string) string {
 
 // OfferName names an offer for a message, as its price list wrote it: "provider/
 // region card", or empty when all three are blank, and then " (line N)" when it
-// came from a file (line above zero).
+// came from a file (line above zero). Each of the three is cut to 64 bytes (Cut),
+// so that a 1 MB name never makes a 1 MB message.
 func OfferName(provider, region, card, empty string, line int) string {
+	provider, region, card = Cut(provider, 64), Cut(region, 64), Cut(card, 64)
 	s := provider
 	if region != "" {
 		s += "/" + region
@@ -140,3 +142,23 @@ func Target(d time.Duration) string {
 	}
 	return d.String()
 }
+
+// CutError returns err with its message cut to at most n bytes by Cut, for an
+// error of another package that quotes its input whole (encoding/json names an
+// unknown field in full): Error returns the cut text, Unwrap returns err, so
+// errors.Is and errors.As still see it. An error whose message fits is returned
+// as it is.
+func CutError(err error, n int) error {
+	if err == nil || len(err.Error()) <= n {
+		return err
+	}
+	return &cutError{err, n}
+}
+
+type cutError struct {
+	err error
+	n   int
+}
+
+func (e *cutError) Error() string { return Cut(e.err.Error(), e.n) }
+func (e *cutError) Unwrap() error { return e.err }

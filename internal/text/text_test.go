@@ -1,6 +1,7 @@
 package text
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -146,5 +147,19 @@ func TestTarget(t *testing.T) {
 	}
 	if got := Target(1500 * time.Millisecond); got != "1.5s" {
 		t.Errorf("Target(1.5s) = %q, want 1.5s", got)
+	}
+}
+
+func TestCutError(t *testing.T) {
+	inner := errors.New("json: unknown field \"" + strings.Repeat("f", 1000) + "\"")
+	err := CutError(inner, 40)
+	if got := err.Error(); got != Cut(inner.Error(), 40) || len(got) != 43 {
+		t.Errorf("CutError message %q", got)
+	}
+	if !errors.Is(err, inner) {
+		t.Error("CutError hides the error it cuts from errors.Is")
+	}
+	if short := errors.New("short"); CutError(short, 40) != short || CutError(nil, 40) != nil {
+		t.Error("CutError changed an error that fits, or nil")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/shopspring/decimal"
 )
@@ -69,7 +70,7 @@ func decodeStrict(what string, b []byte, v any) error {
 	if err == nil || errors.Is(err, pricing.ErrInvalid) {
 		return err
 	}
-	return fmt.Errorf("plan: %s: %w: %w", what, err, pricing.ErrInvalid)
+	return fmt.Errorf("plan: %s: %w: %w", what, text.CutError(err, 200), pricing.ErrInvalid)
 }
 
 type optionPlain Option

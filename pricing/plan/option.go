@@ -185,7 +185,7 @@ func (s *settings) expectedCost(c *priced, pr *pricing.Pricer) error {
 	span := usageSpan(c.rental)
 	var err error
 	switch {
-	case !s.rentalSet() && s.Usage == 0: // the rental is the job's own run
+	case s.rentalFollowsJob():
 		c.expected, err = pr.Total(pricing.Continuous(need), c.units)
 	case need > span:
 		var more pricing.Money
@@ -215,27 +215,32 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 			return err
 		}
 	}
-	*opt = Option{
-		Offer: o, CardID: card.ID, GPUs: c.rented, Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
-		Headroom:      1 - float64(f.mem.Total())/float64(card.Memory),
-		Duration:      f.duration,
-		DurationLow:   f.low,
-		DurationHigh:  f.high,
-		Efficiency:    f.eff,
-		Rental:        c.rental,
-		Cost:          cost,
-		HourlyOnly:    hourly,
-		Interruptions: c.interruptions,
-		TimeLost:      c.lost,
-		ExpectedCost:  c.expected,
-		RankedCost:    c.key,
-		Rate:          c.rate,
+	*opt = s.fitOption(f, card)
+	opt.Offer, opt.GPUs = o, c.rented
+	opt.Rental, opt.Cost, opt.HourlyOnly = c.rental, cost, hourly
+	opt.Interruptions, opt.TimeLost, opt.ExpectedCost = c.interruptions, c.lost, c.expected
+	opt.RankedCost, opt.Rate = c.key, c.rate
+	opt.CostLow, opt.CostHigh = cost.Total, cost.Total
+	var warn []string
+	if s.rentalFollowsJob() && c.serve == nil {
+		// The rental is the job's own run: the ends of the band are priced as runs too.
+		if opt.CostLow, err = pr.Total(pricing.Continuous(ceilSecond(f.low)), c.units); err != nil {
+			return err
+		}
+		if high := ceilSecond(f.high); high <= pricing.MaxDuration {
+			if opt.CostHigh, err = pr.Total(pricing.Continuous(high), c.units); err != nil {
+				return err
+			}
+		} else {
+			opt.CostHigh = pricing.Money{}
+			warn = append(warn, fmt.Sprintf("at the low end of the utilization band the job takes %s, past the %s that can be priced",
+				roundDur(f.high), roundDur(pricing.MaxDuration)))
+		}
 	}
 	if opt.Waste, err = c.key.Sub(cheapest.key); err != nil {
 		return err
 	}
 
-	var warn []string
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
 		extra, err := c.expected.Sub(cost.Total)
 		if err != nil {
@@ -273,6 +278,26 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 	opt.Warnings = warn
 	return nil
 }
+
+// fitOption is the option of fit f on card without an offer: the layout, the
+// memory, the time; no money, no GPUs rented (explain adds them).
+func (s settings) fitOption(f *fit, card catalog.Card) Option {
+	return Option{
+		CardID: card.ID, GPUs: f.layout.Devices(), Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
+		Headroom:     1 - float64(f.mem.Total())/float64(card.Memory),
+		Duration:     f.duration,
+		DurationLow:  f.low,
+		DurationHigh: f.high,
+		Efficiency:   f.eff,
+		MicroBatch:   f.micro,
+		Accumulation: f.accum,
+		HostMemory:   f.mem.Host,
+	}
+}
+
+// rentalFollowsJob reports whether the rental priced is the job's own run:
+// no Usage or Rental given, and work to time.
+func (s *settings) rentalFollowsJob() bool { return !s.rentalSet() && s.Usage == 0 && s.Tokens > 0 }
 
 // usageSpan is the GPU time a usage rents: the run, the sessions' hours, or the
 // trial and the run after it.

@@ -78,6 +78,17 @@ type Option struct {
 	DurationHigh time.Duration `json:"duration_high"`
 	// Efficiency is the multi-GPU scaling efficiency (1 for one GPU).
 	Efficiency float64 `json:"efficiency"`
+	// MicroBatch is, for training, the sequences each data-parallel replica
+	// runs at once, the largest that fits (down to 1 before more GPUs), and
+	// Accumulation the micro-batches it runs per optimizer step: MicroBatch ×
+	// Accumulation is the workload's Batch, or Request.GlobalBatch over the
+	// data-parallel degree. Both are zero for inference.
+	MicroBatch   int `json:"micro_batch"`
+	Accumulation int `json:"accumulation"`
+	// HostMemory is the host RAM each GPU needs: with the optimizer offloaded,
+	// its state and the gradients with their pinned buffers (PerGPU.Host);
+	// zero otherwise.
+	HostMemory sizing.Bytes `json:"host_memory_bytes"`
 	// Rental is the usage priced: the request's, or a run as long as the job.
 	Rental pricing.Usage `json:"rental"`
 	// Cost is the cheapest cover of Rental for all GPUs, with line items.
@@ -85,6 +96,14 @@ type Option struct {
 	// HourlyOnly is the same rental paid by the hour (zero when the offer has no
 	// hourly price), to set beside the best packages in Cost.
 	HourlyOnly pricing.Quote `json:"hourly_only"`
+	// CostLow and CostHigh are the cheapest covers of DurationLow and
+	// DurationHigh, the fast and slow ends of the time band, for all GPUs
+	// (a week's package or hourly use for a job of five to eight days): equal
+	// to Cost.Total when the rental does not follow the job (Usage or Rental
+	// set, a service, memory only). CostHigh is zero when the slow end is past
+	// what can be priced (pricing.MaxDuration).
+	CostLow  pricing.Money `json:"cost_low"`
+	CostHigh pricing.Money `json:"cost_high"`
 	// Waste is ExpectedCost minus that of the first (cheapest) option: what this
 	// choice costs beyond the cheapest one that fits. When the option has more
 	// GPUs or a bigger card than that one, it is the seeds' over-provisioning
@@ -244,6 +263,151 @@ func (p Planner) Report(r Request) (Report, error) {
 		return Report{}, err
 	}
 	return rep, nil
+}
+
+// Fit answers "does it fit, and how long?" without prices: for each card the
+// request names in Cards (any name the catalog knows; a family name means each
+// of its cards), on the GPUs the request pins (GPUs or Parallel) or else the
+// fewest that hold the job (up to MaxGPUs, or MaxPlanGPUs), the layout, the
+// micro-batch, the memory per GPU and the time that Plan would find, in the
+// order the cards are named. The offers, Deadline, Budget and rental are not
+// used; every money field of the options is zero, and Option.Offer names the
+// card alone. A serving request gives one replica per card: the smallest
+// tensor-parallel degree that holds the model (or the pinned one), at the
+// highest concurrency within the targets (Option.Serving).
+//
+// Errors: pricing.ErrInvalid for a request that makes no sense, empty Cards
+// included; catalog.ErrNotFound (with pricing.ErrInvalid) for a card the
+// catalog does not know; a *NoFitError (ErrNoFit) naming each card when none
+// holds the job. Cards that do not hold it are left out when another does.
+func (p Planner) Fit(r Request) ([]Option, error) {
+	s, err := r.settle()
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Cards) == 0 {
+		return nil, fmt.Errorf("plan: fit: name the cards to fit the job on (cards): %w", pricing.ErrInvalid)
+	}
+	cards, err := fitCards(cmp.Or(p.Catalog, catalog.Default()), r.Cards)
+	if err != nil {
+		return nil, err
+	}
+	work, err := s.work()
+	if err != nil {
+		return nil, err
+	}
+	var opts []Option
+	nf := &NoFitError{}
+	var d diagnosis
+	run := &serveRun{byKey: make(map[fitKey]*served)}
+	kept := make([]*catalog.Card, len(cards))
+	for i := range cards {
+		kept[i] = &cards[i]
+		opt, miss, n, why := s.fitOn(&cards[i], work, run)
+		if why == nil {
+			opts = append(opts, opt)
+			continue
+		}
+		nf.Reasons = append(nf.Reasons, why.Error())
+		nf.causes = append(nf.causes, why)
+		if miss != nil {
+			d.miss(cards[i], n, miss)
+		}
+	}
+	if len(opts) == 0 {
+		nf.Suggestions = s.suggest(kept, seq(len(kept)), &d)
+		return nil, nf
+	}
+	return opts, nil
+}
+
+// seq returns 0, 1, …, n−1.
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// fitCards returns the cards the names denote, in order, each once: a family
+// name (which the catalog calls ambiguous) denotes each of its cards.
+func fitCards(cat *catalog.Catalog, names []string) ([]catalog.Card, error) {
+	var out []catalog.Card
+	add := func(c catalog.Card) {
+		if !slices.ContainsFunc(out, func(o catalog.Card) bool { return o.ID == c.ID }) {
+			out = append(out, c)
+		}
+	}
+	for _, name := range names {
+		c, err := cat.Lookup(name)
+		var amb *catalog.AmbiguousError
+		switch {
+		case errors.As(err, &amb):
+			for _, id := range amb.Candidates {
+				if c, err = cat.Lookup(id); err != nil {
+					return nil, fmt.Errorf("plan: fit: cards: %w", invalid(err))
+				}
+				add(c)
+			}
+		case err != nil:
+			return nil, fmt.Errorf("plan: fit: cards: %w", invalid(err))
+		default:
+			add(c)
+		}
+	}
+	return out, nil
+}
+
+// fitOn fits the request on card for Fit: the pinned GPUs or the fewest that
+// hold the job, or for a service one replica of the smallest tensor degree
+// that holds the model. The error says why nothing held it, with the last fit
+// tried and its GPU count when that was a job.
+func (s settings) fitOn(card *catalog.Card, work compute.FLOPs, run *serveRun) (Option, *fit, int, error) {
+	if s.Serving != nil {
+		sizes := servingTensor[:]
+		if s.pin > 0 {
+			sizes = []int{s.pin}
+		}
+		var why error
+		for _, t := range sizes {
+			if s.Model.Heads > 0 && s.Model.Heads%t != 0 {
+				continue
+			}
+			v := s.replica(run, *card, t)
+			if v.err != nil {
+				why = cmp.Or(why, v.err) // the smallest size's reason
+				continue
+			}
+			f := *v.fit
+			f.layout.Data = 1
+			opt := s.fitOption(&f, *card)
+			opt.Offer.Card, opt.Replicas, opt.Warnings = card.Name, 1, slices.Clone(f.pre)
+			pt := v.point
+			opt.Serving = &pt
+			return opt, nil, 0, nil
+		}
+		return Option{}, nil, 0, fmt.Errorf("%s: %w", card.Name, cmp.Or(why, errors.New("no tensor-parallel size divides the heads")))
+	}
+	limit := cmp.Or(s.MaxGPUs, MaxPlanGPUs)
+	from, to := 1, limit
+	if s.pin > 0 {
+		from, to = s.pin, s.pin
+	}
+	var f *fit
+	last := 0
+	for n := from; n <= to; n = nextCount(n, to) {
+		if f, last = s.fitCard(*card, n, GPUsPerServer, work), n; f.ok {
+			opt := s.fitOption(f, *card)
+			opt.Offer.Card, opt.GPUs = card.Name, n
+			opt.Warnings = slices.Clone(s.fitWarnings(f, n, *card))
+			return opt, nil, 0, nil
+		}
+	}
+	if f == nil {
+		return Option{}, nil, 0, fmt.Errorf("%s: no GPU count to try under the cap of %d", card.Name, limit)
+	}
+	return Option{}, f, last, f.err
 }
 
 // inputs is what the first phase makes of the offers: the catalog card of each
@@ -418,7 +582,7 @@ func (s settings) trainOffers(w *sweep, work compute.FLOPs) error {
 	for _, i := range w.in.kept {
 		w.begin(i)
 		card, server := w.in.cards[i], serverOf(*w.o)
-		for n := 1; n <= w.limit; n = nextCount(n, w.limit) {
+		for n := w.from; n <= w.to; n = nextCount(n, w.to) {
 			at := w.class.slot(n)
 			if at.fit == nil {
 				// Within one server the server's size changes nothing (the layouts
@@ -798,7 +962,9 @@ type sweep struct {
 	o      *pricing.Offer
 	pr     *pricing.Pricer
 	class  *class
-	limit  int   // the most GPUs it is tried on (gpuLimit)
+	limit  int // the most GPUs it may rent (gpuLimit)
+	from   int // the GPU counts tried: from, then nextCount up to to; the pin alone when there is one
+	to     int
 	first  int   // where its candidates start in cands
 	served bool  // a size could price the usage: kept, or left out on its floor or the budget
 	why    error // why a size could not
@@ -814,9 +980,37 @@ func (w *sweep) begin(i int) {
 	w.i, w.o, w.pr, w.class = i, &w.p.Offers[i], w.in.pricer(i), w.in.classes[i]
 	w.limit = w.s.gpuLimit(*w.o)
 	w.first, w.served, w.why = len(w.cands), false, nil
-	if w.limit == 0 { // instances larger than the request allows
+	w.from, w.to = 1, w.limit
+	switch {
+	case w.limit == 0: // instances larger than the request allows
 		w.why = fmt.Errorf("sold in instances of %d GPUs, more than the %d allowed: %w", w.o.GPUsPerInstance, w.s.MaxGPUs, pricing.ErrUnavailable)
+	case w.s.pin > 0:
+		w.from, w.to = w.s.pin, w.s.pin
+		if w.why = w.s.cannotGive(*w.o, w.limit); w.why != nil {
+			w.to = 0
+		}
 	}
+}
+
+// cannotGive says why offer o, which may rent up to limit GPUs, cannot give
+// the request's pinned GPUs (each replica's, for a service): more than it
+// rents, or a tensor-parallel group larger than its instances (tensor
+// parallelism stays inside a server). Nil when it can.
+func (s *settings) cannotGive(o pricing.Offer, limit int) error {
+	if rented, _ := rent(o, s.pin); rented > limit {
+		return fmt.Errorf("rents at most %s here, and the request pins %d: %w", text.Count(limit, "GPU", "GPUs"), s.pin, pricing.ErrUnavailable)
+	}
+	t := s.pin // a serving replica is one tensor-parallel group
+	if s.Serving == nil {
+		t = 1
+		if s.Parallel != nil {
+			t = max(s.Parallel.Tensor, 1)
+		}
+	}
+	if t > serverOf(o) {
+		return fmt.Errorf("sold in instances of %d GPUs, too few for the pinned tensor-parallel group of %d: %w", o.GPUsPerInstance, t, pricing.ErrUnavailable)
+	}
+	return nil
 }
 
 // end finishes the offer: its best candidate counts among the costs known, or,

@@ -258,7 +258,14 @@ func (s settings) serveOffers(w *sweep, run *serveRun) error {
 		w.begin(i)
 		card, limit := w.in.cards[i], w.limit
 		m := w.o.GPUsPerInstance // zero: not sold in instances
-		for _, t := range servingTensor {
+		sizes := servingTensor[:]
+		if s.pin > 0 { // one size, which settle checked against the heads
+			sizes = []int{s.pin}
+			if w.why != nil {
+				sizes = nil
+			}
+		}
+		for _, t := range sizes {
 			// The heads divide among a replica's GPUs, which stay inside one instance.
 			if t > limit || s.Model.Heads > 0 && s.Model.Heads%t != 0 || m > 0 && t > m {
 				continue

@@ -196,6 +196,7 @@ func ReadCSV(r io.Reader) ([]pricing.Offer, error) {
 			pe := parseErr(line, "", "", err, h.column)
 			if i, ok := h.pos[pe.Field]; ok {
 				pe.Line, _ = cr.FieldPos(i)
+				pe.Field = h.headings[i] // as the user wrote it: 服务商, not provider
 				if pe.Input == "" {
 					pe.Input = cell(rec, i)
 				}
@@ -222,6 +223,7 @@ type csvHeader struct {
 	currency string    // the list's currency when a row leaves it out; "" for none
 	// termsUsed names the column of each term of the last offer built, in order.
 	termsUsed []string
+	headings  []string // the header's cells as written, trimmed
 }
 
 type csvTerm struct {
@@ -236,7 +238,10 @@ func (h *csvHeader) read(header []string, hline int) error {
 		h.col[i] = -1
 	}
 	h.pos = map[string]int{}
-	for i, raw := range header {
+	for _, raw := range header {
+		h.headings = append(h.headings, strings.TrimSpace(raw))
+	}
+	for i, raw := range h.headings {
 		name, unit, zh := csvHeading(raw)
 		if zh {
 			h.currency = "CNY" // a Chinese heading: the list's currency is CNY
@@ -245,27 +250,27 @@ func (h *csvHeader) read(header []string, hline int) error {
 			return &ParseError{Line: hline, Err: invalidf("column %d of the header has no name (a trailing comma?)", i+1)}
 		}
 		if _, dup := h.pos[name]; dup {
-			return &ParseError{Line: hline, Field: name, Input: raw, Err: invalidf("column repeated")}
+			return &ParseError{Line: hline, Field: raw, Err: invalidf("column repeated")}
 		}
 		m, term := termColumn(name)
 		c := slices.Index(csvColumns[:], name)
 		switch {
 		case term:
 			if m < 2 || m > 120 {
-				return &ParseError{Line: hline, Field: name, Input: raw, Err: invalidf("a term of %d months: terms run 2 to 120 months", m)}
+				return &ParseError{Line: hline, Field: raw, Err: invalidf("a term of %d months: terms run 2 to 120 months", m)}
 			}
 			h.terms = append(h.terms, csvTerm{months: m, name: name, col: i, unit: unit})
 		case c >= 0:
 			h.col[c] = i
 			h.unit[c] = unit
 		default:
-			return &ParseError{Line: hline, Field: text.Cut(name, 64), Input: raw, Err: invalidf("unknown column (want %s or term_<N>m, or a Chinese heading such as 卡型 or 按量)",
+			return &ParseError{Line: hline, Field: raw, Err: invalidf("unknown column (want %s or term_<N>m, or a Chinese heading such as 卡型 or 按量)",
 				strings.Join(csvColumns[:], ", "))}
 		}
 		h.pos[name] = i
 		if price := term || c >= colHourly && c <= colMonthly; price && unit != "" {
 			if _, err := unitCurrencies(name, unit); err != nil {
-				return &ParseError{Line: hline, Field: name, Input: raw, Err: err}
+				return &ParseError{Line: hline, Field: raw, Err: err}
 			}
 		}
 	}

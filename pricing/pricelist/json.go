@@ -96,7 +96,7 @@ func readJSON(r io.Reader, what string, vast bool,
 	}
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, lines.parseError(dec.InputOffset(), fmt.Errorf("want a JSON array of %s: %v", what, err))
+		return nil, lines.parseError(dec.InputOffset(), fmt.Errorf("want a JSON array of %s: %w", what, err))
 	}
 	if d, ok := tok.(json.Delim); vast && ok && d == '{' {
 		// The API's form: {"offers": [...]}, other keys ignored.
@@ -140,7 +140,7 @@ func readJSON(r io.Reader, what string, vast bool,
 		out.add(o)
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, lines.parseError(dec.InputOffset(), fmt.Errorf("unterminated array: %v", err))
+		return nil, lines.parseError(dec.InputOffset(), fmt.Errorf("unterminated array: %w", err))
 	}
 	if _, err := dec.Token(); !vast && err != io.EOF {
 		return nil, lines.parseError(dec.InputOffset(), fmt.Errorf("data after the array"))

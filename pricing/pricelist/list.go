@@ -62,7 +62,7 @@ func readList(r io.Reader) ([]byte, error) {
 	}
 	data, err := io.ReadAll(io.LimitReader(r, maxListBytes+1))
 	if err != nil {
-		return nil, &ParseError{Err: invalidf("reading the price list: %v", err)}
+		return nil, &ParseError{Err: fmt.Errorf("reading the price list: %w: %w", err, pricing.ErrInvalid)}
 	}
 	if len(data) > maxListBytes {
 		return nil, &ParseError{Err: errListTooLarge}
@@ -156,16 +156,16 @@ func csvErr(err error, rec []string) error {
 	}
 	var ce *csv.ParseError
 	if !errors.As(err, &ce) {
-		return &ParseError{Err: invalidf("%v", err)}
+		return &ParseError{Err: fmt.Errorf("%w: %w", err, pricing.ErrInvalid)}
 	}
 	if errors.Is(ce.Err, csv.ErrFieldCount) {
 		for _, f := range rec {
 			if hint := separatorHint(f); hint != "" {
-				return &ParseError{Line: ce.Line, Err: invalidf("%v: %s", ce.Err, hint)}
+				return &ParseError{Line: ce.Line, Err: fmt.Errorf("%w: %s: %w", ce.Err, hint, pricing.ErrInvalid)}
 			}
 		}
 	}
-	return &ParseError{Line: ce.Line, Err: invalidf("%v", ce.Err)}
+	return &ParseError{Line: ce.Line, Err: fmt.Errorf("%w: %w", ce.Err, pricing.ErrInvalid)}
 }
 
 // openCSV reads the header row of a CSV list (newCSVReader) and checks it
