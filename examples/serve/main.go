@@ -112,7 +112,7 @@ func run(w io.Writer, args []string) error {
 		return err
 	}
 	if cfg.model, err = sizing.Preset(*model); err != nil {
-		return cli.Usagef("-model %s: not a preset; the presets are %s", text.Quote(*model, 80), strings.Join(sizing.Presets(), ", "))
+		return cli.Usagef("-model %s: not one of the %d presets (-model list prints them)%s", text.Quote(*model, 80), len(sizing.Presets()), suggestion(err))
 	}
 	if cfg.weights, err = sizing.ParsePrecision(*precision); err != nil {
 		return cli.Usagef("-precision %s: %v", text.Quote(*precision, 80), err)
@@ -301,6 +301,16 @@ func (cfg *config) curves() ([]curve, error) {
 		}
 	}
 	return cs, nil
+}
+
+// suggestion is sizing.Preset's error when it names the closest presets, for a
+// user to read after the command's own words; "" when it has none to name (it
+// then points a program at a function, which a user of the command cannot call).
+func suggestion(err error) string {
+	if strings.Contains(err.Error(), "did you mean") {
+		return "; " + err.Error()
+	}
+	return ""
 }
 
 // divisors lists the tensor degrees up to 64 that divide n heads: "1, 2, 4 or
