@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -120,25 +118,3 @@ func precisionNames() string {
 	}
 	return strings.Join(names, ", ") + ", or bits per weight such as 4.65bpw"
 }
-
-// flashFlag is the deprecated -flash: -flash=false is -eager, -flash the default.
-type flashFlag struct{ eager *bool }
-
-func (f flashFlag) String() string {
-	if f.eager == nil {
-		return "true"
-	}
-	return strconv.FormatBool(!*f.eager)
-}
-
-func (f flashFlag) Set(s string) error {
-	v, err := strconv.ParseBool(s)
-	if err != nil {
-		return errors.New("want true or false")
-	}
-	*f.eager = !v
-	return nil
-}
-
-// IsBoolFlag lets -flash stand alone, as a bool flag does.
-func (flashFlag) IsBoolFlag() bool { return true }
