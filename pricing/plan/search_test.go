@@ -311,3 +311,86 @@ func TestSearchJSONKeys(t *testing.T) {
 		t.Errorf("option round trip: %+v, %v", ob, err)
 	}
 }
+
+// llama70BFull is issue 23's second question: a full fine-tune of Llama-3.1-70B
+// (BF16, micro-batch 1 of 4096 tokens, full recomputation) on 100 million
+// tokens, on 8 GPUs with ZeRO-3.
+func llama70BFull(t testing.TB) Request {
+	return Request{Model: mustPreset(t, "llama-3.1-70b"),
+		Workload: sizing.Workload{Task: sizing.Training, Precision: sizing.BF16, Batch: 1, SeqLen: 4096, Recompute: sizing.FullRecompute},
+		Tokens:   1e8, GPUs: 8}
+}
+
+// Host RAM: offloading the optimizer of a 70B full fine-tune over 8 GPUs needs
+// about 200 GiB of host RAM per GPU (ZeRO-Offload's FP32 state and gradients
+// with DeepSpeed's buffers). An offer with less is left out with that reason,
+// one with enough plans it, and one that does not say warns with the figure.
+func TestPlanHostMemory(t *testing.T) {
+	r := llama70BFull(t)
+	h100 := func(provider string, hostGiB int64) pricing.Offer {
+		o := planOffer(provider, "H100 SXM5 80GB", 8, "20", "")
+		o.HostMemory, o.Line = hostGiB<<30, int(hostGiB)
+		return o
+	}
+	rep, err := Planner{Offers: []pricing.Offer{h100("small", 128), h100("big", 256), h100("unknown", 0)}}.Report(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Options) != 2 {
+		t.Fatalf("%d options, want the offers with enough or unknown host RAM", len(rep.Options))
+	}
+	for _, o := range rep.Options {
+		if !o.Layout.OffloadOptimizer || o.HostMemory != o.PerGPU.Host || o.HostMemory < 190*sizing.GiB || o.HostMemory > 210*sizing.GiB {
+			t.Errorf("%s: %s, host memory %v (per GPU %v); want the optimizer offloaded, about 200 GiB", o.Offer.Provider, DescribeLayout(o.Layout), o.HostMemory.Human(), o.PerGPU.Host.Human())
+		}
+		w := strings.Join(o.Warnings, "|")
+		warned := strings.Contains(w, "offloaded to host memory: "+o.HostMemory.Human()+" of host RAM per GPU (the offer does not say how much comes with each GPU)")
+		if warned != (o.Offer.Provider == "unknown") || !warned && !strings.Contains(w, "(the offer has 256.0 GiB)") {
+			t.Errorf("%s: warnings %q", o.Offer.Provider, o.Warnings)
+		}
+	}
+	if len(rep.Skipped) != 1 || rep.Skipped[0].Offer.Provider != "small" || !errors.Is(rep.Skipped[0].Err, pricing.ErrUnavailable) ||
+		!strings.Contains(rep.Skipped[0].Reason, "of host RAM per GPU, over the 128.0 GiB the offer has") {
+		t.Errorf("skipped %+v, want the 128 GiB offer with its reason", rep.Skipped)
+	}
+}
+
+// More host RAM never removes an option: each offer and GPU count planned with
+// the host RAM drawn is planned with more.
+func TestPlanMoreHostMemoryProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		r := genPlanRequest(t)
+		r.EveryCount, r.Limit = true, -1
+		offers := genPlanOffers(t, "o")
+		for i := range offers {
+			offers[i].HostMemory = rapid.Int64Range(0, 512).Draw(t, "host_gib") << 30
+		}
+		before, err := Planner{Offers: offers}.Plan(r)
+		if err != nil && !errors.Is(err, ErrNoFit) {
+			t.Fatalf("Plan: %v", err)
+		}
+		more := append([]pricing.Offer(nil), offers...)
+		for i := range more {
+			if more[i].HostMemory > 0 {
+				more[i].HostMemory += rapid.Int64Range(0, 512).Draw(t, "more_gib") << 30
+			}
+		}
+		after, err := Planner{Offers: more}.Plan(r)
+		if err != nil && !errors.Is(err, ErrNoFit) {
+			t.Fatalf("Plan with more host RAM: %v", err)
+		}
+		type key struct {
+			provider string
+			gpus     int
+		}
+		kept := map[key]bool{}
+		for _, o := range after {
+			kept[key{o.Offer.Provider, o.GPUs}] = true
+		}
+		for _, o := range before {
+			if !kept[key{o.Offer.Provider, o.GPUs}] {
+				t.Fatalf("%s on %d GPUs planned with %v of host RAM, gone with more", o.Offer.Provider, o.GPUs, sizing.Bytes(o.Offer.HostMemory).Human())
+			}
+		}
+	})
+}
