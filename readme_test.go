@@ -56,7 +56,7 @@ func TestReadmeTour(t *testing.T) {
 		t.Fatal(err)
 	}
 	claim("// 13434 tokens: the longest context it holds", strconv.Itoa(ctx)+" tokens")
-	claim("**catalog**: 43 cards from datasheets", strconv.Itoa(len(catalog.Default().Cards()))+" cards")
+	claim("**catalog**: 57 cards from datasheets", strconv.Itoa(len(catalog.Default().Cards()))+" cards")
 
 	tariff := pricing.Tariff{Currency: "CNY", Hourly: decimal.New(18, 0), Monthly: decimal.New(9000, 0)}
 	q, err := tariff.Cost(731 * time.Hour)
@@ -95,8 +95,9 @@ func TestReadmeTour(t *testing.T) {
 	}
 	best := opts[0]
 	dur := strings.TrimSuffix(best.Duration.Truncate(time.Minute).String(), "0s")
-	got := strconv.Itoa(best.GPUs) + " × RTX 4090, " + dur + ", " + best.Cost.Total.String()
-	claim("list below: 2 × RTX 4090, 6h51m, CNY 21.93, warned that they talk over PCIe.", got)
+	got := strconv.Itoa(best.GPUs) + " × RTX 4090, " + dur + ", " + best.Cost.Total.String() +
+		", micro-batch " + strconv.Itoa(best.MicroBatch) + " × " + strconv.Itoa(best.Accumulation)
+	claim("list below: 2 × RTX 4090, 6h47m, CNY 21.72, micro-batch 2 × 2", got)
 	if len(best.Warnings) == 0 || !strings.Contains(best.Warnings[0], "PCIe") {
 		t.Errorf("warnings %q, want the PCIe note the README quotes", best.Warnings)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/compute"
@@ -34,9 +35,12 @@ func RateOf(r compute.FLOPRate) Rate { return Rate{Value: r, Supported: true} }
 // FP16 its packed half-precision vector rate (twice FP32) and no other 16-bit rate.
 // On Huawei's Ascend NPUs FP16 and BF16 are the cube (matrix) unit's rates; Huawei
 // publishes no FP32 rate for them, so FP32 is unsupported there, and a job that
-// asks for FP32 compute on such a card gets an error rather than a time.
+// asks for FP32 compute on such a card gets an error rather than a time. FP4 is
+// the dense tensor rate of the 4-bit floating-point formats the card computes
+// natively (Blackwell's NVFP4 and MXFP4, the MI355X's MXFP4), unsupported on
+// cards without FP4 arithmetic.
 type Peaks struct {
-	FP64, FP64Tensor, FP32, TF32, FP16, BF16, FP8, INT8 Rate
+	FP64, FP64Tensor, FP32, TF32, FP16, BF16, FP8, INT8, FP4 Rate
 }
 
 // LinkKind names how a card joins its peers directly, beside PCIe.
@@ -118,31 +122,63 @@ type Card struct {
 	MemoryNominal  sizing.Bytes // the marketed size ("80GB"), in decimal GB
 	MemoryType     string       // "HBM2e", "GDDR6X"
 
-	MemoryBandwidth compute.Bandwidth // peak memory bandwidth
-	Peaks           Peaks             // dense peaks per precision
-	SparsePublished bool              // the vendor prints sparse tensor figures; Peaks holds them halved
-	FP32Accumulate  bool              // FP16/BF16 peaks are the FP32-accumulate rates (GeForce)
+	MemoryBandwidth compute.Bandwidth  // peak memory bandwidth
+	Peaks           Peaks              // dense peaks per precision
+	FP4Formats      []sizing.Precision // the FP4 formats Peaks.FP4 computes: sizing.NVFP4, sizing.MXFP4; none without FP4
+	SparsePublished bool               // the vendor prints sparse tensor figures; Peaks holds them halved
+	FP32Accumulate  bool               // FP16/BF16 peaks are the FP32-accumulate rates (GeForce)
 
-	Link    LinkKind          // direct GPU-to-GPU link
-	NVLink  compute.Bandwidth // of Link (NVLink or another kind): total per GPU, both directions; zero: none; a bridge joins pairs only
-	PCIeGen int               // PCI Express generation of the host link
-	TDP     int               // board power, watts
+	Link         LinkKind          // direct GPU-to-GPU link
+	NVLink       compute.Bandwidth // of Link (NVLink or another kind): total per GPU, both directions; zero: none; a bridge joins pairs only
+	NVLinkDomain int               // GPUs one board-wide link joins (72 in a GB200 NVL72 rack); zero: 8, one server. See LinkDomain
+	PCIeGen      int               // PCI Express generation of the host link
+	TDP          int               // board power, watts
 
 	Market      Market   // global or china
 	Uses        []string // uses the seed articles recommend the card for
 	Confidence  string   // "primary", "mixed" or "secondary", as the reference table grades it
 	Sources     []string // source keys; see Sources
 	Unconfirmed []string // JSON fields resting on secondary sources only
+
+	// ReportsAs is the ID of another card whose name nvidia-smi prints for this
+	// one, where the two differ only in what the name does not say: the 48 GB
+	// RTX 4090 reports as "NVIDIA GeForce RTX 4090", the 24 GB card's name. Verify
+	// tells them apart by memory. Empty for most cards.
+	ReportsAs string
+	// Caveat is a warning to pass on with any plan on this card, where its figures
+	// deserve less trust than a datasheet's (a modified board sold without one).
+	// Empty for most cards.
+	Caveat string
+}
+
+// LinkDomain returns the most GPUs the card's direct link joins: for a link
+// across a board or rack (NVLink, Infinity Fabric, HCCS), NVLinkDomain, or 8 (one
+// server) where it is zero; 2 for an NVLink bridge, which joins pairs; 1 for a
+// card with no direct link.
+func (c Card) LinkDomain() int {
+	switch {
+	case c.Link == LinkNone:
+		return 1
+	case c.Link == LinkNVLinkBridge:
+		return 2
+	case c.NVLinkDomain > 0:
+		return c.NVLinkDomain
+	}
+	return 8
 }
 
 // Peak returns the card's dense peak for computing at precision p, and false when
 // the card cannot compute at it. FP64 gives the vector rate (FP64 method: the
 // tensor rate where there is one); FP32 the vector rate; TF32, FP16, BF16, FP8 and
-// INT8 the tensor-core rates. Weight-only quantized formats (NF4, GPTQ4, AWQ4 and
-// the GGUF types) are dequantized to 16 bits before the matrix multiply,
-// as bitsandbytes, the GPTQ/AWQ kernels and llama.cpp's CUDA back end do, so they
-// get the FP16 rate. INT4 arithmetic is not recorded and reports unsupported, as do
-// custom and unknown precisions.
+// INT8 the tensor-core rates. MXFP4 and NVFP4 get the FP4 rate on a card that
+// computes that format natively (FP4Formats: both on Blackwell, MXFP4 on the
+// MI355X); elsewhere FP4 weights are dequantized to 16 bits, as the Marlin and
+// Triton MXFP4 kernels do on Hopper and older cards, and get the FP16 rate.
+// Weight-only quantized formats (NF4, GPTQ4, AWQ4 and the GGUF types) are
+// dequantized to 16 bits before the matrix multiply too, as bitsandbytes, the
+// GPTQ/AWQ kernels and llama.cpp's CUDA back end do, so they get the FP16 rate.
+// INT4 arithmetic is not recorded and reports unsupported, as do custom and
+// unknown precisions.
 func (c Card) Peak(p sizing.Precision) (compute.FLOPRate, bool) {
 	var r Rate
 	switch p {
@@ -160,6 +196,11 @@ func (c Card) Peak(p sizing.Precision) (compute.FLOPRate, bool) {
 		r = c.Peaks.FP8
 	case sizing.INT8:
 		r = c.Peaks.INT8
+	case sizing.MXFP4, sizing.NVFP4:
+		r = c.Peaks.FP16
+		if slices.Contains(c.FP4Formats, p) {
+			r = c.Peaks.FP4
+		}
 	case sizing.NF4, sizing.GPTQ4, sizing.AWQ4,
 		sizing.Q2_K, sizing.Q3_K_M, sizing.Q4_0, sizing.Q4_K_S, sizing.Q4_K_M,
 		sizing.Q5_K_M, sizing.Q6_K, sizing.Q8_0:
@@ -191,6 +232,7 @@ func (c Card) FP64() (compute.FLOPRate, bool) {
 // the caller may change them without touching the catalog's copy.
 func (c Card) clone() Card {
 	n := len(c.Aliases) + len(c.Families) + len(c.Uses) + len(c.Sources) + len(c.Unconfirmed)
+	c.FP4Formats = slices.Clone(c.FP4Formats)
 	if n == 0 {
 		c.Aliases, c.Families, c.Uses, c.Sources, c.Unconfirmed = nil, nil, nil, nil, nil
 		return c
@@ -218,6 +260,7 @@ const (
 	maxBandwidth = 1000 * compute.TBps
 	maxRate      = 1000 * compute.PFLOPS
 	maxTDP       = 100_000
+	maxDomain    = 100_000 // GPUs in one link domain
 	// maxNames bounds a card's aliases and its family names, each: real cards
 	// have a dozen at most. With it, the work of New per card is bounded.
 	maxNames = 256
@@ -229,8 +272,8 @@ func knownField(f string) bool {
 	switch f {
 	case "year", "form", "memory_mib", "memory_type", "memory_bandwidth_gb_per_s",
 		"peaks_tflops.fp64", "peaks_tflops.fp64_tensor", "peaks_tflops.fp32", "peaks_tflops.tf32",
-		"peaks_tflops.fp16", "peaks_tflops.bf16", "peaks_tflops.fp8", "peaks_tflops.int8",
-		"link", "nvlink_gb_per_s", "pcie_gen", "tdp_watts":
+		"peaks_tflops.fp16", "peaks_tflops.bf16", "peaks_tflops.fp8", "peaks_tflops.int8", "peaks_tflops.fp4",
+		"fp4_formats", "link", "nvlink_gb_per_s", "nvlink_domain", "pcie_gen", "tdp_watts":
 		return true
 	}
 	return false
@@ -280,7 +323,7 @@ func (c Card) Validate() error {
 		name string
 		r    Rate
 	}{{"fp64", p.FP64}, {"fp64_tensor", p.FP64Tensor}, {"fp32", p.FP32}, {"tf32", p.TF32},
-		{"fp16", p.FP16}, {"bf16", p.BF16}, {"fp8", p.FP8}, {"int8", p.INT8}} {
+		{"fp16", p.FP16}, {"bf16", p.BF16}, {"fp8", p.FP8}, {"int8", p.INT8}, {"fp4", p.FP4}} {
 		if r.r.Supported && (!finite(float64(r.r.Value)) || r.r.Value <= 0 || r.r.Value > maxRate) {
 			bad("peak %s %v FLOP/s must be positive and finite", r.name, float64(r.r.Value))
 		}
@@ -301,6 +344,17 @@ func (c Card) Validate() error {
 	if p.FP32.Supported && p.BF16.Supported && p.BF16.Value < p.FP32.Value {
 		bad("BF16 peak below FP32")
 	}
+	if p.FP8.Supported && p.FP4.Supported && p.FP4.Value < p.FP8.Value {
+		bad("FP4 peak below FP8")
+	}
+	if p.FP4.Supported != (len(c.FP4Formats) > 0) {
+		bad("an FP4 peak goes with the FP4 formats it computes, and only with them")
+	}
+	for i, f := range c.FP4Formats {
+		if f != sizing.MXFP4 && f != sizing.NVFP4 || slices.Contains(c.FP4Formats[:i], f) {
+			bad("FP4 format %s: want MXFP4 or NVFP4, each once", quote(f.String()))
+		}
+	}
 	if !c.Link.valid() {
 		bad("unknown link kind %s", quote(string(c.Link)))
 	}
@@ -309,6 +363,15 @@ func (c Card) Validate() error {
 	}
 	if (c.Link == LinkNone) != (c.NVLink == 0) {
 		bad("link %s with bandwidth %v B/s: none goes with zero and only zero", quote(string(c.Link)), float64(c.NVLink))
+	}
+	switch {
+	case c.NVLinkDomain < 0 || c.NVLinkDomain == 1 || c.NVLinkDomain > maxDomain:
+		bad("NVLink domain of %d GPUs: want zero (one server) or 2 to %d", c.NVLinkDomain, maxDomain)
+	case c.NVLinkDomain > 0 && (c.Link == LinkNone || c.Link == LinkNVLinkBridge):
+		bad("NVLink domain of %d GPUs with link %s: a domain goes with a link across the board", c.NVLinkDomain, quote(string(c.Link)))
+	}
+	if c.ReportsAs == c.ID && c.ID != "" {
+		bad("reports as itself")
 	}
 	if c.PCIeGen < 1 || c.PCIeGen > 9 {
 		bad("PCIe generation %d out of range", c.PCIeGen)
@@ -352,10 +415,12 @@ type cardJSON struct {
 	MemoryType      string    `json:"memory_type"`
 	BandwidthGBps   float64   `json:"memory_bandwidth_gb_per_s"`
 	Peaks           peaksJSON `json:"peaks_tflops"`
+	FP4Formats      []string  `json:"fp4_formats"`
 	SparsePublished bool      `json:"sparse_published"`
 	FP32Accumulate  bool      `json:"fp32_accumulate"`
 	Link            LinkKind  `json:"link"`
 	NVLinkGBps      float64   `json:"nvlink_gb_per_s"`
+	NVLinkDomain    int       `json:"nvlink_domain"`
 	PCIeGen         int       `json:"pcie_gen"`
 	TDPWatts        int       `json:"tdp_watts"`
 	Market          Market    `json:"market"`
@@ -363,6 +428,8 @@ type cardJSON struct {
 	Confidence      string    `json:"confidence"`
 	Sources         []string  `json:"sources"`
 	Unconfirmed     []string  `json:"unconfirmed"`
+	ReportsAs       string    `json:"reports_as"`
+	Caveat          string    `json:"caveat"`
 }
 
 type peaksJSON struct {
@@ -374,6 +441,7 @@ type peaksJSON struct {
 	BF16       *float64 `json:"bf16"`
 	FP8        *float64 `json:"fp8"`
 	INT8       *float64 `json:"int8"`
+	FP4        *float64 `json:"fp4"`
 }
 
 func rateFromTFLOPS(v *float64) Rate {
@@ -406,6 +474,14 @@ func (j cardJSON) card() (Card, error) {
 	if j.MemoryNominalGB < 0 || j.MemoryNominalGB > int64(maxMemory/sizing.GB) {
 		return Card{}, fmt.Errorf("catalog: card %s: memory_nominal_gb %d out of range: %w", quote(j.ID), j.MemoryNominalGB, ErrInvalid)
 	}
+	var fp4 []sizing.Precision
+	for _, f := range j.FP4Formats {
+		p, ok := fp4Format(f)
+		if !ok {
+			return Card{}, fmt.Errorf("catalog: card %s: fp4_formats: %s is not mxfp4 or nvfp4: %w", quote(j.ID), quote(f), ErrInvalid)
+		}
+		fp4 = append(fp4, p)
+	}
 	return Card{
 		ID: j.ID, Name: j.Name, Aliases: j.Aliases, Families: j.Families, Vendor: j.Vendor,
 		Architecture: j.Architecture, Year: j.Year, Form: j.Form,
@@ -417,15 +493,32 @@ func (j cardJSON) card() (Card, error) {
 			FP32: rateFromTFLOPS(j.Peaks.FP32), TF32: rateFromTFLOPS(j.Peaks.TF32),
 			FP16: rateFromTFLOPS(j.Peaks.FP16), BF16: rateFromTFLOPS(j.Peaks.BF16),
 			FP8: rateFromTFLOPS(j.Peaks.FP8), INT8: rateFromTFLOPS(j.Peaks.INT8),
+			FP4: rateFromTFLOPS(j.Peaks.FP4),
 		},
+		FP4Formats:      fp4,
 		SparsePublished: j.SparsePublished, FP32Accumulate: j.FP32Accumulate,
-		Link: j.Link, NVLink: compute.Bandwidth(j.NVLinkGBps) * compute.GBps,
+		Link: j.Link, NVLink: compute.Bandwidth(j.NVLinkGBps) * compute.GBps, NVLinkDomain: j.NVLinkDomain,
 		PCIeGen: j.PCIeGen, TDP: j.TDPWatts, Market: j.Market, Uses: j.Uses,
 		Confidence: j.Confidence, Sources: j.Sources, Unconfirmed: j.Unconfirmed,
+		ReportsAs: j.ReportsAs, Caveat: j.Caveat,
 	}, nil
 }
 
+// fp4Format returns the FP4 format named s ("nvfp4", "MXFP4"), and whether s names one.
+func fp4Format(s string) (sizing.Precision, bool) {
+	for _, p := range [...]sizing.Precision{sizing.NVFP4, sizing.MXFP4} {
+		if strings.EqualFold(s, p.String()) {
+			return p, true
+		}
+	}
+	return 0, false
+}
+
 func (c Card) toJSON() cardJSON {
+	var fp4 []string
+	for _, p := range c.FP4Formats {
+		fp4 = append(fp4, strings.ToLower(p.String()))
+	}
 	return cardJSON{
 		ID: c.ID, Name: c.Name, Aliases: c.Aliases, Families: c.Families, Vendor: c.Vendor,
 		Architecture: c.Architecture, Year: c.Year, Form: c.Form,
@@ -437,11 +530,14 @@ func (c Card) toJSON() cardJSON {
 			FP32: rateToTFLOPS(c.Peaks.FP32), TF32: rateToTFLOPS(c.Peaks.TF32),
 			FP16: rateToTFLOPS(c.Peaks.FP16), BF16: rateToTFLOPS(c.Peaks.BF16),
 			FP8: rateToTFLOPS(c.Peaks.FP8), INT8: rateToTFLOPS(c.Peaks.INT8),
+			FP4: rateToTFLOPS(c.Peaks.FP4),
 		},
+		FP4Formats:      fp4,
 		SparsePublished: c.SparsePublished, FP32Accumulate: c.FP32Accumulate,
-		Link: c.Link, NVLinkGBps: roundTo(float64(c.NVLink/compute.GBps), 1e6),
+		Link: c.Link, NVLinkGBps: roundTo(float64(c.NVLink/compute.GBps), 1e6), NVLinkDomain: c.NVLinkDomain,
 		PCIeGen: c.PCIeGen, TDPWatts: c.TDP, Market: c.Market, Uses: c.Uses,
 		Confidence: c.Confidence, Sources: c.Sources, Unconfirmed: c.Unconfirmed,
+		ReportsAs: c.ReportsAs, Caveat: c.Caveat,
 	}
 }
 

@@ -57,8 +57,9 @@ func Default() *Catalog { return defaultCatalog() }
 // New builds a catalog from cards, in the order given. It validates each card
 // (Card.Validate) and the set: IDs, names and aliases must be unique across cards
 // after normalisation (case, spaces, dashes, underscores and vendor words such as
-// "NVIDIA", "GeForce", "Tesla" and "Ascend" are ignored), and a family name may not equal any
-// card's own name. Problems are joined with errors.Join, each wrapping ErrInvalid;
+// "NVIDIA", "GeForce", "Tesla" and "Ascend" are ignored), a family name may not equal any
+// card's own name, and a card's ReportsAs must be the ID of another card that
+// reports as none. Problems are joined with errors.Join, each wrapping ErrInvalid;
 // past the first 20, a last error says how many more there are. Names are quoted
 // cut to 80 bytes. The work is linear in the number of names.
 // The catalog keeps its own copies of the cards.
@@ -113,10 +114,32 @@ func New(cards ...Card) (*Catalog, error) {
 			}
 		}
 	}
+	for _, card := range c.cards {
+		if card.ReportsAs == "" {
+			continue
+		}
+		k := c.byID(card.ReportsAs)
+		switch {
+		case k < 0:
+			errs = append(errs, fmt.Errorf("catalog: card %s: reports as %s, which is no card's ID: %w",
+				quote(card.ID), quote(card.ReportsAs), ErrInvalid))
+		case c.cards[k].ReportsAs != "":
+			errs = append(errs, fmt.Errorf("catalog: card %s: reports as %s, which reports as %s in turn: %w",
+				quote(card.ID), quote(card.ReportsAs), quote(c.cards[k].ReportsAs), ErrInvalid))
+		}
+	}
 	if err := joinErrors(errs); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// byID returns the position of the card with ID id, or -1.
+func (c *Catalog) byID(id string) int {
+	if e, ok := c.index[normalize(id)]; ok && e.own && c.cards[e.cards[0]].ID == id {
+		return e.cards[0]
+	}
+	return -1
 }
 
 // Merge returns a catalog of base's cards with cards added, as a user adds their
@@ -240,8 +263,10 @@ func (c *Catalog) Cards() []Card {
 // rtx-4090, never the 4090 D, "L40 48GB" the l40, never the L40S, and "RTX 6000
 // 24GB" the Turing Quadro RTX 6000, never the RTX 6000 Ada; "H100 80GB HBM2e" is
 // the PCIe H100, whose memory is HBM2e. Memory or form words alone ("80GB",
-// "SXM") name no card. Names over 128 bytes or 12 words are not
-// matched by words.
+// "SXM") name no card. A card whose every name carries its memory size (the 48 GB
+// RTX 4090) needs the size: where the words match other cards whole, "RTX 4090"
+// with no size among them, those are the answer. Names over 128 bytes or 12 words
+// are not matched by words.
 //
 // A family name that covers several cards ("A100", "H100", "V100"), or words that
 // several cards match ("A100 SXM"), return an *AmbiguousError (errors.Is

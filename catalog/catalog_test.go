@@ -147,7 +147,7 @@ func TestLookupNotFound(t *testing.T) {
 		name    string
 		suggest string // one of the suggestions; "" for none
 	}{
-		{"A1000", "A100"},
+		{"A100X", "A100"}, // "A1000" is as near the A4000, A5000 and A6000 as the A100
 		{"RTX 4070", "GeForce RTX 4090"},
 		{"L40X", "L40"},
 		{"H1OO", "H100"},
@@ -422,7 +422,7 @@ func TestLoadRejects(t *testing.T) {
 		{"object, not list", `{"id": "t4"}`},
 		{"null", "null"},
 		{"unknown field", mod(`"id":"t4"`, `"id":"t4","colour":"green"`)},
-		{"unknown peak", mod(`"fp64":`, `"fp4":1,"fp64":`)},
+		{"unknown peak", mod(`"fp64":`, `"fp6":1,"fp64":`)},
 		{"negative memory", mod(`"memory_mib":15360`, `"memory_mib":-15360`)},
 		{"absurd memory", mod(`"memory_mib":15360`, `"memory_mib":9223372036854775807`)},
 		{"memory as string", mod(`"memory_mib":15360`, `"memory_mib":"15360"`)},

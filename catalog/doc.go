@@ -11,7 +11,11 @@
 //     rates, the Ascend 910B's FP32), NVLink or other direct link (Infinity Fabric,
 //     HCCS), PCIe generation, TDP, market (global, or China: the China variants
 //     and the Ascend), the seed articles' recommended uses, sources (see Sources)
-//     and the figures that rest on secondary sources only.
+//     and the figures that rest on secondary sources only. LinkDomain says how
+//     many GPUs its link joins (72 in a GB200 or GB300 NVL72 rack); a Caveat is a
+//     warning to pass on with any plan on the card (the 48 GB RTX 4090 sold in
+//     China has no datasheet), and ReportsAs names the card whose nvidia-smi name
+//     it shares.
 //   - Catalog: a read-only set of cards with a name index. Default is the built-in
 //     catalog (the embedded cards.json, parsed once on first use); New builds one
 //     from cards, Load from a JSON list in the cards.json form. Lookup finds a card

@@ -27,6 +27,7 @@ const (
 type cardTokens struct {
 	words    []string   // every non-memory word of the card's ID, name, aliases and form
 	cores    [][]string // per name: its words less memory and form words; non-empty
+	bare     []bool     // per core: some name with these words has no memory word
 	memory   int64      // nominal memory in decimal GB; 0: none recorded
 	memTypes []string   // its memory type and any its names carry, lowered ("hbm3")
 }
@@ -190,7 +191,7 @@ func tokensOf(card Card) cardTokens {
 		t.memTypes = append(t.memTypes, mt)
 	}
 	words := make(map[string]bool)
-	cores := make(map[string]bool)
+	cores := make(map[string]int) // key of a core → its place in t.cores
 	var key []byte
 	for _, n := range append(append([]string{card.ID, card.Name}, card.Aliases...), card.Form) {
 		q, ok := parseQuery(n)
@@ -221,10 +222,14 @@ func tokensOf(card Card) cardTokens {
 		for _, w := range sorted {
 			key = append(append(key, w...), ' ')
 		}
-		if !cores[string(key)] {
-			cores[string(key)] = true
-			t.cores = append(t.cores, core)
+		bare := len(q.memory) == 0
+		if i, seen := cores[string(key)]; seen {
+			t.bare[i] = t.bare[i] || bare
+			continue
 		}
+		cores[string(key)] = len(t.cores)
+		t.cores = append(t.cores, core)
+		t.bare = append(t.bare, bare)
 	}
 	return t
 }
@@ -254,29 +259,35 @@ func (t *cardTokens) has(w string) bool {
 // nominal memory, every memory-type word is its memory type (or one its names
 // carry), every other word is one of its words, and the words of at least
 // one of its names (less memory and form) are all in q, so that a variant's own
-// word ("D" of the 4090 D, "Ada" of the RTX 6000 Ada) cannot be left out.
-func (t *cardTokens) matches(q query) bool {
+// word ("D" of the 4090 D, "Ada" of the RTX 6000 Ada) cannot be left out. full
+// reports whether q names the card whole: it has such a name without a memory
+// size, or q gives the memory. A card whose every name carries its memory (the
+// 48 GB RTX 4090) is matched by "RTX 4090" only in part.
+func (t *cardTokens) matches(q query) (ok, full bool) {
 	for _, gb := range q.memory {
 		if gb != t.memory {
-			return false
+			return false, false
 		}
 	}
 	for _, mt := range q.memTypes {
 		if !contains(t.memTypes, mt) {
-			return false
+			return false, false
 		}
 	}
 	for _, w := range q.words {
 		if !t.has(w) {
-			return false
+			return false, false
 		}
 	}
-	for _, core := range t.cores {
+	for i, core := range t.cores {
 		if subset(core, q.words) {
-			return true
+			ok = true
+			if t.bare[i] || len(q.memory) > 0 {
+				return true, true
+			}
 		}
 	}
-	return false
+	return ok, false
 }
 
 // lookupTokens is Lookup's fallback after the exact index missed key: it returns
@@ -284,7 +295,8 @@ func (t *cardTokens) matches(q query) bool {
 // It first retries the index with the memory words written "<N>gb" after the other
 // words and the memory-type words after them, so that "A100 80G" and "80GB A100"
 // mean what "A100 80GB" means and "HBM3 H100 80GB" what "H100 80GB HBM3" means;
-// then it matches words.
+// then it matches words, keeping the cards the name matches whole where there are
+// any, so that "4090 RTX" is the 24 GB card, not also the 48 GB one.
 func (c *Catalog) lookupTokens(name, key string) []int {
 	q, ok := parseQuery(name)
 	if !ok || len(q.words) == 0 {
@@ -309,11 +321,17 @@ func (c *Catalog) lookupTokens(name, key string) []int {
 			}
 		}
 	}
-	var hits []int
+	var hits, part []int // cards q names whole, and cards it names in part
 	for i := range c.tokens {
-		if c.tokens[i].matches(q) {
+		switch ok, full := c.tokens[i].matches(q); {
+		case full:
 			hits = append(hits, i)
+		case ok:
+			part = append(part, i)
 		}
+	}
+	if len(hits) == 0 {
+		hits = part
 	}
 	sort.Slice(hits, func(a, b int) bool { return c.cards[hits[a]].ID < c.cards[hits[b]].ID })
 	return hits

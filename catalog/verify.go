@@ -41,7 +41,8 @@ const memoryTolerance = 0.08
 // nvidia-smi topo -m reported (ParseTopology), or nil when it was not run.
 //
 // Problems reported: fewer GPUs than ordered; a GPU whose name resolves to another
-// card or to none; less memory than the advertised card has (its exact memory less
+// card or to none (a name several cards print, as the 24 and 48 GB RTX 4090 do,
+// is read as the one whose memory is nearest the GPU's); less memory than the advertised card has (its exact memory less
 // 8% for what drivers reserve and ECC takes); and, for two or more
 // GPUs of a card sold on an NVLink baseboard (SXM), pairs of GPUs joined only by
 // PCIe. PCIe cards with an NVLink bridge join pairs only, so missing bridges are a
@@ -97,7 +98,7 @@ func (c *Catalog) Verify(advertised string, gpus int, devs []Device, topo *Topol
 	// GPU is the same allowed card, else the advertised one.
 	var delivered []Card // the allowed cards of the GPUs ordered (the first gpus devices)
 	for i, d := range devs {
-		got, err := c.Lookup(d.Name)
+		got, err := c.deviceCard(d)
 		want := card // the card this GPU's memory is held to
 		if family {
 			want = smallest(allowed)
@@ -151,6 +152,30 @@ func (c *Catalog) Verify(advertised string, gpus int, devs []Device, topo *Topol
 		r.checkLinks(linkCard, devs[:min(gpus, len(devs))], topo)
 	}
 	return r, nil
+}
+
+// deviceCard returns the card a GPU is: the card Lookup finds by its name, or,
+// where other cards report as that one (Card.ReportsAs: the 48 GB RTX 4090 prints
+// the 24 GB card's name), whichever of them has the memory nearest the GPU's.
+func (c *Catalog) deviceCard(d Device) (Card, error) {
+	got, err := c.Lookup(d.Name)
+	if err != nil {
+		return got, err
+	}
+	dist := func(k *Card) sizing.Bytes {
+		if k.Memory > d.Memory {
+			return k.Memory - d.Memory
+		}
+		return d.Memory - k.Memory
+	}
+	named, best := got.ID, dist(&got)
+	for i := range c.cards {
+		k := &c.cards[i]
+		if k.ReportsAs == named && dist(k) < best {
+			got, best = k.clone(), dist(k)
+		}
+	}
+	return got, nil
 }
 
 // unseenError is Verify's error for an order of card c, which nvidia-smi does not

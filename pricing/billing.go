@@ -309,7 +309,7 @@ func (a Account) Bill(from, to time.Time, used []Session, outages []Outage) (Inv
 
 	// Credit, then tax on what remains.
 	credit := decimal.Decimal{}
-	if pct := a.SLA.percent(from, to, outages); pct.Sign() > 0 {
+	if _, pct := a.SLA.Reached(from, to, outages); pct.Sign() > 0 {
 		credit = roundQuo(subtotal.Mul(pct), decimal.NewFromInt(100), minor, RoundHalfUp)
 		per := subtotal.Shift(-2).Neg() // one percent, exactly
 		inv.Lines = append(inv.Lines, Line{Item: "sla_credit", Unit: "percent", Quantity: pct, Price: money(per), Amount: money(credit.Neg())})
@@ -377,8 +377,12 @@ func (a Account) check(from, to time.Time, sessions int, outages []Outage) error
 	return nil
 }
 
-// percent returns the SLA credit in percent for the outages of the period.
-func (s SLA) percent(from, to time.Time, outages []Outage) decimal.Decimal {
+// Reached returns the availability the outages leave in [from, to), 1 − the
+// outage time within it (overlapping outages counted once) over its length, and
+// the SLA credit in percent it earns: the largest Percent whose Below the exact
+// availability is under, zero for none. Bill charges that credit; from must be
+// before to.
+func (s SLA) Reached(from, to time.Time, outages []Outage) (float64, decimal.Decimal) {
 	spans := make([][2]int64, 0, len(outages))
 	for _, o := range outages {
 		if w, ok := clip(from, to, o.Start, o.End); ok {
@@ -402,7 +406,8 @@ func (s SLA) percent(from, to time.Time, outages []Outage) decimal.Decimal {
 			best = c.Percent
 		}
 	}
-	return best
+	f, _ := up.Float64()
+	return f, best
 }
 
 // clip returns [start, end) within [from, to) as nanoseconds from from, and

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -17,25 +18,27 @@ const MaxConfigBytes = 4 << 20
 
 // ReadConfig reads a Hugging Face config.json and returns the model it describes,
 // with the architecture fields set and Params left zero, so that ParamCount derives
-// the count from the architecture (presets_test.go and config_test.go pin it
-// against the checkpoints' published counts).
+// the count from the architecture: the tensor elements of the language model in the
+// published checkpoint (presets_test.go and config_test.go pin them), vision towers
+// and multi-token-prediction layers left out (MTPLayers and Notes say how many the
+// checkpoint holds). StoredPrecision is set from quantization_config or torch_dtype.
 //
-// It reads these model_type values: llama (Llama 1, 2, 3, 3.1, 3.2), mistral,
-// mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, phi3, gemma, gemma2, gemma3 and
-// gemma3_text, deepseek_v2, deepseek_v3 (DeepSeek-R1 too), gpt2, gpt_neox, falcon
-// (and its older RefinedWeb names), opt, bloom and gpt_oss. A config with a
-// text_config object (a multimodal wrapper such as Gemma 3's) is read for its
-// language model: the keys of text_config, with those of the outer object as a
-// fallback. An unknown model_type, a missing required key, a value of the wrong
-// type, or an input over MaxConfigBytes is an error wrapping ErrInvalid that names
-// it; ReadConfig never returns a zero Model without an error.
-//
-// Parameters a config does not spell out, and that ParamCount therefore leaves out:
-// DeepSeek-V3's multi-token-prediction module (its published 671B excludes it too)
-// and the 256 score-correction biases of each of its MoE layers; Qwen2-MoE's
-// shared-expert gate (Hidden per layer); attention output biases (Llama's
-// attention_bias, gpt-oss); gpt-oss's attention sinks and expert biases; BLOOM's
-// embedding LayerNorm. Each is under 0.01% of the model.
+// It reads these model_type values: llama (Llama 1, 2, 3, 3.1, 3.2), llama4
+// (Llama 4's language model), mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe,
+// qwen3_next, phi3, gemma, gemma2, gemma3 and gemma3_text, deepseek_v2,
+// deepseek_v3 (DeepSeek-R1 too), kimi_k2, gpt2, gpt_neox, falcon (and its older
+// RefinedWeb names), opt, bloom, gpt_oss, chatglm (ChatGLM2, ChatGLM3, GLM-4 in
+// THUDM's format), glm and glm4 (GLM-4 in transformers' format), glm4_moe
+// (GLM-4.5), baichuan, internlm2, internlm3, minicpm, ernie4_5 and ernie4_5_moe.
+// A config without model_type is read by the first class its architectures list
+// names (MiniCPM-2B's config has none), and Notes says so. A config with a
+// text_config object (a multimodal wrapper such as Gemma 3's or Llama 4's) is read
+// for its language model: the keys of text_config, with those of the outer object
+// as a fallback. An unknown model_type (the error lists those read and how to
+// describe a model by hand), a config that is no model's (a tokenizer's, {}), a
+// missing required key, a value of the wrong type, or an input over MaxConfigBytes
+// is an error wrapping ErrInvalid that names it; ReadConfig never returns a zero
+// Model without an error.
 func ReadConfig(r io.Reader) (Model, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxConfigBytes+1))
 	if err != nil {
@@ -63,10 +66,29 @@ func ReadConfig(r io.Reader) (Model, error) {
 	if m.StoredPrecision, err = c.storedPrecision(&m.Notes); err != nil {
 		return Model{}, err
 	}
-	if err := m.Validate(); err != nil {
-		return Model{}, fmt.Errorf("sizing: config.json (%s): %w", c.typ, err)
+	p := problems{collect: true, prefix: "sizing: config.json (" + c.typ + "): "}
+	if m.check(&p); p.n > 0 {
+		return Model{}, p.err()
+	}
+	if m.StoredPrecision == MXFP4 && m.Experts > 1 {
+		m.StoredBytes = mxfp4Experts(&m)
 	}
 	return m, nil
+}
+
+// mxfp4Experts is the stored size of a model whose routed experts' matrices are
+// MXFP4 and everything else 16-bit, as transformers' mxfp4 quantizer stores them
+// (gpt-oss: attention, router, embeddings, the output head and every bias stay
+// BF16): 17 bytes per 32 expert weights (16 bytes of E2M1 pairs and one E8M0
+// scale, OCP MX v1.0) and 2 bytes per other parameter. gpt-oss-20b's 19.1B expert
+// weights and 1.8B others come to 13.76 GB, its checkpoint's size.
+func mxfp4Experts(m *Model) Bytes {
+	mats := int64(2)
+	if m.GatedFFN {
+		mats = 3
+	}
+	experts := int64(m.Layers-m.DenseLayers) * int64(m.Experts) * mats * int64(m.Hidden) * int64(m.expertFFN()) // under ParamCount, which fits
+	return Bytes((experts*17+31)/32 + 2*(m.ParamCount()-experts))
 }
 
 // hfConfig looks keys up in a config.json object, then in its outer object.
@@ -107,8 +129,9 @@ func (c *hfConfig) intOr(def int, names ...string) int {
 	if v == nil || c.err != nil {
 		return def
 	}
-	var f float64
-	if err := json.Unmarshal(v, &f); err != nil {
+	// v is a valid JSON value: a number is a float strconv reads as JSON does.
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil {
 		c.fail("%s is not a number", name)
 		return def
 	}
@@ -134,16 +157,21 @@ func (c *hfConfig) boolOr(def bool, name string) bool {
 	if v == nil || c.err != nil {
 		return def
 	}
-	var b bool
-	if err := json.Unmarshal(v, &b); err != nil {
-		c.fail("%s is not true or false", name)
-		return def
+	switch string(v) {
+	case "true":
+		return true
+	case "false":
+		return false
 	}
-	return b
+	c.fail("%s is not true or false", name)
+	return def
 }
 
 func (c *hfConfig) str(name string) string {
 	v, _ := c.raw(name)
+	if n := len(v); n >= 2 && v[0] == '"' && v[n-1] == '"' && bytes.IndexByte(v, '\\') < 0 {
+		return string(v[1 : n-1]) // no escapes to decode
+	}
 	var s string
 	if v != nil && json.Unmarshal(v, &s) != nil {
 		c.fail("%s is not a string", name)
@@ -151,25 +179,61 @@ func (c *hfConfig) str(name string) string {
 	return s
 }
 
-// count returns how many entries of the string list under name equal want, and
-// whether the list is there.
-func (c *hfConfig) count(name, want string) (int, bool) {
+// ints returns the list of whole numbers under name, and whether it is there.
+func (c *hfConfig) ints(name string) ([]int, bool) {
 	v, _ := c.raw(name)
 	if v == nil || c.err != nil {
-		return 0, false
+		return nil, false
+	}
+	var list []int
+	if err := json.Unmarshal(v, &list); err != nil {
+		c.fail("%s is not a list of whole numbers", name)
+		return nil, false
+	}
+	return list, true
+}
+
+// firstInt returns the integer under name, or the first of a list of them there
+// (ERNIE 4.5's multimodal configs list the text experts' figures first), or def.
+func (c *hfConfig) firstInt(def int, name string) int {
+	if v, _ := c.raw(name); v != nil && c.err == nil && bytes.HasPrefix(bytes.TrimSpace(v), []byte("[")) {
+		if list, ok := c.ints(name); ok && len(list) > 0 {
+			if list[0] < 0 || list[0] > maxConfigInt {
+				c.fail("%s %d is not a whole number from 0 to 2^40", name, list[0])
+				return def
+			}
+			return list[0]
+		}
+		return def
+	}
+	return c.intOr(def, name)
+}
+
+// strings returns the list of strings under name, and whether it is there.
+func (c *hfConfig) strings(name string) ([]string, bool) {
+	v, _ := c.raw(name)
+	if v == nil || c.err != nil {
+		return nil, false
 	}
 	var list []string
 	if err := json.Unmarshal(v, &list); err != nil {
 		c.fail("%s is not a list of strings", name)
-		return 0, false
+		return nil, false
 	}
+	return list, true
+}
+
+// count returns how many entries of the string list under name equal want, and
+// whether the list is there.
+func (c *hfConfig) count(name, want string) (int, bool) {
+	list, ok := c.strings(name)
 	n := 0
 	for _, s := range list {
 		if s == want {
 			n++
 		}
 	}
-	return n, true
+	return n, ok
 }
 
 // storedPrecision reads the format a config.json states for its weights: its

@@ -72,7 +72,7 @@ func reason(err error) string { return text.Cut(err.Error(), 200) }
 // a problem's arguments are boxed only when it is found.
 type problems struct {
 	collect bool
-	prefix  string // "sizing: model: ", with a %q verb for name when name is set
+	prefix  string // "sizing: model: ", with a %s verb for the quoted name when name is set
 	name    string
 	n       int
 	errs    []error
@@ -85,7 +85,7 @@ func (p *problems) add(format string, args ...any) {
 		return
 	}
 	if p.name != "" {
-		args = append([]any{p.name}, args...)
+		args = append([]any{quote(p.name)}, args...) // quoted only when a problem is found
 	}
 	p.errs = append(p.errs, fmt.Errorf(p.prefix+format+": %w", append(args, ErrInvalid)...))
 }

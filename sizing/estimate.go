@@ -29,8 +29,10 @@ type arch struct {
 	experts, ept        float64
 	gated               bool
 	// latent: the KV cache values per token per layer under latent attention
-	// (zero otherwise); sliding of the L layers keep at most window tokens.
+	// (zero otherwise); sliding of the L layers keep at most window tokens;
+	// linear of them keep a fixed state as large as state tokens of KV cache.
 	latent, sliding, window float64
+	linear, state           float64
 }
 
 // resolveArch writes the architecture of m, a valid model with one, to ar, which
@@ -48,6 +50,10 @@ func resolveArch(m *Model, ar *arch) bool {
 	}
 	if m.KVLoRARank > 0 {
 		ar.latent = float64(m.kvValuesPerToken())
+	}
+	if m.LinearLayers > 0 {
+		ar.linear = float64(m.LinearLayers)
+		ar.state = float64(m.LinearState) / float64(m.kvValuesPerToken())
 	}
 	approx := false
 	if m.FFN == 0 {
@@ -149,8 +155,8 @@ func archBound(m *Model, headDim int) float64 {
 		E = float64(m.Experts)
 	}
 	rank := float64(m.QLoRARank) + float64(m.KVLoRARank) + float64(m.RopeHeadDim) + 1
-	perLayer := 4*h*x + 4*(E+1)*(h+1)*(f+1) + 8*(h+x) + 4*(h+x+1)*rank + float64(m.NormsPerLayer)*2*h + 2*d
-	return (float64(m.Layers)+1)*perLayer + 2*V*h + float64(m.Positions)*h + 2*h
+	perLayer := 5*h*x + 4*(E+1)*(h+1)*(f+1) + 8*(h+x) + 4*(h+x+1)*rank + float64(m.NormsPerLayer)*2*h + 2*d + float64(m.LinearParams)
+	return (float64(m.Layers)+1)*perLayer + 2*V*h + float64(m.Positions)*h + 4*h + float64(m.Buffers)
 }
 
 // archFits reports whether archBound(m, headDim) is under 2^62, the condition
@@ -171,10 +177,10 @@ func archFits(m *Model, headDim int) bool {
 // has no bit at or past its limit; a negative field fails the test (as uint it
 // has its top bit set).
 func (m *Model) small() bool {
-	return uint(m.Layers|m.DenseLayers|m.SlidingLayers|m.Heads|m.KVHeads|m.Experts|m.ExpertsPerToken|m.NormsPerLayer)>>10|
+	return uint(m.Layers|m.DenseLayers|m.SlidingLayers|m.LinearLayers|m.MTPLayers|m.Heads|m.KVHeads|m.Experts|m.ExpertsPerToken|m.NormsPerLayer)>>10|
 		uint(m.Hidden|m.HeadDim|m.VHeadDim|m.QLoRARank|m.KVLoRARank|m.RopeHeadDim)>>16|
 		uint(m.FFN|m.ExpertFFN|m.SharedFFN)>>20|
-		uint(m.Vocab|m.Positions|m.Context|m.SlidingWindow)>>30 == 0 && m.Params|int64(m.StoredBytes) >= 0
+		uint(m.Vocab|m.Positions|m.Context|m.SlidingWindow|m.LinearState|m.LinearParams|m.Buffers)>>30 == 0 && m.Params|int64(m.StoredBytes) >= 0
 }
 
 // checkParallel validates the layout against the model. Tensor parallelism splits
@@ -372,8 +378,8 @@ func (sm *sizedModel) breakdown(w *Workload) (br Breakdown, ok bool) {
 			perToken = 2 * kdev * ar.d
 		}
 		tokens := s // tokens each layer keeps, on average over the layers
-		if ar.sliding > 0 && ar.window < s {
-			tokens = ((ar.L-ar.sliding)*s + ar.sliding*ar.window) / ar.L
+		if ar.sliding > 0 && ar.window < s || ar.linear > 0 {
+			tokens = ((ar.L-ar.sliding-ar.linear)*s + ar.sliding*min(ar.window, s) + ar.linear*ar.state) / ar.L
 		}
 		kv = math.Ceil(ar.L/pp) * perToken * tokens * b * kvBits / 8
 		act = inferenceActivations(ar, w)

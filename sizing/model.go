@@ -75,8 +75,43 @@ type Model struct {
 	SlidingWindow int `json:"sliding_window_tokens"`
 	SlidingLayers int `json:"sliding_layers"`
 
+	// Linear attention (Qwen3-Next's Gated DeltaNet layers): LinearLayers of the
+	// Layers mix tokens through a recurrent state of LinearState values per
+	// sequence, which does not grow with the context, in place of attention and
+	// its KV cache; LinearParams is the parameters of one such layer's token
+	// mixer, in place of the attention projections.
+	LinearLayers int `json:"linear_layers"`
+	LinearState  int `json:"linear_state_values"`
+	LinearParams int `json:"linear_params"`
+
+	// Parameters some families hold beside the layout above, each counted by
+	// ParamCount: OutBias, a bias on the attention output projection (Llama's
+	// attention_bias, gpt-oss); AttnGate, a sigmoid gate on the attention output
+	// computed by the query projection, which doubles it (Qwen3-Next); Sinks, one
+	// learned attention sink per head in each layer (gpt-oss); RouterBias, a bias
+	// per expert on the router of each MoE layer (gpt-oss's router, the score
+	// correction of DeepSeek-V3, Kimi K2, GLM-4.5 and ERNIE 4.5); ExpertBias,
+	// biases on every routed expert's FFN matrices (gpt-oss); SharedGate, a gate of
+	// Hidden weights on the shared expert of each MoE layer (Qwen2-MoE,
+	// Qwen3-Next); EmbedNorm, a norm on the embeddings (BLOOM); Buffers, elements
+	// of buffers a checkpoint stores beside its parameters (ChatGLM's rotary
+	// frequencies).
+	OutBias    bool `json:"out_bias"`
+	AttnGate   bool `json:"attention_gate"`
+	Sinks      bool `json:"attention_sinks"`
+	RouterBias bool `json:"router_bias"`
+	ExpertBias bool `json:"expert_bias"`
+	SharedGate bool `json:"shared_expert_gate"`
+	EmbedNorm  bool `json:"embedding_norm"`
+	Buffers    int  `json:"buffers"`
+	// MTPLayers is the multi-token-prediction layers a checkpoint holds beside
+	// its Layers (DeepSeek-V3, GLM-4.5, Qwen3-Next), for speculative decoding;
+	// ParamCount leaves them out, as the published counts do.
+	MTPLayers int `json:"mtp_layers"`
+
 	// StoredBytes is the exact size of the weights as a file stores them (ReadGGUF,
-	// ReadSafetensors); zero: unknown. When set, Estimate's Weights term for
+	// ReadSafetensors; ReadConfig for a config whose MXFP4 experts it can size
+	// exactly, gpt-oss's); zero: unknown. When set, Estimate's Weights term for
 	// Inference and LoRA (whose frozen base is the file as stored) is this figure,
 	// in place of the parameter count × the Precision's bits per weight; Precision
 	// still sets the compute width. Training and QLoRA, which store the weights
@@ -140,7 +175,7 @@ func (m *Model) hasArch() bool {
 func (m Model) Validate() error {
 	p := problems{collect: true, prefix: "sizing: model: "}
 	if m.Name != "" {
-		p.prefix, p.name = "sizing: model %s: ", quote(m.Name)
+		p.prefix, p.name = "sizing: model %s: ", m.Name
 	}
 	m.check(&p)
 	return p.err()
@@ -156,7 +191,8 @@ func (m *Model) check(p *problems) int {
 	small := m.small()
 	if !small && m.Params|int64(m.StoredBytes)|int64(m.Layers|m.Hidden|m.Heads|m.KVHeads|m.HeadDim|m.FFN|m.Vocab|m.Experts|
 		m.ExpertsPerToken|m.Positions|m.ExpertFFN|m.SharedFFN|m.DenseLayers|m.NormsPerLayer|m.KVLoRARank|
-		m.QLoRARank|m.RopeHeadDim|m.VHeadDim|m.Context|m.SlidingWindow|m.SlidingLayers) < 0 {
+		m.QLoRARank|m.RopeHeadDim|m.VHeadDim|m.Context|m.SlidingWindow|m.SlidingLayers|m.LinearLayers|m.LinearState|
+		m.LinearParams|m.Buffers|m.MTPLayers) < 0 {
 		if m.Params < 0 {
 			p.add("negative Params %d", m.Params)
 		}
@@ -173,7 +209,8 @@ func (m *Model) check(p *problems) int {
 			{"SharedFFN", m.SharedFFN}, {"DenseLayers", m.DenseLayers}, {"NormsPerLayer", m.NormsPerLayer},
 			{"KVLoRARank", m.KVLoRARank}, {"QLoRARank", m.QLoRARank}, {"RopeHeadDim", m.RopeHeadDim},
 			{"VHeadDim", m.VHeadDim}, {"Context", m.Context}, {"SlidingWindow", m.SlidingWindow},
-			{"SlidingLayers", m.SlidingLayers},
+			{"SlidingLayers", m.SlidingLayers}, {"LinearLayers", m.LinearLayers}, {"LinearState", m.LinearState},
+			{"LinearParams", m.LinearParams}, {"Buffers", m.Buffers}, {"MTPLayers", m.MTPLayers},
 		} {
 			if f.v < 0 {
 				p.add("negative %s %d", f.name, f.v)
@@ -207,6 +244,12 @@ func (m *Model) check(p *problems) int {
 	}
 	if m.DenseLayers > m.Layers || m.SlidingLayers > m.Layers {
 		p.add("%d dense and %d sliding-window layers of %d layers", m.DenseLayers, m.SlidingLayers, m.Layers)
+	}
+	if m.LinearLayers > m.Layers || m.LinearLayers+m.SlidingLayers > m.Layers {
+		p.add("%d linear-attention and %d sliding-window layers of %d layers", m.LinearLayers, m.SlidingLayers, m.Layers)
+	}
+	if m.LinearLayers == 0 && (m.LinearState > 0 || m.LinearParams > 0) {
+		p.add("LinearState %d and LinearParams %d set without LinearLayers", m.LinearState, m.LinearParams)
 	}
 	if m.SlidingLayers > 0 && m.SlidingWindow == 0 {
 		p.add("SlidingLayers %d set without SlidingWindow", m.SlidingLayers)
@@ -310,7 +353,7 @@ func (m *Model) archSum(active bool) int64 {
 		norm = 2 // LayerNorm weight and bias
 	}
 
-	var attn int64
+	var attn int64 // the token mixer of an attention layer
 	if m.KVLoRARank > 0 {
 		// Latent attention (DeepSeek-V2 §2.1): query down/up projections with a
 		// norm on the rank (or one full projection), the joint KV down projection
@@ -332,24 +375,34 @@ func (m *Model) archSum(active bool) int64 {
 		case m.QKVBias:
 			attn += q + kv
 		}
+		if m.OutBias && !m.LinearBias {
+			attn += h
+		}
+		if m.AttnGate {
+			attn += h * q // the query projection's second half: the gate
+		}
 	}
 	if m.QKNorm {
 		attn += 2 * d
 	}
-	attn += int64(m.normsPerLayer()) * norm * h
+	if m.Sinks {
+		attn += a
+	}
+	norms := int64(m.normsPerLayer()) * norm * h
+	linear := int64(m.LinearLayers)
 
 	mats := int64(2) // up, down
 	if m.GatedFFN {
 		mats = 3 // and gate
 	}
-	ffn := func(width, n int64) int64 {
+	ffn := func(width, n int64, bias bool) int64 {
 		v := n * mats * h * width
-		if m.LinearBias {
+		if bias {
 			v += n * ((mats-1)*width + h) // up (and gate), down biases
 		}
 		return v
 	}
-	dense := ffn(int64(m.FFN), 1)
+	dense := ffn(int64(m.FFN), 1, m.LinearBias)
 	nDense, nMoE := int64(m.Layers), int64(0)
 	var moe int64
 	if m.Experts > 1 {
@@ -359,17 +412,28 @@ func (m *Model) archSum(active bool) int64 {
 		if active && m.ExpertsPerToken > 0 && m.ExpertsPerToken < m.Experts {
 			experts = int64(m.ExpertsPerToken)
 		}
-		moe = h*int64(m.Experts) + ffn(int64(m.expertFFN()), experts) // router and experts
+		moe = h*int64(m.Experts) + ffn(int64(m.expertFFN()), experts, m.LinearBias || m.ExpertBias) // router and experts
+		if m.RouterBias {
+			moe += int64(m.Experts)
+		}
 		if m.SharedFFN > 0 {
-			moe += ffn(int64(m.SharedFFN), 1)
+			moe += ffn(int64(m.SharedFFN), 1, m.LinearBias)
+			if m.SharedGate {
+				moe += h
+			}
 		}
 	}
 
-	total := (attn)*int64(m.Layers) + dense*nDense + moe*nMoE + norm*h + V*h // layers, final norm, embeddings
+	// Layers (their token mixers, norms and FFNs), the final norm, embeddings.
+	total := attn*(int64(m.Layers)-linear) + int64(m.LinearParams)*linear + norms*int64(m.Layers) +
+		dense*nDense + moe*nMoE + norm*h + V*h
 	if !m.TiedEmbeddings {
 		total += V * h // output head
 	}
-	return total + int64(m.Positions)*h
+	if m.EmbedNorm {
+		total += norm * h
+	}
+	return total + int64(m.Positions)*h + int64(m.Buffers)
 }
 
 // normsPerLayer returns NormsPerLayer, defaulting to 2.
@@ -407,13 +471,14 @@ func (m *Model) kvValuesPerToken() int64 {
 	return 2 * int64(m.kvHeads()) * int64(m.headDim())
 }
 
-// slidingLayers returns the layers that keep at most SlidingWindow tokens.
+// slidingLayers returns the layers that keep at most SlidingWindow tokens: all
+// the attention layers when SlidingLayers is zero.
 func (m *Model) slidingLayers() int {
 	if m.SlidingWindow == 0 {
 		return 0
 	}
 	if m.SlidingLayers == 0 {
-		return m.Layers
+		return m.Layers - m.LinearLayers
 	}
 	return m.SlidingLayers
 }

@@ -61,6 +61,21 @@ var presetList = []preset{
 	{"gpt-3-175b", "gpt-3-175b", []string{"gpt3", "gpt-3", "davinci"}},
 	{"gpt2-xl", "gpt2-xl", []string{"gpt-2-xl", "gpt2-1.5b"}},
 	{"opt-13b", "opt-13b", []string{"opt13b"}},
+	// Models rented in China first, and the 2025 MoE models, named as their
+	// repositories are.
+	{"chatglm3-6b", "chatglm3-6b", []string{"chatglm3"}},
+	{"glm-4-9b", "glm-4-9b", []string{"glm4-9b"}},
+	{"glm-4.5-air", "glm-4.5-air", []string{"glm45-air"}},
+	{"baichuan2-7b", "baichuan2-7b", []string{"baichuan2-7b-base"}},
+	{"baichuan2-13b", "baichuan2-13b", []string{"baichuan2-13b-base"}},
+	{"internlm2.5-7b", "internlm2.5-7b", []string{"internlm2_5-7b", "internlm25-7b"}},
+	{"internlm2.5-20b", "internlm2.5-20b", []string{"internlm2_5-20b", "internlm25-20b"}},
+	{"internlm3-8b", "internlm3-8b", nil},
+	{"minicpm-2b", "minicpm-2b", []string{"minicpm-2b-sft-bf16", "minicpm-2b-dpo-bf16"}},
+	{"qwen3-235b-a22b", "qwen3-235b-a22b", []string{"qwen-3-235b-a22b"}},
+	{"qwen3-next-80b-a3b", "qwen3-next-80b-a3b", []string{"qwen-3-next-80b-a3b"}},
+	{"kimi-k2", "kimi-k2", []string{"kimi-k2-instruct-0711"}},
+	{"llama-4-scout", "llama-4-scout", []string{"llama-4-scout-17b-16e", "llama4-scout"}},
 }
 
 // presetModel reads p's stored config. The files are part of the package and

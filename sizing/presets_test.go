@@ -46,16 +46,30 @@ func TestPresetParamCounts(t *testing.T) {
 		// Qwen3-30B-A3B: 3.3B active (the model card).
 		{"Qwen3-30B-A3B, checkpoint", "qwen3-30b-a3b", 30_532_122_624, 3_353_032_704},
 		// DeepSeek-V3: 671B total, 37B active, without the 14B MTP module (its
-		// README_WEIGHTS); the exact count leaves out 256 score-correction
-		// biases per MoE layer (14,848 in all).
-		{"DeepSeek-V3, 671B published", "deepseek-v3", 671_026_404_352, 37_552_282_624},
+		// README_WEIGHTS); the exact count includes the 256 score-correction
+		// biases of each of the 58 MoE layers (14,848 in all).
+		{"DeepSeek-V3, 671B published", "deepseek-v3", 671_026_419_200, 37_552_297_472},
 		// DeepSeek-R1: V3's architecture (its config.json is model_type
 		// deepseek_v3, trained from DeepSeek-V3-Base), so V3's counts: 671B
 		// total, 37B activated (the R1 model card).
-		{"DeepSeek-R1, 671B published", "deepseek-r1", 671_026_404_352, 37_552_282_624},
+		{"DeepSeek-R1, 671B published", "deepseek-r1", 671_026_419_200, 37_552_297_472},
 		{"Gemma-2-9B, checkpoint", "gemma-2-9b", 9_241_705_984, 0},
 		{"Gemma-2-27B, checkpoint", "gemma-2-27b", 27_227_128_320, 0},
 		{"Phi-3-mini, checkpoint", "phi-3-mini", 3_821_079_552, 0},
+		// The 2026 presets; config_test.go says where each count was found.
+		{"ChatGLM3-6B, checkpoint with its rotary buffer", "chatglm3-6b", 6_243_584_032, 0},
+		{"GLM-4-9B-Chat, checkpoint with its rotary buffer", "glm-4-9b", 9_399_951_392, 0},
+		{"GLM-4.5-Air, checkpoint without its MTP layer (106B, 12B active without embeddings)", "glm-4.5-air", 106_852_251_264, 13_424_129_664},
+		{"Baichuan2-7B, derived", "baichuan2-7b", 7_505_973_248, 0},
+		{"Baichuan2-13B, derived", "baichuan2-13b", 13_896_668_160, 0},
+		{"InternLM2.5-7B, checkpoint", "internlm2.5-7b", 7_737_708_544, 0},
+		{"InternLM2.5-20B, checkpoint", "internlm2.5-20b", 19_861_149_696, 0},
+		{"InternLM3-8B, derived", "internlm3-8b", 8_804_241_408, 0},
+		{"MiniCPM-2B, checkpoint (tied embeddings)", "minicpm-2b", 2_724_880_896, 0},
+		{"Qwen3-235B-A22B, checkpoint (22B active)", "qwen3-235b-a22b", 235_093_634_560, 22_190_763_520},
+		{"Qwen3-Next-80B-A3B, checkpoint without its MTP layer (3B active)", "qwen3-next-80b-a3b", 79_674_391_296, 3_874_929_408},
+		{"Kimi K2, checkpoint's logical parameters (1T, 32B active)", "kimi-k2", 1_026_408_232_448, 32_861_500_928},
+		{"Llama-4-Scout, language model without the vision tower (109B, 17B active)", "llama-4-scout", 107_769_861_120, 17_172_894_720},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

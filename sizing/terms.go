@@ -66,6 +66,34 @@ func WeightBytes(m Model, p Precision) (Bytes, error) {
 	return Bytes(b), nil
 }
 
+// InputEmbeddingBytes returns the bytes of m's token embedding table stored at p:
+// Vocab × Hidden values at the width WeightBytes stores them (16 bits in the
+// formats that keep embeddings in 16 bits), rounded up. A decoding step looks up
+// one row of it, so it reads the weights less this table. Zero when the table is
+// tied to the output head, which every step reads whole, and without the
+// architecture. Errors as WeightBytes.
+func InputEmbeddingBytes(m Model, p Precision) (Bytes, error) {
+	if err := m.Validate(); err != nil {
+		return 0, err
+	}
+	if p.Bits() <= 0 {
+		return 0, fmt.Errorf("sizing: weight precision %v is not a precision: %w", p, ErrInvalid)
+	}
+	if !m.hasArch() || m.TiedEmbeddings {
+		return 0, nil
+	}
+	bits := p.Bits()
+	if p.keepsEmbeddings16() {
+		bits = p.ComputeBits()
+	}
+	v := math.Ceil(float64(m.Vocab) * float64(m.Hidden) * bits / 8)
+	b, ok := checked.FromFloat(v)
+	if !ok {
+		return 0, fmt.Errorf("sizing: embedding memory overflows int64 bytes: %w", ErrInvalid)
+	}
+	return Bytes(b), nil
+}
+
 // keepsEmbeddings16 reports whether checkpoints in p keep the embedding tables and
 // the output head in 16 bits (see WeightBytes).
 func (p Precision) keepsEmbeddings16() bool {
@@ -108,8 +136,9 @@ func storedWeights(n, emb float64, p Precision) float64 {
 // query heads). OPT-13B keeps 819,200 bytes per token in FP16; Llama-2-70B, with 8 KV
 // heads of 128, keeps 327,680. Under latent attention each layer keeps
 // KVLoRARank + RopeHeadDim values per token (DeepSeek-V3: 576 × 61 layers × 2 bytes,
-// 70,272 bytes per token in BF16), and sliding-window layers keep at most
-// SlidingWindow tokens.
+// 70,272 bytes per token in BF16), sliding-window layers keep at most
+// SlidingWindow tokens, and linear-attention layers keep LinearState values per
+// sequence whatever its length.
 //
 // It needs the architecture (layers, heads, hidden) of a model Validate accepts
 // (heads that divide the hidden size, KV heads that divide the heads), or it
@@ -126,11 +155,13 @@ func KVCacheBytes(m Model, tokens, batch int, p Precision) (Bytes, error) {
 		return 0, fmt.Errorf("sizing: negative tokens (%d) or batch (%d): %w", tokens, batch, ErrInvalid)
 	}
 	sl := int64(m.slidingLayers())
-	full, fok := checked.Mul(int64(m.Layers)-sl, int64(tokens))
+	full, fok := checked.Mul(int64(m.Layers-m.LinearLayers)-sl, int64(tokens))
 	win, wok := checked.Mul(sl, int64(min(tokens, m.SlidingWindow)))
 	layerTokens, sok := checked.Add(full, win)
 	n, ok := checked.MulAll(m.kvValuesPerToken(), layerTokens, int64(batch))
-	if !ok || !fok || !wok || !sok {
+	state, lok := checked.MulAll(int64(m.LinearLayers), int64(m.LinearState), int64(batch))
+	n, nok := checked.Add(n, state)
+	if !ok || !fok || !wok || !sok || !lok || !nok {
 		return 0, fmt.Errorf("sizing: KV cache size overflows int64: %w", ErrInvalid)
 	}
 	return bitsToBytes(n, p, "KV cache")

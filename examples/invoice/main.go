@@ -1,10 +1,10 @@
 // Command invoice bills what an account used in a period, as a provider's billing
 // system would with pricing.Account.Bill: it reads the account (its tariff, the
 // packages it bought, its tax rate and SLA) as JSON, a CSV log of sessions and,
-// optionally, a CSV log of outages, prints the invoice and writes its JSON.
+// optionally, a CSV log of outages, and prints the invoice.
 //
 //	go run ./examples/invoice -account testdata/account.json -sessions testdata/sessions.csv \
-//	    -outages testdata/outages.csv -from 2026-01-01T00:00:00Z -to 2026-02-01T00:00:00Z
+//	    -outages testdata/outages.csv -from 2026-01-01 -to 2026-02-01
 //	go run ./examples/invoice ... -json -o invoice.json
 //
 // The account file is what pricing.Account's UnmarshalJSON reads:
@@ -15,9 +15,29 @@
 //	 "tax_rate": "0.06",
 //	 "sla": {"availability": 0.999, "credits": [{"below": 0.999, "percent": "10"}]}}
 //
-// The session log has one session a line, "start,end,gpus", times in RFC 3339 and
-// an optional header line; the outage log "start,end". The invoice also shows
-// what the purchases cost as bought (pricing.Tariff.PriceBasket).
+// with two liberties for a file written by hand: "tax_rate" may be a percentage
+// ("6%"), and a purchase's "package" a Chinese name as price lists write it
+// (包天, 包周, 包月).
+//
+// The session log has one session a line: start, end and GPUs (an empty or
+// missing GPU count is one). A header line names the columns, in English or
+// Chinese (start/开始, end/结束, gpus/卡数), in any order; without one the columns
+// are start, end, gpus. The outage log has start and end. Times are RFC 3339
+// (2026-01-15T02:00:00+08:00), or a date and time without a zone
+// (2026-01-15 02:00), read in the period's time zone.
+//
+// The period's time zone is -tz (an IANA name such as Asia/Shanghai, UTC, or an
+// offset such as +08:00), else the zone -from is written in, else that of the
+// first time in the logs that states one, else UTC. -from and -to take a date
+// (2026-01-01, midnight in that zone) or an RFC 3339 time, and the invoice prints
+// its period in that zone.
+//
+// Beside the lines the invoice says which session each hourly line bills (for
+// logs of up to maxAttributed sessions), the availability the outages left and
+// the SLA tier it reached, what the purchases cost as bought
+// (pricing.Tariff.PriceBasket), and, for a monthly package shorter than the
+// calendar month it starts (730 hours against January's 744), the hours it leaves
+// to hourly billing.
 //
 // -json prints the invoice as JSON instead of the text, and nothing else; -o
 // FILE writes what would be printed to FILE.
@@ -28,19 +48,27 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
+	_ "time/tzdata" // -tz Asia/Shanghai on a machine without a zone database
+
+	"github.com/shopspring/decimal"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 )
 
@@ -52,8 +80,12 @@ const usageHeader = `Usage: invoice -account FILE -sessions FILE -from TIME -to 
 
 Bills what an account used in a period, as a provider's billing system would:
 the account (tariff, purchases, tax rate, SLA) as JSON, a CSV log of sessions
-(start,end,gpus) and optionally of outages (start,end), times in RFC 3339. It
+(start, end, gpus; or 开始, 结束, 卡数) and optionally of outages (start, end). It
 prints the invoice; -json prints it as JSON, -o FILE writes it to FILE.
+
+Times are dates (2026-01-01), RFC 3339 times (2026-01-01T08:00:00+08:00) or a
+date and time without a zone (2026-01-15 02:00), read in the period's time zone:
+-tz, else the zone -from states, else the first the logs state, else UTC.
 
 Exit status: 0 invoice printed (or -h); 1 the input is invalid, or the -o file
 cannot be written; 2 usage error (a bad flag, or a file that cannot be opened).
@@ -61,14 +93,20 @@ cannot be written; 2 usage error (a bad flag, or a file that cannot be opened).
 Flags:
 `
 
+// maxAttributed is the most sessions whose hourly lines the invoice attributes:
+// finding them bills the log once per session.
+const maxAttributed = 500
+
 // run is the command: it writes the invoice (or the -h text) to w.
 func run(w io.Writer, args []string) error {
 	fs := cli.FlagSet("invoice")
-	account := fs.String("account", "", "the account as JSON: tariff, purchases, tax_rate, sla (required)")
-	sessions := fs.String("sessions", "", "the session log as CSV: start,end,gpus (required)")
-	outages := fs.String("outages", "", "the outage log as CSV: start,end (optional)")
-	from := fs.String("from", "", "the start of the period, RFC 3339 (required)")
-	to := fs.String("to", "", "the end of the period, RFC 3339, exclusive (required)")
+	var in flags
+	fs.StringVar(&in.account, "account", "", "the account as JSON: tariff, purchases, tax_rate, sla (required)")
+	fs.StringVar(&in.sessions, "sessions", "", "the session log as CSV: start, end, gpus (required)")
+	fs.StringVar(&in.outages, "outages", "", "the outage log as CSV: start, end (optional)")
+	fs.StringVar(&in.from, "from", "", "the start of the period: a date (2026-01-01) or an RFC 3339 time (required)")
+	fs.StringVar(&in.to, "to", "", "the end of the period, exclusive: a date (2026-02-01) or an RFC 3339 time (required)")
+	fs.StringVar(&in.tz, "tz", "", "the period's time zone: an IANA name (Asia/Shanghai), UTC, or an offset (+08:00); default: the zone of -from or of the logs")
 	asJSON := fs.Bool("json", false, "print the invoice as JSON on standard output, and nothing else, in place of the text")
 	out := fs.String("o", "", "write the invoice (text, or JSON with -json) to this `file` instead of standard output")
 	if _, err := cli.Parse(fs, args); err != nil {
@@ -78,7 +116,10 @@ func run(w io.Writer, args []string) error {
 		return err
 	}
 	return cli.To(w, *out, func(w io.Writer) error {
-		err := bill(w, *account, *sessions, *outages, *from, *to, *asJSON)
+		b, err := in.read()
+		if err == nil {
+			err = b.print(w, *asJSON, msg.EN)
+		}
 		if *asJSON {
 			return cli.FailJSON(w, err, nil)
 		}
@@ -86,120 +127,535 @@ func run(w io.Writer, args []string) error {
 	})
 }
 
-// bill reads the files, bills the period and prints the invoice, as text or JSON.
-func bill(w io.Writer, account, sessions, outages, from, to string, asJSON bool) error {
-	if account == "" || sessions == "" || from == "" || to == "" {
-		return cli.Usagef("give -account, -sessions, -from and -to")
-	}
-	start, err := time.Parse(time.RFC3339, from)
-	if err != nil {
-		return cli.Usagef("-from: %v", err)
-	}
-	end, err := time.Parse(time.RFC3339, to)
-	if err != nil {
-		return cli.Usagef("-to: %v", err)
-	}
-	b, err := cli.ReadFile("account", account)
-	if err != nil {
-		return err
-	}
-	var acct pricing.Account
-	if err := json.Unmarshal(b, &acct); err != nil {
-		return fmt.Errorf("%s: %w", account, err)
-	}
-	used, err := readLog("sessions", sessions, 3)
-	if err != nil {
-		return err
-	}
-	var down [][3]string
-	if outages != "" {
-		if down, err = readLog("outages", outages, 2); err != nil {
-			return err
-		}
-	}
-	ss := make([]pricing.Session, len(used))
-	for i, r := range used {
-		if ss[i].Start, ss[i].End, err = times(r); err == nil {
-			ss[i].GPUs, err = strconv.Atoi(r[2])
-		}
-		if err != nil {
-			return fmt.Errorf("%s: session %d: %v", sessions, i, err)
-		}
-	}
-	outs := make([]pricing.Outage, len(down))
-	for i, r := range down {
-		if outs[i].Start, outs[i].End, err = times(r); err != nil {
-			return fmt.Errorf("%s: outage %d: %v", outages, i, err)
-		}
-	}
-	inv, err := acct.Bill(start, end, ss, outs)
-	if err != nil {
-		return err
-	}
-	basket, err := acct.Tariff.PriceBasket(acct.Purchases)
-	if err != nil {
-		return err
-	}
-	if asJSON {
-		return cli.WriteJSON(w, inv)
-	}
-	return printInvoice(w, inv, basket)
+// flags are the command line.
+type flags struct{ account, sessions, outages, from, to, tz string }
+
+// billing is what the flags name, read and checked.
+type billing struct {
+	account       pricing.Account
+	from, to      time.Time
+	loc           *time.Location
+	sessions      []pricing.Session
+	sessionLines  []int // the file line of each session
+	outages       []pricing.Outage
+	sessionsFile  string
+	outageCount   int
+	invoice       pricing.Invoice
+	basket        pricing.Quote
+	lineSession   []int // for each invoice line, the index of the session it bills; -1 for others
+	attributed    bool  // lineSession was worked out (at most maxAttributed sessions)
+	availability  float64
+	creditPercent decimal.Decimal
+	monthlyShort  []string // monthly packages shorter than their calendar month
 }
 
-// readLog reads a CSV log of records of n fields, skipping a header line whose
-// first field is "start".
-func readLog(flag, path string, n int) ([][3]string, error) {
-	f, err := cli.Open(flag, path)
+// read reads the files and bills the period.
+func (f flags) read() (*billing, error) {
+	for _, req := range [...]struct{ name, value, what string }{
+		{"account", f.account, "the account's JSON file"}, {"sessions", f.sessions, "the session log (CSV)"},
+		{"from", f.from, "the start of the period (2026-01-01)"}, {"to", f.to, "the end of the period (2026-02-01)"},
+	} {
+		if req.value == "" {
+			return nil, cli.Usagef("-%s: give %s", req.name, req.what)
+		}
+	}
+	b := &billing{sessionsFile: f.sessions}
+	raw, err := cli.ReadFile("account", f.account)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = n
-	r.TrimLeadingSpace = true
-	var out [][3]string
-	for line := 1; ; line++ {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		if line == 1 && strings.EqualFold(rec[0], "start") {
-			continue
-		}
-		var row [3]string
-		copy(row[:], rec)
-		out = append(out, row)
+	if b.account, err = readAccount(raw); err != nil {
+		return nil, fmt.Errorf("-account %s: %w", f.account, err)
 	}
-}
-
-func times(r [3]string) (time.Time, time.Time, error) {
-	s, err := time.Parse(time.RFC3339Nano, r[0])
+	sessions, err := readLog("sessions", f.sessions, sessionColumns)
 	if err != nil {
-		return s, s, err
+		return nil, err
 	}
-	e, err := time.Parse(time.RFC3339Nano, r[1])
-	return s, e, err
+	var outages []logRow
+	if f.outages != "" {
+		if outages, err = readLog("outages", f.outages, outageColumns); err != nil {
+			return nil, err
+		}
+	}
+
+	// The period's zone: -tz, -from's own, the logs' first, UTC.
+	switch {
+	case f.tz != "":
+		if b.loc, err = parseZone(f.tz); err != nil {
+			return nil, cli.Usagef("-tz %s: want an IANA zone such as Asia/Shanghai, UTC, or an offset such as +08:00", text.Quote(f.tz, 40))
+		}
+	default:
+		b.loc = zoneOf(f.from)
+		for _, r := range append(sessions, outages...) {
+			if b.loc != nil {
+				break
+			}
+			b.loc = zoneOf(r.start)
+		}
+		if b.loc == nil {
+			b.loc = time.UTC
+		}
+	}
+	if b.from, err = parseTime(f.from, b.loc); err != nil {
+		return nil, cli.Usagef("-from %s: %v", text.Quote(f.from, 40), err)
+	}
+	if b.to, err = parseTime(f.to, b.loc); err != nil {
+		return nil, cli.Usagef("-to %s: %v", text.Quote(f.to, 40), err)
+	}
+	for _, r := range sessions {
+		s, err := r.session(b.loc)
+		if err != nil {
+			return nil, fmt.Errorf("-sessions %s line %d: %w", f.sessions, r.line, err)
+		}
+		b.sessions = append(b.sessions, s)
+		b.sessionLines = append(b.sessionLines, r.line)
+	}
+	for _, r := range outages {
+		s, err := r.session(b.loc)
+		if err != nil {
+			return nil, fmt.Errorf("-outages %s line %d: %w", f.outages, r.line, err)
+		}
+		b.outages = append(b.outages, pricing.Outage{Start: s.Start, End: s.End})
+	}
+	b.outageCount = len(outages)
+	if b.invoice, err = b.account.Bill(b.from, b.to, b.sessions, b.outages); err != nil {
+		return nil, b.place(err, f)
+	}
+	if b.basket, err = b.account.Tariff.PriceBasket(b.account.Purchases); err != nil {
+		return nil, err
+	}
+	b.availability, b.creditPercent = b.account.SLA.Reached(b.from, b.to, b.outages)
+	b.attribute()
+	b.monthlyShort = b.shortMonths()
+	return b, nil
 }
 
-// printInvoice writes the invoice as a table, then what the purchases cost as
-// bought.
-func printInvoice(w io.Writer, inv pricing.Invoice, basket pricing.Quote) error {
-	fmt.Fprintf(w, "Invoice for %s to %s\n\n", inv.From.Format(time.RFC3339), inv.To.Format(time.RFC3339))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "item\tquantity\tunit\tprice\tamount\t\n")
-	for _, l := range inv.Lines {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", l.Item, l.Quantity.String(), l.Unit, l.Price.Amount.String(), l.Amount)
-	}
-	fmt.Fprintf(tw, "subtotal\t\t\t\t%s\t\n", inv.Subtotal)
-	fmt.Fprintf(tw, "credit\t\t\t\t%s\t\n", inv.Credit)
-	fmt.Fprintf(tw, "tax\t\t\t\t%s\t\n", inv.Tax)
-	fmt.Fprintf(tw, "total\t\t\t\t%s\t\n", inv.Total)
-	if err := tw.Flush(); err != nil {
+// indexed finds the session or outage an error of Bill names: "pricing:
+// session 3: ...".
+var indexed = regexp.MustCompile(`^pricing: (session|outage) (\d+):`)
+
+// place puts Bill's error under the file line of the session or outage it names.
+func (b *billing) place(err error, f flags) error {
+	m := indexed.FindStringSubmatch(err.Error())
+	if m == nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "\nPackages as bought (all periods): %s\n", basket.Total)
-	return err
+	i, _ := strconv.Atoi(m[2])
+	if m[1] == "session" && i < len(b.sessionLines) {
+		return fmt.Errorf("-sessions %s line %d: %w", f.sessions, b.sessionLines[i], err)
+	}
+	return fmt.Errorf("-outages %s: %w", f.outages, err)
+}
+
+// attribute works out which session each hourly line bills. Bill gives
+// purchases to sessions in the order of their start (then end, then GPUs)
+// within the period and writes their hourly lines in that order, one for each
+// session some use of which no purchase covers; a session later in that order
+// never takes cover from an earlier one. So billing the sessions one more at a
+// time in that order, each that adds an hourly line is the one the next line
+// bills. Up to maxAttributed sessions.
+func (b *billing) attribute() {
+	b.lineSession = make([]int, len(b.invoice.Lines))
+	for i := range b.lineSession {
+		b.lineSession[i] = -1
+	}
+	if len(b.sessions) > maxAttributed {
+		return
+	}
+	order := make([]int, len(b.sessions))
+	for i := range order {
+		order[i] = i
+	}
+	clipped := func(s pricing.Session) (time.Time, time.Time) {
+		start, end := s.Start, s.End
+		if start.Before(b.from) {
+			start = b.from
+		}
+		if end.After(b.to) {
+			end = b.to
+		}
+		return start, end
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		sx, ex := clipped(b.sessions[x])
+		sy, ey := clipped(b.sessions[y])
+		if c := sx.Compare(sy); c != 0 {
+			return c
+		}
+		if c := ex.Compare(ey); c != 0 {
+			return c
+		}
+		return max(b.sessions[x].GPUs, 1) - max(b.sessions[y].GPUs, 1)
+	})
+	var billed []int // sessions, in order, that have an hourly line
+	prefix := make([]pricing.Session, 0, len(order))
+	lines := 0
+	for _, i := range order {
+		prefix = append(prefix, b.sessions[i])
+		inv, err := b.account.Bill(b.from, b.to, prefix, nil)
+		if err != nil {
+			return
+		}
+		if n := countHourly(inv); n > lines {
+			billed = append(billed, i)
+			lines = n
+		}
+	}
+	k := 0
+	for j, l := range b.invoice.Lines {
+		if l.Item == "hourly" && k < len(billed) {
+			b.lineSession[j] = billed[k]
+			k++
+		}
+	}
+	b.attributed = k == len(billed) && k == countHourly(b.invoice)
+}
+
+func countHourly(inv pricing.Invoice) int {
+	n := 0
+	for _, l := range inv.Lines {
+		if l.Item == "hourly" {
+			n++
+		}
+	}
+	return n
+}
+
+// shortMonths notes each monthly package whose cover, the tariff's month of
+// hours (730 by default), ends before the calendar month it starts: those hours
+// are billed by the hour when used.
+func (b *billing) shortMonths() []string {
+	hours := b.account.Tariff.HoursPerMonth
+	if hours == 0 {
+		hours = pricing.DefaultHoursPerMonth
+	}
+	var notes []string
+	for _, p := range b.account.Purchases {
+		if p.Package != pricing.Monthly {
+			continue
+		}
+		start := p.Start.In(b.loc)
+		covered := start.Add(time.Duration(hours) * time.Hour)
+		calendar := start.AddDate(0, 1, 0)
+		if !covered.Before(calendar) || !covered.Before(b.to) || !calendar.After(b.from) {
+			continue
+		}
+		gap := calendar.Sub(covered)
+		notes = append(notes, fmt.Sprintf("the monthly package bought %s covers %d h, and the calendar month from its start has %.0f h: "+
+			"its last %s, from %s, are billed by the hour when used",
+			stamp(start), hours, calendar.Sub(start).Hours(), msg.EN.Dur(gap), stamp(covered)))
+	}
+	return notes
+}
+
+// print writes the invoice, as text or JSON.
+func (b *billing) print(w io.Writer, asJSON bool, lang msg.Lang) error {
+	if asJSON {
+		return cli.WriteJSON(w, b.invoice)
+	}
+	inv := b.invoice
+	fmt.Fprintf(w, "Invoice for %s to %s (%s)\n\n", stamp(inv.From.In(b.loc)), stamp(inv.To.In(b.loc)), zoneName(b.loc))
+	cur := inv.Total.Currency
+	t := text.Table{Indent: "  ", Align: []text.Align{text.Left, text.Right, text.Left, text.Right, text.Right, text.Left}}
+	t.Row("item", "quantity", "unit", "price "+cur, "amount "+cur, "session")
+	for j, l := range inv.Lines {
+		session := ""
+		if i := b.lineSession[j]; i >= 0 {
+			s := b.sessions[i]
+			session = fmt.Sprintf("line %d: %s from %s", b.sessionLines[i], text.Count(max(s.GPUs, 1), "GPU", "GPUs"), stamp(s.Start.In(b.loc)))
+		}
+		t.Row(l.Item, l.Quantity.Round(2).String(), l.Unit, l.Price.Amount.String(), msg.Amount(l.Amount), session)
+	}
+	t.Row("subtotal", "", "", "", msg.Amount(inv.Subtotal))
+	t.Row("credit", "", "", "", msg.Amount(inv.Credit))
+	t.Row("tax", "", "", "", msg.Amount(inv.Tax))
+	t.Row("total", "", "", "", msg.Amount(inv.Total))
+	if err := t.Write(w); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	if !b.attributed && countHourly(inv) > 0 {
+		fmt.Fprintf(w, "Hourly lines: one a session not wholly covered by a purchase (the log has over %d sessions, so they are not named).\n", maxAttributed)
+	}
+	fmt.Fprintln(w, text.Wrap("Availability: "+b.slaText(), 0, 100, "  "))
+	fmt.Fprintf(w, "Packages as bought (all periods): %s\n", lang.Money(b.basket.Total))
+	for _, n := range b.monthlyShort {
+		fmt.Fprintln(w, text.Wrap("Note: "+n+".", 0, 100, "  "))
+	}
+	return nil
+}
+
+// slaText says what availability the outages left and the credit tier it
+// reached.
+func (b *billing) slaText() string {
+	sla := b.account.SLA
+	s := fmt.Sprintf("%s reached (%s)", percent(b.availability), text.Count(b.outageCount, "outage", "outages"))
+	switch {
+	case sla.Availability == 0 && len(sla.Credits) == 0:
+		return s + "; no SLA"
+	case b.creditPercent.IsZero():
+		return s + fmt.Sprintf("; SLA %s promised: no credit tier reached", percent(sla.Availability))
+	}
+	for _, c := range sla.Credits {
+		if c.Percent.Equal(b.creditPercent) {
+			return s + fmt.Sprintf("; SLA %s promised: the tier below %s applied, a %s%% credit", percent(sla.Availability), percent(c.Below), c.Percent)
+		}
+	}
+	return s + fmt.Sprintf("; a %s%% credit", b.creditPercent)
+}
+
+// percent writes a fraction as a percentage cut (not rounded, so that 99.8996%
+// never reads as a 99.9% it is under) to three decimals: 99.865%.
+func percent(f float64) string {
+	return strconv.FormatFloat(math.Floor(f*100_000+1e-9)/1000, 'f', -1, 64) + "%"
+}
+
+// stamp writes a time for the invoice: 2026-01-01 00:00, with seconds when it
+// has them.
+func stamp(t time.Time) string {
+	if t.Second() != 0 || t.Nanosecond() != 0 {
+		return t.Format("2006-01-02 15:04:05")
+	}
+	return t.Format("2006-01-02 15:04")
+}
+
+// zoneName names a zone for the heading: its IANA name, UTC, or UTC+08:00.
+func zoneName(loc *time.Location) string {
+	name := loc.String()
+	if name == "" || strings.HasPrefix(name, "+") || strings.HasPrefix(name, "-") {
+		_, off := time.Date(2026, 1, 1, 0, 0, 0, 0, loc).Zone()
+		return "UTC" + offset(off)
+	}
+	return name
+}
+
+func offset(sec int) string {
+	sign := "+"
+	if sec < 0 {
+		sign, sec = "-", -sec
+	}
+	return fmt.Sprintf("%s%02d:%02d", sign, sec/3600, sec%3600/60)
+}
+
+// parseZone reads -tz: an IANA name, UTC, or an offset (+08:00, +0800, +8).
+func parseZone(s string) (*time.Location, error) {
+	if s[0] == '+' || s[0] == '-' {
+		digits := strings.ReplaceAll(s[1:], ":", "")
+		h, m := digits, "0"
+		if len(digits) > 2 {
+			h, m = digits[:len(digits)-2], digits[len(digits)-2:]
+		}
+		hh, err1 := strconv.Atoi(h)
+		mm, err2 := strconv.Atoi(m)
+		if err1 != nil || err2 != nil || hh > 14 || mm > 59 {
+			return nil, errors.New("bad offset")
+		}
+		sec := hh*3600 + mm*60
+		if s[0] == '-' {
+			sec = -sec
+		}
+		return time.FixedZone("UTC"+offset(sec), sec), nil
+	}
+	return time.LoadLocation(s)
+}
+
+// zoneOf returns the zone a time written in RFC 3339 states, or nil.
+func zoneOf(s string) *time.Location {
+	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(s))
+	if err != nil {
+		return nil
+	}
+	if _, off := t.Zone(); off == 0 {
+		return time.UTC
+	}
+	_, off := t.Zone()
+	return time.FixedZone("UTC"+offset(off), off)
+}
+
+// errTime is the error of a time that cannot be read: what it should look like.
+var errTime = errors.New("want a date such as 2026-01-15, a time such as 2026-01-15 02:00, or an RFC 3339 time such as 2026-01-15T02:00:00+08:00")
+
+// layouts are the forms parseTime reads without a zone, in the period's zone.
+var layouts = []string{"2006-01-02", "2006-01-02 15:04", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02T15:04:05",
+	"2006/1/2", "2006/1/2 15:04", "2006/1/2 15:04:05"}
+
+// parseTime reads a time: RFC 3339 with its own zone, or a date, or a date and
+// time, in loc.
+func parseTime(s string, loc *time.Location) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	for _, l := range layouts {
+		if t, err := time.ParseInLocation(l, s, loc); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, errTime
+}
+
+// readAccount reads the account's JSON, first writing a tax rate given as a
+// percentage ("6%") as a fraction and a package given a Chinese name (包月) as
+// the library names it, so that a hand-written file reads as a price list does.
+func readAccount(raw []byte) (pricing.Account, error) {
+	var a pricing.Account
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &doc); err == nil {
+		var rate string
+		if json.Unmarshal(doc["tax_rate"], &rate) == nil {
+			if pct, ok := strings.CutSuffix(strings.TrimSpace(rate), "%"); ok {
+				d, err := decimal.NewFromString(strings.TrimSpace(pct))
+				if err != nil || len(pct) > 20 {
+					return a, fmt.Errorf("tax_rate %s: want a fraction such as 0.06 or a percentage such as 6%%", text.Quote(rate, 40))
+				}
+				doc["tax_rate"], _ = json.Marshal(d.Shift(-2).String())
+			}
+		}
+		var purchases []map[string]json.RawMessage
+		if json.Unmarshal(doc["purchases"], &purchases) == nil {
+			for _, p := range purchases {
+				var name string
+				if json.Unmarshal(p["package"], &name) == nil {
+					if en, ok := packageNames[strings.TrimSpace(name)]; ok {
+						p["package"], _ = json.Marshal(en)
+					}
+				}
+			}
+			doc["purchases"], _ = json.Marshal(purchases)
+		}
+		raw, _ = json.Marshal(doc)
+	}
+	err := json.Unmarshal(raw, &a)
+	return a, err
+}
+
+// packageNames are the Chinese names of the packages, as Chinese price lists
+// head their columns.
+var packageNames = map[string]string{"包天": "daily", "按天": "daily", "日租": "daily", "包周": "weekly", "按周": "weekly", "周租": "weekly",
+	"包月": "monthly", "按月": "monthly", "月租": "monthly"}
+
+// column is a field of a log: its headings in English and Chinese.
+type column struct {
+	names    []string
+	required bool
+}
+
+var (
+	sessionColumns = []column{{[]string{"start", "开始", "开始时间"}, true}, {[]string{"end", "结束", "结束时间"}, true},
+		{[]string{"gpus", "gpu", "卡数", "显卡数", "gpu数"}, false}}
+	outageColumns = sessionColumns[:2]
+)
+
+// logRow is a row of a log: its file line and fields.
+type logRow struct {
+	line            int
+	start, end, gpu string
+}
+
+// session reads the row's times in loc and its GPUs.
+func (r logRow) session(loc *time.Location) (pricing.Session, error) {
+	var s pricing.Session
+	var err error
+	if s.Start, err = parseTime(r.start, loc); err != nil {
+		return s, fmt.Errorf("start %s: %w", text.Quote(r.start, 40), err)
+	}
+	if s.End, err = parseTime(r.end, loc); err != nil {
+		return s, fmt.Errorf("end %s: %w", text.Quote(r.end, 40), err)
+	}
+	if g := strings.TrimSpace(r.gpu); g != "" {
+		if s.GPUs, err = strconv.Atoi(g); err != nil || s.GPUs < 0 {
+			return s, fmt.Errorf("gpus %s: want a whole number of GPUs such as 4", text.Quote(r.gpu, 40))
+		}
+	}
+	return s, nil
+}
+
+// readLog reads the CSV log a flag names: a header line naming cols (in any
+// order, in English or Chinese) or, without one, cols in order.
+func readLog(flag, path string, cols []column) ([]logRow, error) {
+	raw, err := cli.ReadFile(flag, path)
+	if err != nil {
+		return nil, err
+	}
+	raw = bytes.TrimPrefix(raw, []byte("\ufeff")) // the byte-order mark spreadsheets write
+	r := csv.NewReader(bytes.NewReader(raw))
+	r.FieldsPerRecord = -1
+	r.TrimLeadingSpace = true
+	where := make([]int, len(cols))
+	for i := range where {
+		where[i] = i
+	}
+	var rows []logRow
+	for first := true; ; first = false {
+		rec, err := r.Read()
+		line, _ := r.FieldPos(0)
+		if errors.Is(err, io.EOF) {
+			return rows, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("-%s %s: %w", flag, path, err)
+		}
+		if first && isHeader(rec, cols) {
+			if where, err = header(rec, cols); err != nil {
+				return nil, fmt.Errorf("-%s %s line %d: %w", flag, path, line, err)
+			}
+			continue
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		field := func(c int) string {
+			if where[c] < 0 || where[c] >= len(rec) {
+				return ""
+			}
+			return rec[where[c]]
+		}
+		if len(rec) < 2 {
+			return nil, fmt.Errorf("-%s %s line %d: %d fields, want %d (%s)", flag, path, line, len(rec), len(cols), names(cols))
+		}
+		row := logRow{line: line, start: field(0), end: field(1)}
+		if len(cols) > 2 {
+			row.gpu = field(2)
+		}
+		rows = append(rows, row)
+	}
+}
+
+// isHeader reports whether rec names any of the columns.
+func isHeader(rec []string, cols []column) bool {
+	for _, f := range rec {
+		for _, c := range cols {
+			if slices.Contains(c.names, strings.ToLower(strings.TrimSpace(f))) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// header maps each column to its field in the header rec, -1 when absent; a
+// required column absent is an error naming the headings it takes.
+func header(rec []string, cols []column) ([]int, error) {
+	where := make([]int, len(cols))
+	for c, col := range cols {
+		where[c] = -1
+		for i, f := range rec {
+			if slices.Contains(col.names, strings.ToLower(strings.TrimSpace(f))) {
+				where[c] = i
+			}
+		}
+		if where[c] < 0 && col.required {
+			return nil, fmt.Errorf("no %s column in the header (want %s)", col.names[0], strings.Join(col.names, " or "))
+		}
+	}
+	return where, nil
+}
+
+// names lists the columns' English headings: "start, end, gpus".
+func names(cols []column) string {
+	var n []string
+	for _, c := range cols {
+		n = append(n, c.names[0])
+	}
+	return strings.Join(n, ", ")
 }

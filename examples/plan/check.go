@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -61,13 +59,13 @@ func (o *options) check() error {
 	case math.IsNaN(o.utilization) || o.utilization < 0 || o.utilization > 1:
 		return bad("utilization", o.utilization, "a fraction above 0 and at most 1 (0: the default)")
 	case o.usage < 0:
-		return bad("usage", shortDuration(o.usage), "0 or more")
+		return bad("usage", o.lang.Dur(o.usage), "0 or more")
 	case o.deadline < 0:
-		return bad("deadline", shortDuration(o.deadline), "0 (none) or more")
+		return bad("deadline", o.lang.Dur(o.deadline), "0 (none) or more")
 	case o.set["days"] && (o.days < 1 || o.days > 36500):
 		return bad("days", o.days, "1 to 36500")
 	case o.set["per-day"] && (o.perDay <= 0 || o.perDay > 24*time.Hour):
-		return bad("per-day", shortDuration(o.perDay), "more than 0 and at most 24h")
+		return bad("per-day", o.lang.Dur(o.perDay), "more than 0 and at most 24h")
 	case o.deadline > 0 && o.set["tokens"] && o.tokens == 0:
 		return cli.Usagef("-deadline needs work to finish, and -tokens 0 gives none")
 	}
@@ -88,6 +86,20 @@ func (o options) runnable(m sizing.Model, wl sizing.Workload) error {
 	return nil
 }
 
+// parseTask reads -task: one of the four names, in any case. A fine-tune is
+// either kind of training, so "finetune" (which sizing.ParseTask reads as full
+// training, for programs) is refused with what each kind is called.
+func parseTask(s string) (sizing.Task, error) {
+	const want = "want inference, training, lora or qlora"
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "inference", "training", "lora", "qlora":
+		return sizing.ParseTask(s)
+	case "finetune", "fine-tune", "fine_tune", "ft", "sft", "full", "fullfinetune", "full-finetune":
+		return 0, cli.Usagef("-task %s: a fine-tune of every weight is training, of adapters lora (or qlora on 4-bit weights); %s", text.Quote(s, 40), want)
+	}
+	return 0, cli.Usagef("-task %s: %s", text.Quote(s, 40), want)
+}
+
 // enumFlag reads a named value of a flag with parse; an unknown name is a usage
 // error naming the flag and the names it takes.
 func enumFlag[T any](flag, value string, parse func(string) (T, error), names string) (T, error) {
@@ -106,25 +118,3 @@ func precisionNames() string {
 	}
 	return strings.Join(names, ", ") + ", or bits per weight such as 4.65bpw"
 }
-
-// flashFlag is the deprecated -flash: -flash=false is -eager, -flash the default.
-type flashFlag struct{ eager *bool }
-
-func (f flashFlag) String() string {
-	if f.eager == nil {
-		return "true"
-	}
-	return strconv.FormatBool(!*f.eager)
-}
-
-func (f flashFlag) Set(s string) error {
-	v, err := strconv.ParseBool(s)
-	if err != nil {
-		return errors.New("want true or false")
-	}
-	*f.eager = !v
-	return nil
-}
-
-// IsBoolFlag lets -flash stand alone, as a bool flag does.
-func (flashFlag) IsBoolFlag() bool { return true }

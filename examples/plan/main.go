@@ -47,8 +47,9 @@
 // (plan.DefaultDemoHour); the report says which.
 //
 // With -json, once the flags parse, standard output holds one JSON value whatever
-// the outcome: the options shown (an array), the preset names for -model list (an
-// array), or, when the plan fails, an object
+// the outcome: the plan (the request as the planner used it under "job", with
+// the keys it left to a default listed under "defaults", then the options), the
+// preset names for -model list (an array), or, when the plan fails, an object
 //
 //	{"error": "...", "no_fit": true, "reasons": ["..."], "suggestions": ["..."]}
 //
@@ -70,17 +71,18 @@ package main
 
 import (
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
@@ -132,10 +134,13 @@ type options struct {
 	headroom, utilization                          float64
 	budget, offers                                 string
 	rates                                          ratesFlag // rates.go
-	json                                           bool
-	out                                            string          // -o: the report's file; empty: standard output
-	serve                                          serveFlags      // serve.go
-	set                                            map[string]bool // the flags given on the command line
+	json, wide                                     bool
+	lang                                           msg.Lang
+	catalog                                        string           // -catalog: a file of the user's own cards
+	cat                                            *catalog.Catalog // the built-in catalog, with -catalog's cards
+	out                                            string           // -o: the report's file; empty: standard output
+	serve                                          serveFlags       // serve.go
+	set                                            map[string]bool  // the flags given on the command line
 }
 
 // parse reads the command line. The flag set comes back for printing the usage;
@@ -143,10 +148,10 @@ type options struct {
 func parse(args []string) (options, *flag.FlagSet, error) {
 	var o options
 	fs := cli.FlagSet("plan")
-	fs.StringVar(&o.model, "model", "llama-2-7b", "model preset (see -model list); other models: -config, -gguf, -safetensors or -params")
-	fs.StringVar(&o.config, "config", "", "a model's Hugging Face config.json `file`, in place of -model; with -gguf or -safetensors the files give the exact parameter count and weight bytes")
+	fs.StringVar(&o.model, "model", "llama-2-7b", "model preset (see -model list), or a downloaded model's folder (config.json with its safetensors shards, index or GGUF file; headers only are read); other models: -config, -gguf, -safetensors or -params")
+	fs.StringVar(&o.config, "config", "", "a model's Hugging Face config.json `file` or its folder, in place of -model; with -gguf or -safetensors the files give the exact parameter count and weight bytes")
 	fs.Var(&o.gguf, "gguf", "a model's GGUF `file` (only its header is read); repeat or separate with commas for a split model")
-	fs.Var(&o.safetensors, "safetensors", "a model's .safetensors `file` (only its header is read); repeat or separate with commas for the shards of one model")
+	fs.Var(&o.safetensors, "safetensors", "a model's .safetensors `file` (only its header is read); repeat or separate with commas for the shards of one model, or give their folder")
 	fs.StringVar(&o.params, "params", "", "parameter count of a model without a preset or config (7B, 70b, 1.5e9); memory terms that need the architecture are approximated (-config makes them exact)")
 	fs.StringVar(&o.render, "render", "", "an image-generation or render job in place of a model's: sd15, sdxl, flux1 or cycles; ranks the offers whose card holds it for -usage")
 	fs.StringVar(&o.size, "size", "", "image size for -render, in pixels: 1024 (a square) or 1920x1080; default: the kind's reference size")
@@ -155,7 +160,6 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	fs.StringVar(&o.kvPrecision, "kv-precision", "", "KV cache precision (inference); empty: -precision for FP16 and wider, FP16 for narrower formats")
 	fs.StringVar(&o.recompute, "recompute", "full", "activation recomputation for training: none, selective or full")
 	fs.BoolVar(&o.eager, "eager", false, "eager attention, which keeps each head's attention score matrix in memory; default: memory-efficient attention (flash attention, PyTorch SDPA)")
-	fs.Var(flashFlag{&o.eager}, "flash", "deprecated: -flash=false is -eager")
 	fs.IntVar(&o.context, "context", 2048, "tokens per sequence (inference: context length); by default at most the model's context window")
 	fs.IntVar(&o.batch, "batch", 0, "micro-batch per GPU (default 4), or for inference the concurrent sequences (default 1)")
 	fs.IntVar(&o.loraRank, "lora-rank", 0, "LoRA rank; 0: the library's default")
@@ -169,8 +173,10 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	fs.IntVar(&o.maxGPUs, "max-gpus", 0, "most GPUs per option; 0: each offer's limit")
 	fs.StringVar(&o.budget, "budget", "", "most money to spend, in the offers' currency (e.g. 500)")
 	fs.Var(&o.rates, "rates", "exchange `rates` for a price list in several currencies, BASE:CUR=RATE,... (CNY:USD=7.20 ranks in CNY, one USD = 7.20 CNY); -budget is then in BASE")
+	fs.StringVar(&o.catalog, "catalog", "", cli.CatalogFlag)
 	fs.StringVar(&o.offers, "offers", "", "price list: gpuplan CSV or JSON (see the README), a SkyPilot catalog vms.csv or vast.ai offers JSON, told apart by content; empty: the built-in SAMPLE price list")
 	fs.IntVar(&o.top, "top", 10, "options to print; 0: all")
+	fs.BoolVar(&o.wide, "wide", false, "show every column of the options table; by default it fits a 100-column terminal")
 	o.serve.define(fs)
 	fs.BoolVar(&o.json, "json", false, "print JSON on standard output, and nothing else: the options, or an error object when the plan fails")
 	fs.StringVar(&o.out, "o", "", "write the report (text, or JSON with -json) to this `file` instead of standard output")
@@ -191,9 +197,16 @@ func run(w io.Writer, args []string) error {
 	o, fs, err := parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		cli.Usage(w, fs, usageHeader)
+		fmt.Fprintln(w)
+		columnsHelp(w, "The options table of a job (-wide shows every column; the default fits 100 columns):", planColumns)
+		fmt.Fprintln(w)
+		columnsHelp(w, "The options table of a service (-serve-rps):", servingColumns)
 		return nil
 	}
 	if err != nil {
+		return err
+	}
+	if o.cat, err = cli.Catalog(o.catalog); err != nil {
 		return err
 	}
 	return cli.To(w, o.out, func(w io.Writer) error {
@@ -247,6 +260,11 @@ func (o options) execute(w io.Writer) (int, error) {
 	if err != nil {
 		return exitFail, err
 	}
+	v := o.view(source)
+	offers, unknown := o.known(offers)
+	if len(offers) == 0 {
+		return exitFail, unknownCards(unknown)
+	}
 	if !req.Budget.Amount.IsZero() && len(offers) > 0 {
 		req.Budget.Currency = offers[0].Tariff.Currency
 		if o.rates.r.Base != "" {
@@ -257,14 +275,18 @@ func (o options) execute(w io.Writer) (int, error) {
 	if o.top == 0 {
 		req.Limit = -1 // all
 	}
-	rep, err := plan.Planner{Catalog: catalog.Default(), Offers: offers, Rates: o.rates.r}.Report(req)
+	rep, err := plan.Planner{Catalog: o.cat, Offers: offers, Rates: o.rates.r}.Report(req)
+	rep.Skipped = append(unknown, rep.Skipped...)
 	var nf *plan.NoFitError
 	if errors.As(err, &nf) {
+		for _, sk := range unknown {
+			nf.Reasons = append(nf.Reasons, offerName(sk.Offer)+" "+sk.Offer.Card+": "+sk.Reason)
+		}
 		if o.json {
 			je := jsonError{Error: nf.Error(), NoFit: true, Reasons: nonNil(nf.Reasons), Suggestions: nonNil(nf.Suggestions)}
 			return exitFail, writeJSON(w, je)
 		}
-		printNoFit(w, req, source, nf)
+		printNoFit(w, req, nf, unknown, v)
 		return exitFail, nil
 	}
 	if errors.Is(err, pricing.ErrCurrencyMismatch) && o.rates.r.Base == "" {
@@ -278,23 +300,28 @@ func (o options) execute(w io.Writer) (int, error) {
 		for i, s := range rep.Skipped {
 			skipped[i] = jsonSkipped{Provider: s.Offer.Provider, Region: s.Offer.Region, Card: s.Offer.Card, Line: s.Offer.Line, Reason: s.Reason}
 		}
-		return exitOK, writeJSON(w, jsonPlan{Job: req, Currency: rep.Options[0].RankedCost.Currency,
+		job, defaults, err := echo(req, o.set)
+		if err != nil {
+			return exitFail, err
+		}
+		return exitOK, writeJSON(w, jsonPlan{Job: job, Defaults: defaults, Currency: rep.Options[0].RankedCost.Currency,
 			Considered: rep.Considered, Returned: len(rep.Options), Skipped: skipped, Options: rep.Options})
 	}
 	if req.Serving != nil {
-		return exitOK, printServing(w, req, source, rep)
+		return exitOK, printServing(w, req, rep, v)
 	}
-	return exitOK, printPlan(w, req, source, rep)
+	return exitOK, printPlan(w, req, rep, v)
 }
 
 // jsonPlan is what -json prints when the plan succeeds.
 type jsonPlan struct {
-	Job        plan.Request  `json:"job"`        // the request planned, as the flags built it
-	Currency   string        `json:"currency"`   // the currency options are ranked in
-	Considered int           `json:"considered"` // candidates (offer, GPU count, layout) evaluated
-	Returned   int           `json:"returned"`   // options printed
-	Skipped    []jsonSkipped `json:"skipped"`    // offers left out, and why
-	Options    []plan.Option `json:"options"`
+	Job        json.RawMessage `json:"job"`        // the request as the planner used it (echo)
+	Defaults   []string        `json:"defaults"`   // the keys of Job left to a default, dotted: "headroom", "workload.optimizer"
+	Currency   string          `json:"currency"`   // the currency options are ranked in
+	Considered int             `json:"considered"` // candidates (offer, GPU count, layout) evaluated
+	Returned   int             `json:"returned"`   // options printed
+	Skipped    []jsonSkipped   `json:"skipped"`    // offers left out, and why
+	Options    []plan.Option   `json:"options"`
 }
 
 // jsonSkipped is an offer left out of the plan.
@@ -319,7 +346,7 @@ func (o options) request() (plan.Request, error) {
 	var r plan.Request
 	var err error
 	wl := sizing.Workload{Batch: o.batch, SeqLen: o.context, EagerAttention: o.eager, LoRARank: o.loraRank}
-	if wl.Task, err = enumFlag("task", o.task, sizing.ParseTask, "inference, training, lora or qlora"); err != nil {
+	if wl.Task, err = parseTask(o.task); err != nil {
 		return r, err
 	}
 	if wl.Precision, err = enumFlag("precision", o.precision, sizing.ParsePrecision, precisionNames()); err != nil {
@@ -392,28 +419,30 @@ func (o options) loadOffers() ([]pricing.Offer, string, error) {
 	return readOfferFile(o.offers)
 }
 
-func describeRequest(w io.Writer, r plan.Request, source string) {
+func describeRequest(w io.Writer, r plan.Request, v view) {
+	lang := v.lang
 	if r.Serving != nil {
-		describeServing(w, r, source)
+		describeServing(w, r, v)
 		return
 	}
 	m := r.Model
-	fmt.Fprintf(w, "Job:    %s (%.2fB parameters), %v in %v, ", m.Name, float64(m.ParamCount())/1e9, r.Workload.Task, r.Workload.Precision)
+	job := fmt.Sprintf("%s (%s parameters), %v in %v, ", m.Name, lang.Tokens(float64(m.ParamCount())), r.Workload.Task, r.Workload.Precision)
 	if r.Workload.Task == sizing.Inference {
-		fmt.Fprintf(w, "%s of up to %d tokens per replica\n", text.Count(r.Workload.Batch, "sequence", "sequences"), r.Workload.SeqLen)
+		job += fmt.Sprintf("%s of up to %d tokens per replica", text.Count(r.Workload.Batch, "sequence", "sequences"), r.Workload.SeqLen)
 	} else {
-		fmt.Fprintf(w, "micro-batch %d × %d tokens per GPU, recompute %v\n", r.Workload.Batch, r.Workload.SeqLen, r.Workload.Recompute)
+		job += fmt.Sprintf("micro-batch %d × %d tokens per GPU, recompute %v", r.Workload.Batch, r.Workload.SeqLen, r.Workload.Recompute)
 	}
+	field(w, "Job:    ", job)
 	switch {
 	case r.Tokens > 0 && r.Workload.Task == sizing.Inference:
-		fmt.Fprintf(w, "Work:   %.3g tokens generated (-tokens)", r.Tokens)
+		fmt.Fprintf(w, "Work:   %s tokens generated (-tokens)", lang.Tokens(r.Tokens))
 	case r.Tokens > 0:
-		fmt.Fprintf(w, "Work:   %.3g training tokens (-tokens)", r.Tokens)
+		fmt.Fprintf(w, "Work:   %s training tokens (-tokens)", lang.Tokens(r.Tokens))
 	default:
 		fmt.Fprint(w, "Work:   none given (memory only)")
 	}
 	if r.Deadline > 0 {
-		fmt.Fprintf(w, ", deadline %s", shortDuration(r.Deadline))
+		fmt.Fprintf(w, ", deadline %s", lang.Dur(r.Deadline))
 	}
 	fmt.Fprintln(w)
 	if r.Tokens <= 0 {
@@ -421,63 +450,50 @@ func describeRequest(w io.Writer, r plan.Request, source string) {
 		// or of plan.DefaultDemoHour when none is.
 		switch {
 		case r.Rental != (pricing.Usage{}):
-			fmt.Fprintf(w, "Rental: the costs are for %s of use a day on %s (-per-day, -days)\n", shortDuration(r.Rental.PerDay), text.Count(r.Rental.Days, "day", "days"))
+			fmt.Fprintf(w, "Rental: the costs are for %s of use a day on %s (-per-day, -days)\n", lang.Dur(r.Rental.PerDay), text.Count(r.Rental.Days, "day", "days"))
 		case r.Usage > 0:
-			fmt.Fprintf(w, "Rental: the costs are for %s of rental (-usage)\n", shortDuration(r.Usage))
+			fmt.Fprintf(w, "Rental: the costs are for %s of rental (-usage)\n", lang.Dur(r.Usage))
 		default:
-			fmt.Fprintf(w, "Rental: no -tokens or -usage, so the costs are for %s of rental only\n", hours(plan.DefaultDemoHour))
+			fmt.Fprintf(w, "Rental: no -tokens or -usage, so the costs are for %s of rental only\n", lang.Dur(plan.DefaultDemoHour))
 		}
 	}
 	for _, note := range modelNotes(m, r.Workload) {
-		fmt.Fprintf(w, "Model:  %s\n", note)
+		field(w, "Model:  ", note)
 	}
-	fmt.Fprintf(w, "Offers: %s\n\n", source)
+	field(w, "Offers: ", v.source)
+	fmt.Fprintln(w)
 }
 
-func printPlan(w io.Writer, r plan.Request, source string, rep plan.Report) error {
+func printPlan(w io.Writer, r plan.Request, rep plan.Report, v view) error {
+	lang := v.lang
 	shown := rep.Options
-	describeRequest(w, r, source)
-	fmt.Fprintf(w, "%s:\n\n", fitCount(rep.Considered, len(shown)))
+	describeRequest(w, r, v)
+	fmt.Fprintln(w, text.Wrap(fitCount(rep.Considered, len(shown))+":", 0, width, ""))
+	fmt.Fprintln(w)
 	printSkipped(w, rep.Skipped)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "#\tprovider\tcard\tGPUs\tlayout\tmem/GPU\tfree\ttime\tscaling\texpected cost\thourly only\tvs best\t")
-	for i, o := range shown {
-		scaling := "-"
-		if o.Duration > 0 {
-			scaling = fmt.Sprintf("%.0f%%", o.Efficiency*100)
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%.0f%%\t%s\t%s\t%s\t%s\t%s\t\n",
-			i+1, o.Offer.Provider, o.CardID, o.GPUs, plan.DescribeLayout(o.Layout), o.PerGPU.Total().Human(),
-			o.Headroom*100, duration(o.Duration), scaling, ranked(o), money(o.HourlyOnly.Total), o.Waste)
-	}
-	if err := tw.Flush(); err != nil {
+	if err := writeOptions(w, planColumns, shown, v); err != nil {
 		return err
 	}
 	printRates(w, shown)
 	best := shown[0]
-	fmt.Fprintf(w, "\nBest: %s %s (%s), %d × %s, %s\n", best.Offer.Provider, best.Offer.Region, best.Offer.Card, best.GPUs, best.CardID, plan.DescribeLayout(best.Layout))
+	fmt.Fprintf(w, "\nBest: %s, %d × %s, %s\n", offerName(best.Offer), best.GPUs, v.bestCard(best), plan.DescribeLayout(best.Layout))
 	b := best.PerGPU
-	fmt.Fprintf(w, "  memory per GPU: weights %s, gradients %s, optimizer %s, activations %s, KV cache %s, overhead %s = %s of %s (%.0f%% free)\n",
+	detail(w, fmt.Sprintf("memory per GPU: weights %s, gradients %s, optimizer %s, activations %s, KV cache %s, overhead %s = %s of %s (%.0f%% free)",
 		b.Weights.Human(), b.Gradients.Human(), b.Optimizer.Human(), b.Activations.Human(), b.KVCache.Human(), b.Overhead.Human(),
-		b.Total().Human(), best.Capacity.Human(), best.Headroom*100)
+		b.Total().Human(), best.Capacity.Human(), best.Headroom*100))
 	if best.Duration > 0 {
-		fmt.Fprintf(w, "  time: %s", duration(best.Duration))
-		if duration(best.DurationLow) != duration(best.DurationHigh) {
-			fmt.Fprintf(w, " (%s to %s over the utilization band)", duration(best.DurationLow), duration(best.DurationHigh))
+		t := "time: " + lang.Dur(best.Duration)
+		if low, high := lang.Dur(best.DurationLow), lang.Dur(best.DurationHigh); low != high {
+			t += fmt.Sprintf(" (%s to %s over the utilization band)", low, high)
 		}
-		fmt.Fprintf(w, ", scaling efficiency %.0f%%\n", best.Efficiency*100)
+		detail(w, t+fmt.Sprintf(", scaling efficiency %.0f%%", best.Efficiency*100))
 	}
-	fmt.Fprintf(w, "  cost: %s", best.Cost.Total)
-	fmt.Fprint(w, priceBasis(best))
-	for _, l := range best.Cost.Lines {
-		fmt.Fprintf(w, "; %s", costLine(l, unitPrefix(best)))
-	}
-	fmt.Fprintln(w)
+	detail(w, "cost: "+lang.Money(best.Cost.Total)+priceBasis(best)+costLines(best.Cost, unitPrefix(best), lang))
 	for _, warn := range best.Warnings {
-		fmt.Fprintf(w, "  warning: %s\n", warn)
+		detail(w, "warning: "+warn)
 	}
 	if best.Offer.Notes != "" {
-		fmt.Fprintf(w, "  price list note: %s\n", best.Offer.Notes)
+		detail(w, "price list note: "+best.Offer.Notes)
 	}
 	warned := 0
 	for _, o := range shown[1:] {
@@ -487,38 +503,62 @@ func printPlan(w io.Writer, r plan.Request, source string, rep plan.Report) erro
 		fmt.Fprintf(w, "\nWarnings on the other options shown:\n")
 		for i, o := range shown[1:] {
 			for _, warn := range o.Warnings {
-				fmt.Fprintf(w, "  #%d: %s\n", i+2, warn)
+				detail(w, fmt.Sprintf("#%d: %s", i+2, warn))
 			}
 		}
 	}
 	return nil
 }
 
-func printNoFit(w io.Writer, r plan.Request, source string, nf *plan.NoFitError) {
-	describeRequest(w, r, source)
+// field writes a line of the report's head: its label, and the value wrapped
+// to the terminal's width, continued under the value.
+func field(w io.Writer, label, value string) {
+	fmt.Fprintf(w, "%s%s\n", label, text.Wrap(value, text.Width(label), width, strings.Repeat(" ", text.Width(label))))
+}
+
+// detail writes a line under the table, indented two spaces and wrapped to
+// the terminal's width with its continuation indented four.
+func detail(w io.Writer, line string) {
+	fmt.Fprintf(w, "  %s\n", text.Wrap(line, 2, width, "    "))
+}
+
+// offerName names an offer in the report: "provider/region" as the price list
+// writes them.
+func offerName(o pricing.Offer) string {
+	if o.Region == "" {
+		return o.Provider
+	}
+	return o.Provider + "/" + o.Region
+}
+
+// bestCard names an option's card for the best option's line: the price list's
+// name, and the catalog's card it denotes when that differs ("RTX 4090 (GeForce
+// RTX 4090)").
+func (v view) bestCard(o plan.Option) string {
+	name := v.cardName(o.CardID)
+	card := strings.TrimSpace(o.Offer.Card)
+	switch {
+	case card == "":
+		return name
+	case strings.EqualFold(card, name):
+		return card
+	}
+	return card + " (" + name + ")"
+}
+
+func printNoFit(w io.Writer, r plan.Request, nf *plan.NoFitError, unknown []plan.Skipped, v view) {
+	describeRequest(w, r, v)
+	printSkipped(w, unknown)
 	fmt.Fprintln(w, "No option fits.")
-	for _, s := range nf.Reasons {
-		fmt.Fprintf(w, "  - %s\n", s)
+	for _, s := range nf.Reasons[:len(nf.Reasons)-len(unknown)] {
+		fmt.Fprintf(w, "  - %s\n", text.Wrap(s, 4, width, "    "))
 	}
 	if len(nf.Suggestions) > 0 {
 		fmt.Fprintln(w, "What would fit:")
 		for _, s := range nf.Suggestions {
-			fmt.Fprintf(w, "  - %s\n", s)
+			fmt.Fprintf(w, "  - %s\n", text.Wrap(s, 4, width, "    "))
 		}
 	}
-}
-
-// shortDuration prints d as time.Duration does, less zero minutes and seconds
-// at the end: "720h", "6h", "1h30m", "90s".
-func shortDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
 }
 
 // fitCount heads the table: how many candidates (offer, GPU count, layout) were
@@ -526,7 +566,7 @@ func shortDuration(d time.Duration) string {
 func fitCount(considered, shown int) string {
 	const ranking = "(expected cost, interruptions included; warnings do not change the order)"
 	if shown == 1 {
-		return fmt.Sprintf("%d candidates considered; the best option, one per offer %s", considered, ranking)
+		return fmt.Sprintf("%s considered; the best option %s", text.Count(considered, "candidate", "candidates"), ranking)
 	}
 	return fmt.Sprintf("%d candidates considered; the %d best options, one per offer, cheapest first %s", considered, shown, ranking)
 }
@@ -541,17 +581,35 @@ var units = map[string]struct{ one, many, per string }{
 	"term":  {"term", "terms", "term"},
 }
 
+// costLines writes a quote's lines after the cost: "; hourly 10.48 h × CNY
+// 0.80/h = CNY 8.38", each rounded for reading (-json keeps them exact); a
+// rounding line that rounds to nothing is left out.
+func costLines(q pricing.Quote, prefix string, lang msg.Lang) string {
+	var b strings.Builder
+	for _, l := range q.Lines {
+		if line := costLine(l, prefix, lang); line != "" {
+			b.WriteString("; ")
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
 // costLine writes a quote's line: the quantity rounded to two places for reading
 // (more for a quantity under 0.01, so it never reads 0), counted in GPU-units
 // (prefix "GPU-") when the option has several GPUs priced per GPU, in
 // instance-units (prefix "instance-") for an offer sold in instances, and the
-// unit price and the amount exact, as
-// the library computed them: "hourly 10.48 h × CNY 0.80/h = CNY 8.382",
-// "monthly 8 GPU-months × CNY 1800.00/month = CNY 14400.00", "rounding CNY
-// -0.002". -json keeps the quantity exact too.
-func costLine(l pricing.Line, prefix string) string {
+// unit price as the price list gives it, and the amount rounded to the
+// currency's minor unit:
+// "hourly 10.48 h × CNY 0.80/h = CNY 8.38", "monthly 8 GPU-months × CNY
+// 1800.00/month = CNY 14400.00", "rounding CNY -0.01"; empty for a rounding line
+// under half a minor unit. -json keeps every figure exact.
+func costLine(l pricing.Line, prefix string, lang msg.Lang) string {
 	if l.Unit == "" && l.Quantity.Equal(decimal.NewFromInt(1)) && l.Price.Currency == l.Amount.Currency && l.Price.Amount.Equal(l.Amount.Amount) {
-		return fmt.Sprintf("%s %s", l.Item, l.Amount.Exact()) // the rounding line
+		if l.Amount.Round(pricing.RoundHalfUp).Amount.IsZero() {
+			return ""
+		}
+		return fmt.Sprintf("%s %s", l.Item, lang.Money(l.Amount)) // the rounding line
 	}
 	one, many, per := l.Unit, l.Unit+"s", l.Unit
 	if u, ok := units[l.Unit]; ok {
@@ -571,41 +629,5 @@ func costLine(l pricing.Line, prefix string) string {
 	if l.Unit == "" {
 		qty, per = shown.String(), "unit"
 	}
-	return fmt.Sprintf("%s %s × %s/%s = %s", l.Item, qty, l.Price.Exact(), per, l.Amount.Exact())
-}
-
-// hours writes a whole number of hours in words, "1 hour", "3 hours", and
-// other durations as time.Duration prints them.
-func hours(d time.Duration) string {
-	switch {
-	case d == time.Hour:
-		return "1 hour"
-	case d > 0 && d%time.Hour == 0:
-		return fmt.Sprintf("%d hours", d/time.Hour)
-	default:
-		return d.String()
-	}
-}
-
-// duration prints a job's time for people: minutes below two days, hours above.
-func duration(d time.Duration) string {
-	switch {
-	case d == 0:
-		return "-"
-	case d < time.Minute:
-		return d.Round(time.Second).String()
-	case d < 48*time.Hour:
-		m := int64(d.Round(time.Minute) / time.Minute)
-		return fmt.Sprintf("%dh%02dm", m/60, m%60)
-	default:
-		return fmt.Sprintf("%.0fh", d.Hours())
-	}
-}
-
-// money prints an amount, "-" for a price not offered (a zero hourly-only quote).
-func money(m pricing.Money) string {
-	if m.Amount.IsZero() {
-		return "-"
-	}
-	return m.String()
+	return fmt.Sprintf("%s %s × %s/%s = %s", l.Item, qty, lang.Price(l.Price), per, lang.Money(l.Amount))
 }

@@ -128,7 +128,7 @@ func TestModelFiles(t *testing.T) {
 		args []string
 		want jsonModel
 	}{
-		{"config", []string{"-config", qwenConfig}, jsonModel{Name: "qwen2.5-7b", Layers: 28, KVHeads: 4}},
+		{"config", []string{"-config", qwenConfig}, jsonModel{Name: "qwen2.5-7b", Params: qwenParams, Layers: 28, KVHeads: 4}}, // -json fills in the count
 		{"shards in one flag", []string{"-safetensors", a + "," + b}, jsonModel{Name: "model", Params: qwenParams, StoredBytes: 2 * qwenParams}},
 		{"shards in two flags", []string{"-safetensors", a, "-safetensors", b}, jsonModel{Name: "model", Params: qwenParams, StoredBytes: 2 * qwenParams}},
 		{"config and shards", []string{"-config", qwenConfig, "-safetensors", a + "," + b},
@@ -185,7 +185,7 @@ func TestApproxNote(t *testing.T) {
 		args []string
 		note string // "" for none
 	}{
-		{[]string{"-params", "7B"}, "Model:  -params gives the parameter count only; terms that need the architecture assume grouped-query attention with 8 KV heads (-config with the model's config.json makes them exact)\n"},
+		{[]string{"-params", "7B"}, "Model:  -params gives the parameter count only; terms that need the architecture assume\n"},
 		{[]string{"-safetensors", st}, "Model:  the weight file gives the parameter count only;"},
 		{[]string{"-params", "7B", "-serve-rps", "2"}, "         -params gives the parameter count only;"},
 		{[]string{"-config", qwenConfig}, ""},
@@ -254,4 +254,30 @@ func FuzzParseCount(f *testing.F) {
 			t.Fatalf("parseSize(%q) = %d, %d, %v", s, w, h, err)
 		}
 	})
+}
+
+// A downloaded model's folder, given to -model, -config or -safetensors, plans
+// as its config and shards say.
+func TestModelFolder(t *testing.T) {
+	const dir = "testdata/qwen2.5-7b"
+	want := jsonModel{Name: "qwen2.5-7b", Params: qwenParams, Layers: 28, KVHeads: 4, StoredBytes: 2 * qwenParams}
+	for _, flag := range []string{"-model", "-config", "-safetensors"} {
+		got, _ := planModel(t, flag, dir)
+		if got != want {
+			t.Errorf("%s %s: model %+v, want %+v", flag, dir, got, want)
+		}
+	}
+	r := runArgs("-model", dir, "-task", "inference", "-top", "1")
+	if r.code != exitOK || !strings.Contains(r.stdout, "qwen2.5-7b (7.62B parameters), inference in BF16") {
+		t.Errorf("-model %s: exit %d, %q\n%s", dir, r.code, r.stderr, r.stdout)
+	}
+	for _, tc := range []struct{ args []string }{
+		{[]string{"-model", "testdata/no-such-folder"}},
+		{[]string{"-model", "testdata"}}, // a folder without a model
+	} {
+		r := runArgs(tc.args...)
+		if r.code == exitOK || !strings.Contains(r.stderr, tc.args[1]) {
+			t.Errorf("run(%q) = exit %d, stderr %q; want a failure naming the folder", tc.args, r.code, r.stderr)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/catalog"
@@ -32,7 +33,10 @@ var formatNames = map[string]string{
 //	lambda/vms.csv (SkyPilot catalog CSV, provider lambda): 19 offers; 2 rows left out: no GPUs (2, from line 2)
 //
 // A SkyPilot catalog's offers take the cloud its path names (skyPilotCloud)
-// as their provider, when it names one.
+// as their provider, when it names one; an offer the list names no provider for
+// (a CSV without a provider column) takes the file's name, so that the report
+// and its messages show where it came from. A list with no offer, a header
+// alone, is an error naming the file.
 func readOfferFile(file string) ([]pricing.Offer, string, error) {
 	f, err := cli.Open("offers", file)
 	if err != nil {
@@ -51,7 +55,17 @@ func readOfferFile(file string) ([]pricing.Offer, string, error) {
 		}
 		fmt.Fprintf(&b, ", provider %s", cloud)
 	}
+	unnamed := 0
+	for i := range l.Offers {
+		if strings.TrimSpace(l.Offers[i].Provider) == "" {
+			l.Offers[i].Provider = filepath.Base(file)
+			unnamed++
+		}
+	}
 	fmt.Fprintf(&b, "): %s", text.Count(len(l.Offers), "offer", "offers"))
+	if unnamed > 0 {
+		fmt.Fprintf(&b, " (%d without a provider, shown by the file's name)", unnamed)
+	}
 	rows, reasons := 0, make([]string, len(l.Skipped))
 	for i, s := range l.Skipped {
 		rows += s.Rows
@@ -59,6 +73,9 @@ func readOfferFile(file string) ([]pricing.Offer, string, error) {
 	}
 	if rows > 0 {
 		fmt.Fprintf(&b, "; %s left out: %s", text.Count(rows, "row", "rows"), strings.Join(reasons, ", "))
+	}
+	if len(l.Offers) == 0 {
+		return nil, "", fmt.Errorf("-offers %s: no offers in the file (%s): a header alone, or every row left out; give an offer a row under the header", file, formatNames[l.Format])
 	}
 	return l.Offers, b.String(), nil
 }
@@ -80,6 +97,37 @@ func skyPilotCloud(file string) string {
 		return ""
 	}
 	return path.Base(dir)
+}
+
+// known splits offers into those of cards the catalog knows, by any name it
+// reads (a name several boards share included), and those of cards it does not,
+// left out with the catalog's reason (its closest names) before the planner sees
+// them, so that they are reported as unknown, never as not fitting.
+func (o options) known(offers []pricing.Offer) ([]pricing.Offer, []plan.Skipped) {
+	var kept []pricing.Offer
+	var unknown []plan.Skipped
+	for _, off := range offers {
+		if _, err := o.cat.Lookup(off.Card); errors.Is(err, catalog.ErrNotFound) {
+			unknown = append(unknown, plan.Skipped{Offer: off, Reason: err.Error(), Err: err})
+			continue
+		}
+		kept = append(kept, off)
+	}
+	return kept, unknown
+}
+
+// unknownCards is the error when no offer is of a card the catalog knows: each
+// unknown card with the catalog's closest names, and how to add one.
+func unknownCards(unknown []plan.Skipped) error {
+	var lines []string
+	for _, sk := range unknown[:min(len(unknown), maxUnknownNames)] {
+		lines = append(lines, text.OfferName(sk.Offer.Provider, sk.Offer.Region, sk.Offer.Card, "an offer", sk.Offer.Line)+": "+sk.Reason)
+	}
+	if len(unknown) > maxUnknownNames {
+		lines = append(lines, fmt.Sprintf("and %d more", len(unknown)-maxUnknownNames))
+	}
+	return fmt.Errorf("no offer is of a card the catalog knows, so none can be planned:\n%s\n%s",
+		strings.Join(lines, "\n"), cli.UnknownCardHint)
 }
 
 // maxUnknownNames is how many names of unknown cards the report lists before
@@ -131,7 +179,8 @@ func printSkipped(w io.Writer, skipped []plan.Skipped) {
 		if n == 1 {
 			what = "an unknown card"
 		}
-		fmt.Fprintf(w, "left out %s of %s: %s\n", text.Count(n, "offer", "offers"), what, strings.Join(unknown, ", "))
+		fmt.Fprintln(w, text.Wrap(fmt.Sprintf("left out %s of %s: %s", text.Count(n, "offer", "offers"), what, strings.Join(unknown, ", ")), 0, width, "  "))
+		fmt.Fprintf(w, "  %s\n", text.Wrap(cli.UnknownCardHint, 2, width, "  "))
 	}
 	if len(skipped) > 0 {
 		fmt.Fprintln(w)

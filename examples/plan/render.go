@@ -6,10 +6,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
-	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
@@ -115,7 +114,7 @@ func (o options) executeRender(w io.Writer) (int, error) {
 	if err != nil {
 		return exitFail, err
 	}
-	cat := catalog.Default()
+	cat := o.cat
 	var opts []renderOption
 	var skipped []jsonSkipped
 	var smaller []string // cards too small, for the no-fit report
@@ -156,14 +155,14 @@ func (o options) executeRender(w io.Writer) (int, error) {
 	}
 	sort.SliceStable(opts, func(i, j int) bool { return opts[i].Cost.Total.Amount.LessThan(opts[j].Cost.Total.Amount) })
 	if len(opts) == 0 {
-		msg := fmt.Sprintf("no offer holds %s at %s: it needs %s per card with %.0f%% headroom", renderName(job.Kind), renderSize(job), est.Memory.Human(), headroom*100)
+		why := fmt.Sprintf("no offer holds %s at %s: it needs %s per card with %.0f%% headroom", renderName(job.Kind), renderSize(job), est.Memory.Human(), headroom*100)
 		if o.json {
-			return exitFail, writeJSON(w, jsonError{Error: "plan: no option fits: " + msg, NoFit: true, Reasons: nonNil(smaller), Suggestions: []string{}})
+			return exitFail, writeJSON(w, jsonError{Error: "plan: no option fits: " + why, NoFit: true, Reasons: nonNil(smaller), Suggestions: []string{}})
 		}
-		describeRender(w, job, est, headroom, rental, source)
-		fmt.Fprintf(w, "No option fits: %s.\n", msg)
+		describeRender(w, job, est, headroom, rental, source, o.lang)
+		fmt.Fprintln(w, text.Wrap("No option fits: "+why+".", 0, width, "  "))
 		for _, s := range smaller {
-			fmt.Fprintf(w, "  - %s\n", s)
+			fmt.Fprintf(w, "  - %s\n", text.Wrap(s, 4, width, "    "))
 		}
 		return exitFail, nil
 	}
@@ -175,7 +174,7 @@ func (o options) executeRender(w io.Writer) (int, error) {
 		return exitOK, writeJSON(w, jsonRender{Job: job, Memory: est, Headroom: headroom, Rental: rental, Currency: currency,
 			Skipped: append([]jsonSkipped{}, skipped...), Options: opts})
 	}
-	describeRender(w, job, est, headroom, rental, source)
+	describeRender(w, job, est, headroom, rental, source, o.lang)
 	fmt.Fprintf(w, "%d of %d offers hold it; %d shown, cheapest first (one GPU each; interruption risk not weighed):\n\n", all, len(offers), len(opts))
 	for _, sk := range skipped {
 		fmt.Fprintf(w, "left out: %s %s %s (line %d): %s\n", sk.Provider, sk.Region, sk.Card, sk.Line, sk.Reason)
@@ -183,19 +182,24 @@ func (o options) executeRender(w io.Writer) (int, error) {
 	if len(skipped) > 0 {
 		fmt.Fprintln(w)
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "#\tprovider\tregion\tcard\tmemory\tfree\tcost\t")
+	t := text.Table{Indent: "  ", Align: []text.Align{text.Right, text.Left, text.Left, text.Left, text.Right, text.Right, text.Right}}
+	if !o.wide {
+		t.Max = []int{0, 16, 16, 18}
+	}
+	t.Row("#", "provider", "region", "card", "memory", "free", "cost "+currency)
 	for i, op := range opts {
 		free := 100 * (1 - float64(est.Memory)/float64(op.Capacity))
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%.0f%%\t%s\t\n", i+1, op.Provider, op.Region, op.CardID, op.Capacity.Human(), free, op.Cost.Total)
+		t.Row(strconv.Itoa(i+1), op.Provider, op.Region, op.Card, op.Capacity.Human(), fmt.Sprintf("%.0f%%", free), msg.Amount(op.Cost.Total))
 	}
-	if err := tw.Flush(); err != nil {
+	if err := t.Write(w); err != nil {
 		return exitFail, err
 	}
 	best := opts[0]
-	fmt.Fprintf(w, "\nBest: %s %s (%s)\n  cost: %s", best.Provider, best.Region, best.Card, best.Cost.Total)
+	fmt.Fprintf(w, "\nBest: %s, %s\n  cost: %s", offerName(best.Offer), o.view(source).bestCard(plan.Option{Offer: best.Offer, CardID: best.CardID}), o.lang.Money(best.Cost.Total))
 	for _, l := range best.Cost.Lines {
-		fmt.Fprintf(w, "; %s", costLine(l, instancePrefix(best.Offer)))
+		if line := costLine(l, instancePrefix(best.Offer), o.lang); line != "" {
+			fmt.Fprintf(w, "; %s", line)
+		}
 	}
 	fmt.Fprintln(w)
 	if best.Offer.Notes != "" {
@@ -214,22 +218,23 @@ func renderSize(job sizing.RenderJob) string {
 
 // describeRender heads a render job's report: the job, its memory and where the
 // figure comes from, the rental priced and the offers.
-func describeRender(w io.Writer, job sizing.RenderJob, est sizing.RenderEstimate, headroom float64, rental pricing.Usage, source string) {
+func describeRender(w io.Writer, job sizing.RenderJob, est sizing.RenderEstimate, headroom float64, rental pricing.Usage, source string, lang msg.Lang) {
 	need := est.Range.String()
 	if est.AtLeast {
 		need = est.Range.Low.Human() + " and up"
 	}
-	fmt.Fprintf(w, "Job:    %s at %s on one GPU, %s (sized by %s, %.0f%% headroom kept free)\n", renderName(job.Kind), renderSize(job), need, est.Memory.Human(), headroom*100)
-	fmt.Fprintf(w, "Memory: %s; approximate: measure a real job with nvidia-smi where it matters\n", est.Source)
+	field(w, "Job:    ", fmt.Sprintf("%s at %s on one GPU, %s (sized by %s, %.0f%% headroom kept free)", renderName(job.Kind), renderSize(job), need, est.Memory.Human(), headroom*100))
+	field(w, "Memory: ", est.Source+"; approximate: measure a real job with nvidia-smi where it matters")
 	switch {
 	case rental.Days > 0:
-		fmt.Fprintf(w, "Rental: %s of use a day on %s (-per-day, -days)\n", shortDuration(rental.PerDay), text.Count(rental.Days, "day", "days"))
+		fmt.Fprintf(w, "Rental: %s of use a day on %s (-per-day, -days)\n", lang.Dur(rental.PerDay), text.Count(rental.Days, "day", "days"))
 	case rental.Duration == plan.DefaultDemoHour:
-		fmt.Fprintf(w, "Rental: %s (-usage sets it)\n", hours(rental.Duration))
+		fmt.Fprintf(w, "Rental: %s (-usage sets it)\n", lang.Dur(rental.Duration))
 	default:
-		fmt.Fprintf(w, "Rental: %s (-usage)\n", shortDuration(rental.Duration))
+		fmt.Fprintf(w, "Rental: %s (-usage)\n", lang.Dur(rental.Duration))
 	}
-	fmt.Fprintf(w, "Offers: %s\n\n", source)
+	field(w, "Offers: ", source)
+	fmt.Fprintln(w)
 }
 
 // renderName names a render kind for people.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"text/tabwriter"
 	"time"
 
 	"github.com/gpuplan/gpuplan/compute"
@@ -70,73 +69,70 @@ func (s serveFlags) apply(r *plan.Request, set map[string]bool) error {
 }
 
 // describeServing heads a serving plan: the model, the traffic and the rental.
-func describeServing(w io.Writer, r plan.Request, source string) {
+func describeServing(w io.Writer, r plan.Request, v view) {
+	lang := v.lang
 	m, t := r.Model, r.Serving
-	fmt.Fprintf(w, "Model:   %s (%.2fB parameters), weights in %v\n", m.Name, float64(m.ParamCount())/1e9, r.Workload.Precision)
+	fmt.Fprintf(w, "Model:   %s (%s parameters), weights in %v\n", m.Name, lang.Tokens(float64(m.ParamCount())), r.Workload.Precision)
 	for _, note := range modelNotes(m, r.Workload) {
-		fmt.Fprintf(w, "         %s\n", note)
+		field(w, "         ", note)
 	}
-	fmt.Fprintf(w, "Traffic: %g requests/s of %d prompt and %d output tokens (%.4g generated tokens/s), targets TTFT %s, TPOT %s\n",
-		t.Rate, t.PromptTokens, t.OutputTokens, t.Rate*float64(t.OutputTokens), text.Target(t.TTFT), text.Target(t.TPOT))
+	field(w, "Traffic: ", fmt.Sprintf("%g requests/s of %d prompt and %d output tokens (%.4g generated tokens/s), targets TTFT %s, TPOT %s",
+		t.Rate, t.PromptTokens, t.OutputTokens, t.Rate*float64(t.OutputTokens), target(t.TTFT), target(t.TPOT)))
 	switch {
 	case r.Rental != (pricing.Usage{}):
-		fmt.Fprintf(w, "Rental:  %s of service a day on %s (-per-day, -days)\n", shortDuration(r.Rental.PerDay), text.Count(r.Rental.Days, "day", "days"))
+		fmt.Fprintf(w, "Rental:  %s of service a day on %s (-per-day, -days)\n", lang.Dur(r.Rental.PerDay), text.Count(r.Rental.Days, "day", "days"))
 	case r.Usage > 0:
-		fmt.Fprintf(w, "Rental:  %s of continuous service (-usage)\n", shortDuration(r.Usage))
+		fmt.Fprintf(w, "Rental:  %s of continuous service (-usage)\n", lang.Dur(r.Usage))
 	default:
-		fmt.Fprintf(w, "Rental:  %s of continuous service, one month (no -usage)\n", hours(plan.DefaultServingUsage))
+		fmt.Fprintf(w, "Rental:  %s of continuous service, one month (no -usage)\n", lang.Dur(plan.DefaultServingUsage))
 	}
 	reserve := r.Headroom
 	if reserve == 0 {
 		reserve = compute.DefaultServingReserve
 	}
 	fmt.Fprintf(w, "Reserve: %.0f%% of each GPU's memory left unused (-headroom)\n", reserve*100)
-	fmt.Fprintf(w, "Offers:  %s\n\n", source)
+	field(w, "Offers:  ", v.source)
+	fmt.Fprintln(w)
+}
+
+// target writes a latency target: the duration, or "none".
+func target(d time.Duration) string {
+	if d == 0 {
+		return "none"
+	}
+	return latency(d)
 }
 
 // printServing writes a serving plan: per option the replicas × GPUs, the
-// replica's operating point, the tokens per second of all replicas, and the cost
-// per hour and per million generated tokens; then the best option in detail.
-func printServing(w io.Writer, r plan.Request, source string, rep plan.Report) error {
+// replica's operating point, and the cost per hour and per million generated
+// tokens; then the best option in detail.
+func printServing(w io.Writer, r plan.Request, rep plan.Report, v view) error {
+	lang := v.lang
 	shown := rep.Options
-	describeServing(w, r, source)
-	fmt.Fprintf(w, "%d candidates (offer, GPUs per replica) considered; the %s, one per offer, cheapest first:\n\n", rep.Considered, text.Count(len(shown), "best option", "best options"))
-	for _, sk := range rep.Skipped {
-		fmt.Fprintf(w, "left out: %s %s %s (line %d): %s\n", sk.Offer.Provider, sk.Offer.Region, sk.Offer.Card, sk.Offer.Line, sk.Reason)
-	}
-	if len(rep.Skipped) > 0 {
-		fmt.Fprintln(w)
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "#\tprovider\tcard\treplicas × GPUs\tGPUs\tseqs/replica\tTTFT\tTPOT\ttokens/s\tper hour\tper 1M tokens\tcost\t")
-	for i, o := range shown {
-		p := o.Serving
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d × %d\t%d\t%d\t%s\t%s\t%.0f\t%s\t%s\t%s\t\n",
-			i+1, o.Offer.Provider, o.CardID, o.Replicas, max(o.Layout.Tensor, 1), o.GPUs, p.Concurrency,
-			latency(p.TTFT), latency(p.TPOT), float64(p.Throughput)*float64(o.Replicas), o.PerHour, o.PerMillion, o.ExpectedCost)
-	}
-	if err := tw.Flush(); err != nil {
+	describeServing(w, r, v)
+	fmt.Fprintln(w, text.Wrap(fmt.Sprintf("%d candidates (offer, GPUs per replica) considered; the %s, one per offer, cheapest first:",
+		rep.Considered, text.Count(len(shown), "best option", "best options")), 0, width, ""))
+	fmt.Fprintln(w)
+	printSkipped(w, rep.Skipped)
+	if err := writeOptions(w, servingColumns, shown, v); err != nil {
 		return err
 	}
 	best := shown[0]
-	fmt.Fprintf(w, "\nBest: %s %s (%s), %s of %d × %s (%s)\n", best.Offer.Provider, best.Offer.Region, best.Offer.Card,
-		text.Count(best.Replicas, "replica", "replicas"), max(best.Layout.Tensor, 1), best.CardID, plan.DescribeLayout(best.Layout))
+	fmt.Fprintf(w, "\nBest: %s, %s of %d × %s, %s\n", offerName(best.Offer),
+		text.Count(best.Replicas, "replica", "replicas"), max(best.Layout.Tensor, 1), v.bestCard(best), plan.DescribeLayout(best.Layout))
 	p := best.Serving
-	fmt.Fprintf(w, "  each replica: %s, TTFT %s, TPOT %s, %.0f tokens/s (%.1f per user), %.2f requests/s\n",
-		text.Count(p.Concurrency, "sequence", "sequences"), latency(p.TTFT), latency(p.TPOT), float64(p.Throughput), float64(p.PerUser), p.Requests)
+	detail(w, fmt.Sprintf("each replica: %s, TTFT %s, TPOT %s, %.0f tokens/s (%.1f per user), %.2f requests/s",
+		text.Count(p.Concurrency, "sequence", "sequences"), latency(p.TTFT), latency(p.TPOT), float64(p.Throughput), float64(p.PerUser), p.Requests))
 	b := best.PerGPU
-	fmt.Fprintf(w, "  memory per GPU: weights %s, activations %s, KV cache %s, reserve %s = %s of %s\n",
-		b.Weights.Human(), b.Activations.Human(), b.KVCache.Human(), b.Overhead.Human(), b.Total().Human(), best.Capacity.Human())
-	fmt.Fprintf(w, "  cost: %s%s over the rental", best.Cost.Total, priceBasis(best))
-	for _, l := range best.Cost.Lines {
-		fmt.Fprintf(w, "; %s", costLine(l, unitPrefix(best)))
-	}
-	fmt.Fprintf(w, "\n  %s an hour, %s per million generated tokens\n", best.PerHour, best.PerMillion)
+	detail(w, fmt.Sprintf("memory per GPU: weights %s, activations %s, KV cache %s, reserve %s = %s of %s",
+		b.Weights.Human(), b.Activations.Human(), b.KVCache.Human(), b.Overhead.Human(), b.Total().Human(), best.Capacity.Human()))
+	detail(w, "cost: "+lang.Money(best.Cost.Total)+priceBasis(best)+" over the rental"+costLines(best.Cost, unitPrefix(best), lang))
+	detail(w, fmt.Sprintf("%s an hour, %s per million generated tokens", lang.Money(best.PerHour), lang.Money(best.PerMillion)))
 	for _, warn := range best.Warnings {
-		fmt.Fprintf(w, "  warning: %s\n", warn)
+		detail(w, "warning: "+warn)
 	}
 	if best.Offer.Notes != "" {
-		fmt.Fprintf(w, "  price list note: %s\n", best.Offer.Notes)
+		detail(w, "price list note: "+best.Offer.Notes)
 	}
 	return nil
 }

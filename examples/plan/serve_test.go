@@ -26,6 +26,9 @@ func TestServeGolden(t *testing.T) {
 				t.Fatalf("run(%q) = exit %d, stderr %q; want exit %d, empty stderr", tc.args, r.code, r.stderr, tc.code)
 			}
 			golden(t, tc.name, []byte(r.stdout))
+			if !strings.HasSuffix(tc.name, "json") {
+				fits(t, r.stdout)
+			}
 		})
 	}
 }
@@ -51,7 +54,7 @@ func TestServeJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := out.Options[0]
-	if o.Replicas != 7 || o.GPUs != 7 || o.PerMillion.Amount != "0.36" || o.PerMillion.Currency != "CNY" || o.Serving.Concurrency != 40 || !(o.Serving.Throughput > 900) {
+	if o.Replicas != 8 || o.GPUs != 8 || o.PerMillion.Amount != "0.41" || o.PerMillion.Currency != "CNY" || o.Serving.Concurrency != 40 || !(o.Serving.Throughput > 800) {
 		t.Errorf("option %+v", o)
 	}
 }

@@ -35,6 +35,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -85,13 +86,14 @@ type config struct {
 // chart to w with -out -).
 func run(w io.Writer, args []string) error {
 	fs := cli.FlagSet("serve")
-	model := fs.String("model", "llama-3.1-8b", "model preset, one of the names go run ./examples/plan -model list prints")
+	model := fs.String("model", "llama-3.1-8b", "model preset; -model list prints the names")
 	cards := fs.String("cards", "RTX 4090,A100 SXM4 40GB,H100 SXM5 80GB", "comma-separated catalog card names, one to three")
 	precision := fs.String("precision", "bf16", "precision of the weights (bf16, fp16, fp8, int8, awq4, q4_k_m, ...); the KV cache keeps its default for it")
 	prompt := fs.Int("prompt", 1000, "mean prompt tokens of a request")
 	output := fs.Int("output", 300, "mean generated tokens of a request")
 	tp := fs.Int("tp", 1, "tensor-parallel GPUs per replica")
 	tpot := fs.Duration("tpot", 50*time.Millisecond, "TPOT target marked on the chart and in the table; 0: none")
+	catalogFile := fs.String("catalog", "", cli.CatalogFlag)
 	out := fs.String("o", "", "write the chart, an SVG, to this `file`; empty: no chart, the table only")
 	asJSON := fs.Bool("json", false, "print the figures as JSON on standard output, and nothing else, in place of the table")
 	if _, err := cli.Parse(fs, args); err != nil {
@@ -102,8 +104,15 @@ func run(w io.Writer, args []string) error {
 	}
 	cfg := config{prompt: *prompt, output: *output, tp: *tp, tpot: *tpot, modelName: *model}
 	var err error
+	if *model == "list" {
+		if *asJSON {
+			return cli.WriteJSON(w, sizing.Presets())
+		}
+		_, err := fmt.Fprintln(w, strings.Join(sizing.Presets(), "\n"))
+		return err
+	}
 	if cfg.model, err = sizing.Preset(*model); err != nil {
-		return cli.Usagef("-model %s: %v", text.Quote(*model, 80), err)
+		return cli.Usagef("-model %s: not one of the %d presets (-model list prints them)%s", text.Quote(*model, 80), len(sizing.Presets()), suggestion(err))
 	}
 	if cfg.weights, err = sizing.ParsePrecision(*precision); err != nil {
 		return cli.Usagef("-precision %s: %v", text.Quote(*precision, 80), err)
@@ -117,9 +126,15 @@ func run(w io.Writer, args []string) error {
 	if *tpot < 0 {
 		return cli.Usagef("-tpot %v: want 0 (none) or a positive duration", *tpot)
 	}
-	cat := catalog.Default()
+	cat, err := cli.Catalog(*catalogFile)
+	if err != nil {
+		return err
+	}
 	for _, name := range strings.Split(*cards, ",") {
 		c, err := cat.Lookup(strings.TrimSpace(name))
+		if errors.Is(err, catalog.ErrNotFound) {
+			return cli.Usagef("-cards: %v; %s", err, cli.UnknownCardHint)
+		}
 		if err != nil {
 			return cli.Usagef("-cards: %v", err)
 		}
@@ -132,6 +147,13 @@ func run(w io.Writer, args []string) error {
 	curves, err := cfg.curves()
 	if err != nil {
 		return err
+	}
+	for _, c := range curves {
+		// A replica the flags make invalid whatever the card (a tensor degree that
+		// does not divide the heads) is said first, as the command line's fault.
+		if errors.Is(c.err, compute.ErrInvalid) && cfg.tp > 1 {
+			return cli.Usagef("-tp %d: %v (-tp takes %s for %s)", cfg.tp, c.err, divisors(cfg.model.Heads), cfg.modelName)
+		}
 	}
 	fits := false
 	for _, c := range curves {
@@ -279,6 +301,31 @@ func (cfg *config) curves() ([]curve, error) {
 		}
 	}
 	return cs, nil
+}
+
+// suggestion is sizing.Preset's error when it names the closest presets, for a
+// user to read after the command's own words; "" when it has none to name (it
+// then points a program at a function, which a user of the command cannot call).
+func suggestion(err error) string {
+	if strings.Contains(err.Error(), "did you mean") {
+		return "; " + err.Error()
+	}
+	return ""
+}
+
+// divisors lists the tensor degrees up to 64 that divide n heads: "1, 2, 4 or
+// 8".
+func divisors(n int) string {
+	var d []string
+	for k := 1; k <= min(n, 64); k++ {
+		if n%k == 0 {
+			d = append(d, strconv.Itoa(k))
+		}
+	}
+	if len(d) < 2 {
+		return strings.Join(d, "")
+	}
+	return strings.Join(d[:len(d)-1], ", ") + " or " + d[len(d)-1]
 }
 
 // next returns the concurrency sampled after k: 1, 2, 3, 4, 6, 8, 12, 16, 24, ...

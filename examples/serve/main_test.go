@@ -140,13 +140,19 @@ func TestTableAgainstServing(t *testing.T) {
 	}
 }
 
+// goName matches the Go names of the library that a message to a user of the
+// command must not name: a function to call, a package-qualified name.
+var goName = regexp.MustCompile(`\bPresets\b|\b(sizing|compute|catalog|pricing)\.[A-Z]|\b[A-Z][a-z]+[A-Z][A-Za-z]*\(`)
+
 func TestErrors(t *testing.T) {
 	for _, tt := range []struct {
 		args   []string
 		status int
 		msg    string
 	}{
-		{[]string{"-model", "llama-9"}, 2, "-model"},
+		{[]string{"-model", "llama-9"}, 2, `serve: -model "llama-9": not one of the `},
+		{[]string{"-model", "lama-3.1-8b"}, 2, `presets (-model list prints them); sizing: no preset model "lama-3.1-8b" (did you mean llama-3.1-8b`},
+		{[]string{"-tp", "3"}, 2, "serve: -tp 3: compute: 32 attention heads do not divide over 3 tensor-parallel devices: invalid input (-tp takes 1, 2, 4, 8, 16 or 32 for llama-3.1-8b)\n"},
 		{[]string{"-cards", "RTX 9999"}, 2, "-cards"},
 		{[]string{"-cards", "T4,L4,A10,A30"}, 2, "one to 3"},
 		{[]string{"-precision", "fp7"}, 2, "-precision"},
@@ -162,6 +168,12 @@ func TestErrors(t *testing.T) {
 		err := run(&out, tt.args)
 		if got := cli.Exit("serve", err, &stderr); got != tt.status || !strings.Contains(stderr.String(), tt.msg) {
 			t.Errorf("run(%q): status %d, stderr %q; want %d and %q", tt.args, got, stderr.String(), tt.status, tt.msg)
+		}
+		if m := goName.FindString(stderr.String()); m != "" {
+			t.Errorf("run(%q): stderr %q names %q, which a user of the command cannot run", tt.args, stderr.String(), m)
+		}
+		if tt.status == 2 && out.Len() > 0 {
+			t.Errorf("run(%q): a usage error after output %q", tt.args, out.String())
 		}
 	}
 	var out bytes.Buffer

@@ -281,7 +281,7 @@ func (s settings) moreGPUs(m *cardMiss) string {
 		return ""
 	}
 	for n := m.limit + 1; n <= MaxPlanGPUs; n = nextCount(n, MaxPlanGPUs) {
-		f := s.fitCard(m.card, n, GPUsPerServer, work)
+		f := s.fitCard(m.card, n, GPUsPerServer, 0, work)
 		if !f.ok || f.duration > s.Deadline {
 			continue
 		}

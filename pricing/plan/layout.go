@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
 	"math"
-	"math/bits"
+	"slices"
 	"strconv"
 	"time"
 
@@ -16,11 +16,14 @@ import (
 )
 
 // fit is the planner's answer for one card at one GPU count: the layout chosen,
-// its memory and its timing. The same card, GPU count and request give the same
-// fit however many offers share them, so Plan computes each once.
+// its micro-batch, its memory and its timing. The same card, GPU count and
+// request give the same fit however many offers share them, so Plan computes
+// each once.
 type fit struct {
 	ok        bool
 	layout    sizing.Parallel
+	micro     int // training: the micro-batch per data-parallel replica; zero for inference
+	accum     int // training: micro-batches per optimizer step
 	mem       sizing.Breakdown
 	duration  time.Duration
 	low, high time.Duration
@@ -28,6 +31,7 @@ type fit struct {
 	nvlink    bool
 	linkName  string
 	need      sizing.Bytes // the smallest per-GPU total of the layouts tried, when none fits
+	hostNeed  sizing.Bytes // when only the host RAM stopped it: the least a layout that fit the GPUs needed
 	usable    sizing.Bytes // card memory less the headroom
 	tried     int          // layouts evaluated for this card and GPU count
 	server    int          // GPUs per server the fit was made for (serverOf)
@@ -42,17 +46,22 @@ type fit struct {
 type fitKey struct {
 	card   string
 	gpus   int
-	server int // GPUs per server (serverOf)
+	server int          // GPUs per server (serverOf)
+	host   sizing.Bytes // host RAM per GPU the offer has; zero: unknown, no limit
 }
 
 // maxLayouts is the most layouts lists for one GPU count.
 const maxLayouts = 11
 
 // layouts lists the parallel layouts tried for n GPUs, in order of preference, in
-// buf (no allocation: there are at most maxLayouts). Tensor parallelism, whose
-// all-reduces sit on every layer's critical path, is kept inside one server of
-// server GPUs, as Megatron-LM deploys it.
+// buf (no allocation: there are at most maxLayouts): the request's pinned
+// layout alone when it has one. Tensor parallelism, whose all-reduces sit on
+// every layer's critical path, is kept inside one server of server GPUs, as
+// Megatron-LM deploys it.
 func (s settings) layouts(buf *[maxLayouts]sizing.Parallel, n, server int) []sizing.Parallel {
+	if s.Parallel != nil {
+		return append(buf[:0], *s.Parallel)
+	}
 	m := s.Model
 	heads, kv := m.Heads, cmp.Or(m.KVHeads, m.Heads)
 	divides := func(t int) bool { return heads > 0 && heads%t == 0 && kv%t == 0 }
@@ -87,50 +96,55 @@ func (s settings) layouts(buf *[maxLayouts]sizing.Parallel, n, server int) []siz
 	return ls
 }
 
-// fitCard times every layout of n GPUs of card, in servers of server GPUs, that
-// fits and keeps the fastest (the first listed among equals; without Tokens, the
-// first that fits). The link and the peak do not depend on the layout: they are
-// found once.
-func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) *fit {
+// fitCard tries every layout of n GPUs of card, in servers of server GPUs, each
+// at its micro-batch (batch), and keeps the fastest that fits (among equals
+// the larger micro-batch, then the first listed; without Tokens, the first
+// that fits). A layout fits when its memory per GPU fits the card less the
+// headroom and, when host is set (the offer's host RAM per GPU), its host
+// memory (Breakdown.Host: an offloaded optimizer) fits host. The link and the
+// peak do not depend on the layout: they are found once.
+func (s settings) fitCard(card catalog.Card, n, server int, host sizing.Bytes, work compute.FLOPs) *fit {
 	usable, _ := sizing.Usable(card.Memory, s.headroom) // settle checked the headroom
 	link, nvlink, linkName := linkFor(card, n, server)
 	peak, _, peakErr := peakFor(card, s.Workload.Precision, s.Workload.Task)
 	var smallest sizing.Bytes = -1
-	var chosen fit // the fastest layout that fits and can be timed, else the first that fits
+	var hostNeed sizing.Bytes // the least host RAM of a layout that fit the GPUs but not host
+	var chosen fit            // the fastest layout that fits and can be timed, else the first that fits
 	found := false
-	var jobs [4]jobTiming
-	w := s.Workload
+	var jobBuf [maxLayouts]jobTiming
+	jobs := jobBuf[:0]
 	tried := 0
 	var buf [maxLayouts]sizing.Parallel
 	for _, l := range s.layouts(&buf, n, server) {
 		tried++
-		if chosen.ok && s.Workload.Task != sizing.Inference {
-			// A layout takes its tensor degree's time, and ZeRO-3 or offload add
-			// to it (see addsSafely): once that time is known, the layout cannot
-			// be faster than a chosen one as fast.
-			if jt := &jobs[log2(l.Tensor)]; jt.done && jt.err == nil && jt.mid.Duration >= chosen.duration &&
-				(l.ZeRO < 3 && !l.OffloadOptimizer || jt.mid.Duration < addsSafely) {
-				continue
-			}
+		b, micro, need, ok := s.batch(l, usable)
+		if need > 0 && (smallest < 0 || need < smallest) {
+			smallest = need
 		}
-		w.Parallel = l
-		b, err := sizing.Estimate(s.Model, w)
-		if err != nil {
-			continue // a layout the model cannot take (heads, degrees)
-		}
-		if smallest < 0 || b.Total() < smallest {
-			smallest = b.Total()
-		}
-		if b.Total() > usable {
+		if !ok {
 			continue
 		}
-		cur := fit{ok: true, layout: l, mem: b, usable: usable, nvlink: nvlink, linkName: linkName}
-		if peakErr != nil {
-			cur.ok, cur.err = false, peakErr
-		} else if err := s.timeFit(&cur, card, n, work, peak, link, &jobs); err != nil {
-			cur.ok, cur.err = false, fmt.Errorf("%s at %s: %w", card.Name, text.Count(n, "GPU", "GPUs"), err)
+		if host > 0 && b.Host > host {
+			if hostNeed == 0 || b.Host < hostNeed {
+				hostNeed = b.Host
+			}
+			continue
 		}
-		if !found || cur.ok && (!chosen.ok || cur.duration < chosen.duration) {
+		cur := fit{ok: true, layout: l, mem: b, micro: micro, usable: usable, nvlink: nvlink, linkName: linkName}
+		if micro > 0 {
+			cur.accum = s.perReplica(l) / micro
+		}
+		switch {
+		case peakErr != nil:
+			cur.ok, cur.err = false, peakErr
+		case chosen.ok && s.cannotBeat(jobs, &cur, chosen.duration):
+			continue
+		default:
+			if err := s.timeFit(&cur, card, n, work, peak, link, &jobs); err != nil {
+				cur.ok, cur.err = false, fmt.Errorf("%s at %s: %w", card.Name, text.Count(n, "GPU", "GPUs"), err)
+			}
+		}
+		if !found || cur.ok && (!chosen.ok || cur.duration < chosen.duration || cur.duration == chosen.duration && cur.micro > chosen.micro) {
 			chosen, found = cur, true
 		}
 		if s.Tokens == 0 && chosen.ok {
@@ -143,9 +157,14 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 		return &f
 	}
 	f := &fit{usable: usable, tried: tried, server: server}
-	if smallest < 0 {
+	switch {
+	case hostNeed > 0:
+		f.hostNeed = hostNeed
+		f.err = fmt.Errorf("%s at %s: offloading the optimizer needs %s of host RAM per GPU, over the %s the offer has",
+			card.Name, text.Count(n, "GPU", "GPUs"), hostNeed.Human(), host.Human())
+	case smallest < 0:
 		f.err = fmt.Errorf("%s: no layout of %s is valid for this model", card.Name, text.Count(n, "GPU", "GPUs"))
-	} else {
+	default:
 		f.need = smallest
 		f.err = fmt.Errorf("%s at %s needs %s per GPU, over the %s usable (%s less %.0f%% headroom)",
 			card.Name, text.Count(n, "GPU", "GPUs"), smallest.Human(), usable.Human(), card.Memory.Human(), s.headroom*100)
@@ -153,38 +172,142 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 	return f
 }
 
-// jobTiming is compute.Job's timing of a training layout over the utilization
-// band and at the request's utilization. It depends on the tensor degree alone
-// among the layout's fields (ZeRO and offload are added after, by timeFit), so
-// fitCard times each degree once: jobs[i] holds tensor degree 2^i, for the
-// degrees layouts lists for training (none, 2, 4 and 8).
-type jobTiming struct {
-	done      bool
-	band, mid compute.Timing
-	err       error
+// perReplica is the sequences one data-parallel replica of layout l runs per
+// optimizer step: GlobalBatch over the data-parallel degree, or the workload's
+// Batch without a global batch; zero when the degree does not divide
+// GlobalBatch.
+func (s settings) perReplica(l sizing.Parallel) int {
+	if s.GlobalBatch == 0 {
+		return s.Workload.Batch
+	}
+	if d := max(l.Data, 1); s.GlobalBatch%d == 0 {
+		return s.GlobalBatch / d
+	}
+	return 0
 }
 
-// log2 is the place in fitCard's jobs of tensor degree t (0 or a power of two).
-func log2(t int) int { return bits.Len(uint(max(t, 1))) - 1 }
+// batch finds layout l's memory per GPU and, for training, its micro-batch:
+// the largest divisor of the sequences a replica runs per optimizer step
+// (perReplica), no larger than the workload's Batch, whose estimate fits in
+// usable bytes. The largest is the fastest (a larger micro-batch never slows
+// a step: the same work, in fewer and larger matrix multiplies), so the search
+// is by memory alone: the largest first, and when it does not fit a bisection
+// for the largest batch that does (sizing.MaxBatch), not a timing of each size.
+// Inference keeps the workload's batch (its concurrent sequences). It reports
+// the memory at the smallest batch tried (need) when that does not fit, and
+// false when the layout does not fit or the model cannot take it.
+func (s settings) batch(l sizing.Parallel, usable sizing.Bytes) (b sizing.Breakdown, micro int, need sizing.Bytes, ok bool) {
+	w := s.Workload
+	w.Parallel = l
+	training := w.Task != sizing.Inference
+	per := w.Batch
+	if training {
+		if per = s.perReplica(l); per == 0 {
+			return b, 0, 0, false // the data-parallel degree does not divide the global batch
+		}
+		w.Batch = largestDivisor(per, s.Workload.Batch)
+	}
+	b, err := sizing.Estimate(s.Model, w)
+	if err != nil {
+		return b, 0, 0, false // a layout the model cannot take (heads, degrees)
+	}
+	if b.Total() <= usable {
+		return b, w.Batch * boolInt(training), 0, true
+	}
+	if !training || w.Batch == 1 {
+		return b, 0, b.Total(), false
+	}
+	most, err := sizing.MaxBatch(s.Model, w, usable)
+	if err != nil { // not even one sequence fits: say what one needs
+		w.Batch = 1
+		if b, err = sizing.Estimate(s.Model, w); err != nil {
+			return b, 0, 0, false
+		}
+		return b, 0, b.Total(), false
+	}
+	w.Batch = largestDivisor(per, most)
+	if b, err = sizing.Estimate(s.Model, w); err != nil || b.Total() > usable {
+		return b, 0, 0, false
+	}
+	return b, w.Batch, 0, true
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// largestDivisor returns the largest divisor of n (n ≥ 1) that is at most
+// limit (limit ≥ 1), found among the divisor pairs up to √n.
+func largestDivisor(n, limit int) int {
+	if limit >= n {
+		return n
+	}
+	best := 1
+	for i := 1; i*i <= n; i++ {
+		if n%i != 0 {
+			continue
+		}
+		if i <= limit {
+			best = max(best, i)
+		}
+		if j := n / i; j <= limit {
+			best = max(best, j)
+		}
+	}
+	return best
+}
+
+// jobTiming is compute.Job's timing of a training layout over the utilization
+// band and at the request's utilization. It depends on the tensor degree and
+// the micro-batch alone among a layout's fields (ZeRO and offload are added
+// after, by timeFit), so fitCard times each pair once.
+type jobTiming struct {
+	tensor, micro int
+	band, mid     compute.Timing
+	err           error
+}
+
+// cannotBeat reports whether training fit f cannot be chosen over one of
+// duration best: its tensor degree and micro-batch were timed already at best
+// or slower, and its ZeRO stage and offload only add to that time (see
+// addsSafely); so it is at best as fast, at a micro-batch timed before, and
+// the earlier layout stays.
+func (s settings) cannotBeat(jobs []jobTiming, f *fit, best time.Duration) bool {
+	if s.Workload.Task == sizing.Inference {
+		return false
+	}
+	l := f.layout
+	for _, jt := range jobs {
+		if jt.tensor == max(l.Tensor, 1) && jt.micro == f.micro {
+			return jt.err == nil && jt.mid.Duration >= best && (l.ZeRO < 3 && !l.OffloadOptimizer || jt.mid.Duration < addsSafely)
+		}
+	}
+	return false
+}
 
 // timeFit fills the fit's durations and efficiency.
-func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, peak compute.FLOPRate, link compute.Link, jobs *[4]jobTiming) error {
+func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, peak compute.FLOPRate, link compute.Link, jobs *[]jobTiming) error {
 	f.eff = 1
 	if s.Tokens == 0 {
 		return nil
 	}
 	if s.Workload.Task == sizing.Inference {
-		return s.timeDecode(f, card, n, peak, link)
+		return s.timeDecode(f, card, peak, link)
 	}
-	jt := &jobs[log2(f.layout.Tensor)]
-	if !jt.done {
-		*jt = s.timeJob(work, n, max(f.layout.Tensor, 1), peak, link)
+	t := max(f.layout.Tensor, 1)
+	k := slices.IndexFunc(*jobs, func(jt jobTiming) bool { return jt.tensor == t && jt.micro == f.micro })
+	if k < 0 {
+		*jobs = append(*jobs, s.timeJob(work, n, t, f.micro, f.accum, peak, link))
+		k = len(*jobs) - 1
 	}
+	jt := &(*jobs)[k]
 	if jt.err != nil {
 		return jt.err
 	}
 	band, mid := jt.band, jt.mid
-	f.duration, f.low, f.high, f.eff = mid.Duration, band.Low, band.High, mid.Efficiency
 	// What a ZeRO-3 layout and an offloaded optimizer add (compute.Timing.WithZeRO):
 	// the optimizer's shard of gradients out and weights back over the card's PCIe
 	// link each step.
@@ -198,23 +321,26 @@ func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, 
 		offload = f.mem.Gradients
 	}
 	mid.Low, mid.High = band.Low, band.High
-	t, err := mid.WithZeRO(f.layout.ZeRO, offload, host)
+	t2, err := mid.WithZeRO(f.layout.ZeRO, offload, host)
 	if err != nil {
 		return err
 	}
-	f.duration, f.low, f.high, f.eff = t.Duration, t.Low, t.High, t.Efficiency
+	f.duration, f.low, f.high, f.eff = t2.Duration, t2.Low, t2.High, t2.Efficiency
 	return nil
 }
 
-// timeJob times n GPUs at tensor degree t with compute.Job.
-func (s settings) timeJob(work compute.FLOPs, n, t int, peak compute.FLOPRate, link compute.Link) jobTiming {
+// timeJob times n GPUs at tensor degree t with compute.Job, each data-parallel
+// replica running accum micro-batches of micro sequences per optimizer step:
+// the gradients are all-reduced once per step, so the job is timed at the
+// step's sequences.
+func (s settings) timeJob(work compute.FLOPs, n, t, micro, accum int, peak compute.FLOPRate, link compute.Link) jobTiming {
 	j := compute.Job{
 		Model: s.Model, Work: work, Precision: s.Workload.Precision, Recompute: s.Workload.Recompute,
-		Batch: s.Workload.Batch, SeqLen: s.Workload.SeqLen,
+		Batch: micro * accum, SeqLen: s.Workload.SeqLen,
 		Devices: n, Tensor: t, PeakPerDevice: peak, Link: link,
 		Utilization: s.band,
 	}
-	jt := jobTiming{done: true}
+	jt := jobTiming{tensor: t, micro: micro}
 	if jt.band, jt.err = j.Time(); jt.err != nil {
 		return jt
 	}
@@ -230,27 +356,23 @@ func (s settings) timeJob(work compute.FLOPs, n, t int, peak compute.FLOPRate, l
 	return jt
 }
 
-// timeDecode times Tokens of generation: each replica (a GPU, or the tensor- or
-// pipeline-parallel group) decodes Batch sequences at its memory-bound speed with
+// timeDecode times Tokens of generation: each data-parallel replica (a GPU, or
+// the tensor- or pipeline-parallel group) decodes Batch sequences at its memory-bound speed with
 // a context of SeqLen tokens, the longest the job keeps (a conservative choice). A
 // tensor-parallel group reads at the summed bandwidth of its GPUs and waits, each
 // step, for two all-reduces per layer of the step's activations (Shoeybi et al.
 // 2019, §3: the forward half of compute.TensorParallelComm's training step, each
 // all-reduce paying the link's per-step latency); a pipeline reads each stage in turn, so one sequence
 // decodes no faster than on one GPU.
-func (s settings) timeDecode(f *fit, card catalog.Card, n int, peak compute.FLOPRate, link compute.Link) error {
-	replicas, width := n, 1
+func (s settings) timeDecode(f *fit, card catalog.Card, peak compute.FLOPRate, link compute.Link) error {
+	replicas, width := max(f.layout.Data, 1), max(f.layout.Tensor, 1)
 	var comm time.Duration
-	switch {
-	case f.layout.Tensor > 1:
-		replicas, width = 1, f.layout.Tensor
+	if width > 1 {
 		step, err := compute.TensorParallelComm(s.Model, s.Workload.Batch, 1, width, s.Workload.Precision, sizing.NoRecompute, link)
 		if err != nil {
 			return err
 		}
 		comm = step / 2
-	case f.layout.Pipeline > 1:
-		replicas = 1
 	}
 	at := func(u float64) (time.Duration, error) {
 		d := compute.Decode{

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -184,7 +185,7 @@ func (s *settings) expectedCost(c *priced, pr *pricing.Pricer) error {
 	span := usageSpan(c.rental)
 	var err error
 	switch {
-	case !s.rentalSet() && s.Usage == 0: // the rental is the job's own run
+	case s.rentalFollowsJob():
 		c.expected, err = pr.Total(pricing.Continuous(need), c.units)
 	case need > span:
 		var more pricing.Money
@@ -214,27 +215,32 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 			return err
 		}
 	}
-	*opt = Option{
-		Offer: o, CardID: card.ID, GPUs: c.rented, Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
-		Headroom:      1 - float64(f.mem.Total())/float64(card.Memory),
-		Duration:      f.duration,
-		DurationLow:   f.low,
-		DurationHigh:  f.high,
-		Efficiency:    f.eff,
-		Rental:        c.rental,
-		Cost:          cost,
-		HourlyOnly:    hourly,
-		Interruptions: c.interruptions,
-		TimeLost:      c.lost,
-		ExpectedCost:  c.expected,
-		RankedCost:    c.key,
-		Rate:          c.rate,
+	*opt = s.fitOption(f, card)
+	opt.Offer, opt.GPUs = o, c.rented
+	opt.Rental, opt.Cost, opt.HourlyOnly = c.rental, cost, hourly
+	opt.Interruptions, opt.TimeLost, opt.ExpectedCost = c.interruptions, c.lost, c.expected
+	opt.RankedCost, opt.Rate = c.key, c.rate
+	opt.CostLow, opt.CostHigh = cost.Total, cost.Total
+	var warn []string
+	if s.rentalFollowsJob() && c.serve == nil {
+		// The rental is the job's own run: the ends of the band are priced as runs too.
+		if opt.CostLow, err = pr.Total(pricing.Continuous(ceilSecond(f.low)), c.units); err != nil {
+			return err
+		}
+		if high := ceilSecond(f.high); high <= pricing.MaxDuration {
+			if opt.CostHigh, err = pr.Total(pricing.Continuous(high), c.units); err != nil {
+				return err
+			}
+		} else {
+			opt.CostHigh = pricing.Money{}
+			warn = append(warn, fmt.Sprintf("at the low end of the utilization band the job takes %s, past the %s that can be priced",
+				roundDur(f.high), roundDur(pricing.MaxDuration)))
+		}
 	}
 	if opt.Waste, err = c.key.Sub(cheapest.key); err != nil {
 		return err
 	}
 
-	var warn []string
 	if o.InterruptionsPerDay > 0 && f.duration > 0 {
 		extra, err := c.expected.Sub(cost.Total)
 		if err != nil {
@@ -244,10 +250,13 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 		if !o.Interruptible {
 			kind = "outages"
 		}
-		warn = append(warn, fmt.Sprintf("%s: about %.1f interruptions expected, costing %s of rerun and restart (%s)",
-			kind, c.interruptions, roundDur(c.lost), extra))
+		warn = append(warn, fmt.Sprintf("%s: %s interruptions expected, costing %s of rerun and restart (%s)",
+			kind, aboutCount(c.interruptions), roundDur(c.lost), extra))
 	}
 	warn = append(warn, s.fitWarnings(f, n, card)...)
+	if f.layout.OffloadOptimizer {
+		warn = append(warn, offloadWarning(f, &o))
+	}
 	if idle := c.rented - n; idle > 0 {
 		warn = append(warn, fmt.Sprintf("job uses %d of %d GPUs; %s paid for (sold in instances of %d GPUs)",
 			n, c.rented, text.Count(idle, "idle GPU is", "idle GPUs are"), o.GPUsPerInstance))
@@ -273,6 +282,26 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 	return nil
 }
 
+// fitOption is the option of fit f on card without an offer: the layout, the
+// memory, the time; no money, no GPUs rented (explain adds them).
+func (s settings) fitOption(f *fit, card catalog.Card) Option {
+	return Option{
+		CardID: card.ID, GPUs: f.layout.Devices(), Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
+		Headroom:     1 - float64(f.mem.Total())/float64(card.Memory),
+		Duration:     f.duration,
+		DurationLow:  f.low,
+		DurationHigh: f.high,
+		Efficiency:   f.eff,
+		MicroBatch:   f.micro,
+		Accumulation: f.accum,
+		HostMemory:   f.mem.Host,
+	}
+}
+
+// rentalFollowsJob reports whether the rental priced is the job's own run:
+// no Usage or Rental given, and work to time.
+func (s *settings) rentalFollowsJob() bool { return !s.rentalSet() && s.Usage == 0 && s.Tokens > 0 }
+
 // usageSpan is the GPU time a usage rents: the run, the sessions' hours, or the
 // trial and the run after it.
 func usageSpan(u pricing.Usage) time.Duration {
@@ -297,9 +326,6 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 	if _, note, _ := peakFor(card, s.Workload.Precision, s.Workload.Task); note != "" {
 		f.pre = append(f.pre, note)
 	}
-	if f.layout.OffloadOptimizer {
-		f.pre = append(f.pre, fmt.Sprintf("optimizer state offloaded to host memory (%s per GPU): the duration counts the PCIe transfers, not the CPU's optimizer step", f.mem.Host.Human()))
-	}
 	if f.mem.Approx != 0 {
 		f.pre = append(f.pre, "memory terms approximated from the parameter count alone: "+f.mem.Approx.String())
 	}
@@ -323,6 +349,20 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 		f.pre = append(f.pre, fmt.Sprintf("only %.0f%% of GPU memory left free (under 20%%): fragmentation or a longer input may run out of memory", headroom*100))
 	}
 	return f.pre
+}
+
+// offloadWarning says that fit f offloads its optimizer, the host RAM each GPU
+// needs, and, for an option of an offer (o not nil), what the offer has.
+func offloadWarning(f *fit, o *pricing.Offer) string {
+	msg := fmt.Sprintf("optimizer state offloaded to host memory: %s of host RAM per GPU", f.mem.Host.Human())
+	switch {
+	case o == nil:
+	case o.HostMemory > 0:
+		msg += fmt.Sprintf(" (the offer has %s)", sizing.Bytes(o.HostMemory).Human())
+	default:
+		msg += " (the offer does not say how much comes with each GPU)"
+	}
+	return msg + "; the duration counts the PCIe transfers, not the CPU's optimizer step"
 }
 
 // ceilSecond rounds d up to a whole second, the finest unit rentals are billed in.
@@ -403,7 +443,7 @@ func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []*catalog
 // change: the time at the same GPU count and layout search, and NVLink.
 func (s settings) boardWarning(o pricing.Offer, card, faster catalog.Card, n int, f *fit, cache *cache, work compute.FLOPs) string {
 	msg := fmt.Sprintf("%q does not say its board: planned on the %s, the slowest it may be", o.Card, card.Name)
-	ff := s.fitOf(cache, &faster, n, f.server, work)
+	ff := s.fitOf(cache, &faster, n, f.server, sizing.Bytes(o.HostMemory), work)
 	var change []string
 	if ff.ok && f.duration > 0 && ff.duration != f.duration {
 		change = append(change, fmt.Sprintf("%s instead of %s", roundDur(ff.duration), roundDur(f.duration)))
@@ -443,4 +483,16 @@ func minorUnits(m pricing.Money) (int64, bool) {
 		c *= 10
 	}
 	return c, true
+}
+
+// aboutCount writes an expected count for a warning to two significant figures,
+// so that a small one never reads "0.0": "about 0.04", "about 1.2", "under 0.01".
+func aboutCount(x float64) string {
+	switch {
+	case x < 0.01:
+		return "under 0.01"
+	case x < 10:
+		return "about " + strconv.FormatFloat(x, 'g', 2, 64)
+	}
+	return fmt.Sprintf("about %.0f", x)
 }

@@ -78,6 +78,17 @@ type Option struct {
 	DurationHigh time.Duration `json:"duration_high"`
 	// Efficiency is the multi-GPU scaling efficiency (1 for one GPU).
 	Efficiency float64 `json:"efficiency"`
+	// MicroBatch is, for training, the sequences each data-parallel replica
+	// runs at once, the largest that fits (down to 1 before more GPUs), and
+	// Accumulation the micro-batches it runs per optimizer step: MicroBatch ×
+	// Accumulation is the workload's Batch, or Request.GlobalBatch over the
+	// data-parallel degree. Both are zero for inference.
+	MicroBatch   int `json:"micro_batch"`
+	Accumulation int `json:"accumulation"`
+	// HostMemory is the host RAM each GPU needs: with the optimizer offloaded,
+	// its state and the gradients with their pinned buffers (PerGPU.Host);
+	// zero otherwise.
+	HostMemory sizing.Bytes `json:"host_memory_bytes"`
 	// Rental is the usage priced: the request's, or a run as long as the job.
 	Rental pricing.Usage `json:"rental"`
 	// Cost is the cheapest cover of Rental for all GPUs, with line items.
@@ -85,6 +96,14 @@ type Option struct {
 	// HourlyOnly is the same rental paid by the hour (zero when the offer has no
 	// hourly price), to set beside the best packages in Cost.
 	HourlyOnly pricing.Quote `json:"hourly_only"`
+	// CostLow and CostHigh are the cheapest covers of DurationLow and
+	// DurationHigh, the fast and slow ends of the time band, for all GPUs
+	// (a week's package or hourly use for a job of five to eight days): equal
+	// to Cost.Total when the rental does not follow the job (Usage or Rental
+	// set, a service, memory only). CostHigh is zero when the slow end is past
+	// what can be priced (pricing.MaxDuration).
+	CostLow  pricing.Money `json:"cost_low"`
+	CostHigh pricing.Money `json:"cost_high"`
 	// Waste is ExpectedCost minus that of the first (cheapest) option: what this
 	// choice costs beyond the cheapest one that fits. When the option has more
 	// GPUs or a bigger card than that one, it is the seeds' over-provisioning
@@ -246,6 +265,144 @@ func (p Planner) Report(r Request) (Report, error) {
 	return rep, nil
 }
 
+// Fit answers "does it fit, and how long?" without prices: for each card the
+// request names in Cards (any name the catalog knows; a family name means each
+// of its cards), on the GPUs the request pins (GPUs or Parallel) or else the
+// fewest that hold the job (up to MaxGPUs, or MaxPlanGPUs), the layout, the
+// micro-batch, the memory per GPU and the time that Plan would find, in the
+// order the cards are named. The offers, Deadline, Budget and rental are not
+// used; every money field of the options is zero, and Option.Offer names the
+// card alone. A serving request gives one replica per card: the smallest
+// tensor-parallel degree that holds the model (or the pinned one), at the
+// highest concurrency within the targets (Option.Serving).
+//
+// Errors: pricing.ErrInvalid for a request that makes no sense, empty Cards
+// included; catalog.ErrNotFound (with pricing.ErrInvalid) for a card the
+// catalog does not know; a *NoFitError (ErrNoFit) naming each card when none
+// holds the job. Cards that do not hold it are left out when another does.
+func (p Planner) Fit(r Request) ([]Option, error) {
+	s, err := r.settle()
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Cards) == 0 {
+		return nil, fmt.Errorf("plan: fit: name the cards to fit the job on (cards): %w", pricing.ErrInvalid)
+	}
+	cards, err := fitCards(cmp.Or(p.Catalog, catalog.Default()), r.Cards)
+	if err != nil {
+		return nil, err
+	}
+	work, err := s.work()
+	if err != nil {
+		return nil, err
+	}
+	var opts []Option
+	nf := &NoFitError{}
+	var d diagnosis
+	run := &serveRun{byKey: make(map[fitKey]*served)}
+	kept := make([]*catalog.Card, len(cards))
+	for i := range cards {
+		kept[i] = &cards[i]
+		opt, miss, n, why := s.fitOn(&cards[i], work, run)
+		if why == nil {
+			opts = append(opts, opt)
+			continue
+		}
+		nf.Reasons = append(nf.Reasons, why.Error())
+		nf.causes = append(nf.causes, why)
+		if miss != nil {
+			d.miss(cards[i], n, miss)
+		}
+	}
+	if len(opts) == 0 {
+		nf.Suggestions = s.suggest(kept, seq(len(kept)), &d)
+		return nil, nf
+	}
+	return opts, nil
+}
+
+// seq returns 0, 1, …, n−1.
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// fitCards returns the cards the names denote, in order, each once: every card
+// a name may denote (catalog.Catalog.Candidates, slowest first; a family name
+// denotes each of its cards).
+func fitCards(cat *catalog.Catalog, names []string) ([]catalog.Card, error) {
+	var out []catalog.Card
+	for _, name := range names {
+		cs, err := cat.Candidates(name)
+		if err != nil {
+			return nil, fmt.Errorf("plan: fit: cards: %w", invalid(err))
+		}
+		for _, c := range cs {
+			if !slices.ContainsFunc(out, func(o catalog.Card) bool { return o.ID == c.ID }) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out, nil
+}
+
+// fitOn fits the request on card for Fit: the pinned GPUs or the fewest that
+// hold the job, or for a service one replica of the smallest tensor degree
+// that holds the model. The error says why nothing held it, with the last fit
+// tried and its GPU count when that was a job.
+func (s settings) fitOn(card *catalog.Card, work compute.FLOPs, run *serveRun) (Option, *fit, int, error) {
+	if s.Serving != nil {
+		sizes := servingTensor[:]
+		if s.pin > 0 {
+			sizes = []int{s.pin}
+		}
+		var why error
+		for _, t := range sizes {
+			if s.Model.Heads > 0 && s.Model.Heads%t != 0 {
+				continue
+			}
+			v := s.replica(run, *card, t)
+			if v.err != nil {
+				why = cmp.Or(why, v.err) // the smallest size's reason
+				continue
+			}
+			f := *v.fit
+			f.layout.Data = 1
+			opt := s.fitOption(&f, *card)
+			opt.Offer.Card, opt.Replicas, opt.Warnings = card.Name, 1, slices.Clone(f.pre)
+			pt := v.point
+			opt.Serving = &pt
+			return opt, nil, 0, nil
+		}
+		return Option{}, nil, 0, fmt.Errorf("%s: %w", card.Name, cmp.Or(why, errors.New("no tensor-parallel size divides the heads")))
+	}
+	limit := cmp.Or(s.MaxGPUs, MaxPlanGPUs)
+	from, to := 1, limit
+	if s.pin > 0 {
+		from, to = s.pin, s.pin
+	}
+	var f *fit
+	last := 0
+	for n := from; n <= to; n = nextCount(n, to) {
+		if f, last = s.fitCard(*card, n, GPUsPerServer, 0, work), n; f.ok {
+			opt := s.fitOption(f, *card)
+			opt.Offer.Card, opt.GPUs = card.Name, n
+			opt.Warnings = slices.Clone(s.fitWarnings(f, n, *card))
+			if f.layout.OffloadOptimizer {
+				opt.Warnings = append(opt.Warnings, offloadWarning(f, nil))
+			}
+			return opt, nil, 0, nil
+		}
+	}
+	if f == nil {
+		return Option{}, nil, 0, fmt.Errorf("%s: no GPU count to try under the cap of %d", card.Name, limit)
+	}
+	return Option{}, f, last, f.err
+}
+
 // inputs is what the first phase makes of the offers: the catalog card of each
 // (by offer index), the fastest board when the name left the board open, the
 // class of each offer kept, the offers kept (indices, in list order) and those
@@ -259,7 +416,6 @@ type inputs struct {
 	skipped []Skipped
 	causes  []error // the errors behind skipped, for NoFitError's Unwrap
 	cache   *cache
-	all     []catalog.Card // the catalog's cards, read once when a name needs them
 }
 
 // resolve checks the offers against the request: it reads the request's card
@@ -301,35 +457,32 @@ func (p Planner) resolve(s settings) (*inputs, error) {
 	return in, p.checkCurrencies(s, in)
 }
 
-// cardFilter returns the catalog IDs of the cards a request asks for (a family
-// name, which the catalog calls ambiguous, asks for each of its cards); nil when
-// it asks for none.
+// cardFilter returns the catalog IDs of the cards a request asks for: every
+// card each name may denote (catalog.Catalog.Candidates, as offers' names are
+// read; a family name denotes each of its cards); nil when it asks for none.
 func cardFilter(cat *catalog.Catalog, names []string) (map[string]bool, error) {
 	if len(names) == 0 {
 		return nil, nil
 	}
 	want := make(map[string]bool)
 	for _, name := range names {
-		c, err := cat.Lookup(name)
-		var amb *catalog.AmbiguousError
-		switch {
-		case errors.As(err, &amb):
-			for _, id := range amb.Candidates {
-				want[id] = true
-			}
-		case err != nil:
+		cs, err := cat.Candidates(name)
+		if err != nil {
 			return nil, fmt.Errorf("plan: request: cards: %w", invalid(err))
-		default:
+		}
+		for _, c := range cs {
 			want[c.ID] = true
 		}
 	}
 	return want, nil
 }
 
-// named is what the catalog says of one card name as an offer wrote it.
+// named is what the catalog says of one card name as an offer wrote it
+// (lookupBoard).
 type named struct {
 	card   catalog.Card
 	faster *catalog.Card
+	ids    []string
 	err    error
 }
 
@@ -344,7 +497,7 @@ func (in *inputs) add(p *Planner, i int, names map[string]*named, want map[strin
 	l, seen := names[o.Card]
 	if !seen {
 		l = new(named)
-		l.card, l.faster, l.err = lookupBoard(in.cat, &in.all, o.Card)
+		l.card, l.faster, l.ids, l.err = lookupBoard(in.cat, o.Card)
 		names[o.Card] = l
 	}
 	var why error // why the offer is left out
@@ -353,7 +506,7 @@ func (in *inputs) add(p *Planner, i int, names map[string]*named, want map[strin
 	switch {
 	case l.err != nil:
 		why = l.err
-	case want != nil && !want[l.card.ID] && (l.faster == nil || !want[l.faster.ID]):
+	case want != nil && !slices.ContainsFunc(l.ids, func(id string) bool { return want[id] }):
 		// not a card asked for: filtered, not skipped
 	case !isZeroRates(p.Rates) && o.Tariff.Currency != p.Rates.Base && !rated:
 		why = fmt.Errorf("no exchange rate for %s into %s: %w", o.Tariff.Currency, p.Rates.Base, pricing.ErrCurrencyMismatch)
@@ -418,16 +571,20 @@ func (s settings) trainOffers(w *sweep, work compute.FLOPs) error {
 	for _, i := range w.in.kept {
 		w.begin(i)
 		card, server := w.in.cards[i], serverOf(*w.o)
-		for n := 1; n <= w.limit; n = nextCount(n, w.limit) {
+		for n := w.from; n <= w.to; n = nextCount(n, w.to) {
 			at := w.class.slot(n)
 			if at.fit == nil {
 				// Within one server the server's size changes nothing (the layouts
 				// and the link are those of n GPUs), so such fits are shared by all
 				// sizes.
-				at.fit = s.fitOf(w.in.cache, card, n, min(server, n), work)
+				at.fit = s.fitOf(w.in.cache, card, n, min(server, n), sizing.Bytes(w.o.HostMemory), work)
 			}
 			f := at.fit
 			w.considered += max(f.tried, 1)
+			if !f.ok && f.hostNeed > 0 { // the offer's host RAM, not the card, left it out
+				w.why = fmt.Errorf("%w: %w", f.err, pricing.ErrUnavailable)
+				continue
+			}
 			if !f.ok {
 				w.diag.miss(*card, n, f)
 				continue
@@ -454,13 +611,13 @@ func (s settings) trainOffers(w *sweep, work compute.FLOPs) error {
 	return nil
 }
 
-// fitOf returns the fit of n GPUs of card in servers of server GPUs, worked out
-// once per Report.
-func (s settings) fitOf(c *cache, card *catalog.Card, n, server int, work compute.FLOPs) *fit {
-	k := fitKey{card.ID, n, server}
+// fitOf returns the fit of n GPUs of card in servers of server GPUs with host
+// bytes of host RAM per GPU (zero: unknown), worked out once per Report.
+func (s settings) fitOf(c *cache, card *catalog.Card, n, server int, host sizing.Bytes, work compute.FLOPs) *fit {
+	k := fitKey{card.ID, n, server, host}
 	f := c.fits[k]
 	if f == nil {
-		f = s.fitCard(*card, n, server, work)
+		f = s.fitCard(*card, n, server, host, work)
 		c.fits[k] = f
 	}
 	return f
@@ -605,76 +762,25 @@ func nextCount(n, limit int) int {
 	return 2 * n
 }
 
-// lookupBoard resolves a card name. A name that does not say its board covers
-// every board of its size: a family name the catalog calls ambiguous ("A100"), or
-// a name that resolves to one board but names none of SXM, PCIe or NVL while the
-// catalog holds a sibling of the same family and memory on another board ("A100
-// 80GB", "H800": price lists write them for either). It resolves to the slowest
-// of those boards (lower memory bandwidth, then lower dense BF16 peak, then no
-// NVLink), the conservative time, and returns the fastest beside it so the
-// option can say what it would change. *all holds cat.Cards(), read on first
-// need.
-func lookupBoard(cat *catalog.Catalog, all *[]catalog.Card, name string) (catalog.Card, *catalog.Card, error) {
-	c, err := cat.Lookup(name)
-	var boards []catalog.Card
-	var amb *catalog.AmbiguousError
-	switch {
-	case errors.As(err, &amb):
-		for _, id := range amb.Candidates {
-			b, err := cat.Lookup(id)
-			if err != nil {
-				return catalog.Card{}, nil, err
-			}
-			boards = append(boards, b)
-		}
-	case err != nil:
-		return c, nil, err
-	case namesBoard(name):
-		return c, nil, nil
-	default:
-		if *all == nil {
-			*all = cat.Cards()
-		}
-		boards = append(siblings(*all, c), c)
+// lookupBoard resolves a card name through the catalog's reading of it
+// (catalog.Catalog.Candidates): the slowest card the name may denote, which
+// the offer is planned on (the conservative time), the fastest beside it when
+// the name leaves the board open ("A100 80GB", "H800"), so the option can say
+// what it would change, and every candidate's ID, which the Cards filter
+// matches.
+func lookupBoard(cat *catalog.Catalog, name string) (slow catalog.Card, fast *catalog.Card, ids []string, err error) {
+	cs, err := cat.Candidates(name)
+	if err != nil {
+		return catalog.Card{}, nil, nil, err
 	}
-	slow, fast := slices.MinFunc(boards, bySpeed), slices.MaxFunc(boards, bySpeed)
-	if fast.ID == slow.ID {
-		return slow, nil, nil
+	ids = make([]string, len(cs))
+	for i, c := range cs {
+		ids[i] = c.ID
 	}
-	return slow, &fast, nil
-}
-
-// namesBoard reports whether a card name says its board: SXM, PCIe, NVL or HGX
-// in any case and spacing.
-func namesBoard(name string) bool {
-	n := strings.ToLower(name)
-	return slices.ContainsFunc([]string{"sxm", "pcie", "nvl", "hgx"}, func(b string) bool {
-		return strings.Contains(n, b)
-	})
-}
-
-// siblings returns the cards of all that share a family and the marketed memory with c
-// but sit on another board.
-func siblings(all []catalog.Card, c catalog.Card) []catalog.Card {
-	var out []catalog.Card
-	for _, o := range all {
-		if o.ID == c.ID || o.Form == c.Form || o.MemoryNominal != c.MemoryNominal || o.Vendor != c.Vendor {
-			continue
-		}
-		if slices.ContainsFunc(o.Families, func(f string) bool { return slices.Contains(c.Families, f) }) {
-			out = append(out, o)
-		}
+	if len(cs) > 1 {
+		fast = &cs[len(cs)-1]
 	}
-	return out
-}
-
-// bySpeed orders cards slowest first: by memory bandwidth, then dense BF16 peak,
-// then NVLink.
-func bySpeed(a, b catalog.Card) int {
-	pa, _ := a.Peak(sizing.BF16)
-	pb, _ := b.Peak(sizing.BF16)
-	return cmp.Or(cmp.Compare(a.MemoryBandwidth, b.MemoryBandwidth), cmp.Compare(pa, pb),
-		cmp.Compare(a.NVLink, b.NVLink))
+	return cs[0], fast, ids, nil
 }
 
 func isZeroRates(r pricing.Rates) bool { return r.Base == "" && len(r.Per) == 0 }
@@ -798,7 +904,9 @@ type sweep struct {
 	o      *pricing.Offer
 	pr     *pricing.Pricer
 	class  *class
-	limit  int   // the most GPUs it is tried on (gpuLimit)
+	limit  int // the most GPUs it may rent (gpuLimit)
+	from   int // the GPU counts tried: from, then nextCount up to to; the pin alone when there is one
+	to     int
 	first  int   // where its candidates start in cands
 	served bool  // a size could price the usage: kept, or left out on its floor or the budget
 	why    error // why a size could not
@@ -814,9 +922,37 @@ func (w *sweep) begin(i int) {
 	w.i, w.o, w.pr, w.class = i, &w.p.Offers[i], w.in.pricer(i), w.in.classes[i]
 	w.limit = w.s.gpuLimit(*w.o)
 	w.first, w.served, w.why = len(w.cands), false, nil
-	if w.limit == 0 { // instances larger than the request allows
+	w.from, w.to = 1, w.limit
+	switch {
+	case w.limit == 0: // instances larger than the request allows
 		w.why = fmt.Errorf("sold in instances of %d GPUs, more than the %d allowed: %w", w.o.GPUsPerInstance, w.s.MaxGPUs, pricing.ErrUnavailable)
+	case w.s.pin > 0:
+		w.from, w.to = w.s.pin, w.s.pin
+		if w.why = w.s.cannotGive(*w.o, w.limit); w.why != nil {
+			w.to = 0
+		}
 	}
+}
+
+// cannotGive says why offer o, which may rent up to limit GPUs, cannot give
+// the request's pinned GPUs (each replica's, for a service): more than it
+// rents, or a tensor-parallel group larger than its instances (tensor
+// parallelism stays inside a server). Nil when it can.
+func (s *settings) cannotGive(o pricing.Offer, limit int) error {
+	if rented, _ := rent(o, s.pin); rented > limit {
+		return fmt.Errorf("rents at most %s here, and the request pins %d: %w", text.Count(limit, "GPU", "GPUs"), s.pin, pricing.ErrUnavailable)
+	}
+	t := s.pin // a serving replica is one tensor-parallel group
+	if s.Serving == nil {
+		t = 1
+		if s.Parallel != nil {
+			t = max(s.Parallel.Tensor, 1)
+		}
+	}
+	if t > serverOf(o) {
+		return fmt.Errorf("sold in instances of %d GPUs, too few for the pinned tensor-parallel group of %d: %w", o.GPUsPerInstance, t, pricing.ErrUnavailable)
+	}
+	return nil
 }
 
 // end finishes the offer: its best candidate counts among the costs known, or,

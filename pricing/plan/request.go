@@ -105,6 +105,23 @@ type Request struct {
 	// Cards keeps only offers of these cards (any name the catalog knows; a family
 	// name keeps each of its cards); empty: all.
 	Cards []string `json:"cards"`
+	// GPUs pins the GPUs each option uses: exactly this many (an offer sold in
+	// instances rents the whole instances that hold them); zero: searched. For
+	// a serving request it is the GPUs of one replica. An offer that cannot give
+	// them is left out (Report.Skipped).
+	GPUs int `json:"gpus"`
+	// Parallel pins the layout (data, tensor and pipeline degrees, ZeRO stage,
+	// offload; degrees of zero are 1, as in sizing.Parallel); nil: searched. Its
+	// devices must equal GPUs when both are set, and the model must take it (a
+	// tensor degree dividing the heads). For a serving request it is one
+	// replica's: a tensor degree alone.
+	Parallel *sizing.Parallel `json:"parallel"`
+	// GlobalBatch is, for training, the sequences per optimizer step across all
+	// GPUs: each option's micro-batch × accumulation × data-parallel degree is
+	// exactly it, and a layout whose data-parallel degree does not divide it is
+	// not tried. Zero: Workload.Batch sequences per data-parallel replica per
+	// step, as before. At most sizing.MaxSearchBatch.
+	GlobalBatch int `json:"global_batch"`
 	// Serving, when set, plans a service instead of a job: replicas enough for
 	// the traffic's rate within its latency targets (see Planner.Report). Tokens
 	// and Deadline must then be zero, and the workload an inference one whose
@@ -181,6 +198,7 @@ type settings struct {
 	checkpoint time.Duration
 	restart    time.Duration
 	limit      int // options returned; negative: all
+	pin        int // GPUs each option uses (serving: each replica), from GPUs or Parallel; zero: searched
 }
 
 // Validate reports what makes no sense in the request, each problem wrapping
@@ -275,7 +293,70 @@ func (r Request) settle() (settings, error) {
 	if r.Serving != nil {
 		errs = append(errs, s.settleServing()...)
 	}
+	errs = append(errs, s.settlePins(w)...)
 	return s, errors.Join(errs...)
+}
+
+// settlePins checks the pinned GPU count and layout and the global batch
+// against each other and the model (w is the workload as validated), and sets
+// the GPUs each option uses.
+func (s *settings) settlePins(w sizing.Workload) []error {
+	var errs []error
+	bad := func(format string, a ...any) {
+		errs = append(errs, fmt.Errorf("plan: request: "+format+": %w", append(a, pricing.ErrInvalid)...))
+	}
+	training := s.Workload.Task != sizing.Inference
+	if s.GPUs < 0 || s.GPUs > MaxPlanGPUs {
+		bad("gpus %d: want 0 (searched) to %d", s.GPUs, MaxPlanGPUs)
+	}
+	if s.GlobalBatch < 0 || s.GlobalBatch > sizing.MaxSearchBatch {
+		bad("global_batch %d: want 0 to %d sequences per step", s.GlobalBatch, sizing.MaxSearchBatch)
+	}
+	if s.GlobalBatch > 0 && !training {
+		bad("global_batch %d: a global batch is for training, not inference", s.GlobalBatch)
+	}
+	s.pin = max(s.GPUs, 0)
+	if p := s.Parallel; p != nil {
+		n := p.Devices()
+		switch {
+		case s.Serving != nil && (p.Data > 1 || p.Pipeline > 1 || p.ZeRO != 0 || p.OffloadOptimizer):
+			bad("parallel %s: a serving replica takes a tensor degree alone", DescribeLayout(*p))
+		case !training && (p.ZeRO != 0 || p.OffloadOptimizer):
+			bad("parallel %s: ZeRO and offload are for training", DescribeLayout(*p))
+		case n < 1 || n > MaxPlanGPUs:
+			bad("parallel uses %d GPUs: want 1 to %d (degrees of zero are 1, none negative)", n, MaxPlanGPUs)
+		case s.GPUs > 0 && n != s.GPUs:
+			bad("parallel %s uses %d GPUs, gpus pins %d", DescribeLayout(*p), n, s.GPUs)
+		default:
+			// A layout the model cannot take (a tensor degree that does not
+			// divide the heads) is an error naming it.
+			w.Parallel = *p
+			if _, err := sizing.Estimate(s.Model, w); err != nil {
+				errs = append(errs, fmt.Errorf("plan: request: parallel %s: %w", DescribeLayout(*p), invalid(err)))
+			}
+			s.pin = n
+		}
+	}
+	if g := s.GlobalBatch; g > 0 && training && s.pin > 0 && len(errs) == 0 {
+		degrees := s.dataDegrees(s.pin)
+		if !slices.ContainsFunc(degrees, func(d int) bool { return g%d == 0 }) {
+			bad("global_batch %d is not a multiple of any data-parallel degree %d GPUs can take (%v)", g, s.pin, degrees)
+		}
+	}
+	return errs
+}
+
+// dataDegrees lists the data-parallel degrees the training layouts of n GPUs
+// have (the pinned layout's alone when there is one).
+func (s *settings) dataDegrees(n int) []int {
+	var buf [maxLayouts]sizing.Parallel
+	var out []int
+	for _, l := range s.layouts(&buf, n, GPUsPerServer) {
+		if d := max(l.Data, 1); !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // rentalSet reports whether Rental holds a pattern rather than the zero value.

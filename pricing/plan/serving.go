@@ -158,7 +158,7 @@ type capped struct{ need, cap int }
 // replica returns the served answer for t devices of card, computing it on first
 // use: compute.Serving prepared once, Best once with the request's targets.
 func (s settings) replica(run *serveRun, card catalog.Card, t int) *served {
-	k := fitKey{card.ID, t, t}
+	k := fitKey{card.ID, t, t, 0}
 	if v := run.byKey[k]; v != nil {
 		return v
 	}
@@ -258,7 +258,14 @@ func (s settings) serveOffers(w *sweep, run *serveRun) error {
 		w.begin(i)
 		card, limit := w.in.cards[i], w.limit
 		m := w.o.GPUsPerInstance // zero: not sold in instances
-		for _, t := range servingTensor {
+		sizes := servingTensor[:]
+		if s.pin > 0 { // one size, which settle checked against the heads
+			sizes = []int{s.pin}
+			if w.why != nil {
+				sizes = nil
+			}
+		}
+		for _, t := range sizes {
 			// The heads divide among a replica's GPUs, which stay inside one instance.
 			if t > limit || s.Model.Heads > 0 && s.Model.Heads%t != 0 || m > 0 && t > m {
 				continue
@@ -275,7 +282,7 @@ func (s settings) serveOffers(w *sweep, run *serveRun) error {
 				rented = (v.replicas + per - 1) / per * m
 			}
 			if rented > limit {
-				k := fitKey{card.ID, t, t}
+				k := fitKey{card.ID, t, t, 0}
 				run.capped[k] = capped{rented, max(run.capped[k].cap, limit)}
 				continue
 			}
@@ -332,7 +339,7 @@ func (s settings) noFit(run *serveRun, rs *inputs, skipped []Skipped, causes []e
 		var over capped // capv's
 		var nofit error
 		for _, t := range servingTensor {
-			k := fitKey{card.ID, t, t}
+			k := fitKey{card.ID, t, t, 0}
 			v := run.byKey[k]
 			switch {
 			case v == nil:
