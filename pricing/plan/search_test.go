@@ -470,3 +470,46 @@ func TestServingAvailability(t *testing.T) {
 		}
 	}
 }
+
+// When nothing fits, the levers that cost no GPUs come before more GPUs: the
+// model's own stored format, a lower headroom, the optimizer offloaded to host
+// RAM.
+func TestSuggestionLevers(t *testing.T) {
+	first := func(t *testing.T, err error, want string, before string) {
+		t.Helper()
+		var nf *NoFitError
+		if !errors.As(err, &nf) {
+			t.Fatalf("%v, want a NoFitError", err)
+		}
+		got := strings.Join(nf.Suggestions, "|")
+		i, j := strings.Index(got, want), strings.Index(got, before)
+		if i < 0 || before != "" && (j < 0 || j < i) {
+			t.Errorf("suggestions %q, want %q before %q", nf.Suggestions, want, before)
+		}
+	}
+	t.Run("own format", func(t *testing.T) {
+		// Llama-3.1-70B stored as Q4_K_M (as ReadGGUF reads such a file),
+		// asked for in BF16 on one 80 GB card.
+		m := mustPreset(t, "llama-3.1-70b")
+		m.StoredPrecision = sizing.Q4_K_M
+		r := Request{Model: m, Workload: inference(sizing.BF16, 4096), Cards: []string{"h100-sxm5-80gb"}, GPUs: 1}
+		_, err := Planner{}.Fit(r)
+		first(t, err, "the model's own format, Q4_K_M (as its files store it), fits one H100 SXM5 80GB", "weights in")
+	})
+	t.Run("headroom", func(t *testing.T) {
+		// Qwen2.5-7B LoRA at micro-batch 1 needs 20.4 GiB of an RTX 4090's 24.
+		r := qwenLoRA(t)
+		r.Headroom, r.Cards, r.GPUs = 0, []string{"rtx-4090"}, 1
+		_, err := Planner{}.Fit(r)
+		first(t, err, "keeping 15% of memory free (headroom) instead of 20%, 1 × GeForce RTX 4090 fit", "2 × GeForce RTX 4090")
+	})
+	t.Run("offload", func(t *testing.T) {
+		// A full fine-tune of Llama-3.1-70B with ZeRO-3 on 8 H100s needs 16
+		// bytes a parameter over 8 GPUs, about 140 GB each: offloading the
+		// optimizer leaves the 16-bit weights and gradients.
+		r := llama70BFull(t)
+		r.Cards, r.Parallel = []string{"h100-sxm5-80gb"}, &sizing.Parallel{Data: 8, ZeRO: 3}
+		_, err := Planner{}.Fit(r)
+		first(t, err, "with the optimizer offloaded to host RAM (", "32 × H100 SXM5 80GB fit (data parallel ×32, ZeRO-3)")
+	})
+}
