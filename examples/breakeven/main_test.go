@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -229,10 +230,10 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want string // stderr names the flag and what it wants
 	}{
-		{[]string{"-hourly", "0"}, "-hourly 0: want a positive decimal price such as 2.49"},
-		{[]string{"-daily", "-3"}, "-daily -3: want a positive decimal price such as 2.49, or none"},
-		{[]string{"-monthly", "lots"}, "-monthly lots: want a positive decimal price"},
-		{[]string{"-monthly", "1e3"}, "-monthly 1e3: want a positive decimal price"},
+		{[]string{"-hourly", "0"}, "-hourly 0: want a positive price such as 2.49"},
+		{[]string{"-daily", "-3"}, "-daily -3: want a positive price such as 2.49, or as a price list writes it: ¥1.98, 1.98元/小时, or none"},
+		{[]string{"-monthly", "lots"}, "-monthly lots: want a positive price"},
+		{[]string{"-monthly", "1e3"}, "-monthly 1e3: want a positive price"},
 		{[]string{"-monthly", strings.Repeat("9", 10000) + "x"}, "-monthly 9999999999999999999999999999999999999999...: want"},
 		{[]string{"-currency", "yuan"}, `-currency "yuan": want a three-letter ISO 4217 code`},
 		{[]string{"-currency", "yuan", "-hourly", "2"}, `-currency "yuan"`}, // the currency, not the price, is at fault
@@ -281,5 +282,31 @@ func TestNoGoIdentifiers(t *testing.T) {
 		if m := ident.FindString(out.String() + string(chartSVG(t, args))); m != "" {
 			t.Errorf("run(%q): text or chart shows %q", args, m)
 		}
+	}
+}
+
+// Prices read as a price list writes them; a package that costs less than a
+// shorter one is warned of, in the text and the JSON.
+func TestPriceForms(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(&out, []string{"-hourly", "¥1.98", "-daily", "40元/天", "-monthly", "1,100"}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "One GPU: ¥1.98 an hour, ¥40 a day, ¥1100 a month of 730 h."; !strings.HasPrefix(out.String(), want) || strings.Contains(out.String(), "Warning") {
+		t.Errorf("output %q: want it to start %q, without warnings", out.String(), want)
+	}
+	if err := run(io.Discard, []string{"-hourly", "$2"}); !errors.Is(err, cli.ErrUsage) {
+		t.Errorf("-hourly $2 in CNY: %v, want a usage error", err)
+	}
+	out.Reset()
+	if err := run(&out, []string{"-hourly", "20", "-daily", "300", "-monthly", "250", "-json"}); err != nil {
+		t.Fatal(err)
+	}
+	var got jsonChart
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a month (¥250) costs less than a day (¥300): check the prices, a longer package never costs less than a shorter one"}; !slices.Equal(got.Warnings, want) {
+		t.Errorf("warnings %q, want %q", got.Warnings, want)
 	}
 }

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -89,6 +87,20 @@ func (o options) runnable(m sizing.Model, wl sizing.Workload) error {
 	return nil
 }
 
+// parseTask reads -task: one of the four names, in any case. A fine-tune is
+// either kind of training, so "finetune" (which sizing.ParseTask reads as full
+// training, for programs) is refused with what each kind is called.
+func parseTask(s string) (sizing.Task, error) {
+	const want = "want inference, training, lora or qlora"
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "inference", "training", "lora", "qlora":
+		return sizing.ParseTask(s)
+	case "finetune", "fine-tune", "fine_tune", "ft", "sft", "full", "fullfinetune", "full-finetune":
+		return 0, cli.Usagef("-task %s: a fine-tune of every weight is training, of adapters lora (or qlora on 4-bit weights); %s", text.Quote(s, 40), want)
+	}
+	return 0, cli.Usagef("-task %s: %s", text.Quote(s, 40), want)
+}
+
 // enumFlag reads a named value of a flag with parse; an unknown name is a usage
 // error naming the flag and the names it takes.
 func enumFlag[T any](flag, value string, parse func(string) (T, error), names string) (T, error) {
@@ -107,25 +119,3 @@ func precisionNames() string {
 	}
 	return strings.Join(names, ", ") + ", or bits per weight such as 4.65bpw"
 }
-
-// flashFlag is the deprecated -flash: -flash=false is -eager, -flash the default.
-type flashFlag struct{ eager *bool }
-
-func (f flashFlag) String() string {
-	if f.eager == nil {
-		return "true"
-	}
-	return strconv.FormatBool(!*f.eager)
-}
-
-func (f flashFlag) Set(s string) error {
-	v, err := strconv.ParseBool(s)
-	if err != nil {
-		return errors.New("want true or false")
-	}
-	*f.eager = !v
-	return nil
-}
-
-// IsBoolFlag lets -flash stand alone, as a bool flag does.
-func (flashFlag) IsBoolFlag() bool { return true }

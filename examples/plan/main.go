@@ -132,9 +132,11 @@ type options struct {
 	rates                                          ratesFlag // rates.go
 	json, wide                                     bool
 	lang                                           msg.Lang
-	out                                            string          // -o: the report's file; empty: standard output
-	serve                                          serveFlags      // serve.go
-	set                                            map[string]bool // the flags given on the command line
+	catalog                                        string           // -catalog: a file of the user's own cards
+	cat                                            *catalog.Catalog // the built-in catalog, with -catalog's cards
+	out                                            string           // -o: the report's file; empty: standard output
+	serve                                          serveFlags       // serve.go
+	set                                            map[string]bool  // the flags given on the command line
 }
 
 // parse reads the command line. The flag set comes back for printing the usage;
@@ -142,10 +144,10 @@ type options struct {
 func parse(args []string) (options, *flag.FlagSet, error) {
 	var o options
 	fs := cli.FlagSet("plan")
-	fs.StringVar(&o.model, "model", "llama-2-7b", "model preset (see -model list); other models: -config, -gguf, -safetensors or -params")
-	fs.StringVar(&o.config, "config", "", "a model's Hugging Face config.json `file`, in place of -model; with -gguf or -safetensors the files give the exact parameter count and weight bytes")
+	fs.StringVar(&o.model, "model", "llama-2-7b", "model preset (see -model list), or a downloaded model's folder (config.json with its safetensors shards, index or GGUF file; headers only are read); other models: -config, -gguf, -safetensors or -params")
+	fs.StringVar(&o.config, "config", "", "a model's Hugging Face config.json `file` or its folder, in place of -model; with -gguf or -safetensors the files give the exact parameter count and weight bytes")
 	fs.Var(&o.gguf, "gguf", "a model's GGUF `file` (only its header is read); repeat or separate with commas for a split model")
-	fs.Var(&o.safetensors, "safetensors", "a model's .safetensors `file` (only its header is read); repeat or separate with commas for the shards of one model")
+	fs.Var(&o.safetensors, "safetensors", "a model's .safetensors `file` (only its header is read); repeat or separate with commas for the shards of one model, or give their folder")
 	fs.StringVar(&o.params, "params", "", "parameter count of a model without a preset or config (7B, 70b, 1.5e9); memory terms that need the architecture are approximated (-config makes them exact)")
 	fs.StringVar(&o.render, "render", "", "an image-generation or render job in place of a model's: sd15, sdxl, flux1 or cycles; ranks the offers whose card holds it for -usage")
 	fs.StringVar(&o.size, "size", "", "image size for -render, in pixels: 1024 (a square) or 1920x1080; default: the kind's reference size")
@@ -154,7 +156,6 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	fs.StringVar(&o.kvPrecision, "kv-precision", "", "KV cache precision (inference); empty: -precision for FP16 and wider, FP16 for narrower formats")
 	fs.StringVar(&o.recompute, "recompute", "full", "activation recomputation for training: none, selective or full")
 	fs.BoolVar(&o.eager, "eager", false, "eager attention, which keeps each head's attention score matrix in memory; default: memory-efficient attention (flash attention, PyTorch SDPA)")
-	fs.Var(flashFlag{&o.eager}, "flash", "deprecated: -flash=false is -eager")
 	fs.IntVar(&o.context, "context", 2048, "tokens per sequence (inference: context length); by default at most the model's context window")
 	fs.IntVar(&o.batch, "batch", 0, "micro-batch per GPU (default 4), or for inference the concurrent sequences (default 1)")
 	fs.IntVar(&o.loraRank, "lora-rank", 0, "LoRA rank; 0: the library's default")
@@ -168,6 +169,7 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	fs.IntVar(&o.maxGPUs, "max-gpus", 0, "most GPUs per option; 0: each offer's limit")
 	fs.StringVar(&o.budget, "budget", "", "most money to spend, in the offers' currency (e.g. 500)")
 	fs.Var(&o.rates, "rates", "exchange `rates` for a price list in several currencies, BASE:CUR=RATE,... (CNY:USD=7.20 ranks in CNY, one USD = 7.20 CNY); -budget is then in BASE")
+	fs.StringVar(&o.catalog, "catalog", "", cli.CatalogFlag)
 	fs.StringVar(&o.offers, "offers", "", "price list: gpuplan CSV or JSON (see the README), a SkyPilot catalog vms.csv or vast.ai offers JSON, told apart by content; empty: the built-in SAMPLE price list")
 	fs.IntVar(&o.top, "top", 10, "options to print; 0: all")
 	fs.BoolVar(&o.wide, "wide", false, "show every column of the options table; by default it fits a 100-column terminal")
@@ -198,6 +200,9 @@ func run(w io.Writer, args []string) error {
 		return nil
 	}
 	if err != nil {
+		return err
+	}
+	if o.cat, err = cli.Catalog(o.catalog); err != nil {
 		return err
 	}
 	return cli.To(w, o.out, func(w io.Writer) error {
@@ -251,6 +256,11 @@ func (o options) execute(w io.Writer) (int, error) {
 	if err != nil {
 		return exitFail, err
 	}
+	v := o.view(source)
+	offers, unknown := o.known(offers)
+	if len(offers) == 0 {
+		return exitFail, unknownCards(unknown)
+	}
 	if !req.Budget.Amount.IsZero() && len(offers) > 0 {
 		req.Budget.Currency = offers[0].Tariff.Currency
 		if o.rates.r.Base != "" {
@@ -261,14 +271,18 @@ func (o options) execute(w io.Writer) (int, error) {
 	if o.top == 0 {
 		req.Limit = -1 // all
 	}
-	rep, err := plan.Planner{Catalog: catalog.Default(), Offers: offers, Rates: o.rates.r}.Report(req)
+	rep, err := plan.Planner{Catalog: o.cat, Offers: offers, Rates: o.rates.r}.Report(req)
+	rep.Skipped = append(unknown, rep.Skipped...)
 	var nf *plan.NoFitError
 	if errors.As(err, &nf) {
+		for _, sk := range unknown {
+			nf.Reasons = append(nf.Reasons, offerName(sk.Offer)+" "+sk.Offer.Card+": "+sk.Reason)
+		}
 		if o.json {
 			je := jsonError{Error: nf.Error(), NoFit: true, Reasons: nonNil(nf.Reasons), Suggestions: nonNil(nf.Suggestions)}
 			return exitFail, writeJSON(w, je)
 		}
-		printNoFit(w, req, source, nf, o.lang)
+		printNoFit(w, req, nf, unknown, v)
 		return exitFail, nil
 	}
 	if errors.Is(err, pricing.ErrCurrencyMismatch) && o.rates.r.Base == "" {
@@ -290,9 +304,9 @@ func (o options) execute(w io.Writer) (int, error) {
 			Considered: rep.Considered, Returned: len(rep.Options), Skipped: skipped, Options: rep.Options})
 	}
 	if req.Serving != nil {
-		return exitOK, printServing(w, req, source, rep, o.lang, o.wide)
+		return exitOK, printServing(w, req, rep, v)
 	}
-	return exitOK, printPlan(w, req, source, rep, o.lang, o.wide)
+	return exitOK, printPlan(w, req, rep, v)
 }
 
 // jsonPlan is what -json prints when the plan succeeds.
@@ -328,7 +342,7 @@ func (o options) request() (plan.Request, error) {
 	var r plan.Request
 	var err error
 	wl := sizing.Workload{Batch: o.batch, SeqLen: o.context, EagerAttention: o.eager, LoRARank: o.loraRank}
-	if wl.Task, err = enumFlag("task", o.task, sizing.ParseTask, "inference, training, lora or qlora"); err != nil {
+	if wl.Task, err = parseTask(o.task); err != nil {
 		return r, err
 	}
 	if wl.Precision, err = enumFlag("precision", o.precision, sizing.ParsePrecision, precisionNames()); err != nil {
@@ -401,9 +415,10 @@ func (o options) loadOffers() ([]pricing.Offer, string, error) {
 	return readOfferFile(o.offers)
 }
 
-func describeRequest(w io.Writer, r plan.Request, source string, lang msg.Lang) {
+func describeRequest(w io.Writer, r plan.Request, v view) {
+	lang := v.lang
 	if r.Serving != nil {
-		describeServing(w, r, source, lang)
+		describeServing(w, r, v)
 		return
 	}
 	m := r.Model
@@ -441,23 +456,23 @@ func describeRequest(w io.Writer, r plan.Request, source string, lang msg.Lang) 
 	for _, note := range modelNotes(m, r.Workload) {
 		field(w, "Model:  ", note)
 	}
-	field(w, "Offers: ", source)
+	field(w, "Offers: ", v.source)
 	fmt.Fprintln(w)
 }
 
-func printPlan(w io.Writer, r plan.Request, source string, rep plan.Report, lang msg.Lang, wide bool) error {
+func printPlan(w io.Writer, r plan.Request, rep plan.Report, v view) error {
+	lang := v.lang
 	shown := rep.Options
-	describeRequest(w, r, source, lang)
+	describeRequest(w, r, v)
 	fmt.Fprintln(w, text.Wrap(fitCount(rep.Considered, len(shown))+":", 0, width, ""))
 	fmt.Fprintln(w)
 	printSkipped(w, rep.Skipped)
-	if err := writeOptions(w, planColumns, shown, lang, wide); err != nil {
+	if err := writeOptions(w, planColumns, shown, v); err != nil {
 		return err
 	}
 	printRates(w, shown)
 	best := shown[0]
-	names := cardNames{cat: catalog.Default()}
-	fmt.Fprintf(w, "\nBest: %s, %d × %s, %s\n", offerName(best.Offer), best.GPUs, bestCard(best, names), plan.DescribeLayout(best.Layout))
+	fmt.Fprintf(w, "\nBest: %s, %d × %s, %s\n", offerName(best.Offer), best.GPUs, v.bestCard(best), plan.DescribeLayout(best.Layout))
 	b := best.PerGPU
 	detail(w, fmt.Sprintf("memory per GPU: weights %s, gradients %s, optimizer %s, activations %s, KV cache %s, overhead %s = %s of %s (%.0f%% free)",
 		b.Weights.Human(), b.Gradients.Human(), b.Optimizer.Human(), b.Activations.Human(), b.KVCache.Human(), b.Overhead.Human(),
@@ -515,8 +530,8 @@ func offerName(o pricing.Offer) string {
 // bestCard names an option's card for the best option's line: the price list's
 // name, and the catalog's card it denotes when that differs ("RTX 4090 (GeForce
 // RTX 4090)").
-func bestCard(o plan.Option, names cardNames) string {
-	name := names.name(o.CardID)
+func (v view) bestCard(o plan.Option) string {
+	name := v.cardName(o.CardID)
 	card := strings.TrimSpace(o.Offer.Card)
 	switch {
 	case card == "":
@@ -527,10 +542,11 @@ func bestCard(o plan.Option, names cardNames) string {
 	return card + " (" + name + ")"
 }
 
-func printNoFit(w io.Writer, r plan.Request, source string, nf *plan.NoFitError, lang msg.Lang) {
-	describeRequest(w, r, source, lang)
+func printNoFit(w io.Writer, r plan.Request, nf *plan.NoFitError, unknown []plan.Skipped, v view) {
+	describeRequest(w, r, v)
+	printSkipped(w, unknown)
 	fmt.Fprintln(w, "No option fits.")
-	for _, s := range nf.Reasons {
+	for _, s := range nf.Reasons[:len(nf.Reasons)-len(unknown)] {
 		fmt.Fprintf(w, "  - %s\n", text.Wrap(s, 4, width, "    "))
 	}
 	if len(nf.Suggestions) > 0 {

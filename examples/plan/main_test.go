@@ -256,7 +256,6 @@ func TestExitStatus(t *testing.T) {
 		{"negative deadline", []string{"-deadline", "-2h"}, exitUsage, "-deadline -2h: want 0 (none) or more"},
 		{"bad kv precision", []string{"-task", "inference", "-kv-precision", "fp5"}, exitUsage, `-kv-precision "fp5": want fp64, fp32`},
 		{"bad recompute", []string{"-recompute", "some"}, exitUsage, `-recompute "some": want none, selective or full`},
-		{"bad flash", []string{"-flash=maybe"}, exitUsage, "-flash: want true or false"},
 		{"context past the window", []string{"-task", "inference", "-context", "9000"}, exitUsage, "-context 9000: past llama-2-7b's context window of 4096 tokens"},
 		{"training quantized weights", []string{"-task", "training", "-precision", "q4_k_m"}, exitUsage, "-task training, -precision q4_k_m, -context 2048: sizing: workload: full training needs a floating-point precision"},
 		{"deadline without work", []string{"-tokens", "0", "-deadline", "12h"}, exitUsage, "-deadline needs work to finish, and -tokens 0 gives none"},
@@ -274,8 +273,9 @@ func TestExitStatus(t *testing.T) {
 		{"days alone", []string{"-days", "20"}, exitUsage, "-days needs -per-day"},
 		{"zero days given", []string{"-per-day", "6h", "-days", "0"}, exitUsage, "-days 0: want 1 to 36500"},
 		{"long per-day", []string{"-per-day", "25h", "-days", "2"}, exitUsage, "-per-day 25h: want more than 0 and at most 24h"},
-		{"unknown model", []string{"-model", "llama-9"}, exitUsage, `-model "llama-9": not a preset (-model list prints them; -config reads a model's config.json)`},
+		{"unknown model", []string{"-model", "llama-9"}, exitUsage, `-model "llama-9": not a preset (-model list prints them; a model's folder, or -config with its config.json, reads another)`},
 		{"unknown task", []string{"-task", "dance"}, exitUsage, `-task "dance": want inference, training, lora or qlora`},
+		{"fine-tune", []string{"-task", "finetune"}, exitUsage, `-task "finetune": a fine-tune of every weight is training, of adapters lora (or qlora on 4-bit weights); want inference, training, lora or qlora`},
 		{"unknown precision", []string{"-precision", "fp7"}, exitUsage, `-precision "fp7": want fp64, fp32, tf32, fp16, bf16, fp8, int8, int4, nf4, gptq4, awq4, q2_k, q3_k_m, q4_0, q4_k_s, q4_k_m, q5_k_m, q6_k, q8_0, mxfp4, nvfp4, or bits per weight`},
 		{"missing offers", []string{"-offers", "testdata/missing.json"}, exitUsage, "-offers testdata/missing.json: cannot open"},
 	} {
@@ -580,8 +580,7 @@ func TestUnitPricesExact(t *testing.T) {
 }
 
 // -eager sets Workload.EagerAttention, which keeps the attention scores and so
-// needs more activation memory; the deprecated -flash=false is the same, and
-// -flash alone the default.
+// needs more activation memory; -flash, a deprecated copy of it, is gone.
 func TestEager(t *testing.T) {
 	plan := func(args ...string) (eager bool, activations int64) {
 		t.Helper()
@@ -608,10 +607,10 @@ func TestEager(t *testing.T) {
 	}
 	e0, a0 := plan()
 	e1, a1 := plan("-eager")
-	e2, a2 := plan("-flash=false")
-	e3, a3 := plan("-flash")
-	if e0 || !e1 || !e2 || e3 || a1 <= a0 || a2 != a1 || a3 != a0 {
-		t.Errorf("default %v %d, -eager %v %d, -flash=false %v %d, -flash %v %d; want eager only with -eager or -flash=false, with more activations",
-			e0, a0, e1, a1, e2, a2, e3, a3)
+	if e0 || !e1 || a1 <= a0 {
+		t.Errorf("default %v %d, -eager %v %d; want eager only with -eager, with more activations", e0, a0, e1, a1)
+	}
+	if r := runArgs("-flash=false"); r.code != exitUsage || !strings.Contains(r.stderr, "flag provided but not defined: -flash") {
+		t.Errorf("-flash: exit %d, stderr %q; want it gone, a usage error", r.code, r.stderr)
 	}
 }

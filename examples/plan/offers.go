@@ -99,6 +99,37 @@ func skyPilotCloud(file string) string {
 	return path.Base(dir)
 }
 
+// known splits offers into those of cards the catalog knows, by any name it
+// reads (a name several boards share included), and those of cards it does not,
+// left out with the catalog's reason (its closest names) before the planner sees
+// them, so that they are reported as unknown, never as not fitting.
+func (o options) known(offers []pricing.Offer) ([]pricing.Offer, []plan.Skipped) {
+	var kept []pricing.Offer
+	var unknown []plan.Skipped
+	for _, off := range offers {
+		if _, err := o.cat.Lookup(off.Card); errors.Is(err, catalog.ErrNotFound) {
+			unknown = append(unknown, plan.Skipped{Offer: off, Reason: err.Error(), Err: err})
+			continue
+		}
+		kept = append(kept, off)
+	}
+	return kept, unknown
+}
+
+// unknownCards is the error when no offer is of a card the catalog knows: each
+// unknown card with the catalog's closest names, and how to add one.
+func unknownCards(unknown []plan.Skipped) error {
+	var lines []string
+	for _, sk := range unknown[:min(len(unknown), maxUnknownNames)] {
+		lines = append(lines, text.OfferName(sk.Offer.Provider, sk.Offer.Region, sk.Offer.Card, "an offer", sk.Offer.Line)+": "+sk.Reason)
+	}
+	if len(unknown) > maxUnknownNames {
+		lines = append(lines, fmt.Sprintf("and %d more", len(unknown)-maxUnknownNames))
+	}
+	return fmt.Errorf("no offer is of a card the catalog knows, so none can be planned:\n%s\n%s",
+		strings.Join(lines, "\n"), cli.UnknownCardHint)
+}
+
 // maxUnknownNames is how many names of unknown cards the report lists before
 // "…".
 const maxUnknownNames = 8
@@ -148,7 +179,8 @@ func printSkipped(w io.Writer, skipped []plan.Skipped) {
 		if n == 1 {
 			what = "an unknown card"
 		}
-		fmt.Fprintf(w, "left out %s of %s: %s\n", text.Count(n, "offer", "offers"), what, strings.Join(unknown, ", "))
+		fmt.Fprintln(w, text.Wrap(fmt.Sprintf("left out %s of %s: %s", text.Count(n, "offer", "offers"), what, strings.Join(unknown, ", ")), 0, width, "  "))
+		fmt.Fprintf(w, "  %s\n", text.Wrap(cli.UnknownCardHint, 2, width, "  "))
 	}
 	if len(skipped) > 0 {
 		fmt.Fprintln(w)

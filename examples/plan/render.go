@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/text"
@@ -115,7 +114,7 @@ func (o options) executeRender(w io.Writer) (int, error) {
 	if err != nil {
 		return exitFail, err
 	}
-	cat := catalog.Default()
+	cat := o.cat
 	var opts []renderOption
 	var skipped []jsonSkipped
 	var smaller []string // cards too small, for the no-fit report
@@ -196,7 +195,7 @@ func (o options) executeRender(w io.Writer) (int, error) {
 		return exitFail, err
 	}
 	best := opts[0]
-	fmt.Fprintf(w, "\nBest: %s, %s\n  cost: %s", offerName(best.Offer), bestCard(plan.Option{Offer: best.Offer, CardID: best.CardID}, cardNames{cat: cat}), o.lang.Money(best.Cost.Total))
+	fmt.Fprintf(w, "\nBest: %s, %s\n  cost: %s", offerName(best.Offer), o.view(source).bestCard(plan.Option{Offer: best.Offer, CardID: best.CardID}), o.lang.Money(best.Cost.Total))
 	for _, l := range best.Cost.Lines {
 		if line := costLine(l, instancePrefix(best.Offer), o.lang); line != "" {
 			fmt.Fprintf(w, "; %s", line)

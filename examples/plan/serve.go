@@ -7,10 +7,8 @@ import (
 	"math"
 	"time"
 
-	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/internal/cli"
-	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
@@ -71,7 +69,8 @@ func (s serveFlags) apply(r *plan.Request, set map[string]bool) error {
 }
 
 // describeServing heads a serving plan: the model, the traffic and the rental.
-func describeServing(w io.Writer, r plan.Request, source string, lang msg.Lang) {
+func describeServing(w io.Writer, r plan.Request, v view) {
+	lang := v.lang
 	m, t := r.Model, r.Serving
 	fmt.Fprintf(w, "Model:   %s (%s parameters), weights in %v\n", m.Name, lang.Tokens(float64(m.ParamCount())), r.Workload.Precision)
 	for _, note := range modelNotes(m, r.Workload) {
@@ -92,7 +91,7 @@ func describeServing(w io.Writer, r plan.Request, source string, lang msg.Lang) 
 		reserve = compute.DefaultServingReserve
 	}
 	fmt.Fprintf(w, "Reserve: %.0f%% of each GPU's memory left unused (-headroom)\n", reserve*100)
-	field(w, "Offers:  ", source)
+	field(w, "Offers:  ", v.source)
 	fmt.Fprintln(w)
 }
 
@@ -107,19 +106,20 @@ func target(d time.Duration) string {
 // printServing writes a serving plan: per option the replicas × GPUs, the
 // replica's operating point, and the cost per hour and per million generated
 // tokens; then the best option in detail.
-func printServing(w io.Writer, r plan.Request, source string, rep plan.Report, lang msg.Lang, wide bool) error {
+func printServing(w io.Writer, r plan.Request, rep plan.Report, v view) error {
+	lang := v.lang
 	shown := rep.Options
-	describeServing(w, r, source, lang)
+	describeServing(w, r, v)
 	fmt.Fprintln(w, text.Wrap(fmt.Sprintf("%d candidates (offer, GPUs per replica) considered; the %s, one per offer, cheapest first:",
 		rep.Considered, text.Count(len(shown), "best option", "best options")), 0, width, ""))
 	fmt.Fprintln(w)
 	printSkipped(w, rep.Skipped)
-	if err := writeOptions(w, servingColumns, shown, lang, wide); err != nil {
+	if err := writeOptions(w, servingColumns, shown, v); err != nil {
 		return err
 	}
 	best := shown[0]
 	fmt.Fprintf(w, "\nBest: %s, %s of %d × %s, %s\n", offerName(best.Offer),
-		text.Count(best.Replicas, "replica", "replicas"), max(best.Layout.Tensor, 1), bestCard(best, cardNames{cat: catalog.Default()}), plan.DescribeLayout(best.Layout))
+		text.Count(best.Replicas, "replica", "replicas"), max(best.Layout.Tensor, 1), v.bestCard(best), plan.DescribeLayout(best.Layout))
 	p := best.Serving
 	detail(w, fmt.Sprintf("each replica: %s, TTFT %s, TPOT %s, %.0f tokens/s (%.1f per user), %.2f requests/s",
 		text.Count(p.Concurrency, "sequence", "sequences"), latency(p.TTFT), latency(p.TPOT), float64(p.Throughput), float64(p.PerUser), p.Requests))

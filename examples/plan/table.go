@@ -29,32 +29,38 @@ type column struct {
 }
 
 // row is what a cell is written from: the option, its rank, and the report's
-// shared facts.
+// view.
 type row struct {
+	view
 	n        int
 	o        plan.Option
-	lang     msg.Lang
 	currency string // the one currency of every cost shown, written in the heading; "" when they differ
-	names    *cardNames
 }
 
-// cardNames names cards as users know them: the catalog's name for an ID.
-type cardNames struct{ cat *catalog.Catalog }
+// view is how the report is written: its language, its width, the catalog that
+// names the cards, and where the offers came from.
+type view struct {
+	lang   msg.Lang
+	wide   bool
+	cat    *catalog.Catalog
+	source string // the price list, for the report's head
+}
 
-func (c *cardNames) name(id string) string {
-	if card, err := c.cat.Lookup(id); err == nil {
+// cardName is the catalog's name for a card ID, as users know the card.
+func (v view) cardName(id string) string {
+	if card, err := v.cat.Lookup(id); err == nil {
 		return card.Name
 	}
 	return id
 }
 
-// cardName is an option's card as the user knows it: the price list's name for
+// offerCard is an option's card as the user knows it: the price list's name for
 // it, or the catalog's when the list gave none.
-func (r row) cardName() string {
+func (r row) offerCard() string {
 	if strings.TrimSpace(r.o.Offer.Card) != "" {
 		return r.o.Offer.Card
 	}
-	return r.names.name(r.o.CardID)
+	return r.view.cardName(r.o.CardID)
 }
 
 // amount writes a cost in a table cell: the number alone, rounded to the minor
@@ -78,9 +84,9 @@ var planColumns = []column{
 	{head: "region", help: "the offer's region", wide: true,
 		cell: func(r row) string { return r.o.Offer.Region }},
 	{head: "card", help: "the card as the price list names it (the catalog's name when it names none)", max: 18,
-		cell: func(r row) string { return r.cardName() }},
+		cell: func(r row) string { return r.offerCard() }},
 	{head: "catalog card", help: "the card the catalog reads that name as, with its datasheet figures", wide: true,
-		cell: func(r row) string { return r.names.name(r.o.CardID) }},
+		cell: func(r row) string { return r.cardName(r.o.CardID) }},
 	{head: "GPUs", help: "GPUs rented (and paid for)", align: text.Right,
 		cell: func(r row) string { return strconv.Itoa(r.o.GPUs) }},
 	{head: "layout", help: "how the job spreads over the GPUs: data, tensor and pipeline parallel degrees, ZeRO stage, offload", wide: true,
@@ -149,14 +155,14 @@ var servingColumns = []column{
 // writeOptions writes the options table: the default columns, or with wide all
 // of them. Costs carry their currency in the heading when every option shares
 // one.
-func writeOptions(w io.Writer, cols []column, opts []plan.Option, lang msg.Lang, wide bool) error {
+func writeOptions(w io.Writer, cols []column, opts []plan.Option, v view) error {
+	wide := v.wide
 	currency := opts[0].RankedCost.Currency
 	for _, o := range opts {
 		if o.ExpectedCost.Currency != currency || o.RankedCost.Currency != currency {
 			currency = ""
 		}
 	}
-	names := &cardNames{cat: catalog.Default()}
 	t := text.Table{Indent: "  "}
 	var head []string
 	for _, c := range cols {
@@ -177,7 +183,7 @@ func writeOptions(w io.Writer, cols []column, opts []plan.Option, lang msg.Lang,
 	}
 	t.Row(head...)
 	for i, o := range opts {
-		r := row{n: i + 1, o: o, lang: lang, currency: currency, names: names}
+		r := row{view: v, n: i + 1, o: o, currency: currency}
 		var cells []string
 		for _, c := range cols {
 			if c.wide && !wide {
@@ -214,4 +220,9 @@ func columnsHelp(w io.Writer, title string, cols []column) {
 		}
 		fmt.Fprintf(w, "  %s%s\n", text.PadRight(c.head, indent-2), text.Wrap(help, indent, width, strings.Repeat(" ", indent)))
 	}
+}
+
+// view is the report's view for the offers read from source.
+func (o options) view(source string) view {
+	return view{lang: o.lang, wide: o.wide, cat: o.cat, source: source}
 }

@@ -93,6 +93,7 @@ func run(w io.Writer, args []string) error {
 	output := fs.Int("output", 300, "mean generated tokens of a request")
 	tp := fs.Int("tp", 1, "tensor-parallel GPUs per replica")
 	tpot := fs.Duration("tpot", 50*time.Millisecond, "TPOT target marked on the chart and in the table; 0: none")
+	catalogFile := fs.String("catalog", "", cli.CatalogFlag)
 	out := fs.String("o", "", "write the chart, an SVG, to this `file`; empty: no chart, the table only")
 	asJSON := fs.Bool("json", false, "print the figures as JSON on standard output, and nothing else, in place of the table")
 	if _, err := cli.Parse(fs, args); err != nil {
@@ -111,7 +112,7 @@ func run(w io.Writer, args []string) error {
 		return err
 	}
 	if cfg.model, err = sizing.Preset(*model); err != nil {
-		return cli.Usagef("-model %s: not a preset; the presets are %s", text.Quote(*model, 80), strings.Join(sizing.Presets(), ", "))
+		return cli.Usagef("-model %s: not one of the %d presets (-model list prints them)%s", text.Quote(*model, 80), len(sizing.Presets()), suggestion(err))
 	}
 	if cfg.weights, err = sizing.ParsePrecision(*precision); err != nil {
 		return cli.Usagef("-precision %s: %v", text.Quote(*precision, 80), err)
@@ -125,9 +126,15 @@ func run(w io.Writer, args []string) error {
 	if *tpot < 0 {
 		return cli.Usagef("-tpot %v: want 0 (none) or a positive duration", *tpot)
 	}
-	cat := catalog.Default()
+	cat, err := cli.Catalog(*catalogFile)
+	if err != nil {
+		return err
+	}
 	for _, name := range strings.Split(*cards, ",") {
 		c, err := cat.Lookup(strings.TrimSpace(name))
+		if errors.Is(err, catalog.ErrNotFound) {
+			return cli.Usagef("-cards: %v; %s", err, cli.UnknownCardHint)
+		}
 		if err != nil {
 			return cli.Usagef("-cards: %v", err)
 		}
@@ -294,6 +301,16 @@ func (cfg *config) curves() ([]curve, error) {
 		}
 	}
 	return cs, nil
+}
+
+// suggestion is sizing.Preset's error when it names the closest presets, for a
+// user to read after the command's own words; "" when it has none to name (it
+// then points a program at a function, which a user of the command cannot call).
+func suggestion(err error) string {
+	if strings.Contains(err.Error(), "did you mean") {
+		return "; " + err.Error()
+	}
+	return ""
 }
 
 // divisors lists the tensor degrees up to 64 that divide n heads: "1, 2, 4 or

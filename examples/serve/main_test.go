@@ -150,7 +150,8 @@ func TestErrors(t *testing.T) {
 		status int
 		msg    string
 	}{
-		{[]string{"-model", "llama-9"}, 2, `-model "llama-9": not a preset; the presets are deepseek-r1, `},
+		{[]string{"-model", "llama-9"}, 2, `serve: -model "llama-9": not one of the `},
+		{[]string{"-model", "lama-3.1-8b"}, 2, `presets (-model list prints them); sizing: no preset model "lama-3.1-8b" (did you mean llama-3.1-8b`},
 		{[]string{"-tp", "3"}, 2, "serve: -tp 3: compute: 32 attention heads do not divide over 3 tensor-parallel devices: invalid input (-tp takes 1, 2, 4, 8, 16 or 32 for llama-3.1-8b)\n"},
 		{[]string{"-cards", "RTX 9999"}, 2, "-cards"},
 		{[]string{"-cards", "T4,L4,A10,A30"}, 2, "one to 3"},
