@@ -22,24 +22,27 @@ import (
 // limits bound what the server accepts and does, so that no request can take
 // more than its share of the machine.
 type limits struct {
-	Body   int64         // bytes of a request body: the form with its uploads, or the API's JSON
-	Config int64         // bytes of an uploaded config.json
-	Prices int64         // bytes of an uploaded price list
-	Offers int           // offers in one price list
-	Plans  int           // plans run at once; a request past them gets 503
-	Time   time.Duration // one plan's time; past it the request gets 503
+	Body    int64         // bytes of a request body: the form with its uploads, or the API's JSON
+	Config  int64         // bytes of an uploaded config.json
+	Prices  int64         // bytes of an uploaded price list
+	Offers  int           // offers in one price list
+	Options int           // options in one answer (the request's limit)
+	Plans   int           // plans run at once; a request past them gets 503
+	Time    time.Duration // one plan's time; past it the request gets 503
 }
 
 // defaultLimits are the server's limits: a config.json is a few KiB and a
 // cloud's whole price list a few hundred, a plan on the sample list takes
-// milliseconds, and a few plans at once keep a small machine answering.
+// milliseconds (the slowest search on 5000 offers a few seconds), and a few
+// plans at once keep a small machine answering.
 var defaultLimits = limits{
-	Body:   4 << 20,
-	Config: 1 << 20,
-	Prices: 2 << 20,
-	Offers: 5000,
-	Plans:  4,
-	Time:   10 * time.Second,
+	Body:    4 << 20,
+	Config:  1 << 20,
+	Prices:  2 << 20,
+	Offers:  5000,
+	Options: 100,
+	Plans:   4,
+	Time:    10 * time.Second,
 }
 
 // retryAfter is the Retry-After a busy server answers with, in seconds.
@@ -224,6 +227,9 @@ func (s *server) decodeAPI(body []byte) (planInput, error) {
 	}
 	if err := json.Unmarshal(req.Request, &in.req); err != nil {
 		return in, err
+	}
+	if in.req.Limit < 0 || in.req.Limit > s.limits.Options {
+		return in, fmt.Errorf("web: request: limit %d: want 0 (%d options) to %d; the API answers with at most %d options", in.req.Limit, plan.DefaultLimit, s.limits.Options, s.limits.Options)
 	}
 	if isNull(req.Offers) {
 		in.offers, in.sample = s.sampleOffers(), true

@@ -42,6 +42,9 @@ func testServer(t testing.TB, l limits) *server {
 	if l.Plans == 0 {
 		l.Plans = d.Plans
 	}
+	if l.Options == 0 {
+		l.Options = d.Options
+	}
 	if l.Time == 0 {
 		l.Time = d.Time
 	}
@@ -169,6 +172,7 @@ func TestAPI(t *testing.T) {
 		{"empty offers", `{"request": ` + string(reqJSON) + `, "offers": []}`, "no offers"},
 		{"bad rates", `{"request": ` + string(reqJSON) + `, "rates": {"base": "CNY", "per": {"USD": "1e-999999999"}}}`, "rates"},
 		{"unknown rates key", `{"request": ` + string(reqJSON) + `, "rates": {"base": "CNY", "by": {}}}`, `unknown field "by"`},
+		{"all options", strings.Replace(`{"request": `+string(reqJSON)+`}`, `"limit":0`, `"limit":-1`, 1), "limit -1"},
 		{"two values", `{"request": ` + string(reqJSON) + `} {}`, "more than one JSON value"},
 		{"negative tokens", strings.Replace(`{"request": `+string(reqJSON)+`}`, `"tokens":1000000`, `"tokens":-1`, 1), "tokens"},
 	} {
