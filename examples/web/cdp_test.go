@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gpuplan/gpuplan/internal/msg"
 )
 
 // browser is a headless Chromium driven through the DevTools protocol over
@@ -323,7 +325,7 @@ func startRun(t *testing.T) string {
 	pr, pw := io.Pipe()
 	errc := make(chan error, 1)
 	go func() {
-		err := run(ctx, pw, []string{"-addr", "127.0.0.1:0"})
+		err := run(ctx, pw, []string{"-addr", "127.0.0.1:0"}, msg.EN)
 		pw.CloseWithError(io.EOF)
 		errc <- err
 	}()

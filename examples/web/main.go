@@ -46,12 +46,14 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	os.Exit(cli.Exit("web", run(ctx, os.Stdout, os.Args[1:]), os.Stderr))
+	lang := msg.FromEnv(os.Getenv)
+	os.Exit(cli.Exit("web", run(ctx, os.Stdout, os.Args[1:], lang), os.Stderr, cli.LangOf(os.Args[1:], lang)))
 }
 
 const usageHeader = `Usage: web [flags]
@@ -67,12 +69,13 @@ Flags:
 // run listens on -addr, writes the address it serves on to w and serves until
 // ctx is done; then it stops accepting, lets the requests in flight finish (for
 // at most shutdownGrace) and returns nil.
-func run(ctx context.Context, w io.Writer, args []string) error {
+func run(ctx context.Context, w io.Writer, args []string, lang msg.Lang) error {
 	fs := cli.FlagSet("web")
 	addr := fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on; port 0 picks a free one")
+	cli.LangFlag(fs, &lang)
 	if _, err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			cli.Usage(w, fs, usageHeader)
+			cli.Usage(w, fs, usageHeader, lang)
 		}
 		return err
 	}

@@ -431,13 +431,13 @@ func TestPickLang(t *testing.T) {
 // is an error, and run serves until its context ends and then returns nil.
 func TestRun(t *testing.T) {
 	var b bytes.Buffer
-	if err := run(context.Background(), &b, []string{"-h"}); !errors.Is(err, flag.ErrHelp) || !strings.Contains(b.String(), "-addr") {
+	if err := run(context.Background(), &b, []string{"-h"}, msg.EN); !errors.Is(err, flag.ErrHelp) || !strings.Contains(b.String(), "-addr") {
 		t.Errorf("-h: %v, %q", err, b.String())
 	}
-	if err := run(context.Background(), io.Discard, []string{"-nope"}); err == nil {
+	if err := run(context.Background(), io.Discard, []string{"-nope"}, msg.EN); err == nil {
 		t.Error("-nope: no error")
 	}
-	if err := run(context.Background(), io.Discard, []string{"-addr", "256.0.0.1:x"}); err == nil || !strings.Contains(err.Error(), "-addr") {
+	if err := run(context.Background(), io.Discard, []string{"-addr", "256.0.0.1:x"}, msg.EN); err == nil || !strings.Contains(err.Error(), "-addr") {
 		t.Errorf("a bad -addr: %v, want an error naming -addr", err)
 	}
 	base := startRun(t)
