@@ -148,6 +148,7 @@ var en = map[string]string{
 	"plan.best.band":           " (%s to %s over the utilization band)",
 	"plan.best.scaling":        ", scaling efficiency %.0f%%",
 	"plan.best.cost":           "cost: ",
+	"plan.best.costrange":      "cost range: %s to %s over the time band",
 	"plan.best.warning":        "warning: ",
 	"plan.best.note":           "price list note: ",
 	"plan.warnings.others":     "Warnings on the other options shown:",

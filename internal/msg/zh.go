@@ -149,6 +149,7 @@ var zh = map[string]string{
 	"plan.best.band":           "（按算力利用率区间为 %s 到 %s）",
 	"plan.best.scaling":        "，多卡扩展效率 %.0f%%",
 	"plan.best.cost":           "费用：",
+	"plan.best.costrange":      "费用区间：按用时区间为 %s 到 %s",
 	"plan.best.warning":        "警告：",
 	"plan.best.note":           "价格表备注：",
 	"plan.warnings.others":     "其他方案的警告：",
