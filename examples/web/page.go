@@ -33,7 +33,6 @@ type view struct {
 	Form       form
 	Presets    []string
 	Precisions []string
-	Tasks      []choice
 	Error      *viewError // nil: none
 	Answer     *answer    // nil: the form alone
 }
@@ -66,12 +65,12 @@ func (s *server) page(w http.ResponseWriter, r *http.Request) {
 	v.Form = readForm(values)
 	var in planInput
 	if err == nil {
-		in, err = v.Form.decode(config, prices, s.limits.Offers)
+		in, err = v.Form.decode(config, prices, s.limits.Offers, lang)
 	}
 	var rep plan.Report
 	if err == nil {
 		if in.sample {
-			in.offers, in.source = s.sampleOffers(), v.W.SampleSource
+			in.offers, in.source = s.sampleOffers(), lang.T("plan.sample")
 		}
 		if !in.req.Budget.Amount.IsZero() {
 			in.req.Budget.Currency = in.offers[0].Tariff.Currency
@@ -81,14 +80,14 @@ func (s *server) page(w http.ResponseWriter, r *http.Request) {
 	var nf *plan.NoFitError
 	switch {
 	case errors.As(err, &nf):
-		v.Answer = newAnswer(v.W, lang, in, plan.Report{})
+		v.Answer = s.newAnswer(v.W, lang, in, plan.Report{})
 		v.Answer.NoFit = nf
 		writePage(w, http.StatusOK, v)
 	case err != nil:
 		v.Error = v.W.explain(err)
 		writePage(w, status(err), v)
 	default:
-		v.Answer = newAnswer(v.W, lang, in, rep)
+		v.Answer = s.newAnswer(v.W, lang, in, rep)
 		writePage(w, http.StatusOK, v)
 	}
 }
@@ -145,13 +144,9 @@ func readUpload(f *multipart.Form, field string, limit int64) (upload, error) {
 
 // newView is the page in lang with the form f and no answer yet.
 func (s *server) newView(lang msg.Lang, f form) view {
-	w := pageWords[lang]
-	v := view{W: w, Form: f, Presets: sizing.Presets()}
+	v := view{W: pageWords[lang], Form: f, Presets: sizing.Presets()}
 	for _, p := range sizing.Precisions() {
 		v.Precisions = append(v.Precisions, strings.ToLower(p.String()))
-	}
-	for _, t := range []string{"inference", "training", "lora", "qlora"} {
-		v.Tasks = append(v.Tasks, choice{t, w.Tasks[t]})
 	}
 	return v
 }

@@ -320,7 +320,7 @@ func TestPage(t *testing.T) {
 		if w.Code != http.StatusOK || !strings.Contains(body, `<table class="options"`) || !strings.Contains(body, "<svg") {
 			t.Fatalf("status %d; want 200 with the options table and a chart:\n%s", w.Code, body)
 		}
-		if !strings.Contains(body, wordsEN.SampleSource) {
+		if !strings.Contains(body, msg.EN.T("plan.sample")) {
 			t.Error("the answer does not say it used the sample price list")
 		}
 	})
@@ -333,7 +333,7 @@ func TestPage(t *testing.T) {
 		if w.Code != http.StatusOK || !strings.Contains(body, "test-a") || !strings.Contains(body, "two_offers.csv") {
 			t.Fatalf("status %d; want 200 with the uploaded list's offers:\n%s", w.Code, body)
 		}
-		if !strings.Contains(body, "qwen2.5-7b (") || !strings.Contains(body, wordsZH.Submit) {
+		if !strings.Contains(body, "qwen2.5-7b（") || !strings.Contains(body, pageWords[msg.ZH].Submit) {
 			t.Errorf("want the uploaded config's model, named after its file, on a Chinese page:\n%s", body)
 		}
 	})
@@ -381,7 +381,7 @@ func TestPage(t *testing.T) {
 		busy := testServer(t, limits{Plans: 1})
 		busy.slots <- struct{}{}
 		w := postForm(busy, "/", url.Values{"lang": {"zh"}})
-		if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" || !strings.Contains(w.Body.String(), wordsZH.Busy) {
+		if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" || !strings.Contains(w.Body.String(), pageWords[msg.ZH].Busy) {
 			t.Errorf("status %d; want 503 with Retry-After and the page saying so:\n%s", w.Code, w.Body)
 		}
 	})
@@ -447,7 +447,7 @@ func TestRun(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), wordsZH.Submit) {
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), pageWords[msg.ZH].Submit) {
 		t.Errorf("GET %s: %d:\n%s", base, resp.StatusCode, body)
 	}
 }
