@@ -12,14 +12,9 @@ import (
 )
 
 // Limits on a billing run, so that no input makes Bill slow or its memory
-// unbounded. Bill's time grows as n log n in the number of sessions (an event
-// sweep over their starts and ends). Measured with go test -bench Bill -benchmem
-// on a shared, busy two-core machine: a million sessions of one to eight GPUs
-// over a month take about 1 µs each (0.7 to 1.1 µs in the quietest runs; by
-// CPU profile 0.9 µs in order of start, 1.0 µs in random order), about 225 MB
-// and 55,000 allocations in all, most of it the invoice's million lines. The
-// sweep and the sort take nearly all the time, the pricing of the lines (once
-// per distinct billed length) almost none.
+// unbounded. Bill's time grows as n log n in the number of sessions (a sort, and
+// an event sweep over their starts and ends), and its memory linearly, most of it
+// the invoice's line a session; BenchmarkBill measures both.
 const (
 	MaxSessions  = 1 << 22 // 4,194,304 sessions in one Bill
 	MaxPurchases = 100_000 // purchases of one Account
