@@ -44,6 +44,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/svg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
@@ -51,7 +52,7 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Exit("breakeven", run(os.Stdout, os.Args[1:]), os.Stderr))
+	os.Exit(cli.Main("breakeven", run, os.Args[1:], msg.FromEnv(os.Getenv), os.Stdout, os.Stderr))
 }
 
 const usageHeader = `Usage: breakeven [flags]
@@ -69,7 +70,7 @@ Flags:
 `
 
 // run is the command: it writes the chart (or the -h text) to w.
-func run(w io.Writer, args []string) error {
+func run(w io.Writer, args []string, lang msg.Lang) error {
 	fs := cli.FlagSet("breakeven")
 	hourly := fs.String("hourly", "18", "price of one GPU-hour, in -currency; the default is a SAMPLE price, not a quote")
 	daily := fs.String("daily", "300", "price of one GPU-day (24 hours), in -currency, or none when there is no daily package; the default is a SAMPLE price, not a quote")
@@ -82,7 +83,7 @@ func run(w io.Writer, args []string) error {
 	// still a sample, whatever the currency or the month.
 	given, err := cli.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		cli.Usage(w, fs, usageHeader)
+		cli.Usage(w, fs, usageHeader, lang)
 	}
 	if err != nil {
 		return err

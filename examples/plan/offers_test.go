@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/catalog"
-	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/shopspring/decimal"
@@ -46,21 +46,21 @@ func TestPrintSkipped(t *testing.T) {
 	skipped = append(skipped, plan.Skipped{Offer: pricing.Offer{Provider: "q", Region: "r", Card: "A100", Line: 40},
 		Reason: "no exchange rate for EUR into USD", Err: errors.New("rate")})
 	var b bytes.Buffer
-	printSkipped(&b, skipped)
+	printSkipped(&b, skipped, msg.EN)
 	want := "left out: q r A100 (line 40): no exchange rate for EUR into USD\n" +
 		"left out 12 offers of unknown cards: Gaudi0 (2 offers, from line 2), Gaudi1 (2 offers, from line 3), " +
 		"Gaudi2 (line 4), Gaudi3 (line 5), Gaudi4 (line 6), Gaudi5 (line 7), Gaudi6 (line 8), Gaudi7 (line 9), …\n" +
-		"  " + cli.UnknownCardHint + "\n\n"
+		"  " + msg.EN.T("cli.unknowncard") + "\n\n"
 	if strings.ReplaceAll(b.String(), "\n  ", " ") != strings.ReplaceAll(want, "\n  ", " ") {
 		t.Errorf("printSkipped:\n%s\nwant:\n%s", b.String(), want)
 	}
 	b.Reset()
-	printSkipped(&b, skipped[:1])
+	printSkipped(&b, skipped[:1], msg.EN)
 	if got := b.String(); !strings.HasPrefix(got, "left out 1 offer of an unknown card: Gaudi0 (line 2)\n  add a card") {
 		t.Errorf("one unknown card: %q", got)
 	}
 	b.Reset()
-	printSkipped(&b, nil)
+	printSkipped(&b, nil, msg.EN)
 	if b.Len() != 0 {
 		t.Errorf("nothing skipped: %q", b.String())
 	}
@@ -83,7 +83,7 @@ func TestPriceBasis(t *testing.T) {
 	} {
 		o := plan.Option{GPUs: tc.gpus, Offer: pricing.Offer{GPUsPerInstance: tc.per,
 			Tariff: pricing.Tariff{Currency: "USD", Hourly: decimal.RequireFromString(tc.hourly)}}}
-		if got := priceBasis(o); got != tc.want {
+		if got := priceBasis(o, msg.EN); got != tc.want {
 			t.Errorf("%d GPUs in instances of %d at %s: %q, want %q", tc.gpus, tc.per, tc.hourly, got, tc.want)
 		}
 	}

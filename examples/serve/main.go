@@ -43,6 +43,7 @@ import (
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/svg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
@@ -52,7 +53,7 @@ import (
 var errNoCard = errors.New("no card holds the model")
 
 func main() {
-	os.Exit(cli.Exit("serve", run(os.Stdout, os.Args[1:]), os.Stderr))
+	os.Exit(cli.Main("serve", run, os.Args[1:], msg.FromEnv(os.Getenv), os.Stdout, os.Stderr))
 }
 
 const usageHeader = `Usage: serve [flags]
@@ -84,7 +85,7 @@ type config struct {
 
 // run is the command: it writes the table to w and the chart to -out (or the
 // chart to w with -out -).
-func run(w io.Writer, args []string) error {
+func run(w io.Writer, args []string, lang msg.Lang) error {
 	fs := cli.FlagSet("serve")
 	model := fs.String("model", "llama-3.1-8b", "model preset; -model list prints the names")
 	cards := fs.String("cards", "RTX 4090,A100 SXM4 40GB,H100 SXM5 80GB", "comma-separated catalog card names, one to three")
@@ -98,7 +99,7 @@ func run(w io.Writer, args []string) error {
 	asJSON := fs.Bool("json", false, "print the figures as JSON on standard output, and nothing else, in place of the table")
 	if _, err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			cli.Usage(w, fs, usageHeader)
+			cli.Usage(w, fs, usageHeader, lang)
 		}
 		return err
 	}

@@ -63,6 +63,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -80,7 +81,7 @@ var errMismatch = errors.New("the machine does not match the order")
 var errIdle = errors.New("the job leaves GPUs it pays for idle")
 
 func main() {
-	os.Exit(cli.Exit("verify", run(os.Stdout, os.Args[1:]), os.Stderr))
+	os.Exit(cli.Main("verify", run, os.Args[1:], msg.FromEnv(os.Getenv), os.Stdout, os.Stderr))
 }
 
 const usageHeader = `Usage: verify -card NAME -gpus N [flags]
@@ -115,7 +116,7 @@ var (
 
 // run is the command: it writes the report (or the -h text) to w, and returns
 // errMismatch after the report when the machine does not match the order.
-func run(w io.Writer, args []string) error {
+func run(w io.Writer, args []string, lang msg.Lang) error {
 	fs := cli.FlagSet("verify")
 	card := fs.String("card", "", "advertised card, any name the catalog knows (\"A100 SXM4 80GB\", \"A100-80GB\", \"RTX 4090\") or a family (\"H100 80GB\"); required but with -sample")
 	gpus := fs.Int("gpus", 0, "number of GPUs ordered; required but with -sample")
@@ -131,7 +132,7 @@ func run(w io.Writer, args []string) error {
 	out := fs.String("o", "", "write the report (text, or JSON with -json) to this `file` instead of standard output")
 	set, err := cli.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		cli.Usage(w, fs, usageHeader)
+		cli.Usage(w, fs, usageHeader, lang)
 	}
 	if err != nil {
 		return err

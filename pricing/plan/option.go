@@ -45,6 +45,7 @@ type priced struct {
 	exact         bool
 	rate          string  // the rate that converted expected into key; empty: none
 	serve         *served // a serving request's replicas; nil for a job
+	replicas      int     // serving: the replicas rented, spares included
 }
 
 // price prices offer w.o on n GPUs with fit f: the rental, its cost and the
