@@ -390,7 +390,7 @@ func TestSplittingNeverCheaper(t *testing.T) {
 		b := genDuration(t, "b", 10000*time.Hour)
 		ca := runCost(tr, a)
 		cb := runCost(tr, b)
-		whole := runCost(tr, a + b)
+		whole := runCost(tr, a+b)
 		if ca.Add(cb).Cmp(whole) < 0 {
 			t.Fatalf("%v and %v apart cost %s + %s < %s for the whole (×3600)", a, b, ca, cb, whole)
 		}

@@ -12,7 +12,7 @@ func Example() {
 	t := pricing.Tariff{Currency: "CNY", Hourly: decimal.RequireFromString("18"),
 		Monthly: decimal.RequireFromString("9000")}
 	q, _ := t.Price(pricing.Continuous(731*time.Hour), 2) // two GPUs, a month and an hour
-	fmt.Println(q.Total)                                   // CNY 18036.00
+	fmt.Println(q.Total)                                  // CNY 18036.00
 	for _, l := range q.Lines {
 		fmt.Println(l.Item, l.Quantity, l.Amount)
 	}

@@ -326,7 +326,6 @@ func FuzzFastAndBig(f *testing.F) {
 	})
 }
 
-
 // A Pricer is safe for concurrent use: goroutines that share one, the first of
 // them preparing its search, price as one goroutine does alone (go test -race
 // checks the sharing).
