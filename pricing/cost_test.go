@@ -511,3 +511,41 @@ func BenchmarkCostCommon(b *testing.B) {
 		}
 	})
 }
+
+// The search's bound on hourly time after the packages counts the minimum
+// charge: a tail may be as long as the minimum plus the shortest package that
+// hourly time costs at least as much as. At hourly 1, daily 23 and weekly 100
+// with a 3-hour minimum, 193 h is a week and 25 hours (100 + 25 = CNY 125), not a
+// week, a day and an hour billed as the 3-hour minimum (100 + 23 + 3 = 126): the
+// 25-hour tail is longer than the day it would replace.
+func TestCostTailPastShortestPackage(t *testing.T) {
+	tr := Tariff{Currency: "CNY", Hourly: dec("1"), Daily: dec("23"), Weekly: dec("100"), Minimum: 3 * time.Hour}
+	q, err := tr.Cost(193 * time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := q.Total.String(); got != "CNY 125.00" {
+		t.Errorf("193 h = %s (%+v), want CNY 125.00: a week and 25 hours", got, q.Lines)
+	}
+}
+
+// With a minimum charge, the cheapest cover found is the brute force's, on
+// tariffs drawn where the minimum matters: a package priced a little under the
+// hourly time it covers, runs just past a package's length.
+func TestCostWithMinimumMatchesBruteForce(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		h := rapid.Int64Range(1, 20).Draw(t, "hourly")
+		tr := Tariff{Currency: "CNY", Hourly: decimal.NewFromInt(h),
+			Minimum:     time.Duration(rapid.IntRange(1, 8).Draw(t, "minimum_h")) * time.Hour,
+			Granularity: rapid.SampledFrom([]time.Duration{0, time.Minute, time.Hour}).Draw(t, "granularity")}
+		tr.Daily = decimal.NewFromInt(24*h - rapid.Int64Range(0, 3*h).Draw(t, "daily_under_24h"))
+		if rapid.Bool().Draw(t, "weekly") {
+			tr.Weekly = decimal.NewFromInt(168*h - rapid.Int64Range(0, 100*h).Draw(t, "weekly_under_168h"))
+		}
+		base := rapid.SampledFrom([]int64{0, 24, 168, 192, 336}).Draw(t, "base_h")
+		d := time.Duration(base)*time.Hour + time.Duration(rapid.Int64Range(0, 30*3600).Draw(t, "past_s"))*time.Second
+		if got, want := runCost(tr, d), bruteRun(tr, d); !got.Equal(want) {
+			t.Fatalf("cover of %v costs %s ×3600, brute force finds %s", d, got, want)
+		}
+	})
+}
