@@ -374,9 +374,14 @@ func (a Account) check(from, to time.Time, sessions int, outages []Outage) error
 // Reached returns the availability the outages leave in [from, to), 1 − the
 // outage time within it (overlapping outages counted once) over its length, and
 // the SLA credit in percent it earns: the largest Percent whose Below the exact
-// availability is under, zero for none. Bill charges that credit; from must be
-// before to.
+// availability is under, zero for none. Bill charges that credit, and checks the
+// SLA first; Reached itself leaves out a credit whose Below is not a finite
+// number or whose Percent is out of range (an exponent outside -60 to 60), and
+// gives 1 and no credit for a period that is empty (from not before to).
 func (s SLA) Reached(from, to time.Time, outages []Outage) (float64, decimal.Decimal) {
+	if !from.Before(to) {
+		return 1, decimal.Decimal{}
+	}
 	spans := make([][2]int64, 0, len(outages))
 	for _, o := range outages {
 		if w, ok := clip(from, to, o.Start, o.End); ok {
@@ -396,7 +401,8 @@ func (s SLA) Reached(from, to time.Time, outages []Outage) (float64, decimal.Dec
 	up := new(big.Rat).SetFrac64(period-down, period)
 	best := decimal.Decimal{}
 	for _, c := range s.Credits {
-		if up.Cmp(new(big.Rat).SetFloat64(c.Below)) < 0 && c.Percent.Cmp(best) > 0 {
+		below := new(big.Rat).SetFloat64(c.Below) // nil for NaN and ±Inf
+		if below != nil && exponentOK(c.Percent) && up.Cmp(below) < 0 && c.Percent.Cmp(best) > 0 {
 			best = c.Percent
 		}
 	}

@@ -47,7 +47,11 @@ type lineWire struct {
 // MarshalJSON writes the quantity as an exact decimal string, whatever decimal's
 // package settings are.
 func (l Line) MarshalJSON() ([]byte, error) {
-	return jsonMarshal(lineWire{l.Item, l.Unit, exactString(l.Quantity, 0), l.Price, l.Amount})
+	q, err := jsonDecimal("quantity", l.Quantity, 0)
+	if err != nil {
+		return nil, err
+	}
+	return jsonMarshal(lineWire{l.Item, l.Unit, q, l.Price, l.Amount})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
