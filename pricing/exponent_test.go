@@ -34,7 +34,10 @@ func TestHugeExponents(t *testing.T) {
 			"Tariff.Validate":   tariff.Validate,
 			"Tariff.Cost":       func() error { _, err := tariff.Cost(time.Hour); return err },
 			"Tariff.Price":      func() error { _, err := tariff.Price(Continuous(time.Hour), 2); return err },
-			"Tariff.BreakEven":  func() error { _, err := Tariff{Currency: "CNY", Hourly: one.Amount, Monthly: huge}.BreakEven(); return err },
+			"Tariff.BreakEven": func() error {
+				_, err := Tariff{Currency: "CNY", Hourly: one.Amount, Monthly: huge}.BreakEven()
+				return err
+			},
 			"Tariff.PriceBasket": func() error {
 				_, err := Tariff{Currency: "CNY", Hourly: one.Amount, Daily: huge}.PriceBasket([]Purchase{{Package: Daily, Start: jan}})
 				return err
@@ -53,9 +56,12 @@ func TestHugeExponents(t *testing.T) {
 				_, err := MarketCheckIn([]Offer{good}, []string{"x"}, huge)
 				return err
 			},
-			"Line.MarshalJSON": func() error { _, err := (Line{Item: "hourly", Quantity: huge, Price: one, Amount: one}).MarshalJSON(); return err },
-			"Quote JSON":       func() error { _, err := json.Marshal(Quote{Total: m}); return err },
-			"Rates.Validate":   Rates{Base: "CNY", Per: map[string]decimal.Decimal{"USD": huge}}.Validate,
+			"Line.MarshalJSON": func() error {
+				_, err := (Line{Item: "hourly", Quantity: huge, Price: one, Amount: one}).MarshalJSON()
+				return err
+			},
+			"Quote JSON":     func() error { _, err := json.Marshal(Quote{Total: m}); return err },
+			"Rates.Validate": Rates{Base: "CNY", Per: map[string]decimal.Decimal{"USD": huge}}.Validate,
 			"Rates.Convert": func() error {
 				_, err := Rates{Base: "CNY", Per: map[string]decimal.Decimal{"USD": decimal.NewFromInt(7)}}.Convert(Money{Amount: huge, Currency: "USD"})
 				return err
