@@ -72,11 +72,12 @@ type Serving struct {
 	Calibration *Calibration `json:"calibration"`
 }
 
-// ServingPoint is a replica's steady state at one concurrency.
+// ServingPoint is a replica's steady state with Concurrency users in a closed loop
+// (At).
 type ServingPoint struct {
 	Concurrency int           `json:"concurrency"`                  // sequences decoding together
-	TTFT        time.Duration `json:"ttft"`                         // time to first token: one prompt's prefill under this load
-	TPOT        time.Duration `json:"tpot"`                         // time per output token: one step at this concurrency
+	TTFT        time.Duration `json:"ttft"`                         // time to first token: the request's overhead, the wait for a step and its prefill
+	TPOT        time.Duration `json:"tpot"`                         // time per output token: one step at this load
 	Throughput  TokenRate     `json:"throughput_tokens_per_second"` // generated tokens/s of the replica: Requests × OutputTokens
 	PerUser     TokenRate     `json:"per_user_tokens_per_second"`   // one sequence's generation speed: 1/TPOT
 	// Requests is the requests the replica completes per second: Concurrency /
