@@ -108,8 +108,8 @@ func ExamplePlanner_Fit_storedPrecision() {
 		fmt.Printf("%v: %.1f GiB, %v\n", p, opts[0].PerGPU.Total().GiB(), opts[0].Duration.Round(time.Minute))
 	}
 	// Output:
-	// Q4_K_M: 6.7 GiB, 33h48m0s
-	// BF16: 17.2 GiB, 65h20m0s
+	// Q4_K_M: 6.7 GiB, 25h36m0s
+	// BF16: 17.2 GiB, 61h6m0s
 }
 
 // DeepSeek-V3's config.json states FP8 weights (its quantization_config), and
