@@ -103,6 +103,9 @@ func TestExitStatus(t *testing.T) {
 		{name: "plan negative budget", cmd: "plan", args: []string{"-budget", "-10"}, code: 2, stderr: "-budget -10"},
 		{name: "plan negative budget json", cmd: "plan", args: []string{"-budget", "-10", "-json"}, code: 2, json: true},
 		{name: "plan missing offers", cmd: "plan", args: []string{"-offers", "missing.csv"}, code: 2, stderr: "-offers missing.csv"},
+		{name: "plan unknown card", cmd: "plan", args: []string{"-offers", abs(t, "plan/testdata/unknown_card.csv")}, code: 1, stderr: "-catalog FILE"},
+		{name: "plan unknown card known", cmd: "plan", args: []string{"-offers", abs(t, "plan/testdata/unknown_card.csv"), "-catalog", abs(t, "plan/testdata/my_cards.json")}},
+		{name: "plan fine-tune", cmd: "plan", args: []string{"-task", "finetune"}, code: 2, stderr: "-task"},
 		{name: "plan missing offers json", cmd: "plan", args: []string{"-offers", "missing.csv", "-json"}, code: 2, json: true},
 
 		{name: "serve", cmd: "serve"},
@@ -111,11 +114,14 @@ func TestExitStatus(t *testing.T) {
 		{name: "serve no card holds it", cmd: "serve", args: []string{"-model", "llama-3.1-70b", "-cards", "RTX 4090"}, code: 1, stderr: "no card holds"},
 		{name: "serve no card holds it json", cmd: "serve", args: []string{"-model", "llama-3.1-70b", "-cards", "RTX 4090", "-json"}, code: 1, json: true},
 		{name: "serve unknown model", cmd: "serve", args: []string{"-model", "llama-9"}, code: 2, stderr: "-model"},
+		{name: "serve missing catalog", cmd: "serve", args: []string{"-catalog", "cards.json"}, code: 2, stderr: "-catalog cards.json"},
+		{name: "serve unknown card", cmd: "serve", args: []string{"-cards", "RTX 9090"}, code: 2, stderr: "-catalog FILE"},
 		{name: "serve chart unwritable", cmd: "serve", args: []string{"-o", filepath.Join("no", "such", "folder.svg")}, code: 1, stderr: "-o"},
 
 		{name: "breakeven", cmd: "breakeven"},
 		{name: "breakeven chart", cmd: "breakeven", args: []string{"-o", "b.svg"}, files: []string{"b.svg"}},
 		{name: "breakeven json", cmd: "breakeven", args: []string{"-json"}, json: true},
+		{name: "breakeven price as lists write it", cmd: "breakeven", args: []string{"-hourly", "¥1.98"}},
 		{name: "breakeven bad price", cmd: "breakeven", args: []string{"-hourly", "-1"}, code: 2, stderr: "-hourly -1"},
 
 		{name: "invoice", cmd: "invoice", args: invoice},
@@ -132,6 +138,7 @@ func TestExitStatus(t *testing.T) {
 		{name: "verify bad json", cmd: "verify", args: []string{"-sample", "bad", "-json"}, code: 1, json: true},
 		{name: "verify unknown card", cmd: "verify", args: []string{"-card", "RTX 9999", "-gpus", "1", "-smi", "x.csv"}, code: 2, stderr: "-card"},
 		{name: "verify missing capture", cmd: "verify", args: []string{"-card", "T4", "-gpus", "1", "-smi", "x.csv"}, code: 2, stderr: "-smi x.csv"},
+		{name: "verify missing catalog", cmd: "verify", args: []string{"-sample", "good", "-catalog", "cards.json"}, code: 2, stderr: "-catalog cards.json"},
 		{name: "verify missing capture json", cmd: "verify", args: []string{"-card", "T4", "-gpus", "1", "-smi", "x.csv", "-json"}, code: 2, json: true},
 
 		{name: "seeds", cmd: "seeds"},

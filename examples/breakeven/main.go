@@ -44,13 +44,15 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/svg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/pricing/pricelist"
 )
 
 func main() {
-	os.Exit(cli.Exit("breakeven", run(os.Stdout, os.Args[1:]), os.Stderr))
+	os.Exit(cli.Main("breakeven", run, os.Args[1:], msg.FromEnv(os.Getenv), os.Stdout, os.Stderr))
 }
 
 const usageHeader = `Usage: breakeven [flags]
@@ -68,7 +70,7 @@ Flags:
 `
 
 // run is the command: it writes the chart (or the -h text) to w.
-func run(w io.Writer, args []string) error {
+func run(w io.Writer, args []string, lang msg.Lang) error {
 	fs := cli.FlagSet("breakeven")
 	hourly := fs.String("hourly", "18", "price of one GPU-hour, in -currency; the default is a SAMPLE price, not a quote")
 	daily := fs.String("daily", "300", "price of one GPU-day (24 hours), in -currency, or none when there is no daily package; the default is a SAMPLE price, not a quote")
@@ -81,7 +83,7 @@ func run(w io.Writer, args []string) error {
 	// still a sample, whatever the currency or the month.
 	given, err := cli.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		cli.Usage(w, fs, usageHeader)
+		cli.Usage(w, fs, usageHeader, lang)
 	}
 	if err != nil {
 		return err
@@ -109,15 +111,18 @@ func run(w io.Writer, args []string) error {
 		if p.name == "daily" && p.text == "none" {
 			continue // no daily package: the tariff leaves it zero
 		}
-		m, err := pricing.NewMoney(p.text, *currency)
-		if err != nil || m.Amount.Sign() <= 0 {
-			want := "want a positive decimal price such as 2.49"
+		amount, err := pricelist.ParsePrice(p.name, p.text, *currency)
+		if err == nil {
+			_, err = pricing.NewMoney(amount.String(), *currency) // bounds the exponent
+		}
+		if err != nil || amount.Sign() <= 0 {
+			want := "want a positive price such as 2.49, or as a price list writes it: ¥1.98, 1.98元/小时"
 			if p.name == "daily" {
 				want += ", or none"
 			}
 			return cli.Usagef("-%s %s: %s", p.name, text.Cut(p.text, 40), want)
 		}
-		*p.dst = m.Amount
+		*p.dst = amount
 	}
 	if err := t.Validate(); err != nil {
 		return cli.Usagef("%v", err) // each flag passed its own check: a combination the tariff refuses
@@ -162,7 +167,11 @@ func (c *chart) text(w io.Writer, chart string) error {
 		day = "no day package"
 	}
 	fmt.Fprintf(w, "One GPU: %s an hour, %s, %s a month of %d h.\n", c.money(c.t.Hourly), day, c.money(c.t.Monthly), c.hours)
-	fmt.Fprintf(w, "Prices: %s\n\n", c.source())
+	fmt.Fprintf(w, "Prices: %s\n", c.source())
+	for _, warn := range c.warnings {
+		fmt.Fprintln(w, text.Wrap("Warning: "+warn+".", 0, 100, "  "))
+	}
+	fmt.Fprintln(w)
 	if len(c.marks) > 0 {
 		fmt.Fprintln(w, "Break-even points:")
 		for _, m := range c.marks {
@@ -209,6 +218,7 @@ type jsonChart struct {
 	Monthly       decimal.Decimal `json:"monthly"`
 	HoursPerMonth int             `json:"hours_per_month"`
 	Samples       []string        `json:"sample_prices"` // the prices left at their SAMPLE defaults
+	Warnings      []string        `json:"warnings"`      // packages priced below a shorter one
 	BreakEven     []jsonMark      `json:"break_even"`
 	Costs         []jsonCosts     `json:"costs"`
 }
@@ -229,7 +239,7 @@ type jsonCosts struct {
 
 func (c *chart) json() jsonChart {
 	j := jsonChart{Currency: c.t.Currency, Hourly: c.t.Hourly, Daily: c.t.Daily, Monthly: c.t.Monthly,
-		HoursPerMonth: c.hours, Samples: append([]string{}, c.samples...), BreakEven: []jsonMark{}}
+		HoursPerMonth: c.hours, Samples: append([]string{}, c.samples...), Warnings: append([]string{}, c.warnings...), BreakEven: []jsonMark{}}
 	for _, m := range c.marks {
 		j.BreakEven = append(j.BreakEven, jsonMark{Hours: m.hours, Cost: m.cost, Text: m.long})
 	}
@@ -261,11 +271,12 @@ type mark struct {
 }
 
 type chart struct {
-	t       pricing.Tariff
-	samples []string // the prices left at their sample defaults: "hourly", "daily", "monthly"
-	hours   int      // the month, in hours: the x axis runs from 0 to hours
-	lines   []series
-	marks   []mark
+	warnings []string // packages priced below a shorter one
+	t        pricing.Tariff
+	samples  []string // the prices left at their sample defaults: "hourly", "daily", "monthly"
+	hours    int      // the month, in hours: the x axis runs from 0 to hours
+	lines    []series
+	marks    []mark
 }
 
 // newChart prices every whole hour of the month under each way of renting and
@@ -276,6 +287,7 @@ func newChart(t pricing.Tariff, samples []string) (*chart, error) {
 		hours = pricing.DefaultHoursPerMonth
 	}
 	c := &chart{t: t, samples: samples, hours: hours}
+	c.warnings = c.inverted()
 
 	// One tariff per way of renting: the same prices with the others left out, so
 	// that Cost can only use that package (and hourly time for the hourly line).
@@ -502,6 +514,31 @@ func (c *chart) svg() string {
 	}
 	p(`</svg>`)
 	return b.String()
+}
+
+// inverted warns of each package that costs less than a shorter one: a day for
+// less than an hour, a month for less than a day. Such prices are most often a
+// slip (a daily price typed as hourly); the chart is drawn as they are.
+func (c *chart) inverted() []string {
+	type pkg struct {
+		name  string
+		price decimal.Decimal
+	}
+	pkgs := []pkg{{"an hour", c.t.Hourly}}
+	if c.t.Daily.Sign() > 0 {
+		pkgs = append(pkgs, pkg{"a day", c.t.Daily})
+	}
+	pkgs = append(pkgs, pkg{"a month", c.t.Monthly})
+	var out []string
+	for i, longer := range pkgs {
+		for _, shorter := range pkgs[:i] {
+			if longer.price.LessThan(shorter.price) {
+				out = append(out, fmt.Sprintf("%s (%s) costs less than %s (%s): check the prices, a longer package never costs less than a shorter one",
+					longer.name, c.money(longer.price), shorter.name, c.money(shorter.price)))
+			}
+		}
+	}
+	return out
 }
 
 // assumptions say how each line is priced.

@@ -9,12 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	svgcheck "github.com/gpuplan/gpuplan/internal/svg"
 )
 
@@ -65,7 +67,7 @@ func wellFormed(t *testing.T, svg []byte) {
 func chartSVG(t *testing.T, args []string) []byte {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "chart.svg")
-	if err := run(io.Discard, append(append([]string{}, args...), "-o", path)); err != nil {
+	if err := run(io.Discard, append(append([]string{}, args...), "-o", path), msg.EN); err != nil {
 		t.Fatalf("run(%q) error = %v", args, err)
 	}
 	b, err := os.ReadFile(path)
@@ -129,7 +131,7 @@ func TestSampleLabel(t *testing.T) {
 // marks the default prices as samples.
 func TestHelp(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, []string{"-h"}); !errors.Is(err, flag.ErrHelp) {
+	if err := run(&out, []string{"-h"}, msg.EN); !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("run(-h) error = %v, want flag.ErrHelp", err)
 	}
 	help := out.String()
@@ -153,7 +155,7 @@ func TestHelp(t *testing.T) {
 // with -o the chart goes to the file and the text names it.
 func TestOutputFile(t *testing.T) {
 	var plain bytes.Buffer
-	if err := run(&plain, nil); err != nil {
+	if err := run(&plain, nil, msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(plain.String(), "<svg") || !strings.HasSuffix(plain.String(), "-o FILE draws the chart as an SVG.\n") {
@@ -162,7 +164,7 @@ func TestOutputFile(t *testing.T) {
 	textGolden(t, "default.golden", plain.Bytes())
 	path := filepath.Join(t.TempDir(), "chart.svg")
 	var stdout bytes.Buffer
-	if err := run(&stdout, []string{"-o", path}); err != nil {
+	if err := run(&stdout, []string{"-o", path}, msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	if want := strings.Replace(plain.String(), "-o FILE draws the chart as an SVG.", "Chart: "+path, 1); stdout.String() != want {
@@ -203,7 +205,7 @@ func textGolden(t *testing.T, name string, got []byte) {
 // hours as one JSON value, the amounts exact strings.
 func TestJSON(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, []string{"-json"}); err != nil {
+	if err := run(&out, []string{"-json"}, msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	var got jsonChart
@@ -229,10 +231,10 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want string // stderr names the flag and what it wants
 	}{
-		{[]string{"-hourly", "0"}, "-hourly 0: want a positive decimal price such as 2.49"},
-		{[]string{"-daily", "-3"}, "-daily -3: want a positive decimal price such as 2.49, or none"},
-		{[]string{"-monthly", "lots"}, "-monthly lots: want a positive decimal price"},
-		{[]string{"-monthly", "1e3"}, "-monthly 1e3: want a positive decimal price"},
+		{[]string{"-hourly", "0"}, "-hourly 0: want a positive price such as 2.49"},
+		{[]string{"-daily", "-3"}, "-daily -3: want a positive price such as 2.49, or as a price list writes it: ¥1.98, 1.98元/小时, or none"},
+		{[]string{"-monthly", "lots"}, "-monthly lots: want a positive price"},
+		{[]string{"-monthly", "1e3"}, "-monthly 1e3: want a positive price"},
 		{[]string{"-monthly", strings.Repeat("9", 10000) + "x"}, "-monthly 9999999999999999999999999999999999999999...: want"},
 		{[]string{"-currency", "yuan"}, `-currency "yuan": want a three-letter ISO 4217 code`},
 		{[]string{"-currency", "yuan", "-hourly", "2"}, `-currency "yuan"`}, // the currency, not the price, is at fault
@@ -240,13 +242,13 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-nosuchflag"}, "flag provided but not defined: -nosuchflag"},
 		{[]string{"extra"}, "unexpected arguments"},
 	} {
-		err := run(io.Discard, tc.args)
+		err := run(io.Discard, tc.args, msg.EN)
 		if !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("run(%q) error = %v, want a usage error", tc.args, err)
 			continue
 		}
 		var stderr bytes.Buffer
-		if got := cli.Exit("breakeven", err, &stderr); got != 2 || !strings.HasPrefix(stderr.String(), "breakeven: "+tc.want) {
+		if got := cli.Exit("breakeven", err, &stderr, msg.EN); got != 2 || !strings.HasPrefix(stderr.String(), "breakeven: "+tc.want) {
 			t.Errorf("run(%q): exit %d, stderr %q; want 2 and %q", tc.args, got, stderr.String(), tc.want)
 		}
 	}
@@ -275,11 +277,37 @@ func TestNoGoIdentifiers(t *testing.T) {
 	ident := regexp.MustCompile(`\b(pricing|Tariff|Quote|Money)\.[A-Z]|BreakEven|\(s\)`)
 	for _, args := range [][]string{nil, {"-daily", "none"}} {
 		var out bytes.Buffer
-		if err := run(&out, args); err != nil {
+		if err := run(&out, args, msg.EN); err != nil {
 			t.Fatal(err)
 		}
 		if m := ident.FindString(out.String() + string(chartSVG(t, args))); m != "" {
 			t.Errorf("run(%q): text or chart shows %q", args, m)
 		}
+	}
+}
+
+// Prices read as a price list writes them; a package that costs less than a
+// shorter one is warned of, in the text and the JSON.
+func TestPriceForms(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(&out, []string{"-hourly", "¥1.98", "-daily", "40元/天", "-monthly", "1,100"}, msg.EN); err != nil {
+		t.Fatal(err)
+	}
+	if want := "One GPU: ¥1.98 an hour, ¥40 a day, ¥1100 a month of 730 h."; !strings.HasPrefix(out.String(), want) || strings.Contains(out.String(), "Warning") {
+		t.Errorf("output %q: want it to start %q, without warnings", out.String(), want)
+	}
+	if err := run(io.Discard, []string{"-hourly", "$2"}, msg.EN); !errors.Is(err, cli.ErrUsage) {
+		t.Errorf("-hourly $2 in CNY: %v, want a usage error", err)
+	}
+	out.Reset()
+	if err := run(&out, []string{"-hourly", "20", "-daily", "300", "-monthly", "250", "-json"}, msg.EN); err != nil {
+		t.Fatal(err)
+	}
+	var got jsonChart
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a month (¥250) costs less than a day (¥300): check the prices, a longer package never costs less than a shorter one"}; !slices.Equal(got.Warnings, want) {
+		t.Errorf("warnings %q, want %q", got.Warnings, want)
 	}
 }

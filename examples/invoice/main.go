@@ -73,7 +73,7 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Exit("invoice", run(os.Stdout, os.Args[1:]), os.Stderr))
+	os.Exit(cli.Main("invoice", run, os.Args[1:], msg.FromEnv(os.Getenv), os.Stdout, os.Stderr))
 }
 
 const usageHeader = `Usage: invoice -account FILE -sessions FILE -from TIME -to TIME [flags]
@@ -98,7 +98,7 @@ Flags:
 const maxAttributed = 500
 
 // run is the command: it writes the invoice (or the -h text) to w.
-func run(w io.Writer, args []string) error {
+func run(w io.Writer, args []string, lang msg.Lang) error {
 	fs := cli.FlagSet("invoice")
 	var in flags
 	fs.StringVar(&in.account, "account", "", "the account as JSON: tariff, purchases, tax_rate, sla (required)")
@@ -111,7 +111,7 @@ func run(w io.Writer, args []string) error {
 	out := fs.String("o", "", "write the invoice (text, or JSON with -json) to this `file` instead of standard output")
 	if _, err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			cli.Usage(w, fs, usageHeader)
+			cli.Usage(w, fs, usageHeader, lang)
 		}
 		return err
 	}

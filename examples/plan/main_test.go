@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
@@ -50,7 +51,7 @@ type result struct {
 
 func runArgs(args ...string) result {
 	var out, errOut bytes.Buffer
-	code := exitStatus(&errOut, run(&out, args))
+	code := cli.Main("plan", run, args, msg.EN, &out, &errOut)
 	return result{code, out.String(), errOut.String()}
 }
 
@@ -256,7 +257,6 @@ func TestExitStatus(t *testing.T) {
 		{"negative deadline", []string{"-deadline", "-2h"}, exitUsage, "-deadline -2h: want 0 (none) or more"},
 		{"bad kv precision", []string{"-task", "inference", "-kv-precision", "fp5"}, exitUsage, `-kv-precision "fp5": want fp64, fp32`},
 		{"bad recompute", []string{"-recompute", "some"}, exitUsage, `-recompute "some": want none, selective or full`},
-		{"bad flash", []string{"-flash=maybe"}, exitUsage, "-flash: want true or false"},
 		{"context past the window", []string{"-task", "inference", "-context", "9000"}, exitUsage, "-context 9000: past llama-2-7b's context window of 4096 tokens"},
 		{"training quantized weights", []string{"-task", "training", "-precision", "q4_k_m"}, exitUsage, "-task training, -precision q4_k_m, -context 2048: sizing: workload: full training needs a floating-point precision"},
 		{"deadline without work", []string{"-tokens", "0", "-deadline", "12h"}, exitUsage, "-deadline needs work to finish, and -tokens 0 gives none"},
@@ -268,14 +268,15 @@ func TestExitStatus(t *testing.T) {
 		{"zero size", []string{"-render", "sdxl", "-size", "0x512"}, exitUsage, `-size "0x512": want pixels`},
 		{"past the render table", []string{"-render", "flux1", "-size", "2048"}, exitUsage, "-render flux1 -size 2048: sizing: flux1 at 2048×2048 is past the render table"},
 		{"usage and sessions", []string{"-usage", "1h", "-per-day", "2h", "-days", "3"}, exitUsage, "give -usage or -per-day with -days, not both"},
-		{"bad budget", []string{"-budget", "lots"}, exitUsage, `-budget "lots" is not a decimal amount`},
+		{"bad budget", []string{"-budget", "lots"}, exitUsage, `-budget "lots": not a decimal amount`},
 		{"negative top", []string{"-top", "-1"}, exitUsage, "-top -1: want 0 (all) or more"},
 		{"per-day alone", []string{"-per-day", "6h"}, exitUsage, "-per-day needs -days"},
 		{"days alone", []string{"-days", "20"}, exitUsage, "-days needs -per-day"},
 		{"zero days given", []string{"-per-day", "6h", "-days", "0"}, exitUsage, "-days 0: want 1 to 36500"},
 		{"long per-day", []string{"-per-day", "25h", "-days", "2"}, exitUsage, "-per-day 25h: want more than 0 and at most 24h"},
-		{"unknown model", []string{"-model", "llama-9"}, exitUsage, `-model "llama-9": not a preset (-model list prints them; -config reads a model's config.json)`},
+		{"unknown model", []string{"-model", "llama-9"}, exitUsage, `-model "llama-9": not a preset (-model list prints them; a model's folder, or -config with its config.json, reads another)`},
 		{"unknown task", []string{"-task", "dance"}, exitUsage, `-task "dance": want inference, training, lora or qlora`},
+		{"fine-tune", []string{"-task", "finetune"}, exitUsage, `-task "finetune": a fine-tune of every weight is training, of adapters lora (or qlora on 4-bit weights); want inference, training, lora or qlora`},
 		{"unknown precision", []string{"-precision", "fp7"}, exitUsage, `-precision "fp7": want fp64, fp32, tf32, fp16, bf16, fp8, int8, int4, nf4, gptq4, awq4, q2_k, q3_k_m, q4_0, q4_k_s, q4_k_m, q5_k_m, q6_k, q8_0, mxfp4, nvfp4, or bits per weight`},
 		{"missing offers", []string{"-offers", "testdata/missing.json"}, exitUsage, "-offers testdata/missing.json: cannot open"},
 	} {
@@ -313,9 +314,10 @@ func TestHelp(t *testing.T) {
 	// Every column of both tables is explained, under its heading.
 	for _, cols := range [][]column{planColumns, servingColumns} {
 		for _, c := range cols {
-			words := strings.Join(strings.Fields(c.help)[:3], " ")
-			if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(c.head) + ` +` + regexp.QuoteMeta(words)).MatchString(r.stdout) {
-				t.Errorf("-h does not explain the column %q (%q...):\n%s", c.head, words, r.stdout)
+			head, help := msg.EN.T("plan.col."+c.id), msg.EN.T("plan.colhelp."+c.id)
+			words := strings.Join(strings.Fields(help)[:3], " ")
+			if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(head) + ` +` + regexp.QuoteMeta(words)).MatchString(r.stdout) {
+				t.Errorf("-h does not explain the column %q (%q...):\n%s", head, words, r.stdout)
 			}
 		}
 	}
@@ -449,7 +451,7 @@ func TestCostLine(t *testing.T) {
 			"quarterly 2 quarters × CNY 5000.00/quarter = CNY 10000.00"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := costLine(tc.line, "", msg.EN); got != tc.want {
+			if got := costLine(tc.line, "plan.unitprefix.none", msg.EN); got != tc.want {
 				t.Errorf("costLine() = %q, want %q", got, tc.want)
 			}
 		})
@@ -462,27 +464,29 @@ func TestCostLineGPUUnits(t *testing.T) {
 		return pricing.Money{Amount: decimal.RequireFromString(s), Currency: "CNY"}
 	}
 	l := pricing.Line{Item: "monthly", Unit: "month", Quantity: decimal.NewFromInt(8), Price: cny("1800"), Amount: cny("14400")}
-	if got, want := costLine(l, "GPU-", msg.EN), "monthly 8 GPU-months × CNY 1800.00/month = CNY 14400.00"; got != want {
+	if got, want := costLine(l, "plan.unitprefix.gpu", msg.EN), "monthly 8 GPU-months × CNY 1800.00/month = CNY 14400.00"; got != want {
 		t.Errorf("costLine() = %q, want %q", got, want)
 	}
 	l = pricing.Line{Item: "hourly", Unit: "hour", Quantity: decimal.RequireFromString("172.7166"), Price: cny("8"), Amount: cny("1381.7328")}
-	if got, want := costLine(l, "GPU-", msg.EN), "hourly 172.72 GPU-h × CNY 8.00/h = CNY 1381.73"; got != want {
+	if got, want := costLine(l, "plan.unitprefix.gpu", msg.EN), "hourly 172.72 GPU-h × CNY 8.00/h = CNY 1381.73"; got != want {
 		t.Errorf("costLine() = %q, want %q", got, want)
 	}
 }
 
 func TestFitCount(t *testing.T) {
-	const ranking = " (expected cost, interruptions included; warnings do not change the order)"
+	const ranking = " (expected cost, interruptions included; warnings do not change the order):"
 	for _, tc := range []struct {
 		name       string
 		all, shown int
+		lang       msg.Lang
 		want       string
 	}{
-		{"one", 1, 1, "1 candidate considered; the best option" + ranking},
-		{"top ten", 129, 10, "129 candidates considered; the 10 best options, one per offer, cheapest first" + ranking},
+		{"one", 1, 1, msg.EN, "1 candidate considered; the best option" + ranking},
+		{"top ten", 129, 10, msg.EN, "129 candidates considered; the 10 best options, one per offer, cheapest first" + ranking},
+		{"Chinese", 129, 10, msg.ZH, "共评估 129 个候选；每个报价取最优，列出最便宜的 10 个方案（按预计费用，已计入中断的影响；警告不影响排序）："},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := fitCount(tc.all, tc.shown); got != tc.want {
+			if got := fitCount(tc.lang, tc.all, tc.shown); got != tc.want {
 				t.Errorf("fitCount(%d, %d) = %q, want %q", tc.all, tc.shown, got, tc.want)
 			}
 		})
@@ -519,7 +523,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken p
 // what went wrong first, and stderr says both.
 func TestJSONErrorWriteFails(t *testing.T) {
 	var errOut bytes.Buffer
-	code := exitStatus(&errOut, run(failingWriter{}, []string{"-json", "-per-day", "6h"}))
+	code := cli.Main("plan", run, []string{"-json", "-per-day", "6h"}, msg.EN, failingWriter{}, &errOut)
 	if code != exitUsage || !strings.Contains(errOut.String(), "-per-day needs -days") || !strings.Contains(errOut.String(), "broken pipe") {
 		t.Errorf("exit %d, stderr %q; want 2 naming the usage error and the failed write", code, errOut.String())
 	}
@@ -580,8 +584,7 @@ func TestUnitPricesExact(t *testing.T) {
 }
 
 // -eager sets Workload.EagerAttention, which keeps the attention scores and so
-// needs more activation memory; the deprecated -flash=false is the same, and
-// -flash alone the default.
+// needs more activation memory; -flash, a deprecated copy of it, is gone.
 func TestEager(t *testing.T) {
 	plan := func(args ...string) (eager bool, activations int64) {
 		t.Helper()
@@ -608,10 +611,10 @@ func TestEager(t *testing.T) {
 	}
 	e0, a0 := plan()
 	e1, a1 := plan("-eager")
-	e2, a2 := plan("-flash=false")
-	e3, a3 := plan("-flash")
-	if e0 || !e1 || !e2 || e3 || a1 <= a0 || a2 != a1 || a3 != a0 {
-		t.Errorf("default %v %d, -eager %v %d, -flash=false %v %d, -flash %v %d; want eager only with -eager or -flash=false, with more activations",
-			e0, a0, e1, a1, e2, a2, e3, a3)
+	if e0 || !e1 || a1 <= a0 {
+		t.Errorf("default %v %d, -eager %v %d; want eager only with -eager, with more activations", e0, a0, e1, a1)
+	}
+	if r := runArgs("-flash=false"); r.code != exitUsage || !strings.Contains(r.stderr, "flag provided but not defined: -flash") {
+		t.Errorf("-flash: exit %d, stderr %q; want it gone, a usage error", r.code, r.stderr)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/shopspring/decimal"
@@ -45,20 +46,21 @@ func TestPrintSkipped(t *testing.T) {
 	skipped = append(skipped, plan.Skipped{Offer: pricing.Offer{Provider: "q", Region: "r", Card: "A100", Line: 40},
 		Reason: "no exchange rate for EUR into USD", Err: errors.New("rate")})
 	var b bytes.Buffer
-	printSkipped(&b, skipped)
+	printSkipped(&b, skipped, msg.EN)
 	want := "left out: q r A100 (line 40): no exchange rate for EUR into USD\n" +
 		"left out 12 offers of unknown cards: Gaudi0 (2 offers, from line 2), Gaudi1 (2 offers, from line 3), " +
-		"Gaudi2 (line 4), Gaudi3 (line 5), Gaudi4 (line 6), Gaudi5 (line 7), Gaudi6 (line 8), Gaudi7 (line 9), …\n\n"
-	if b.String() != want {
+		"Gaudi2 (line 4), Gaudi3 (line 5), Gaudi4 (line 6), Gaudi5 (line 7), Gaudi6 (line 8), Gaudi7 (line 9), …\n" +
+		"  " + msg.EN.T("cli.unknowncard") + "\n\n"
+	if strings.ReplaceAll(b.String(), "\n  ", " ") != strings.ReplaceAll(want, "\n  ", " ") {
 		t.Errorf("printSkipped:\n%s\nwant:\n%s", b.String(), want)
 	}
 	b.Reset()
-	printSkipped(&b, skipped[:1])
-	if got := b.String(); got != "left out 1 offer of an unknown card: Gaudi0 (line 2)\n\n" {
+	printSkipped(&b, skipped[:1], msg.EN)
+	if got := b.String(); !strings.HasPrefix(got, "left out 1 offer of an unknown card: Gaudi0 (line 2)\n  add a card") {
 		t.Errorf("one unknown card: %q", got)
 	}
 	b.Reset()
-	printSkipped(&b, nil)
+	printSkipped(&b, nil, msg.EN)
 	if b.Len() != 0 {
 		t.Errorf("nothing skipped: %q", b.String())
 	}
@@ -81,7 +83,7 @@ func TestPriceBasis(t *testing.T) {
 	} {
 		o := plan.Option{GPUs: tc.gpus, Offer: pricing.Offer{GPUsPerInstance: tc.per,
 			Tariff: pricing.Tariff{Currency: "USD", Hourly: decimal.RequireFromString(tc.hourly)}}}
-		if got := priceBasis(o); got != tc.want {
+		if got := priceBasis(o, msg.EN); got != tc.want {
 			t.Errorf("%d GPUs in instances of %d at %s: %q, want %q", tc.gpus, tc.per, tc.hourly, got, tc.want)
 		}
 	}
@@ -109,5 +111,33 @@ func TestOfferFileNames(t *testing.T) {
 	}
 	if r.code != exitOK || !strings.Contains(r.stdout, "  1  无服务商.csv") || !strings.Contains(r.stdout, "(1 without a provider, shown by the file's name)") {
 		t.Errorf("an offer without a provider: exit %d, stderr %q:\n%s\nwant the file's name in its place", r.code, r.stderr, r.stdout)
+	}
+}
+
+// An offer of a card the catalog does not know is reported as unknown, with the
+// catalog's closest names and how to add the card, never as not fitting; with
+// -catalog adding it, it is planned.
+func TestUnknownCard(t *testing.T) {
+	r := runArgs("-offers", "testdata/unknown_card.csv")
+	for _, want := range []string{
+		"plan: no offer is of a card the catalog knows, so none can be planned:\n",
+		`plan: sample-acme/cn-hangzhou RTX 9090 (line 2): catalog: no card named "RTX 9090" (did you mean "GeForce RTX 3090",`,
+		"plan: add a card the catalog does not know with -catalog FILE",
+	} {
+		if r.code != exitFail || !strings.Contains(r.stderr, want) || strings.Contains(r.stdout+r.stderr, "No option fits") {
+			t.Errorf("exit %d, stderr %q, stdout %q; want exit 1 and %q, and no no-fit report", r.code, r.stderr, r.stdout, want)
+		}
+	}
+	r = runArgs("-offers", "testdata/unknown_card.csv", "-catalog", "testdata/my_cards.json", "-top", "1")
+	if r.code != exitOK || !strings.Contains(r.stdout, "1 × RTX 9090 (RTX 9090 (sample card))") {
+		t.Errorf("with -catalog: exit %d, stderr %q:\n%s", r.code, r.stderr, r.stdout)
+	}
+	r = runArgs("-catalog", "testdata/missing.json")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "-catalog testdata/missing.json: cannot open") {
+		t.Errorf("a missing -catalog: exit %d, stderr %q; want 2 naming the flag", r.code, r.stderr)
+	}
+	r = runArgs("-catalog", "testdata/only_4090.csv")
+	if r.code != exitFail || !strings.Contains(r.stderr, "-catalog testdata/only_4090.csv: catalog:") {
+		t.Errorf("a -catalog that is no catalog: exit %d, stderr %q; want 1 naming the file", r.code, r.stderr)
 	}
 }

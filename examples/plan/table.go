@@ -17,44 +17,51 @@ import (
 // unless -wide asks for every column, and long lines wrap to it.
 const width = 100
 
-// column is one column of an options table: its heading, what -h says of it,
-// how its cells sit, the most columns a cell takes in the default table (0: no
-// limit), whether only -wide shows it, and its cell for an option.
+// column is one column of an options table: its id (its heading is the message
+// "plan.col."+id, what -h says of it "plan.colhelp."+id), how its cells sit,
+// the most columns a cell takes in the default table (0: no limit), whether
+// only -wide shows it, and its cell for an option.
 type column struct {
-	head, help string
-	align      text.Align
-	max        int
-	wide       bool
-	cell       func(r row) string
+	id    string
+	align text.Align
+	max   int
+	wide  bool
+	cell  func(r row) string
 }
 
 // row is what a cell is written from: the option, its rank, and the report's
-// shared facts.
+// view.
 type row struct {
+	view
 	n        int
 	o        plan.Option
-	lang     msg.Lang
 	currency string // the one currency of every cost shown, written in the heading; "" when they differ
-	names    *cardNames
 }
 
-// cardNames names cards as users know them: the catalog's name for an ID.
-type cardNames struct{ cat *catalog.Catalog }
+// view is how the report is written: its language, its width, the catalog that
+// names the cards, and where the offers came from.
+type view struct {
+	lang   msg.Lang
+	wide   bool
+	cat    *catalog.Catalog
+	source string // the price list, for the report's head
+}
 
-func (c *cardNames) name(id string) string {
-	if card, err := c.cat.Lookup(id); err == nil {
+// cardName is the catalog's name for a card ID, as users know the card.
+func (v view) cardName(id string) string {
+	if card, err := v.cat.Lookup(id); err == nil {
 		return card.Name
 	}
 	return id
 }
 
-// cardName is an option's card as the user knows it: the price list's name for
+// offerCard is an option's card as the user knows it: the price list's name for
 // it, or the catalog's when the list gave none.
-func (r row) cardName() string {
+func (r row) offerCard() string {
 	if strings.TrimSpace(r.o.Offer.Card) != "" {
 		return r.o.Offer.Card
 	}
-	return r.names.name(r.o.CardID)
+	return r.view.cardName(r.o.CardID)
 }
 
 // amount writes a cost in a table cell: the number alone, rounded to the minor
@@ -71,92 +78,92 @@ func (r row) amount(m pricing.Money) string {
 
 // planColumns are the options table's columns for a job, in order.
 var planColumns = []column{
-	{head: "#", help: "the option's rank: cheapest expected cost first (interruptions included; warnings do not change the order)",
+	{id: "num",
 		align: text.Right, cell: func(r row) string { return strconv.Itoa(r.n) }},
-	{head: "provider", help: "the offer's provider, as the price list writes it", max: 16,
+	{id: "provider", max: 16,
 		cell: func(r row) string { return r.o.Offer.Provider }},
-	{head: "region", help: "the offer's region", wide: true,
+	{id: "region", wide: true,
 		cell: func(r row) string { return r.o.Offer.Region }},
-	{head: "card", help: "the card as the price list names it (the catalog's name when it names none)", max: 18,
-		cell: func(r row) string { return r.cardName() }},
-	{head: "catalog card", help: "the card the catalog reads that name as, with its datasheet figures", wide: true,
-		cell: func(r row) string { return r.names.name(r.o.CardID) }},
-	{head: "GPUs", help: "GPUs rented (and paid for)", align: text.Right,
+	{id: "card", max: 18,
+		cell: func(r row) string { return r.offerCard() }},
+	{id: "catalog", wide: true,
+		cell: func(r row) string { return r.cardName(r.o.CardID) }},
+	{id: "gpus", align: text.Right,
 		cell: func(r row) string { return strconv.Itoa(r.o.GPUs) }},
-	{head: "layout", help: "how the job spreads over the GPUs: data, tensor and pipeline parallel degrees, ZeRO stage, offload", wide: true,
+	{id: "layout", wide: true,
 		cell: func(r row) string { return plan.DescribeLayout(r.o.Layout) }},
-	{head: "mem/GPU", help: "GPU memory each GPU needs (the best option's line under the table splits it)", align: text.Right,
+	{id: "mem", align: text.Right,
 		cell: func(r row) string { return r.o.PerGPU.Total().Human() }},
-	{head: "free", help: "share of each GPU's memory left free (the headroom)", align: text.Right,
+	{id: "free", align: text.Right,
 		cell: func(r row) string { return fmt.Sprintf("%.0f%%", r.o.Headroom*100) }},
-	{head: "time", help: "how long the job takes at the utilization asked for (-utilization)", align: text.Right,
+	{id: "time", align: text.Right,
 		cell: func(r row) string {
 			if r.o.Duration == 0 {
 				return "-"
 			}
 			return r.lang.Dur(r.o.Duration)
 		}},
-	{head: "scaling", help: "multi-GPU scaling efficiency: compute time over compute and exposed communication", align: text.Right, wide: true,
+	{id: "scaling", align: text.Right, wide: true,
 		cell: func(r row) string {
 			if r.o.Duration == 0 {
 				return "-"
 			}
 			return fmt.Sprintf("%.0f%%", r.o.Efficiency*100)
 		}},
-	{head: "cost", help: "expected cost of the rental: the cheapest packages that cover it, and what interruptions are expected to add; rounded to the cent (-json has the exact figures)", align: text.Right,
+	{id: "cost", align: text.Right,
 		cell: func(r row) string {
 			if r.o.RankedCost.Currency != "" && r.o.RankedCost.Currency != r.o.ExpectedCost.Currency {
 				return r.lang.Money(r.o.ExpectedCost) + " = " + r.lang.Money(r.o.RankedCost)
 			}
 			return r.amount(r.o.ExpectedCost)
 		}},
-	{head: "hourly only", help: "the same rental paid by the hour, without packages", align: text.Right, wide: true,
+	{id: "hourly", align: text.Right, wide: true,
 		cell: func(r row) string {
 			if r.o.HourlyOnly.Total.Amount.IsZero() {
 				return "-"
 			}
 			return r.amount(r.o.HourlyOnly.Total)
 		}},
-	{head: "vs best", help: "what the option costs beyond the first", align: text.Right,
+	{id: "vsbest", align: text.Right,
 		cell: func(r row) string { return r.amount(r.o.Waste) }},
 }
 
 // servingColumns are the options table's columns for a service.
 var servingColumns = []column{
 	planColumns[0], planColumns[1], planColumns[2], planColumns[3], planColumns[4],
-	{head: "replicas", help: "copies of the model × GPUs each (tensor parallel)", align: text.Right,
+	{id: "replicas", align: text.Right,
 		cell: func(r row) string { return fmt.Sprintf("%d × %d", r.o.Replicas, max(r.o.Layout.Tensor, 1)) }},
-	{head: "GPUs", help: "GPUs rented (and paid for)", align: text.Right, wide: true,
+	{id: "gpus", align: text.Right, wide: true,
 		cell: func(r row) string { return strconv.Itoa(r.o.GPUs) }},
-	{head: "seqs", help: "sequences each replica runs at once, at its operating point", align: text.Right, wide: true,
+	{id: "seqs", align: text.Right, wide: true,
 		cell: func(r row) string { return strconv.Itoa(r.o.Serving.Concurrency) }},
-	{head: "TTFT", help: "time to first token at that load", align: text.Right,
+	{id: "ttft", align: text.Right,
 		cell: func(r row) string { return latency(r.o.Serving.TTFT) }},
-	{head: "TPOT", help: "time per output token at that load", align: text.Right,
+	{id: "tpot", align: text.Right,
 		cell: func(r row) string { return latency(r.o.Serving.TPOT) }},
-	{head: "tokens/s", help: "tokens all replicas generate a second", align: text.Right, wide: true,
+	{id: "tokens", align: text.Right, wide: true,
 		cell: func(r row) string {
 			return fmt.Sprintf("%.0f", float64(r.o.Serving.Throughput)*float64(r.o.Replicas))
 		}},
-	{head: "per hour", help: "the rental's cost per hour of service", align: text.Right,
+	{id: "perhour", align: text.Right,
 		cell: func(r row) string { return r.amount(r.o.PerHour) }},
-	{head: "per 1M", help: "cost per million generated tokens at the planned load", align: text.Right,
+	{id: "permillion", align: text.Right,
 		cell: func(r row) string { return r.amount(r.o.PerMillion) }},
-	{head: "cost", help: "cost of the whole rental", align: text.Right,
+	{id: "servecost", align: text.Right,
 		cell: func(r row) string { return r.amount(r.o.ExpectedCost) }},
 }
 
 // writeOptions writes the options table: the default columns, or with wide all
 // of them. Costs carry their currency in the heading when every option shares
 // one.
-func writeOptions(w io.Writer, cols []column, opts []plan.Option, lang msg.Lang, wide bool) error {
+func writeOptions(w io.Writer, cols []column, opts []plan.Option, v view) error {
+	wide := v.wide
 	currency := opts[0].RankedCost.Currency
 	for _, o := range opts {
 		if o.ExpectedCost.Currency != currency || o.RankedCost.Currency != currency {
 			currency = ""
 		}
 	}
-	names := &cardNames{cat: catalog.Default()}
 	t := text.Table{Indent: "  "}
 	var head []string
 	for _, c := range cols {
@@ -169,15 +176,15 @@ func writeOptions(w io.Writer, cols []column, opts []plan.Option, lang msg.Lang,
 		} else {
 			t.Max = append(t.Max, c.max)
 		}
-		h := c.head
-		if currency != "" && c.align == text.Right && isMoney(c.head) {
-			h += " " + currency
+		h := v.lang.T("plan.col." + c.id)
+		if currency != "" && isMoney(c.id) {
+			h += v.lang.F("plan.col.currency", v.lang.Currency(currency))
 		}
 		head = append(head, h)
 	}
 	t.Row(head...)
 	for i, o := range opts {
-		r := row{n: i + 1, o: o, lang: lang, currency: currency, names: names}
+		r := row{view: v, n: i + 1, o: o, currency: currency}
 		var cells []string
 		for _, c := range cols {
 			if c.wide && !wide {
@@ -190,10 +197,10 @@ func writeOptions(w io.Writer, cols []column, opts []plan.Option, lang msg.Lang,
 	return t.Write(w)
 }
 
-// isMoney reports the headings of columns of money.
-func isMoney(head string) bool {
-	switch head {
-	case "cost", "hourly only", "vs best", "per hour", "per 1M":
+// isMoney reports the columns of money.
+func isMoney(id string) bool {
+	switch id {
+	case "cost", "servecost", "hourly", "vsbest", "perhour", "permillion":
 		return true
 	}
 	return false
@@ -201,17 +208,22 @@ func isMoney(head string) bool {
 
 // columnsHelp writes what -h says of the columns: each heading, and what it
 // shows wrapped beside it.
-func columnsHelp(w io.Writer, title string, cols []column) {
+func columnsHelp(w io.Writer, title string, cols []column, l msg.Lang) {
 	fmt.Fprintf(w, "%s\n", title)
 	indent := 0
 	for _, c := range cols {
-		indent = max(indent, text.Width(c.head)+4)
+		indent = max(indent, text.Width(l.T("plan.col."+c.id))+4)
 	}
 	for _, c := range cols {
-		help := c.help
+		help := l.T("plan.colhelp." + c.id)
 		if c.wide {
 			help += " (-wide)"
 		}
-		fmt.Fprintf(w, "  %s%s\n", text.PadRight(c.head, indent-2), text.Wrap(help, indent, width, strings.Repeat(" ", indent)))
+		fmt.Fprintf(w, "  %s%s\n", text.PadRight(l.T("plan.col."+c.id), indent-2), text.Wrap(help, indent, width, strings.Repeat(" ", indent)))
 	}
+}
+
+// view is the report's view for the offers read from source.
+func (o options) view(source string) view {
+	return view{lang: o.lang, wide: o.wide, cat: o.cat, source: source}
 }

@@ -42,6 +42,7 @@ import (
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/gpuplan/gpuplan/pricing/pricelist"
@@ -49,7 +50,7 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Exit("seeds", run(os.Stdout, os.Args[1:]), os.Stderr))
+	os.Exit(cli.Main("seeds", run, os.Args[1:], msg.FromEnv(os.Getenv), os.Stdout, os.Stderr))
 }
 
 // settings are the choices the articles leave open.
@@ -71,7 +72,7 @@ Flags:
 `
 
 // run is the command: it writes the report (or the -h text) to w.
-func run(w io.Writer, args []string) error {
+func run(w io.Writer, args []string, lang msg.Lang) error {
 	fs := cli.FlagSet("seeds")
 	ctx := fs.Int("context", 4096, "context length (tokens) for the inference estimates")
 	seq := fs.Int("seq", 2048, "sequence length (tokens, batch 1) for the training estimates")
@@ -79,7 +80,7 @@ func run(w io.Writer, args []string) error {
 	out := fs.String("o", "", "write the report (text, or JSON with -json) to this `file` instead of standard output")
 	if _, err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			cli.Usage(w, fs, usageHeader)
+			cli.Usage(w, fs, usageHeader, lang)
 		}
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -28,7 +29,7 @@ func TestGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
-			if err := run(&out, tt.args); err != nil {
+			if err := run(&out, tt.args, msg.EN); err != nil {
 				t.Fatalf("run(%q) error = %v", tt.args, err)
 			}
 			golden := filepath.Join("testdata", tt.name+".golden")
@@ -51,7 +52,7 @@ func TestGolden(t *testing.T) {
 // A context past the Llama-2 window of 4096 tokens is an error naming it.
 func TestContextPastWindow(t *testing.T) {
 	var out bytes.Buffer
-	err := run(&out, []string{"-context", "32768"})
+	err := run(&out, []string{"-context", "32768"}, msg.EN)
 	if err == nil || !strings.Contains(err.Error(), "context window of 4096 tokens") {
 		t.Errorf("run(-context 32768) = %v, want an error naming the 4096-token window", err)
 	}
@@ -61,7 +62,7 @@ func TestContextPastWindow(t *testing.T) {
 // regenerated after a library change cannot silently lose them.
 func TestClaims(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, nil); err != nil {
+	if err := run(&out, nil, msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	report := out.String()
@@ -88,7 +89,7 @@ func TestClaims(t *testing.T) {
 		"'keep 28 GB or more' rules out the 24 GB card",
 		// The T4: 15360 MiB, 320 GB/s against the RTX 4090's 1008 GB/s.
 		"A 7B model in FP16 needs 17.4 GB at 4K, more than the T4's 15360 MiB",
-		"decodes the same Q4_K_M model at 23 tokens/s against 71",
+		"decodes the same Q4_K_M model at 31 tokens/s against 97",
 		// Serving (compute.Serving, 1000 + 300 tokens a request): Llama-2-7B's full KV
 		// cache holds 13 requests on a 24 GB 4090, 36 on an A100 40GB, 92 on an H800;
 		// Llama-3-8B's GQA cache four times as many; 13B BF16 does not fit the 4090.
@@ -160,7 +161,7 @@ func TestUsageErrors(t *testing.T) {
 		{"-nosuchflag"},
 		{"extra"},
 	} {
-		if err := run(io.Discard, args); !errors.Is(err, cli.ErrUsage) {
+		if err := run(io.Discard, args, msg.EN); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("run(%q) error = %v, want a usage error", args, err)
 		}
 	}
@@ -169,7 +170,7 @@ func TestUsageErrors(t *testing.T) {
 // TestHelp checks that -h says what the command does and its exit statuses.
 func TestHelp(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, []string{"-h"}); !errors.Is(err, flag.ErrHelp) {
+	if err := run(&out, []string{"-h"}, msg.EN); !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("run(-h) error = %v, want flag.ErrHelp", err)
 	}
 	for _, want := range []string{"Usage: seeds [flags]", "Prints each worked example and claim", "Exit status: 0", "2 usage error", "-context int"} {
@@ -183,10 +184,10 @@ func TestHelp(t *testing.T) {
 // value.
 func TestJSON(t *testing.T) {
 	var out, text bytes.Buffer
-	if err := run(&out, []string{"-json"}); err != nil {
+	if err := run(&out, []string{"-json"}, msg.EN); err != nil {
 		t.Fatal(err)
 	}
-	if err := run(&text, nil); err != nil {
+	if err := run(&text, nil, msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	var got jsonReport

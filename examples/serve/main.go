@@ -43,6 +43,7 @@ import (
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/svg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
@@ -52,7 +53,7 @@ import (
 var errNoCard = errors.New("no card holds the model")
 
 func main() {
-	os.Exit(cli.Exit("serve", run(os.Stdout, os.Args[1:]), os.Stderr))
+	os.Exit(cli.Main("serve", run, os.Args[1:], msg.FromEnv(os.Getenv), os.Stdout, os.Stderr))
 }
 
 const usageHeader = `Usage: serve [flags]
@@ -84,7 +85,7 @@ type config struct {
 
 // run is the command: it writes the table to w and the chart to -out (or the
 // chart to w with -out -).
-func run(w io.Writer, args []string) error {
+func run(w io.Writer, args []string, lang msg.Lang) error {
 	fs := cli.FlagSet("serve")
 	model := fs.String("model", "llama-3.1-8b", "model preset; -model list prints the names")
 	cards := fs.String("cards", "RTX 4090,A100 SXM4 40GB,H100 SXM5 80GB", "comma-separated catalog card names, one to three")
@@ -93,11 +94,12 @@ func run(w io.Writer, args []string) error {
 	output := fs.Int("output", 300, "mean generated tokens of a request")
 	tp := fs.Int("tp", 1, "tensor-parallel GPUs per replica")
 	tpot := fs.Duration("tpot", 50*time.Millisecond, "TPOT target marked on the chart and in the table; 0: none")
+	catalogFile := fs.String("catalog", "", cli.CatalogFlag)
 	out := fs.String("o", "", "write the chart, an SVG, to this `file`; empty: no chart, the table only")
 	asJSON := fs.Bool("json", false, "print the figures as JSON on standard output, and nothing else, in place of the table")
 	if _, err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			cli.Usage(w, fs, usageHeader)
+			cli.Usage(w, fs, usageHeader, lang)
 		}
 		return err
 	}
@@ -111,7 +113,7 @@ func run(w io.Writer, args []string) error {
 		return err
 	}
 	if cfg.model, err = sizing.Preset(*model); err != nil {
-		return cli.Usagef("-model %s: not a preset; the presets are %s", text.Quote(*model, 80), strings.Join(sizing.Presets(), ", "))
+		return cli.Usagef("-model %s: not one of the %d presets (-model list prints them)%s", text.Quote(*model, 80), len(sizing.Presets()), suggestion(err))
 	}
 	if cfg.weights, err = sizing.ParsePrecision(*precision); err != nil {
 		return cli.Usagef("-precision %s: %v", text.Quote(*precision, 80), err)
@@ -125,9 +127,15 @@ func run(w io.Writer, args []string) error {
 	if *tpot < 0 {
 		return cli.Usagef("-tpot %v: want 0 (none) or a positive duration", *tpot)
 	}
-	cat := catalog.Default()
+	cat, err := cli.Catalog(*catalogFile)
+	if err != nil {
+		return err
+	}
 	for _, name := range strings.Split(*cards, ",") {
 		c, err := cat.Lookup(strings.TrimSpace(name))
+		if errors.Is(err, catalog.ErrNotFound) {
+			return cli.Usagef("-cards: %v; %s", err, cli.UnknownCardHint)
+		}
 		if err != nil {
 			return cli.Usagef("-cards: %v", err)
 		}
@@ -294,6 +302,16 @@ func (cfg *config) curves() ([]curve, error) {
 		}
 	}
 	return cs, nil
+}
+
+// suggestion is sizing.Preset's error when it names the closest presets, for a
+// user to read after the command's own words; "" when it has none to name (it
+// then points a program at a function, which a user of the command cannot call).
+func suggestion(err error) string {
+	if strings.Contains(err.Error(), "did you mean") {
+		return "; " + err.Error()
+	}
+	return ""
 }
 
 // divisors lists the tensor degrees up to 64 that divide n heads: "1, 2, 4 or

@@ -18,6 +18,7 @@ import (
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	svgcheck "github.com/gpuplan/gpuplan/internal/svg"
 	"github.com/gpuplan/gpuplan/sizing"
 )
@@ -44,7 +45,7 @@ func TestGolden(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			svgFile := filepath.Join(t.TempDir(), "serve.svg")
 			var table bytes.Buffer
-			if err := run(&table, append(tt.args, "-o", svgFile)); err != nil {
+			if err := run(&table, append(tt.args, "-o", svgFile), msg.EN); err != nil {
 				t.Fatalf("run(%q) error = %v", tt.args, err)
 			}
 			svg, err := os.ReadFile(svgFile)
@@ -54,7 +55,7 @@ func TestGolden(t *testing.T) {
 			// Without -o the table is the same, less the line naming the chart, and
 			// no file is written.
 			var plain bytes.Buffer
-			if err := run(&plain, tt.args); err != nil {
+			if err := run(&plain, tt.args, msg.EN); err != nil {
 				t.Fatalf("run(%q) error = %v", tt.args, err)
 			}
 			withChart := strings.Replace(table.String(), "Chart: "+svgFile+"\n", "-o FILE draws these curves as an SVG chart.\n", 1)
@@ -98,7 +99,7 @@ func wellFormed(t *testing.T, svg []byte) {
 // concurrency at the TPOT target.
 func TestTableAgainstServing(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, nil); err != nil {
+	if err := run(&out, nil, msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	card, err := catalog.Default().Lookup("H100 SXM5 80GB")
@@ -150,7 +151,8 @@ func TestErrors(t *testing.T) {
 		status int
 		msg    string
 	}{
-		{[]string{"-model", "llama-9"}, 2, `-model "llama-9": not a preset; the presets are deepseek-r1, `},
+		{[]string{"-model", "llama-9"}, 2, `serve: -model "llama-9": not one of the `},
+		{[]string{"-model", "lama-3.1-8b"}, 2, `presets (-model list prints them); sizing: no preset model "lama-3.1-8b" (did you mean llama-3.1-8b`},
 		{[]string{"-tp", "3"}, 2, "serve: -tp 3: compute: 32 attention heads do not divide over 3 tensor-parallel devices: invalid input (-tp takes 1, 2, 4, 8, 16 or 32 for llama-3.1-8b)\n"},
 		{[]string{"-cards", "RTX 9999"}, 2, "-cards"},
 		{[]string{"-cards", "T4,L4,A10,A30"}, 2, "one to 3"},
@@ -164,8 +166,8 @@ func TestErrors(t *testing.T) {
 		{[]string{"-o", filepath.Join(t.TempDir(), "missing", "s.svg")}, 1, "no such file"},
 	} {
 		var out, stderr bytes.Buffer
-		err := run(&out, tt.args)
-		if got := cli.Exit("serve", err, &stderr); got != tt.status || !strings.Contains(stderr.String(), tt.msg) {
+		err := run(&out, tt.args, msg.EN)
+		if got := cli.Exit("serve", err, &stderr, msg.EN); got != tt.status || !strings.Contains(stderr.String(), tt.msg) {
 			t.Errorf("run(%q): status %d, stderr %q; want %d and %q", tt.args, got, stderr.String(), tt.status, tt.msg)
 		}
 		if m := goName.FindString(stderr.String()); m != "" {
@@ -176,7 +178,7 @@ func TestErrors(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	if err := run(&out, []string{"-h"}); cli.Exit("serve", err, io.Discard) != 0 || !strings.Contains(out.String(), "-tpot") {
+	if err := run(&out, []string{"-h"}, msg.EN); cli.Exit("serve", err, io.Discard, msg.EN) != 0 || !strings.Contains(out.String(), "-tpot") {
 		t.Errorf("-h: %v, %q", err, out.String())
 	}
 }
@@ -185,10 +187,10 @@ func TestErrors(t *testing.T) {
 // the last at its maximum concurrency, and its point within the TPOT target.
 func TestJSON(t *testing.T) {
 	var out, table bytes.Buffer
-	if err := run(&out, []string{"-json"}); err != nil {
+	if err := run(&out, []string{"-json"}, msg.EN); err != nil {
 		t.Fatal(err)
 	}
-	if err := run(&table, nil); err != nil {
+	if err := run(&table, nil, msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	var got jsonChart
@@ -215,8 +217,8 @@ func TestJSON(t *testing.T) {
 	}
 	// No card holds the model: the JSON says so (fits false, the reason), exit 1.
 	out.Reset()
-	err := run(&out, []string{"-json", "-model", "llama-3.1-70b", "-cards", "RTX 4090"})
-	if code := cli.Exit("serve", err, io.Discard); code != 1 {
+	err := run(&out, []string{"-json", "-model", "llama-3.1-70b", "-cards", "RTX 4090"}, msg.EN)
+	if code := cli.Exit("serve", err, io.Discard, msg.EN); code != 1 {
 		t.Errorf("no fit with -json: exit %d, want 1", code)
 	}
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil || len(got.Cards) != 1 || got.Cards[0].Fits || got.Cards[0].Error == "" {

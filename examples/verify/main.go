@@ -63,6 +63,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -80,7 +81,7 @@ var errMismatch = errors.New("the machine does not match the order")
 var errIdle = errors.New("the job leaves GPUs it pays for idle")
 
 func main() {
-	os.Exit(cli.Exit("verify", run(os.Stdout, os.Args[1:]), os.Stderr))
+	os.Exit(cli.Main("verify", run, os.Args[1:], msg.FromEnv(os.Getenv), os.Stdout, os.Stderr))
 }
 
 const usageHeader = `Usage: verify -card NAME -gpus N [flags]
@@ -115,7 +116,7 @@ var (
 
 // run is the command: it writes the report (or the -h text) to w, and returns
 // errMismatch after the report when the machine does not match the order.
-func run(w io.Writer, args []string) error {
+func run(w io.Writer, args []string, lang msg.Lang) error {
 	fs := cli.FlagSet("verify")
 	card := fs.String("card", "", "advertised card, any name the catalog knows (\"A100 SXM4 80GB\", \"A100-80GB\", \"RTX 4090\") or a family (\"H100 80GB\"); required but with -sample")
 	gpus := fs.Int("gpus", 0, "number of GPUs ordered; required but with -sample")
@@ -126,16 +127,17 @@ func run(w io.Writer, args []string) error {
 	minSM := fs.Int("min-sm", 30, "with -dmon: the `percent` of time a GPU's SMs must be busy on average, below which it counts as idle")
 	planMem := fs.String("plan-mem", "", "with -dmon: the memory per GPU the plan sized the job for (\"62GiB\"), read against the fb column of nvidia-smi dmon -s pucvm")
 	ncclPath := fs.String("nccl", "", "`file` with the output of nccl-tests all_reduce_perf run on the GPUs ordered")
+	catalogFile := fs.String("catalog", "", cli.CatalogFlag)
 	asJSON := fs.Bool("json", false, "print the report as JSON on standard output, and nothing else, in place of the text")
 	out := fs.String("o", "", "write the report (text, or JSON with -json) to this `file` instead of standard output")
 	set, err := cli.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		cli.Usage(w, fs, usageHeader)
+		cli.Usage(w, fs, usageHeader, lang)
 	}
 	if err != nil {
 		return err
 	}
-	c := check{card: *card, gpus: *gpus, sample: *sample, smi: *smiPath, topo: *topoPath, dmon: *dmonPath,
+	c := check{catalog: *catalogFile, card: *card, gpus: *gpus, sample: *sample, smi: *smiPath, topo: *topoPath, dmon: *dmonPath,
 		minSM: *minSM, planMem: *planMem, nccl: *ncclPath, set: set}
 	return cli.To(w, *out, func(w io.Writer) error {
 		if !*asJSON {
@@ -159,6 +161,7 @@ func run(w io.Writer, args []string) error {
 
 // check is the command line, parsed.
 type check struct {
+	catalog                       string // -catalog
 	card                          string
 	gpus                          int
 	sample, smi, topo, dmon, nccl string
@@ -230,7 +233,10 @@ func (c check) run(w io.Writer, j *jsonReport) error {
 		plan = b
 	}
 
-	cat := catalog.Default()
+	cat, err := cli.Catalog(c.catalog)
+	if err != nil {
+		return err
+	}
 	// Verify reads the order before any machine is looked at: a card or a family
 	// of cards. A name the catalog does not know is a usage error, and so is a
 	// card Verify refuses, one nvidia-smi does not list (its message names the
@@ -239,6 +245,9 @@ func (c check) run(w io.Writer, j *jsonReport) error {
 		msg := strings.TrimPrefix(err.Error(), "catalog: ")
 		if m, ok := strings.CutPrefix(msg, "Verify: "); ok {
 			msg = c.card + ": " + m
+		}
+		if errors.Is(err, catalog.ErrNotFound) {
+			msg += "; " + cli.UnknownCardHint
 		}
 		return cli.Usagef("-card %s", msg)
 	}
