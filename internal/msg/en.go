@@ -519,4 +519,6 @@ var en = map[string]string{
 	"seeds.claim":                    "Claim (article %s): %s",
 	"seeds.library":                  "Library:",
 	"seeds.verdict":                  "Verdict: %s",
+	"plan.help.wide":                 " (-wide)",
+	"plan.source":                    "%s (%s): %s",
 }

@@ -467,8 +467,8 @@ var zh = map[string]string{
 	"verify.ar.model":                "按 %s 的 %s 用环形模型算：%.1f GB/s；实测达到其 %.0f%%",
 	"verify.ar.wrong":                "%s 的 all-reduce 返回 %d 个错误结果：有卡或互联损坏数据。",
 	"verify.ar.more":                 "all-reduce 在 %d 张卡上运行，多于订购的 %d 张：跨服务器时速度取决于网络而非卡间互联；未据此评判。",
-	"verify.ar.slow":                 "all-reduce 只达到 %[1].1f GB/s，不到环形模型按 %[3]s 的 %[4]s 算出的 %[2].1f GB/s 的一半（NCCL 通常能达到 75-85%%）：卡间走的是比订单更慢的通路。",
-	"verify.ar.low":                  "all-reduce 达到互联 %[2].1f GB/s 的 %[1].0f%%，低于 NCCL 通常的 75-85%%；找服务商前请先用更大的数据量（-e 8G）再测。",
+	"verify.ar.slow":                 "all-reduce 只达到 %.1[1]f GB/s，不到环形模型按 %[3]s 的 %[4]s 算出的 %.1[2]f GB/s 的一半（NCCL 通常能达到 75-85%%）：卡间走的是比订单更慢的通路。",
+	"verify.ar.low":                  "all-reduce 达到互联 %.1[2]f GB/s 的 %.0[1]f%%，低于 NCCL 通常的 75-85%%；找服务商前请先用更大的数据量（-e 8G）再测。",
 	"verify.notreported":             "未报告",
 	"verify.notcaptured":             "未记录",
 	"verify.link.bridge":             "NVLink 桥 %s（仅两两相连）",
@@ -520,4 +520,6 @@ var zh = map[string]string{
 	"seeds.claim":                    "论断（文章 %s）：%s",
 	"seeds.library":                  "程序库：",
 	"seeds.verdict":                  "结论：%s",
+	"plan.help.wide":                 "（-wide）",
+	"plan.source":                    "%s（%s）：%s",
 }
