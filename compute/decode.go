@@ -23,34 +23,119 @@ func (r TokenRate) String() string {
 }
 
 // DefaultMemoryEfficiency is the fraction of peak memory bandwidth a well-tuned
-// decoder of 16-bit (or wider) weights reaches when the caller gives none: 0.7.
-// gpt-fast measured Llama-2-7B in BF16 at 104.9 tokens/s on an A100, about 1.4 TB/s
-// effective of its 2.0 TB/s peak. Narrower weights reach less; see
-// MemoryEfficiencyFor.
+// decoder of 16-bit (or wider) weights reaches on a card with no figure of its own
+// (MemoryEfficiencyFor): 0.7. gpt-fast measured Llama-2-7B in BF16 at 104.9
+// tokens/s on an A100, about 1.4 TB/s effective of its 2.0 TB/s peak.
 const DefaultMemoryEfficiency = 0.7
 
+// KVEfficiency is the fraction of the memory bandwidth a decode step streams the
+// KV caches at: paged-attention decode kernels read many short blocks, one
+// sequence's at a time, and reach less than a weight read does. Fitted to the
+// calibration set's long-context decode figures (Qwen2.5-7B on vLLM at 30720
+// tokens of prompt; ACCURACY.md).
+const KVEfficiency = 0.75
+
 // MemoryEfficiencyFor returns the default fraction of peak memory bandwidth a
-// decoder reaches with weights stored at p: 0.7 for 16 bits and wider, 0.59 at 8
-// bits, 0.4 at 4 bits and below, and in between a straight line on bits per
-// weight. Unpacking and scaling quantized weights costs kernel time that plain
-// 16-bit weights do not, so a step reads fewer bytes but not proportionally faster.
-// The figures come from gpt-fast's A100-80GB table (batch 1, a 5-token prompt):
-// against the bytes Speed counts, Llama-2-7B reached 0.69 of peak in BF16, 0.53 in
-// INT8 and 0.36 in INT4 (groups of 32), Llama-2-70B 0.65 in INT8 and 0.44 in INT4;
-// 0.59 and 0.4 sit between the small and the large model, within 11% of each of
-// those measurements. It returns DefaultMemoryEfficiency for a precision that is not
-// valid (Speed reports that).
-func MemoryEfficiencyFor(p sizing.Precision) float64 {
+// decoder reaches with weights stored at p on a card of architecture arch (as the
+// catalog names it; empty: a generic card):
+//
+//   - 16 bits and wider: DefaultMemoryEfficiency, 0.8 on Ada Lovelace (llama.cpp,
+//     ExLlamaV2 and MLC read GDDR6X at 0.77–0.82 of its peak);
+//   - FP8 on a card with FP8 tensor cores (Hopper, Ada Lovelace, Blackwell, CDNA 3)
+//     reads like 16 bits; elsewhere, and INT8, 0.85 of the 16-bit figure
+//     (weight-only 8-bit kernels dequantize as they read);
+//   - 4-bit GPTQ, AWQ and INT4: 0.65 of the 16-bit figure on Ampere and Hopper
+//     (Marlin-class kernels; vLLM runs AWQ checkpoints on them too since 0.6), 0.8
+//     on Ada Lovelace, 0.45 on older cards (the original AWQ and GPTQ kernels);
+//     NF4 0.45 (bitsandbytes dequantizes each layer before its multiply);
+//   - GGUF file types (llama.cpp's kernels): 0.75 of the 16-bit figure at 4.5 bits
+//     per weight rising to 0.85 at 8.5, on a straight line in bits per weight;
+//   - other formats below 16 bits (custom): 0.8 of the 16-bit figure.
+//
+// Unpacking and scaling quantized weights costs kernel time that plain 16-bit
+// weights do not, so a step reads fewer bytes but not proportionally faster. The
+// figures are fitted, with StepOverhead, to the calibration set (ACCURACY.md:
+// Qwen2.5 on vLLM 0.6.3 in BF16, GPTQ-Int8, GPTQ-Int4 and AWQ on an A100; MLC's
+// llm-perf-bench with llama.cpp Q4_0, ExLlamaV2 GPTQ and MLC q4f16 on an RTX 4090
+// and 3090 Ti; gpt-fast's A100 table in BF16, INT8 and INT4). It returns the
+// 16-bit figure for a precision that is not valid (Speed reports that).
+func MemoryEfficiencyFor(p sizing.Precision, arch string) float64 {
+	base := DefaultMemoryEfficiency
+	if arch == "Ada Lovelace" {
+		base = 0.8
+	}
 	b := p.Bits()
 	switch {
 	case b <= 0 || b >= 16:
-		return DefaultMemoryEfficiency
-	case b >= 8:
-		return 0.59 + (DefaultMemoryEfficiency-0.59)*(b-8)/8
-	case b > 4:
-		return 0.4 + (0.59-0.4)*(b-4)/4
+		return base
+	case p == sizing.FP8 && nativeFP8(arch):
+		return base
+	case b >= 8 && !gguf(p):
+		return 0.85 * base
+	case p == sizing.NF4:
+		return 0.45 * base
+	case p == sizing.GPTQ4 || p == sizing.AWQ4 || p == sizing.INT4:
+		switch {
+		case arch == "Ada Lovelace":
+			return 0.8 * base
+		case marlin(arch):
+			return 0.65 * base
+		}
+		return 0.45 * base
+	case gguf(p):
+		x := min(max((b-4.5)/4, 0), 1)
+		return (0.75 + 0.1*x) * base
 	}
-	return 0.4
+	return 0.8 * base
+}
+
+// nativeFP8 reports whether cards of arch multiply FP8 in their tensor cores.
+func nativeFP8(arch string) bool {
+	switch arch {
+	case "Hopper", "Ada Lovelace", "Blackwell", "CDNA 3":
+		return true
+	}
+	return false
+}
+
+// marlin reports whether cards of arch run Marlin-class 4-bit kernels (compute
+// capability 8.0 and up; Frantar et al. 2024, "MARLIN").
+func marlin(arch string) bool {
+	switch arch {
+	case "Ampere", "Ada Lovelace", "Hopper", "Blackwell":
+		return true
+	}
+	return false
+}
+
+// gguf reports whether p is a GGUF file type (llama.cpp's formats).
+func gguf(p sizing.Precision) bool {
+	switch p {
+	case sizing.Q2_K, sizing.Q3_K_M, sizing.Q4_0, sizing.Q4_K_S, sizing.Q4_K_M, sizing.Q5_K_M, sizing.Q6_K, sizing.Q8_0:
+		return true
+	}
+	return false
+}
+
+// PrefillEfficiency returns the default fraction of the peak (at the precision the
+// multiplies run in) that a serving engine's prompt passes and batched decode
+// multiplies reach with weights stored at p on a card of architecture arch: 0.65
+// for 16-bit multiplies on Ampere, 0.4 of the FP8 peak for FP8 on Hopper and 0.5
+// on Ada Lovelace, 0.6 elsewhere. Fitted to the calibration set's first-token
+// latencies (ACCURACY.md: TensorRT-LLM v0.5's batch-1 tables, 2048-token
+// prompts: Llama-2-7B in 133 ms on an A100, in 36 ms on an H100 and 73 ms on an
+// L40S in FP8).
+func PrefillEfficiency(p sizing.Precision, arch string) float64 {
+	if p == sizing.FP8 && nativeFP8(arch) {
+		if arch == "Ada Lovelace" {
+			return 0.55
+		}
+		return 0.45
+	}
+	if arch == "Ampere" {
+		return 0.7
+	}
+	return 0.6
 }
 
 // Decode describes autoregressive generation on one device or on a tensor-parallel
@@ -70,9 +155,13 @@ type Decode struct {
 	Devices   int              `json:"devices"`                    // tensor-parallel devices; zero: 1
 	Link      Link             `json:"link"`                       // between the devices; required when Devices > 1
 
-	// MemoryEfficiency is the fraction of Bandwidth reached; zero:
-	// MemoryEfficiencyFor(Weights). Utilization is the fraction of Peak reached by
-	// the matrix multiplies; zero: DefaultUtilization.
+	// Arch is the devices' architecture as the catalog names it ("Ampere"); empty:
+	// a generic card.
+	Arch string `json:"arch"`
+
+	// MemoryEfficiency is the fraction of Bandwidth the weights are read at; zero:
+	// MemoryEfficiencyFor(Weights, Arch). Utilization is the fraction of Peak
+	// reached by the matrix multiplies; zero: PrefillEfficiency(Weights, Arch).
 	MemoryEfficiency float64 `json:"memory_efficiency"`
 	Utilization      float64 `json:"utilization"`
 }
@@ -114,7 +203,12 @@ func (d Decode) replica() (replica, error) {
 	if err != nil {
 		return replica{}, &sizingError{err}
 	}
-	return newReplica(d.Model, d.Weights, float64(w), devices, d.Bandwidth, d.Peak, d.Link, d.MemoryEfficiency, d.Utilization)
+	emb, err := sizing.InputEmbeddingBytes(d.Model, d.Weights)
+	if err != nil {
+		return replica{}, &sizingError{err}
+	}
+	return newReplica(replicaSpec{model: d.Model, weights: d.Weights, bytes: float64(w), embed: float64(emb),
+		devices: devices, bw: d.Bandwidth, peak: d.Peak, link: d.Link, memEff: d.MemoryEfficiency, util: d.Utilization, arch: d.Arch})
 }
 
 // Speed returns the decode speed. Decoding a token is memory-bound at small batch:

@@ -83,15 +83,17 @@ func ExampleAllReduceTime() {
 	// NVLink: 79ms PCIe Gen4: 749ms
 }
 
-// The second seed article's multi-GPU claims as the model sees them. Card figures
-// are datasheet literals: A100 SXM4 312 TFLOPS BF16 and NVLink 600 GB/s; RTX 4090
-// 165.2 TFLOPS BF16 (FP32 accumulate) on PCIe Gen4; H100 SXM 989.5 TFLOPS and NVLink
-// 900 GB/s; H800 SXM the same compute with NVLink 400 GB/s.
+// The second seed article's multi-GPU claims as the model sees them, at the
+// published MFU band so that only the links differ. Card figures are datasheet
+// literals: A100 SXM4 312 TFLOPS BF16 and NVLink 600 GB/s; RTX 4090 165.2 TFLOPS
+// BF16 (FP32 accumulate) on PCIe Gen4; H100 SXM 989.5 TFLOPS and NVLink 900 GB/s;
+// H800 SXM the same compute with NVLink 400 GB/s.
 func ExampleJob_Time() {
 	llama7B := sizing.Model{Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008, Vocab: 32000, GatedFFN: true}
 	tiny := sizing.Model{Layers: 22, Hidden: 2048, Heads: 32, KVHeads: 4, FFN: 5632, Vocab: 32000, GatedFFN: true}
 	pcie4, _ := compute.PCIeLink(4)
 	show := func(name string, j compute.Job) {
+		j.Utilization = compute.PublishedMFU()
 		tm, err := j.Time()
 		if err != nil {
 			fmt.Println(name, err)
@@ -149,7 +151,7 @@ func ExampleDecode_Speed() {
 	p, _ := d.Prefill(2000)
 	fmt.Printf("%.1f tokens/s, memory-bound %v; a 2000-token prompt in %v\n", float64(s.PerSequence), s.MemoryBound, p.Round(time.Millisecond))
 	// Output:
-	// 105.1 tokens/s, memory-bound true; a 2000-token prompt in 192ms
+	// 107.2 tokens/s, memory-bound true; a 2000-token prompt in 148ms
 }
 
 // LoRA on a frozen base skips the weight gradients: 4·N·D against full training's
@@ -164,15 +166,15 @@ func ExampleAdapterTrainingFLOPs() {
 }
 
 // Decoding quantized weights streams fewer bytes but reaches less of the memory
-// bandwidth (gpt-fast's A100 table).
+// bandwidth, by how the card's kernels unpack them.
 func ExampleMemoryEfficiencyFor() {
-	for _, p := range []sizing.Precision{sizing.BF16, sizing.INT8, sizing.INT4} {
-		fmt.Printf("%v %.2f\n", p, compute.MemoryEfficiencyFor(p))
+	for _, p := range []sizing.Precision{sizing.BF16, sizing.INT8, sizing.AWQ4} {
+		fmt.Printf("%v: A100 %.2f, T4 %.2f\n", p, compute.MemoryEfficiencyFor(p, "Ampere"), compute.MemoryEfficiencyFor(p, "Turing"))
 	}
 	// Output:
-	// BF16 0.70
-	// INT8 0.59
-	// INT4 0.40
+	// BF16: A100 0.70, T4 0.70
+	// INT8: A100 0.59, T4 0.59
+	// AWQ4: A100 0.45, T4 0.32
 }
 
 // Llama-2-7B in BF16 behind an API on one A100-80GB: requests of 1000 prompt tokens
@@ -199,10 +201,10 @@ func ExampleServing() {
 	fmt.Println("replicas for 20 requests/s:", n)
 	// Output:
 	// sequences held: 84
-	//   1 users: TTFT 96ms, TPOT 9.9ms, 101.3 tok/s each, 101.3 tok/s in all
-	//  16 users: TTFT 103ms, TPOT 16.3ms, 61.54 tok/s each, 984.6 tok/s in all
-	//  84 users: TTFT 138ms, TPOT 70ms, 14.28 tok/s each, 1200 tok/s in all
-	// within 1s and 30ms: 35 users, 3.9997 requests/s
+	//   1 users: TTFT 78ms, TPOT 11.2ms, 89.63 tok/s each, 87.88 tok/s in all
+	//  16 users: TTFT 102ms, TPOT 19.1ms, 52.42 tok/s each, 826.7 tok/s in all
+	//  84 users: TTFT 179ms, TPOT 63.6ms, 15.72 tok/s each, 1313 tok/s in all
+	// within 1s and 30ms: 33 users, 3.6809 requests/s
 	// replicas for 20 requests/s: 6
 }
 
@@ -225,10 +227,10 @@ func ExampleServing_Prepare() {
 		fmt.Printf("%2d users: TPOT %v, %v in all\n", c, p.TPOT.Round(100*time.Microsecond), p.Throughput)
 	}
 	// Output:
-	//  1 users: TPOT 9.9ms, 101.3 tok/s in all
-	//  4 users: TPOT 11.1ms, 358.9 tok/s in all
-	// 16 users: TPOT 16.3ms, 984.6 tok/s in all
-	// 64 users: TPOT 53.3ms, 1200 tok/s in all
+	// 1 users: TPOT 11.2ms, 87.88 tok/s in all
+	//  4 users: TPOT 12.5ms, 312.9 tok/s in all
+	// 16 users: TPOT 19.1ms, 826.7 tok/s in all
+	// 64 users: TPOT 50ms, 1270 tok/s in all
 }
 
 // The two calls most callers want: how long a fine-tune takes, and what a serving
@@ -238,19 +240,28 @@ func Example() {
 	llama := sizing.Model{Name: "llama-2-7b", Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008,
 		Vocab: 32000, GatedFFN: true}
 
-	// Full training on 1B tokens on 8 A100s, data parallel.
+	// Full training on 1B tokens on 8 A100s, data parallel, 8 sequences of 4096
+	// tokens a step on each: the step built from its parts, with its band.
 	work, _ := compute.TrainingFLOPs(llama, 1e9, 4096)
-	tm, _ := compute.Job{Model: llama, Work: work, Batch: 1, SeqLen: 4096, Devices: 8,
-		PeakPerDevice: 312 * compute.TFLOPS, Link: compute.NVLink(600 * compute.GBps)}.Time()
-	fmt.Println("training:", tm.Duration.Round(time.Minute))
+	tm, _ := compute.Job{Model: llama, Work: work, Batch: 1, SeqLen: 4096, Accumulation: 8, Devices: 8,
+		PeakPerDevice: 312 * compute.TFLOPS, Bandwidth: 2039 * compute.GBps, Arch: "Ampere",
+		Link: compute.NVLink(600 * compute.GBps), Overlap: 1}.Time()
+	fmt.Printf("training: %v (%v–%v), MFU %.0f%%\n", tm.Duration.Round(time.Minute),
+		tm.Low.Round(time.Minute), tm.High.Round(time.Minute), 100*tm.MFU)
 
-	// Serving requests of 1000 prompt and 300 output tokens on one A100, 16 users.
-	p, _ := compute.Serving{Model: llama, Weights: sizing.BF16, Memory: 80 * sizing.GB,
-		Bandwidth: 2039 * compute.GBps, Peak: 312 * compute.TFLOPS,
-		PromptTokens: 1000, OutputTokens: 300}.At(16)
-	fmt.Printf("serving: TTFT %v, TPOT %v, %v\n", p.TTFT.Round(time.Millisecond),
+	// Serving requests of 1000 prompt and 300 output tokens on one A100: 16 users
+	// in a closed loop, then requests arriving at random, 2 a second.
+	s := compute.Serving{Model: llama, Weights: sizing.BF16, Memory: 80 * sizing.GB,
+		Bandwidth: 2039 * compute.GBps, Peak: 312 * compute.TFLOPS, Arch: "Ampere",
+		PromptTokens: 1000, OutputTokens: 300}
+	p, _ := s.At(16)
+	fmt.Printf("serving 16 users: TTFT %v, TPOT %v, %v\n", p.TTFT.Round(time.Millisecond),
 		p.TPOT.Round(100*time.Microsecond), p.Throughput)
+	lp, _ := s.Under(2)
+	fmt.Printf("serving 2 requests/s: TTFT p50 %v p99 %v, TPOT p50 %v\n", lp.TTFT.P50.Round(time.Millisecond),
+		lp.TTFT.P99.Round(time.Millisecond), lp.TPOT.P50.Round(100*time.Microsecond))
 	// Output:
-	// training: 11h16m0s
-	// serving: TTFT 103ms, TPOT 16.3ms, 984.6 tok/s
+	// training: 8h7m0s (4h52m0s–11h22m0s), MFU 63%
+	// serving 16 users: TTFT 92ms, TPOT 18.7ms, 845.8 tok/s
+	// serving 2 requests/s: TTFT p50 81ms p99 183ms, TPOT p50 17.4ms
 }

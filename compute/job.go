@@ -3,6 +3,7 @@ package compute
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/gpuplan/gpuplan/sizing"
@@ -10,78 +11,137 @@ import (
 
 // Job is a training job on a set of identical devices, the input of the planner's
 // duration estimate. Devices are split into Tensor-way tensor-parallel groups
-// (Shoeybi et al. 2019), and the Devices/Tensor groups train as data-parallel
-// replicas that all-reduce their gradients once per step.
+// (Shoeybi et al. 2019) and Pipeline-way pipeline stages (Narayanan et al. 2021),
+// and the Devices / (Tensor × Pipeline) replicas train data parallel, each running
+// Accumulation micro-batches of Batch sequences per optimizer step and
+// all-reducing their gradients once per step.
 //
-// Work and Utilization are both in model FLOPs: give Work from TrainingFLOPs and
-// Utilization as model FLOPs utilization (MFU), which already absorbs the cost of
-// recomputation. The per-step compute is derived from the model, so only Work's
-// total, not its formula, has to agree with Model.
+// Work is the job's total in model FLOPs (TrainingFLOPs, or AdapterTrainingFLOPs
+// for LoRA); the job takes Work / (step work × replicas) optimizer steps, the step
+// work counted as TrainingFLOPs counts it. How long a step takes comes, in this
+// order, from:
 //
-// One Link joins every device; a job spread over several machines should give the
-// slowest link on the ring (the network between the machines).
+//   - Utilization, when set: the model FLOPs a device sustains as a fraction of
+//     PeakPerDevice (model FLOPs utilization, which absorbs recomputation and the
+//     memory-bound work), the band's two ends giving Low and High;
+//   - otherwise the step built from its parts (see Time), its on-device time
+//     divided by Calibration.Train when a calibration is set;
+//   - the band around a modelled step is TrainingError, the model's own measured
+//     error (ACCURACY.md).
+//
+// Link joins the devices of one machine and Network, when set, the machines.
 type Job struct {
 	Model sizing.Model `json:"model"`
 	Work  FLOPs        `json:"work_flop"` // total work of the job; zero takes no time
 
-	// Precision of the gradients sent between devices; activations travel at its
-	// compute width (Precision.ComputeBits, 16 bits below FP16). Zero: BF16.
+	// Precision of the compute and of the gradients sent between devices;
+	// activations travel at its compute width (Precision.ComputeBits, 16 bits below
+	// FP16). Zero: BF16. For FP8 give PeakPerDevice at the FP8 rate: the matrix
+	// multiplies run at it, attention and the rest at half of it (the 16-bit rate).
 	Precision sizing.Precision `json:"precision"`
-	Recompute sizing.Recompute `json:"recompute"` // full recompute repeats the forward all-reduces
+	Recompute sizing.Recompute `json:"recompute"` // full recompute repeats the forward pass and its all-reduces
+	// Adapters marks LoRA or QLoRA on a frozen base (Work from
+	// AdapterTrainingFLOPs): the optimizer updates only the adapters, whose update
+	// the modelled step leaves out, and the gradients all-reduced are theirs,
+	// which are left out too.
+	Adapters bool `json:"adapters"`
 
 	Batch  int `json:"batch"`   // micro-batch per data-parallel replica, in sequences; at least 1
 	SeqLen int `json:"seq_len"` // tokens per sequence; at least 1
+	// Accumulation is the micro-batches each replica runs per optimizer step; zero:
+	// 1. Gradients are all-reduced once per step, not per micro-batch.
+	Accumulation int `json:"accumulation"`
 
 	Devices int `json:"devices"` // 1 to sizing.MaxDevices
 	Tensor  int `json:"tensor"`  // tensor-parallel degree; zero: 1; must divide Devices
+	// Pipeline is the pipeline-parallel stages (1F1B schedule); zero: 1. Tensor ×
+	// Pipeline must divide Devices, and Pipeline is at most the model's layers.
+	Pipeline int `json:"pipeline"`
 
 	PeakPerDevice FLOPRate `json:"peak_per_device_flops"` // dense peak at the compute precision
-	Link          Link     `json:"link"`                  // needed when Devices > 1
+	// Bandwidth is each device's memory bandwidth, for the memory-bound parts of a
+	// step (norms, activations, the loss, the optimizer update); zero:
+	// PeakPerDevice × DefaultBytesPerFLOP.
+	Bandwidth Bandwidth `json:"bandwidth_bytes_per_second"`
+	// Link joins the devices of a machine (NVLink, or PCIe): the tensor-parallel
+	// all-reduces take it, and every collective does when Network is zero. It is
+	// needed when Devices > 1.
+	Link Link `json:"link"`
+	// Network is each device's share of the link between machines, for a job
+	// larger than one: the gradient all-reduce over the replicas takes it, and
+	// tensor-parallel groups stay inside a machine. Zero: Link for every
+	// collective (give the slowest link on the ring there).
+	Network Link `json:"network"`
+	// Arch is the devices' architecture as the catalog names it ("Ampere",
+	// "Hopper", "Ada Lovelace"), for the efficiencies that depend on it; empty or
+	// unknown: a generic card.
+	Arch string `json:"arch"`
 
-	Utilization Band    `json:"utilization"` // zero: PublishedMFU
-	Overlap     float64 `json:"overlap"`     // fraction of the gradient all-reduce hidden behind compute, in [0, 1]
+	Utilization Band         `json:"utilization"` // zero: the step built from its parts
+	Calibration *Calibration `json:"calibration"` // nil: none; see Calibration
+	Overlap     float64      `json:"overlap"`     // fraction of the gradient all-reduce hidden behind compute, in [0, 1]
 }
 
-// Timing is the answer to Job.Time. Duration, Step, Steps, Compute, Comm and
-// Efficiency are at the middle of the utilization band; Low and High are the
-// durations at its high and low ends. Low <= Duration <= High always holds exactly
-// (each is rounded to the nanosecond, then Low and High are clamped to Duration).
+// Timing is the answer to Job.Time. Duration, Step, Steps, Compute, Comm, Bubble,
+// Efficiency and MFU are at the middle of the band; Low and High are the
+// durations at its fast and slow ends. Low <= Duration <= High always holds
+// exactly (each is rounded to the nanosecond, then Low and High are clamped to
+// Duration).
 type Timing struct {
 	Duration time.Duration `json:"duration"`
-	Low      time.Duration `json:"low"`  // at Utilization.High
-	High     time.Duration `json:"high"` // at Utilization.Low
+	Low      time.Duration `json:"low"`  // at Utilization.High, or the model's error
+	High     time.Duration `json:"high"` // at Utilization.Low, or the model's error
 
-	Step  time.Duration `json:"step"`  // one step: compute plus exposed communication
-	Steps float64       `json:"steps"` // steps the work takes (fractional)
+	Step  time.Duration `json:"step"`  // one optimizer step: its micro-batches, bubble and exposed communication
+	Steps float64       `json:"steps"` // optimizer steps the work takes (fractional)
 
-	Compute time.Duration `json:"compute"` // the job's time computing
+	Compute time.Duration `json:"compute"` // the job's time computing, the pipeline bubble left out
 	Comm    time.Duration `json:"comm"`    // the job's exposed communication
-	// Efficiency is the scaling efficiency Compute / (Compute + Comm): 1 for one
-	// device or a free link.
+	// Bubble is the job's time in pipeline bubbles: under 1F1B each step idles a
+	// stage for (Pipeline − 1) micro-batches' forward and backward passes
+	// (Narayanan et al. 2021, §2.2.1). Zero without pipeline stages.
+	Bubble time.Duration `json:"bubble"`
+	// Efficiency is the scaling efficiency Compute / Duration: 1 for one device
+	// with no pipeline, less as communication and bubbles take their share.
 	Efficiency float64 `json:"efficiency"`
+	// MFU is the model FLOPs utilization of the whole job: 6·N + 12·l·s·d_attn
+	// FLOPs a token (Chowdhery et al. 2022, appendix B: attention counted without
+	// the causal half, as published MFU figures count it; N from MatmulParams)
+	// over Duration × PeakPerDevice × Devices.
+	MFU float64 `json:"mfu"`
 
-	Data   int `json:"data"`   // data-parallel degree, Devices / Tensor
-	Tensor int `json:"tensor"` // tensor-parallel degree
+	Data     int `json:"data"`     // data-parallel degree, Devices / (Tensor × Pipeline)
+	Tensor   int `json:"tensor"`   // tensor-parallel degree
+	Pipeline int `json:"pipeline"` // pipeline stages
 }
 
-// defaulted returns the tensor degree, the precision and the band with zero values
-// resolved.
-func (j Job) defaulted() (int, sizing.Precision, Band) {
-	t := j.Tensor
-	if t == 0 {
-		t = 1
+// jobLayout is a job's degrees with the zero values resolved.
+type jobLayout struct {
+	t, p, d, m int
+	prec       sizing.Precision
+}
+
+func (j *Job) layout() jobLayout {
+	l := jobLayout{t: max(j.Tensor, 1), p: max(j.Pipeline, 1), m: max(j.Accumulation, 1), prec: j.Precision}
+	if j.Tensor < 0 {
+		l.t = j.Tensor
 	}
-	p := j.Precision
-	if p == 0 {
-		p = sizing.BF16
+	if j.Pipeline < 0 {
+		l.p = j.Pipeline
 	}
-	return t, p, j.Utilization.orDefault()
+	if l.prec == 0 {
+		l.prec = sizing.BF16
+	}
+	if l.t > 0 && l.p > 0 {
+		l.d = j.Devices / (l.t * l.p)
+	}
+	return l
 }
 
 // Validate reports every problem with the job's fields, joined with errors.Join; each
 // wraps ErrInvalid. The model must pass sizing.Model.Validate.
 func (j Job) Validate() error {
-	t, p, band := j.defaulted()
+	l := j.layout()
 	var errs []error
 	if err := checkModel(j.Model); err != nil {
 		errs = append(errs, err)
@@ -89,8 +149,8 @@ func (j Job) Validate() error {
 	if err := nonNegative("work", float64(j.Work)); err != nil {
 		errs = append(errs, err)
 	}
-	if !p.Valid() {
-		errs = append(errs, fmt.Errorf("compute: precision %v is not a known precision: %w", p, ErrInvalid))
+	if !l.prec.Valid() {
+		errs = append(errs, fmt.Errorf("compute: precision %v is not a known precision: %w", l.prec, ErrInvalid))
 	}
 	if j.Recompute > sizing.FullRecompute {
 		errs = append(errs, fmt.Errorf("compute: recompute strategy %v is not a known strategy: %w", j.Recompute, ErrInvalid))
@@ -98,18 +158,31 @@ func (j Job) Validate() error {
 	if j.Batch < 1 || j.SeqLen < 1 {
 		errs = append(errs, fmt.Errorf("compute: batch %d and sequence length %d must be at least 1: %w", j.Batch, j.SeqLen, ErrInvalid))
 	}
+	if j.Accumulation < 0 || j.Accumulation > sizing.MaxDevices {
+		errs = append(errs, fmt.Errorf("compute: accumulation of %d micro-batches, want 0 to %d: %w", j.Accumulation, sizing.MaxDevices, ErrInvalid))
+	}
 	if j.Devices < 1 || j.Devices > sizing.MaxDevices {
 		errs = append(errs, fmt.Errorf("compute: %d devices, want 1 to %d (sizing.MaxDevices): %w", j.Devices, sizing.MaxDevices, ErrInvalid))
 	}
-	if t < 1 || (j.Devices >= 1 && j.Devices%t != 0) {
-		errs = append(errs, fmt.Errorf("compute: tensor-parallel degree %d does not divide %d devices: %w", j.Tensor, j.Devices, ErrInvalid))
+	if l.t < 1 || l.p < 1 || l.t > sizing.MaxDevices || l.p > sizing.MaxDevices ||
+		(j.Devices >= 1 && j.Devices%(l.t*l.p) != 0) {
+		errs = append(errs, fmt.Errorf("compute: tensor-parallel degree %d × %d pipeline stages do not divide %d devices: %w",
+			j.Tensor, j.Pipeline, j.Devices, ErrInvalid))
 	}
-	if t > 1 && !j.Model.HasArchitecture() {
+	if l.t > 1 && !j.Model.HasArchitecture() {
 		errs = append(errs, fmt.Errorf("compute: tensor parallelism needs the model's layers and hidden size: %w", ErrInvalid))
-	} else if t > 1 && j.Model.Heads%t != 0 {
-		errs = append(errs, fmt.Errorf("compute: tensor-parallel degree %d does not divide %d attention heads: %w", t, j.Model.Heads, ErrInvalid))
+	} else if l.t > 1 && j.Model.Heads%l.t != 0 {
+		errs = append(errs, fmt.Errorf("compute: tensor-parallel degree %d does not divide %d attention heads: %w", l.t, j.Model.Heads, ErrInvalid))
+	}
+	if l.p > 1 && !j.Model.HasArchitecture() {
+		errs = append(errs, fmt.Errorf("compute: pipeline stages need the model's layers: %w", ErrInvalid))
+	} else if l.p > 1 && l.p > j.Model.Layers {
+		errs = append(errs, fmt.Errorf("compute: %d pipeline stages for %d layers, want at most a layer a stage: %w", l.p, j.Model.Layers, ErrInvalid))
 	}
 	if err := positive("peak per device", float64(j.PeakPerDevice)); err != nil {
+		errs = append(errs, err)
+	}
+	if err := nonNegative("memory bandwidth", float64(j.Bandwidth)); err != nil {
 		errs = append(errs, err)
 	}
 	if j.Devices > 1 {
@@ -117,8 +190,20 @@ func (j Job) Validate() error {
 			errs = append(errs, err)
 		}
 	}
-	if err := band.Validate(); err != nil {
-		errs = append(errs, err)
+	if j.Network != (Link{}) {
+		if err := j.Network.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if j.Utilization != (Band{}) {
+		if err := j.Utilization.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if j.Calibration != nil {
+		if err := j.Calibration.Validate(); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if !(j.Overlap >= 0 && j.Overlap <= 1) {
 		errs = append(errs, fmt.Errorf("compute: overlap %v is outside [0, 1]: %w", j.Overlap, ErrInvalid))
@@ -126,70 +211,69 @@ func (j Job) Validate() error {
 	return errors.Join(errs...)
 }
 
-// Time estimates how long the job takes. Per step, each device computes its share of
-// one micro-batch's model FLOPs, (6·N + 6·l·s·d_attn)·Batch·SeqLen / Tensor
-// (TrainingFLOPs' count), at PeakPerDevice × utilization; the replicas then
-// all-reduce their gradients (ParamCount / Tensor parameters at Precision) over the
-// Data devices, of which Overlap may hide behind compute (Exposed), and each
-// tensor-parallel group all-reduces activations on the critical path
-// (TensorParallelComm). The step time is compute plus exposed communication, and the
-// job takes Work / (step work × Data) steps.
+// Time estimates how long the job takes.
+//
+// One micro-batch on one device is the replica's work split over its Tensor ×
+// Pipeline devices. With Utilization set it takes that share of the model FLOPs
+// ((6·N + 6·l·s·d_attn)·Batch·SeqLen, TrainingFLOPs' count) at PeakPerDevice ×
+// utilization. Otherwise it is built from its parts (trainStep): the matrix
+// multiplies' FLOPs at an efficiency that depends on their width and the card,
+// attention's at FlashAttention's, the memory-bound work (norms, activation
+// functions, residuals, the loss over the vocabulary) at the memory bandwidth,
+// each cited with its efficiency in Efficiencies; a calibration divides that
+// on-device time by Calibration.Train.
+//
+// Each micro-batch adds the tensor-parallel all-reduces of its activations on the
+// critical path (TensorParallelComm, over the stage's layers). An optimizer step
+// runs Accumulation micro-batches, the 1F1B pipeline's bubble of Pipeline − 1 more
+// (Narayanan et al. 2021, §2.2.1), the optimizer's update of this device's
+// parameters at the memory bandwidth (modelled steps only), and one ring
+// all-reduce of the gradients (ParamCount / (Tensor × Pipeline) parameters at
+// Precision) over the replicas on Network (or Link), of which Overlap may hide
+// behind one micro-batch's compute (Exposed).
 //
 // It allocates nothing unless it fails, so a planner may call it for every layout of
 // every offer. Errors: ErrInvalid for bad fields (see Validate), ErrRange for a
 // duration past time.Duration's range.
 func (j Job) Time() (Timing, error) {
-	t, p, band := j.defaulted()
 	if err := j.Validate(); err != nil {
 		return Timing{}, err
 	}
-	n := matmulParams(j.Model) // Validate checked the model
-	tokens := float64(j.Batch) * float64(j.SeqLen)
-	perToken := 6 * float64(n)
-	if j.Model.HasArchitecture() {
-		perToken += 6 * float64(j.Model.Layers) * float64(j.SeqLen) * float64(attnDim(j.Model))
+	l := j.layout()
+	sp, err := j.parts(l)
+	if err != nil {
+		return Timing{}, err
 	}
-	replicaWork := perToken * tokens // one micro-batch on one replica
-	data := j.Devices / t
-
-	var dp, tp float64
-	var err error
-	if j.Devices > 1 {
-		grad := float64(j.Model.ParamCount()) / float64(t) * p.Bits() / 8
-		dp = j.Link.allReduce(grad, data)
-		if tp, err = tpComm(j.Model, j.Batch, j.SeqLen, t, p, j.Recompute, j.Link); err != nil {
-			return Timing{}, err
+	m, p := float64(l.m), float64(l.p)
+	var o stepTime
+	var lo, hi float64
+	if u := j.Utilization; u != (Band{}) {
+		o = sp.at(sp.full/u.Mid(), 0, m, p, j.Overlap)
+		lo = sp.at(sp.full/u.High, 0, m, p, j.Overlap).total
+		hi = sp.at(sp.full/u.Low, 0, m, p, j.Overlap).total
+	} else {
+		f := 1.0
+		if j.Calibration != nil && j.Calibration.Train > 0 {
+			f = j.Calibration.Train
 		}
+		o = sp.at(sp.device/f, sp.update/f, m, p, j.Overlap)
+		lo, hi = o.total*(1-TrainingError), o.total*(1+TrainingError)
 	}
-	steps := float64(j.Work) / (replicaWork * float64(data))
-
-	at := func(u float64) (step, comp, exp float64) {
-		comp = replicaWork / float64(t) / (float64(j.PeakPerDevice) * u)
-		exp = exposed(dp, comp, j.Overlap) + tp
-		return comp + exp, comp, exp
-	}
-	step, comp, exp := at(band.Mid())
 	var tm Timing
-	tm.Data, tm.Tensor, tm.Steps = data, t, steps
-	tm.Efficiency = efficiency(comp, exp)
-	if tm.Step, err = seconds(step); err != nil {
+	tm.Data, tm.Tensor, tm.Pipeline, tm.Steps = l.d, l.t, l.p, sp.steps
+	if err := tm.fill(o, sp.steps); err != nil {
 		return Timing{}, err
 	}
-	if tm.Duration, err = seconds(steps * step); err != nil {
+	if o.total > 0 {
+		tm.Efficiency = o.compute / o.total
+	}
+	if d := tm.Duration.Seconds(); d > 0 {
+		tm.MFU = sp.mfuWork / (d * float64(j.PeakPerDevice) * float64(j.Devices))
+	}
+	if tm.Low, err = seconds(sp.steps * lo); err != nil {
 		return Timing{}, err
 	}
-	if tm.Compute, err = seconds(steps * comp); err != nil {
-		return Timing{}, err
-	}
-	if tm.Comm, err = seconds(steps * exp); err != nil {
-		return Timing{}, err
-	}
-	lo, _, _ := at(band.High)
-	if tm.Low, err = seconds(steps * lo); err != nil {
-		return Timing{}, err
-	}
-	hi, _, _ := at(band.Low)
-	if tm.High, err = seconds(steps * hi); err != nil {
+	if tm.High, err = seconds(sp.steps * hi); err != nil {
 		return Timing{}, err
 	}
 	// Each end is rounded on its own; where the step does not depend on the
@@ -197,6 +281,79 @@ func (j Job) Time() (Timing, error) {
 	// nanosecond the wrong way. Clamp so that Low <= Duration <= High always holds.
 	tm.Low, tm.High = min(tm.Low, tm.Duration), max(tm.High, tm.Duration)
 	return tm, nil
+}
+
+// fill sets the timing's durations from one optimizer step's parts o, steps times.
+func (tm *Timing) fill(o stepTime, steps float64) error {
+	var err error
+	if tm.Step, err = seconds(o.total); err != nil {
+		return err
+	}
+	if tm.Duration, err = seconds(steps * o.total); err != nil {
+		return err
+	}
+	if tm.Compute, err = seconds(steps * o.compute); err != nil {
+		return err
+	}
+	if tm.Comm, err = seconds(steps * o.comm); err != nil {
+		return err
+	}
+	tm.Bubble, err = seconds(steps * o.bubble)
+	return err
+}
+
+// Fit returns the calibration under which the modelled job (the step built from
+// its parts, Utilization and Calibration ignored) takes step, a measured optimizer
+// step of this job: Train is the factor on the modelled on-device speed that
+// reproduces it, so that j with that Calibration times its steps at step (to the
+// nanosecond's rounding), and another job on the same card carries it over.
+//
+// A step faster than the card allows is an error wrapping ErrInvalid that names
+// it: faster than the step's matrix multiplies and attention at PeakPerDevice with
+// nothing else, or than its communication alone. Errors of Validate too.
+func (j Job) Fit(step time.Duration) (Calibration, error) {
+	j.Utilization, j.Calibration = Band{}, nil
+	if err := j.Validate(); err != nil {
+		return Calibration{}, err
+	}
+	if step <= 0 {
+		return Calibration{}, fmt.Errorf("compute: a measured step of %v, want more than zero: %w", step, ErrInvalid)
+	}
+	l := j.layout()
+	sp, err := j.parts(l)
+	if err != nil {
+		return Calibration{}, err
+	}
+	m, p := float64(l.m), float64(l.p)
+	want := step.Seconds()
+	if floor := sp.peakFloor * (m + p - 1); want < floor {
+		return Calibration{}, fmt.Errorf("compute: a measured step of %v is faster than the %v its matrix multiplies and attention take at the full %v peak: %w",
+			step, time.Duration(floor*1e9), j.PeakPerDevice, ErrInvalid)
+	}
+	if floor := sp.at(0, 0, m, p, j.Overlap).total; want <= floor {
+		return Calibration{}, fmt.Errorf("compute: a measured step of %v is no longer than the %v its communication alone takes: %w",
+			step, time.Duration(floor*1e9), ErrInvalid)
+	}
+	// The step falls as the factor grows (it divides the on-device time): bisect
+	// on the factor's logarithm.
+	lo, hi := 1/maxCalibration, maxCalibration
+	for range 200 {
+		mid := math.Sqrt(lo * hi)
+		if sp.at(sp.device/mid, sp.update/mid, m, p, j.Overlap).total > want {
+			lo = mid
+		} else {
+			hi = mid
+		}
+		if hi/lo < 1+1e-15 {
+			break
+		}
+	}
+	f := math.Sqrt(lo * hi)
+	if f <= 1.001/maxCalibration || f >= maxCalibration/1.001 {
+		return Calibration{}, fmt.Errorf("compute: a measured step of %v is %.3g times the modelled speed, past the factor of %v a calibration allows: %w",
+			step, f, maxCalibration, ErrInvalid)
+	}
+	return Calibration{Train: f}, nil
 }
 
 // WithZeRO returns tm, the timing of a data-parallel job, with what a ZeRO layout
@@ -211,8 +368,8 @@ func (j Job) Time() (Timing, error) {
 //     bound: the CPU's own optimizer step, which ZeRO-Offload overlaps with the
 //     next step, is not counted.
 //
-// The added time lands on Duration, Low and High alike, and Efficiency falls in
-// proportion. Stage 0 to 2 without offload returns tm unchanged. Errors:
+// The added time lands on Duration, Low and High alike, and Efficiency and MFU
+// fall in proportion. Stage 0 to 2 without offload returns tm unchanged. Errors:
 // ErrInvalid for a stage outside 0 to 3, a negative offload or a host bandwidth
 // that is not positive when offload is set; ErrRange past time.Duration's range.
 func (tm Timing) WithZeRO(stage int, offload sizing.Bytes, host Bandwidth) (Timing, error) {
@@ -239,6 +396,8 @@ func (tm Timing) WithZeRO(stage int, offload sizing.Bytes, host Bandwidth) (Timi
 			return Timing{}, err
 		}
 	}
-	out.Efficiency *= float64(tm.Duration) / float64(out.Duration)
+	scale := float64(tm.Duration) / float64(out.Duration)
+	out.Efficiency *= scale
+	out.MFU *= scale
 	return out, nil
 }

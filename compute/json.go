@@ -54,15 +54,18 @@ type timingWire struct {
 	Steps      float64  `json:"steps"`
 	Compute    duration `json:"compute"`
 	Comm       duration `json:"comm"`
+	Bubble     duration `json:"bubble"`
 	Efficiency float64  `json:"efficiency"`
+	MFU        float64  `json:"mfu"`
 	Data       int      `json:"data"`
 	Tensor     int      `json:"tensor"`
+	Pipeline   int      `json:"pipeline"`
 }
 
 // MarshalJSON writes the timing with its durations as Go duration strings.
 func (t Timing) MarshalJSON() ([]byte, error) {
 	return json.Marshal(timingWire{duration(t.Duration), duration(t.Low), duration(t.High), duration(t.Step), t.Steps,
-		duration(t.Compute), duration(t.Comm), t.Efficiency, t.Data, t.Tensor})
+		duration(t.Compute), duration(t.Comm), duration(t.Bubble), t.Efficiency, t.MFU, t.Data, t.Tensor, t.Pipeline})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes, strictly.
@@ -71,8 +74,9 @@ func (t *Timing) UnmarshalJSON(b []byte) error {
 	if err := strictUnmarshal(b, &w); err != nil {
 		return err
 	}
-	*t = Timing{time.Duration(w.Duration), time.Duration(w.Low), time.Duration(w.High), time.Duration(w.Step), w.Steps,
-		time.Duration(w.Compute), time.Duration(w.Comm), w.Efficiency, w.Data, w.Tensor}
+	*t = Timing{Duration: time.Duration(w.Duration), Low: time.Duration(w.Low), High: time.Duration(w.High),
+		Step: time.Duration(w.Step), Steps: w.Steps, Compute: time.Duration(w.Compute), Comm: time.Duration(w.Comm),
+		Bubble: time.Duration(w.Bubble), Efficiency: w.Efficiency, MFU: w.MFU, Data: w.Data, Tensor: w.Tensor, Pipeline: w.Pipeline}
 	return nil
 }
 
@@ -179,6 +183,13 @@ func (d *Decode) UnmarshalJSON(b []byte) error {
 	return strictUnmarshal(b, (*plain)(d))
 }
 
+// UnmarshalJSON reads a calibration strictly: unknown fields are errors wrapping
+// ErrInvalid. It does not validate; the Job or Serving that holds it does.
+func (c *Calibration) UnmarshalJSON(b []byte) error {
+	type plain Calibration
+	return strictUnmarshal(b, (*plain)(c))
+}
+
 // UnmarshalJSON reads a band strictly: unknown fields are errors wrapping
 // ErrInvalid.
 func (b *Band) UnmarshalJSON(data []byte) error {
@@ -216,4 +227,33 @@ func (p *ServingPoint) UnmarshalJSON(b []byte) error {
 	}
 	*p = ServingPoint{w.Concurrency, time.Duration(w.TTFT), time.Duration(w.TPOT), w.Throughput, w.PerUser, w.Requests, w.Approx}
 	return nil
+}
+
+type percentilesWire struct {
+	Mean duration `json:"mean"`
+	P50  duration `json:"p50"`
+	P90  duration `json:"p90"`
+	P99  duration `json:"p99"`
+}
+
+// MarshalJSON writes the percentiles as Go duration strings.
+func (p Percentiles) MarshalJSON() ([]byte, error) {
+	return json.Marshal(percentilesWire{duration(p.Mean), duration(p.P50), duration(p.P90), duration(p.P99)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, strictly.
+func (p *Percentiles) UnmarshalJSON(b []byte) error {
+	var w percentilesWire
+	if err := strictUnmarshal(b, &w); err != nil {
+		return err
+	}
+	*p = Percentiles{time.Duration(w.Mean), time.Duration(w.P50), time.Duration(w.P90), time.Duration(w.P99)}
+	return nil
+}
+
+// UnmarshalJSON reads a load point strictly: unknown fields are errors wrapping
+// ErrInvalid.
+func (lp *LoadPoint) UnmarshalJSON(b []byte) error {
+	type plain LoadPoint
+	return strictUnmarshal(b, (*plain)(lp))
 }

@@ -17,9 +17,14 @@ func TestJSONDurations(t *testing.T) {
 		back any
 	}{
 		{"timing", Timing{Duration: 90 * time.Minute, Low: time.Hour, High: 2 * time.Hour, Step: 1500 * time.Millisecond, Steps: 3600,
-			Compute: 80 * time.Minute, Comm: 10 * time.Minute, Efficiency: 0.875, Data: 4, Tensor: 2},
-			`{"duration":"1h30m0s","low":"1h0m0s","high":"2h0m0s","step":"1.5s","steps":3600,"compute":"1h20m0s","comm":"10m0s","efficiency":0.875,"data":4,"tensor":2}`,
+			Compute: 80 * time.Minute, Comm: 10 * time.Minute, Bubble: time.Minute, Efficiency: 0.875, MFU: 0.41, Data: 4, Tensor: 2, Pipeline: 2},
+			`{"duration":"1h30m0s","low":"1h0m0s","high":"2h0m0s","step":"1.5s","steps":3600,"compute":"1h20m0s","comm":"10m0s","bubble":"1m0s","efficiency":0.875,"mfu":0.41,"data":4,"tensor":2,"pipeline":2}`,
 			new(Timing)},
+		{"load point", LoadPoint{Rate: 4, Concurrency: 6.5, TTFT: Percentiles{Mean: 40 * time.Millisecond, P50: 30 * time.Millisecond, P90: 60 * time.Millisecond, P99: 90 * time.Millisecond},
+			TPOT: Percentiles{Mean: 13 * time.Millisecond, P50: 12 * time.Millisecond, P90: 15 * time.Millisecond, P99: 18 * time.Millisecond}, Throughput: 800, Stable: true},
+			`{"rate":4,"concurrency":6.5,"ttft":{"mean":"40ms","p50":"30ms","p90":"60ms","p99":"90ms"},"tpot":{"mean":"13ms","p50":"12ms","p90":"15ms","p99":"18ms"},"throughput_tokens_per_second":800,"stable":true}`,
+			new(LoadPoint)},
+		{"calibration", Calibration{Train: 0.8, Decode: 1.1}, `{"train":0.8,"decode":1.1}`, new(Calibration)},
 		{"step", Step{Compute: time.Second, Comm: 300 * time.Millisecond, Exposed: 100 * time.Millisecond, Total: 1100 * time.Millisecond, Efficiency: 0.5},
 			`{"compute":"1s","comm":"300ms","exposed":"100ms","total":"1.1s","efficiency":0.5}`, new(Step)},
 		{"span", Span{Low: time.Hour, High: 0}, `{"low":"1h0m0s","high":"0s"}`, new(Span)},
@@ -58,6 +63,9 @@ func TestJSONDurations(t *testing.T) {
 		{`{"low":0.3,"high":0.5,"mid":0.4}`, new(Band)},
 		{`{"concurrency":1,"ttft_ns":5}`, new(ServingPoint)},
 		{`{"devices":1,"prompt":3}`, new(Serving)},
+		{`{"rate":1,"p50":"1s"}`, new(LoadPoint)},
+		{`{"train":1,"serve":1}`, new(Calibration)},
+		{`{"accumulation":2,"calibration":{"train":0.9,"eval":1}}`, new(Job)},
 	} {
 		if err := json.Unmarshal([]byte(bad.in), bad.v); !errors.Is(err, ErrInvalid) {
 			t.Errorf("Unmarshal(%s) error = %v; want ErrInvalid", bad.in, err)
@@ -83,6 +91,10 @@ func deref(v any) any {
 	case *DecodeSpeed:
 		return *p
 	case *ServingPoint:
+		return *p
+	case *LoadPoint:
+		return *p
+	case *Calibration:
 		return *p
 	}
 	return nil

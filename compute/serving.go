@@ -59,10 +59,17 @@ type Serving struct {
 	Reserve      float64 `json:"reserve"`
 	PrefillChunk int     `json:"prefill_chunk"`
 	// MemoryEfficiency and Utilization are the fractions of Bandwidth and Peak
-	// reached; zero: MemoryEfficiencyFor(Weights) and DefaultUtilization, as in
-	// Decode.
+	// reached; zero: MemoryEfficiencyFor(Weights, Arch) and
+	// PrefillEfficiency(Weights, Arch), as in Decode.
 	MemoryEfficiency float64 `json:"memory_efficiency"`
 	Utilization      float64 `json:"utilization"`
+	// Arch is the devices' architecture as the catalog names it ("Hopper"), for
+	// the efficiencies that depend on it; empty: a generic card.
+	Arch string `json:"arch"`
+	// Calibration, when set, divides the modelled on-device time of every step by
+	// its Decode factor (Serving.Fit works one out); nil or a zero factor: as
+	// modelled.
+	Calibration *Calibration `json:"calibration"`
 }
 
 // ServingPoint is a replica's steady state at one concurrency.
@@ -70,10 +77,10 @@ type ServingPoint struct {
 	Concurrency int           `json:"concurrency"`                  // sequences decoding together
 	TTFT        time.Duration `json:"ttft"`                         // time to first token: one prompt's prefill under this load
 	TPOT        time.Duration `json:"tpot"`                         // time per output token: one step at this concurrency
-	Throughput  TokenRate     `json:"throughput_tokens_per_second"` // generated tokens/s of the replica: Concurrency × PerUser
+	Throughput  TokenRate     `json:"throughput_tokens_per_second"` // generated tokens/s of the replica: Requests × OutputTokens
 	PerUser     TokenRate     `json:"per_user_tokens_per_second"`   // one sequence's generation speed: 1/TPOT
-	// Requests is the requests the replica completes per second:
-	// Throughput / OutputTokens.
+	// Requests is the requests the replica completes per second: Concurrency /
+	// (TTFT + (OutputTokens − 1) × TPOT), each user's cycle in a closed loop.
 	Requests float64 `json:"requests_per_second"`
 	// Approx reports a model known by Params alone: its KV cache, attention and
 	// all-reduces follow the shape sizing.Estimate assumes for it
@@ -142,10 +149,24 @@ func (s Serving) Prepare() (PreparedServing, error) {
 	if err != nil {
 		return PreparedServing{}, &sizingError{err}
 	}
-	r, err := newReplica(s.Model, s.Weights, float64(est.Weights), devices, s.Bandwidth, s.Peak, s.Link, s.MemoryEfficiency, s.Utilization)
+	emb, err := sizing.InputEmbeddingBytes(s.Model, s.Weights)
+	if err != nil {
+		return PreparedServing{}, &sizingError{err}
+	}
+	var calib float64
+	if s.Calibration != nil {
+		if err := s.Calibration.Validate(); err != nil {
+			return PreparedServing{}, err
+		}
+		calib = s.Calibration.Decode
+	}
+	r, err := newReplica(replicaSpec{model: s.Model, weights: s.Weights, bytes: float64(est.Weights), embed: float64(emb),
+		devices: devices, bw: s.Bandwidth, peak: s.Peak, link: s.Link, memEff: s.MemoryEfficiency, util: s.Utilization,
+		arch: s.Arch, calib: calib})
 	if err != nil {
 		return PreparedServing{}, err
 	}
+	r.fixed = StepOverhead.Seconds()
 	held := (s.PromptTokens + s.OutputTokens + KVBlockTokens - 1) / KVBlockTokens * KVBlockTokens
 	ctx := s.PromptTokens + s.OutputTokens/2 // a decoding sequence's mean context
 	// The KV cache a sequence holds at its longest, and what it reads at its mean
@@ -167,7 +188,7 @@ func (s Serving) Prepare() (PreparedServing, error) {
 	sv := PreparedServing{
 		r: r, prompt: float64(s.PromptTokens), output: float64(s.OutputTokens), chunk: float64(chunk),
 		kvSeq: kvSeq,
-		need:  mem*reserve + r.weights/n + float64(est.Activations),
+		need:  mem*reserve + float64(est.Weights)/n + float64(est.Activations),
 	}
 	sv.free = n * (mem - sv.need)
 	if sv.free < kvSeq || !(kvSeq > 0) {
@@ -229,21 +250,27 @@ func (p *PreparedServing) MaxConcurrency() (int, error) {
 	return p.max, nil
 }
 
-// At returns the steady state of the replica with concurrency sequences decoding.
+// At returns the steady state of the replica serving concurrency users in a closed
+// loop, as benchmark clients run them: each user sends a request, waits for its
+// last token and sends the next.
 //
 // Each step decodes one token of each running sequence, whose mean context is
-// PromptTokens + OutputTokens/2, and, since a sequence finishes every OutputTokens
-// steps and a new one takes its place, prefills concurrency × PromptTokens /
-// OutputTokens prompt tokens on average (chunked prefill shares the GPU with
-// decoding, as Sarathi-Serve and vLLM do). The step's linear layers read the weights
-// once for all its tokens or compute them, whichever is slower; attention then reads
-// every running sequence's KV cache and computes the prompt tokens' context; tensor
-// parallelism adds its all-reduces (see Decode.Speed). That step is TPOT. TTFT is the prefill of one prompt in chunks of PrefillChunk tokens, each
-// chunk one step alongside the running sequences' decode.
+// PromptTokens + OutputTokens/2, and runs the prompt tokens that arrived since the
+// last (chunked prefill shares the GPU with decoding, as Sarathi-Serve and vLLM
+// do). The step's linear layers read the weights once for all its tokens or
+// compute them, whichever is slower; attention then reads every running
+// sequence's KV cache and computes the prompt tokens' context; tensor parallelism
+// adds its all-reduces, and every step its fixed cost (see replica.step). A user's
+// cycle is its TTFT and OutputTokens − 1 steps; over it the other users decode for
+// the share of their own cycles their decoding takes, and their prompts arrive at
+// concurrency − 1 per cycle. That step is TPOT. TTFT is RequestOverhead, the wait
+// for the step in flight (the other users keep the engine busy (c − 1)/c of the
+// time), then the prompt in chunks of PrefillChunk tokens, each one step beside the
+// decoding users. The loop is solved by fixed-point iteration from everyone
+// decoding.
 //
-// Queueing before admission is not counted: At describes a replica whose arrivals
-// keep concurrency sequences running. Concurrency must be from 1 to MaxConcurrency
-// (ErrInvalid below, ErrNoFit above).
+// Queueing for a free sequence slot is not counted: concurrency must be from 1 to
+// MaxConcurrency (ErrInvalid below, ErrNoFit above).
 func (sv *PreparedServing) At(c int) (ServingPoint, error) {
 	if sv.max < 1 {
 		return ServingPoint{}, errUnprepared
@@ -255,20 +282,7 @@ func (sv *PreparedServing) At(c int) (ServingPoint, error) {
 		return ServingPoint{}, fmt.Errorf("compute: concurrency %d needs %s of KV cache, the replica has room for %s (%d sequences): %w",
 			c, sizing.Bytes(math.Min(float64(c)*sv.kvSeq, 9e18)).HumanSI(), sizing.Bytes(sv.free).HumanSI(), sv.max, ErrNoFit)
 	}
-	dec := float64(c)
-	tpot := sv.r.step(dec, dec*sv.prompt/sv.output, sv.prompt/2).total()
-	// The prompt in chunks: whole chunks, then the rest; each chunk's tokens attend
-	// to the chunks before them and half of their own.
-	whole := math.Floor(sv.prompt / sv.chunk)
-	last := sv.prompt - whole*sv.chunk
-	ttft := 0.0
-	if whole > 0 {
-		// The whole chunks' mean context is the midpoint of the prompt they cover.
-		ttft = whole * sv.r.step(dec, sv.chunk, whole*sv.chunk/2).total()
-	}
-	if last > 0 {
-		ttft += sv.r.step(dec, last, whole*sv.chunk+last/2).total()
-	}
+	ttft, tpot := sv.loop(float64(c))
 	tp, err := latency(tpot)
 	if err != nil {
 		return ServingPoint{}, err
@@ -277,13 +291,46 @@ func (sv *PreparedServing) At(c int) (ServingPoint, error) {
 	if err != nil {
 		return ServingPoint{}, err
 	}
-	per := 1 / tpot
-	thr := per * dec
+	cycle := ttft + (sv.output-1)*tpot
+	req := float64(c) / cycle
 	return ServingPoint{
 		Concurrency: c, TTFT: tf, TPOT: tp,
-		Throughput: TokenRate(thr), PerUser: TokenRate(per),
-		Requests: thr / sv.output, Approx: sv.r.approx,
+		Throughput: TokenRate(req * sv.output), PerUser: TokenRate(1 / tpot),
+		Requests: req, Approx: sv.r.approx,
 	}, nil
+}
+
+// loop returns the TTFT and TPOT, in seconds, of c users in a closed loop (At).
+func (sv *PreparedServing) loop(c float64) (ttft, tpot float64) {
+	others := c - 1
+	tpot = sv.r.step(c, 0, 0).total()
+	ttft = sv.firstToken(others, tpot, others/c)
+	for range 8 {
+		cycle := ttft + (sv.output-1)*tpot
+		decoding := others * (sv.output - 1) * tpot / cycle
+		tpot = sv.r.step(1+decoding, others*sv.prompt/cycle*tpot, sv.prompt/2).total()
+		ttft = sv.firstToken(decoding, tpot, others/c)
+	}
+	return ttft, tpot
+}
+
+// firstToken returns the seconds from a request's arrival to its first token when
+// dec sequences decode beside it and the engine is busy with a step of tpot
+// seconds for the share busy of the time: RequestOverhead, the wait for the step
+// in flight, then its prompt in chunks, each chunk's tokens attending to the chunks
+// before them and half of their own.
+func (sv *PreparedServing) firstToken(dec, tpot, busy float64) float64 {
+	whole := math.Floor(sv.prompt / sv.chunk)
+	last := sv.prompt - whole*sv.chunk
+	t := RequestOverhead.Seconds() + busy*tpot
+	if whole > 0 {
+		// The whole chunks' mean context is the midpoint of the prompt they cover.
+		t += whole * sv.r.step(dec, sv.chunk, whole*sv.chunk/2).total()
+	}
+	if last > 0 {
+		t += sv.r.step(dec, last, whole*sv.chunk+last/2).total()
+	}
+	return t
 }
 
 // Best returns the point of highest concurrency (and so highest throughput) whose
@@ -324,6 +371,59 @@ func (sv *PreparedServing) Best(ttft, tpot time.Duration) (ServingPoint, error) 
 		}
 	}
 	return best, nil
+}
+
+// Fit returns the calibration under which the modelled replica (its own
+// Calibration left out) serving concurrency users in a closed loop (At) decodes at
+// tpot, a measured time per output token: Decode is the factor on the modelled
+// on-device speed of a step that reproduces it, so that s with that Calibration
+// gives At(concurrency).TPOT = tpot (within a nanosecond's rounding), and another
+// model served on the same card carries it over.
+//
+// A TPOT faster than the card allows is an error wrapping ErrInvalid that names
+// it: faster than the step's weights and KV caches read at the full Bandwidth, or
+// than its all-reduces and StepOverhead alone. Errors of Prepare and At too.
+func (s Serving) Fit(concurrency int, tpot time.Duration) (Calibration, error) {
+	s.Calibration = nil
+	p, err := s.Prepare()
+	if err != nil {
+		return Calibration{}, err
+	}
+	if _, err := p.At(concurrency); err != nil {
+		return Calibration{}, err
+	}
+	if tpot <= 0 {
+		return Calibration{}, fmt.Errorf("compute: a measured TPOT of %v, want more than zero: %w", tpot, ErrInvalid)
+	}
+	want, c := tpot.Seconds(), float64(concurrency)
+	st := p.r.step(c, 0, 0)
+	if floor := st.read / p.r.bandwidth; want < floor {
+		return Calibration{}, fmt.Errorf("compute: a measured TPOT of %v at concurrency %d is faster than the %v its weights and KV caches take to read at the full %v: %w",
+			tpot, concurrency, time.Duration(floor*1e9), Bandwidth(p.r.bandwidth/p.r.devices), ErrInvalid)
+	}
+	if floor := st.comm + st.fixed; want <= floor {
+		return Calibration{}, fmt.Errorf("compute: a measured TPOT of %v is no longer than the %v of a step's all-reduces and fixed cost: %w",
+			tpot, time.Duration(floor*1e9), ErrInvalid)
+	}
+	lo, hi := 1/maxCalibration, maxCalibration
+	for range 200 {
+		mid := math.Sqrt(lo * hi)
+		p.r.calib = mid
+		if _, got := p.loop(c); got > want {
+			lo = mid
+		} else {
+			hi = mid
+		}
+		if hi/lo < 1+1e-15 {
+			break
+		}
+	}
+	f := math.Sqrt(lo * hi)
+	if f <= 1.001/maxCalibration || f >= maxCalibration/1.001 {
+		return Calibration{}, fmt.Errorf("compute: a measured TPOT of %v is %.3g times the modelled speed, past the factor of %v a calibration allows: %w",
+			tpot, f, maxCalibration, ErrInvalid)
+	}
+	return Calibration{Decode: f}, nil
 }
 
 // Replicas returns how many replicas at this point serve rate requests per second:

@@ -79,6 +79,26 @@ func TimeFor(work FLOPs, sustained FLOPRate) (time.Duration, error) {
 	return seconds(float64(work) / float64(sustained))
 }
 
+// DeviceHours returns the device-hours work takes at sustained FLOP/s per device:
+// work / sustained / 3600, as a float64 of hours, so that it has no range to fall
+// out of (TimeFor stops at time.Duration's 292 years, which one device's share of a
+// frontier run exceeds: Llama 3 405B's 3.8e25 FLOPs at 400 TFLOP/s are 26.4
+// million H100-hours). work must be finite and non-negative, sustained finite and
+// positive (ErrInvalid).
+func DeviceHours(work FLOPs, sustained FLOPRate) (float64, error) {
+	if err := nonNegative("work", float64(work)); err != nil {
+		return 0, err
+	}
+	if err := positive("sustained rate", float64(sustained)); err != nil {
+		return 0, err
+	}
+	h := float64(work) / float64(sustained) / 3600
+	if !finite(h) {
+		return 0, fmt.Errorf("compute: %g FLOPs at %g FLOP/s overflows float64 hours: %w", float64(work), float64(sustained), ErrRange)
+	}
+	return h, nil
+}
+
 // RateFor returns the sustained rate that finishes work within the duration:
 // work / within. The first seed article's example, 1e17 FLOPs in a day, needs
 // 1.157 TFLOP/s. within must be positive and work finite and non-negative

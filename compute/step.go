@@ -23,17 +23,49 @@ const (
 	AllReduceHop  = 5200 * time.Nanosecond
 )
 
+// StepOverhead is the fixed cost of one serving engine's step beside its kernels:
+// the scheduling, sampling and launch work between one step's kernels and the
+// next's, which a bare decode loop (Decode, as gpt-fast, llama.cpp and ExLlama run
+// one) does not pay. Fitted to the calibration set's vLLM figures (ACCURACY.md:
+// Qwen2.5 on vLLM 0.6.3 at batch 1 on an A100 decodes 10–20% slower than the
+// same weights read by gpt-fast's loop).
+const StepOverhead = 1500 * time.Microsecond
+
+// RequestOverhead is the fixed cost a request pays before its first step: the
+// server receiving it, tokenizing the prompt and scheduling it. It is part of
+// every TTFT of At and Under (ACCURACY.md).
+const RequestOverhead = 2 * time.Millisecond
+
+// replicaSpec is what a step model is built from: the model with weights stored at
+// weights (bytes of them, WeightBytes, of which embed bytes are an input embedding
+// table a step reads one row of), over devices devices, each with bandwidth bw,
+// peak and the link between them, on a card of architecture arch. memEff and util
+// override the fractions of bandwidth and peak reached (zero: the defaults for the
+// weights and arch); calib is a Calibration.Decode (zero: none).
+type replicaSpec struct {
+	model        sizing.Model
+	weights      sizing.Precision
+	bytes, embed float64
+	devices      int
+	bw           Bandwidth
+	peak         FLOPRate
+	link         Link
+	memEff, util float64
+	arch         string
+	calib        float64
+}
+
 // replica is the cost model of one forward step of a model replica spread over
 // devices tensor-parallel devices: Decode and Serving both time their steps with it.
 // Every field is a total over the replica unless named per device.
 type replica struct {
 	devices float64
-	weights float64 // bytes of all weights
+	weights float64 // bytes of the weights a step reads: all of them but an untied input embedding table
 	// A mixture of experts reads its shared weights and the experts a step's tokens
 	// are routed to: shared + touched(tokens)·expert bytes, expertsRead's rule.
 	shared, expert, experts, routed float64
 	flopsPerToken                   float64 // 2·N (MatmulParams)
-	attnPerCtx                      float64 // 2·layers·d_attn: attention FLOPs per token per context token
+	attnPerCtx                      float64 // 4·layers·d_attn: attention FLOPs per token per context token
 	kvRead                          float64 // bytes of KV cache one decoding sequence reads per step, over all devices
 	// kvCopies is how many devices hold each KV head: 1 while the devices split the
 	// KV heads, devices/KVHeads once they outnumber them (each device keeps the one
@@ -43,8 +75,12 @@ type replica struct {
 	ctx         float64 // context of a decoding sequence, for its attention FLOPs
 	layers      float64
 	hiddenBytes float64 // one token's hidden state at the compute width
-	memRate     float64 // bytes/s the replica's memory delivers: devices·bandwidth·efficiency
+	bandwidth   float64 // bytes/s of the replica's memory: devices·bandwidth
+	memRate     float64 // bytes/s the replica streams weights at: devices·bandwidth·efficiency
+	kvRate      float64 // bytes/s it streams KV caches at: devices·bandwidth·KVEfficiency
 	flopRate    float64 // FLOP/s the replica sustains: devices·peak·utilization
+	calib       float64 // the Calibration.Decode factor dividing the on-device time; 1 when none
+	fixed       float64 // seconds every step pays beside its kernels: StepOverhead for a serving engine
 	link        Link
 	approx      bool // the shape is sizing's assumption for a model known by Params alone
 }
@@ -52,34 +88,40 @@ type replica struct {
 // cost is one step's time split into its parts, in seconds: the linear layers
 // (reading the weights the step routes to, or multiplying every token through them,
 // whichever is slower), attention (decoding sequences read their KV cache, prompt
-// tokens compute), and the all-reduces.
+// tokens compute), the all-reduces and the step's fixed cost. The on-device parts
+// are divided by the calibration already.
 type cost struct {
 	read            float64 // bytes read: weights and KV caches
 	weights, matmul float64 // the linear layers' memory and compute times
 	attn, comm      float64
+	fixed           float64
 }
 
-func (c cost) total() float64 { return math.Max(c.weights, c.matmul) + c.attn + c.comm }
+func (c cost) total() float64 { return linear(c.weights, c.matmul) + c.attn + c.comm + c.fixed }
 
-// newReplica builds the step model of m with weights stored at p, w bytes of them
-// (sizing.WeightBytes, from a model the caller has had validated by sizing), over
-// devices devices, each with bandwidth bw and peak; it validates everything else it
-// takes. memEff and util are the fractions of bandwidth and peak reached (zero: the
-// defaults for p). The KV cache terms are left for the caller.
-func newReplica(m sizing.Model, p sizing.Precision, w float64, devices int, bw Bandwidth, peak FLOPRate, link Link, memEff, util float64) (replica, error) {
+// linear returns the linear layers' time from their read and multiply times.
+func linear(read, mul float64) float64 {
+	return math.Pow(math.Pow(read, 1.5)+math.Pow(mul, 1.5), 1/1.5)
+}
+
+// newReplica builds the step model of sp, from a model the caller has had validated
+// by sizing; it validates everything else it takes. The KV cache terms are left for
+// the caller.
+func newReplica(sp replicaSpec) (replica, error) {
+	memEff, util := sp.memEff, sp.util
 	if memEff == 0 {
-		memEff = MemoryEfficiencyFor(p)
+		memEff = MemoryEfficiencyFor(sp.weights, sp.arch)
 	}
 	if util == 0 {
-		util = DefaultUtilization
+		util = PrefillEfficiency(sp.weights, sp.arch)
 	}
-	if devices < 1 {
-		return replica{}, fmt.Errorf("compute: %d devices, want 1 or more: %w", devices, ErrInvalid)
+	if sp.devices < 1 {
+		return replica{}, fmt.Errorf("compute: %d devices, want 1 or more: %w", sp.devices, ErrInvalid)
 	}
-	if err := positive("bandwidth", float64(bw)); err != nil {
+	if err := positive("bandwidth", float64(sp.bw)); err != nil {
 		return replica{}, err
 	}
-	if err := positive("peak", float64(peak)); err != nil {
+	if err := positive("peak", float64(sp.peak)); err != nil {
 		return replica{}, err
 	}
 	if err := fraction("memory efficiency", memEff); err != nil {
@@ -88,17 +130,22 @@ func newReplica(m sizing.Model, p sizing.Precision, w float64, devices int, bw B
 	if err := fraction("utilization", util); err != nil {
 		return replica{}, err
 	}
-	if devices > 1 {
-		if link.Validate() != nil {
+	if !(sp.calib >= 0 && sp.calib <= maxCalibration) {
+		return replica{}, fmt.Errorf("compute: calibration decode factor %v, want 0 (not measured) or a positive factor up to %v: %w",
+			sp.calib, maxCalibration, ErrInvalid)
+	}
+	if sp.devices > 1 {
+		if sp.link.Validate() != nil {
 			return replica{}, fmt.Errorf("compute: %d tensor-parallel devices need a link of positive, finite bandwidth and no negative latency, got %v and %v: %w",
-				devices, link.Bandwidth, link.Latency, ErrInvalid)
+				sp.devices, sp.link.Bandwidth, sp.link.Latency, ErrInvalid)
 		}
-	} else if !(link.Bandwidth >= 0 && finite(float64(link.Bandwidth))) || link.Latency < 0 {
-		return replica{}, fmt.Errorf("compute: link of %v and latency %v, want neither negative: %w", link.Bandwidth, link.Latency, ErrInvalid)
+	} else if !(sp.link.Bandwidth >= 0 && finite(float64(sp.link.Bandwidth))) || sp.link.Latency < 0 {
+		return replica{}, fmt.Errorf("compute: link of %v and latency %v, want neither negative: %w", sp.link.Bandwidth, sp.link.Latency, ErrInvalid)
 	}
-	if !p.Valid() {
-		return replica{}, fmt.Errorf("compute: weights precision %v is not a known precision: %w", p, ErrInvalid)
+	if !sp.weights.Valid() {
+		return replica{}, fmt.Errorf("compute: weights precision %v is not a known precision: %w", sp.weights, ErrInvalid)
 	}
+	m := sp.model
 	// The layers, hidden size and heads: the model's own, or for a model known by
 	// Params alone the dense shape sizing.Estimate assumes, in whole layers as
 	// Estimate counts the KV cache (the point's Approx then says so).
@@ -106,22 +153,28 @@ func newReplica(m sizing.Model, p sizing.Precision, w float64, devices int, bw B
 	if err != nil {
 		return replica{}, &sizingError{err}
 	}
-	if devices > 1 && !sh.Assumed && m.Heads%devices != 0 {
-		return replica{}, fmt.Errorf("compute: %d attention heads do not divide over %d tensor-parallel devices: %w", m.Heads, devices, ErrInvalid)
+	if sp.devices > 1 && !sh.Assumed && m.Heads%sp.devices != 0 {
+		return replica{}, fmt.Errorf("compute: %d attention heads do not divide over %d tensor-parallel devices: %w", m.Heads, sp.devices, ErrInvalid)
 	}
-	n := float64(devices)
+	n := float64(sp.devices)
 	layers := math.Ceil(sh.Layers)
 	r := replica{
 		devices:       n,
-		weights:       w,
+		weights:       sp.bytes - sp.embed,
 		flopsPerToken: 2 * float64(matmulOf(m, sh.Active)),
-		attnPerCtx:    2 * layers * sh.Heads * sh.HeadDim,
+		attnPerCtx:    4 * layers * sh.Heads * sh.HeadDim,
 		layers:        layers,
-		hiddenBytes:   sh.Hidden * p.ComputeBits() / 8,
-		memRate:       n * float64(bw) * memEff,
-		flopRate:      n * float64(peak) * util,
-		link:          link,
+		hiddenBytes:   sh.Hidden * sp.weights.ComputeBits() / 8,
+		bandwidth:     n * float64(sp.bw),
+		memRate:       n * float64(sp.bw) * memEff,
+		kvRate:        n * float64(sp.bw) * KVEfficiency,
+		flopRate:      n * float64(sp.peak) * util,
+		calib:         1,
+		link:          sp.link,
 		approx:        sh.Assumed,
+	}
+	if sp.calib > 0 {
+		r.calib = sp.calib
 	}
 	r.kvCopies = 1
 	if k := math.Max(sh.KVHeads, 1); m.KVLoRARank > 0 {
@@ -137,8 +190,9 @@ func newReplica(m sizing.Model, p sizing.Precision, w float64, devices int, bw B
 		P, A := float64(sh.Params), float64(sh.Active)
 		if P > 0 && A < P {
 			x := (P - A) / (E - k) // one expert's parameters over all layers
-			r.shared = (A - k*x) / P * r.weights
-			r.expert = x / P * r.weights
+			// The embedding table, read a row at a time, belongs to the shared part.
+			r.shared = (A-k*x)/P*sp.bytes - sp.embed
+			r.expert = x / P * sp.bytes
 			r.experts, r.routed = E, k
 		}
 	}
@@ -163,28 +217,31 @@ func (r *replica) weightsRead(tokens float64) float64 {
 // average. The linear layers read the weights the step's tokens route to, once, and
 // multiply every token through them (2·N FLOPs a token): the slower of the two sets
 // their time, a roofline. Attention has no weights to share: each decoding sequence
-// streams its own KV cache (or computes over it, if that is slower), and prompt
-// tokens compute over their context (Kaplan's 2·layers·context·d_attn a token); its
-// kernels run after the linear layers' rather than beside them, so their time adds.
-// All of it is shared over the devices. Tensor parallelism then adds two all-reduces
-// per layer of the step's hidden states (Shoeybi et al. 2019, §3: one after
-// attention, one after the MLP), each AllReduceBase + AllReduceHop·log₂(devices)
-// plus the link's ring time.
+// streams its own KV cache at KVEfficiency (or computes over it, if that is
+// slower), and prompt tokens compute over their context (4·layers·context·d_attn a
+// token: the scores and the weighted sum of values); its kernels run after the
+// linear layers' rather than beside them, so their time adds. All of it is shared
+// over the devices and divided by the calibration. Tensor parallelism then adds two
+// all-reduces per layer of the step's hidden states (Shoeybi et al. 2019, §3: one
+// after attention, one after the MLP), each AllReduceBase +
+// AllReduceHop·log₂(devices) plus the link's ring time; and a serving engine's
+// step pays StepOverhead.
 func (r *replica) step(dec, pre, preCtx float64) cost {
 	tokens := dec + pre
 	var c cost
 	w := r.weightsRead(tokens)
 	kv := dec * r.kvRead * r.kvCopies
 	c.read = w + kv
-	c.weights = w / r.memRate
-	c.matmul = tokens * r.flopsPerToken / r.flopRate
-	c.attn = math.Max(kv/r.memRate, r.attnPerCtx*dec*r.ctx/r.flopRate) + r.attnPerCtx*pre*preCtx/r.flopRate
+	c.weights = w / r.memRate / r.calib
+	c.matmul = tokens * r.flopsPerToken / r.flopRate / r.calib
+	c.attn = (math.Max(kv/r.kvRate, r.attnPerCtx*dec*r.ctx/r.flopRate) + r.attnPerCtx*pre*preCtx/r.flopRate) / r.calib
 	if r.devices > 1 {
 		n := int(r.devices)
 		one := AllReduceBase.Seconds() + AllReduceHop.Seconds()*math.Log2(r.devices) +
 			r.link.allReduce(tokens*r.hiddenBytes, n)
 		c.comm = 2 * r.layers * one
 	}
+	c.fixed = r.fixed
 	return c
 }
 

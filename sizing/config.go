@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -69,7 +70,25 @@ func ReadConfig(r io.Reader) (Model, error) {
 	if m.check(&p); p.n > 0 {
 		return Model{}, p.err()
 	}
+	if m.StoredPrecision == MXFP4 && m.Experts > 1 {
+		m.StoredBytes = mxfp4Experts(&m)
+	}
 	return m, nil
+}
+
+// mxfp4Experts is the stored size of a model whose routed experts' matrices are
+// MXFP4 and everything else 16-bit, as transformers' mxfp4 quantizer stores them
+// (gpt-oss: attention, router, embeddings, the output head and every bias stay
+// BF16): 17 bytes per 32 expert weights (16 bytes of E2M1 pairs and one E8M0
+// scale, OCP MX v1.0) and 2 bytes per other parameter. gpt-oss-20b's 19.1B expert
+// weights and 1.8B others come to 13.76 GB, its checkpoint's size.
+func mxfp4Experts(m *Model) Bytes {
+	mats := int64(2)
+	if m.GatedFFN {
+		mats = 3
+	}
+	experts := int64(m.Layers-m.DenseLayers) * int64(m.Experts) * mats * int64(m.Hidden) * int64(m.expertFFN()) // under ParamCount, which fits
+	return Bytes((experts*17+31)/32 + 2*(m.ParamCount()-experts))
 }
 
 // hfConfig looks keys up in a config.json object, then in its outer object.
@@ -110,8 +129,9 @@ func (c *hfConfig) intOr(def int, names ...string) int {
 	if v == nil || c.err != nil {
 		return def
 	}
-	var f float64
-	if err := json.Unmarshal(v, &f); err != nil {
+	// v is a valid JSON value: a number is a float strconv reads as JSON does.
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil {
 		c.fail("%s is not a number", name)
 		return def
 	}
@@ -137,16 +157,21 @@ func (c *hfConfig) boolOr(def bool, name string) bool {
 	if v == nil || c.err != nil {
 		return def
 	}
-	var b bool
-	if err := json.Unmarshal(v, &b); err != nil {
-		c.fail("%s is not true or false", name)
-		return def
+	switch string(v) {
+	case "true":
+		return true
+	case "false":
+		return false
 	}
-	return b
+	c.fail("%s is not true or false", name)
+	return def
 }
 
 func (c *hfConfig) str(name string) string {
 	v, _ := c.raw(name)
+	if n := len(v); n >= 2 && v[0] == '"' && v[n-1] == '"' && bytes.IndexByte(v, '\\') < 0 {
+		return string(v[1 : n-1]) // no escapes to decode
+	}
 	var s string
 	if v != nil && json.Unmarshal(v, &s) != nil {
 		c.fail("%s is not a string", name)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/internal/text"
 )
 
 // family reads one family's keys of a config.json into m, whose Name is set; a
@@ -75,11 +77,12 @@ var architectureTypes = map[string]string{
 }
 
 // familyNames lists the model_type values of families, sorted, for a message;
-// Falcon's older names (RefinedWeb...) are left out.
+// Falcon's older names (RefinedWeb...) and the language models of multimodal
+// wrappers (gemma3_text, llama4_text) are left out.
 func familyNames() string {
 	names := make([]string, 0, len(families))
 	for n := range families {
-		if strings.ToLower(n) == n {
+		if strings.ToLower(n) == n && !strings.HasSuffix(n, "_text") {
 			names = append(names, n)
 		}
 	}
@@ -112,8 +115,8 @@ func (c *hfConfig) model() (Model, error) {
 	read, ok := families[c.typ]
 	if !ok {
 		return Model{}, fmt.Errorf("sizing: config.json: model_type %s is not one ReadConfig knows (it reads %s); "+
-			"describe the model by hand instead: its parameter count (the CLIs' -params) or a sizing.Model with its layers, hidden size, heads, FFN and vocabulary: %w",
-			quote(c.typ), familyNames(), ErrInvalid)
+			"describe the model by hand: its parameter count (-params) or a sizing.Model: %w",
+			text.Quote(c.typ, 24), familyNames(), ErrInvalid)
 	}
 	m := Model{Name: c.str("_name_or_path"), Notes: notes}
 	if m.Name == "" {

@@ -389,3 +389,66 @@ func TestReadSafetensorsPackedQuantized(t *testing.T) {
 		t.Errorf("a lone qweight: %v, want ErrInvalid naming it", err)
 	}
 }
+
+// Quantized layers count their weights unpacked, their scales as quantization
+// state, and their bytes under their format: gpt-oss's MXFP4 experts beside
+// BF16 attention are MXFP4 by bytes; an NVFP4 layer in ModelOpt's layout is
+// NVFP4; DeepSeek-V3's FP8 matrices with block scales are FP8.
+func TestReadSafetensorsQuantizedLayers(t *testing.T) {
+	header := func(tensors ...[3]any) string { // name, dtype, shape
+		var b strings.Builder
+		b.WriteString("{")
+		off := uint64(0)
+		for i, x := range tensors {
+			shape := x[2].([]uint64)
+			n := uint64(1)
+			for _, d := range shape {
+				n *= d
+			}
+			n *= map[string]uint64{"U8": 1, "F8_E4M3": 1, "BF16": 2, "F32": 4}[x[1].(string)]
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `"%s":{"dtype":"%s","shape":%s,"data_offsets":[%d,%d]}`, x[0], x[1], strings.ReplaceAll(fmt.Sprint(shape), " ", ","), off, off+n)
+			off += n
+		}
+		b.WriteString("}")
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name    string
+		header  string
+		params  int64
+		weights Bytes
+		want    Precision
+	}{
+		// 4 experts of a 64×128 matrix in MXFP4: blocks [4, 64, 4, 16] (16,384
+		// bytes, 32,768 values), scales [4, 64, 4] (1024 bytes); a BF16 bias
+		// [4, 64] and a BF16 256×64 projection (32,768 bytes), most of the bytes.
+		{"mxfp4 experts", header([3]any{"e.gate_up_proj_blocks", "U8", []uint64{4, 64, 4, 16}}, [3]any{"e.gate_up_proj_scales", "U8", []uint64{4, 64, 4}},
+			[3]any{"e.gate_up_proj_bias", "BF16", []uint64{4, 64}}, [3]any{"attn.weight", "BF16", []uint64{256, 64}}), 32768 + 256 + 16384, 16384 + 1024 + 512 + 32768, BF16},
+		{"mxfp4 mostly", header([3]any{"e.down_proj_blocks", "U8", []uint64{32, 64, 4, 16}}, [3]any{"e.down_proj_scales", "U8", []uint64{32, 64, 4}},
+			[3]any{"attn.weight", "BF16", []uint64{128, 64}}), 32*64*128 + 8192, 32*4096 + 32*256 + 16384, MXFP4},
+		// An NVFP4 layer of 128×256: weight U8 [128, 128], weight_scale E4M3
+		// [128, 16], weight_scale_2 and input_scale F32 scalars.
+		{"nvfp4", header([3]any{"l.weight", "U8", []uint64{128, 128}}, [3]any{"l.weight_scale", "F8_E4M3", []uint64{128, 16}},
+			[3]any{"l.weight_scale_2", "F32", []uint64{}}, [3]any{"l.input_scale", "F32", []uint64{}}, [3]any{"norm.weight", "BF16", []uint64{256}}), 32768 + 256, 16384 + 2048 + 8 + 512, NVFP4},
+		// DeepSeek-V3's FP8 block: a 256×256 E4M3 matrix and its 2×2 F32
+		// inverse scales.
+		{"fp8 blocks", header([3]any{"l.weight", "F8_E4M3", []uint64{256, 256}}, [3]any{"l.weight_scale_inv", "F32", []uint64{2, 2}}, [3]any{"n.weight", "BF16", []uint64{256}}), 65536 + 256, 65536 + 16 + 512, FP8},
+	} {
+		f, err := ReadSafetensors(bytes.NewReader(safetensorsFile(tc.header)))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if f.Params != tc.params || f.Weights != tc.weights || f.Precision != tc.want {
+			t.Errorf("%s: %d parameters, %d bytes, %v; want %d, %d, %v", tc.name, f.Params, int64(f.Weights), f.Precision, tc.params, int64(tc.weights), tc.want)
+		}
+	}
+	// An index file given as a shard is named as one, not read as a header of
+	// seven quintillion bytes.
+	index := []byte(`{"metadata":{"total_size":15231233024},"weight_map":{"lm_head.weight":"model-00004-of-00004.safetensors"}}`)
+	if _, err := ReadSafetensors(bytes.NewReader(index)); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "model.safetensors.index.json") {
+		t.Errorf("an index read as a shard: %v", err)
+	}
+}

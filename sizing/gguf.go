@@ -38,10 +38,11 @@ var ggmlTypes = map[uint32]ggmlType{
 
 // ggufReader reads a GGUF header's little-endian values, counting what it read.
 type ggufReader struct {
-	r   *bufio.Reader
-	n   int64
-	err error
-	buf [8]byte
+	what string // "GGUF", or the file's name, for messages
+	r    *bufio.Reader
+	n    int64
+	err  error
+	buf  [8]byte
 }
 
 func (g *ggufReader) read(n int) []byte {
@@ -49,11 +50,11 @@ func (g *ggufReader) read(n int) []byte {
 		return g.buf[:n]
 	}
 	if g.n += int64(n); g.n > MaxHeaderBytes {
-		g.err = errFile("GGUF", "header over %d bytes", MaxHeaderBytes)
+		g.err = errFile(g.what, "header over %d bytes", MaxHeaderBytes)
 		return g.buf[:n]
 	}
 	if _, err := io.ReadFull(g.r, g.buf[:n]); err != nil {
-		g.err = errFile("GGUF", "header ends early after %d bytes", g.n-int64(n))
+		g.err = errFile(g.what, "header ends early after %d bytes", g.n-int64(n))
 	}
 	return g.buf[:n]
 }
@@ -67,12 +68,12 @@ func (g *ggufReader) skip(n uint64) {
 		return
 	}
 	if n > MaxHeaderBytes || g.n+int64(n) > MaxHeaderBytes {
-		g.err = errFile("GGUF", "a length of %d bytes goes past the %d-byte header limit", n, MaxHeaderBytes)
+		g.err = errFile(g.what, "a length of %d bytes goes past the %d-byte header limit", n, MaxHeaderBytes)
 		return
 	}
 	g.n += int64(n)
 	if _, err := g.r.Discard(int(n)); err != nil {
-		g.err = errFile("GGUF", "header ends early after %d bytes", g.n-int64(n))
+		g.err = errFile(g.what, "header ends early after %d bytes", g.n-int64(n))
 	}
 }
 
@@ -93,7 +94,7 @@ func (g *ggufReader) str(keep uint64) (string, bool) {
 	g.n += int64(n)
 	b := make([]byte, n)
 	if _, err := io.ReadFull(g.r, b); err != nil {
-		g.err = errFile("GGUF", "header ends early in a string")
+		g.err = errFile(g.what, "header ends early in a string")
 		return "", false
 	}
 	return string(b), true
@@ -134,7 +135,7 @@ func (g *ggufReader) value(typ uint32, depth int) (v int64, isInt bool, s string
 		return 0, false, s
 	case 9:
 		if depth > 2 {
-			g.err = errFile("GGUF", "arrays nested more than 2 deep")
+			g.err = errFile(g.what, "arrays nested more than 2 deep")
 			return 0, false, ""
 		}
 		et, n := g.u32(), g.u64()
@@ -143,14 +144,14 @@ func (g *ggufReader) value(typ uint32, depth int) (v int64, isInt bool, s string
 		}
 		if size, ok := ggufScalar[et]; ok {
 			if hi, lo := bits.Mul64(n, size); hi != 0 || lo > MaxHeaderBytes {
-				g.err = errFile("GGUF", "an array of %d values goes past the %d-byte header limit", n, MaxHeaderBytes)
+				g.err = errFile(g.what, "an array of %d values goes past the %d-byte header limit", n, MaxHeaderBytes)
 				return 0, false, ""
 			}
 			g.skip(n * size)
 			return int64(n), false, ""
 		}
 		if n > MaxHeaderBytes/8 { // every string or array takes at least 8 bytes
-			g.err = errFile("GGUF", "an array of %d values goes past the %d-byte header limit", n, MaxHeaderBytes)
+			g.err = errFile(g.what, "an array of %d values goes past the %d-byte header limit", n, MaxHeaderBytes)
 			return 0, false, ""
 		}
 		for i := uint64(0); i < n && g.err == nil; i++ {
@@ -162,7 +163,7 @@ func (g *ggufReader) value(typ uint32, depth int) (v int64, isInt bool, s string
 		}
 		return int64(n), false, ""
 	default:
-		g.err = errFile("GGUF", "unknown metadata value type %d", typ)
+		g.err = errFile(g.what, "unknown metadata value type %d", typ)
 		return 0, false, ""
 	}
 }
@@ -197,24 +198,27 @@ var ggufKeys = map[string]bool{
 // it is at most 256 bytes (the architecture and the name), and everything else is
 // skipped unread. A file whose tensors hold no parameters (a vocabulary-only
 // file) is an error; every failure wraps ErrInvalid.
-func ReadGGUF(r io.Reader) (ModelFile, error) {
-	g := &ggufReader{r: bufio.NewReaderSize(r, 64<<10)}
+func ReadGGUF(r io.Reader) (ModelFile, error) { return readGGUF(r, "GGUF") }
+
+// readGGUF is ReadGGUF naming the file as what in its messages.
+func readGGUF(r io.Reader, what string) (ModelFile, error) {
+	g := &ggufReader{what: what, r: bufio.NewReaderSize(r, 64<<10)}
 	if magic := g.read(4); g.err == nil && string(magic) != "GGUF" {
-		return ModelFile{}, errFile("GGUF", "magic %q is not GGUF", string(magic))
+		return ModelFile{}, errFile(g.what, "magic %q is not GGUF", string(magic))
 	}
 	version := g.u32()
 	if g.err == nil && version != 2 && version != 3 {
-		return ModelFile{}, errFile("GGUF", "version %d: want 2 or 3", version)
+		return ModelFile{}, errFile(g.what, "version %d: want 2 or 3", version)
 	}
 	nt, nkv := g.u64(), g.u64()
 	if g.err != nil {
 		return ModelFile{}, g.err
 	}
 	if nt > MaxFileTensors {
-		return ModelFile{}, errFile("GGUF", "%d tensors, over the limit of %d", nt, MaxFileTensors)
+		return ModelFile{}, errFile(g.what, "%d tensors, over the limit of %d", nt, MaxFileTensors)
 	}
 	if nkv > MaxHeaderBytes/12 { // a key-value pair takes at least 12 bytes
-		return ModelFile{}, errFile("GGUF", "%d metadata keys cannot fit the %d-byte header limit", nkv, MaxHeaderBytes)
+		return ModelFile{}, errFile(g.what, "%d metadata keys cannot fit the %d-byte header limit", nkv, MaxHeaderBytes)
 	}
 	arch, name := "", ""
 	alignment, ftype := int64(32), int64(-1)
@@ -234,7 +238,7 @@ func ReadGGUF(r io.Reader) (ModelFile, error) {
 			name = s
 		case key == "general.alignment":
 			if !isInt || v <= 0 || v&(v-1) != 0 || v > 1<<30 {
-				return ModelFile{}, errFile("GGUF", "general.alignment %d is not a power of two", v)
+				return ModelFile{}, errFile(g.what, "general.alignment %d is not a power of two", v)
 			}
 			alignment = v
 		case key == "tokenizer.ggml.tokens":
@@ -261,7 +265,7 @@ func ReadGGUF(r io.Reader) (ModelFile, error) {
 			return ModelFile{}, g.err
 		}
 		if nd == 0 || nd > 4 {
-			return ModelFile{}, errFile("GGUF", "tensor %d has %d dimensions: want 1 to 4", i, nd)
+			return ModelFile{}, errFile(g.what, "tensor %d has %d dimensions: want 1 to 4", i, nd)
 		}
 		elems, ok := int64(1), true
 		var first int64
@@ -281,20 +285,20 @@ func ReadGGUF(r io.Reader) (ModelFile, error) {
 		t, known := ggmlTypes[typ]
 		switch {
 		case !known:
-			return ModelFile{}, errFile("GGUF", "tensor %d has unknown ggml type %d", i, typ)
+			return ModelFile{}, errFile(g.what, "tensor %d has unknown ggml type %d", i, typ)
 		case !ok:
-			return ModelFile{}, errFile("GGUF", "tensor %d has more elements than int64 holds", i)
+			return ModelFile{}, errFile(g.what, "tensor %d has more elements than int64 holds", i)
 		case first%t.block != 0:
-			return ModelFile{}, errFile("GGUF", "tensor %d's first dimension %d is not a multiple of %s's block of %d", i, first, t.name, t.block)
+			return ModelFile{}, errFile(g.what, "tensor %d's first dimension %d is not a multiple of %s's block of %d", i, first, t.name, t.block)
 		case off > math.MaxInt64 || int64(off)%alignment != 0:
-			return ModelFile{}, errFile("GGUF", "tensor %d's offset %d is not aligned to %d", i, off, alignment)
+			return ModelFile{}, errFile(g.what, "tensor %d's offset %d is not aligned to %d", i, off, alignment)
 		}
 		size, sok := checked.Mul(elems/t.block, t.size)
 		end, eok := checked.Add(int64(off), size)
 		params, ok = checked.Add(params, elems)
 		total, tok := checked.Add(stored, size)
 		if !sok || !eok || !ok || !tok {
-			return ModelFile{}, errFile("GGUF", "tensor sizes overflow int64")
+			return ModelFile{}, errFile(g.what, "tensor sizes overflow int64")
 		}
 		stored = total
 		byType[typ] += size // at most stored
@@ -303,11 +307,11 @@ func ReadGGUF(r io.Reader) (ModelFile, error) {
 	sort.Slice(spans, func(i, j int) bool { return spans[i].begin < spans[j].begin })
 	for i := 1; i < len(spans); i++ {
 		if spans[i].begin < spans[i-1].end {
-			return ModelFile{}, errFile("GGUF", "tensor data at offset %d overlaps the tensor before it", spans[i].begin)
+			return ModelFile{}, errFile(g.what, "tensor data at offset %d overlaps the tensor before it", spans[i].begin)
 		}
 	}
 	if params == 0 {
-		return ModelFile{}, noParams("GGUF", int(nt))
+		return ModelFile{}, noParams(g.what, int(nt))
 	}
 	m := Model{Name: name, Params: params, StoredBytes: Bytes(stored)}
 	if m.Name == "" {

@@ -110,7 +110,8 @@ type Model struct {
 	MTPLayers int `json:"mtp_layers"`
 
 	// StoredBytes is the exact size of the weights as a file stores them (ReadGGUF,
-	// ReadSafetensors); zero: unknown. When set, Estimate's Weights term for
+	// ReadSafetensors; ReadConfig for a config whose MXFP4 experts it can size
+	// exactly, gpt-oss's); zero: unknown. When set, Estimate's Weights term for
 	// Inference and LoRA (whose frozen base is the file as stored) is this figure,
 	// in place of the parameter count × the Precision's bits per weight; Precision
 	// still sets the compute width. Training and QLoRA, which store the weights

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,29 +25,36 @@ var safetensorsDtypes = map[string]int64{
 // that the header is at most MaxHeaderBytes, that every dtype is known, and that
 // the tensors' data offsets, sorted, are contiguous from 0 and each spans exactly
 // its shape's elements × the dtype's width. Params is the sum of the elements,
-// with the packed weights of GPTQ and AWQ layers unpacked and their scales,
-// zeros and group index left out (unpackedParams), and Weights the sum of the
-// bytes. A file holds only tensors, so the Model has Params and
+// with the packed weights of MXFP4, NVFP4, GPTQ and AWQ layers unpacked and the
+// scales, zeros and group indexes of quantized layers left out (countTensors),
+// and Weights the sum of the bytes; Precision is the format holding most of them.
+// A JSON file (an index given in place of a shard) is named as such. A file holds only tensors, so the Model has Params and
 // StoredBytes set and no architecture: give a config.json to ReadConfig for that.
 // A header whose tensors hold no parameters ({}, or only empty tensors) is an
 // error wrapping ErrInvalid.
 // A model split over several files adds up with CombineFiles.
-func ReadSafetensors(r io.Reader) (ModelFile, error) {
+func ReadSafetensors(r io.Reader) (ModelFile, error) { return readSafetensors(r, "safetensors") }
+
+// readSafetensors is ReadSafetensors naming the file as what in its messages.
+func readSafetensors(r io.Reader, what string) (ModelFile, error) {
 	var lenBuf [8]byte
 	if _, err := io.ReadFull(r, lenBuf[:]); err != nil {
-		return ModelFile{}, errFile("safetensors", "no 8-byte header length")
+		return ModelFile{}, errFile(what, "no 8-byte header length")
 	}
 	n := binary.LittleEndian.Uint64(lenBuf[:])
+	if n > MaxHeaderBytes && lenBuf[0] == '{' {
+		return ModelFile{}, errFile(what, "this is JSON, not a .safetensors file (a model.safetensors.index.json lists the shards: give the shards, or the model's folder)")
+	}
 	if n > MaxHeaderBytes {
-		return ModelFile{}, errFile("safetensors", "header of %d bytes, over the limit of %d", n, MaxHeaderBytes)
+		return ModelFile{}, errFile(what, "header of %d bytes, over the limit of %d", n, MaxHeaderBytes)
 	}
 	data, err := io.ReadAll(io.LimitReader(r, int64(n)))
 	if err != nil || uint64(len(data)) != n {
-		return ModelFile{}, errFile("safetensors", "header of %d bytes ends after %d", n, len(data))
+		return ModelFile{}, errFile(what, "header of %d bytes ends after %d", n, len(data))
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return ModelFile{}, errFile("safetensors", "header: %s", reason(err))
+		return ModelFile{}, errFile(what, "header: %s", reason(err))
 	}
 	type tensor struct {
 		Dtype   string   `json:"dtype"`
@@ -58,51 +66,44 @@ func ReadSafetensors(r io.Reader) (ModelFile, error) {
 		name       string
 	}
 	spans := make([]span, 0, len(raw))
-	var params, stored int64
-	packed := map[string]packedTensor{} // the parts of GPTQ and AWQ layers, counted below
-	var tally formatBytes
+	tensors := make(map[string]stTensor, len(raw))
+	var stored int64
 	for name, v := range raw {
 		if name == "__metadata__" {
 			continue
 		}
 		if len(spans) >= MaxFileTensors {
-			return ModelFile{}, errFile("safetensors", "over %d tensors", MaxFileTensors)
+			return ModelFile{}, errFile(what, "over %d tensors", MaxFileTensors)
 		}
 		var t tensor
 		dec := json.NewDecoder(strings.NewReader(string(v)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&t); err != nil {
-			return ModelFile{}, errFile("safetensors", "tensor %s: %s", quote(name), reason(err))
+			return ModelFile{}, errFile(what, "tensor %s: %s", quote(name), reason(err))
 		}
 		w, ok := safetensorsDtypes[t.Dtype]
 		switch {
 		case !ok:
-			return ModelFile{}, errFile("safetensors", "tensor %s has unknown dtype %s", quote(name), quote(t.Dtype))
+			return ModelFile{}, errFile(what, "tensor %s has unknown dtype %s", quote(name), quote(t.Dtype))
 		case len(t.Shape) > MaxFileDims:
-			return ModelFile{}, errFile("safetensors", "tensor %s has %d dimensions, over %d", quote(name), len(t.Shape), MaxFileDims)
+			return ModelFile{}, errFile(what, "tensor %s has %d dimensions, over %d", quote(name), len(t.Shape), MaxFileDims)
 		case len(t.Offsets) != 2:
-			return ModelFile{}, errFile("safetensors", "tensor %s: data_offsets has %d values, not [begin, end]", quote(name), len(t.Offsets))
+			return ModelFile{}, errFile(what, "tensor %s: data_offsets has %d values, not [begin, end]", quote(name), len(t.Offsets))
 		case t.Offsets[0] > t.Offsets[1]:
-			return ModelFile{}, errFile("safetensors", "tensor %s: data_offsets %v are not [begin, end]", quote(name), t.Offsets)
+			return ModelFile{}, errFile(what, "tensor %s: data_offsets %v are not [begin, end]", quote(name), t.Offsets)
 		}
 		elems := int64(1)
 		for _, d := range t.Shape {
 			var mok bool
 			if elems, mok = checked.Mul(elems, int64(min(d, math.MaxInt64))); !mok || d > math.MaxInt64 {
-				return ModelFile{}, errFile("safetensors", "tensor %s has more elements than int64 holds", quote(name))
+				return ModelFile{}, errFile(what, "tensor %s has more elements than int64 holds", quote(name))
 			}
 		}
 		bitsN, ok := checked.Mul(elems, w)
 		if !ok || bitsN%8 != 0 || uint64(bitsN/8) != t.Offsets[1]-t.Offsets[0] {
-			return ModelFile{}, errFile("safetensors", "tensor %s: %d elements of %s do not fill data_offsets %v", quote(name), elems, t.Dtype, t.Offsets)
+			return ModelFile{}, errFile(what, "tensor %s: %d elements of %s do not fill data_offsets %v", quote(name), elems, t.Dtype, t.Offsets)
 		}
-		if packedPart(name) {
-			packed[name] = packedTensor{t.Shape, elems, bitsN / 8, t.Dtype}
-		} else if params, ok = checked.Add(params, elems); !ok {
-			return ModelFile{}, errFile("safetensors", "parameter count overflows int64")
-		} else {
-			tally.addDtype(t.Dtype, bitsN/8)
-		}
+		tensors[name] = stTensor{t.Dtype, t.Shape, elems, bitsN / 8}
 		stored += bitsN / 8 // bounded: the offsets are contiguous from 0 (checked below), each below 2^64
 		spans = append(spans, span{t.Offsets[0], t.Offsets[1], name})
 	}
@@ -115,18 +116,20 @@ func ReadSafetensors(r io.Reader) (ModelFile, error) {
 	next := uint64(0)
 	for _, s := range spans {
 		if s.begin != next {
-			return ModelFile{}, errFile("safetensors", "tensor %s starts at %d, not at %d where the data before it ends", quote(s.name), s.begin, next)
+			return ModelFile{}, errFile(what, "tensor %s starts at %d, not at %d where the data before it ends", quote(s.name), s.begin, next)
 		}
 		next = s.end
 	}
 	if next > math.MaxInt64 || stored < 0 {
-		return ModelFile{}, errFile("safetensors", "tensor data of %d bytes overflows int64", next)
+		return ModelFile{}, errFile(what, "tensor data of %d bytes overflows int64", next)
 	}
-	if params, err = unpackedParams(params, packed, &tally); err != nil {
+	var tally formatBytes
+	params, err := countTensors(tensors, &tally, what)
+	if err != nil {
 		return ModelFile{}, err
 	}
 	if params == 0 {
-		return ModelFile{}, noParams("safetensors", len(spans))
+		return ModelFile{}, noParams(what, len(spans))
 	}
 	m := Model{Params: params, StoredBytes: Bytes(next)}
 	m.StoredPrecision = tally.most(&m.Notes)
@@ -139,11 +142,90 @@ var safetensorsPrecision = map[string]Precision{
 	"F64": FP64, "F32": FP32, "F16": FP16, "BF16": BF16, "F8_E4M3": FP8, "F8_E5M2": FP8, "I8": INT8,
 }
 
-// packedTensor is a part of a GPTQ or AWQ layer: its shape and elements.
-type packedTensor struct {
+// stTensor is a tensor of a safetensors header: its dtype, shape, elements and
+// bytes.
+type stTensor struct {
+	dtype        string
 	shape        []uint64
 	elems, bytes int64
-	dtype        string
+}
+
+// countTensors returns the parameters the tensors hold and adds their bytes to
+// tally by format. Quantized layers count their weights unpacked and their
+// scales as quantization state, not parameters, their bytes going to their
+// format:
+//   - MXFP4 (gpt-oss's experts): NAME_blocks, U8 [..., K/32, 16], two E2M1 values
+//     a byte, beside NAME_scales, U8 [..., K/32], one E8M0 scale per 32 values;
+//   - NVFP4 (NVIDIA ModelOpt and compressed-tensors checkpoints): NAME.weight or
+//     NAME.weight_packed, U8 [out, in/2], beside NAME.weight_scale, F8_E4M3
+//     [out, in/16], and the per-tensor FP32 scales NAME.weight_scale_2,
+//     NAME.weight_global_scale, NAME.input_scale and NAME.input_global_scale;
+//   - FP8 (DeepSeek-V3's block scales, and per-tensor ones): NAME.weight in
+//     F8_E4M3 or F8_E5M2 beside NAME.weight_scale_inv, NAME.weight_scale or
+//     NAME.input_scale;
+//   - GPTQ and AWQ: see unpackedParams.
+//
+// Every other tensor counts its elements.
+func countTensors(tensors map[string]stTensor, tally *formatBytes, what string) (int64, error) {
+	var params int64
+	state := map[string]bool{} // scales counted with their layer
+	add := func(n int64) bool {
+		var ok bool
+		params, ok = checked.Add(params, n)
+		return ok
+	}
+	for name, t := range tensors {
+		var p Precision
+		var scales []string
+		switch {
+		case t.dtype == "U8" && strings.HasSuffix(name, "_blocks"):
+			s, ok := tensors[strings.TrimSuffix(name, "_blocks")+"_scales"]
+			if ok && s.dtype == "U8" && len(t.shape) == len(s.shape)+1 && t.shape[len(t.shape)-1] == 16 && slices.Equal(t.shape[:len(s.shape)], s.shape) {
+				p, scales = MXFP4, []string{strings.TrimSuffix(name, "_blocks") + "_scales"}
+			}
+		case t.dtype == "U8" && (strings.HasSuffix(name, ".weight") || strings.HasSuffix(name, ".weight_packed")):
+			base := name[:strings.LastIndexByte(name, '.')]
+			s, ok := tensors[base+".weight_scale"]
+			if ok && s.dtype == "F8_E4M3" && len(s.shape) == len(t.shape) && len(t.shape) > 0 && s.shape[len(s.shape)-1]*8 == t.shape[len(t.shape)-1] {
+				p = NVFP4
+				scales = []string{base + ".weight_scale", base + ".weight_scale_2", base + ".weight_global_scale", base + ".input_scale", base + ".input_global_scale"}
+			}
+		case (t.dtype == "F8_E4M3" || t.dtype == "F8_E5M2") && strings.HasSuffix(name, ".weight"):
+			base := strings.TrimSuffix(name, ".weight")
+			p, scales = FP8, []string{base + ".weight_scale_inv", base + ".weight_scale", base + ".input_scale"}
+		}
+		if p == 0 {
+			continue
+		}
+		elems, bytes := t.elems, t.bytes
+		if p != FP8 {
+			elems *= 2 // two 4-bit values a byte; t.elems is at most the bytes, far below 2^62
+		}
+		for _, s := range scales {
+			if st, ok := tensors[s]; ok && !state[s] {
+				state[s] = true
+				bytes += st.bytes // each under the file's size
+			}
+		}
+		state[name] = true
+		if !add(elems) {
+			return 0, errFile(what, "parameter count overflows int64")
+		}
+		tally.add(p, bytes)
+	}
+	packed := map[string]stTensor{} // the parts of GPTQ and AWQ layers
+	for name, t := range tensors {
+		switch {
+		case state[name]:
+		case packedPart(name):
+			packed[name] = t
+		case !add(t.elems):
+			return 0, errFile(what, "parameter count overflows int64")
+		default:
+			tally.addDtype(t.dtype, t.bytes)
+		}
+	}
+	return unpackedParams(params, packed, tally, what)
 }
 
 // packedSuffixes name the tensors of a GPTQ or AWQ quantized linear layer: the
@@ -172,7 +254,7 @@ func packedPart(name string) bool {
 // without a qweight is an ordinary tensor. Each layer's bytes go to tally as
 // GPTQ4 (qweight's columns those of scales) or AWQ4 (those of qzeros) at 4 bits,
 // and as CustomBits of the layer's own bits per weight otherwise.
-func unpackedParams(params int64, packed map[string]packedTensor, tally *formatBytes) (int64, error) {
+func unpackedParams(params int64, packed map[string]stTensor, tally *formatBytes, what string) (int64, error) {
 	for name, q := range packed {
 		prefix, ok := strings.CutSuffix(name, ".qweight")
 		if !ok {
@@ -181,7 +263,7 @@ func unpackedParams(params int64, packed map[string]packedTensor, tally *formatB
 			}
 			var add bool
 			if params, add = checked.Add(params, q.elems); !add {
-				return 0, errFile("safetensors", "parameter count overflows int64")
+				return 0, errFile(what, "parameter count overflows int64")
 			}
 			tally.addDtype(q.dtype, q.bytes)
 			continue
@@ -189,15 +271,15 @@ func unpackedParams(params int64, packed map[string]packedTensor, tally *formatB
 		sc, okS := packed[prefix+".scales"]
 		zs, okZ := packed[prefix+".qzeros"]
 		if !okS || !okZ || len(q.shape) != 2 || len(sc.shape) != 2 || len(zs.shape) != 2 || zs.shape[1] == 0 || sc.shape[1] <= zs.shape[1] {
-			return 0, errFile("safetensors", "tensor %s: a packed qweight without the 2-D scales and qzeros that say how it is packed (GPTQ or AWQ); give the parameter count another way", quote(name))
+			return 0, errFile(what, "tensor %s: a packed qweight without the 2-D scales and qzeros that say how it is packed (GPTQ or AWQ); give the parameter count another way", quote(name))
 		}
 		n, ok := checked.Mul(q.elems, int64(min(sc.shape[1], math.MaxInt64)))
 		if !ok || sc.shape[1] > math.MaxInt64 || n%int64(zs.shape[1]) != 0 {
-			return 0, errFile("safetensors", "tensor %s: %d packed elements do not unpack to %d columns over %d", quote(name), q.elems, sc.shape[1], zs.shape[1])
+			return 0, errFile(what, "tensor %s: %d packed elements do not unpack to %d columns over %d", quote(name), q.elems, sc.shape[1], zs.shape[1])
 		}
 		n /= int64(zs.shape[1])
 		if params, ok = checked.Add(params, n); !ok {
-			return 0, errFile("safetensors", "parameter count overflows int64")
+			return 0, errFile(what, "parameter count overflows int64")
 		}
 		layer := q.bytes + sc.bytes + zs.bytes + packed[prefix+".g_idx"].bytes // each under the file's size
 		var p Precision

@@ -66,6 +66,34 @@ func WeightBytes(m Model, p Precision) (Bytes, error) {
 	return Bytes(b), nil
 }
 
+// InputEmbeddingBytes returns the bytes of m's token embedding table stored at p:
+// Vocab × Hidden values at the width WeightBytes stores them (16 bits in the
+// formats that keep embeddings in 16 bits), rounded up. A decoding step looks up
+// one row of it, so it reads the weights less this table. Zero when the table is
+// tied to the output head, which every step reads whole, and without the
+// architecture. Errors as WeightBytes.
+func InputEmbeddingBytes(m Model, p Precision) (Bytes, error) {
+	if err := m.Validate(); err != nil {
+		return 0, err
+	}
+	if p.Bits() <= 0 {
+		return 0, fmt.Errorf("sizing: weight precision %v is not a precision: %w", p, ErrInvalid)
+	}
+	if !m.hasArch() || m.TiedEmbeddings {
+		return 0, nil
+	}
+	bits := p.Bits()
+	if p.keepsEmbeddings16() {
+		bits = p.ComputeBits()
+	}
+	v := math.Ceil(float64(m.Vocab) * float64(m.Hidden) * bits / 8)
+	b, ok := checked.FromFloat(v)
+	if !ok {
+		return 0, fmt.Errorf("sizing: embedding memory overflows int64 bytes: %w", ErrInvalid)
+	}
+	return Bytes(b), nil
+}
+
 // keepsEmbeddings16 reports whether checkpoints in p keep the embedding tables and
 // the output head in 16 bits (see WeightBytes).
 func (p Precision) keepsEmbeddings16() bool {

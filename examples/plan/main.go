@@ -497,7 +497,7 @@ func printPlan(w io.Writer, r plan.Request, rep plan.Report, v view) error {
 	}
 	printRates(w, shown, lang)
 	best := shown[0]
-	fmt.Fprintf(w, "\n%s\n", lang.F("plan.best", offerName(best.Offer), best.GPUs, v.bestCard(best), layoutName(lang, best.Layout)))
+	fmt.Fprintf(w, "\n%s\n", text.Wrap(lang.F("plan.best", offerName(best.Offer), best.GPUs, v.bestCard(best), layoutName(lang, best.Layout)), 0, width, "  "))
 	b := best.PerGPU
 	detail(w, lang.F("plan.best.memory", b.Weights.Human(), b.Gradients.Human(), b.Optimizer.Human(), b.Activations.Human(),
 		b.KVCache.Human(), b.Overhead.Human(), b.Total().Human(), best.Capacity.Human(), best.Headroom*100))

@@ -282,7 +282,7 @@ func TestExitStatus(t *testing.T) {
 		{"days alone", []string{"-days", "20"}, exitUsage, "-days needs -per-day"},
 		{"zero days given", []string{"-per-day", "6h", "-days", "0"}, exitUsage, "-days 0: want 1 to 36500"},
 		{"long per-day", []string{"-per-day", "25h", "-days", "2"}, exitUsage, "-per-day 25h: want more than 0 and at most 24h"},
-		{"unknown model", []string{"-model", "llama-9"}, exitUsage, `-model "llama-9": not a preset (-model list prints them; -config reads a model's config.json)`},
+		{"unknown model", []string{"-model", "llama-9"}, exitUsage, `-model "llama-9": not a preset (-model list prints them; a model's folder, or -config with its config.json, reads another)`},
 		{"unknown task", []string{"-task", "dance"}, exitUsage, `-task "dance": want inference, training, lora or qlora`},
 		{"fine-tune", []string{"-task", "finetune"}, exitUsage, `-task "finetune": a fine-tune of every weight is training, of adapters lora (or qlora on 4-bit weights); want inference, training, lora or qlora`},
 		{"unknown precision", []string{"-precision", "fp7"}, exitUsage, `-precision "fp7": want fp64, fp32, tf32, fp16, bf16, fp8, int8, int4, nf4, gptq4, awq4, q2_k, q3_k_m, q4_0, q4_k_s, q4_k_m, q5_k_m, q6_k, q8_0, mxfp4, nvfp4, or bits per weight`},

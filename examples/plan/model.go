@@ -95,14 +95,31 @@ func (o options) buildModel() (sizing.Model, error) {
 		return sizing.Model{Name: "custom", Params: n}, nil
 	}
 	if o.config == "" && !files {
-		m, err := sizing.Preset(o.model)
-		if err != nil {
-			return m, cli.Usagef("-model %s: not a preset (-model list prints them; -config reads a model's config.json)", text.Quote(o.model, 64))
+		if isDir(o.model) {
+			f, err := readDir("-model", o.model)
+			return f.Model, err
 		}
-		return m, nil
+		m, err := sizing.Preset(o.model)
+		switch {
+		case err == nil:
+			return m, nil
+		case strings.ContainsAny(o.model, `/\`):
+			return m, cli.Usagef("-model %s: no such folder, and not a preset (-model list prints them)", text.Quote(o.model, 64))
+		}
+		return m, cli.Usagef("-model %s: not a preset (-model list prints them; a model's folder, or -config with its config.json, reads another)", text.Quote(o.model, 64))
 	}
 	var m sizing.Model
-	if o.config != "" {
+	switch {
+	case o.config != "" && isDir(o.config):
+		f, err := readDir("-config", o.config)
+		if err == nil && !f.Model.HasArchitecture() {
+			err = cli.Usagef("-config %s: the folder holds no config.json", text.Quote(o.config, 64))
+		}
+		if err != nil {
+			return m, err
+		}
+		m = f.Model
+	case o.config != "":
 		var err error
 		if m, err = readFile(o.config, sizing.ReadConfig); err != nil {
 			return m, fmt.Errorf("-config %w", err)
@@ -115,6 +132,10 @@ func (o options) buildModel() (sizing.Model, error) {
 	flagName, paths, read := "-gguf", o.gguf, sizing.ReadGGUF
 	if len(o.safetensors) > 0 {
 		flagName, paths, read = "-safetensors", o.safetensors, sizing.ReadSafetensors
+	}
+	if len(paths) == 1 && isDir(paths[0]) && o.config == "" {
+		f, err := readDir(flagName, paths[0])
+		return f.Model, err
 	}
 	parts := make([]sizing.ModelFile, len(paths))
 	for i, p := range paths {
@@ -142,6 +163,25 @@ func (o options) buildModel() (sizing.Model, error) {
 		m.Notes = strings.TrimPrefix(m.Notes+"; "+all.Model.Notes, "; ")
 	}
 	return m, nil
+}
+
+// isDir reports whether path names an existing directory.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// readDir reads a model's folder (sizing.ReadModelDir) and names the model after
+// the folder.
+func readDir(flagName, dir string) (sizing.ModelFile, error) {
+	f, err := sizing.ReadModelDir(os.DirFS(dir))
+	if err != nil {
+		return f, fmt.Errorf("%s %s: %w", flagName, dir, err)
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		f.Model.Name = filepath.Base(abs)
+	}
+	return f, nil
 }
 
 // readFile opens path and reads it with read; the error starts with the path.
@@ -178,12 +218,12 @@ func modelName(path string) string {
 
 // filePrecision is the inference precision when -precision is not given: the
 // format the model's own files store (sizing.Model.StoredPrecision) for a model
-// read from files (-config, -gguf, -safetensors), when that is a named precision
+// read from files (-config, -gguf, -safetensors, a folder), when that is a named precision
 // of 16 bits or fewer; otherwise def. A checkpoint stored wider (FP32) is served
 // at 16 bits, as serving engines load it by default (vLLM's dtype "auto").
 func (o options) filePrecision(m sizing.Model, def sizing.Precision) sizing.Precision {
 	p := m.StoredPrecision
-	if o.config == "" && len(o.gguf) == 0 && len(o.safetensors) == 0 {
+	if o.config == "" && len(o.gguf) == 0 && len(o.safetensors) == 0 && !isDir(o.model) {
 		return def // a preset: -precision's default stands
 	}
 	if p.Bits() > 16 || !slices.Contains(sizing.Precisions(), p) {

@@ -255,3 +255,29 @@ func FuzzParseCount(f *testing.F) {
 		}
 	})
 }
+
+// A downloaded model's folder, given to -model, -config or -safetensors, plans
+// as its config and shards say.
+func TestModelFolder(t *testing.T) {
+	const dir = "testdata/qwen2.5-7b"
+	want := jsonModel{Name: "qwen2.5-7b", Params: qwenParams, Layers: 28, KVHeads: 4, StoredBytes: 2 * qwenParams}
+	for _, flag := range []string{"-model", "-config", "-safetensors"} {
+		got, _ := planModel(t, flag, dir)
+		if got != want {
+			t.Errorf("%s %s: model %+v, want %+v", flag, dir, got, want)
+		}
+	}
+	r := runArgs("-model", dir, "-task", "inference", "-top", "1")
+	if r.code != exitOK || !strings.Contains(r.stdout, "qwen2.5-7b (7.62B parameters), inference in BF16") {
+		t.Errorf("-model %s: exit %d, %q\n%s", dir, r.code, r.stderr, r.stdout)
+	}
+	for _, tc := range []struct{ args []string }{
+		{[]string{"-model", "testdata/no-such-folder"}},
+		{[]string{"-model", "testdata"}}, // a folder without a model
+	} {
+		r := runArgs(tc.args...)
+		if r.code == exitOK || !strings.Contains(r.stderr, tc.args[1]) {
+			t.Errorf("run(%q) = exit %d, stderr %q; want a failure naming the folder", tc.args, r.code, r.stderr)
+		}
+	}
+}

@@ -121,8 +121,8 @@ func printServing(w io.Writer, r plan.Request, rep plan.Report, v view) error {
 		return err
 	}
 	best := shown[0]
-	fmt.Fprintf(w, "\n%s\n", lang.F("plan.serve.best", offerName(best.Offer), lang.N(best.Replicas, "plan.n.replica"),
-		max(best.Layout.Tensor, 1), v.bestCard(best), layoutName(lang, best.Layout)))
+	fmt.Fprintf(w, "\n%s\n", text.Wrap(lang.F("plan.serve.best", offerName(best.Offer), lang.N(best.Replicas, "plan.n.replica"),
+		max(best.Layout.Tensor, 1), v.bestCard(best), layoutName(lang, best.Layout)), 0, width, "  "))
 	p := best.Serving
 	detail(w, lang.F("plan.serve.replica", lang.N(p.Concurrency, "plan.n.seq"), latency(p.TTFT), latency(p.TPOT),
 		float64(p.Throughput), float64(p.PerUser), p.Requests))

@@ -90,7 +90,7 @@ func TestClaims(t *testing.T) {
 		"'keep 28 GB or more' rules out the 24 GB card",
 		// The T4: 15360 MiB, 320 GB/s against the RTX 4090's 1008 GB/s.
 		"A 7B model in FP16 needs 17.4 GB at 4K, more than the T4's 15360 MiB",
-		"decodes the same Q4_K_M model at 23 tokens/s against 71",
+		"decodes the same Q4_K_M model at 31 tokens/s against 97",
 		// Serving (compute.Serving, 1000 + 300 tokens a request): Llama-2-7B's full KV
 		// cache holds 13 requests on a 24 GB 4090, 36 on an A100 40GB, 92 on an H800;
 		// Llama-3-8B's GQA cache four times as many; 13B BF16 does not fit the 4090.

@@ -148,7 +148,7 @@ func appendDecimal(b []byte, d decimal.Decimal) []byte {
 }
 
 // class is the offers that price alike: the same tariff, catalog card, instance
-// size and interruption rate (a provider's regions often share all four). For
+// size, interruptions and host RAM (a provider's regions often share them). For
 // each GPU count (serving: GPUs per replica) a slot holds what pricing found,
 // so that it is worked out once per class rather than once per offer.
 type class struct {
@@ -158,17 +158,19 @@ type class struct {
 }
 
 // classKey is what makes offers price alike: the tariff, the catalog card, the
-// instance size and the interruption rate.
+// instance size, the interruptions and the host RAM.
 type classKey struct {
 	tariff        int32
 	card          *catalog.Card
 	perInstance   int
 	interruptions float64
+	interruptible bool
+	host          int64 // host RAM per GPU: it sets which layouts fit
 }
 
 // class returns the class of offer o, whose tariff is number t and card card.
 func (c *cache) class(t int32, card *catalog.Card, o *pricing.Offer) *class {
-	k := classKey{t, card, o.GPUsPerInstance, o.InterruptionsPerDay}
+	k := classKey{t, card, o.GPUsPerInstance, o.InterruptionsPerDay, o.Interruptible, o.HostMemory}
 	if c.lastCl != nil && k == c.lastClass {
 		return c.lastCl
 	}

@@ -31,6 +31,7 @@ type fit struct {
 	nvlink    bool
 	linkName  string
 	need      sizing.Bytes // the smallest per-GPU total of the layouts tried, when none fits
+	hostNeed  sizing.Bytes // when only the host RAM stopped it: the least a layout that fit the GPUs needed
 	usable    sizing.Bytes // card memory less the headroom
 	tried     int          // layouts evaluated for this card and GPU count
 	server    int          // GPUs per server the fit was made for (serverOf)
@@ -45,7 +46,8 @@ type fit struct {
 type fitKey struct {
 	card   string
 	gpus   int
-	server int // GPUs per server (serverOf)
+	server int          // GPUs per server (serverOf)
+	host   sizing.Bytes // host RAM per GPU the offer has; zero: unknown, no limit
 }
 
 // maxLayouts is the most layouts lists for one GPU count.
@@ -97,14 +99,17 @@ func (s settings) layouts(buf *[maxLayouts]sizing.Parallel, n, server int) []siz
 // fitCard tries every layout of n GPUs of card, in servers of server GPUs, each
 // at its micro-batch (batch), and keeps the fastest that fits (among equals
 // the larger micro-batch, then the first listed; without Tokens, the first
-// that fits). The link and the
+// that fits). A layout fits when its memory per GPU fits the card less the
+// headroom and, when host is set (the offer's host RAM per GPU), its host
+// memory (Breakdown.Host: an offloaded optimizer) fits host. The link and the
 // peak do not depend on the layout: they are found once.
-func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) *fit {
+func (s settings) fitCard(card catalog.Card, n, server int, host sizing.Bytes, work compute.FLOPs) *fit {
 	usable, _ := sizing.Usable(card.Memory, s.headroom) // settle checked the headroom
 	link, nvlink, linkName := linkFor(card, n, server)
 	peak, _, peakErr := peakFor(card, s.Workload.Precision, s.Workload.Task)
 	var smallest sizing.Bytes = -1
-	var chosen fit // the fastest layout that fits and can be timed, else the first that fits
+	var hostNeed sizing.Bytes // the least host RAM of a layout that fit the GPUs but not host
+	var chosen fit            // the fastest layout that fits and can be timed, else the first that fits
 	found := false
 	var jobBuf [maxLayouts]jobTiming
 	jobs := jobBuf[:0]
@@ -117,6 +122,12 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 			smallest = need
 		}
 		if !ok {
+			continue
+		}
+		if host > 0 && b.Host > host {
+			if hostNeed == 0 || b.Host < hostNeed {
+				hostNeed = b.Host
+			}
 			continue
 		}
 		cur := fit{ok: true, layout: l, mem: b, micro: micro, usable: usable, nvlink: nvlink, linkName: linkName}
@@ -146,9 +157,14 @@ func (s settings) fitCard(card catalog.Card, n, server int, work compute.FLOPs) 
 		return &f
 	}
 	f := &fit{usable: usable, tried: tried, server: server}
-	if smallest < 0 {
+	switch {
+	case hostNeed > 0:
+		f.hostNeed = hostNeed
+		f.err = fmt.Errorf("%s at %s: offloading the optimizer needs %s of host RAM per GPU, over the %s the offer has",
+			card.Name, text.Count(n, "GPU", "GPUs"), hostNeed.Human(), host.Human())
+	case smallest < 0:
 		f.err = fmt.Errorf("%s: no layout of %s is valid for this model", card.Name, text.Count(n, "GPU", "GPUs"))
-	} else {
+	default:
 		f.need = smallest
 		f.err = fmt.Errorf("%s at %s needs %s per GPU, over the %s usable (%s less %.0f%% headroom)",
 			card.Name, text.Count(n, "GPU", "GPUs"), smallest.Human(), usable.Human(), card.Memory.Human(), s.headroom*100)

@@ -45,6 +45,7 @@ type priced struct {
 	exact         bool
 	rate          string  // the rate that converted expected into key; empty: none
 	serve         *served // a serving request's replicas; nil for a job
+	replicas      int     // serving: the replicas rented, spares included
 }
 
 // price prices offer w.o on n GPUs with fit f: the rental, its cost and the
@@ -254,6 +255,9 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 			kind, aboutCount(c.interruptions), roundDur(c.lost), extra))
 	}
 	warn = append(warn, s.fitWarnings(f, n, card)...)
+	if f.layout.OffloadOptimizer {
+		warn = append(warn, offloadWarning(f, &o))
+	}
 	if idle := c.rented - n; idle > 0 {
 		warn = append(warn, fmt.Sprintf("job uses %d of %d GPUs; %s paid for (sold in instances of %d GPUs)",
 			n, c.rented, text.Count(idle, "idle GPU is", "idle GPUs are"), o.GPUsPerInstance))
@@ -323,9 +327,6 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 	if _, note, _ := peakFor(card, s.Workload.Precision, s.Workload.Task); note != "" {
 		f.pre = append(f.pre, note)
 	}
-	if f.layout.OffloadOptimizer {
-		f.pre = append(f.pre, fmt.Sprintf("optimizer state offloaded to host memory (%s per GPU): the duration counts the PCIe transfers, not the CPU's optimizer step", f.mem.Host.Human()))
-	}
 	if f.mem.Approx != 0 {
 		f.pre = append(f.pre, "memory terms approximated from the parameter count alone: "+f.mem.Approx.String())
 	}
@@ -349,6 +350,20 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 		f.pre = append(f.pre, fmt.Sprintf("only %.0f%% of GPU memory left free (under 20%%): fragmentation or a longer input may run out of memory", headroom*100))
 	}
 	return f.pre
+}
+
+// offloadWarning says that fit f offloads its optimizer, the host RAM each GPU
+// needs, and, for an option of an offer (o not nil), what the offer has.
+func offloadWarning(f *fit, o *pricing.Offer) string {
+	msg := fmt.Sprintf("optimizer state offloaded to host memory: %s of host RAM per GPU", f.mem.Host.Human())
+	switch {
+	case o == nil:
+	case o.HostMemory > 0:
+		msg += fmt.Sprintf(" (the offer has %s)", sizing.Bytes(o.HostMemory).Human())
+	default:
+		msg += " (the offer does not say how much comes with each GPU)"
+	}
+	return msg + "; the duration counts the PCIe transfers, not the CPU's optimizer step"
 }
 
 // ceilSecond rounds d up to a whole second, the finest unit rentals are billed in.
@@ -429,7 +444,7 @@ func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []*catalog
 // change: the time at the same GPU count and layout search, and NVLink.
 func (s settings) boardWarning(o pricing.Offer, card, faster catalog.Card, n int, f *fit, cache *cache, work compute.FLOPs) string {
 	msg := fmt.Sprintf("%q does not say its board: planned on the %s, the slowest it may be", o.Card, card.Name)
-	ff := s.fitOf(cache, &faster, n, f.server, work)
+	ff := s.fitOf(cache, &faster, n, f.server, sizing.Bytes(o.HostMemory), work)
 	var change []string
 	if ff.ok && f.duration > 0 && ff.duration != f.duration {
 		change = append(change, fmt.Sprintf("%s instead of %s", roundDur(ff.duration), roundDur(f.duration)))

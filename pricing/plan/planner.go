@@ -330,30 +330,20 @@ func seq(n int) []int {
 	return out
 }
 
-// fitCards returns the cards the names denote, in order, each once: a family
-// name (which the catalog calls ambiguous) denotes each of its cards.
+// fitCards returns the cards the names denote, in order, each once: every card
+// a name may denote (catalog.Catalog.Candidates, slowest first; a family name
+// denotes each of its cards).
 func fitCards(cat *catalog.Catalog, names []string) ([]catalog.Card, error) {
 	var out []catalog.Card
-	add := func(c catalog.Card) {
-		if !slices.ContainsFunc(out, func(o catalog.Card) bool { return o.ID == c.ID }) {
-			out = append(out, c)
-		}
-	}
 	for _, name := range names {
-		c, err := cat.Lookup(name)
-		var amb *catalog.AmbiguousError
-		switch {
-		case errors.As(err, &amb):
-			for _, id := range amb.Candidates {
-				if c, err = cat.Lookup(id); err != nil {
-					return nil, fmt.Errorf("plan: fit: cards: %w", invalid(err))
-				}
-				add(c)
-			}
-		case err != nil:
+		cs, err := cat.Candidates(name)
+		if err != nil {
 			return nil, fmt.Errorf("plan: fit: cards: %w", invalid(err))
-		default:
-			add(c)
+		}
+		for _, c := range cs {
+			if !slices.ContainsFunc(out, func(o catalog.Card) bool { return o.ID == c.ID }) {
+				out = append(out, c)
+			}
 		}
 	}
 	return out, nil
@@ -397,10 +387,13 @@ func (s settings) fitOn(card *catalog.Card, work compute.FLOPs, run *serveRun) (
 	var f *fit
 	last := 0
 	for n := from; n <= to; n = nextCount(n, to) {
-		if f, last = s.fitCard(*card, n, GPUsPerServer, work), n; f.ok {
+		if f, last = s.fitCard(*card, n, GPUsPerServer, 0, work), n; f.ok {
 			opt := s.fitOption(f, *card)
 			opt.Offer.Card, opt.GPUs = card.Name, n
 			opt.Warnings = slices.Clone(s.fitWarnings(f, n, *card))
+			if f.layout.OffloadOptimizer {
+				opt.Warnings = append(opt.Warnings, offloadWarning(f, nil))
+			}
 			return opt, nil, 0, nil
 		}
 	}
@@ -423,7 +416,6 @@ type inputs struct {
 	skipped []Skipped
 	causes  []error // the errors behind skipped, for NoFitError's Unwrap
 	cache   *cache
-	all     []catalog.Card // the catalog's cards, read once when a name needs them
 }
 
 // resolve checks the offers against the request: it reads the request's card
@@ -465,35 +457,32 @@ func (p Planner) resolve(s settings) (*inputs, error) {
 	return in, p.checkCurrencies(s, in)
 }
 
-// cardFilter returns the catalog IDs of the cards a request asks for (a family
-// name, which the catalog calls ambiguous, asks for each of its cards); nil when
-// it asks for none.
+// cardFilter returns the catalog IDs of the cards a request asks for: every
+// card each name may denote (catalog.Catalog.Candidates, as offers' names are
+// read; a family name denotes each of its cards); nil when it asks for none.
 func cardFilter(cat *catalog.Catalog, names []string) (map[string]bool, error) {
 	if len(names) == 0 {
 		return nil, nil
 	}
 	want := make(map[string]bool)
 	for _, name := range names {
-		c, err := cat.Lookup(name)
-		var amb *catalog.AmbiguousError
-		switch {
-		case errors.As(err, &amb):
-			for _, id := range amb.Candidates {
-				want[id] = true
-			}
-		case err != nil:
+		cs, err := cat.Candidates(name)
+		if err != nil {
 			return nil, fmt.Errorf("plan: request: cards: %w", invalid(err))
-		default:
+		}
+		for _, c := range cs {
 			want[c.ID] = true
 		}
 	}
 	return want, nil
 }
 
-// named is what the catalog says of one card name as an offer wrote it.
+// named is what the catalog says of one card name as an offer wrote it
+// (lookupBoard).
 type named struct {
 	card   catalog.Card
 	faster *catalog.Card
+	ids    []string
 	err    error
 }
 
@@ -508,7 +497,7 @@ func (in *inputs) add(p *Planner, i int, names map[string]*named, want map[strin
 	l, seen := names[o.Card]
 	if !seen {
 		l = new(named)
-		l.card, l.faster, l.err = lookupBoard(in.cat, &in.all, o.Card)
+		l.card, l.faster, l.ids, l.err = lookupBoard(in.cat, o.Card)
 		names[o.Card] = l
 	}
 	var why error // why the offer is left out
@@ -517,7 +506,7 @@ func (in *inputs) add(p *Planner, i int, names map[string]*named, want map[strin
 	switch {
 	case l.err != nil:
 		why = l.err
-	case want != nil && !want[l.card.ID] && (l.faster == nil || !want[l.faster.ID]):
+	case want != nil && !slices.ContainsFunc(l.ids, func(id string) bool { return want[id] }):
 		// not a card asked for: filtered, not skipped
 	case !isZeroRates(p.Rates) && o.Tariff.Currency != p.Rates.Base && !rated:
 		why = fmt.Errorf("no exchange rate for %s into %s: %w", o.Tariff.Currency, p.Rates.Base, pricing.ErrCurrencyMismatch)
@@ -588,10 +577,14 @@ func (s settings) trainOffers(w *sweep, work compute.FLOPs) error {
 				// Within one server the server's size changes nothing (the layouts
 				// and the link are those of n GPUs), so such fits are shared by all
 				// sizes.
-				at.fit = s.fitOf(w.in.cache, card, n, min(server, n), work)
+				at.fit = s.fitOf(w.in.cache, card, n, min(server, n), sizing.Bytes(w.o.HostMemory), work)
 			}
 			f := at.fit
 			w.considered += max(f.tried, 1)
+			if !f.ok && f.hostNeed > 0 { // the offer's host RAM, not the card, left it out
+				w.why = fmt.Errorf("%w: %w", f.err, pricing.ErrUnavailable)
+				continue
+			}
 			if !f.ok {
 				w.diag.miss(*card, n, f)
 				continue
@@ -618,13 +611,13 @@ func (s settings) trainOffers(w *sweep, work compute.FLOPs) error {
 	return nil
 }
 
-// fitOf returns the fit of n GPUs of card in servers of server GPUs, worked out
-// once per Report.
-func (s settings) fitOf(c *cache, card *catalog.Card, n, server int, work compute.FLOPs) *fit {
-	k := fitKey{card.ID, n, server}
+// fitOf returns the fit of n GPUs of card in servers of server GPUs with host
+// bytes of host RAM per GPU (zero: unknown), worked out once per Report.
+func (s settings) fitOf(c *cache, card *catalog.Card, n, server int, host sizing.Bytes, work compute.FLOPs) *fit {
+	k := fitKey{card.ID, n, server, host}
 	f := c.fits[k]
 	if f == nil {
-		f = s.fitCard(*card, n, server, work)
+		f = s.fitCard(*card, n, server, host, work)
 		c.fits[k] = f
 	}
 	return f
@@ -769,76 +762,25 @@ func nextCount(n, limit int) int {
 	return 2 * n
 }
 
-// lookupBoard resolves a card name. A name that does not say its board covers
-// every board of its size: a family name the catalog calls ambiguous ("A100"), or
-// a name that resolves to one board but names none of SXM, PCIe or NVL while the
-// catalog holds a sibling of the same family and memory on another board ("A100
-// 80GB", "H800": price lists write them for either). It resolves to the slowest
-// of those boards (lower memory bandwidth, then lower dense BF16 peak, then no
-// NVLink), the conservative time, and returns the fastest beside it so the
-// option can say what it would change. *all holds cat.Cards(), read on first
-// need.
-func lookupBoard(cat *catalog.Catalog, all *[]catalog.Card, name string) (catalog.Card, *catalog.Card, error) {
-	c, err := cat.Lookup(name)
-	var boards []catalog.Card
-	var amb *catalog.AmbiguousError
-	switch {
-	case errors.As(err, &amb):
-		for _, id := range amb.Candidates {
-			b, err := cat.Lookup(id)
-			if err != nil {
-				return catalog.Card{}, nil, err
-			}
-			boards = append(boards, b)
-		}
-	case err != nil:
-		return c, nil, err
-	case namesBoard(name):
-		return c, nil, nil
-	default:
-		if *all == nil {
-			*all = cat.Cards()
-		}
-		boards = append(siblings(*all, c), c)
+// lookupBoard resolves a card name through the catalog's reading of it
+// (catalog.Catalog.Candidates): the slowest card the name may denote, which
+// the offer is planned on (the conservative time), the fastest beside it when
+// the name leaves the board open ("A100 80GB", "H800"), so the option can say
+// what it would change, and every candidate's ID, which the Cards filter
+// matches.
+func lookupBoard(cat *catalog.Catalog, name string) (slow catalog.Card, fast *catalog.Card, ids []string, err error) {
+	cs, err := cat.Candidates(name)
+	if err != nil {
+		return catalog.Card{}, nil, nil, err
 	}
-	slow, fast := slices.MinFunc(boards, bySpeed), slices.MaxFunc(boards, bySpeed)
-	if fast.ID == slow.ID {
-		return slow, nil, nil
+	ids = make([]string, len(cs))
+	for i, c := range cs {
+		ids[i] = c.ID
 	}
-	return slow, &fast, nil
-}
-
-// namesBoard reports whether a card name says its board: SXM, PCIe, NVL or HGX
-// in any case and spacing.
-func namesBoard(name string) bool {
-	n := strings.ToLower(name)
-	return slices.ContainsFunc([]string{"sxm", "pcie", "nvl", "hgx"}, func(b string) bool {
-		return strings.Contains(n, b)
-	})
-}
-
-// siblings returns the cards of all that share a family and the marketed memory with c
-// but sit on another board.
-func siblings(all []catalog.Card, c catalog.Card) []catalog.Card {
-	var out []catalog.Card
-	for _, o := range all {
-		if o.ID == c.ID || o.Form == c.Form || o.MemoryNominal != c.MemoryNominal || o.Vendor != c.Vendor {
-			continue
-		}
-		if slices.ContainsFunc(o.Families, func(f string) bool { return slices.Contains(c.Families, f) }) {
-			out = append(out, o)
-		}
+	if len(cs) > 1 {
+		fast = &cs[len(cs)-1]
 	}
-	return out
-}
-
-// bySpeed orders cards slowest first: by memory bandwidth, then dense BF16 peak,
-// then NVLink.
-func bySpeed(a, b catalog.Card) int {
-	pa, _ := a.Peak(sizing.BF16)
-	pb, _ := b.Peak(sizing.BF16)
-	return cmp.Or(cmp.Compare(a.MemoryBandwidth, b.MemoryBandwidth), cmp.Compare(pa, pb),
-		cmp.Compare(a.NVLink, b.NVLink))
+	return cs[0], fast, ids, nil
 }
 
 func isZeroRates(r pricing.Rates) bool { return r.Base == "" && len(r.Per) == 0 }

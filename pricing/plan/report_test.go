@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -164,11 +165,15 @@ func TestReportRates(t *testing.T) {
 }
 
 // A name that leaves the board open is planned on the slowest board, and says so;
-// a name that says its board is planned on it without a word.
+// a name that settles its board (by saying it, or by a memory type only one
+// board has, as nvidia-smi's "NVIDIA H100 80GB HBM3" does) is planned on it
+// without a word. The catalog's Candidates is the one reading.
 func TestReportAssumedBoards(t *testing.T) {
 	for _, tc := range []struct{ name, want, faster string }{
 		{"A100 80GB", "a100-pcie-80gb", "SXM4"},
 		{"H800", "h800-pcie-80gb", "SXM5"},
+		{"H100 80GB", "h100-pcie-80gb", "SXM5"},
+		{"NVIDIA H100 80GB HBM3", "h100-sxm5-80gb", ""},
 		{"NVIDIA A100-SXM4-80GB", "a100-sxm4-80gb", ""},
 		{"A100 PCIe 80GB", "a100-pcie-80gb", ""},
 		{"RTX 4090", "rtx-4090", ""},
@@ -180,6 +185,36 @@ func TestReportAssumedBoards(t *testing.T) {
 		w := strings.Join(opts[0].Warnings, "|")
 		if opts[0].CardID != tc.want || strings.Contains(w, "does not say its board") != (tc.faster != "") || !strings.Contains(w, tc.faster) {
 			t.Errorf("%s: planned on %s with warnings %q; want %s and a word on the %s board", tc.name, opts[0].CardID, w, tc.want, tc.faster)
+		}
+	}
+}
+
+// The Cards filter reads names as offers' names are read: nvidia-smi's H100
+// name asks for the SXM5 board alone, "H100 80GB" for either board.
+func TestReportCardsFilterCandidates(t *testing.T) {
+	p := Planner{Offers: []pricing.Offer{planOffer("sxm", "NVIDIA H100 80GB HBM3", 8, "20", ""), planOffer("pcie", "H100 PCIe 80GB", 8, "15", "")}}
+	for _, tc := range []struct {
+		cards []string
+		want  string
+	}{
+		{[]string{"NVIDIA H100 80GB HBM3"}, "sxm"},
+		{[]string{"H100 SXM5 80GB"}, "sxm"},
+		{[]string{"H100 80GB"}, "pcie sxm"},
+		{[]string{"h100-pcie-80gb"}, "pcie"},
+	} {
+		r := trainingRequest(t)
+		r.Cards = tc.cards
+		opts, err := p.Plan(r)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.cards, err)
+		}
+		var got []string
+		for _, o := range opts {
+			got = append(got, o.Offer.Provider)
+		}
+		slices.Sort(got)
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("cards %q kept %v, want %s", tc.cards, got, tc.want)
 		}
 	}
 }
@@ -236,11 +271,11 @@ func TestFitsBoundary(t *testing.T) {
 	if u, _ := sizing.Usable(card.Memory, s.headroom); u != b.Total() {
 		t.Skipf("usable %d != total %d at the tiniest headroom", u, b.Total())
 	}
-	if f := s.fitCard(card, 1, GPUsPerServer, 0); !f.ok {
+	if f := s.fitCard(card, 1, GPUsPerServer, 0, 0); !f.ok {
 		t.Errorf("exactly fitting memory refused: %v", f.err)
 	}
 	card.Memory--
-	if f := s.fitCard(card, 1, GPUsPerServer, 0); f.ok {
+	if f := s.fitCard(card, 1, GPUsPerServer, 0, 0); f.ok {
 		t.Errorf("one byte short accepted")
 	}
 }

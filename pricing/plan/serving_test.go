@@ -28,17 +28,17 @@ func servingRequest(t testing.TB, model string, tr Traffic) Request {
 // TTFT ≤ 1 s and TPOT ≤ 50 ms, on one offer of each card (hourly CNY, up to 8
 // GPUs). Each row's replicas are checked by hand against compute.Serving.Best at
 // the row's tensor-parallel size (the figures below, printed by compute for the
-// catalog's cards at the 0.1 reserve), and the money by hand:
+// catalog's cards at the 0.1 reserve: users in a closed loop), and the money by
+// hand:
 //
-//   - RTX 4090, t=1: 40 sequences (memory-bound, TPOT 43.8 ms), 913.7 tokens/s =
-//     3.046 requests/s, so ⌈20/3.046⌉ = 7 replicas, 7 GPUs; 7 × 1.60 = 11.20 an
-//     hour; 20 × 300 × 3600 = 21.6 million tokens an hour, 11.20 / 21.6 = 0.5185…
-//     → 0.52.
-//   - A100 SXM4 80GB: t=1 completes 5.83 requests/s (4 replicas) and t=4 20.93 (1
-//     replica): 4 GPUs either way, 4 × 9.90 = 39.60, and the tie goes to the
-//     faster request (TTFT 49 ms against 126 ms): t=4. 39.60 / 21.6 = 1.833… → 1.83.
-//   - H100 SXM5 80GB: t=1 15.77 requests/s (2 replicas), t=2 29.39 (1): 2 GPUs
-//     either way, t=2 the faster; 2 × 22.00 = 44.00, / 21.6 = 2.037… → 2.04.
+//   - RTX 4090, t=1: 40 sequences (memory-bound, TPOT 46.8 ms), 843.9 tokens/s =
+//     2.813 requests/s, so ⌈20/2.813⌉ = 8 replicas, 8 GPUs; 8 × 1.60 = 12.80 an
+//     hour; 20 × 300 × 3600 = 21.6 million tokens an hour, 12.80 / 21.6 = 0.5926…
+//     → 0.59.
+//   - A100 SXM4 80GB: t=2 completes 13.20 requests/s at 198 sequences (2 replicas,
+//     4 GPUs), 4 × 9.90 = 39.60; 39.60 / 21.6 = 1.833… → 1.83.
+//   - H100 SXM5 80GB: t=2 34.39 requests/s at 517 sequences (1 replica, 2 GPUs);
+//     2 × 22.00 = 44.00, / 21.6 = 2.037… → 2.04.
 func TestServingLlama8B(t *testing.T) {
 	tr := Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TTFT: time.Second, TPOT: 50 * time.Millisecond}
 	for _, tc := range []struct {
@@ -48,9 +48,9 @@ func TestServingLlama8B(t *testing.T) {
 		conc                   int
 		perHour, perMillion    string
 	}{
-		{"RTX 4090", "1.60", 1, 7, 7, 40, "11.20", "0.52"},
-		{"A100 SXM4 80GB", "9.90", 4, 1, 4, 314, "39.60", "1.83"},
-		{"H100 SXM5 80GB", "22.00", 2, 1, 2, 440, "44.00", "2.04"},
+		{"RTX 4090", "1.60", 1, 8, 8, 40, "12.80", "0.59"},
+		{"A100 SXM4 80GB", "9.90", 2, 2, 4, 198, "39.60", "1.83"},
+		{"H100 SXM5 80GB", "22.00", 2, 1, 2, 517, "44.00", "2.04"},
 	} {
 		t.Run(tc.card, func(t *testing.T) {
 			p := Planner{Offers: []pricing.Offer{planOffer("a", tc.card, 8, tc.hourly, "")}}
@@ -354,7 +354,7 @@ func TestServingJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), `"serving":{"requests_per_second":20,"prompt_tokens":1000,"output_tokens":300,"ttft":"1s","tpot":"50ms"}`) {
+	if !strings.Contains(string(b), `"serving":{"requests_per_second":20,"prompt_tokens":1000,"output_tokens":300,"availability":0,"ttft":"1s","tpot":"50ms"}`) {
 		t.Errorf("request JSON %s", b)
 	}
 	var back Request
@@ -376,7 +376,7 @@ func TestServingJSON(t *testing.T) {
 	if err := json.Unmarshal(ob, &o); err != nil {
 		t.Fatal(err)
 	}
-	if o.Replicas != 7 || *o.Serving != *opts[0].Serving || !o.PerMillion.Amount.Equal(opts[0].PerMillion.Amount) || o.PerHour.Currency != "CNY" {
+	if o.Replicas != 8 || *o.Serving != *opts[0].Serving || !o.PerMillion.Amount.Equal(opts[0].PerMillion.Amount) || o.PerHour.Currency != "CNY" {
 		t.Errorf("read back %+v", o)
 	}
 }
