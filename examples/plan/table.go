@@ -51,7 +51,7 @@ func columnsHelp(w io.Writer, title string, cols []report.Column, l msg.Lang) {
 	for _, c := range cols {
 		help := l.T("plan.colhelp." + c.ID)
 		if c.Wide {
-			help += " (-wide)"
+			help += l.T("plan.help.wide")
 		}
 		fmt.Fprintf(w, "  %s%s\n", text.PadRight(l.T("plan.col."+c.ID), indent-2), text.Wrap(help, indent, width, strings.Repeat(" ", indent)))
 	}

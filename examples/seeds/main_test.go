@@ -25,6 +25,7 @@ func TestGolden(t *testing.T) {
 	}{
 		{name: "default", args: nil},
 		{name: "long_sequence", args: []string{"-context", "2048", "-seq", "4096"}},
+		{name: "zh", args: []string{"-lang", "zh"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

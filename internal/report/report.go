@@ -263,12 +263,12 @@ func Skipped(skipped []plan.Skipped, lang msg.Lang) (lines []string, unknown boo
 // name, so that the report and its messages show where it came from.
 func PriceList(file string, l pricelist.List, lang msg.Lang) ([]pricing.Offer, string) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s", file, lang.T("plan.format."+l.Format))
+	format := lang.T("plan.format." + l.Format)
 	if cloud := skyPilotCloud(file); l.Format == pricelist.FormatSkyPilot && cloud != "" {
 		for i := range l.Offers {
 			l.Offers[i].Provider = cloud
 		}
-		b.WriteString(lang.F("plan.source.cloud", cloud))
+		format += lang.F("plan.source.cloud", cloud)
 	}
 	unnamed := 0
 	for i := range l.Offers {
@@ -277,7 +277,7 @@ func PriceList(file string, l pricelist.List, lang msg.Lang) ([]pricing.Offer, s
 			unnamed++
 		}
 	}
-	fmt.Fprintf(&b, "): %s", lang.N(len(l.Offers), "plan.n.offer"))
+	b.WriteString(lang.F("plan.source", file, format, lang.N(len(l.Offers), "plan.n.offer")))
 	if unnamed > 0 {
 		b.WriteString(lang.F("plan.source.unnamed", unnamed))
 	}

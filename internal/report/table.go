@@ -143,7 +143,7 @@ type Table struct {
 
 // Options lays out the options in cols: the default columns, or with v.Wide
 // all of them, without limits on a cell. Costs carry their currency in the
-// heading when every option shares one.
+// heading of the first column of money when every option shares one.
 func Options(cols []Column, opts []plan.Option, v View) Table {
 	var t Table
 	currency := ""
@@ -156,6 +156,7 @@ func Options(cols []Column, opts []plan.Option, v View) Table {
 		}
 	}
 	var shown []Column
+	named := false
 	for _, c := range cols {
 		if c.Wide && !v.Wide {
 			continue
@@ -168,8 +169,9 @@ func Options(cols []Column, opts []plan.Option, v View) Table {
 			t.Max = append(t.Max, c.Max)
 		}
 		h := v.Lang.T("plan.col." + c.ID)
-		if currency != "" && isMoney(c.ID) {
+		if currency != "" && isMoney(c.ID) && !named {
 			h += v.Lang.F("plan.col.currency", v.Lang.Currency(currency))
+			named = true // once, on the first column of money: the rest share it
 		}
 		t.Head = append(t.Head, h)
 	}
