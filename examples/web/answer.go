@@ -71,12 +71,53 @@ func (s *server) newAnswer(w *words, lang msg.Lang, in planInput, rep plan.Repor
 		}
 	}
 	a.Warnings, a.Note = best.Warnings, d.Note
+	if in.req.Serving != nil {
+		a.Curves = template.HTML(inline(s.curves(lang, in.req, rep.Options)))
+	}
 	for i, o := range rep.Options[1:] {
 		for _, warn := range o.Warnings {
 			a.Others = append(a.Others, fmt.Sprintf("#%d: %s", i+2, warn))
 		}
 	}
 	return a
+}
+
+// curves draws the serving curves examples/serve draws (chart.Serving) for the
+// cards of the first options, at most chart.MaxCurves, each on its option's
+// GPUs a replica, with the request's TPOT target; empty when no curve can be
+// drawn.
+func (s *server) curves(lang msg.Lang, r plan.Request, opts []plan.Option) string {
+	t := r.Serving
+	rep := chart.Replica{Model: r.Model, Weights: r.Workload.Precision, Prompt: t.PromptTokens, Output: t.OutputTokens}
+	tp := func(o plan.Option) int { return max(o.Layout.Tensor, 1) }
+	gpus := func(n int) string {
+		if n > 1 {
+			return lang.F("serve.title.tp", n)
+		}
+		return lang.T("serve.title.one")
+	}
+	var cs []chart.Curve
+	seen := map[string]bool{}
+	for _, o := range opts {
+		card, err := s.cat.Lookup(o.CardID)
+		if err != nil || seen[o.CardID] || len(cs) == chart.MaxCurves {
+			continue
+		}
+		seen[o.CardID] = true
+		c, err := rep.Sweep(card, tp(o), t.TPOT)
+		if err != nil {
+			continue
+		}
+		if tp(o) != tp(opts[0]) {
+			c.Label += " " + gpus(tp(o))
+		}
+		cs = append(cs, c)
+	}
+	if len(cs) == 0 {
+		return ""
+	}
+	subtitle := lang.F("serve.title", r.Model.Name, strings.ToUpper(r.Workload.Precision.String()), t.PromptTokens, t.OutputTokens, gpus(tp(opts[0])))
+	return chart.Serving(lang, subtitle, cs, t.TPOT)
 }
 
 // head is what the answer says was planned, in the words examples/plan heads

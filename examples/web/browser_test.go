@@ -89,7 +89,7 @@ func TestBrowser(t *testing.T) {
 			document.getElementById('task').value = 'inference';
 			document.getElementById('kind-service').checked = true;
 			document.getElementById('rps').value = '2';
-			document.getElementById('tpot').value = '50ms';`, zhPrices, "plan.serve.best", 1},
+			document.getElementById('tpot').value = '50ms';`, zhPrices, "plan.serve.best", 2},
 	} {
 		w := pageWords[tc.lang]
 		b.navigate(t, base+"?lang="+tc.lang.String())
