@@ -50,7 +50,7 @@ type viewError struct {
 // page answers GET / with the form, and POST / (the form submitted) with the
 // form and the plan, or the form and what is wrong with it.
 func (s *server) page(w http.ResponseWriter, r *http.Request) {
-	lang := pickLang(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"))
+	lang := pickLang(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"), s.lang)
 	v := s.newView(lang, defaultForm)
 	if r.Method == http.MethodGet {
 		writePage(w, http.StatusOK, v)
@@ -59,7 +59,7 @@ func (s *server) page(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, s.limits.Body)
 	values, config, prices, err := s.readBody(r)
 	if l := values.Get("lang"); l != "" {
-		lang = pickLang(l, "")
+		lang = pickLang(l, "", lang)
 		v = s.newView(lang, defaultForm)
 	}
 	v.Form = readForm(values)
@@ -188,17 +188,14 @@ func writePage(w http.ResponseWriter, code int, v view) {
 	w.Write(b.Bytes())
 }
 
-// pickLang is the page's language: the lang parameter ("zh" or "en") when
-// given, else the first of Chinese and English the Accept-Language header
-// prefers (by its q weights, then its order), else English.
-func pickLang(param, accept string) msg.Lang {
-	switch strings.ToLower(param) {
-	case "zh", "zh-cn", "cn":
-		return msg.ZH
-	case "en":
-		return msg.EN
+// pickLang is the page's language: the lang parameter ("zh" or "en", as -lang
+// reads it) when given, else the first of Chinese and English the
+// Accept-Language header prefers (by its q weights, then its order), else def.
+func pickLang(param, accept string, def msg.Lang) msg.Lang {
+	if l, err := msg.ParseLang(param); err == nil && param != "" {
+		return l
 	}
-	best, bestQ := msg.EN, 0.0
+	best, bestQ := def, 0.0
 	for _, part := range strings.Split(accept, ",") {
 		tag, params, _ := strings.Cut(strings.TrimSpace(part), ";")
 		q := 1.0

@@ -48,7 +48,7 @@ func testServer(t testing.TB, l limits) *server {
 	if l.Time == 0 {
 		l.Time = d.Time
 	}
-	s, err := newServer(l)
+	s, err := newServer(l, msg.EN)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -412,21 +412,25 @@ func TestPageWeight(t *testing.T) {
 func TestPickLang(t *testing.T) {
 	for _, tc := range []struct {
 		param, accept string
-		want          msg.Lang
+		def, want     msg.Lang
 	}{
-		{"", "", msg.EN},
-		{"zh", "", msg.ZH},
-		{"en", "zh-CN", msg.EN},
-		{"fr", "zh-TW,zh;q=0.8", msg.ZH},
-		{"", "en-US,en;q=0.9,zh-CN;q=0.8", msg.EN},
-		{"", "fr-FR,zh-CN;q=0.5,en;q=0.4", msg.ZH},
-		{"", "fr-FR,de;q=0.9", msg.EN},
-		{"", "zh;q=0.2,en;q=0.7", msg.EN},
-		{"", "zh;q=nope", msg.EN},
-		{"", "*", msg.EN},
+		{"", "", msg.EN, msg.EN},
+		{"", "", msg.ZH, msg.ZH},
+		{"", "fr-FR,de;q=0.9", msg.ZH, msg.ZH},
+		{"", "en-GB", msg.ZH, msg.EN},
+		{"zh_CN", "en", msg.EN, msg.ZH},
+		{"zh", "", msg.EN, msg.ZH},
+		{"en", "zh-CN", msg.EN, msg.EN},
+		{"fr", "zh-TW,zh;q=0.8", msg.EN, msg.ZH},
+		{"", "en-US,en;q=0.9,zh-CN;q=0.8", msg.EN, msg.EN},
+		{"", "fr-FR,zh-CN;q=0.5,en;q=0.4", msg.EN, msg.ZH},
+		{"", "fr-FR,de;q=0.9", msg.EN, msg.EN},
+		{"", "zh;q=0.2,en;q=0.7", msg.EN, msg.EN},
+		{"", "zh;q=nope", msg.EN, msg.EN},
+		{"", "*", msg.EN, msg.EN},
 	} {
-		if got := pickLang(tc.param, tc.accept); got != tc.want {
-			t.Errorf("pickLang(%q, %q) = %v, want %v", tc.param, tc.accept, got, tc.want)
+		if got := pickLang(tc.param, tc.accept, tc.def); got != tc.want {
+			t.Errorf("pickLang(%q, %q, %v) = %v, want %v", tc.param, tc.accept, tc.def, got, tc.want)
 		}
 	}
 }

@@ -524,6 +524,9 @@ var en = map[string]string{
 	"plan.source":                    "%s (%s): %s",
 
 	// examples/web: the page's own words; its answer speaks in the plan.* messages above.
+	"web.serving":        "(Ctrl-C stops it)",
+	"web.flag.addr":      "`host:port` to listen on; port 0 picks a free one",
+	"web.help":           "Usage: web [flags]\n\nServes the planner as a page on -addr (127.0.0.1:8080 by default) until\ninterrupted, and POST /api/plan for programs. It prints the address it serves\non. The page speaks the language the browser asks for (or ?lang=zh, ?lang=en),\nelse -lang's.\n\nExit status: 0 stopped by an interrupt; 1 cannot listen on -addr; 2 usage error.\n\nFlags:\n",
 	"web.title":          "gpuplan: which GPUs to rent, how many, for how long, at what price",
 	"web.intro":          "Sizes the memory, turns the work into time and prices the rental, as go run ./examples/plan does.",
 	"web.othername":      "中文",

@@ -525,6 +525,9 @@ var zh = map[string]string{
 	"plan.source":                    "%s（%s）：%s",
 
 	// examples/web：网页自己的用语；回答部分沿用上面的 plan.* 消息。
+	"web.serving":        "（按 Ctrl-C 停止）",
+	"web.flag.addr":      "监听的 `主机:端口`；端口为 0 时自动选一个空闲端口",
+	"web.help":           "用法：web [参数]\n\n在 -addr（默认 127.0.0.1:8080）上以网页提供规划器，直到被中断；程序可以\nPOST /api/plan。启动后打印所监听的地址。网页使用浏览器要求的语言（或\n?lang=zh、?lang=en），否则用 -lang 的语言。\n\n退出状态：0 被中断后停止；1 无法监听 -addr；2 命令行参数有误。\n\n参数：\n",
 	"web.title":          "gpuplan：租哪种 GPU、租几张、租多久、花多少钱",
 	"web.intro":          "先算显存，再把工作量换算成时间，最后为租用定价，与 go run ./examples/plan 的回答相同。",
 	"web.othername":      "English",
