@@ -73,7 +73,7 @@ func benchPlanner(b *testing.B, p Planner, r Request) {
 	}
 }
 
-func BenchmarkPlan1000(b *testing.B)   { benchmarkPlan(b, 1000) }
+func BenchmarkPlan1000(b *testing.B) { benchmarkPlan(b, 1000) }
 
 // BenchmarkPlanGlobalBatch1000 plans the same job with a global batch of 48
 // sequences a step, so that each layout's data-parallel degree sets its

@@ -330,6 +330,9 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 	if f.mem.Approx != 0 {
 		f.pre = append(f.pre, "memory terms approximated from the parameter count alone: "+f.mem.Approx.String())
 	}
+	if note := s.calibrated(&card, s.Workload.Task == sizing.Inference); note != "" && f.duration > 0 {
+		f.pre = append(f.pre, note)
+	}
 	scaling := "" // the efficiency, when the job was timed
 	if f.duration > 0 {
 		scaling = fmt.Sprintf("; scaling efficiency %.0f%%", f.eff*100)
