@@ -31,6 +31,8 @@ var goldenCases = []struct {
 	// (50 > 24 × 1.99): only the monthly break-even is marked, with days.
 	{name: "usd_720h", args: []string{"-hourly", "1.99", "-daily", "50", "-monthly", "1100",
 		"-currency", "USD", "-hours-per-month", "720"}},
+	// In Chinese, with prices as Chinese price lists write them.
+	{name: "zh", args: []string{"-lang", "zh", "-hourly", "1.98元/小时", "-daily", "¥40", "-monthly", "1100元/月"}},
 }
 
 func TestGolden(t *testing.T) {
@@ -51,6 +53,13 @@ func TestGolden(t *testing.T) {
 				t.Errorf("run(%q) output differs from %s; rerun with -update and look at the picture", tt.args, golden)
 			}
 			wellFormed(t, out.Bytes())
+			if tt.name != "default" { // default.golden is TestOutputFile's
+				var text bytes.Buffer
+				if err := run(&text, tt.args, msg.EN); err != nil {
+					t.Fatal(err)
+				}
+				textGolden(t, tt.name+".golden", text.Bytes())
+			}
 		})
 	}
 }

@@ -18,8 +18,11 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 func TestGolden(t *testing.T) {
 	args := []string{"-account", "testdata/account.json", "-sessions", "testdata/sessions.csv", "-outages", "testdata/outages.csv",
 		"-from", "2026-01-01T00:00:00Z", "-to", "2026-02-01T00:00:00Z"}
-	var text, j bytes.Buffer
+	var text, j, zh bytes.Buffer
 	if err := run(&text, args, msg.EN); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(&zh, args, msg.ZH); err != nil { // a zh locale, as main would hand it
 		t.Fatal(err)
 	}
 	if err := run(&j, append(args, "-json"), msg.EN); err != nil {
@@ -34,7 +37,8 @@ func TestGolden(t *testing.T) {
 	if b, err := os.ReadFile(file); err != nil || !bytes.Equal(b, j.Bytes()) || none.Len() != 0 {
 		t.Errorf("-json -o wrote %q to the file (%v) and %q to stdout; want the JSON in the file only", b, err, none.String())
 	}
-	for golden, got := range map[string][]byte{"testdata/invoice.golden": text.Bytes(), "testdata/invoice.golden.json": j.Bytes()} {
+	for golden, got := range map[string][]byte{"testdata/invoice.golden": text.Bytes(), "testdata/invoice.golden.json": j.Bytes(),
+		"testdata/invoice_zh.golden": zh.Bytes()} {
 		if *update {
 			if err := os.WriteFile(golden, got, 0o644); err != nil {
 				t.Fatal(err)

@@ -91,6 +91,14 @@ func TestGolden(t *testing.T) {
 		{"render_no_fit", []string{"-render", "sdxl", "-size", "2048", "-offers", "testdata/only_4090.csv"}, exitFail},
 		// Every column, past the 100 columns of the default.
 		{"wide", []string{"-wide", "-top", "3"}, exitOK},
+		// In Chinese: the default job, the Chinese price-list template (provider
+		// and region names in Chinese, aligned by display width), a render job,
+		// a job that fits nowhere, and offers of an unknown card beside known ones.
+		{"zh_default", []string{"-lang", "zh"}, exitOK},
+		{"zh_template", []string{"-lang", "zh", "-offers", "offers_template_zh.csv", "-top", "2"}, exitOK},
+		{"zh_render", []string{"-lang", "zh", "-render", "sdxl", "-size", "1024", "-usage", "24h", "-top", "3"}, exitOK},
+		{"zh_no_fit", append([]string{"-lang", "zh"}, noFitArgs...), exitFail},
+		{"zh_two_currencies", []string{"-lang", "zh", "-offers", "testdata/two_currencies.csv", "-rates", "CNY:USD=7.20", "-top", "3"}, exitOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runArgs(tc.args...)
@@ -616,5 +624,37 @@ func TestEager(t *testing.T) {
 	}
 	if r := runArgs("-flash=false"); r.code != exitUsage || !strings.Contains(r.stderr, "flag provided but not defined: -flash") {
 		t.Errorf("-flash: exit %d, stderr %q; want it gone, a usage error", r.code, r.stderr)
+	}
+}
+
+// The locale main hands to run decides the language when -lang is not given;
+// -lang overrides it either way; -h is in that language.
+func TestLanguage(t *testing.T) {
+	run1 := func(lang msg.Lang, args ...string) string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		if code := cli.Main("plan", run, args, lang, &out, &errOut); code != exitOK {
+			t.Fatalf("run(%q) in %v = exit %d, %q", args, lang, code, errOut.String())
+		}
+		return out.String()
+	}
+	if got := run1(msg.ZH, "-top", "1"); !strings.HasPrefix(got, "任务：") || !strings.Contains(got, "预计费用（元）") {
+		t.Errorf("a zh locale: want the report in Chinese:\n%s", got)
+	}
+	if got := run1(msg.ZH, "-top", "1", "-lang", "en"); !strings.HasPrefix(got, "Job:") {
+		t.Errorf("-lang en in a zh locale: want English:\n%s", got)
+	}
+	if got := run1(msg.EN, "-lang", "zh", "-h"); !strings.HasPrefix(got, "用法：plan") || !strings.Contains(got, "预设模型名") ||
+		!strings.Contains(got, "（默认 \"llama-2-7b\"）") || !strings.Contains(got, "\n  预计费用  ") {
+		t.Errorf("-lang zh -h: want the usage in Chinese:\n%s", got)
+	}
+	var out, errOut bytes.Buffer
+	if code := cli.Main("plan", run, []string{"-lang", "zh", "-budget", "-10"}, msg.EN, &out, &errOut); code != exitUsage ||
+		!strings.Contains(errOut.String(), "-budget -10: 应为大于 0 的金额") || !strings.Contains(errOut.String(), msg.ZH.T("cli.usage")) {
+		t.Errorf("a usage error in Chinese: exit %d, stderr %q", code, errOut.String())
+	}
+	errOut.Reset()
+	if code := cli.Main("plan", run, []string{"-lang", "fr"}, msg.EN, &out, &errOut); code != exitUsage || !strings.Contains(errOut.String(), "-lang: want zh or en") {
+		t.Errorf("-lang fr: exit %d, stderr %q", code, errOut.String())
 	}
 }

@@ -44,12 +44,12 @@ func readOfferFile(file string, lang msg.Lang) ([]pricing.Offer, string, error) 
 		return nil, "", fmt.Errorf("%s: %w", file, err)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s", file, lang.T("plan.format."+l.Format))
+	format := lang.T("plan.format." + l.Format)
 	if cloud := skyPilotCloud(file); l.Format == pricelist.FormatSkyPilot && cloud != "" {
 		for i := range l.Offers {
 			l.Offers[i].Provider = cloud
 		}
-		b.WriteString(lang.F("plan.source.cloud", cloud))
+		format += lang.F("plan.source.cloud", cloud)
 	}
 	unnamed := 0
 	for i := range l.Offers {
@@ -58,7 +58,7 @@ func readOfferFile(file string, lang msg.Lang) ([]pricing.Offer, string, error) 
 			unnamed++
 		}
 	}
-	fmt.Fprintf(&b, "): %s", lang.N(len(l.Offers), "plan.n.offer"))
+	b.WriteString(lang.F("plan.source", file, format, lang.N(len(l.Offers), "plan.n.offer")))
 	if unnamed > 0 {
 		b.WriteString(lang.F("plan.source.unnamed", unnamed))
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/internal/msg"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/shopspring/decimal"
@@ -139,5 +140,42 @@ func TestUnknownCard(t *testing.T) {
 	r = runArgs("-catalog", "testdata/only_4090.csv")
 	if r.code != exitFail || !strings.Contains(r.stderr, "-catalog testdata/only_4090.csv: catalog:") {
 		t.Errorf("a -catalog that is no catalog: exit %d, stderr %q; want 1 naming the file", r.code, r.stderr)
+	}
+}
+
+// The options table pads by display width: with Chinese provider names and a
+// card's Chinese alias ("昇腾910B"), each column starts at the same terminal
+// column on every row, in both languages.
+func TestTableAlignsChinese(t *testing.T) {
+	for _, lang := range []string{"zh", "en"} {
+		r := runArgs("-lang", lang, "-offers", "testdata/zh_aligned.csv", "-model", "qwen2.5-7b", "-task", "inference", "-precision", "bf16")
+		if r.code != exitOK {
+			t.Fatalf("-lang %s: exit %d, %q", lang, r.code, r.stderr)
+		}
+		var rows []string
+		for _, l := range strings.Split(r.stdout, "\n") {
+			if strings.Contains(l, "昇腾910B") || strings.Contains(l, "RTX 4090  ") || strings.Contains(l, "A100 SXM4 80GB  ") {
+				rows = append(rows, l)
+			}
+		}
+		if len(rows) != 3 {
+			t.Fatalf("-lang %s: %d rows of the three offers in:\n%s", lang, len(rows), r.stdout)
+		}
+		col := func(line, cell string) int { return text.Width(line[:strings.Index(line, cell)]) }
+		at := []int{col(rows[0], "GiB"), text.Width(rows[0])}
+		for _, row := range rows {
+			cardAt := -1
+			for _, card := range []string{"昇腾910B", "RTX 4090", "A100 SXM4 80GB"} {
+				if strings.Contains(row, card) {
+					cardAt = col(row, card)
+				}
+			}
+			if first := col(rows[0], strings.Fields(rows[0])[2]); cardAt != first {
+				t.Errorf("-lang %s: the card starts at column %d in %q, %d in %q", lang, cardAt, row, first, rows[0])
+			}
+			if got := []int{col(row, "GiB"), text.Width(row)}; got[0] != at[0] || got[1] != at[1] {
+				t.Errorf("-lang %s: row %q ends its memory at %d and the row at %d; the first at %v", lang, row, got[0], got[1], at)
+			}
+		}
 	}
 }

@@ -24,7 +24,7 @@ import (
 
 // renderFlags are the flags a render job takes besides -render and -size.
 var renderFlags = map[string]bool{"render": true, "size": true, "usage": true, "per-day": true, "days": true,
-	"headroom": true, "budget": true, "offers": true, "top": true, "json": true}
+	"headroom": true, "budget": true, "offers": true, "top": true, "json": true, "o": true, "lang": true, "wide": true, "catalog": true}
 
 // parseSize reads -size: "1024" (a square) or "1920x1080" (width × height).
 func parseSize(s string) (w, h int, err error) {

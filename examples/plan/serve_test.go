@@ -19,6 +19,7 @@ func TestServeGolden(t *testing.T) {
 		// No card reaches a 2 ms TPOT: the best latency reachable, and on what.
 		{"serve_unreachable", []string{"-model", "llama-3.1-8b", "-serve-rps", "20", "-tpot", "2ms"}, exitFail},
 		{"serve_json", append(serveArgs, "-top", "1", "-json"), exitOK},
+		{"zh_serve", append([]string{"-lang", "zh"}, append(serveArgs, "-top", "5")...), exitOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runArgs(tc.args...)

@@ -154,8 +154,8 @@ var servingColumns = []column{
 }
 
 // writeOptions writes the options table: the default columns, or with wide all
-// of them. Costs carry their currency in the heading when every option shares
-// one.
+// of them. Costs carry their currency in the heading of the first column of
+// money when every option shares one.
 func writeOptions(w io.Writer, cols []column, opts []plan.Option, v view) error {
 	wide := v.wide
 	currency := opts[0].RankedCost.Currency
@@ -166,6 +166,7 @@ func writeOptions(w io.Writer, cols []column, opts []plan.Option, v view) error 
 	}
 	t := text.Table{Indent: "  "}
 	var head []string
+	named := false
 	for _, c := range cols {
 		if c.wide && !wide {
 			continue
@@ -177,8 +178,9 @@ func writeOptions(w io.Writer, cols []column, opts []plan.Option, v view) error 
 			t.Max = append(t.Max, c.max)
 		}
 		h := v.lang.T("plan.col." + c.id)
-		if currency != "" && isMoney(c.id) {
+		if currency != "" && isMoney(c.id) && !named {
 			h += v.lang.F("plan.col.currency", v.lang.Currency(currency))
+			named = true // once, on the first column of money: the rest share it
 		}
 		head = append(head, h)
 	}
@@ -217,7 +219,7 @@ func columnsHelp(w io.Writer, title string, cols []column, l msg.Lang) {
 	for _, c := range cols {
 		help := l.T("plan.colhelp." + c.id)
 		if c.wide {
-			help += " (-wide)"
+			help += l.T("plan.help.wide")
 		}
 		fmt.Fprintf(w, "  %s%s\n", text.PadRight(l.T("plan.col."+c.id), indent-2), text.Wrap(help, indent, width, strings.Repeat(" ", indent)))
 	}

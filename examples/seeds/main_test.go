@@ -25,6 +25,7 @@ func TestGolden(t *testing.T) {
 	}{
 		{name: "default", args: nil},
 		{name: "long_sequence", args: []string{"-context", "2048", "-seq", "4096"}},
+		{name: "zh", args: []string{"-lang", "zh"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -132,25 +133,6 @@ func TestClaims(t *testing.T) {
 			!strings.HasPrefix(v, "partly true") && !strings.HasPrefix(v, "not reproduced") {
 			t.Errorf("verdict opens %q, want reproduced, corrected, partly true or not reproduced", v[:min(len(v), 40)])
 		}
-	}
-}
-
-// TestSampleOffersCopy checks that the embedded price list is examples/plan's,
-// so that the two examples show the same sample prices.
-func TestSampleOffersCopy(t *testing.T) {
-	got, err := os.ReadFile(filepath.Join("testdata", "sample_offers.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := os.ReadFile(filepath.Join("..", "plan", "sample_offers.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("testdata/sample_offers.json differs from ../plan/sample_offers.json; copy it again")
-	}
-	if !bytes.Equal(sampleOffersJSON, want) {
-		t.Errorf("the embedded price list differs from ../plan/sample_offers.json; rebuild")
 	}
 }
 

@@ -36,6 +36,8 @@ var goldenCases = []struct {
 		"-tp", "4", "-precision", "fp8", "-tpot", "100ms"}},
 	// One card that cannot hold the model beside two that can.
 	{name: "13b_nofit", args: []string{"-model", "llama-2-13b", "-cards", "RTX 4090,A100 SXM4 40GB,L40S", "-prompt", "500", "-output", "500"}},
+	// In Chinese: the table and the chart; a card by its Chinese alias.
+	{name: "zh_default", args: []string{"-lang", "zh", "-cards", "RTX 4090,昇腾910B,H100 SXM5 80GB"}},
 }
 
 // TestGolden holds the table and the SVG of each case to testdata/<name>.txt and
@@ -58,7 +60,8 @@ func TestGolden(t *testing.T) {
 			if err := run(&plain, tt.args, msg.EN); err != nil {
 				t.Fatalf("run(%q) error = %v", tt.args, err)
 			}
-			withChart := strings.Replace(table.String(), "Chart: "+svgFile+"\n", "-o FILE draws these curves as an SVG chart.\n", 1)
+			l := cli.LangOf(tt.args, msg.EN)
+			withChart := strings.Replace(table.String(), l.F("serve.chart", svgFile)+"\n", l.T("serve.drawchart")+"\n", 1)
 			if plain.String() != withChart {
 				t.Errorf("the table without -o differs from the one with it:\n%s\nwant:\n%s", plain.String(), withChart)
 			}

@@ -28,6 +28,9 @@ func TestGolden(t *testing.T) {
 	}{
 		{name: "default", args: []string{"-sample", "good"}},
 		{name: "bad", args: []string{"-sample", "bad"}, wantErr: errMismatch},
+		// In Chinese: the report around the library's findings, which stay English.
+		{name: "zh_bad", args: []string{"-lang", "zh", "-sample", "bad"}, wantErr: errMismatch},
+		{name: "zh_use", args: []string{"-lang", "zh", "-sample", "good", "-dmon", "testdata/dmon_one_gpu.txt", "-nccl", "testdata/nccl_pcie.txt"}, wantErr: errMismatch},
 		{name: "files", args: []string{"-card", "A100 SXM4 80GB", "-gpus", "4",
 			"-smi", "testdata/bad_smi.csv", "-topo", "none"}, wantErr: errMismatch},
 		{name: "more_than_ordered", args: []string{"-sample", "good", "-gpus", "4"}},

@@ -50,7 +50,7 @@ func verbs(format string) []string {
 		if i < len(format) && format[i] == '%' {
 			continue
 		}
-		for i < len(format) && strings.IndexByte("+-# 0123456789.*", format[i]) >= 0 {
+		for i < len(format) && strings.IndexByte("+-#0123456789.*", format[i]) >= 0 {
 			i++
 		}
 		if i < len(format) && format[i] == '[' {
@@ -58,8 +58,10 @@ func verbs(format string) []string {
 			n, _ := strconv.Atoi(format[i+1 : i+end])
 			arg = n
 			i += end + 1
-			for i < len(format) && strings.IndexByte("+-# 0123456789.*", format[i]) >= 0 {
-				i++
+			// fmt takes an index only right before the verb: "%.1[2]f", never
+			// "%[2].1f", which it prints as %!f(BADINDEX).
+			if i < len(format) && !('a' <= format[i] && format[i] <= 'z' || 'A' <= format[i] && format[i] <= 'Z') {
+				out = append(out, "BADINDEX")
 			}
 		}
 		if i < len(format) && ('a' <= format[i] && format[i] <= 'z' || 'A' <= format[i] && format[i] <= 'Z') {
@@ -148,4 +150,4 @@ func dynamic(key string) bool {
 }
 
 // dynamicPrefixes are the families of keys built at run time.
-var dynamicPrefixes = []string{"plan.col.", "plan.colhelp.", "plan.unit.", "plan.item.", "plan.task.", "plan.recompute.", "plan.unitprefix.", "plan.format."}
+var dynamicPrefixes = []string{"plan.col.", "plan.colhelp.", "plan.unit.", "plan.item.", "plan.task.", "plan.recompute.", "plan.unitprefix.", "plan.format.", "invoice.item.", "invoice.unit.", "breakeven.price.", "breakeven.col.", "seeds.title."}

@@ -109,7 +109,9 @@ func (w *sweep) price(at *slot, n int, f *fit) (candidate, bool, error) {
 	}
 	if floors {
 		if !at.floored {
-			at.floor, at.floorOK = w.pr.Floor(c.rental, c.units)
+			f, ok := w.pr.Floor(c.rental, c.units)
+			at.floor, at.floorOK = minorUnits(f) // a whole number of minor units, read without rescaling
+			at.floorOK = at.floorOK && ok
 			at.floored = true
 		}
 		if at.floorOK && at.floor > bar { // both in minor units of one currency
