@@ -29,7 +29,7 @@ func (o *options) check() error {
 		return cli.Usagef("-%s %v: %s", flag, v, l.F("plan.want", want))
 	}
 	if o.set["tokens"] {
-		t, err := parseCount(o.tokensArg)
+		t, err := cli.ParseCount(o.tokensArg)
 		if err != nil {
 			return cli.Usagef("-tokens %q: %v", o.tokensArg, err)
 		}
