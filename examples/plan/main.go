@@ -442,7 +442,7 @@ func describeRequest(w io.Writer, r plan.Request, v view) {
 		}
 		field(w, lang.T("plan.label.rental"), rental)
 	}
-	for _, note := range modelNotes(m, wl) {
+	for _, note := range modelNotes(m, wl, lang) {
 		field(w, lang.T("plan.label.model"), note)
 	}
 	field(w, lang.T("plan.label.offers"), v.source)

@@ -1,8 +1,7 @@
 package main
 
 import (
-	"fmt"
-
+	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -12,17 +11,17 @@ import (
 // modelNotes are the lines the report prints about the model: what is
 // approximated (approxNote), which weight precision inference plans and why, and
 // what reading the model's files assumed (sizing.Model.Notes).
-func modelNotes(m sizing.Model, w sizing.Workload) []string {
+func modelNotes(m sizing.Model, w sizing.Workload, l msg.Lang) []string {
 	var notes []string
-	if n := approxNote(m); n != "" {
+	if n := approxNote(m, l); n != "" {
 		notes = append(notes, n)
 	}
 	if s := m.StoredPrecision; s != 0 && w.Task == sizing.Inference {
 		switch {
 		case s == w.Precision && s.Bits() < 16: // a 16-bit format is -precision's default anyway
-			notes = append(notes, fmt.Sprintf("weights in %v, the format the model's files store (-precision overrides)", s))
+			notes = append(notes, l.F("plan.note.stored", s))
 		case s.Bits() != w.Precision.Bits():
-			notes = append(notes, fmt.Sprintf("weights planned in %v (-precision); the model's files store %v", w.Precision, s))
+			notes = append(notes, l.F("plan.note.planned", w.Precision, s))
 		}
 	}
 	if m.Notes != "" {
@@ -34,13 +33,12 @@ func modelNotes(m sizing.Model, w sizing.Workload) []string {
 // approxNote says, for a model without its architecture, what gave it (-params,
 // or weight files: a safetensors header holds tensors, not the architecture),
 // what is assumed, and the flag that makes it exact; "" for a model with one.
-func approxNote(m sizing.Model) string {
+func approxNote(m sizing.Model, l msg.Lang) string {
 	if m.HasArchitecture() {
 		return ""
 	}
-	source := "-params"
 	if m.StoredBytes > 0 {
-		source = "the weight file"
+		return l.T("plan.note.approxfile")
 	}
-	return source + " gives the parameter count only; terms that need the architecture assume grouped-query attention with 8 KV heads (-config with the model's config.json makes them exact)"
+	return l.T("plan.note.approx")
 }
