@@ -525,8 +525,8 @@ var en = map[string]string{
 	"cli.model.nofolder":             "no such folder, and not a preset (-model list prints them)",
 	"cli.model.nopreset":             "not a preset (-model list prints them; a model's folder, or -config with its config.json, reads another)",
 	"cli.model.noconfig":             "the folder holds no config.json",
-	"plan.note.stored": "weights in %v, the format the model's files store (-precision overrides)",
-	"plan.note.planned": "weights planned in %v (-precision); the model's files store %v",
-	"plan.note.approx": "-params gives the parameter count only; terms that need the architecture assume grouped-query attention with 8 KV heads (-config with the model's config.json makes them exact)",
-	"plan.note.approxfile": "the weight file gives the parameter count only; terms that need the architecture assume grouped-query attention with 8 KV heads (-config with the model's config.json makes them exact)",
+	"plan.note.stored":               "weights in %v, the format the model's files store (-precision overrides)",
+	"plan.note.planned":              "weights planned in %v (-precision); the model's files store %v",
+	"plan.note.approx":               "-params gives the parameter count only; terms that need the architecture assume grouped-query attention with 8 KV heads (-config with the model's config.json makes them exact)",
+	"plan.note.approxfile":           "the weight file gives the parameter count only; terms that need the architecture assume grouped-query attention with 8 KV heads (-config with the model's config.json makes them exact)",
 }

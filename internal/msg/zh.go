@@ -526,8 +526,8 @@ var zh = map[string]string{
 	"cli.model.nofolder":             "没有这个文件夹，也不是预设模型（-model list 列出全部）",
 	"cli.model.nopreset":             "不是预设模型（-model list 列出全部；其他模型可给出模型文件夹，或用 -config 给出其 config.json）",
 	"cli.model.noconfig":             "文件夹中没有 config.json",
-	"plan.note.stored": "权重为 %v，即模型文件存储的格式（-precision 可改）",
-	"plan.note.planned": "权重按 %v 规划（-precision）；模型文件存储的是 %v",
-	"plan.note.approx": "-params 只给出参数量；需要模型结构的显存项按 8 个 KV 头的分组查询注意力估算（用 -config 给出模型的 config.json 可得精确值）",
-	"plan.note.approxfile": "权重文件只给出参数量；需要模型结构的显存项按 8 个 KV 头的分组查询注意力估算（用 -config 给出模型的 config.json 可得精确值）",
+	"plan.note.stored":               "权重为 %v，即模型文件存储的格式（-precision 可改）",
+	"plan.note.planned":              "权重按 %v 规划（-precision）；模型文件存储的是 %v",
+	"plan.note.approx":               "-params 只给出参数量；需要模型结构的显存项按 8 个 KV 头的分组查询注意力估算（用 -config 给出模型的 config.json 可得精确值）",
+	"plan.note.approxfile":           "权重文件只给出参数量；需要模型结构的显存项按 8 个 KV 头的分组查询注意力估算（用 -config 给出模型的 config.json 可得精确值）",
 }
