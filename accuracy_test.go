@@ -1246,6 +1246,18 @@ func TestAccuracy(t *testing.T) {
 	if q := math.Ceil(quantileError(counted(rows, "training", false), 0.9)*20) / 20; q != compute.TrainingError {
 		t.Errorf("compute.TrainingError %v, the training test figures' 90th percentile rounds up to %v", compute.TrainingError, q)
 	}
+	// The README and ACCURACY.md's prose quote the test medians.
+	mem, _ := medianError(counted(rows, "memory", false))
+	train, _ := medianError(counted(rows, "training", false))
+	serve, _ := medianError(counted(rows, "serving", false))
+	claim := fmt.Sprintf("%.1f%% for memory, %.1f%% for training time\nand %.1f%% for serving", 100*mem, 100*train, 100*serve)
+	if readme, err := os.ReadFile("README.md"); err != nil || !strings.Contains(string(readme), claim) {
+		t.Errorf("README.md does not quote the test medians as %q (%v)", claim, err)
+	}
+	prose := fmt.Sprintf("(%.1f%%); training (%.1f%%) and serving (%.1f%%)", 100*mem, 100*train, 100*serve)
+	if doc, err := os.ReadFile("ACCURACY.md"); err != nil || !strings.Contains(string(doc), prose) {
+		t.Errorf("ACCURACY.md does not quote the test medians as %q (%v)", prose, err)
+	}
 	const start, end = "<!-- accuracy-table:start -->\n", "<!-- accuracy-table:end -->"
 	doc, err := os.ReadFile("ACCURACY.md")
 	if err != nil {

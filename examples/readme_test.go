@@ -10,8 +10,9 @@ import (
 
 // command finds the commands a README shows: go run, go test and go mod lines,
 // in code blocks and code spans, with what comes before them on the line (an
-// environment variable) and their arguments.
-var command = regexp.MustCompile("(?m)(?:[A-Z_]+=[^ `]+ )?go (?:run|test|mod) [^`\n,，、]*")
+// environment variable) and their arguments, up to a shell comment (each README
+// comments in its own language).
+var command = regexp.MustCompile("(?m)(?:[A-Z_]+=[^ `]+ )?go (?:run|test|mod) [^`\n,，、#]*")
 
 // shown lists a README's commands, each once, sorted.
 func shown(t *testing.T, path string) []string {

@@ -12,14 +12,9 @@ import (
 )
 
 // Limits on a billing run, so that no input makes Bill slow or its memory
-// unbounded. Bill's time grows as n log n in the number of sessions (an event
-// sweep over their starts and ends). Measured with go test -bench Bill -benchmem
-// on a shared, busy two-core machine: a million sessions of one to eight GPUs
-// over a month take about 1 µs each (0.7 to 1.1 µs in the quietest runs; by
-// CPU profile 0.9 µs in order of start, 1.0 µs in random order), about 225 MB
-// and 55,000 allocations in all, most of it the invoice's million lines. The
-// sweep and the sort take nearly all the time, the pricing of the lines (once
-// per distinct billed length) almost none.
+// unbounded. Bill's time grows as n log n in the number of sessions (a sort, and
+// an event sweep over their starts and ends), and its memory linearly, most of it
+// the invoice's line a session; BenchmarkBill measures both.
 const (
 	MaxSessions  = 1 << 22 // 4,194,304 sessions in one Bill
 	MaxPurchases = 100_000 // purchases of one Account
@@ -379,9 +374,14 @@ func (a Account) check(from, to time.Time, sessions int, outages []Outage) error
 // Reached returns the availability the outages leave in [from, to), 1 − the
 // outage time within it (overlapping outages counted once) over its length, and
 // the SLA credit in percent it earns: the largest Percent whose Below the exact
-// availability is under, zero for none. Bill charges that credit; from must be
-// before to.
+// availability is under, zero for none. Bill charges that credit, and checks the
+// SLA first; Reached itself leaves out a credit whose Below is not a finite
+// number or whose Percent is out of range (an exponent outside -60 to 60), and
+// gives 1 and no credit for a period that is empty (from not before to).
 func (s SLA) Reached(from, to time.Time, outages []Outage) (float64, decimal.Decimal) {
+	if !from.Before(to) {
+		return 1, decimal.Decimal{}
+	}
 	spans := make([][2]int64, 0, len(outages))
 	for _, o := range outages {
 		if w, ok := clip(from, to, o.Start, o.End); ok {
@@ -401,7 +401,8 @@ func (s SLA) Reached(from, to time.Time, outages []Outage) (float64, decimal.Dec
 	up := new(big.Rat).SetFrac64(period-down, period)
 	best := decimal.Decimal{}
 	for _, c := range s.Credits {
-		if up.Cmp(new(big.Rat).SetFloat64(c.Below)) < 0 && c.Percent.Cmp(best) > 0 {
+		below := new(big.Rat).SetFloat64(c.Below) // nil for NaN and ±Inf
+		if below != nil && exponentOK(c.Percent) && up.Cmp(below) < 0 && c.Percent.Cmp(best) > 0 {
 			best = c.Percent
 		}
 	}

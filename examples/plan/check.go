@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/input"
 	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
@@ -29,7 +30,7 @@ func (o *options) check() error {
 		return cli.Usagef("-%s %v: %s", flag, v, l.F("plan.want", want))
 	}
 	if o.set["tokens"] {
-		t, err := cli.ParseCount(o.tokensArg)
+		t, err := input.Count(o.tokensArg)
 		if err != nil {
 			return cli.Usagef("-tokens %q: %v", o.tokensArg, err)
 		}

@@ -70,7 +70,6 @@
 package main
 
 import (
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -83,16 +82,13 @@ import (
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/msg"
+	"github.com/gpuplan/gpuplan/internal/sample"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
-	"github.com/gpuplan/gpuplan/pricing/pricelist"
 	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
 )
-
-//go:embed sample_offers.json
-var sampleOffers string
 
 func main() {
 	os.Exit(cli.Main("plan", run, os.Args[1:], msg.FromEnv(os.Getenv), os.Stdout, os.Stderr))
@@ -395,7 +391,7 @@ func (o options) request() (plan.Request, error) {
 // loadOffers reads -offers, or the embedded sample list.
 func (o options) loadOffers() ([]pricing.Offer, string, error) {
 	if o.offers == "" {
-		offers, err := pricelist.ReadJSON(strings.NewReader(sampleOffers))
+		offers, err := sample.Offers()
 		return offers, o.lang.T("plan.sample"), err
 	}
 	return readOfferFile(o.offers, o.lang)

@@ -59,7 +59,6 @@ func (f *ratesFlag) Set(s string) error {
 	return nil
 }
 
-
 // printRates says which exchange rates ranked the options shown, when any did.
 func printRates(w io.Writer, opts []plan.Option, lang msg.Lang) {
 	used := map[string]string{}

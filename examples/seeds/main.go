@@ -16,8 +16,8 @@
 // Every figure is computed when the program runs, from the packages sizing,
 // compute, catalog and pricing; nothing is typed in except the articles' own
 // numbers and, for the pricing claims, the indicative price ranges of the
-// project's reference notes, a sample tariff and examples/plan's sample price
-// list (embedded from testdata/sample_offers.json, a copy a test keeps equal),
+// project's reference notes, a sample tariff and the sample price list the
+// other examples use (internal/sample),
 // each marked in the report as indicative or sample prices, not quotes.
 //
 // Exit status: 0 when the report is printed (or with -h), 1 when a check cannot
@@ -25,8 +25,6 @@
 package main
 
 import (
-	"bytes"
-	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -43,10 +41,10 @@ import (
 	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/msg"
+	"github.com/gpuplan/gpuplan/internal/sample"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
-	"github.com/gpuplan/gpuplan/pricing/pricelist"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -1513,7 +1511,7 @@ func power3090(s settings) (section, error) {
 	if err != nil {
 		return sec, err
 	}
-	offers, err := sampleOffers()
+	offers, err := sample.Offers()
 	if err != nil {
 		return sec, err
 	}
@@ -1654,7 +1652,7 @@ func prices(s settings) (section, error) {
 	sec.add("  RTX 4090 CNY %s–%s on Chinese marketplaces, or about USD %s; A100 80GB USD %s–%s, %s–%s× the 4090.",
 		r4090CNY[0].StringFixed(2), r4090CNY[1].StringFixed(2), r4090USD.StringFixed(2), a100USD[0].StringFixed(2),
 		a100USD[1].StringFixed(2), ratio(a100USD[0], r4090USD), ratio(a100USD[1], r4090USD))
-	offers, err := sampleOffers()
+	offers, err := sample.Offers()
 	if err != nil {
 		return sec, err
 	}
@@ -1668,7 +1666,7 @@ func prices(s settings) (section, error) {
 	if err != nil {
 		return sec, err
 	}
-	sec.add("SAMPLE price list (examples/plan/sample_offers.json: invented providers, prices set inside those ranges;")
+	sec.add("SAMPLE price list (internal/sample/offers.json: invented providers, prices set inside those ranges;")
 	sec.add("not quotes): median hourly price per GPU (pricing.MarketCheck, interruptible offers left out), the cheapest")
 	sec.add("hour of 8 GPUs (pricing.Compare), the dense peaks (catalog), and the price of an hour of one PFLOPS of")
 	sec.add("each peak (CNY per PFLOPS-hour):")
@@ -1760,7 +1758,7 @@ func marketCheck(s settings) (section, error) {
 			"not stray far from the market average, and a price clearly under it warns of a lesser card or missing " +
 			"service (line 73).",
 	}
-	offers, err := sampleOffers()
+	offers, err := sample.Offers()
 	if err != nil {
 		return sec, err
 	}
@@ -1775,7 +1773,7 @@ func marketCheck(s settings) (section, error) {
 	if err != nil {
 		return sec, err
 	}
-	sec.add("pricing.MarketCheck(threshold %s) on the SAMPLE price list (examples/plan/sample_offers.json, not quotes;", threshold)
+	sec.add("pricing.MarketCheck(threshold %s) on the SAMPLE price list (internal/sample/offers.json, not quotes;", threshold)
 	sec.add("interruptible offers left out), each card with more than one priced offer:")
 	sec.add("  %-16s %-16s %-20s %7s %7s  %s", "card", "provider", "tier, support", "hourly", "median", "flag")
 	flagged := 0
@@ -1825,7 +1823,7 @@ func tierStability(s settings) (section, error) {
 		outage[tier] = hours(time.Duration((1 - a) * 8760 * float64(time.Hour)))
 		sec.add("  %-8s %.3f%%: about %s of site outage a year", tier, 100*a, outage[tier])
 	}
-	offers, err := sampleOffers()
+	offers, err := sample.Offers()
 	if err != nil {
 		return sec, err
 	}
@@ -1965,17 +1963,6 @@ func percent(need, capacity sizing.Bytes) string {
 
 // hours prints a duration in hours with one decimal: "83.1 h".
 func hours(d time.Duration) string { return fmt.Sprintf("%.1f h", d.Hours()) }
-
-// sampleOffersJSON is examples/plan's sample price list, copied into testdata
-// (a test keeps the two identical). Its prices are invented, not quotes.
-//
-//go:embed testdata/sample_offers.json
-var sampleOffersJSON []byte
-
-// sampleOffers reads the embedded sample price list.
-func sampleOffers() ([]pricing.Offer, error) {
-	return pricelist.ReadJSON(bytes.NewReader(sampleOffersJSON))
-}
 
 // offersOf returns the offers that resolve to the catalog card id.
 func offersOf(cat *catalog.Catalog, offers []pricing.Offer, id string) ([]pricing.Offer, error) {

@@ -136,25 +136,6 @@ func TestClaims(t *testing.T) {
 	}
 }
 
-// TestSampleOffersCopy checks that the embedded price list is examples/plan's,
-// so that the two examples show the same sample prices.
-func TestSampleOffersCopy(t *testing.T) {
-	got, err := os.ReadFile(filepath.Join("testdata", "sample_offers.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := os.ReadFile(filepath.Join("..", "plan", "sample_offers.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("testdata/sample_offers.json differs from ../plan/sample_offers.json; copy it again")
-	}
-	if !bytes.Equal(sampleOffersJSON, want) {
-		t.Errorf("the embedded price list differs from ../plan/sample_offers.json; rebuild")
-	}
-}
-
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"-context", "0"},

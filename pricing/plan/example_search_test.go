@@ -93,7 +93,7 @@ func ExamplePlanner_Report_hostMemory() {
 // A GGUF file quantized to Q4_K_M (ReadGGUF sets Model.StoredPrecision from its
 // file type) is planned at its own precision, not as BF16: Llama-3.1-8B
 // generating 10 million tokens one sequence at a time on an RTX 4090 reads
-// about a third of the bytes a token, and decodes about twice as fast.
+// about a third of the bytes a token, and decodes more than twice as fast.
 func ExamplePlanner_Fit_storedPrecision() {
 	m, _ := sizing.Preset("llama-3.1-8b")
 	m.StoredPrecision = sizing.Q4_K_M // as sizing.ReadGGUF reads it from a Q4_K_M file
@@ -108,8 +108,8 @@ func ExamplePlanner_Fit_storedPrecision() {
 		fmt.Printf("%v: %.1f GiB, %v\n", p, opts[0].PerGPU.Total().GiB(), opts[0].Duration.Round(time.Minute))
 	}
 	// Output:
-	// Q4_K_M: 6.7 GiB, 33h48m0s
-	// BF16: 17.2 GiB, 65h20m0s
+	// Q4_K_M: 6.7 GiB, 25h36m0s
+	// BF16: 17.2 GiB, 61h6m0s
 }
 
 // DeepSeek-V3's config.json states FP8 weights (its quantization_config), and

@@ -109,7 +109,8 @@ func (w *sweep) price(at *slot, n int, f *fit) (candidate, bool, error) {
 	}
 	if floors {
 		if !at.floored {
-			at.floor, at.floorOK = w.pr.Floor(c.rental, c.units)
+			f, ok := w.pr.Floor(c.rental, c.units)
+			at.floor, at.floorOK = f.Amount.Shift(pricing.MinorUnit(f.Currency)).IntPart(), ok // in minor units
 			at.floored = true
 		}
 		if at.floorOK && at.floor > bar { // both in minor units of one currency

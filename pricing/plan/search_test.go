@@ -3,6 +3,7 @@ package plan
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -52,6 +53,21 @@ func TestPlanSmallerMicroBatchBeforeMoreGPUs(t *testing.T) {
 	w.Batch = o.MicroBatch + 1
 	if b, _ := sizing.Estimate(r.Model, w); b.Total() <= usable && 4%w.Batch == 0 {
 		t.Errorf("micro-batch %d fits too (%v), and divides 4", w.Batch, b.Total())
+	}
+}
+
+func TestDivisors(t *testing.T) {
+	var buf [maxDivisors]int
+	for _, tc := range []struct{ n, limit int }{{4, 4}, {48, 40}, {36, 100}, {1, 1}, {7, 7}, {720720, 1 << 30}, {1024, 3}} {
+		var want []int
+		for d := 1; d <= tc.n && d < tc.limit; d++ {
+			if tc.n%d == 0 {
+				want = append(want, d)
+			}
+		}
+		if got := divisors(&buf, tc.n, tc.limit); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("divisors(%d, below %d) = %v, want %v", tc.n, tc.limit, got, want)
+		}
 	}
 }
 
