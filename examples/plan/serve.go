@@ -75,7 +75,7 @@ func describeServing(w io.Writer, r plan.Request, v view) {
 	lang := v.lang
 	m, t := r.Model, r.Serving
 	field(w, lang.T("plan.label.servemodel"), lang.F("plan.serve.model", m.Name, lang.Tokens(float64(m.ParamCount())), r.Workload.Precision))
-	for _, note := range modelNotes(m, r.Workload) {
+	for _, note := range modelNotes(m, r.Workload, lang) {
 		field(w, strings.Repeat(" ", text.Width(lang.T("plan.label.servemodel"))), note)
 	}
 	field(w, lang.T("plan.label.traffic"), lang.F("plan.serve.traffic", t.Rate, t.PromptTokens, t.OutputTokens,
