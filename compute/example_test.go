@@ -261,7 +261,66 @@ func Example() {
 	fmt.Printf("serving 2 requests/s: TTFT p50 %v p99 %v, TPOT p50 %v\n", lp.TTFT.P50.Round(time.Millisecond),
 		lp.TTFT.P99.Round(time.Millisecond), lp.TPOT.P50.Round(100*time.Microsecond))
 	// Output:
-	// training: 8h7m0s (6h6m0s–10h9m0s), MFU 63%
+	// training: 8h7m0s (4h52m0s–11h22m0s), MFU 63%
 	// serving 16 users: TTFT 92ms, TPOT 18.7ms, 845.8 tok/s
 	// serving 2 requests/s: TTFT p50 81ms p99 183ms, TPOT p50 17.4ms
+}
+
+// Llama 3 405B's training compute in H100-hours at 400 TFLOP/s sustained a GPU:
+// more device time than time.Duration holds.
+func ExampleDeviceHours() {
+	h, _ := compute.DeviceHours(3.8e25, 400*compute.TFLOPS)
+	fmt.Printf("%.1f million GPU-hours\n", h/1e6)
+	// Output:
+	// 26.4 million GPU-hours
+}
+
+// One measured step calibrates the card: a Llama-2-7B fine-tune's step took 9 s on
+// 8 A100s, and the factor it gives carries over to a 13B job on the same cards.
+func ExampleJob_Fit() {
+	l7 := sizing.Model{Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008, Vocab: 32000, GatedFFN: true}
+	l13 := sizing.Model{Layers: 40, Hidden: 5120, Heads: 40, FFN: 13824, Vocab: 32000, GatedFFN: true}
+	job := func(m sizing.Model) compute.Job {
+		work, _ := compute.TrainingFLOPs(m, 1e9, 4096)
+		return compute.Job{Model: m, Work: work, Batch: 1, SeqLen: 4096, Accumulation: 8, Devices: 8,
+			PeakPerDevice: 312 * compute.TFLOPS, Bandwidth: 2039 * compute.GBps, Arch: "Ampere",
+			Link: compute.NVLink(600 * compute.GBps), Overlap: 1}
+	}
+	c, err := job(l7).Fit(9 * time.Second)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	j := job(l13)
+	modelled, _ := j.Time()
+	j.Calibration = &c
+	calibrated, _ := j.Time()
+	fmt.Printf("factor %.2f; 13B on 1B tokens: %v modelled, %v calibrated\n", c.Train,
+		modelled.Duration.Round(time.Minute), calibrated.Duration.Round(time.Minute))
+	// Output:
+	// factor 0.85; 13B on 1B tokens: 15h8m0s modelled, 17h46m0s calibrated
+}
+
+// Requests arriving at random: the latency percentiles as the rate rises, until
+// the replica no longer keeps up.
+func ExampleServing_Under() {
+	s := compute.Serving{
+		Model: sizing.Model{Name: "llama-2-7b", Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008,
+			Vocab: 32000, GatedFFN: true},
+		Weights: sizing.BF16, Memory: 80 * sizing.GB, Bandwidth: 2039 * compute.GBps, Peak: 312 * compute.TFLOPS,
+		Arch: "Ampere", PromptTokens: 1000, OutputTokens: 300,
+	}
+	for _, rate := range []float64{1, 3, 10} {
+		lp, _ := s.Under(rate)
+		if !lp.Stable {
+			fmt.Printf("%2g/s: does not keep up (at most %v)\n", rate, lp.Throughput)
+			continue
+		}
+		fmt.Printf("%2g/s: TTFT p50 %v p99 %v, TPOT p50 %v, %.1f running\n", rate, lp.TTFT.P50.Round(time.Millisecond),
+			lp.TTFT.P99.Round(time.Millisecond), lp.TPOT.P50.Round(100*time.Microsecond), lp.Concurrency)
+	}
+	// Output:
+	// 1/s: TTFT p50 76ms p99 139ms, TPOT p50 13.6ms, 4.2 running
+	//  3/s: TTFT p50 91ms p99 234ms, TPOT p50 24.7ms, 23.1 running
+	// 10/s: does not keep up (at most 1387 tok/s)
 }

@@ -40,6 +40,11 @@ type Job struct {
 	// multiplies run at it, attention and the rest at half of it (the 16-bit rate).
 	Precision sizing.Precision `json:"precision"`
 	Recompute sizing.Recompute `json:"recompute"` // full recompute repeats the forward pass and its all-reduces
+	// Adapters marks LoRA or QLoRA on a frozen base (Work from
+	// AdapterTrainingFLOPs): the optimizer updates only the adapters, whose update
+	// the modelled step leaves out, and the gradients all-reduced are theirs,
+	// which are left out too.
+	Adapters bool `json:"adapters"`
 
 	Batch  int `json:"batch"`   // micro-batch per data-parallel replica, in sequences; at least 1
 	SeqLen int `json:"seq_len"` // tokens per sequence; at least 1

@@ -110,6 +110,8 @@ func FuzzJSON(f *testing.F) {
 		`{"bandwidth_bytes_per_second":450000000000,"latency":"5µs"}`,
 		`{"per_sequence_tokens_per_second":20,"total_tokens_per_second":160,"step":"50ms","bytes_read":1073741824,"memory_bound":true,"comm":"2ms","approx":false}`,
 		`{"concurrency":8,"ttft":"120ms","tpot":"25ms","throughput_tokens_per_second":320,"per_user_tokens_per_second":40,"requests_per_second":1.25,"approx":false}`,
+		`{"rate":4,"concurrency":6.5,"ttft":{"mean":"40ms","p50":"30ms","p90":"60ms","p99":"90ms"},"tpot":{"mean":"13ms","p50":"12ms","p90":"15ms","p99":"18ms"},"throughput_tokens_per_second":800,"stable":true}`,
+		`{"train":0.8,"decode":1.1}`,
 	} {
 		f.Add(s)
 	}
@@ -117,6 +119,7 @@ func FuzzJSON(f *testing.F) {
 		for _, v := range []func() any{
 			func() any { return new(Timing) }, func() any { return new(Step) }, func() any { return new(Span) },
 			func() any { return new(Link) }, func() any { return new(DecodeSpeed) }, func() any { return new(ServingPoint) },
+			func() any { return new(LoadPoint) }, func() any { return new(Calibration) },
 		} {
 			first := v()
 			if err := json.Unmarshal([]byte(s), first); err != nil {

@@ -81,11 +81,12 @@ type Serving struct {
 	Expert      int          `json:"expert"`
 }
 
-// ServingPoint is a replica's steady state at one concurrency.
+// ServingPoint is a replica's steady state with Concurrency users in a closed loop
+// (At).
 type ServingPoint struct {
 	Concurrency int           `json:"concurrency"`                  // sequences decoding together
-	TTFT        time.Duration `json:"ttft"`                         // time to first token: one prompt's prefill under this load
-	TPOT        time.Duration `json:"tpot"`                         // time per output token: one step at this concurrency
+	TTFT        time.Duration `json:"ttft"`                         // time to first token: the request's overhead, the wait for a step and its prefill
+	TPOT        time.Duration `json:"tpot"`                         // time per output token: one step at this load
 	Throughput  TokenRate     `json:"throughput_tokens_per_second"` // generated tokens/s of the replica: Requests × OutputTokens
 	PerUser     TokenRate     `json:"per_user_tokens_per_second"`   // one sequence's generation speed: 1/TPOT
 	// Requests is the requests the replica completes per second: Concurrency /
@@ -395,8 +396,8 @@ func (sv *PreparedServing) Best(ttft, tpot time.Duration) (ServingPoint, error) 
 // model served on the same card carries it over.
 //
 // A TPOT faster than the card allows is an error wrapping ErrInvalid that names
-// it: faster than the step's weights and KV caches read at the full Bandwidth, or
-// than its all-reduces and StepOverhead alone. Errors of Prepare and At too.
+// it: faster than the weights read at the full Bandwidth, or than a step's
+// all-reduces and StepOverhead alone. Errors of Prepare and At too.
 func (s Serving) Fit(concurrency int, tpot time.Duration) (Calibration, error) {
 	if s.Speculative != nil {
 		return Calibration{}, fmt.Errorf("compute: a TPOT measured with speculative decoding mixes the card's speed with the draft's acceptance: fit from a run without it: %w", ErrInvalid)
@@ -413,16 +414,17 @@ func (s Serving) Fit(concurrency int, tpot time.Duration) (Calibration, error) {
 		return Calibration{}, fmt.Errorf("compute: a measured TPOT of %v, want more than zero: %w", tpot, ErrInvalid)
 	}
 	want, c := tpot.Seconds(), float64(concurrency)
-	st := p.r.step(c, 0, 0)
-	if floor := st.read / p.r.bandwidth; want < floor {
-		return Calibration{}, fmt.Errorf("compute: a measured TPOT of %v at concurrency %d is faster than the %v its weights and KV caches take to read at the full %v: %w",
+	// A step reads at least the weights and one sequence's KV cache.
+	if floor := p.r.step(1, 0, 0).read / p.r.bandwidth; want < floor {
+		return Calibration{}, fmt.Errorf("compute: a measured TPOT of %v at concurrency %d is faster than the %v the weights take to read at the full %v: %w",
 			tpot, concurrency, time.Duration(floor*1e9), Bandwidth(p.r.bandwidth/p.r.devices), ErrInvalid)
 	}
-	if floor := st.comm + st.fixed; want <= floor {
+	lo, hi := 1/maxCalibration, maxCalibration
+	p.r.calib = hi
+	if _, floor := p.loop(c); want <= floor {
 		return Calibration{}, fmt.Errorf("compute: a measured TPOT of %v is no longer than the %v of a step's all-reduces and fixed cost: %w",
 			tpot, time.Duration(floor*1e9), ErrInvalid)
 	}
-	lo, hi := 1/maxCalibration, maxCalibration
 	for range 200 {
 		mid := math.Sqrt(lo * hi)
 		p.r.calib = mid

@@ -8,16 +8,17 @@ import (
 
 // Band is a range of utilization, the fraction of peak FLOP/s a job sustains:
 // 0 < Low <= High <= 1. Results computed over a band carry the duration at each end.
-// The zero Band is unset; Job reads it as PublishedMFU.
+// The zero Band is unset: a Job then builds its step from its parts.
 type Band struct {
 	Low  float64 `json:"low"`
 	High float64 `json:"high"`
 }
 
-// DefaultUtilization is the fraction of peak this package assumes when the caller
-// gives none: 0.45, the midpoint of the PublishedMFU band (PaLM 540B reported 46.2%
-// model FLOPs utilization, Chowdhery et al. 2022, Table 3). The first seed article's
-// 60–80% is higher than large training runs report; see SeedUtilization.
+// DefaultUtilization is one fraction of peak for a caller that wants a single
+// figure (TimeFor, DevicesFor): 0.45, the midpoint of the PublishedMFU band (PaLM
+// 540B reported 46.2% model FLOPs utilization, Chowdhery et al. 2022, Table 3). Job
+// builds its step from its parts instead when given no Utilization. The first seed
+// article's 60–80% is higher than large training runs report; see SeedUtilization.
 const DefaultUtilization = 0.45
 
 // SeedUtilization returns the first seed article's 60–80% of peak. It is a function,
@@ -49,14 +50,6 @@ func (b Band) Validate() error {
 
 // Mid returns the middle of the band, (Low + High) / 2.
 func (b Band) Mid() float64 { return (b.Low + b.High) / 2 }
-
-// orDefault returns b, or PublishedMFU for the zero Band.
-func (b Band) orDefault() Band {
-	if b == (Band{}) {
-		return PublishedMFU()
-	}
-	return b
-}
 
 // Span is a duration range: Low is the time at the band's high utilization, High the
 // time at its low utilization.

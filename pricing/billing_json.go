@@ -60,7 +60,11 @@ type creditWire struct {
 // MarshalJSON writes {"below":0.999,"percent":"10"}, the percent exactly whatever
 // decimal's package settings are.
 func (c Credit) MarshalJSON() ([]byte, error) {
-	return jsonMarshal(creditWire{c.Below, exactString(c.Percent, 0)})
+	pct, err := jsonDecimal("percent", c.Percent, 0)
+	if err != nil {
+		return nil, err
+	}
+	return jsonMarshal(creditWire{c.Below, pct})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes; unknown fields and a percent that
@@ -94,7 +98,11 @@ type accountWire struct {
 // with the tariff as Tariff.MarshalJSON writes it and the tax rate an exact
 // decimal string, "" for none.
 func (a Account) MarshalJSON() ([]byte, error) {
-	return jsonMarshal(accountWire{a.Tariff, nonNil(a.Purchases), offered(a.TaxRate), a.SLA})
+	rate, err := offered("tax_rate", a.TaxRate)
+	if err != nil {
+		return nil, err
+	}
+	return jsonMarshal(accountWire{a.Tariff, nonNil(a.Purchases), rate, a.SLA})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes, strictly: unknown fields anywhere,

@@ -94,13 +94,14 @@ func TestBill(t *testing.T) {
 			want: summary{Lines: []string{"hourly 1 2.49"}, Subtotal: "2.49", Credit: "0", Tax: "0", Total: "2.49"},
 		},
 		{
-			// Outages of 0–1 h and 0:30–1:30 count 1.5 h of 720: availability
-			// 0.99792, below 0.999 but not 0.99: a 10% credit of ¥7200, then tax
-			// 6% of 6480.
+			// Outages of 1–5 h and 0–5 h count 5 h of 720, not the 9 h of their
+			// sum: availability 0.99306, below 0.999 but not 0.99 (summed, 0.98750
+			// would be below it too): a 10% credit of ¥7200, not 25%, then tax 6% of
+			// 6480.
 			name: "SLA credit, overlapping outages merged",
 			acct: Account{Tariff: t10, TaxRate: dec("0.06"), SLA: tiers},
 			from: jan, to: month, used: []Session{{Start: at(0), End: month}},
-			outages: []Outage{{Start: at(30 * time.Minute), End: at(90 * time.Minute)}, {Start: at(0), End: at(time.Hour)}},
+			outages: []Outage{{Start: at(time.Hour), End: at(5 * time.Hour)}, {Start: at(0), End: at(5 * time.Hour)}},
 			want: summary{Lines: []string{"hourly 720 7200.00", "sla_credit 10 -720.00", "tax 6 388.80"},
 				Subtotal: "7200", Credit: "720", Tax: "388.8", Total: "6868.8"},
 		},

@@ -47,7 +47,11 @@ type lineWire struct {
 // MarshalJSON writes the quantity as an exact decimal string, whatever decimal's
 // package settings are.
 func (l Line) MarshalJSON() ([]byte, error) {
-	return jsonMarshal(lineWire{l.Item, l.Unit, exactString(l.Quantity, 0), l.Price, l.Amount})
+	q, err := jsonDecimal("quantity", l.Quantity, 0)
+	if err != nil {
+		return nil, err
+	}
+	return jsonMarshal(lineWire{l.Item, l.Unit, q, l.Price, l.Amount})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -81,14 +85,14 @@ func (l *Line) UnmarshalJSON(b []byte) error {
 // the prices, so a run of a hundred years needs at most some 36,500 day cells
 // and 1,300 month cells (pricing/cover.go states the search and its proof).
 // Inputs are bounded as Validate and MaxDuration say: prices below 10^15 with at
-// most 12 decimal places, runs up to MaxDuration. The package documentation
-// lists the measured times: microseconds for common tariffs, under 2 ms for the
-// slowest tariff found.
+// most 12 decimal places, runs up to MaxDuration. BenchmarkCost and
+// BenchmarkCostRandomTerms measure its time.
 func (t Tariff) Cost(d time.Duration) (Quote, error) { return t.CostGPUs(d, 1) }
 
-// CostGPUs is Cost for gpus GPUs rented together for the same run: each line's
-// quantity is multiplied by gpus and the total is rounded once, so it is exact
-// for the whole set, not a sum of rounded per-GPU totals.
+// CostGPUs is Cost for gpus GPUs rented together for the same run, shorthand for
+// Price(Continuous(d), gpus): each line's quantity is multiplied by gpus and the
+// total is rounded once, so it is exact for the whole set, not a sum of rounded
+// per-GPU totals.
 func (t Tariff) CostGPUs(d time.Duration, gpus int) (Quote, error) {
 	return t.Price(Continuous(d), gpus)
 }

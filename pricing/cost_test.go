@@ -303,11 +303,18 @@ func bruteRun(tr Tariff, d time.Duration) decimal.Decimal {
 	return best
 }
 
+// runCost is the exact cost of the cheapest cover of a run of d on one GPU, times
+// 3600 (so that hourly time billed in seconds is exact).
+func runCost(t Tariff, d time.Duration) decimal.Decimal {
+	p := newPricer(t)
+	return decimal.NewFromBigInt(p.run(d, true).cost.big(), -p.scale)
+}
+
 func TestCostMatchesBruteForce(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		tr := genTariff(t)
 		d := genDuration(t, "d", 1500*time.Hour)
-		_, exact := tr.priceRun(d)
+		exact := runCost(tr, d)
 		if want := bruteRun(tr, d); !exact.Equal(want) {
 			t.Fatalf("cover of %v costs %s ×3600, brute force finds %s", d, exact, want)
 		}
@@ -327,8 +334,8 @@ func TestCostMonotone(t *testing.T) {
 		tr := genTariff(t)
 		a := genDuration(t, "a", 20000*time.Hour)
 		b := a + genDuration(t, "extra", 3000*time.Hour)
-		_, ca := tr.priceRun(a)
-		_, cb := tr.priceRun(b)
+		ca := runCost(tr, a)
+		cb := runCost(tr, b)
 		if ca.Cmp(cb) > 0 {
 			t.Fatalf("cost(%v) = %s > cost(%v) = %s (×3600)", a, ca, b, cb)
 		}
@@ -339,7 +346,7 @@ func TestCostNeverAboveSimpleCovers(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		tr := genTariff(t)
 		d := genDuration(t, "d", 30000*time.Hour)
-		_, got := tr.priceRun(d)
+		got := runCost(tr, d)
 		if !tr.Hourly.IsZero() {
 			hourly := tr.Hourly.Mul(decimal.NewFromInt(int64(tr.billed(d) / time.Second)))
 			if got.Cmp(hourly) > 0 {
@@ -381,9 +388,9 @@ func TestSplittingNeverCheaper(t *testing.T) {
 		tr.AfterPackage = BillHourly // under Renew two rentals can be cheaper; see AfterPackage
 		a := genDuration(t, "a", 10000*time.Hour)
 		b := genDuration(t, "b", 10000*time.Hour)
-		_, ca := tr.priceRun(a)
-		_, cb := tr.priceRun(b)
-		_, whole := tr.priceRun(a + b)
+		ca := runCost(tr, a)
+		cb := runCost(tr, b)
+		whole := runCost(tr, a+b)
 		if ca.Add(cb).Cmp(whole) < 0 {
 			t.Fatalf("%v and %v apart cost %s + %s < %s for the whole (×3600)", a, b, ca, cb, whole)
 		}
@@ -423,13 +430,13 @@ func TestLinesSumForAllPatterns(t *testing.T) {
 		checkConservation(t, q)
 		// Total and a prepared Pricer give the same total, and the Pricer the same
 		// quote.
-		tot, err := tr.Total(u, gpus)
-		if err != nil || !tot.Amount.Equal(q.Total.Amount) || tot.Currency != q.Total.Currency {
-			t.Fatalf("Total(%+v, %d) = %v, %v; Price's total %v", u, gpus, tot, err, q.Total)
-		}
 		pr, err := NewPricer(tr)
 		if err != nil {
 			t.Fatal(err)
+		}
+		tot, err := pr.Total(u, gpus)
+		if err != nil || !tot.Amount.Equal(q.Total.Amount) || tot.Currency != q.Total.Currency {
+			t.Fatalf("Total(%+v, %d) = %v, %v; Price's total %v", u, gpus, tot, err, q.Total)
 		}
 		pq, err := pr.Price(u, gpus)
 		if err != nil || !pq.Total.Amount.Equal(q.Total.Amount) || len(pq.Lines) != len(q.Lines) {
@@ -501,6 +508,44 @@ func BenchmarkCostCommon(b *testing.B) {
 			if _, err := tr.CostGPUs(46*8760*time.Hour+20*time.Minute, 8); err != nil {
 				b.Fatal(err)
 			}
+		}
+	})
+}
+
+// The search's bound on hourly time after the packages counts the minimum
+// charge: a tail may be as long as the minimum plus the shortest package that
+// hourly time costs at least as much as. At hourly 1, daily 23 and weekly 100
+// with a 3-hour minimum, 193 h is a week and 25 hours (100 + 25 = CNY 125), not a
+// week, a day and an hour billed as the 3-hour minimum (100 + 23 + 3 = 126): the
+// 25-hour tail is longer than the day it would replace.
+func TestCostTailPastShortestPackage(t *testing.T) {
+	tr := Tariff{Currency: "CNY", Hourly: dec("1"), Daily: dec("23"), Weekly: dec("100"), Minimum: 3 * time.Hour}
+	q, err := tr.Cost(193 * time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := q.Total.String(); got != "CNY 125.00" {
+		t.Errorf("193 h = %s (%+v), want CNY 125.00: a week and 25 hours", got, q.Lines)
+	}
+}
+
+// With a minimum charge, the cheapest cover found is the brute force's, on
+// tariffs drawn where the minimum matters: a package priced a little under the
+// hourly time it covers, runs just past a package's length.
+func TestCostWithMinimumMatchesBruteForce(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		h := rapid.Int64Range(1, 20).Draw(t, "hourly")
+		tr := Tariff{Currency: "CNY", Hourly: decimal.NewFromInt(h),
+			Minimum:     time.Duration(rapid.IntRange(1, 8).Draw(t, "minimum_h")) * time.Hour,
+			Granularity: rapid.SampledFrom([]time.Duration{0, time.Minute, time.Hour}).Draw(t, "granularity")}
+		tr.Daily = decimal.NewFromInt(24*h - rapid.Int64Range(0, 3*h).Draw(t, "daily_under_24h"))
+		if rapid.Bool().Draw(t, "weekly") {
+			tr.Weekly = decimal.NewFromInt(168*h - rapid.Int64Range(0, 100*h).Draw(t, "weekly_under_168h"))
+		}
+		base := rapid.SampledFrom([]int64{0, 24, 168, 192, 336}).Draw(t, "base_h")
+		d := time.Duration(base)*time.Hour + time.Duration(rapid.Int64Range(0, 30*3600).Draw(t, "past_s"))*time.Second
+		if got, want := runCost(tr, d), bruteRun(tr, d); !got.Equal(want) {
+			t.Fatalf("cover of %v costs %s ×3600, brute force finds %s", d, got, want)
 		}
 	})
 }

@@ -11,10 +11,15 @@ import (
 func Example() {
 	t := pricing.Tariff{Currency: "CNY", Hourly: decimal.RequireFromString("18"),
 		Monthly: decimal.RequireFromString("9000")}
-	q, _ := t.Cost(731 * time.Hour) // a month and an hour: CNY 9018.00
-	be, _ := t.BreakEven()          // 500h0m0s a month
-	fmt.Println(q.Total, be)
-	// Output: CNY 9018.00 500h0m0s
+	q, _ := t.Price(pricing.Continuous(731*time.Hour), 2) // two GPUs, a month and an hour
+	fmt.Println(q.Total)                                  // CNY 18036.00
+	for _, l := range q.Lines {
+		fmt.Println(l.Item, l.Quantity, l.Amount)
+	}
+	// Output:
+	// CNY 18036.00
+	// monthly 2 CNY 18000.00
+	// hourly 2 CNY 36.00
 }
 
 func ExampleTariff_Cost() {

@@ -237,31 +237,6 @@ func (p *pricer) cover(u Usage, packages bool) (cover, int64, error) {
 	}
 }
 
-// quotes prices u on gpus GPUs as price does, and the same usage paid by the
-// hour alone, for comparison with the best packages: the zero Quote when the
-// tariff has no hourly price. When the cheapest cover uses no package, it is the
-// hourly cover itself, so the second quote is the first with its own lines.
-func (p *pricer) quotes(u Usage, gpus int) (Quote, Quote, error) {
-	c, trial, err := p.cover(u, true)
-	if err != nil {
-		return Quote{}, Quote{}, err
-	}
-	cost := p.quote(c, trial, gpus)
-	if !p.t.Hourly.IsPositive() {
-		return cost, Quote{}, nil
-	}
-	if c.counts == ([maxItems]int64{}) {
-		hourly := cost
-		hourly.Lines = append(make([]Line, 0, len(cost.Lines)), cost.Lines...)
-		return cost, hourly, nil
-	}
-	h, trial, err := p.cover(u, false)
-	if err != nil {
-		return Quote{}, Quote{}, err
-	}
-	return cost, p.quote(h, trial, gpus), nil
-}
-
 // rawLines appends to lines the per-GPU lines of a cover, in a quote's order: a
 // trial of trialSecs billed seconds first when positive, the packages, then
 // hourly time.

@@ -3,7 +3,9 @@ package pricing
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
 
@@ -19,6 +21,12 @@ import (
 // Arithmetic is exact: Add, Sub, Mul and Neg never round. Rounding to the
 // currency's minor unit happens only where a method says so (Round, String, and a
 // Quote's Total).
+//
+// An amount's exponent is in range from -60 to 60 (every amount NewMoney and JSON
+// read is, and so is what arithmetic on them makes); one built by hand out of it,
+// such as decimal.New(1, -2000000000), is refused by the methods that return an
+// error (ErrInvalid), written short by String and Exact, and rounded without being
+// rescaled by Round, so that no call on it hangs.
 //
 // JSON is {"amount":"9000.00","currency":"CNY"}: the amount is a string holding the
 // exact value, written with at least the currency's minor-unit digits and more when
@@ -109,6 +117,7 @@ func (r RoundingMode) valid() bool { return r == RoundHalfUp || r == RoundHalfEv
 // Add returns m+o, or ErrCurrencyMismatch when the currencies differ. The zero
 // Money adds to any currency on either side and takes the other's, so a sum can
 // start from Money{}.
+// An amount out of range (see Money) is an error wrapping ErrInvalid.
 func (m Money) Add(o Money) (Money, error) {
 	switch {
 	case m.Currency == "" && m.Amount.IsZero():
@@ -118,19 +127,33 @@ func (m Money) Add(o Money) (Money, error) {
 	case m.Currency != o.Currency:
 		return Money{}, mismatch("add %s to %s", o.Currency, m.Currency)
 	}
+	if err := errors.Join(checkAmount("amount", m.Amount), checkAmount("amount", o.Amount)); err != nil {
+		return Money{}, err
+	}
 	return Money{Amount: m.Amount.Add(o.Amount), Currency: m.Currency}, nil
 }
 
-// Sub returns m−o, or ErrCurrencyMismatch when the currencies differ.
+// Sub returns m−o, or ErrCurrencyMismatch when the currencies differ. An amount
+// out of range (see Money) is an error wrapping ErrInvalid.
 func (m Money) Sub(o Money) (Money, error) {
 	if m.Currency != o.Currency {
 		return Money{}, mismatch("subtract %s from %s", o.Currency, m.Currency)
 	}
+	if err := errors.Join(checkAmount("amount", m.Amount), checkAmount("amount", o.Amount)); err != nil {
+		return Money{}, err
+	}
 	return Money{Amount: m.Amount.Sub(o.Amount), Currency: m.Currency}, nil
 }
 
-// Mul returns m×f, exactly (a unit price times a quantity).
+// Mul returns m×f, exactly (a unit price times a quantity). Multiplying adds
+// exponents, which costs nothing whatever their size; a sum past the range
+// decimal holds (int32) stops at its end, an amount every method that checks
+// the range refuses, where decimal would panic.
 func (m Money) Mul(f decimal.Decimal) Money {
+	if e := int64(m.Amount.Exponent()) + int64(f.Exponent()); e > math.MaxInt32 || e < math.MinInt32 {
+		c := new(big.Int).Mul(m.Amount.Coefficient(), f.Coefficient())
+		return Money{Amount: decimal.NewFromBigInt(c, int32(min(max(e, math.MinInt32), math.MaxInt32))), Currency: m.Currency}
+	}
 	return Money{Amount: m.Amount.Mul(f), Currency: m.Currency}
 }
 
@@ -143,10 +166,14 @@ func (m Money) MulInt(n int64) Money {
 func (m Money) Neg() Money { return Money{Amount: m.Amount.Neg(), Currency: m.Currency} }
 
 // Cmp compares m and o: −1 if m < o, 0 if equal, +1 if m > o. It reports
-// ErrCurrencyMismatch when the currencies differ.
+// ErrCurrencyMismatch when the currencies differ, and an amount out of range (see
+// Money) with an error wrapping ErrInvalid.
 func (m Money) Cmp(o Money) (int, error) {
 	if m.Currency != o.Currency {
 		return 0, mismatch("compare %s with %s", m.Currency, o.Currency)
+	}
+	if err := errors.Join(checkAmount("amount", m.Amount), checkAmount("amount", o.Amount)); err != nil {
+		return 0, err
 	}
 	return m.Amount.Cmp(o.Amount), nil
 }
@@ -154,31 +181,51 @@ func (m Money) Cmp(o Money) (int, error) {
 // IsZero reports whether the amount is zero, in any currency.
 func (m Money) IsZero() bool { return m.Amount.IsZero() }
 
-// Round returns m rounded to its currency's minor unit with the given mode.
+// Round returns m rounded to its currency's minor unit with the given mode. An
+// amount out of range (see Money) rounds without rescaling it: one with an
+// exponent above the range has no decimals to round and is returned as it is,
+// and one below it whose digits end before half a minor unit rounds to zero.
 func (m Money) Round(mode RoundingMode) Money {
-	return Money{Amount: roundQuo(m.Amount, decimal.NewFromInt(1), MinorUnit(m.Currency), mode), Currency: m.Currency}
+	places := MinorUnit(m.Currency)
+	switch e := int64(m.Amount.Exponent()); {
+	case e > maxExponent:
+		return m
+	case e < -maxExponent && int64(m.Amount.NumDigits())+e < -int64(places):
+		return Money{Amount: decimal.New(0, -places), Currency: m.Currency} // |m| < 10^-(places+1)
+	}
+	return Money{Amount: roundQuo(m.Amount, decimal.NewFromInt(1), places, mode), Currency: m.Currency}
 }
 
 // Div returns m divided by d, rounded once to the currency's minor unit with the
 // given mode: the exact remainder decides, never a float (a price per hour from a
-// rental's cost, a price per million tokens). A divisor that is not positive is
-// an error wrapping ErrInvalid.
+// rental's cost, a price per million tokens). A divisor that is not positive, or
+// an amount or divisor out of range (see Money), is an error wrapping ErrInvalid.
 func (m Money) Div(d decimal.Decimal, mode RoundingMode) (Money, error) {
+	if err := errors.Join(checkAmount("amount", m.Amount), checkAmount("divisor", d)); err != nil {
+		return Money{}, err
+	}
 	if !d.IsPositive() {
-		return Money{}, fmt.Errorf("pricing: divide %s by %s: want a positive divisor: %w", m.Amount, d, ErrInvalid)
+		return Money{}, fmt.Errorf("pricing: divide %s by %s: want a positive divisor: %w", excerpt(m.Amount), excerpt(d), ErrInvalid)
 	}
 	return Money{Amount: roundQuo(m.Amount, d, MinorUnit(m.Currency), mode), Currency: m.Currency}, nil
 }
 
 // String formats m as "CNY 9000.00": the code, a space, and the amount rounded half
 // up to the currency's minor unit. It is for display; JSON keeps the exact value.
+// An amount out of range (see Money) is written short, as its coefficient and
+// exponent ("CNY 1e2000000000").
 func (m Money) String() string {
-	return m.Currency + " " + m.Round(RoundHalfUp).Amount.StringFixed(MinorUnit(m.Currency))
+	r := m.Round(RoundHalfUp).Amount
+	if !exponentOK(r) {
+		return m.Currency + " " + excerpt(r)
+	}
+	return m.Currency + " " + r.StringFixed(MinorUnit(m.Currency))
 }
 
 // Exact writes the amount exactly, with at least the currency's minor-unit digits
 // after the point: "CNY 0.80", "USD 0.333", "CNY 8.382". Unlike String it never
-// rounds, so a unit price reads as the price list gives it.
+// rounds, so a unit price reads as the price list gives it. An amount out of range
+// (see Money) is written short, as String writes it.
 func (m Money) Exact() string { return m.Currency + " " + m.exactString() }
 
 // exactString writes the amount exactly, with at least the currency's minor-unit
@@ -186,9 +233,42 @@ func (m Money) Exact() string { return m.Currency + " " + m.exactString() }
 func (m Money) exactString() string { return exactString(m.Amount, MinorUnit(m.Currency)) }
 
 // exactString writes d exactly with at least least decimal places. StringFixed
-// never rounds here, because it is given at least as many places as d has.
+// never rounds here, because it is given at least as many places as d has. A
+// decimal out of range (exponentOK) is written short (excerpt).
 func exactString(d decimal.Decimal, least int32) string {
+	if !exponentOK(d) {
+		return excerpt(d)
+	}
 	return d.StringFixed(max(least, places(d)))
+}
+
+// jsonDecimal is exactString for a MarshalJSON: a decimal out of range is an
+// error naming field, as the JSON could not be read back.
+func jsonDecimal(field string, d decimal.Decimal, least int32) (string, error) {
+	if err := checkAmount(field, d); err != nil {
+		return "", err
+	}
+	return exactString(d, least), nil
+}
+
+// maxExponent bounds the exponent of every decimal the package computes with or
+// writes: from -60 to 60, far past any price (12 places, below 10^15) and what
+// arithmetic on prices makes, so that no value such as 1e-2000000000 can make a
+// call rescale it for ever.
+const maxExponent = 60
+
+// exponentOK reports whether d's exponent is within maxExponent.
+func exponentOK(d decimal.Decimal) bool {
+	e := d.Exponent()
+	return e >= -maxExponent && e <= maxExponent
+}
+
+// checkAmount is a *FieldError for field when d's exponent is out of range.
+func checkAmount(field string, d decimal.Decimal) error {
+	if !exponentOK(d) {
+		return invalid(field, "%s: exponent %d outside -%d to %d", excerpt(d), d.Exponent(), maxExponent, maxExponent)
+	}
+	return nil
 }
 
 type moneyWire struct {
@@ -198,15 +278,21 @@ type moneyWire struct {
 
 // MarshalJSON writes {"amount":"9000.00","currency":"CNY"}, exactly, whatever
 // decimal's package settings are.
+//
+// An amount out of range (see Money) is an error wrapping ErrInvalid.
 func (m Money) MarshalJSON() ([]byte, error) {
 	if m.Currency == "" && !m.Amount.IsZero() {
 		// It could not be read back: only the zero Money goes without a currency.
-		return nil, fmt.Errorf("pricing: money %s has no currency: %w", m.Amount.String(), ErrInvalid)
+		return nil, fmt.Errorf("pricing: money %s has no currency: %w", excerpt(m.Amount), ErrInvalid)
+	}
+	amount, err := jsonDecimal("amount", m.Amount, MinorUnit(m.Currency))
+	if err != nil {
+		return nil, err
 	}
 	return json.Marshal(struct {
 		Amount   string `json:"amount"`
 		Currency string `json:"currency"`
-	}{m.exactString(), m.Currency})
+	}{amount, m.Currency})
 }
 
 // UnmarshalJSON reads {"amount":"9000.00","currency":"CNY"}, and the zero Money as

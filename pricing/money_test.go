@@ -3,6 +3,7 @@ package pricing
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -291,6 +292,35 @@ func TestMoneyDiv(t *testing.T) {
 	for _, d := range []string{"0", "-2"} {
 		if _, err := cny("1").Div(dec(d), RoundHalfUp); !errors.Is(err, ErrInvalid) {
 			t.Errorf("Div by %s: err %v, want ErrInvalid", d, err)
+		}
+	}
+}
+
+// A plain decimal has at most 30 digits on each side of the point: 30 read, 31
+// are refused, on either side, through every reader of decimals.
+func TestDecimalDigitLimit(t *testing.T) {
+	d30, d31 := strings.Repeat("9", 30), strings.Repeat("9", 31)
+	for _, tc := range []struct {
+		in string
+		ok bool
+	}{
+		{d30, true}, {d31, false},
+		{"0." + d30, true}, {"0." + d31, false},
+		{"-" + d30 + "." + d30, true}, {d30 + "." + d31, false}, {d31 + ".5", false},
+	} {
+		d, err := ParseDecimal(tc.in)
+		if tc.ok && (err != nil || d.String() != tc.in) {
+			t.Errorf("ParseDecimal(%d digits) = %s, %v; want it read exactly", len(tc.in), d, err)
+		}
+		if !tc.ok && !errors.Is(err, ErrInvalid) {
+			t.Errorf("ParseDecimal(%q) = %v, %v; want ErrInvalid", tc.in, d, err)
+		}
+		if _, err := NewMoney(tc.in, "USD"); (err == nil) != tc.ok {
+			t.Errorf("NewMoney(%q) error %v, want ok %v", tc.in, err, tc.ok)
+		}
+		var m Money
+		if err := json.Unmarshal([]byte(`{"amount":"`+tc.in+`","currency":"USD"}`), &m); (err == nil) != tc.ok {
+			t.Errorf("Money JSON %q: error %v, want ok %v", tc.in, err, tc.ok)
 		}
 	}
 }

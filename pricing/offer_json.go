@@ -2,19 +2,22 @@ package pricing
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 )
 
-// offered writes a price exactly, or "" for zero: not offered.
-func offered(d decimal.Decimal) string {
+// offered writes a price exactly, or "" for zero: not offered; a price out of
+// range is an error naming field (jsonDecimal).
+func offered(field string, d decimal.Decimal) (string, error) {
 	if d.IsZero() {
-		return ""
+		return "", nil
 	}
-	return exactString(d, 0)
+	return jsonDecimal(field, d, 0)
 }
 
 type termWire struct {
@@ -43,13 +46,23 @@ type tariffWire struct {
 // "" back as not offered.
 func (t Tariff) MarshalJSON() ([]byte, error) {
 	w := tariffWire{
-		Currency: t.Currency, Hourly: offered(t.Hourly), Daily: offered(t.Daily),
-		Weekly: offered(t.Weekly), Monthly: offered(t.Monthly),
-		HoursPerMonth: t.HoursPerMonth, Granularity: t.Granularity.String(), Minimum: t.Minimum.String(),
+		Currency: t.Currency, HoursPerMonth: t.HoursPerMonth, Granularity: t.Granularity.String(), Minimum: t.Minimum.String(),
 		Terms: []termWire{}, AfterPackage: t.AfterPackage.String(), Rounding: t.Rounding.String(),
 	}
-	for _, term := range t.Terms {
-		w.Terms = append(w.Terms, termWire{term.Months, offered(term.Monthly), offered(term.Discount)})
+	var errs [4]error
+	w.Hourly, errs[0] = offered("hourly", t.Hourly)
+	w.Daily, errs[1] = offered("daily", t.Daily)
+	w.Weekly, errs[2] = offered("weekly", t.Weekly)
+	w.Monthly, errs[3] = offered("monthly", t.Monthly)
+	if err := errors.Join(errs[:]...); err != nil {
+		return nil, err
+	}
+	for i, term := range t.Terms {
+		tw, err := term.wire()
+		if err != nil {
+			return nil, nest("terms["+strconv.Itoa(i)+"]", err)
+		}
+		w.Terms = append(w.Terms, tw)
 	}
 	return json.Marshal(w)
 }
@@ -109,7 +122,27 @@ func (t *Tariff) readRules(granularity, minimum, afterPackage, rounding string) 
 // MarshalJSON writes {"months":3,"monthly":"8000","discount":"0"} with exact
 // decimal strings, whatever decimal's package settings are.
 func (term Term) MarshalJSON() ([]byte, error) {
-	return json.Marshal(termWire{term.Months, exactString(term.Monthly, 0), exactString(term.Discount, 0)})
+	w, err := term.wire()
+	if err != nil {
+		return nil, err
+	}
+	if w.Monthly == "" { // "0", as a Term alone has always written it
+		w.Monthly = "0"
+	}
+	if w.Discount == "" {
+		w.Discount = "0"
+	}
+	return json.Marshal(w)
+}
+
+// wire is the term as its JSON, "" for a price not given.
+func (term Term) wire() (termWire, error) {
+	monthly, err := offered("monthly", term.Monthly)
+	if err != nil {
+		return termWire{}, err
+	}
+	discount, err := offered("discount", term.Discount)
+	return termWire{term.Months, monthly, discount}, err
 }
 
 // UnmarshalJSON reads what MarshalJSON writes; prices must be strings and unknown

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/shopspring/decimal"
 )
 
@@ -50,7 +51,7 @@ func (r Rates) Convert(m Money) (Money, error) {
 	if err := r.Validate(); err != nil {
 		return Money{}, err
 	}
-	if err := checkAmount(m.Amount); err != nil {
+	if err := checkAmount("amount", m.Amount); err != nil {
 		return Money{}, err
 	}
 	if m.Currency == r.Base {
@@ -65,15 +66,6 @@ func (r Rates) Convert(m Money) (Money, error) {
 	return Money{Amount: m.Amount.Mul(v), Currency: r.Base}.Round(RoundHalfUp), nil
 }
 
-// checkAmount bounds an amount's exponent before any arithmetic, so that a value
-// such as 1e-2000000000 is refused instead of rescaled for ever.
-func checkAmount(d decimal.Decimal) error {
-	if e := d.Exponent(); e < -60 || e > 60 {
-		return fmt.Errorf("pricing: amount with exponent %d, outside -60 to 60: %w", e, ErrInvalid)
-	}
-	return nil
-}
-
 type ratesWire struct {
 	Base string            `json:"base"`
 	Per  map[string]string `json:"per"`
@@ -84,7 +76,10 @@ type ratesWire struct {
 func (r Rates) MarshalJSON() ([]byte, error) {
 	w := ratesWire{Base: r.Base, Per: make(map[string]string, len(r.Per))}
 	for c, v := range r.Per {
-		w.Per[c] = excerpt(v)
+		var err error
+		if w.Per[c], err = jsonDecimal("per."+text.Cut(c, 8), v, 0); err != nil {
+			return nil, err
+		}
 	}
 	return jsonMarshal(w)
 }

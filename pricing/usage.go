@@ -165,7 +165,7 @@ func (t Tariff) Price(u Usage, gpus int) (Quote, error) {
 // Pricer is a tariff validated once and made ready to price many usages, for a
 // caller (a planner) that prices one tariff at many lengths and GPU counts. It is
 // read-only once made and safe for concurrent use; its answers are those of
-// Tariff.Price and Tariff.Total.
+// Tariff.Price.
 type Pricer struct{ p *pricer }
 
 // NewPricer validates t and prepares it. Errors wrap ErrInvalid.
@@ -184,7 +184,10 @@ func (p Pricer) Price(u Usage, gpus int) (Quote, error) {
 	return p.p.price(u, gpus, true)
 }
 
-// Total is Tariff.Total on the prepared tariff.
+// Total is Price's Total alone: the cheapest price of usage u on gpus GPUs,
+// rounded once to the minor unit, without building the quote's lines. A caller
+// that ranks many usages compares totals and builds quotes for the few it shows.
+// Errors are Price's.
 func (p Pricer) Total(u Usage, gpus int) (Money, error) {
 	if err := p.check(u, gpus); err != nil {
 		return Money{}, err
@@ -199,16 +202,20 @@ func (p Pricer) Total(u Usage, gpus int) (Money, error) {
 // Floor is a lower bound of Total(u, gpus) that costs a few multiplications: the
 // least of hourly time alone and, for each package, the larger of its price and
 // the run at the tariff's lowest price per second (hourly or a package's),
-// rounded as Total rounds, in whole minor units of the tariff's currency
-// (MinorUnit). A caller that ranks many usages prices in full only those whose
-// Floor could still win. It reports false when it has no bound to give: a usage
-// other than a valid run, prices too large for int64.
-func (p Pricer) Floor(u Usage, gpus int) (int64, bool) {
+// rounded as Total rounds to the minor unit of the tariff's currency. A caller
+// that ranks many usages prices in full only those whose Floor could still win.
+// It reports false when it has no bound to give: a usage other than a valid run,
+// prices too large for int64.
+func (p Pricer) Floor(u Usage, gpus int) (Money, bool) {
 	if u.Pattern != Run || p.check(u, gpus) != nil {
-		return 0, false
+		return Money{}, false
 	}
 	// Whole seconds, rounded up; Validate bounds the duration far below overflow.
-	return p.p.floor(int64((u.Duration+time.Second-1)/time.Second), gpus)
+	minor, ok := p.p.floor(int64((u.Duration+time.Second-1)/time.Second), gpus)
+	if !ok {
+		return Money{}, false
+	}
+	return Money{Amount: decimal.New(minor, -MinorUnit(p.p.t.Currency)), Currency: p.p.t.Currency}, true
 }
 
 func (p Pricer) check(u Usage, gpus int) error {
@@ -216,18 +223,6 @@ func (p Pricer) check(u Usage, gpus int) error {
 		return fmt.Errorf("pricing: a Pricer not made by NewPricer: %w", ErrInvalid)
 	}
 	return errors.Join(u.Validate(), checkGPUs(gpus))
-}
-
-// Total is Price's Total alone: the cheapest price of usage u on gpus GPUs,
-// rounded once to the minor unit, without building the quote's lines. A caller
-// that ranks many usages compares totals and builds quotes for the few it shows.
-// Errors are Price's.
-func (t Tariff) Total(u Usage, gpus int) (Money, error) {
-	p, err := NewPricer(t)
-	if err != nil {
-		return Money{}, err
-	}
-	return p.Total(u, gpus)
 }
 
 // price is Price for a tariff, usage and GPU count already validated.
@@ -284,14 +279,4 @@ func (t Tariff) costScale(pk []pkg) int32 {
 		p = max(p, places(k.price))
 	}
 	return p
-}
-
-// priceRun returns the lines of the cheapest cover of a run of d and its exact
-// cost times 3600 (so that hourly time billed in seconds is exact). The search
-// works in whole seconds: packages are whole hours and billing units whole
-// seconds, so rounding d up to a second changes no cost.
-func (t Tariff) priceRun(d time.Duration) ([]rawLine, decimal.Decimal) {
-	p := newPricer(t)
-	c := p.run(d, true)
-	return p.rawLines(nil, c, 0), decimal.NewFromBigInt(c.cost.big(), -p.scale)
 }

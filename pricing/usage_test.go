@@ -205,7 +205,7 @@ func TestFloorBoundsTotal(t *testing.T) {
 		if !ok {
 			t.Fatalf("no floor for %+v on %+v", u, tr)
 		}
-		if decimal.New(floor, -MinorUnit(tr.Currency)).GreaterThan(total.Amount) {
+		if floor.Currency != total.Currency || floor.Amount.GreaterThan(total.Amount) {
 			t.Fatalf("Floor %v above Total %v for %v on %d GPUs, %+v", floor, total, u.Duration, gpus, tr)
 		}
 	})
@@ -259,7 +259,7 @@ func TestFloorValues(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, ok := p.Floor(Continuous(c.d), 8)
-		if !ok || !decimal.New(got, -2).Equal(dec(c.want)) {
+		if !ok || got.Currency != "CNY" || !got.Amount.Equal(dec(c.want)) {
 			t.Errorf("Floor(%v) = %v, %v; want CNY %s", c.d, got, ok, c.want)
 		}
 	}

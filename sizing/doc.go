@@ -15,8 +15,12 @@
 //
 // A Model comes from what users have: Preset by name (the built-in models are read
 // from stored config.json files), ReadConfig from a Hugging Face config.json,
-// ReadGGUF and ReadSafetensors from a weights file's header (exact parameters and
-// stored bytes; CombineFiles adds up a model split over several files).
+// ReadGGUF and ReadSafetensors from a weights file's header (exact parameters,
+// stored bytes and stored Precision; CombineFiles adds up a model split over
+// several files), and ReadModelDir from a downloaded model's folder, which most
+// callers with files want. Model.StoredPrecision is the format the files store,
+// a caller's natural default for inference; Model.Notes says what reading a model
+// assumed.
 //
 // MaxContext, MaxBatch and FitPrecision answer the inverse questions: the largest
 // context or batch, and the widest precision, that fit a capacity.

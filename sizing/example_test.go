@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"testing/fstest"
 
 	"github.com/gpuplan/gpuplan/sizing"
 )
@@ -200,4 +201,21 @@ func ExampleReadSafetensors() {
 	fmt.Println(f.Params, f.Weights.Human(), f.Tensors, err)
 	// Output:
 	// 131072000 250.0 MiB 1 <nil>
+}
+
+// Reading a downloaded model's folder: the config's architecture with the
+// shards' exact count, bytes and stored format, from their headers alone (here
+// a tiny Llama and one shard holding its 6,269,440 BF16 parameters).
+func ExampleReadModelDir() {
+	header := `{"w":{"dtype":"BF16","shape":[6269440],"data_offsets":[0,12538880]}}`
+	shard := append(binary.LittleEndian.AppendUint64(nil, uint64(len(header))), header...)
+	dir := fstest.MapFS{
+		"config.json": {Data: []byte(`{"model_type":"llama","num_hidden_layers":2,"hidden_size":512,"num_attention_heads":8,` +
+			`"intermediate_size":1024,"vocab_size":1000,"torch_dtype":"bfloat16"}`)},
+		"model.safetensors": {Data: shard},
+	}
+	f, err := sizing.ReadModelDir(dir)
+	fmt.Println(f.Model.Layers, f.Params, f.Weights.Human(), f.Precision, err)
+	// Output:
+	// 2 6269440 12.0 MiB BF16 <nil>
 }

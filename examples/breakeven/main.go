@@ -38,12 +38,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/svg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
@@ -51,38 +51,26 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Exit("breakeven", run(os.Stdout, os.Args[1:]), os.Stderr))
+	os.Exit(cli.Main("breakeven", run, os.Args[1:], msg.FromEnv(os.Getenv), os.Stdout, os.Stderr))
 }
 
-const usageHeader = `Usage: breakeven [flags]
-
-Prints what one GPU costs in a month against the hours it is used, rented by
-the hour, by the day and by the month, and where these cross; -o FILE draws them
-as an SVG chart, -json prints them as JSON. The default prices are SAMPLE PRICES
-for illustration, not a provider's quote; the output says which prices are
-samples.
-
-Exit status: 0 figures printed (or -h); 1 the chart file cannot be written;
-2 usage error (a bad flag or price).
-
-Flags:
-`
-
 // run is the command: it writes the chart (or the -h text) to w.
-func run(w io.Writer, args []string) error {
+func run(w io.Writer, args []string, lang msg.Lang) error {
+	l := cli.LangOf(args, lang) // the words of the flags and the output
 	fs := cli.FlagSet("breakeven")
-	hourly := fs.String("hourly", "18", "price of one GPU-hour, in -currency; the default is a SAMPLE price, not a quote")
-	daily := fs.String("daily", "300", "price of one GPU-day (24 hours), in -currency, or none when there is no daily package; the default is a SAMPLE price, not a quote")
-	monthly := fs.String("monthly", "9000", "price of one GPU-month, in -currency; the default is a SAMPLE price, not a quote")
-	currency := fs.String("currency", "CNY", "ISO 4217 currency code of the prices")
-	hoursPerMonth := fs.Int("hours-per-month", pricing.DefaultHoursPerMonth, "hours in the month the monthly package covers (672 to 744)")
-	out := fs.String("o", "", "write the chart, an SVG, to this `file`; empty: no chart, the figures only")
-	asJSON := fs.Bool("json", false, "print the figures as JSON on standard output, and nothing else, in place of the text")
+	hourly := fs.String("hourly", "18", l.T("breakeven.flag.hourly"))
+	daily := fs.String("daily", "300", l.T("breakeven.flag.daily"))
+	monthly := fs.String("monthly", "9000", l.T("breakeven.flag.monthly"))
+	currency := fs.String("currency", "CNY", l.T("breakeven.flag.currency"))
+	hoursPerMonth := fs.Int("hours-per-month", pricing.DefaultHoursPerMonth, l.T("breakeven.flag.hours-per-month"))
+	out := fs.String("o", "", l.T("breakeven.flag.o"))
+	asJSON := fs.Bool("json", false, l.T("breakeven.flag.json"))
+	cli.LangFlag(fs, &l)
 	// The sample prices are the defaults: a price whose flag is not given is
 	// still a sample, whatever the currency or the month.
 	given, err := cli.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		cli.Usage(w, fs, usageHeader)
+		cli.Usage(w, fs, l.T("breakeven.usage"), l)
 	}
 	if err != nil {
 		return err
@@ -127,7 +115,7 @@ func run(w io.Writer, args []string) error {
 		return cli.Usagef("%v", err) // each flag passed its own check: a combination the tariff refuses
 	}
 
-	c, err := newChart(t, samples)
+	c, err := newChart(t, samples, l)
 	if err != nil {
 		return err
 	}
@@ -161,49 +149,46 @@ func (c *chart) rows() []int {
 // each way of renting costs at a few hours of use a month; chart is the -o file,
 // named at the end (empty: the flag that draws it).
 func (c *chart) text(w io.Writer, chart string) error {
-	day := c.money(c.t.Daily) + " a day"
-	if c.t.Daily.Sign() == 0 {
-		day = "no day package"
-	}
-	fmt.Fprintf(w, "One GPU: %s an hour, %s, %s a month of %d h.\n", c.money(c.t.Hourly), day, c.money(c.t.Monthly), c.hours)
-	fmt.Fprintf(w, "Prices: %s\n", c.source())
+	l := c.lang
+	fmt.Fprintln(w, text.Wrap(c.prices(), 0, 100, "  "))
+	fmt.Fprintln(w, text.Wrap(l.F("breakeven.source", c.source()), 0, 100, "  "))
 	for _, warn := range c.warnings {
-		fmt.Fprintln(w, text.Wrap("Warning: "+warn+".", 0, 100, "  "))
+		fmt.Fprintln(w, text.Wrap(l.F("breakeven.warning", warn), 0, 100, "  "))
 	}
 	fmt.Fprintln(w)
 	if len(c.marks) > 0 {
-		fmt.Fprintln(w, "Break-even points:")
+		fmt.Fprintln(w, l.T("breakeven.marks"))
 		for _, m := range c.marks {
-			fmt.Fprintf(w, "  %s\n", m.long)
+			fmt.Fprintf(w, "  %s\n", text.Wrap(m.long, 2, 100, "    "))
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "Cost of a month (%s) at hours of use:\n\n", c.t.Currency)
-	header := []string{"hours"}
+	fmt.Fprintf(w, "%s\n\n", l.F("breakeven.table", l.Currency(c.t.Currency)))
+	t := text.Table{Indent: "  ", Align: []text.Align{text.Right, text.Right, text.Right, text.Right, text.Right}}
+	header := []string{l.T("breakeven.col.hours")}
 	for _, s := range c.lines {
-		header = append(header, strings.Replace(s.key, "cheapest", "cheapest mix", 1))
+		header = append(header, l.T("breakeven.col."+s.key))
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
+	t.Row(header...)
 	for _, h := range c.rows() {
 		row := []string{strconv.Itoa(h)}
 		for _, s := range c.lines {
 			row = append(row, s.cost[h].StringFixed(pricing.MinorUnit(c.t.Currency)))
 		}
-		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+		t.Row(row...)
 	}
-	if err := tw.Flush(); err != nil {
+	if err := t.Write(w); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)
 	for _, n := range c.assumptions() {
-		fmt.Fprintln(w, n)
+		fmt.Fprintln(w, text.Wrap(n, 0, 100, "  "))
 	}
 	var err error
 	if chart == "" {
-		_, err = fmt.Fprintln(w, "-o FILE draws the chart as an SVG.")
+		_, err = fmt.Fprintln(w, l.T("breakeven.drawchart"))
 	} else {
-		_, err = fmt.Fprintf(w, "Chart: %s\n", chart)
+		_, err = fmt.Fprintln(w, l.F("breakeven.chart", chart))
 	}
 	return err
 }
@@ -270,6 +255,7 @@ type mark struct {
 }
 
 type chart struct {
+	lang     msg.Lang
 	warnings []string // packages priced below a shorter one
 	t        pricing.Tariff
 	samples  []string // the prices left at their sample defaults: "hourly", "daily", "monthly"
@@ -280,12 +266,13 @@ type chart struct {
 
 // newChart prices every whole hour of the month under each way of renting and
 // finds the break-even points.
-func newChart(t pricing.Tariff, samples []string) (*chart, error) {
+func newChart(t pricing.Tariff, samples []string, lang msg.Lang) (*chart, error) {
 	hours := t.HoursPerMonth
 	if hours == 0 {
 		hours = pricing.DefaultHoursPerMonth
 	}
-	c := &chart{t: t, samples: samples, hours: hours}
+	c := &chart{t: t, samples: samples, hours: hours, lang: lang}
+	l := lang
 	c.warnings = c.inverted()
 
 	// One tariff per way of renting: the same prices with the others left out, so
@@ -310,12 +297,12 @@ func newChart(t pricing.Tariff, samples []string) (*chart, error) {
 		dashed bool
 		tariff pricing.Tariff
 	}
-	ways := []way{{"hourly", "Hourly", "#1f77b4", false, only(true, false, false)}}
+	ways := []way{{"hourly", l.T("breakeven.line.hourly"), "#1f77b4", false, only(true, false, false)}}
 	if t.Daily.Sign() > 0 {
-		ways = append(ways, way{"daily", "Daily (whole days of 24 h)", "#ff7f0e", false, only(false, true, false)})
+		ways = append(ways, way{"daily", l.T("breakeven.line.daily"), "#ff7f0e", false, only(false, true, false)})
 	}
-	ways = append(ways, way{"monthly", "Monthly", "#2ca02c", false, only(false, false, true)},
-		way{"cheapest", "Cheapest mix", "#555555", true, t})
+	ways = append(ways, way{"monthly", l.T("breakeven.line.monthly"), "#2ca02c", false, only(false, false, true)},
+		way{"cheapest", l.T("breakeven.line.cheapest"), "#555555", true, t})
 	for _, s := range ways {
 		line := series{key: s.key, name: s.name, color: s.color, dashed: s.dashed, cost: make([]decimal.Decimal, hours+1)}
 		for u := 0; u <= hours; u++ {
@@ -339,9 +326,8 @@ func newChart(t pricing.Tariff, samples []string) (*chart, error) {
 			return nil, err
 		}
 		if day <= 24*time.Hour {
-			c.marks = append(c.marks, mark{day.Hours(), t.Daily, hoursText(day) + " a day",
-				fmt.Sprintf("%s in a day: a day package (%s) beats hourly use.",
-					hoursText(day), c.money(t.Daily))})
+			c.marks = append(c.marks, mark{day.Hours(), t.Daily, l.F("breakeven.mark.day", hoursText(l, day)),
+				l.F("breakeven.long.day", hoursText(l, day), c.money(t.Daily))})
 		}
 	}
 	// Hourly against the monthly package: BreakEven.
@@ -350,9 +336,8 @@ func newChart(t pricing.Tariff, samples []string) (*chart, error) {
 		return nil, err
 	}
 	if month.Hours() <= float64(hours) {
-		c.marks = append(c.marks, mark{month.Hours(), t.Monthly, hoursText(month),
-			fmt.Sprintf("%s in a month: the monthly package (%s) beats hourly use.",
-				hoursText(month), c.money(t.Monthly))})
+		c.marks = append(c.marks, mark{month.Hours(), t.Monthly, hoursText(l, month),
+			l.F("breakeven.long.month", hoursText(l, month), c.money(t.Monthly))})
 	}
 	// Whole days against the monthly package: the month wins once the days bought
 	// cost more than it, after ⌊monthly/daily⌋ days.
@@ -362,9 +347,8 @@ func newChart(t pricing.Tariff, samples []string) (*chart, error) {
 		days = q.IntPart()
 	}
 	if h := 24 * days; days >= 1 && h < int64(hours) {
-		c.marks = append(c.marks, mark{float64(h), t.Daily.Mul(decimal.NewFromInt(days)), fmt.Sprintf("%d h", h),
-			fmt.Sprintf("%d h (%d whole days) in a month: the monthly package beats day packages (%s / %s, rounded down).",
-				h, days, c.money(t.Monthly), c.money(t.Daily))})
+		c.marks = append(c.marks, mark{float64(h), t.Daily.Mul(decimal.NewFromInt(days)), l.F("breakeven.hours.whole", float64(h)),
+			l.F("breakeven.long.days", h, days, c.money(t.Monthly), c.money(t.Daily))})
 	}
 	return c, nil
 }
@@ -394,21 +378,17 @@ func (c *chart) svg() string {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	svg.Start(&b, width, height)
-	title := "GPU rental: cost per month against hours used"
+	l := c.lang
+	title := l.T("breakeven.svg.title")
 	switch len(c.samples) {
 	case 0:
 	case 3:
-		title += " (sample prices)"
+		title += l.T("breakeven.svg.sample")
 	default:
-		title += " (partly sample prices)"
+		title += l.T("breakeven.svg.partly")
 	}
 	p(`<text x="%g" y="28" font-size="18" font-weight="bold">%s</text>`, left, svg.Esc(title))
-	day := c.money(c.t.Daily) + " a day"
-	if c.t.Daily.Sign() == 0 {
-		day = "no day package"
-	}
-	p(`<text x="%g" y="46" fill="#444444">One GPU: %s an hour, %s, %s a month of %d h.</text>`,
-		left, svg.Esc(c.money(c.t.Hourly)), svg.Esc(day), svg.Esc(c.money(c.t.Monthly)), c.hours)
+	p(`<text x="%g" y="46" fill="#444444">%s</text>`, left, svg.Esc(c.prices()))
 
 	// Grid, ticks and tick labels.
 	p(`<g stroke="%s" stroke-width="1">`, gridColor)
@@ -442,8 +422,8 @@ func (c *chart) svg() string {
 		p(`<text x="%.1f" y="%.1f">%d</text>`, x(float64(h)), top+plotH+20, h)
 	}
 	p(`</g>`)
-	p(`<text x="%.1f" y="%.1f" text-anchor="middle">Hours of use in the month (0 to %d)</text>`, left+plotW/2, top+plotH+42, c.hours)
-	p(`<text transform="translate(22 %.1f) rotate(-90)" text-anchor="middle">Cost per month (%s)</text>`, top+plotH/2, svg.Esc(c.t.Currency))
+	p(`<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, left+plotW/2, top+plotH+42, svg.Esc(l.F("breakeven.svg.x", c.hours)))
+	p(`<text transform="translate(22 %.1f) rotate(-90)" text-anchor="middle">%s</text>`, top+plotH/2, svg.Esc(l.F("breakeven.svg.y", c.t.Currency)))
 
 	// The lines, clipped to the plot.
 	p(`<clipPath id="plot"><rect x="%g" y="%g" width="%g" height="%g"/></clipPath>`, left, top, plotW, plotH)
@@ -495,18 +475,18 @@ func (c *chart) svg() string {
 	}
 	ly := legendY + float64(len(c.lines))*legendRowHeight
 	p(`<circle cx="%g" cy="%.1f" r="4.5" fill="%s"/>`, legendX+legendSwatchWidth/2, ly, markColor)
-	p(`<text x="%g" y="%.1f">Break-even point</text>`, legendX+legendSwatchWidth+8, ly+4)
+	p(`<text x="%g" y="%.1f">%s</text>`, legendX+legendSwatchWidth+8, ly+4, svg.Esc(l.T("breakeven.svg.point")))
 
 	// Under the chart: the break-even points in words, then where the prices come
 	// from and what each line assumes.
 	var notes []string
 	if len(c.marks) > 0 {
-		notes = append(notes, "Break-even points:")
+		notes = append(notes, l.T("breakeven.marks"))
 		for _, m := range c.marks {
 			notes = append(notes, "• "+m.long)
 		}
 	}
-	notes = append(notes, "Prices: "+c.source())
+	notes = append(notes, l.F("breakeven.source", c.source()))
 	notes = append(notes, c.assumptions()...)
 	for i, line := range notes {
 		p(`<text x="%g" y="%.1f" font-size="12" fill="#333333">%s</text>`, left, top+plotH+66+float64(i)*16, svg.Esc(line))
@@ -523,17 +503,17 @@ func (c *chart) inverted() []string {
 		name  string
 		price decimal.Decimal
 	}
-	pkgs := []pkg{{"an hour", c.t.Hourly}}
+	l := c.lang
+	pkgs := []pkg{{l.T("breakeven.pkg.hour"), c.t.Hourly}}
 	if c.t.Daily.Sign() > 0 {
-		pkgs = append(pkgs, pkg{"a day", c.t.Daily})
+		pkgs = append(pkgs, pkg{l.T("breakeven.pkg.day"), c.t.Daily})
 	}
-	pkgs = append(pkgs, pkg{"a month", c.t.Monthly})
+	pkgs = append(pkgs, pkg{l.T("breakeven.pkg.month"), c.t.Monthly})
 	var out []string
 	for i, longer := range pkgs {
 		for _, shorter := range pkgs[:i] {
 			if longer.price.LessThan(shorter.price) {
-				out = append(out, fmt.Sprintf("%s (%s) costs less than %s (%s): check the prices, a longer package never costs less than a shorter one",
-					longer.name, c.money(longer.price), shorter.name, c.money(shorter.price)))
+				out = append(out, l.F("breakeven.inverted", longer.name, c.money(longer.price), shorter.name, c.money(shorter.price)))
 			}
 		}
 	}
@@ -542,32 +522,47 @@ func (c *chart) inverted() []string {
 
 // assumptions say how each line is priced.
 func (c *chart) assumptions() []string {
-	notes := []string{"Costs as the gpuplan pricing package works them out. Hourly: billed per second. Monthly: one package, paid whatever the use."}
+	l := c.lang
+	notes := []string{l.T("breakeven.note.costs")}
 	if c.t.Daily.Sign() > 0 {
-		return append(notes,
-			"Daily: the hours are used as whole days of 24 h, one after another, so u hours buy ⌈u/24⌉ day packages",
-			"(a day partly used is paid in full). Cheapest mix: the cheapest packages and hourly time for a run of u hours.")
+		return append(notes, l.T("breakeven.note.daily1"), l.T("breakeven.note.daily2"))
 	}
-	return append(notes, "No daily package. Cheapest mix: the monthly package or hourly time, whichever is cheaper for a run of u hours.")
+	return append(notes, l.T("breakeven.note.nodaily"))
+}
+
+// prices says what one GPU costs by the hour, the day and the month.
+func (c *chart) prices() string {
+	l := c.lang
+	day := l.F("breakeven.perday", c.money(c.t.Daily))
+	if c.t.Daily.Sign() == 0 {
+		day = l.T("breakeven.noday")
+	}
+	return l.F("breakeven.prices", c.money(c.t.Hourly), day, c.money(c.t.Monthly), c.hours)
 }
 
 // source says where the prices come from: "SAMPLE prices ...", "as given on
 // the command line.", or, when only some were given, which are samples.
 func (c *chart) source() string {
+	l := c.lang
 	switch len(c.samples) {
 	case 0:
-		return "as given on the command line."
+		return l.T("breakeven.source.given")
 	case 3:
-		return "SAMPLE prices for illustration, not a provider's quote."
+		return l.T("breakeven.source.sample")
 	}
-	var given []string
+	var given, samples []string
 	for _, name := range []string{"hourly", "daily", "monthly"} {
 		if !slices.Contains(c.samples, name) {
-			given = append(given, name)
+			given = append(given, l.T("breakeven.price."+name))
+		} else {
+			samples = append(samples, l.T("breakeven.price."+name))
 		}
 	}
-	return fmt.Sprintf("%s as given; %s the SAMPLE default%s for illustration, not a provider's quote.",
-		strings.Join(given, " and "), strings.Join(c.samples, " and "), text.Noun(len(c.samples), "", "s"))
+	g, sm := strings.Join(given, l.T("breakeven.and")), strings.Join(samples, l.T("breakeven.and"))
+	if len(samples) > 1 {
+		return l.F("breakeven.source.partlymany", g, sm)
+	}
+	return l.F("breakeven.source.partly", g, sm)
 }
 
 // maxCost is the highest cost on any line.
@@ -616,10 +611,10 @@ func corners(cost []decimal.Decimal) []int {
 
 // hoursText prints a duration in hours with one decimal where it has a fraction:
 // "500 h", "16.7 h".
-func hoursText(d time.Duration) string {
+func hoursText(l msg.Lang, d time.Duration) string {
 	h := d.Hours()
 	if d%time.Hour == 0 {
-		return fmt.Sprintf("%.0f h", h)
+		return l.F("breakeven.hours.whole", h)
 	}
-	return fmt.Sprintf("%.1f h", h)
+	return l.F("breakeven.hours.frac", h)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	svgcheck "github.com/gpuplan/gpuplan/internal/svg"
 )
 
@@ -30,6 +31,8 @@ var goldenCases = []struct {
 	// (50 > 24 × 1.99): only the monthly break-even is marked, with days.
 	{name: "usd_720h", args: []string{"-hourly", "1.99", "-daily", "50", "-monthly", "1100",
 		"-currency", "USD", "-hours-per-month", "720"}},
+	// In Chinese, with prices as Chinese price lists write them.
+	{name: "zh", args: []string{"-lang", "zh", "-hourly", "1.98元/小时", "-daily", "¥40", "-monthly", "1100元/月"}},
 }
 
 func TestGolden(t *testing.T) {
@@ -50,6 +53,13 @@ func TestGolden(t *testing.T) {
 				t.Errorf("run(%q) output differs from %s; rerun with -update and look at the picture", tt.args, golden)
 			}
 			wellFormed(t, out.Bytes())
+			if tt.name != "default" { // default.golden is TestOutputFile's
+				var text bytes.Buffer
+				if err := run(&text, tt.args, msg.EN); err != nil {
+					t.Fatal(err)
+				}
+				textGolden(t, tt.name+".golden", text.Bytes())
+			}
 		})
 	}
 }
@@ -66,7 +76,7 @@ func wellFormed(t *testing.T, svg []byte) {
 func chartSVG(t *testing.T, args []string) []byte {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "chart.svg")
-	if err := run(io.Discard, append(append([]string{}, args...), "-o", path)); err != nil {
+	if err := run(io.Discard, append(append([]string{}, args...), "-o", path), msg.EN); err != nil {
 		t.Fatalf("run(%q) error = %v", args, err)
 	}
 	b, err := os.ReadFile(path)
@@ -130,7 +140,7 @@ func TestSampleLabel(t *testing.T) {
 // marks the default prices as samples.
 func TestHelp(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, []string{"-h"}); !errors.Is(err, flag.ErrHelp) {
+	if err := run(&out, []string{"-h"}, msg.EN); !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("run(-h) error = %v, want flag.ErrHelp", err)
 	}
 	help := out.String()
@@ -154,7 +164,7 @@ func TestHelp(t *testing.T) {
 // with -o the chart goes to the file and the text names it.
 func TestOutputFile(t *testing.T) {
 	var plain bytes.Buffer
-	if err := run(&plain, nil); err != nil {
+	if err := run(&plain, nil, msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(plain.String(), "<svg") || !strings.HasSuffix(plain.String(), "-o FILE draws the chart as an SVG.\n") {
@@ -163,7 +173,7 @@ func TestOutputFile(t *testing.T) {
 	textGolden(t, "default.golden", plain.Bytes())
 	path := filepath.Join(t.TempDir(), "chart.svg")
 	var stdout bytes.Buffer
-	if err := run(&stdout, []string{"-o", path}); err != nil {
+	if err := run(&stdout, []string{"-o", path}, msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	if want := strings.Replace(plain.String(), "-o FILE draws the chart as an SVG.", "Chart: "+path, 1); stdout.String() != want {
@@ -204,7 +214,7 @@ func textGolden(t *testing.T, name string, got []byte) {
 // hours as one JSON value, the amounts exact strings.
 func TestJSON(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, []string{"-json"}); err != nil {
+	if err := run(&out, []string{"-json"}, msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	var got jsonChart
@@ -241,13 +251,13 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-nosuchflag"}, "flag provided but not defined: -nosuchflag"},
 		{[]string{"extra"}, "unexpected arguments"},
 	} {
-		err := run(io.Discard, tc.args)
+		err := run(io.Discard, tc.args, msg.EN)
 		if !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("run(%q) error = %v, want a usage error", tc.args, err)
 			continue
 		}
 		var stderr bytes.Buffer
-		if got := cli.Exit("breakeven", err, &stderr); got != 2 || !strings.HasPrefix(stderr.String(), "breakeven: "+tc.want) {
+		if got := cli.Exit("breakeven", err, &stderr, msg.EN); got != 2 || !strings.HasPrefix(stderr.String(), "breakeven: "+tc.want) {
 			t.Errorf("run(%q): exit %d, stderr %q; want 2 and %q", tc.args, got, stderr.String(), tc.want)
 		}
 	}
@@ -276,7 +286,7 @@ func TestNoGoIdentifiers(t *testing.T) {
 	ident := regexp.MustCompile(`\b(pricing|Tariff|Quote|Money)\.[A-Z]|BreakEven|\(s\)`)
 	for _, args := range [][]string{nil, {"-daily", "none"}} {
 		var out bytes.Buffer
-		if err := run(&out, args); err != nil {
+		if err := run(&out, args, msg.EN); err != nil {
 			t.Fatal(err)
 		}
 		if m := ident.FindString(out.String() + string(chartSVG(t, args))); m != "" {
@@ -289,17 +299,17 @@ func TestNoGoIdentifiers(t *testing.T) {
 // shorter one is warned of, in the text and the JSON.
 func TestPriceForms(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, []string{"-hourly", "¥1.98", "-daily", "40元/天", "-monthly", "1,100"}); err != nil {
+	if err := run(&out, []string{"-hourly", "¥1.98", "-daily", "40元/天", "-monthly", "1,100"}, msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	if want := "One GPU: ¥1.98 an hour, ¥40 a day, ¥1100 a month of 730 h."; !strings.HasPrefix(out.String(), want) || strings.Contains(out.String(), "Warning") {
 		t.Errorf("output %q: want it to start %q, without warnings", out.String(), want)
 	}
-	if err := run(io.Discard, []string{"-hourly", "$2"}); !errors.Is(err, cli.ErrUsage) {
+	if err := run(io.Discard, []string{"-hourly", "$2"}, msg.EN); !errors.Is(err, cli.ErrUsage) {
 		t.Errorf("-hourly $2 in CNY: %v, want a usage error", err)
 	}
 	out.Reset()
-	if err := run(&out, []string{"-hourly", "20", "-daily", "300", "-monthly", "250", "-json"}); err != nil {
+	if err := run(&out, []string{"-hourly", "20", "-daily", "300", "-monthly", "250", "-json"}, msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	var got jsonChart

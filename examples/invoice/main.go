@@ -73,52 +73,37 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Exit("invoice", run(os.Stdout, os.Args[1:]), os.Stderr))
+	os.Exit(cli.Main("invoice", run, os.Args[1:], msg.FromEnv(os.Getenv), os.Stdout, os.Stderr))
 }
-
-const usageHeader = `Usage: invoice -account FILE -sessions FILE -from TIME -to TIME [flags]
-
-Bills what an account used in a period, as a provider's billing system would:
-the account (tariff, purchases, tax rate, SLA) as JSON, a CSV log of sessions
-(start, end, gpus; or 开始, 结束, 卡数) and optionally of outages (start, end). It
-prints the invoice; -json prints it as JSON, -o FILE writes it to FILE.
-
-Times are dates (2026-01-01), RFC 3339 times (2026-01-01T08:00:00+08:00) or a
-date and time without a zone (2026-01-15 02:00), read in the period's time zone:
--tz, else the zone -from states, else the first the logs state, else UTC.
-
-Exit status: 0 invoice printed (or -h); 1 the input is invalid, or the -o file
-cannot be written; 2 usage error (a bad flag, or a file that cannot be opened).
-
-Flags:
-`
 
 // maxAttributed is the most sessions whose hourly lines the invoice attributes:
 // finding them bills the log once per session.
 const maxAttributed = 500
 
 // run is the command: it writes the invoice (or the -h text) to w.
-func run(w io.Writer, args []string) error {
+func run(w io.Writer, args []string, lang msg.Lang) error {
+	l := cli.LangOf(args, lang) // the words of the flags and the output
 	fs := cli.FlagSet("invoice")
 	var in flags
-	fs.StringVar(&in.account, "account", "", "the account as JSON: tariff, purchases, tax_rate, sla (required)")
-	fs.StringVar(&in.sessions, "sessions", "", "the session log as CSV: start, end, gpus (required)")
-	fs.StringVar(&in.outages, "outages", "", "the outage log as CSV: start, end (optional)")
-	fs.StringVar(&in.from, "from", "", "the start of the period: a date (2026-01-01) or an RFC 3339 time (required)")
-	fs.StringVar(&in.to, "to", "", "the end of the period, exclusive: a date (2026-02-01) or an RFC 3339 time (required)")
-	fs.StringVar(&in.tz, "tz", "", "the period's time zone: an IANA name (Asia/Shanghai), UTC, or an offset (+08:00); default: the zone of -from or of the logs")
-	asJSON := fs.Bool("json", false, "print the invoice as JSON on standard output, and nothing else, in place of the text")
-	out := fs.String("o", "", "write the invoice (text, or JSON with -json) to this `file` instead of standard output")
+	fs.StringVar(&in.account, "account", "", l.T("invoice.flag.account"))
+	fs.StringVar(&in.sessions, "sessions", "", l.T("invoice.flag.sessions"))
+	fs.StringVar(&in.outages, "outages", "", l.T("invoice.flag.outages"))
+	fs.StringVar(&in.from, "from", "", l.T("invoice.flag.from"))
+	fs.StringVar(&in.to, "to", "", l.T("invoice.flag.to"))
+	fs.StringVar(&in.tz, "tz", "", l.T("invoice.flag.tz"))
+	asJSON := fs.Bool("json", false, l.T("invoice.flag.json"))
+	out := fs.String("o", "", l.T("invoice.flag.o"))
+	cli.LangFlag(fs, &l)
 	if _, err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			cli.Usage(w, fs, usageHeader)
+			cli.Usage(w, fs, l.T("invoice.usage"), l)
 		}
 		return err
 	}
 	return cli.To(w, *out, func(w io.Writer) error {
-		b, err := in.read()
+		b, err := in.read(l)
 		if err == nil {
-			err = b.print(w, *asJSON, msg.EN)
+			err = b.print(w, *asJSON)
 		}
 		if *asJSON {
 			return cli.FailJSON(w, err, nil)
@@ -132,6 +117,7 @@ type flags struct{ account, sessions, outages, from, to, tz string }
 
 // billing is what the flags name, read and checked.
 type billing struct {
+	lang          msg.Lang
 	account       pricing.Account
 	from, to      time.Time
 	loc           *time.Location
@@ -150,16 +136,16 @@ type billing struct {
 }
 
 // read reads the files and bills the period.
-func (f flags) read() (*billing, error) {
+func (f flags) read(l msg.Lang) (*billing, error) {
 	for _, req := range [...]struct{ name, value, what string }{
-		{"account", f.account, "the account's JSON file"}, {"sessions", f.sessions, "the session log (CSV)"},
-		{"from", f.from, "the start of the period (2026-01-01)"}, {"to", f.to, "the end of the period (2026-02-01)"},
+		{"account", f.account, l.T("invoice.need.account")}, {"sessions", f.sessions, l.T("invoice.need.sessions")},
+		{"from", f.from, l.T("invoice.need.from")}, {"to", f.to, l.T("invoice.need.to")},
 	} {
 		if req.value == "" {
-			return nil, cli.Usagef("-%s: give %s", req.name, req.what)
+			return nil, cli.Usagef("-%s: %s", req.name, l.F("invoice.give", req.what))
 		}
 	}
-	b := &billing{sessionsFile: f.sessions}
+	b := &billing{sessionsFile: f.sessions, lang: l}
 	raw, err := cli.ReadFile("account", f.account)
 	if err != nil {
 		return nil, err
@@ -182,7 +168,7 @@ func (f flags) read() (*billing, error) {
 	switch {
 	case f.tz != "":
 		if b.loc, err = parseZone(f.tz); err != nil {
-			return nil, cli.Usagef("-tz %s: want an IANA zone such as Asia/Shanghai, UTC, or an offset such as +08:00", text.Quote(f.tz, 40))
+			return nil, cli.Usagef("-tz %s: %s", text.Quote(f.tz, 40), l.T("invoice.err.tz"))
 		}
 	default:
 		b.loc = zoneOf(f.from)
@@ -197,10 +183,10 @@ func (f flags) read() (*billing, error) {
 		}
 	}
 	if b.from, err = parseTime(f.from, b.loc); err != nil {
-		return nil, cli.Usagef("-from %s: %v", text.Quote(f.from, 40), err)
+		return nil, cli.Usagef("-from %s: %s", text.Quote(f.from, 40), l.T("invoice.err.time"))
 	}
 	if b.to, err = parseTime(f.to, b.loc); err != nil {
-		return nil, cli.Usagef("-to %s: %v", text.Quote(f.to, 40), err)
+		return nil, cli.Usagef("-to %s: %s", text.Quote(f.to, 40), l.T("invoice.err.time"))
 	}
 	for _, r := range sessions {
 		s, err := r.session(b.loc)
@@ -341,46 +327,47 @@ func (b *billing) shortMonths() []string {
 			continue
 		}
 		gap := calendar.Sub(covered)
-		notes = append(notes, fmt.Sprintf("the monthly package bought %s covers %d h, and the calendar month from its start has %.0f h: "+
-			"its last %s, from %s, are billed by the hour when used",
-			stamp(start), hours, calendar.Sub(start).Hours(), msg.EN.Dur(gap), stamp(covered)))
+		notes = append(notes, b.lang.F("invoice.short", stamp(start), hours, calendar.Sub(start).Hours(), b.lang.Dur(gap), stamp(covered)))
 	}
 	return notes
 }
 
 // print writes the invoice, as text or JSON.
-func (b *billing) print(w io.Writer, asJSON bool, lang msg.Lang) error {
+func (b *billing) print(w io.Writer, asJSON bool) error {
 	if asJSON {
 		return cli.WriteJSON(w, b.invoice)
 	}
+	l := b.lang
 	inv := b.invoice
-	fmt.Fprintf(w, "Invoice for %s to %s (%s)\n\n", stamp(inv.From.In(b.loc)), stamp(inv.To.In(b.loc)), zoneName(b.loc))
-	cur := inv.Total.Currency
+	fmt.Fprintf(w, "%s\n\n", l.F("invoice.head", stamp(inv.From.In(b.loc)), stamp(inv.To.In(b.loc)), zoneName(b.loc)))
+	cur := l.F("invoice.currency", l.Currency(inv.Total.Currency))
 	t := text.Table{Indent: "  ", Align: []text.Align{text.Left, text.Right, text.Left, text.Right, text.Right, text.Left}}
-	t.Row("item", "quantity", "unit", "price "+cur, "amount "+cur, "session")
-	for j, l := range inv.Lines {
+	t.Row(l.T("invoice.col.item"), l.T("invoice.col.quantity"), l.T("invoice.col.unit"), l.T("invoice.col.price")+cur,
+		l.T("invoice.col.amount")+cur, l.T("invoice.col.session"))
+	for j, line := range inv.Lines {
 		session := ""
 		if i := b.lineSession[j]; i >= 0 {
 			s := b.sessions[i]
-			session = fmt.Sprintf("line %d: %s from %s", b.sessionLines[i], text.Count(max(s.GPUs, 1), "GPU", "GPUs"), stamp(s.Start.In(b.loc)))
+			session = l.F("invoice.session", b.sessionLines[i], l.N(max(s.GPUs, 1), "invoice.n.gpu"), stamp(s.Start.In(b.loc)))
 		}
-		t.Row(l.Item, l.Quantity.Round(2).String(), l.Unit, l.Price.Amount.String(), msg.Amount(l.Amount), session)
+		t.Row(l.TOr("invoice.item."+line.Item, line.Item), line.Quantity.Round(2).String(), l.TOr("invoice.unit."+line.Unit, line.Unit),
+			line.Price.Amount.String(), msg.Amount(line.Amount), session)
 	}
-	t.Row("subtotal", "", "", "", msg.Amount(inv.Subtotal))
-	t.Row("credit", "", "", "", msg.Amount(inv.Credit))
-	t.Row("tax", "", "", "", msg.Amount(inv.Tax))
-	t.Row("total", "", "", "", msg.Amount(inv.Total))
+	t.Row(l.T("invoice.subtotal"), "", "", "", msg.Amount(inv.Subtotal))
+	t.Row(l.T("invoice.credit"), "", "", "", msg.Amount(inv.Credit))
+	t.Row(l.T("invoice.item.tax"), "", "", "", msg.Amount(inv.Tax))
+	t.Row(l.T("invoice.total"), "", "", "", msg.Amount(inv.Total))
 	if err := t.Write(w); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)
 	if !b.attributed && countHourly(inv) > 0 {
-		fmt.Fprintf(w, "Hourly lines: one a session not wholly covered by a purchase (the log has over %d sessions, so they are not named).\n", maxAttributed)
+		fmt.Fprintln(w, text.Wrap(l.F("invoice.unnamed", maxAttributed), 0, 100, "  "))
 	}
-	fmt.Fprintln(w, text.Wrap("Availability: "+b.slaText(), 0, 100, "  "))
-	fmt.Fprintf(w, "Packages as bought (all periods): %s\n", lang.Money(b.basket.Total))
+	fmt.Fprintln(w, text.Wrap(l.F("invoice.availability", b.slaText()), 0, 100, "  "))
+	fmt.Fprintln(w, l.F("invoice.basket", l.Money(b.basket.Total)))
 	for _, n := range b.monthlyShort {
-		fmt.Fprintln(w, text.Wrap("Note: "+n+".", 0, 100, "  "))
+		fmt.Fprintln(w, text.Wrap(l.F("invoice.note", n), 0, 100, "  "))
 	}
 	return nil
 }
@@ -388,20 +375,21 @@ func (b *billing) print(w io.Writer, asJSON bool, lang msg.Lang) error {
 // slaText says what availability the outages left and the credit tier it
 // reached.
 func (b *billing) slaText() string {
+	l := b.lang
 	sla := b.account.SLA
-	s := fmt.Sprintf("%s reached (%s)", percent(b.availability), text.Count(b.outageCount, "outage", "outages"))
+	s := l.F("invoice.reached", percent(b.availability), l.N(b.outageCount, "invoice.n.outage"))
 	switch {
 	case sla.Availability == 0 && len(sla.Credits) == 0:
-		return s + "; no SLA"
+		return s + l.T("invoice.nosla")
 	case b.creditPercent.IsZero():
-		return s + fmt.Sprintf("; SLA %s promised: no credit tier reached", percent(sla.Availability))
+		return s + l.F("invoice.notier", percent(sla.Availability))
 	}
 	for _, c := range sla.Credits {
 		if c.Percent.Equal(b.creditPercent) {
-			return s + fmt.Sprintf("; SLA %s promised: the tier below %s applied, a %s%% credit", percent(sla.Availability), percent(c.Below), c.Percent)
+			return s + l.F("invoice.tier", percent(sla.Availability), percent(c.Below), c.Percent.String())
 		}
 	}
-	return s + fmt.Sprintf("; a %s%% credit", b.creditPercent)
+	return s + l.F("invoice.credit.only", b.creditPercent.String())
 }
 
 // percent writes a fraction as a percentage cut (not rounded, so that 99.8996%

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -17,23 +18,27 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 func TestGolden(t *testing.T) {
 	args := []string{"-account", "testdata/account.json", "-sessions", "testdata/sessions.csv", "-outages", "testdata/outages.csv",
 		"-from", "2026-01-01T00:00:00Z", "-to", "2026-02-01T00:00:00Z"}
-	var text, j bytes.Buffer
-	if err := run(&text, args); err != nil {
+	var text, j, zh bytes.Buffer
+	if err := run(&text, args, msg.EN); err != nil {
 		t.Fatal(err)
 	}
-	if err := run(&j, append(args, "-json")); err != nil {
+	if err := run(&zh, args, msg.ZH); err != nil { // a zh locale, as main would hand it
+		t.Fatal(err)
+	}
+	if err := run(&j, append(args, "-json"), msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	// -o writes to the file what would be printed.
 	file := filepath.Join(t.TempDir(), "invoice.json")
 	var none bytes.Buffer
-	if err := run(&none, append(args, "-json", "-o", file)); err != nil {
+	if err := run(&none, append(args, "-json", "-o", file), msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(file); err != nil || !bytes.Equal(b, j.Bytes()) || none.Len() != 0 {
 		t.Errorf("-json -o wrote %q to the file (%v) and %q to stdout; want the JSON in the file only", b, err, none.String())
 	}
-	for golden, got := range map[string][]byte{"testdata/invoice.golden": text.Bytes(), "testdata/invoice.golden.json": j.Bytes()} {
+	for golden, got := range map[string][]byte{"testdata/invoice.golden": text.Bytes(), "testdata/invoice.golden.json": j.Bytes(),
+		"testdata/invoice_zh.golden": zh.Bytes()} {
 		if *update {
 			if err := os.WriteFile(golden, got, 0o644); err != nil {
 				t.Fatal(err)
@@ -84,7 +89,7 @@ func TestErrors(t *testing.T) {
 		{"missing file", with("-sessions", filepath.Join(dir, "none.csv")), true, "none.csv: cannot open"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := run(&bytes.Buffer{}, tc.args)
+			err := run(&bytes.Buffer{}, tc.args, msg.EN)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || errors.Is(err, cli.ErrUsage) != tc.usage {
 				t.Errorf("run(%q) error = %v; want one naming %q (a usage error: %v)", tc.args, err, tc.want, tc.usage)
 			}
@@ -119,7 +124,7 @@ func TestChineseInput(t *testing.T) {
  "sla": {"availability": 0.999, "credits": [{"below": 0.999, "percent": "10"}, {"below": 0.99, "percent": "25"}]}}`)
 	args := []string{"-account", account, "-sessions", sessions, "-outages", "testdata/outages.csv", "-from", "2026-01-01 08:00", "-to", "2026-02-01 08:00", "-tz", "Asia/Shanghai"}
 	var out bytes.Buffer
-	if err := run(&out, args); err != nil {
+	if err := run(&out, args, msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -135,7 +140,7 @@ func TestChineseInput(t *testing.T) {
 	}
 	// Without -tz the zone is the one -from states.
 	out.Reset()
-	if err := run(&out, append(args[:8], "-from", "2026-01-01T08:00:00+08:00", "-to", "2026-02-01")); err != nil {
+	if err := run(&out, append(args[:8], "-from", "2026-01-01T08:00:00+08:00", "-to", "2026-02-01"), msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	if want := "Invoice for 2026-01-01 08:00 to 2026-02-01 00:00 (UTC+08:00)"; !strings.Contains(out.String(), want) {
@@ -147,7 +152,7 @@ func TestChineseInput(t *testing.T) {
 // commands do, and a bad flag prints nothing to standard output.
 func TestHelp(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, []string{"-h"}); err != flag.ErrHelp {
+	if err := run(&out, []string{"-h"}, msg.EN); err != flag.ErrHelp {
 		t.Fatalf("run(-h) error = %v, want flag.ErrHelp", err)
 	}
 	for _, want := range []string{"Usage: invoice -account FILE", "Exit status: 0", "2 usage error", "-sessions string"} {
@@ -156,7 +161,7 @@ func TestHelp(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if err := run(&out, []string{"-bogus"}); err == nil || out.Len() != 0 {
+	if err := run(&out, []string{"-bogus"}, msg.EN); err == nil || out.Len() != 0 {
 		t.Errorf("run(-bogus) = %v with %q on standard output, want an error and nothing written", err, out.String())
 	}
 }

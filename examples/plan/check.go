@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/input"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
@@ -23,11 +25,12 @@ const (
 // check refuses flag values out of range, naming the flag, before anything is
 // planned: a usage error (exit status 2).
 func (o *options) check() error {
+	l := o.lang
 	bad := func(flag string, v any, want string) error {
-		return cli.Usagef("-%s %v: want %s", flag, v, want)
+		return cli.Usagef("-%s %v: %s", flag, v, l.F("plan.want", want))
 	}
 	if o.set["tokens"] {
-		t, err := parseCount(o.tokensArg)
+		t, err := input.Count(o.tokensArg)
 		if err != nil {
 			return cli.Usagef("-tokens %q: %v", o.tokensArg, err)
 		}
@@ -37,37 +40,37 @@ func (o *options) check() error {
 		amount, err := decimal.NewFromString(o.budget)
 		switch {
 		case err != nil:
-			return cli.Usagef("-budget %s is not a decimal amount", text.Quote(o.budget, 40))
+			return cli.Usagef("-budget %s: %s", text.Quote(o.budget, 40), l.T("plan.err.budget"))
 		case amount.Sign() <= 0:
-			return bad("budget", o.budget, "an amount above 0")
+			return bad("budget", o.budget, l.T("plan.want.positive"))
 		}
 		o.budgetAmount = amount
 	}
 	switch {
 	case o.set["batch"] && o.batch < 1:
-		return bad("batch", o.batch, "1 or more")
+		return bad("batch", o.batch, l.T("plan.want.one"))
 	case o.context < 1:
-		return bad("context", o.context, "1 or more tokens")
+		return bad("context", o.context, l.T("plan.want.tokens"))
 	case o.loraRank < 0:
-		return bad("lora-rank", o.loraRank, "0 (the default rank) or more")
+		return bad("lora-rank", o.loraRank, l.T("plan.want.rank"))
 	case o.maxGPUs < 0:
-		return bad("max-gpus", o.maxGPUs, "0 (each offer's limit) or more")
+		return bad("max-gpus", o.maxGPUs, l.T("plan.want.maxgpus"))
 	case o.top < 0:
-		return bad("top", o.top, "0 (all) or more")
+		return bad("top", o.top, l.T("plan.want.top"))
 	case math.IsNaN(o.headroom) || o.headroom < 0 || o.headroom >= 1:
-		return bad("headroom", o.headroom, "a fraction from 0 to below 1")
+		return bad("headroom", o.headroom, l.T("plan.want.headroom"))
 	case math.IsNaN(o.utilization) || o.utilization < 0 || o.utilization > 1:
-		return bad("utilization", o.utilization, "a fraction above 0 and at most 1 (0: the default)")
+		return bad("utilization", o.utilization, l.T("plan.want.utilization"))
 	case o.usage < 0:
-		return bad("usage", o.lang.Dur(o.usage), "0 or more")
+		return bad("usage", l.Dur(o.usage), l.T("plan.want.zero"))
 	case o.deadline < 0:
-		return bad("deadline", o.lang.Dur(o.deadline), "0 (none) or more")
+		return bad("deadline", l.Dur(o.deadline), l.T("plan.want.none"))
 	case o.set["days"] && (o.days < 1 || o.days > 36500):
-		return bad("days", o.days, "1 to 36500")
+		return bad("days", o.days, l.T("plan.want.days"))
 	case o.set["per-day"] && (o.perDay <= 0 || o.perDay > 24*time.Hour):
-		return bad("per-day", o.lang.Dur(o.perDay), "more than 0 and at most 24h")
+		return bad("per-day", l.Dur(o.perDay), l.T("plan.want.perday"))
 	case o.deadline > 0 && o.set["tokens"] && o.tokens == 0:
-		return cli.Usagef("-deadline needs work to finish, and -tokens 0 gives none")
+		return cli.Usagef("%s", l.T("plan.err.deadline"))
 	}
 	return nil
 }
@@ -78,7 +81,7 @@ func (o *options) check() error {
 // sizing.Estimate checks it.
 func (o options) runnable(m sizing.Model, wl sizing.Workload) error {
 	if wl.Task == sizing.Inference && m.Context > 0 && wl.SeqLen > m.Context {
-		return cli.Usagef("-context %d: past %s's context window of %d tokens", wl.SeqLen, m.Name, m.Context)
+		return cli.Usagef("-context %d: %s", wl.SeqLen, o.lang.F("plan.err.window", m.Name, m.Context))
 	}
 	if _, err := sizing.Estimate(m, wl); err != nil {
 		return cli.Usagef("-task %s, -precision %s, -context %d: %v", o.task, o.precision, wl.SeqLen, err)
@@ -89,23 +92,23 @@ func (o options) runnable(m sizing.Model, wl sizing.Workload) error {
 // parseTask reads -task: one of the four names, in any case. A fine-tune is
 // either kind of training, so "finetune" (which sizing.ParseTask reads as full
 // training, for programs) is refused with what each kind is called.
-func parseTask(s string) (sizing.Task, error) {
-	const want = "want inference, training, lora or qlora"
+func parseTask(s string, l msg.Lang) (sizing.Task, error) {
+	want := l.F("plan.want", l.T("plan.want.tasks"))
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "inference", "training", "lora", "qlora":
 		return sizing.ParseTask(s)
 	case "finetune", "fine-tune", "fine_tune", "ft", "sft", "full", "fullfinetune", "full-finetune":
-		return 0, cli.Usagef("-task %s: a fine-tune of every weight is training, of adapters lora (or qlora on 4-bit weights); %s", text.Quote(s, 40), want)
+		return 0, cli.Usagef("-task %s: %s; %s", text.Quote(s, 40), l.T("plan.err.finetune"), want)
 	}
 	return 0, cli.Usagef("-task %s: %s", text.Quote(s, 40), want)
 }
 
 // enumFlag reads a named value of a flag with parse; an unknown name is a usage
 // error naming the flag and the names it takes.
-func enumFlag[T any](flag, value string, parse func(string) (T, error), names string) (T, error) {
+func enumFlag[T any](l msg.Lang, flag, value string, parse func(string) (T, error), names string) (T, error) {
 	v, err := parse(value)
 	if err != nil {
-		return v, cli.Usagef("-%s %q: want %s", flag, value, names)
+		return v, cli.Usagef("-%s %q: %s", flag, value, l.F("plan.want", names))
 	}
 	return v, nil
 }

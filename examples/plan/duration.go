@@ -1,112 +1,18 @@
 package main
 
 import (
-	"errors"
-	"math"
-	"math/big"
-	"strings"
 	"time"
+
+	"github.com/gpuplan/gpuplan/internal/input"
 )
 
-// errDuration is the message a duration flag gives for a value it cannot read;
-// the flag package puts the flag's name and the value in front of it.
-var errDuration = errors.New("want a duration such as 720h, 90m or 30d (units ns, us, ms, s, m, h, and d for 24h)")
-
-// errDurationRange is the message for a count of days past what time.Duration
-// holds.
-var errDurationRange = errors.New("out of range: at most about 106751d (292 years)")
-
-// day is the length the "d" suffix stands for: 24 hours, as the rental tariffs
-// count a day (pricing's daily package is 24 hours of use).
-const day = 24 * time.Hour
-
-// parseDuration reads a duration flag. The grammar is Go's time.ParseDuration,
-// with one addition: a leading count of days, a decimal number followed by "d",
-// which may be followed by a Go duration:
-//
-//	duration = [ "+" | "-" ] ( days [ goduration ] | goduration )
-//	days     = decimal "d"            (e.g. 30d, 1.5d, .5d)
-//	decimal  = digits [ "." [ digits ] ] | "." digits
-//
-// so "30d", "1.5d" and "30d12h" are 720h, 36h and 732h. Days are converted
-// exactly (1.5d is 36h), then cut to a whole nanosecond as time.ParseDuration
-// does. A bad value is errDuration, and so is a Go duration past
-// time.Duration's range (time.ParseDuration's errors do not tell the two apart);
-// a value with days past the range is errDurationRange.
-func parseDuration(s string) (time.Duration, error) {
-	body, neg := s, false
-	if body != "" && (body[0] == '+' || body[0] == '-') {
-		body, neg = body[1:], body[0] == '-'
-	}
-	num := 0
-	for num < len(body) && (body[num] == '.' || ('0' <= body[num] && body[num] <= '9')) {
-		num++
-	}
-	if num == len(body) || body[num] != 'd' {
-		// No day count: Go's own grammar, sign included.
-		d, err := time.ParseDuration(s)
-		if err != nil {
-			return 0, errDuration // its errors do not tell overflow from bad syntax
-		}
-		return d, nil
-	}
-	days, ok := parseDecimal(body[:num])
-	if !ok {
-		return 0, errDuration
-	}
-	var rest time.Duration
-	if tail := body[num+1:]; tail != "" {
-		if tail[0] == '+' || tail[0] == '-' {
-			return 0, errDuration // one sign, in front
-		}
-		var err error
-		if rest, err = time.ParseDuration(tail); err != nil {
-			return 0, errDuration // a second day count ("1d2d") lands here too
-		}
-	}
-	ns := new(big.Rat).Mul(days, new(big.Rat).SetInt64(int64(day)))
-	whole := new(big.Int).Quo(ns.Num(), ns.Denom()) // toward zero; days ≥ 0
-	if !whole.IsInt64() || whole.Int64() > math.MaxInt64-int64(rest) {
-		return 0, errDurationRange
-	}
-	d := time.Duration(whole.Int64()) + rest
-	if neg {
-		d = -d
-	}
-	return d, nil
-}
-
-// parseDecimal reads an unsigned decimal number without exponent: "30", "1.5",
-// ".5", "2." (big.Rat's own SetString also takes fractions and exponents).
-func parseDecimal(s string) (*big.Rat, bool) {
-	digits, dots := 0, 0
-	for _, c := range s {
-		switch {
-		case c == '.':
-			dots++
-		case '0' <= c && c <= '9':
-			digits++
-		default:
-			return nil, false
-		}
-	}
-	if digits == 0 || dots > 1 {
-		return nil, false
-	}
-	if strings.HasSuffix(s, ".") {
-		s += "0"
-	}
-	r, ok := new(big.Rat).SetString(s)
-	return r, ok
-}
-
-// durationValue is a flag.Value for parseDuration's grammar, printed as
+// durationValue is a flag.Value for input.Duration's grammar, printed as
 // time.Duration prints.
 type durationValue time.Duration
 
-// Set parses s with parseDuration.
+// Set parses s with input.Duration.
 func (v *durationValue) Set(s string) error {
-	d, err := parseDuration(s)
+	d, err := input.Duration(s)
 	if err != nil {
 		return err
 	}

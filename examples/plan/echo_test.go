@@ -3,12 +3,11 @@ package main
 import (
 	"encoding/json"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/internal/sample"
 	"github.com/gpuplan/gpuplan/pricing/plan"
-	"github.com/gpuplan/gpuplan/pricing/pricelist"
 )
 
 // planJSON runs the command with -json and args and decodes what it prints.
@@ -53,7 +52,7 @@ func TestEchoJob(t *testing.T) {
 			t.Errorf("defaults %q name %q, which the command line gave", out.Defaults, key)
 		}
 	}
-	offers, err := pricelist.ReadJSON(strings.NewReader(sampleOffers))
+	offers, err := sample.Offers()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,6 @@
 package main
 
 import (
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -83,19 +82,16 @@ import (
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/msg"
+	"github.com/gpuplan/gpuplan/internal/sample"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
-	"github.com/gpuplan/gpuplan/pricing/pricelist"
 	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
 )
 
-//go:embed sample_offers.json
-var sampleOffers string
-
 func main() {
-	os.Exit(exitStatus(os.Stderr, run(os.Stdout, os.Args[1:])))
+	os.Exit(cli.Main("plan", run, os.Args[1:], msg.FromEnv(os.Getenv), os.Stdout, os.Stderr))
 }
 
 // The exit statuses, documented in the package comment.
@@ -104,20 +100,6 @@ const (
 	exitFail  = 1 // no option fits, or another failure
 	exitUsage = 2 // bad flags, as the flag package exits
 )
-
-const usageHeader = `Usage: plan [flags]
-
-Prints the rental options that fit a job, cheapest first. -json prints them as
-JSON; when the plan fails it prints {"error", "no_fit", "reasons", "suggestions"}.
-
-Exit status: 0 options printed; 1 no option fits (after the report) or another
-failure; 2 usage error (a bad flag, or -per-day without -days or the reverse).
-
-Durations (-usage, -per-day, -deadline) are Go durations (90m, 720h, 1h30m) or
-start with a count of 24-hour days: 30d, 1.5d, 30d12h.
-
-Flags:
-`
 
 // options holds the command line.
 type options struct {
@@ -145,41 +127,43 @@ type options struct {
 
 // parse reads the command line. The flag set comes back for printing the usage;
 // the flag package itself prints nothing.
-func parse(args []string) (options, *flag.FlagSet, error) {
-	var o options
+func parse(args []string, lang msg.Lang) (options, *flag.FlagSet, error) {
+	o := options{lang: cli.LangOf(args, lang)}
+	l := o.lang // the flags' words, in the language -lang asks for
 	fs := cli.FlagSet("plan")
-	fs.StringVar(&o.model, "model", "llama-2-7b", "model preset (see -model list), or a downloaded model's folder (config.json with its safetensors shards, index or GGUF file; headers only are read); other models: -config, -gguf, -safetensors or -params")
-	fs.StringVar(&o.config, "config", "", "a model's Hugging Face config.json `file` or its folder, in place of -model; with -gguf or -safetensors the files give the exact parameter count and weight bytes")
-	fs.Var(&o.gguf, "gguf", "a model's GGUF `file` (only its header is read); repeat or separate with commas for a split model")
-	fs.Var(&o.safetensors, "safetensors", "a model's .safetensors `file` (only its header is read); repeat or separate with commas for the shards of one model, or give their folder")
-	fs.StringVar(&o.params, "params", "", "parameter count of a model without a preset or config (7B, 70b, 1.5e9); memory terms that need the architecture are approximated (-config makes them exact)")
-	fs.StringVar(&o.render, "render", "", "an image-generation or render job in place of a model's: sd15, sdxl, flux1 or cycles; ranks the offers whose card holds it for -usage")
-	fs.StringVar(&o.size, "size", "", "image size for -render, in pixels: 1024 (a square) or 1920x1080; default: the kind's reference size")
-	fs.StringVar(&o.task, "task", "lora", "inference, training, lora or qlora")
-	fs.StringVar(&o.precision, "precision", "bf16", "weights (inference) or compute precision: fp32, bf16, fp16, fp8, int8, nf4, gptq4, awq4, q4_k_m, ...")
-	fs.StringVar(&o.kvPrecision, "kv-precision", "", "KV cache precision (inference); empty: -precision for FP16 and wider, FP16 for narrower formats")
-	fs.StringVar(&o.recompute, "recompute", "full", "activation recomputation for training: none, selective or full")
-	fs.BoolVar(&o.eager, "eager", false, "eager attention, which keeps each head's attention score matrix in memory; default: memory-efficient attention (flash attention, PyTorch SDPA)")
-	fs.IntVar(&o.context, "context", 2048, "tokens per sequence (inference: context length); by default at most the model's context window")
-	fs.IntVar(&o.batch, "batch", 0, "micro-batch per GPU (default 4), or for inference the concurrent sequences (default 1)")
-	fs.IntVar(&o.loraRank, "lora-rank", 0, "LoRA rank; 0: the library's default")
-	fs.StringVar(&o.tokensArg, "tokens", "", "work: training tokens (default 1e8), or tokens generated for inference (default 1e6), such as 2e9 or 500M; 0: memory only")
-	fs.Var((*durationValue)(&o.usage), "usage", "rental length, a `duration` (e.g. 720h or 30d); 0: as long as the job takes")
-	fs.Var((*durationValue)(&o.perDay), "per-day", "time used each day, a `duration` (e.g. 6h), more than 0 and at most 24h; needs -days; replaces -usage")
-	fs.IntVar(&o.days, "days", 0, "number of days of -per-day sessions, 1 to 36500; needs -per-day")
-	fs.Var((*durationValue)(&o.deadline), "deadline", "finish within this `duration` (e.g. 12h or 2d); 0: no deadline")
-	fs.Float64Var(&o.headroom, "headroom", 0, "fraction of GPU memory kept free; 0: 0.2")
-	fs.Float64Var(&o.utilization, "utilization", 0, "fraction of peak FLOP/s sustained; 0: the middle of published MFU (38-52%)")
-	fs.IntVar(&o.maxGPUs, "max-gpus", 0, "most GPUs per option; 0: each offer's limit")
-	fs.StringVar(&o.budget, "budget", "", "most money to spend, in the offers' currency (e.g. 500)")
-	fs.Var(&o.rates, "rates", "exchange `rates` for a price list in several currencies, BASE:CUR=RATE,... (CNY:USD=7.20 ranks in CNY, one USD = 7.20 CNY); -budget is then in BASE")
-	fs.StringVar(&o.catalog, "catalog", "", cli.CatalogFlag)
-	fs.StringVar(&o.offers, "offers", "", "price list: gpuplan CSV or JSON (see the README), a SkyPilot catalog vms.csv or vast.ai offers JSON, told apart by content; empty: the built-in SAMPLE price list")
-	fs.IntVar(&o.top, "top", 10, "options to print; 0: all")
-	fs.BoolVar(&o.wide, "wide", false, "show every column of the options table; by default it fits a 100-column terminal")
-	o.serve.define(fs)
-	fs.BoolVar(&o.json, "json", false, "print JSON on standard output, and nothing else: the options, or an error object when the plan fails")
-	fs.StringVar(&o.out, "o", "", "write the report (text, or JSON with -json) to this `file` instead of standard output")
+	fs.StringVar(&o.model, "model", "llama-2-7b", l.T("plan.flag.model"))
+	fs.StringVar(&o.config, "config", "", l.T("plan.flag.config"))
+	fs.Var(&o.gguf, "gguf", l.T("plan.flag.gguf"))
+	fs.Var(&o.safetensors, "safetensors", l.T("plan.flag.safetensors"))
+	fs.StringVar(&o.params, "params", "", l.T("plan.flag.params"))
+	fs.StringVar(&o.render, "render", "", l.T("plan.flag.render"))
+	fs.StringVar(&o.size, "size", "", l.T("plan.flag.size"))
+	fs.StringVar(&o.task, "task", "lora", l.T("plan.flag.task"))
+	fs.StringVar(&o.precision, "precision", "bf16", l.T("plan.flag.precision"))
+	fs.StringVar(&o.kvPrecision, "kv-precision", "", l.T("plan.flag.kv-precision"))
+	fs.StringVar(&o.recompute, "recompute", "full", l.T("plan.flag.recompute"))
+	fs.BoolVar(&o.eager, "eager", false, l.T("plan.flag.eager"))
+	fs.IntVar(&o.context, "context", 2048, l.T("plan.flag.context"))
+	fs.IntVar(&o.batch, "batch", 0, l.T("plan.flag.batch"))
+	fs.IntVar(&o.loraRank, "lora-rank", 0, l.T("plan.flag.lora-rank"))
+	fs.StringVar(&o.tokensArg, "tokens", "", l.T("plan.flag.tokens"))
+	fs.Var((*durationValue)(&o.usage), "usage", l.T("plan.flag.usage"))
+	fs.Var((*durationValue)(&o.perDay), "per-day", l.T("plan.flag.per-day"))
+	fs.IntVar(&o.days, "days", 0, l.T("plan.flag.days"))
+	fs.Var((*durationValue)(&o.deadline), "deadline", l.T("plan.flag.deadline"))
+	fs.Float64Var(&o.headroom, "headroom", 0, l.T("plan.flag.headroom"))
+	fs.Float64Var(&o.utilization, "utilization", 0, l.T("plan.flag.utilization"))
+	fs.IntVar(&o.maxGPUs, "max-gpus", 0, l.T("plan.flag.max-gpus"))
+	fs.StringVar(&o.budget, "budget", "", l.T("plan.flag.budget"))
+	fs.Var(&o.rates, "rates", l.T("plan.flag.rates"))
+	fs.StringVar(&o.catalog, "catalog", "", l.T("cli.flag.catalog"))
+	fs.StringVar(&o.offers, "offers", "", l.T("plan.flag.offers"))
+	fs.IntVar(&o.top, "top", 10, l.T("plan.flag.top"))
+	fs.BoolVar(&o.wide, "wide", false, l.T("plan.flag.wide"))
+	o.serve.define(fs, l)
+	cli.LangFlag(fs, &o.lang)
+	fs.BoolVar(&o.json, "json", false, l.T("plan.flag.json"))
+	fs.StringVar(&o.out, "o", "", l.T("plan.flag.o"))
 	var err error
 	if o.set, err = cli.Parse(fs, args); err != nil {
 		return o, fs, err
@@ -187,20 +171,18 @@ func parse(args []string) (options, *flag.FlagSet, error) {
 	return o, fs, nil
 }
 
-// exitStatus writes run's error to stderr, unless run reported it already, and
-// returns the exit status: 0, 1 or 2 as the package comment says.
-func exitStatus(stderr io.Writer, err error) int { return cli.Exit("plan", err, stderr) }
-
 // run is the command: it writes the report (or -h's usage) to w, or to the -o
-// file, and returns what went wrong; exitStatus says how main exits on it.
-func run(w io.Writer, args []string) error {
-	o, fs, err := parse(args)
+// file, in lang unless -lang says otherwise, and returns what went wrong;
+// cli.Main says how main exits on it.
+func run(w io.Writer, args []string, lang msg.Lang) error {
+	o, fs, err := parse(args, lang)
 	if errors.Is(err, flag.ErrHelp) {
-		cli.Usage(w, fs, usageHeader)
+		l := o.lang
+		cli.Usage(w, fs, l.T("plan.usage"), l)
 		fmt.Fprintln(w)
-		columnsHelp(w, "The options table of a job (-wide shows every column; the default fits 100 columns):", planColumns)
+		columnsHelp(w, l.T("plan.help.jobcols"), planColumns, l)
 		fmt.Fprintln(w)
-		columnsHelp(w, "The options table of a service (-serve-rps):", servingColumns)
+		columnsHelp(w, l.T("plan.help.servecols"), servingColumns, l)
 		return nil
 	}
 	if err != nil {
@@ -250,7 +232,7 @@ func (o options) execute(w io.Writer) (int, error) {
 		return o.executeRender(w)
 	}
 	if o.set["size"] {
-		return exitUsage, cli.Usagef("-size is for -render")
+		return exitUsage, cli.Usagef("%s", o.lang.T("plan.err.size"))
 	}
 	req, err := o.request()
 	if err != nil {
@@ -263,7 +245,7 @@ func (o options) execute(w io.Writer) (int, error) {
 	v := o.view(source)
 	offers, unknown := o.known(offers)
 	if len(offers) == 0 {
-		return exitFail, unknownCards(unknown)
+		return exitFail, unknownCards(unknown, o.lang)
 	}
 	if !req.Budget.Amount.IsZero() && len(offers) > 0 {
 		req.Budget.Currency = offers[0].Tariff.Currency
@@ -290,7 +272,7 @@ func (o options) execute(w io.Writer) (int, error) {
 		return exitFail, nil
 	}
 	if errors.Is(err, pricing.ErrCurrencyMismatch) && o.rates.r.Base == "" {
-		return exitFail, fmt.Errorf("%w (give them with -rates, e.g. -rates CNY:USD=7.20)", err)
+		return exitFail, fmt.Errorf("%w (%s)", err, o.lang.T("plan.err.rates"))
 	}
 	if err != nil {
 		return exitFail, err
@@ -346,19 +328,19 @@ func (o options) request() (plan.Request, error) {
 	var r plan.Request
 	var err error
 	wl := sizing.Workload{Batch: o.batch, SeqLen: o.context, EagerAttention: o.eager, LoRARank: o.loraRank}
-	if wl.Task, err = parseTask(o.task); err != nil {
+	if wl.Task, err = parseTask(o.task, o.lang); err != nil {
 		return r, err
 	}
-	if wl.Precision, err = enumFlag("precision", o.precision, sizing.ParsePrecision, precisionNames()); err != nil {
+	if wl.Precision, err = enumFlag(o.lang, "precision", o.precision, sizing.ParsePrecision, precisionNames()); err != nil {
 		return r, err
 	}
 	if o.kvPrecision != "" {
-		if wl.KVPrecision, err = enumFlag("kv-precision", o.kvPrecision, sizing.ParsePrecision, precisionNames()); err != nil {
+		if wl.KVPrecision, err = enumFlag(o.lang, "kv-precision", o.kvPrecision, sizing.ParsePrecision, precisionNames()); err != nil {
 			return r, err
 		}
 	}
 	if wl.Task != sizing.Inference {
-		if wl.Recompute, err = enumFlag("recompute", o.recompute, sizing.ParseRecompute, "none, selective or full"); err != nil {
+		if wl.Recompute, err = enumFlag(o.lang, "recompute", o.recompute, sizing.ParseRecompute, "none, selective or full"); err != nil {
 			return r, err
 		}
 	}
@@ -394,16 +376,16 @@ func (o options) request() (plan.Request, error) {
 	r.Headroom, r.Utilization, r.MaxGPUs = o.headroom, o.utilization, o.maxGPUs
 	switch perDay, days := o.set["per-day"], o.set["days"]; {
 	case perDay && !days:
-		return r, cli.Usagef("-per-day needs -days, the number of days with a session")
+		return r, cli.Usagef("%s", o.lang.T("plan.err.perday"))
 	case days && !perDay:
-		return r, cli.Usagef("-days needs -per-day, the hours used each day")
+		return r, cli.Usagef("%s", o.lang.T("plan.err.days"))
 	case perDay && days:
 		if o.usage != 0 {
-			return r, cli.Usagef("give -usage or -per-day with -days, not both")
+			return r, cli.Usagef("%s", o.lang.T("plan.err.usagesessions"))
 		}
 		r.Rental = pricing.DailySessions(o.perDay, o.days)
 	}
-	if err := o.serve.apply(&r, o.set); err != nil {
+	if err := o.serve.apply(&r, o.set, o.lang); err != nil {
 		return r, err
 	}
 	r.Budget = pricing.Money{Amount: o.budgetAmount} // the currency is the offers'; set after loading
@@ -413,10 +395,10 @@ func (o options) request() (plan.Request, error) {
 // loadOffers reads -offers, or the embedded sample list.
 func (o options) loadOffers() ([]pricing.Offer, string, error) {
 	if o.offers == "" {
-		offers, err := pricelist.ReadJSON(strings.NewReader(sampleOffers))
-		return offers, "built-in sample price list (SAMPLE PRICES, not quotes)", err
+		offers, err := sample.Offers()
+		return offers, o.lang.T("plan.sample"), err
 	}
-	return readOfferFile(o.offers)
+	return readOfferFile(o.offers, o.lang)
 }
 
 func describeRequest(w io.Writer, r plan.Request, v view) {
@@ -425,82 +407,116 @@ func describeRequest(w io.Writer, r plan.Request, v view) {
 		describeServing(w, r, v)
 		return
 	}
-	m := r.Model
-	job := fmt.Sprintf("%s (%s parameters), %v in %v, ", m.Name, lang.Tokens(float64(m.ParamCount())), r.Workload.Task, r.Workload.Precision)
-	if r.Workload.Task == sizing.Inference {
-		job += fmt.Sprintf("%s of up to %d tokens per replica", text.Count(r.Workload.Batch, "sequence", "sequences"), r.Workload.SeqLen)
+	m, wl := r.Model, r.Workload
+	job := lang.F("plan.job", m.Name, lang.Tokens(float64(m.ParamCount())), taskName(lang, wl.Task), wl.Precision)
+	if wl.Task == sizing.Inference {
+		job += lang.F("plan.job.inference", lang.N(wl.Batch, "plan.n.seq"), wl.SeqLen)
 	} else {
-		job += fmt.Sprintf("micro-batch %d × %d tokens per GPU, recompute %v", r.Workload.Batch, r.Workload.SeqLen, r.Workload.Recompute)
+		job += lang.F("plan.job.training", wl.Batch, wl.SeqLen, lang.T("plan.recompute."+wl.Recompute.String()))
 	}
-	field(w, "Job:    ", job)
+	field(w, lang.T("plan.label.job"), job)
+	var work string
 	switch {
-	case r.Tokens > 0 && r.Workload.Task == sizing.Inference:
-		fmt.Fprintf(w, "Work:   %s tokens generated (-tokens)", lang.Tokens(r.Tokens))
+	case r.Tokens > 0 && wl.Task == sizing.Inference:
+		work = lang.F("plan.work.generated", lang.Tokens(r.Tokens))
 	case r.Tokens > 0:
-		fmt.Fprintf(w, "Work:   %s training tokens (-tokens)", lang.Tokens(r.Tokens))
+		work = lang.F("plan.work.training", lang.Tokens(r.Tokens))
 	default:
-		fmt.Fprint(w, "Work:   none given (memory only)")
+		work = lang.T("plan.work.none")
 	}
 	if r.Deadline > 0 {
-		fmt.Fprintf(w, ", deadline %s", lang.Dur(r.Deadline))
+		work += lang.F("plan.work.deadline", lang.Dur(r.Deadline))
 	}
-	fmt.Fprintln(w)
+	field(w, lang.T("plan.label.work"), work)
 	if r.Tokens <= 0 {
 		// With no work the job takes no time: the cost is of the rental asked for,
 		// or of plan.DefaultDemoHour when none is.
+		var rental string
 		switch {
 		case r.Rental != (pricing.Usage{}):
-			fmt.Fprintf(w, "Rental: the costs are for %s of use a day on %s (-per-day, -days)\n", lang.Dur(r.Rental.PerDay), text.Count(r.Rental.Days, "day", "days"))
+			rental = lang.F("plan.rental.sessions", lang.Dur(r.Rental.PerDay), lang.N(r.Rental.Days, "plan.n.day"))
 		case r.Usage > 0:
-			fmt.Fprintf(w, "Rental: the costs are for %s of rental (-usage)\n", lang.Dur(r.Usage))
+			rental = lang.F("plan.rental.usage", lang.Dur(r.Usage))
 		default:
-			fmt.Fprintf(w, "Rental: no -tokens or -usage, so the costs are for %s of rental only\n", lang.Dur(plan.DefaultDemoHour))
+			rental = lang.F("plan.rental.demo", lang.Dur(plan.DefaultDemoHour))
 		}
+		field(w, lang.T("plan.label.rental"), rental)
 	}
-	for _, note := range modelNotes(m, r.Workload) {
-		field(w, "Model:  ", note)
+	for _, note := range modelNotes(m, wl) {
+		field(w, lang.T("plan.label.model"), note)
 	}
-	field(w, "Offers: ", v.source)
+	field(w, lang.T("plan.label.offers"), v.source)
 	fmt.Fprintln(w)
+}
+
+// taskName names a task for the report: "lora"; in Chinese "LoRA 微调".
+func taskName(l msg.Lang, t sizing.Task) string { return l.T("plan.task." + t.String()) }
+
+// layoutName describes a parallel layout for the report: plan.DescribeLayout's
+// words, or their Chinese.
+func layoutName(l msg.Lang, p sizing.Parallel) string {
+	if l == msg.EN {
+		return plan.DescribeLayout(p)
+	}
+	var parts []string
+	switch {
+	case p.Tensor > 1:
+		parts = append(parts, l.F("plan.layout.tensor", p.Tensor))
+		if p.Data > 1 {
+			parts = append(parts, l.F("plan.layout.data", p.Data))
+		}
+	case p.Pipeline > 1:
+		parts = append(parts, l.F("plan.layout.pipeline", p.Pipeline))
+	case p.Data > 1:
+		parts = append(parts, l.F("plan.layout.data", p.Data))
+	default:
+		parts = append(parts, l.T("plan.layout.one"))
+	}
+	if p.ZeRO > 0 {
+		parts = append(parts, fmt.Sprintf("ZeRO-%d", p.ZeRO))
+	}
+	if p.OffloadOptimizer {
+		parts = append(parts, l.T("plan.layout.offload"))
+	}
+	return strings.Join(parts, l.T("plan.list.sep"))
 }
 
 func printPlan(w io.Writer, r plan.Request, rep plan.Report, v view) error {
 	lang := v.lang
 	shown := rep.Options
 	describeRequest(w, r, v)
-	fmt.Fprintln(w, text.Wrap(fitCount(rep.Considered, len(shown))+":", 0, width, ""))
+	fmt.Fprintln(w, text.Wrap(fitCount(lang, rep.Considered, len(shown)), 0, width, ""))
 	fmt.Fprintln(w)
-	printSkipped(w, rep.Skipped)
+	printSkipped(w, rep.Skipped, lang)
 	if err := writeOptions(w, planColumns, shown, v); err != nil {
 		return err
 	}
-	printRates(w, shown)
+	printRates(w, shown, lang)
 	best := shown[0]
-	fmt.Fprintf(w, "\nBest: %s, %d × %s, %s\n", offerName(best.Offer), best.GPUs, v.bestCard(best), plan.DescribeLayout(best.Layout))
+	fmt.Fprintf(w, "\n%s\n", text.Wrap(lang.F("plan.best", offerName(best.Offer), best.GPUs, v.bestCard(best), layoutName(lang, best.Layout)), 0, width, "  "))
 	b := best.PerGPU
-	detail(w, fmt.Sprintf("memory per GPU: weights %s, gradients %s, optimizer %s, activations %s, KV cache %s, overhead %s = %s of %s (%.0f%% free)",
-		b.Weights.Human(), b.Gradients.Human(), b.Optimizer.Human(), b.Activations.Human(), b.KVCache.Human(), b.Overhead.Human(),
-		b.Total().Human(), best.Capacity.Human(), best.Headroom*100))
+	detail(w, lang.F("plan.best.memory", b.Weights.Human(), b.Gradients.Human(), b.Optimizer.Human(), b.Activations.Human(),
+		b.KVCache.Human(), b.Overhead.Human(), b.Total().Human(), best.Capacity.Human(), best.Headroom*100))
 	if best.Duration > 0 {
-		t := "time: " + lang.Dur(best.Duration)
+		t := lang.F("plan.best.time", lang.Dur(best.Duration))
 		if low, high := lang.Dur(best.DurationLow), lang.Dur(best.DurationHigh); low != high {
-			t += fmt.Sprintf(" (%s to %s over the utilization band)", low, high)
+			t += lang.F("plan.best.band", low, high)
 		}
-		detail(w, t+fmt.Sprintf(", scaling efficiency %.0f%%", best.Efficiency*100))
+		detail(w, t+lang.F("plan.best.scaling", best.Efficiency*100))
 	}
-	detail(w, "cost: "+lang.Money(best.Cost.Total)+priceBasis(best)+costLines(best.Cost, unitPrefix(best), lang))
+	detail(w, lang.T("plan.best.cost")+lang.Money(best.Cost.Total)+priceBasis(best, lang)+costLines(best.Cost, unitPrefix(best), lang))
 	for _, warn := range best.Warnings {
-		detail(w, "warning: "+warn)
+		detail(w, lang.T("plan.best.warning")+warn)
 	}
 	if best.Offer.Notes != "" {
-		detail(w, "price list note: "+best.Offer.Notes)
+		detail(w, lang.T("plan.best.note")+best.Offer.Notes)
 	}
 	warned := 0
 	for _, o := range shown[1:] {
 		warned += len(o.Warnings)
 	}
 	if warned > 0 {
-		fmt.Fprintf(w, "\nWarnings on the other options shown:\n")
+		fmt.Fprintf(w, "\n%s\n", lang.T("plan.warnings.others"))
 		for i, o := range shown[1:] {
 			for _, warn := range o.Warnings {
 				detail(w, fmt.Sprintf("#%d: %s", i+2, warn))
@@ -543,18 +559,18 @@ func (v view) bestCard(o plan.Option) string {
 	case strings.EqualFold(card, name):
 		return card
 	}
-	return card + " (" + name + ")"
+	return v.lang.F("plan.card.both", card, name)
 }
 
 func printNoFit(w io.Writer, r plan.Request, nf *plan.NoFitError, unknown []plan.Skipped, v view) {
 	describeRequest(w, r, v)
-	printSkipped(w, unknown)
-	fmt.Fprintln(w, "No option fits.")
+	printSkipped(w, unknown, v.lang)
+	fmt.Fprintln(w, v.lang.T("plan.nofit"))
 	for _, s := range nf.Reasons[:len(nf.Reasons)-len(unknown)] {
 		fmt.Fprintf(w, "  - %s\n", text.Wrap(s, 4, width, "    "))
 	}
 	if len(nf.Suggestions) > 0 {
-		fmt.Fprintln(w, "What would fit:")
+		fmt.Fprintln(w, v.lang.T("plan.nofit.would"))
 		for _, s := range nf.Suggestions {
 			fmt.Fprintf(w, "  - %s\n", text.Wrap(s, 4, width, "    "))
 		}
@@ -563,23 +579,17 @@ func printNoFit(w io.Writer, r plan.Request, nf *plan.NoFitError, unknown []plan
 
 // fitCount heads the table: how many candidates (offer, GPU count, layout) were
 // considered and how many options are shown, best first, one per offer.
-func fitCount(considered, shown int) string {
-	const ranking = "(expected cost, interruptions included; warnings do not change the order)"
+func fitCount(l msg.Lang, considered, shown int) string {
 	if shown == 1 {
-		return fmt.Sprintf("%s considered; the best option %s", text.Count(considered, "candidate", "candidates"), ranking)
+		return l.F("plan.fit.one", l.N(considered, "plan.n.candidate"))
 	}
-	return fmt.Sprintf("%d candidates considered; the %d best options, one per offer, cheapest first %s", considered, shown, ranking)
+	return l.F("plan.fit.many", considered, shown)
 }
 
-// units maps a cost line's Unit to how it is written after a quantity (one,
-// several) and after a price's slash.
-var units = map[string]struct{ one, many, per string }{
-	"hour":  {"h", "h", "h"},
-	"day":   {"day", "days", "day"},
-	"week":  {"week", "weeks", "week"},
-	"month": {"month", "months", "month"},
-	"term":  {"term", "terms", "term"},
-}
+// units are the units of a cost line the report writes in words, by
+// pricing.Line.Unit: "plan.unit."+unit+".one", ".many" and ".per" are how it
+// is written after a quantity of one, of several, and after a price's slash.
+var units = map[string]bool{"hour": true, "day": true, "week": true, "month": true, "term": true}
 
 // costLines writes a quote's lines after the cost: "; hourly 10.48 h × CNY
 // 0.80/h = CNY 8.38", each rounded for reading (-json keeps them exact); a
@@ -588,7 +598,7 @@ func costLines(q pricing.Quote, prefix string, lang msg.Lang) string {
 	var b strings.Builder
 	for _, l := range q.Lines {
 		if line := costLine(l, prefix, lang); line != "" {
-			b.WriteString("; ")
+			b.WriteString(lang.T("plan.cost.sep"))
 			b.WriteString(line)
 		}
 	}
@@ -609,14 +619,14 @@ func costLine(l pricing.Line, prefix string, lang msg.Lang) string {
 		if l.Amount.Round(pricing.RoundHalfUp).Amount.IsZero() {
 			return ""
 		}
-		return fmt.Sprintf("%s %s", l.Item, lang.Money(l.Amount)) // the rounding line
+		return fmt.Sprintf("%s %s", itemName(lang, l.Item), lang.Money(l.Amount)) // the rounding line
 	}
 	one, many, per := l.Unit, l.Unit+"s", l.Unit
-	if u, ok := units[l.Unit]; ok {
-		one, many, per = u.one, u.many, u.per
+	if units[l.Unit] {
+		one, many, per = lang.T("plan.unit."+l.Unit+".one"), lang.T("plan.unit."+l.Unit+".many"), lang.T("plan.unit."+l.Unit+".per")
 	}
 	if l.Unit != "" {
-		one, many = prefix+one, prefix+many
+		one, many = lang.F(prefix, one), lang.F(prefix, many)
 	}
 	shown := l.Quantity.Round(2)
 	for places := int32(3); shown.IsZero() && !l.Quantity.IsZero() && places <= 9; places++ {
@@ -627,7 +637,11 @@ func costLine(l pricing.Line, prefix string, lang msg.Lang) string {
 		qty = "1 " + one
 	}
 	if l.Unit == "" {
-		qty, per = shown.String(), "unit"
+		qty, per = shown.String(), lang.T("plan.unit.unit")
 	}
-	return fmt.Sprintf("%s %s × %s/%s = %s", l.Item, qty, lang.Price(l.Price), per, lang.Money(l.Amount))
+	return fmt.Sprintf("%s %s × %s/%s = %s", itemName(lang, l.Item), qty, lang.Price(l.Price), per, lang.Money(l.Amount))
 }
+
+// itemName is a quote line's item in the report's language: "hourly"; in
+// Chinese "按量". An item the tables do not name keeps the library's word.
+func itemName(l msg.Lang, item string) string { return l.TOr("plan.item."+item, item) }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
@@ -50,7 +51,7 @@ type result struct {
 
 func runArgs(args ...string) result {
 	var out, errOut bytes.Buffer
-	code := exitStatus(&errOut, run(&out, args))
+	code := cli.Main("plan", run, args, msg.EN, &out, &errOut)
 	return result{code, out.String(), errOut.String()}
 }
 
@@ -90,6 +91,14 @@ func TestGolden(t *testing.T) {
 		{"render_no_fit", []string{"-render", "sdxl", "-size", "2048", "-offers", "testdata/only_4090.csv"}, exitFail},
 		// Every column, past the 100 columns of the default.
 		{"wide", []string{"-wide", "-top", "3"}, exitOK},
+		// In Chinese: the default job, the Chinese price-list template (provider
+		// and region names in Chinese, aligned by display width), a render job,
+		// a job that fits nowhere, and offers of an unknown card beside known ones.
+		{"zh_default", []string{"-lang", "zh"}, exitOK},
+		{"zh_template", []string{"-lang", "zh", "-offers", "offers_template_zh.csv", "-top", "2"}, exitOK},
+		{"zh_render", []string{"-lang", "zh", "-render", "sdxl", "-size", "1024", "-usage", "24h", "-top", "3"}, exitOK},
+		{"zh_no_fit", append([]string{"-lang", "zh"}, noFitArgs...), exitFail},
+		{"zh_two_currencies", []string{"-lang", "zh", "-offers", "testdata/two_currencies.csv", "-rates", "CNY:USD=7.20", "-top", "3"}, exitOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runArgs(tc.args...)
@@ -267,7 +276,7 @@ func TestExitStatus(t *testing.T) {
 		{"zero size", []string{"-render", "sdxl", "-size", "0x512"}, exitUsage, `-size "0x512": want pixels`},
 		{"past the render table", []string{"-render", "flux1", "-size", "2048"}, exitUsage, "-render flux1 -size 2048: sizing: flux1 at 2048×2048 is past the render table"},
 		{"usage and sessions", []string{"-usage", "1h", "-per-day", "2h", "-days", "3"}, exitUsage, "give -usage or -per-day with -days, not both"},
-		{"bad budget", []string{"-budget", "lots"}, exitUsage, `-budget "lots" is not a decimal amount`},
+		{"bad budget", []string{"-budget", "lots"}, exitUsage, `-budget "lots": not a decimal amount`},
 		{"negative top", []string{"-top", "-1"}, exitUsage, "-top -1: want 0 (all) or more"},
 		{"per-day alone", []string{"-per-day", "6h"}, exitUsage, "-per-day needs -days"},
 		{"days alone", []string{"-days", "20"}, exitUsage, "-days needs -per-day"},
@@ -313,9 +322,10 @@ func TestHelp(t *testing.T) {
 	// Every column of both tables is explained, under its heading.
 	for _, cols := range [][]column{planColumns, servingColumns} {
 		for _, c := range cols {
-			words := strings.Join(strings.Fields(c.help)[:3], " ")
-			if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(c.head) + ` +` + regexp.QuoteMeta(words)).MatchString(r.stdout) {
-				t.Errorf("-h does not explain the column %q (%q...):\n%s", c.head, words, r.stdout)
+			head, help := msg.EN.T("plan.col."+c.id), msg.EN.T("plan.colhelp."+c.id)
+			words := strings.Join(strings.Fields(help)[:3], " ")
+			if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(head) + ` +` + regexp.QuoteMeta(words)).MatchString(r.stdout) {
+				t.Errorf("-h does not explain the column %q (%q...):\n%s", head, words, r.stdout)
 			}
 		}
 	}
@@ -449,7 +459,7 @@ func TestCostLine(t *testing.T) {
 			"quarterly 2 quarters × CNY 5000.00/quarter = CNY 10000.00"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := costLine(tc.line, "", msg.EN); got != tc.want {
+			if got := costLine(tc.line, "plan.unitprefix.none", msg.EN); got != tc.want {
 				t.Errorf("costLine() = %q, want %q", got, tc.want)
 			}
 		})
@@ -462,27 +472,29 @@ func TestCostLineGPUUnits(t *testing.T) {
 		return pricing.Money{Amount: decimal.RequireFromString(s), Currency: "CNY"}
 	}
 	l := pricing.Line{Item: "monthly", Unit: "month", Quantity: decimal.NewFromInt(8), Price: cny("1800"), Amount: cny("14400")}
-	if got, want := costLine(l, "GPU-", msg.EN), "monthly 8 GPU-months × CNY 1800.00/month = CNY 14400.00"; got != want {
+	if got, want := costLine(l, "plan.unitprefix.gpu", msg.EN), "monthly 8 GPU-months × CNY 1800.00/month = CNY 14400.00"; got != want {
 		t.Errorf("costLine() = %q, want %q", got, want)
 	}
 	l = pricing.Line{Item: "hourly", Unit: "hour", Quantity: decimal.RequireFromString("172.7166"), Price: cny("8"), Amount: cny("1381.7328")}
-	if got, want := costLine(l, "GPU-", msg.EN), "hourly 172.72 GPU-h × CNY 8.00/h = CNY 1381.73"; got != want {
+	if got, want := costLine(l, "plan.unitprefix.gpu", msg.EN), "hourly 172.72 GPU-h × CNY 8.00/h = CNY 1381.73"; got != want {
 		t.Errorf("costLine() = %q, want %q", got, want)
 	}
 }
 
 func TestFitCount(t *testing.T) {
-	const ranking = " (expected cost, interruptions included; warnings do not change the order)"
+	const ranking = " (expected cost, interruptions included; warnings do not change the order):"
 	for _, tc := range []struct {
 		name       string
 		all, shown int
+		lang       msg.Lang
 		want       string
 	}{
-		{"one", 1, 1, "1 candidate considered; the best option" + ranking},
-		{"top ten", 129, 10, "129 candidates considered; the 10 best options, one per offer, cheapest first" + ranking},
+		{"one", 1, 1, msg.EN, "1 candidate considered; the best option" + ranking},
+		{"top ten", 129, 10, msg.EN, "129 candidates considered; the 10 best options, one per offer, cheapest first" + ranking},
+		{"Chinese", 129, 10, msg.ZH, "共评估 129 个候选；每个报价取最优，列出最便宜的 10 个方案（按预计费用，已计入中断的影响；警告不影响排序）："},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := fitCount(tc.all, tc.shown); got != tc.want {
+			if got := fitCount(tc.lang, tc.all, tc.shown); got != tc.want {
 				t.Errorf("fitCount(%d, %d) = %q, want %q", tc.all, tc.shown, got, tc.want)
 			}
 		})
@@ -519,7 +531,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken p
 // what went wrong first, and stderr says both.
 func TestJSONErrorWriteFails(t *testing.T) {
 	var errOut bytes.Buffer
-	code := exitStatus(&errOut, run(failingWriter{}, []string{"-json", "-per-day", "6h"}))
+	code := cli.Main("plan", run, []string{"-json", "-per-day", "6h"}, msg.EN, failingWriter{}, &errOut)
 	if code != exitUsage || !strings.Contains(errOut.String(), "-per-day needs -days") || !strings.Contains(errOut.String(), "broken pipe") {
 		t.Errorf("exit %d, stderr %q; want 2 naming the usage error and the failed write", code, errOut.String())
 	}
@@ -612,5 +624,37 @@ func TestEager(t *testing.T) {
 	}
 	if r := runArgs("-flash=false"); r.code != exitUsage || !strings.Contains(r.stderr, "flag provided but not defined: -flash") {
 		t.Errorf("-flash: exit %d, stderr %q; want it gone, a usage error", r.code, r.stderr)
+	}
+}
+
+// The locale main hands to run decides the language when -lang is not given;
+// -lang overrides it either way; -h is in that language.
+func TestLanguage(t *testing.T) {
+	run1 := func(lang msg.Lang, args ...string) string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		if code := cli.Main("plan", run, args, lang, &out, &errOut); code != exitOK {
+			t.Fatalf("run(%q) in %v = exit %d, %q", args, lang, code, errOut.String())
+		}
+		return out.String()
+	}
+	if got := run1(msg.ZH, "-top", "1"); !strings.HasPrefix(got, "任务：") || !strings.Contains(got, "预计费用（元）") {
+		t.Errorf("a zh locale: want the report in Chinese:\n%s", got)
+	}
+	if got := run1(msg.ZH, "-top", "1", "-lang", "en"); !strings.HasPrefix(got, "Job:") {
+		t.Errorf("-lang en in a zh locale: want English:\n%s", got)
+	}
+	if got := run1(msg.EN, "-lang", "zh", "-h"); !strings.HasPrefix(got, "用法：plan") || !strings.Contains(got, "预设模型名") ||
+		!strings.Contains(got, "（默认 \"llama-2-7b\"）") || !strings.Contains(got, "\n  预计费用  ") {
+		t.Errorf("-lang zh -h: want the usage in Chinese:\n%s", got)
+	}
+	var out, errOut bytes.Buffer
+	if code := cli.Main("plan", run, []string{"-lang", "zh", "-budget", "-10"}, msg.EN, &out, &errOut); code != exitUsage ||
+		!strings.Contains(errOut.String(), "-budget -10: 应为大于 0 的金额") || !strings.Contains(errOut.String(), msg.ZH.T("cli.usage")) {
+		t.Errorf("a usage error in Chinese: exit %d, stderr %q", code, errOut.String())
+	}
+	errOut.Reset()
+	if code := cli.Main("plan", run, []string{"-lang", "fr"}, msg.EN, &out, &errOut); code != exitUsage || !strings.Contains(errOut.String(), "-lang: want zh or en") {
+		t.Errorf("-lang fr: exit %d, stderr %q", code, errOut.String())
 	}
 }

@@ -7,10 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/input"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 )
@@ -34,36 +34,9 @@ func (f *fileList) Set(s string) error {
 // maxParams bounds -params: a thousand trillion parameters, far past any model.
 const maxParams = 1e15
 
-// parseCount reads a count: a number (7000000000, 7e9, 1.5e9) or one with a
-// suffix for thousands, millions, billions or trillions, either case (7B, 70b,
-// 1.5B, 500M, 1.8T). It must be finite and not negative.
-func parseCount(s string) (float64, error) {
-	num, scale := strings.TrimSpace(s), 1.0
-	if n := len(num); n > 0 {
-		switch num[n-1] {
-		case 'k', 'K':
-			scale = 1e3
-		case 'm', 'M':
-			scale = 1e6
-		case 'b', 'B':
-			scale = 1e9
-		case 't', 'T':
-			scale = 1e12
-		}
-		if scale != 1 {
-			num = num[:n-1]
-		}
-	}
-	f, err := strconv.ParseFloat(num, 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f*scale, 0) || f < 0 {
-		return 0, fmt.Errorf("want a count such as 7B, 500M, 1.5e9 or 7000000000")
-	}
-	return f * scale, nil
-}
-
-// parseParams reads -params: a count (parseCount) from 1 to maxParams.
+// parseParams reads -params: a count (input.Count) from 1 to maxParams.
 func parseParams(s string) (int64, error) {
-	f, err := parseCount(s)
+	f, err := input.Count(s)
 	if err != nil {
 		return 0, err
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/input"
 )
 
 // qwenConfig is Qwen2.5-7B's config.json as sizing stores it (its source is in
@@ -244,8 +245,8 @@ func FuzzParseCount(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if c, err := parseCount(s); err == nil && (math.IsNaN(c) || math.IsInf(c, 0) || c < 0) {
-			t.Fatalf("parseCount(%q) = %v", s, c)
+		if c, err := input.Count(s); err == nil && (math.IsNaN(c) || math.IsInf(c, 0) || c < 0) {
+			t.Fatalf("input.Count(%q) = %v", s, c)
 		}
 		if n, err := parseParams(s); err == nil && (n < 1 || n > maxParams) {
 			t.Fatalf("parseParams(%q) = %d", s, n)

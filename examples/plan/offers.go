@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
@@ -17,13 +18,8 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// formatNames are the price-list formats as the report names them.
-var formatNames = map[string]string{
-	pricelist.FormatCSV:      "gpuplan CSV",
-	pricelist.FormatJSON:     "gpuplan JSON",
-	pricelist.FormatSkyPilot: "SkyPilot catalog CSV",
-	pricelist.FormatVast:     "vast.ai offers JSON",
-}
+// The price-list formats are named in the report by the messages
+// "plan.format."+pricelist.Format*.
 
 // readOfferFile reads the -offers file in whichever format pricelist.ReadList
 // recognises (the package's own CSV or JSON, a SkyPilot catalog vms.csv,
@@ -37,7 +33,7 @@ var formatNames = map[string]string{
 // (a CSV without a provider column) takes the file's name, so that the report
 // and its messages show where it came from. A list with no offer, a header
 // alone, is an error naming the file.
-func readOfferFile(file string) ([]pricing.Offer, string, error) {
+func readOfferFile(file string, lang msg.Lang) ([]pricing.Offer, string, error) {
 	f, err := cli.Open("offers", file)
 	if err != nil {
 		return nil, "", err
@@ -48,12 +44,12 @@ func readOfferFile(file string) ([]pricing.Offer, string, error) {
 		return nil, "", fmt.Errorf("%s: %w", file, err)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s", file, formatNames[l.Format])
+	format := lang.T("plan.format." + l.Format)
 	if cloud := skyPilotCloud(file); l.Format == pricelist.FormatSkyPilot && cloud != "" {
 		for i := range l.Offers {
 			l.Offers[i].Provider = cloud
 		}
-		fmt.Fprintf(&b, ", provider %s", cloud)
+		format += lang.F("plan.source.cloud", cloud)
 	}
 	unnamed := 0
 	for i := range l.Offers {
@@ -62,20 +58,20 @@ func readOfferFile(file string) ([]pricing.Offer, string, error) {
 			unnamed++
 		}
 	}
-	fmt.Fprintf(&b, "): %s", text.Count(len(l.Offers), "offer", "offers"))
+	b.WriteString(lang.F("plan.source", file, format, lang.N(len(l.Offers), "plan.n.offer")))
 	if unnamed > 0 {
-		fmt.Fprintf(&b, " (%d without a provider, shown by the file's name)", unnamed)
+		b.WriteString(lang.F("plan.source.unnamed", unnamed))
 	}
 	rows, reasons := 0, make([]string, len(l.Skipped))
 	for i, s := range l.Skipped {
 		rows += s.Rows
-		reasons[i] = fmt.Sprintf("%s (%d, from line %d)", s.Reason, s.Rows, s.FirstLine)
+		reasons[i] = lang.F("plan.source.reason", s.Reason, s.Rows, s.FirstLine)
 	}
 	if rows > 0 {
-		fmt.Fprintf(&b, "; %s left out: %s", text.Count(rows, "row", "rows"), strings.Join(reasons, ", "))
+		b.WriteString(lang.F("plan.source.skipped", lang.N(rows, "plan.n.row"), strings.Join(reasons, lang.T("plan.list.sep"))))
 	}
 	if len(l.Offers) == 0 {
-		return nil, "", fmt.Errorf("-offers %s: no offers in the file (%s): a header alone, or every row left out; give an offer a row under the header", file, formatNames[l.Format])
+		return nil, "", fmt.Errorf("%s", lang.F("plan.err.nooffers", file, lang.T("plan.format."+l.Format)))
 	}
 	return l.Offers, b.String(), nil
 }
@@ -118,16 +114,15 @@ func (o options) known(offers []pricing.Offer) ([]pricing.Offer, []plan.Skipped)
 
 // unknownCards is the error when no offer is of a card the catalog knows: each
 // unknown card with the catalog's closest names, and how to add one.
-func unknownCards(unknown []plan.Skipped) error {
+func unknownCards(unknown []plan.Skipped, lang msg.Lang) error {
 	var lines []string
 	for _, sk := range unknown[:min(len(unknown), maxUnknownNames)] {
 		lines = append(lines, text.OfferName(sk.Offer.Provider, sk.Offer.Region, sk.Offer.Card, "an offer", sk.Offer.Line)+": "+sk.Reason)
 	}
 	if len(unknown) > maxUnknownNames {
-		lines = append(lines, fmt.Sprintf("and %d more", len(unknown)-maxUnknownNames))
+		lines = append(lines, lang.F("plan.unknown.more", len(unknown)-maxUnknownNames))
 	}
-	return fmt.Errorf("no offer is of a card the catalog knows, so none can be planned:\n%s\n%s",
-		strings.Join(lines, "\n"), cli.UnknownCardHint)
+	return fmt.Errorf("%s\n%s\n%s", lang.T("plan.unknown.none"), strings.Join(lines, "\n"), lang.T("cli.unknowncard"))
 }
 
 // maxUnknownNames is how many names of unknown cards the report lists before
@@ -139,7 +134,7 @@ const maxUnknownNames = 8
 // out 3 offers of unknown cards: Gaudi2, …"), since a cloud's catalog holds many;
 // each name with its line in the list (its first, for several offers); every
 // other one on a line of its own with its line and the reason.
-func printSkipped(w io.Writer, skipped []plan.Skipped) {
+func printSkipped(w io.Writer, skipped []plan.Skipped, lang msg.Lang) {
 	type card struct{ offers, line int }
 	var names []string
 	byName := map[string]*card{}
@@ -156,7 +151,7 @@ func printSkipped(w io.Writer, skipped []plan.Skipped) {
 			c.offers++
 			continue
 		}
-		fmt.Fprintf(w, "left out: %s %s %s (line %d): %s\n", sk.Offer.Provider, sk.Offer.Region, sk.Offer.Card, sk.Offer.Line, sk.Reason)
+		fmt.Fprintln(w, text.Wrap(lang.F("plan.skipped", sk.Offer.Provider, sk.Offer.Region, sk.Offer.Card, sk.Offer.Line, sk.Reason), 0, width, "  "))
 	}
 	if n > 0 {
 		more := len(names) > maxUnknownNames
@@ -167,20 +162,16 @@ func printSkipped(w io.Writer, skipped []plan.Skipped) {
 			case c.line == 0:
 				unknown[i] = name
 			case c.offers == 1:
-				unknown[i] = fmt.Sprintf("%s (line %d)", name, c.line)
+				unknown[i] = lang.F("plan.unknown.line", name, c.line)
 			default:
-				unknown[i] = fmt.Sprintf("%s (%d offers, from line %d)", name, c.offers, c.line)
+				unknown[i] = lang.F("plan.unknown.lines", name, c.offers, c.line)
 			}
 		}
 		if more {
 			unknown = append(unknown, "…")
 		}
-		what := "unknown cards"
-		if n == 1 {
-			what = "an unknown card"
-		}
-		fmt.Fprintln(w, text.Wrap(fmt.Sprintf("left out %s of %s: %s", text.Count(n, "offer", "offers"), what, strings.Join(unknown, ", ")), 0, width, "  "))
-		fmt.Fprintf(w, "  %s\n", text.Wrap(cli.UnknownCardHint, 2, width, "  "))
+		fmt.Fprintln(w, text.Wrap(lang.F("plan.unknown.skipped", lang.N(n, "plan.n.unknownoffer"), strings.Join(unknown, lang.T("plan.list.sep"))), 0, width, "  "))
+		fmt.Fprintf(w, "  %s\n", text.Wrap(lang.T("cli.unknowncard"), 2, width, "  "))
 	}
 	if len(skipped) > 0 {
 		fmt.Fprintln(w)
@@ -191,7 +182,7 @@ func printSkipped(w io.Writer, skipped []plan.Skipped) {
 // rents: "GPU" and its GPU count, or for an offer sold in instances "instance"
 // and the instances, with the price per GPU derived from the instance's hourly
 // price ("; USD 1.99 per GPU-hour"), exact or to six places with "≈".
-func billing(o plan.Option) (unit string, units int, perGPU string) {
+func billing(o plan.Option, lang msg.Lang) (unit string, units int, perGPU string) {
 	n := o.Offer.GPUsPerInstance
 	if n <= 1 { // per GPU, or one-GPU instances: the same
 		return "GPU", o.GPUs, ""
@@ -205,43 +196,44 @@ func billing(o plan.Option) (unit string, units int, perGPU string) {
 	if !q.Mul(decimal.NewFromInt(int64(n))).Equal(h) {
 		approx = "≈"
 	}
-	perGPU = fmt.Sprintf("; %s%s %s per GPU-hour", approx, o.Offer.Tariff.Currency, q.String())
+	perGPU = lang.F("plan.basis.pergpu", approx+lang.Price(pricing.Money{Amount: q, Currency: o.Offer.Tariff.Currency}))
 	return "instance", o.GPUs / n, perGPU
 }
 
 // priceBasis writes after the best option's cost what its prices are per: " for 8
 // GPUs (prices per GPU)", " for 2 instances of 8 GPUs (prices per instance; USD
 // 1.99 per GPU-hour)"; empty for one GPU.
-func priceBasis(o plan.Option) string {
-	unit, units, perGPU := billing(o)
+func priceBasis(o plan.Option, lang msg.Lang) string {
+	unit, units, perGPU := billing(o, lang)
 	if unit == "GPU" {
 		if o.GPUs > 1 {
-			return fmt.Sprintf(" for %d GPUs (prices per GPU)", o.GPUs)
+			return lang.F("plan.basis.gpus", o.GPUs)
 		}
 		return ""
 	}
-	return fmt.Sprintf(" for %s of %d GPUs (prices per instance%s)", text.Count(units, "instance", "instances"),
-		o.Offer.GPUsPerInstance, perGPU)
+	return lang.F("plan.basis.instances", lang.N(units, "plan.n.instance"), o.Offer.GPUsPerInstance, perGPU)
 }
 
-// unitPrefix is what costLine puts before a line's unit: "GPU-" for several GPUs
-// priced per GPU, "instance-" for an offer sold in instances.
+// unitPrefix is the message costLine writes a line's unit with: "GPU-%s" for
+// several GPUs priced per GPU, "instance-%s" for an offer sold in instances,
+// "%s" otherwise.
 func unitPrefix(o plan.Option) string {
-	unit, units, _ := billing(o)
+	unit, units, _ := billing(o, msg.EN)
 	if unit == "instance" {
-		return "instance-"
+		return "plan.unitprefix.instance"
 	}
 	if units > 1 {
-		return "GPU-"
+		return "plan.unitprefix.gpu"
 	}
-	return ""
+	return "plan.unitprefix.none"
 }
 
-// instancePrefix is unitPrefix for one GPU's worth of an offer: "instance-" when
-// the offer is sold in instances of several GPUs, whose price is per instance.
+// instancePrefix is unitPrefix for one GPU's worth of an offer: the instance's
+// when the offer is sold in instances of several GPUs, whose price is per
+// instance.
 func instancePrefix(o pricing.Offer) string {
 	if o.GPUsPerInstance > 1 {
-		return "instance-"
+		return "plan.unitprefix.instance"
 	}
-	return ""
+	return "plan.unitprefix.none"
 }

@@ -10,7 +10,8 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/catalog"
-	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/shopspring/decimal"
@@ -46,21 +47,21 @@ func TestPrintSkipped(t *testing.T) {
 	skipped = append(skipped, plan.Skipped{Offer: pricing.Offer{Provider: "q", Region: "r", Card: "A100", Line: 40},
 		Reason: "no exchange rate for EUR into USD", Err: errors.New("rate")})
 	var b bytes.Buffer
-	printSkipped(&b, skipped)
+	printSkipped(&b, skipped, msg.EN)
 	want := "left out: q r A100 (line 40): no exchange rate for EUR into USD\n" +
 		"left out 12 offers of unknown cards: Gaudi0 (2 offers, from line 2), Gaudi1 (2 offers, from line 3), " +
 		"Gaudi2 (line 4), Gaudi3 (line 5), Gaudi4 (line 6), Gaudi5 (line 7), Gaudi6 (line 8), Gaudi7 (line 9), …\n" +
-		"  " + cli.UnknownCardHint + "\n\n"
+		"  " + msg.EN.T("cli.unknowncard") + "\n\n"
 	if strings.ReplaceAll(b.String(), "\n  ", " ") != strings.ReplaceAll(want, "\n  ", " ") {
 		t.Errorf("printSkipped:\n%s\nwant:\n%s", b.String(), want)
 	}
 	b.Reset()
-	printSkipped(&b, skipped[:1])
+	printSkipped(&b, skipped[:1], msg.EN)
 	if got := b.String(); !strings.HasPrefix(got, "left out 1 offer of an unknown card: Gaudi0 (line 2)\n  add a card") {
 		t.Errorf("one unknown card: %q", got)
 	}
 	b.Reset()
-	printSkipped(&b, nil)
+	printSkipped(&b, nil, msg.EN)
 	if b.Len() != 0 {
 		t.Errorf("nothing skipped: %q", b.String())
 	}
@@ -83,7 +84,7 @@ func TestPriceBasis(t *testing.T) {
 	} {
 		o := plan.Option{GPUs: tc.gpus, Offer: pricing.Offer{GPUsPerInstance: tc.per,
 			Tariff: pricing.Tariff{Currency: "USD", Hourly: decimal.RequireFromString(tc.hourly)}}}
-		if got := priceBasis(o); got != tc.want {
+		if got := priceBasis(o, msg.EN); got != tc.want {
 			t.Errorf("%d GPUs in instances of %d at %s: %q, want %q", tc.gpus, tc.per, tc.hourly, got, tc.want)
 		}
 	}
@@ -139,5 +140,42 @@ func TestUnknownCard(t *testing.T) {
 	r = runArgs("-catalog", "testdata/only_4090.csv")
 	if r.code != exitFail || !strings.Contains(r.stderr, "-catalog testdata/only_4090.csv: catalog:") {
 		t.Errorf("a -catalog that is no catalog: exit %d, stderr %q; want 1 naming the file", r.code, r.stderr)
+	}
+}
+
+// The options table pads by display width: with Chinese provider names and a
+// card's Chinese alias ("昇腾910B"), each column starts at the same terminal
+// column on every row, in both languages.
+func TestTableAlignsChinese(t *testing.T) {
+	for _, lang := range []string{"zh", "en"} {
+		r := runArgs("-lang", lang, "-offers", "testdata/zh_aligned.csv", "-model", "qwen2.5-7b", "-task", "inference", "-precision", "bf16")
+		if r.code != exitOK {
+			t.Fatalf("-lang %s: exit %d, %q", lang, r.code, r.stderr)
+		}
+		var rows []string
+		for _, l := range strings.Split(r.stdout, "\n") {
+			if strings.Contains(l, "昇腾910B") || strings.Contains(l, "RTX 4090  ") || strings.Contains(l, "A100 SXM4 80GB  ") {
+				rows = append(rows, l)
+			}
+		}
+		if len(rows) != 3 {
+			t.Fatalf("-lang %s: %d rows of the three offers in:\n%s", lang, len(rows), r.stdout)
+		}
+		col := func(line, cell string) int { return text.Width(line[:strings.Index(line, cell)]) }
+		at := []int{col(rows[0], "GiB"), text.Width(rows[0])}
+		for _, row := range rows {
+			cardAt := -1
+			for _, card := range []string{"昇腾910B", "RTX 4090", "A100 SXM4 80GB"} {
+				if strings.Contains(row, card) {
+					cardAt = col(row, card)
+				}
+			}
+			if first := col(rows[0], strings.Fields(rows[0])[2]); cardAt != first {
+				t.Errorf("-lang %s: the card starts at column %d in %q, %d in %q", lang, cardAt, row, first, rows[0])
+			}
+			if got := []int{col(row, "GiB"), text.Width(row)}; got[0] != at[0] || got[1] != at[1] {
+				t.Errorf("-lang %s: row %q ends its memory at %d and the row at %d; the first at %v", lang, row, got[0], got[1], at)
+			}
+		}
 	}
 }

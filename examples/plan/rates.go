@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/shopspring/decimal"
@@ -68,7 +69,7 @@ func ranked(o plan.Option) string {
 }
 
 // printRates says which exchange rates ranked the options shown, when any did.
-func printRates(w io.Writer, opts []plan.Option) {
+func printRates(w io.Writer, opts []plan.Option, lang msg.Lang) {
 	used := map[string]string{}
 	base := ""
 	for _, o := range opts {
@@ -89,5 +90,5 @@ func printRates(w io.Writer, opts []plan.Option) {
 	for i, c := range curs {
 		parts[i] = fmt.Sprintf("1 %s = %s %s", c, used[c], base)
 	}
-	fmt.Fprintf(w, "\nRanked in %s at the -rates given: %s.\n", base, strings.Join(parts, ", "))
+	fmt.Fprintf(w, "\n%s\n", lang.F("plan.rates", base, strings.Join(parts, lang.T("plan.list.sep"))))
 }

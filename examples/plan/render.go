@@ -24,7 +24,7 @@ import (
 
 // renderFlags are the flags a render job takes besides -render and -size.
 var renderFlags = map[string]bool{"render": true, "size": true, "usage": true, "per-day": true, "days": true,
-	"headroom": true, "budget": true, "offers": true, "top": true, "json": true}
+	"headroom": true, "budget": true, "offers": true, "top": true, "json": true, "o": true, "lang": true, "wide": true, "catalog": true}
 
 // parseSize reads -size: "1024" (a square) or "1920x1080" (width × height).
 func parseSize(s string) (w, h int, err error) {
@@ -45,11 +45,11 @@ func (o options) renderJob() (sizing.RenderJob, error) {
 	var job sizing.RenderJob
 	for name := range o.set {
 		if !renderFlags[name] {
-			return job, cli.Usagef("-%s does not apply to -render, which takes -size, -usage, -per-day and -days, -headroom, -budget, -offers, -top and -json", name)
+			return job, cli.Usagef("-%s %s", name, o.lang.T("plan.err.render"))
 		}
 	}
 	var err error
-	if job.Kind, err = enumFlag("render", o.render, sizing.ParseRenderKind, "sd15, sdxl, flux1 or cycles"); err != nil {
+	if job.Kind, err = enumFlag(o.lang, "render", o.render, sizing.ParseRenderKind, "sd15, sdxl, flux1 or cycles"); err != nil {
 		return job, err
 	}
 	if o.size != "" {
@@ -144,10 +144,10 @@ func (o options) executeRender(w io.Writer) (int, error) {
 		if currency == "" {
 			currency = q.Total.Currency
 		} else if q.Total.Currency != currency {
-			return exitFail, fmt.Errorf("offers priced in %s and %s: give a price list in one currency", currency, q.Total.Currency)
+			return exitFail, fmt.Errorf("%s", o.lang.F("plan.err.rendercurrency", currency, q.Total.Currency))
 		}
 		if !r.Budget.Amount.IsZero() && q.Total.Amount.GreaterThan(r.Budget.Amount) {
-			smaller = append(smaller, fmt.Sprintf("%s %s: %s, over the budget", off.Provider, card.Name, q.Total))
+			smaller = append(smaller, o.lang.F("plan.render.overbudget", off.Provider, card.Name, o.lang.Money(q.Total)))
 			continue
 		}
 		opts = append(opts, renderOption{Offer: off, Provider: off.Provider, Region: off.Region, Card: off.Card, CardID: card.ID,
@@ -155,12 +155,13 @@ func (o options) executeRender(w io.Writer) (int, error) {
 	}
 	sort.SliceStable(opts, func(i, j int) bool { return opts[i].Cost.Total.Amount.LessThan(opts[j].Cost.Total.Amount) })
 	if len(opts) == 0 {
-		why := fmt.Sprintf("no offer holds %s at %s: it needs %s per card with %.0f%% headroom", renderName(job.Kind), renderSize(job), est.Memory.Human(), headroom*100)
+		why := o.lang.F("plan.render.nofit", renderName(o.lang, job.Kind), renderSize(o.lang, job), est.Memory.Human(), headroom*100)
 		if o.json {
+			why = msg.EN.F("plan.render.nofit", renderName(msg.EN, job.Kind), renderSize(msg.EN, job), est.Memory.Human(), headroom*100)
 			return exitFail, writeJSON(w, jsonError{Error: "plan: no option fits: " + why, NoFit: true, Reasons: nonNil(smaller), Suggestions: []string{}})
 		}
 		describeRender(w, job, est, headroom, rental, source, o.lang)
-		fmt.Fprintln(w, text.Wrap("No option fits: "+why+".", 0, width, "  "))
+		fmt.Fprintln(w, text.Wrap(o.lang.F("plan.render.nofitline", why), 0, width, "  "))
 		for _, s := range smaller {
 			fmt.Fprintf(w, "  - %s\n", text.Wrap(s, 4, width, "    "))
 		}
@@ -175,9 +176,9 @@ func (o options) executeRender(w io.Writer) (int, error) {
 			Skipped: append([]jsonSkipped{}, skipped...), Options: opts})
 	}
 	describeRender(w, job, est, headroom, rental, source, o.lang)
-	fmt.Fprintf(w, "%d of %d offers hold it; %d shown, cheapest first (one GPU each; interruption risk not weighed):\n\n", all, len(offers), len(opts))
+	fmt.Fprintf(w, "%s\n\n", text.Wrap(o.lang.F("plan.render.fit", all, len(offers), len(opts)), 0, width, ""))
 	for _, sk := range skipped {
-		fmt.Fprintf(w, "left out: %s %s %s (line %d): %s\n", sk.Provider, sk.Region, sk.Card, sk.Line, sk.Reason)
+		fmt.Fprintln(w, text.Wrap(o.lang.F("plan.skipped", sk.Provider, sk.Region, sk.Card, sk.Line, sk.Reason), 0, width, "  "))
 	}
 	if len(skipped) > 0 {
 		fmt.Fprintln(w)
@@ -186,7 +187,8 @@ func (o options) executeRender(w io.Writer) (int, error) {
 	if !o.wide {
 		t.Max = []int{0, 16, 16, 18}
 	}
-	t.Row("#", "provider", "region", "card", "memory", "free", "cost "+currency)
+	t.Row("#", o.lang.T("plan.col.provider"), o.lang.T("plan.col.region"), o.lang.T("plan.col.card"), o.lang.T("plan.render.memory"),
+		o.lang.T("plan.col.free"), o.lang.T("plan.col.servecost")+o.lang.F("plan.col.currency", o.lang.Currency(currency)))
 	for i, op := range opts {
 		free := 100 * (1 - float64(est.Memory)/float64(op.Capacity))
 		t.Row(strconv.Itoa(i+1), op.Provider, op.Region, op.Card, op.Capacity.Human(), fmt.Sprintf("%.0f%%", free), msg.Amount(op.Cost.Total))
@@ -195,7 +197,8 @@ func (o options) executeRender(w io.Writer) (int, error) {
 		return exitFail, err
 	}
 	best := opts[0]
-	fmt.Fprintf(w, "\nBest: %s, %s\n  cost: %s", offerName(best.Offer), o.view(source).bestCard(plan.Option{Offer: best.Offer, CardID: best.CardID}), o.lang.Money(best.Cost.Total))
+	fmt.Fprintf(w, "\n%s\n  %s%s", o.lang.F("plan.render.best", offerName(best.Offer), o.view(source).bestCard(plan.Option{Offer: best.Offer, CardID: best.CardID})),
+		o.lang.T("plan.best.cost"), o.lang.Money(best.Cost.Total))
 	for _, l := range best.Cost.Lines {
 		if line := costLine(l, instancePrefix(best.Offer), o.lang); line != "" {
 			fmt.Fprintf(w, "; %s", line)
@@ -203,15 +206,15 @@ func (o options) executeRender(w io.Writer) (int, error) {
 	}
 	fmt.Fprintln(w)
 	if best.Offer.Notes != "" {
-		fmt.Fprintf(w, "  price list note: %s\n", best.Offer.Notes)
+		detail(w, o.lang.T("plan.best.note")+best.Offer.Notes)
 	}
 	return exitOK, nil
 }
 
 // renderSize writes a job's size: "1024×1024", or "the reference size".
-func renderSize(job sizing.RenderJob) string {
+func renderSize(l msg.Lang, job sizing.RenderJob) string {
 	if job.Width == 0 {
-		return "the table's reference size"
+		return l.T("plan.render.refsize")
 	}
 	return fmt.Sprintf("%d×%d", job.Width, job.Height)
 }
@@ -221,33 +224,35 @@ func renderSize(job sizing.RenderJob) string {
 func describeRender(w io.Writer, job sizing.RenderJob, est sizing.RenderEstimate, headroom float64, rental pricing.Usage, source string, lang msg.Lang) {
 	need := est.Range.String()
 	if est.AtLeast {
-		need = est.Range.Low.Human() + " and up"
+		need = lang.F("plan.render.andup", est.Range.Low.Human())
 	}
-	field(w, "Job:    ", fmt.Sprintf("%s at %s on one GPU, %s (sized by %s, %.0f%% headroom kept free)", renderName(job.Kind), renderSize(job), need, est.Memory.Human(), headroom*100))
-	field(w, "Memory: ", est.Source+"; approximate: measure a real job with nvidia-smi where it matters")
+	field(w, lang.T("plan.label.job"), lang.F("plan.render.job", renderName(lang, job.Kind), renderSize(lang, job), need, est.Memory.Human(), headroom*100))
+	field(w, lang.T("plan.label.memory"), lang.F("plan.render.source", est.Source))
+	var r string
 	switch {
 	case rental.Days > 0:
-		fmt.Fprintf(w, "Rental: %s of use a day on %s (-per-day, -days)\n", lang.Dur(rental.PerDay), text.Count(rental.Days, "day", "days"))
+		r = lang.F("plan.render.sessions", lang.Dur(rental.PerDay), lang.N(rental.Days, "plan.n.day"))
 	case rental.Duration == plan.DefaultDemoHour:
-		fmt.Fprintf(w, "Rental: %s (-usage sets it)\n", lang.Dur(rental.Duration))
+		r = lang.F("plan.render.demo", lang.Dur(rental.Duration))
 	default:
-		fmt.Fprintf(w, "Rental: %s (-usage)\n", lang.Dur(rental.Duration))
+		r = lang.F("plan.render.usage", lang.Dur(rental.Duration))
 	}
-	field(w, "Offers: ", source)
+	field(w, lang.T("plan.label.rental"), r)
+	field(w, lang.T("plan.label.offers"), source)
 	fmt.Fprintln(w)
 }
 
 // renderName names a render kind for people.
-func renderName(k sizing.RenderKind) string {
+func renderName(l msg.Lang, k sizing.RenderKind) string {
 	switch k {
 	case sizing.StableDiffusion15:
-		return "Stable Diffusion 1.5 image generation"
+		return l.T("plan.render.sd15")
 	case sizing.SDXL:
-		return "SDXL image generation"
+		return l.T("plan.render.sdxl")
 	case sizing.FLUX1:
-		return "FLUX.1 image generation"
+		return l.T("plan.render.flux1")
 	case sizing.Cycles:
-		return "Blender Cycles render"
+		return l.T("plan.render.cycles")
 	}
 	return k.String()
 }

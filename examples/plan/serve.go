@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
@@ -23,45 +25,45 @@ type serveFlags struct {
 }
 
 // define registers the serving flags on fs.
-func (s *serveFlags) define(fs *flag.FlagSet) {
-	fs.Float64Var(&s.rps, "serve-rps", 0, "plan a service instead of a job: requests per second at the peak; the options are replicas enough for the rate, priced for -usage (0: a month)")
-	fs.IntVar(&s.prompt, "prompt", 1000, "serving: mean prompt tokens per request")
-	fs.IntVar(&s.output, "output", 300, "serving: mean tokens generated per request")
-	fs.Var((*durationValue)(&s.ttft), "ttft", "serving: time-to-first-token target, a `duration` (e.g. 1s); 0: none")
-	fs.Var((*durationValue)(&s.tpot), "tpot", "serving: time-per-output-token target, a `duration` (e.g. 50ms); 0: none")
+func (s *serveFlags) define(fs *flag.FlagSet, l msg.Lang) {
+	fs.Float64Var(&s.rps, "serve-rps", 0, l.T("plan.flag.serve-rps"))
+	fs.IntVar(&s.prompt, "prompt", 1000, l.T("plan.flag.prompt"))
+	fs.IntVar(&s.output, "output", 300, l.T("plan.flag.output"))
+	fs.Var((*durationValue)(&s.ttft), "ttft", l.T("plan.flag.ttft"))
+	fs.Var((*durationValue)(&s.tpot), "tpot", l.T("plan.flag.tpot"))
 }
 
 // apply turns r into a serving request when -serve-rps is given: an inference
 // workload, no work in tokens, no deadline. Serving flags without -serve-rps, or
 // job flags with it, are usage errors.
-func (s serveFlags) apply(r *plan.Request, set map[string]bool) error {
+func (s serveFlags) apply(r *plan.Request, set map[string]bool, l msg.Lang) error {
 	if !set["serve-rps"] {
 		for _, f := range []string{"prompt", "output", "ttft", "tpot"} {
 			if set[f] {
-				return cli.Usagef("-%s needs -serve-rps, the requests per second to serve", f)
+				return cli.Usagef("-%s: %s", f, l.T("plan.err.needrps"))
 			}
 		}
 		return nil
 	}
 	for _, f := range []string{"tokens", "deadline"} {
 		if set[f] {
-			return cli.Usagef("-%s is for a job; a service (-serve-rps) has a rate and latency targets", f)
+			return cli.Usagef("-%s: %s", f, l.T("plan.err.jobonly"))
 		}
 	}
 	if set["task"] && r.Workload.Task != sizing.Inference {
-		return cli.Usagef("-serve-rps plans inference, not -task %v", r.Workload.Task)
+		return cli.Usagef("-task %v: %s", r.Workload.Task, l.T("plan.err.servetask"))
 	}
 	switch {
 	case !(s.rps > 0) || math.IsInf(s.rps, 0):
-		return cli.Usagef("-serve-rps %v: want requests per second above 0", s.rps)
+		return cli.Usagef("-serve-rps %v: %s", s.rps, l.F("plan.want", l.T("plan.want.rps")))
 	case s.prompt < 1:
-		return cli.Usagef("-prompt %d: want 1 or more tokens", s.prompt)
+		return cli.Usagef("-prompt %d: %s", s.prompt, l.F("plan.want", l.T("plan.want.tokens")))
 	case s.output < 1:
-		return cli.Usagef("-output %d: want 1 or more tokens", s.output)
+		return cli.Usagef("-output %d: %s", s.output, l.F("plan.want", l.T("plan.want.tokens")))
 	case s.ttft < 0:
-		return cli.Usagef("-ttft %v: want 0 (no target) or more", s.ttft)
+		return cli.Usagef("-ttft %v: %s", s.ttft, l.F("plan.want", l.T("plan.want.target")))
 	case s.tpot < 0:
-		return cli.Usagef("-tpot %v: want 0 (no target) or more", s.tpot)
+		return cli.Usagef("-tpot %v: %s", s.tpot, l.F("plan.want", l.T("plan.want.target")))
 	}
 	r.Workload.Task, r.Tokens = sizing.Inference, 0
 	r.Serving = &plan.Traffic{Rate: s.rps, PromptTokens: s.prompt, OutputTokens: s.output, TTFT: s.ttft, TPOT: s.tpot}
@@ -72,33 +74,35 @@ func (s serveFlags) apply(r *plan.Request, set map[string]bool) error {
 func describeServing(w io.Writer, r plan.Request, v view) {
 	lang := v.lang
 	m, t := r.Model, r.Serving
-	fmt.Fprintf(w, "Model:   %s (%s parameters), weights in %v\n", m.Name, lang.Tokens(float64(m.ParamCount())), r.Workload.Precision)
+	field(w, lang.T("plan.label.servemodel"), lang.F("plan.serve.model", m.Name, lang.Tokens(float64(m.ParamCount())), r.Workload.Precision))
 	for _, note := range modelNotes(m, r.Workload) {
-		field(w, "         ", note)
+		field(w, strings.Repeat(" ", text.Width(lang.T("plan.label.servemodel"))), note)
 	}
-	field(w, "Traffic: ", fmt.Sprintf("%g requests/s of %d prompt and %d output tokens (%.4g generated tokens/s), targets TTFT %s, TPOT %s",
-		t.Rate, t.PromptTokens, t.OutputTokens, t.Rate*float64(t.OutputTokens), target(t.TTFT), target(t.TPOT)))
+	field(w, lang.T("plan.label.traffic"), lang.F("plan.serve.traffic", t.Rate, t.PromptTokens, t.OutputTokens,
+		t.Rate*float64(t.OutputTokens), target(lang, t.TTFT), target(lang, t.TPOT)))
+	var rental string
 	switch {
 	case r.Rental != (pricing.Usage{}):
-		fmt.Fprintf(w, "Rental:  %s of service a day on %s (-per-day, -days)\n", lang.Dur(r.Rental.PerDay), text.Count(r.Rental.Days, "day", "days"))
+		rental = lang.F("plan.serve.sessions", lang.Dur(r.Rental.PerDay), lang.N(r.Rental.Days, "plan.n.day"))
 	case r.Usage > 0:
-		fmt.Fprintf(w, "Rental:  %s of continuous service (-usage)\n", lang.Dur(r.Usage))
+		rental = lang.F("plan.serve.usage", lang.Dur(r.Usage))
 	default:
-		fmt.Fprintf(w, "Rental:  %s of continuous service, one month (no -usage)\n", lang.Dur(plan.DefaultServingUsage))
+		rental = lang.F("plan.serve.month", lang.Dur(plan.DefaultServingUsage))
 	}
+	field(w, lang.T("plan.label.serverental"), rental)
 	reserve := r.Headroom
 	if reserve == 0 {
 		reserve = compute.DefaultServingReserve
 	}
-	fmt.Fprintf(w, "Reserve: %.0f%% of each GPU's memory left unused (-headroom)\n", reserve*100)
-	field(w, "Offers:  ", v.source)
+	field(w, lang.T("plan.label.reserve"), lang.F("plan.serve.reserve", reserve*100))
+	field(w, lang.T("plan.label.serveoffers"), v.source)
 	fmt.Fprintln(w)
 }
 
 // target writes a latency target: the duration, or "none".
-func target(d time.Duration) string {
+func target(l msg.Lang, d time.Duration) string {
 	if d == 0 {
-		return "none"
+		return l.T("plan.serve.none")
 	}
 	return latency(d)
 }
@@ -110,29 +114,28 @@ func printServing(w io.Writer, r plan.Request, rep plan.Report, v view) error {
 	lang := v.lang
 	shown := rep.Options
 	describeServing(w, r, v)
-	fmt.Fprintln(w, text.Wrap(fmt.Sprintf("%d candidates (offer, GPUs per replica) considered; the %s, one per offer, cheapest first:",
-		rep.Considered, text.Count(len(shown), "best option", "best options")), 0, width, ""))
+	fmt.Fprintln(w, text.Wrap(lang.F("plan.serve.fit", rep.Considered, lang.N(len(shown), "plan.n.best")), 0, width, ""))
 	fmt.Fprintln(w)
-	printSkipped(w, rep.Skipped)
+	printSkipped(w, rep.Skipped, lang)
 	if err := writeOptions(w, servingColumns, shown, v); err != nil {
 		return err
 	}
 	best := shown[0]
-	fmt.Fprintf(w, "\nBest: %s, %s of %d × %s, %s\n", offerName(best.Offer),
-		text.Count(best.Replicas, "replica", "replicas"), max(best.Layout.Tensor, 1), v.bestCard(best), plan.DescribeLayout(best.Layout))
+	fmt.Fprintf(w, "\n%s\n", text.Wrap(lang.F("plan.serve.best", offerName(best.Offer), lang.N(best.Replicas, "plan.n.replica"),
+		max(best.Layout.Tensor, 1), v.bestCard(best), layoutName(lang, best.Layout)), 0, width, "  "))
 	p := best.Serving
-	detail(w, fmt.Sprintf("each replica: %s, TTFT %s, TPOT %s, %.0f tokens/s (%.1f per user), %.2f requests/s",
-		text.Count(p.Concurrency, "sequence", "sequences"), latency(p.TTFT), latency(p.TPOT), float64(p.Throughput), float64(p.PerUser), p.Requests))
+	detail(w, lang.F("plan.serve.replica", lang.N(p.Concurrency, "plan.n.seq"), latency(p.TTFT), latency(p.TPOT),
+		float64(p.Throughput), float64(p.PerUser), p.Requests))
 	b := best.PerGPU
-	detail(w, fmt.Sprintf("memory per GPU: weights %s, activations %s, KV cache %s, reserve %s = %s of %s",
-		b.Weights.Human(), b.Activations.Human(), b.KVCache.Human(), b.Overhead.Human(), b.Total().Human(), best.Capacity.Human()))
-	detail(w, "cost: "+lang.Money(best.Cost.Total)+priceBasis(best)+" over the rental"+costLines(best.Cost, unitPrefix(best), lang))
-	detail(w, fmt.Sprintf("%s an hour, %s per million generated tokens", lang.Money(best.PerHour), lang.Money(best.PerMillion)))
+	detail(w, lang.F("plan.serve.memory", b.Weights.Human(), b.Activations.Human(), b.KVCache.Human(), b.Overhead.Human(),
+		b.Total().Human(), best.Capacity.Human()))
+	detail(w, lang.T("plan.best.cost")+lang.Money(best.Cost.Total)+priceBasis(best, lang)+lang.T("plan.serve.overrental")+costLines(best.Cost, unitPrefix(best), lang))
+	detail(w, lang.F("plan.serve.rates", lang.Money(best.PerHour), lang.Money(best.PerMillion)))
 	for _, warn := range best.Warnings {
-		detail(w, "warning: "+warn)
+		detail(w, lang.T("plan.best.warning")+warn)
 	}
 	if best.Offer.Notes != "" {
-		detail(w, "price list note: "+best.Offer.Notes)
+		detail(w, lang.T("plan.best.note")+best.Offer.Notes)
 	}
 	return nil
 }

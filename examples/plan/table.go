@@ -17,15 +17,16 @@ import (
 // unless -wide asks for every column, and long lines wrap to it.
 const width = 100
 
-// column is one column of an options table: its heading, what -h says of it,
-// how its cells sit, the most columns a cell takes in the default table (0: no
-// limit), whether only -wide shows it, and its cell for an option.
+// column is one column of an options table: its id (its heading is the message
+// "plan.col."+id, what -h says of it "plan.colhelp."+id), how its cells sit,
+// the most columns a cell takes in the default table (0: no limit), whether
+// only -wide shows it, and its cell for an option.
 type column struct {
-	head, help string
-	align      text.Align
-	max        int
-	wide       bool
-	cell       func(r row) string
+	id    string
+	align text.Align
+	max   int
+	wide  bool
+	cell  func(r row) string
 }
 
 // row is what a cell is written from: the option, its rank, and the report's
@@ -77,84 +78,84 @@ func (r row) amount(m pricing.Money) string {
 
 // planColumns are the options table's columns for a job, in order.
 var planColumns = []column{
-	{head: "#", help: "the option's rank: cheapest expected cost first (interruptions included; warnings do not change the order)",
+	{id: "num",
 		align: text.Right, cell: func(r row) string { return strconv.Itoa(r.n) }},
-	{head: "provider", help: "the offer's provider, as the price list writes it", max: 16,
+	{id: "provider", max: 16,
 		cell: func(r row) string { return r.o.Offer.Provider }},
-	{head: "region", help: "the offer's region", wide: true,
+	{id: "region", wide: true,
 		cell: func(r row) string { return r.o.Offer.Region }},
-	{head: "card", help: "the card as the price list names it (the catalog's name when it names none)", max: 18,
+	{id: "card", max: 18,
 		cell: func(r row) string { return r.offerCard() }},
-	{head: "catalog card", help: "the card the catalog reads that name as, with its datasheet figures", wide: true,
+	{id: "catalog", wide: true,
 		cell: func(r row) string { return r.cardName(r.o.CardID) }},
-	{head: "GPUs", help: "GPUs rented (and paid for)", align: text.Right,
+	{id: "gpus", align: text.Right,
 		cell: func(r row) string { return strconv.Itoa(r.o.GPUs) }},
-	{head: "layout", help: "how the job spreads over the GPUs: data, tensor and pipeline parallel degrees, ZeRO stage, offload", wide: true,
+	{id: "layout", wide: true,
 		cell: func(r row) string { return plan.DescribeLayout(r.o.Layout) }},
-	{head: "mem/GPU", help: "GPU memory each GPU needs (the best option's line under the table splits it)", align: text.Right,
+	{id: "mem", align: text.Right,
 		cell: func(r row) string { return r.o.PerGPU.Total().Human() }},
-	{head: "free", help: "share of each GPU's memory left free (the headroom)", align: text.Right,
+	{id: "free", align: text.Right,
 		cell: func(r row) string { return fmt.Sprintf("%.0f%%", r.o.Headroom*100) }},
-	{head: "time", help: "how long the job takes at the utilization asked for (-utilization)", align: text.Right,
+	{id: "time", align: text.Right,
 		cell: func(r row) string {
 			if r.o.Duration == 0 {
 				return "-"
 			}
 			return r.lang.Dur(r.o.Duration)
 		}},
-	{head: "scaling", help: "multi-GPU scaling efficiency: compute time over compute and exposed communication", align: text.Right, wide: true,
+	{id: "scaling", align: text.Right, wide: true,
 		cell: func(r row) string {
 			if r.o.Duration == 0 {
 				return "-"
 			}
 			return fmt.Sprintf("%.0f%%", r.o.Efficiency*100)
 		}},
-	{head: "cost", help: "expected cost of the rental: the cheapest packages that cover it, and what interruptions are expected to add; rounded to the cent (-json has the exact figures)", align: text.Right,
+	{id: "cost", align: text.Right,
 		cell: func(r row) string {
 			if r.o.RankedCost.Currency != "" && r.o.RankedCost.Currency != r.o.ExpectedCost.Currency {
 				return r.lang.Money(r.o.ExpectedCost) + " = " + r.lang.Money(r.o.RankedCost)
 			}
 			return r.amount(r.o.ExpectedCost)
 		}},
-	{head: "hourly only", help: "the same rental paid by the hour, without packages", align: text.Right, wide: true,
+	{id: "hourly", align: text.Right, wide: true,
 		cell: func(r row) string {
 			if r.o.HourlyOnly.Total.Amount.IsZero() {
 				return "-"
 			}
 			return r.amount(r.o.HourlyOnly.Total)
 		}},
-	{head: "vs best", help: "what the option costs beyond the first", align: text.Right,
+	{id: "vsbest", align: text.Right,
 		cell: func(r row) string { return r.amount(r.o.Waste) }},
 }
 
 // servingColumns are the options table's columns for a service.
 var servingColumns = []column{
 	planColumns[0], planColumns[1], planColumns[2], planColumns[3], planColumns[4],
-	{head: "replicas", help: "copies of the model × GPUs each (tensor parallel)", align: text.Right,
+	{id: "replicas", align: text.Right,
 		cell: func(r row) string { return fmt.Sprintf("%d × %d", r.o.Replicas, max(r.o.Layout.Tensor, 1)) }},
-	{head: "GPUs", help: "GPUs rented (and paid for)", align: text.Right, wide: true,
+	{id: "gpus", align: text.Right, wide: true,
 		cell: func(r row) string { return strconv.Itoa(r.o.GPUs) }},
-	{head: "seqs", help: "sequences each replica runs at once, at its operating point", align: text.Right, wide: true,
+	{id: "seqs", align: text.Right, wide: true,
 		cell: func(r row) string { return strconv.Itoa(r.o.Serving.Concurrency) }},
-	{head: "TTFT", help: "time to first token at that load", align: text.Right,
+	{id: "ttft", align: text.Right,
 		cell: func(r row) string { return latency(r.o.Serving.TTFT) }},
-	{head: "TPOT", help: "time per output token at that load", align: text.Right,
+	{id: "tpot", align: text.Right,
 		cell: func(r row) string { return latency(r.o.Serving.TPOT) }},
-	{head: "tokens/s", help: "tokens all replicas generate a second", align: text.Right, wide: true,
+	{id: "tokens", align: text.Right, wide: true,
 		cell: func(r row) string {
 			return fmt.Sprintf("%.0f", float64(r.o.Serving.Throughput)*float64(r.o.Replicas))
 		}},
-	{head: "per hour", help: "the rental's cost per hour of service", align: text.Right,
+	{id: "perhour", align: text.Right,
 		cell: func(r row) string { return r.amount(r.o.PerHour) }},
-	{head: "per 1M", help: "cost per million generated tokens at the planned load", align: text.Right,
+	{id: "permillion", align: text.Right,
 		cell: func(r row) string { return r.amount(r.o.PerMillion) }},
-	{head: "cost", help: "cost of the whole rental", align: text.Right,
+	{id: "servecost", align: text.Right,
 		cell: func(r row) string { return r.amount(r.o.ExpectedCost) }},
 }
 
 // writeOptions writes the options table: the default columns, or with wide all
-// of them. Costs carry their currency in the heading when every option shares
-// one.
+// of them. Costs carry their currency in the heading of the first column of
+// money when every option shares one.
 func writeOptions(w io.Writer, cols []column, opts []plan.Option, v view) error {
 	wide := v.wide
 	currency := opts[0].RankedCost.Currency
@@ -165,6 +166,7 @@ func writeOptions(w io.Writer, cols []column, opts []plan.Option, v view) error 
 	}
 	t := text.Table{Indent: "  "}
 	var head []string
+	named := false
 	for _, c := range cols {
 		if c.wide && !wide {
 			continue
@@ -175,9 +177,10 @@ func writeOptions(w io.Writer, cols []column, opts []plan.Option, v view) error 
 		} else {
 			t.Max = append(t.Max, c.max)
 		}
-		h := c.head
-		if currency != "" && c.align == text.Right && isMoney(c.head) {
-			h += " " + currency
+		h := v.lang.T("plan.col." + c.id)
+		if currency != "" && isMoney(c.id) && !named {
+			h += v.lang.F("plan.col.currency", v.lang.Currency(currency))
+			named = true // once, on the first column of money: the rest share it
 		}
 		head = append(head, h)
 	}
@@ -196,10 +199,10 @@ func writeOptions(w io.Writer, cols []column, opts []plan.Option, v view) error 
 	return t.Write(w)
 }
 
-// isMoney reports the headings of columns of money.
-func isMoney(head string) bool {
-	switch head {
-	case "cost", "hourly only", "vs best", "per hour", "per 1M":
+// isMoney reports the columns of money.
+func isMoney(id string) bool {
+	switch id {
+	case "cost", "servecost", "hourly", "vsbest", "perhour", "permillion":
 		return true
 	}
 	return false
@@ -207,18 +210,18 @@ func isMoney(head string) bool {
 
 // columnsHelp writes what -h says of the columns: each heading, and what it
 // shows wrapped beside it.
-func columnsHelp(w io.Writer, title string, cols []column) {
+func columnsHelp(w io.Writer, title string, cols []column, l msg.Lang) {
 	fmt.Fprintf(w, "%s\n", title)
 	indent := 0
 	for _, c := range cols {
-		indent = max(indent, text.Width(c.head)+4)
+		indent = max(indent, text.Width(l.T("plan.col."+c.id))+4)
 	}
 	for _, c := range cols {
-		help := c.help
+		help := l.T("plan.colhelp." + c.id)
 		if c.wide {
-			help += " (-wide)"
+			help += l.T("plan.help.wide")
 		}
-		fmt.Fprintf(w, "  %s%s\n", text.PadRight(c.head, indent-2), text.Wrap(help, indent, width, strings.Repeat(" ", indent)))
+		fmt.Fprintf(w, "  %s%s\n", text.PadRight(l.T("plan.col."+c.id), indent-2), text.Wrap(help, indent, width, strings.Repeat(" ", indent)))
 	}
 }
 

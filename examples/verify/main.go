@@ -63,6 +63,8 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
+	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -80,32 +82,8 @@ var errMismatch = errors.New("the machine does not match the order")
 var errIdle = errors.New("the job leaves GPUs it pays for idle")
 
 func main() {
-	os.Exit(cli.Exit("verify", run(os.Stdout, os.Args[1:]), os.Stderr))
+	os.Exit(cli.Main("verify", run, os.Args[1:], msg.FromEnv(os.Getenv), os.Stdout, os.Stderr))
 }
-
-const usageHeader = `Usage: verify -card NAME -gpus N [flags]
-
-Checks a rented GPU machine against the order: the cards nvidia-smi reports,
-their memory and the links between them (nvidia-smi topo -m), against the card
-and GPU count advertised. On the machine it runs nvidia-smi itself; elsewhere
-give captures made on the machine:
-
-  nvidia-smi --query-gpu=index,name,memory.total --format=csv > smi.csv
-  nvidia-smi topo -m > topo.txt
-
-While the job runs, a capture of nvidia-smi dmon -s pucv (-dmon) shows GPUs left
-idle, and an nccl-tests all_reduce_perf run (-nccl) shows slow links. -json
-prints the report as JSON; -o FILE writes it to FILE.
-
-Exit status: 0 delivered as advertised (or -h); 1 the machine does not match the
-order, or the job leaves GPUs idle (after the report), a capture cannot be read
-or parsed, or there is no nvidia-smi to run; 2 usage error (a bad flag or value,
-a capture that cannot be opened, a card name the catalog does not know, or a card nvidia-smi does not see: AMD's
-GPUs and Huawei's Ascend NPUs, which rocm-smi and npu-smi check and verify does
-not read yet).
-
-Flags:
-`
 
 // The commands run on the machine when no capture is given.
 var (
@@ -115,28 +93,30 @@ var (
 
 // run is the command: it writes the report (or the -h text) to w, and returns
 // errMismatch after the report when the machine does not match the order.
-func run(w io.Writer, args []string) error {
+func run(w io.Writer, args []string, lang msg.Lang) error {
+	l := cli.LangOf(args, lang) // the words of the flags and the output
 	fs := cli.FlagSet("verify")
-	card := fs.String("card", "", "advertised card, any name the catalog knows (\"A100 SXM4 80GB\", \"A100-80GB\", \"RTX 4090\") or a family (\"H100 80GB\"); required but with -sample")
-	gpus := fs.Int("gpus", 0, "number of GPUs ordered; required but with -sample")
-	sample := fs.String("sample", "", "check an embedded demonstration instead of a machine: good or bad (8 × A100 SXM4 80GB ordered)")
-	smiPath := fs.String("smi", "", "`file` with the output of nvidia-smi --query-gpu=index,name,memory.total --format=csv; empty: run it")
-	topoPath := fs.String("topo", "", "`file` with the output of nvidia-smi topo -m; empty: run it (with -smi: links not checked); \"none\": links not checked")
-	dmonPath := fs.String("dmon", "", "`file` with the output of nvidia-smi dmon -s pucv, captured while the job runs")
-	minSM := fs.Int("min-sm", 30, "with -dmon: the `percent` of time a GPU's SMs must be busy on average, below which it counts as idle")
-	planMem := fs.String("plan-mem", "", "with -dmon: the memory per GPU the plan sized the job for (\"62GiB\"), read against the fb column of nvidia-smi dmon -s pucvm")
-	ncclPath := fs.String("nccl", "", "`file` with the output of nccl-tests all_reduce_perf run on the GPUs ordered")
-	catalogFile := fs.String("catalog", "", cli.CatalogFlag)
-	asJSON := fs.Bool("json", false, "print the report as JSON on standard output, and nothing else, in place of the text")
-	out := fs.String("o", "", "write the report (text, or JSON with -json) to this `file` instead of standard output")
+	card := fs.String("card", "", l.T("verify.flag.card"))
+	gpus := fs.Int("gpus", 0, l.T("verify.flag.gpus"))
+	sample := fs.String("sample", "", l.T("verify.flag.sample"))
+	smiPath := fs.String("smi", "", l.T("verify.flag.smi"))
+	topoPath := fs.String("topo", "", l.T("verify.flag.topo"))
+	dmonPath := fs.String("dmon", "", l.T("verify.flag.dmon"))
+	minSM := fs.Int("min-sm", 30, l.T("verify.flag.min-sm"))
+	planMem := fs.String("plan-mem", "", l.T("verify.flag.plan-mem"))
+	ncclPath := fs.String("nccl", "", l.T("verify.flag.nccl"))
+	catalogFile := fs.String("catalog", "", l.T("cli.flag.catalog"))
+	asJSON := fs.Bool("json", false, l.T("verify.flag.json"))
+	out := fs.String("o", "", l.T("verify.flag.o"))
+	cli.LangFlag(fs, &l)
 	set, err := cli.Parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		cli.Usage(w, fs, usageHeader)
+		cli.Usage(w, fs, l.T("verify.usage"), l)
 	}
 	if err != nil {
 		return err
 	}
-	c := check{catalog: *catalogFile, card: *card, gpus: *gpus, sample: *sample, smi: *smiPath, topo: *topoPath, dmon: *dmonPath,
+	c := check{lang: l, catalog: *catalogFile, card: *card, gpus: *gpus, sample: *sample, smi: *smiPath, topo: *topoPath, dmon: *dmonPath,
 		minSM: *minSM, planMem: *planMem, nccl: *ncclPath, set: set}
 	return cli.To(w, *out, func(w io.Writer) error {
 		if !*asJSON {
@@ -160,6 +140,7 @@ func run(w io.Writer, args []string) error {
 
 // check is the command line, parsed.
 type check struct {
+	lang                          msg.Lang
 	catalog                       string // -catalog
 	card                          string
 	gpus                          int
@@ -201,19 +182,20 @@ type jsonLinks struct {
 // run checks the machine, writes the text report to w and, when j is not nil,
 // fills it for -json.
 func (c check) run(w io.Writer, j *jsonReport) error {
+	l := c.lang
 	switch {
 	case c.sample != "" && c.sample != "good" && c.sample != "bad":
-		return cli.Usagef("-sample %q: want good or bad", c.sample)
+		return cli.Usagef("-sample %q: %s", c.sample, l.T("verify.err.sample"))
 	case c.sample != "" && (c.set["smi"] || c.set["topo"]):
-		return cli.Usagef("-sample checks an embedded capture: give it without -smi and -topo")
+		return cli.Usagef("-sample: %s", l.T("verify.err.samplefiles"))
 	case c.sample == "" && c.card == "":
-		return cli.Usagef("-card: name the card the order advertises (\"A100 SXM4 80GB\")")
+		return cli.Usagef("-card: %s", l.T("verify.err.card"))
 	case c.sample == "" && !c.set["gpus"]:
-		return cli.Usagef("-gpus: give the number of GPUs ordered")
+		return cli.Usagef("-gpus: %s", l.T("verify.err.gpus"))
 	case c.gpus < 0 || c.set["gpus"] && c.gpus == 0:
-		return cli.Usagef("-gpus %d: want 1 or more", c.gpus)
+		return cli.Usagef("-gpus %d: %s", c.gpus, l.T("verify.err.gpusmin"))
 	case c.minSM < 0 || c.minSM > 100:
-		return cli.Usagef("-min-sm %d: want a percentage from 0 to 100", c.minSM)
+		return cli.Usagef("-min-sm %d: %s", c.minSM, l.T("verify.err.minsm"))
 	}
 	if c.sample != "" {
 		if c.card == "" {
@@ -227,7 +209,7 @@ func (c check) run(w io.Writer, j *jsonReport) error {
 	if c.planMem != "" {
 		b, err := sizing.ParseBytes(c.planMem)
 		if err != nil || b <= 0 {
-			return cli.Usagef("-plan-mem %q: want a size such as 62GiB", c.planMem)
+			return cli.Usagef("-plan-mem %q: %s", c.planMem, l.T("verify.err.planmem"))
 		}
 		plan = b
 	}
@@ -246,7 +228,7 @@ func (c check) run(w io.Writer, j *jsonReport) error {
 			msg = c.card + ": " + m
 		}
 		if errors.Is(err, catalog.ErrNotFound) {
-			msg += "; " + cli.UnknownCardHint
+			msg += "; " + l.T("cli.unknowncard")
 		}
 		return cli.Usagef("-card %s", msg)
 	}
@@ -261,8 +243,7 @@ func (c check) run(w io.Writer, j *jsonReport) error {
 	default:
 		bin, err := exec.LookPath("nvidia-smi")
 		if err != nil {
-			return fmt.Errorf("no nvidia-smi on PATH, so no machine to check: run verify on the rented machine, " +
-				"or give captures of it with -smi and -topo (-sample good shows a demonstration)")
+			return fmt.Errorf("%s", l.T("verify.err.nosmi"))
 		}
 		src = live{bin: bin, topo: c.topo}
 	}
@@ -308,24 +289,28 @@ func (c check) run(w io.Writer, j *jsonReport) error {
 	}
 	ordered := orderedCard(cat, report)
 
-	fmt.Fprintf(w, "Order: %d × %s\n", c.gpus, orderText(cat, report))
-	fmt.Fprintf(w, "\nDevices (nvidia-smi, %s):\n", smiFrom)
+	fmt.Fprintln(w, text.Wrap(l.F("verify.order", c.gpus, orderText(l, cat, report)), 0, 100, "  "))
+	fmt.Fprintf(w, "\n%s\n", l.F("verify.devices", smiFrom))
+	t := text.Table{Indent: "  ", Align: []text.Align{text.Left, text.Left, text.Right, text.Left}}
 	for _, d := range devs {
-		fmt.Fprintf(w, "  GPU %d  %-28s %7d MiB  %s\n", d.Index, d.Name, d.Memory/(1<<20), identify(cat, d.Name))
+		t.Row(fmt.Sprintf("GPU %d", d.Index), d.Name, fmt.Sprintf("%d MiB", d.Memory/(1<<20)), identify(l, cat, d.Name))
 	}
-	fmt.Fprintf(w, "\nLinks (nvidia-smi topo -m, %s):\n", topoFrom)
+	if err := t.Write(w); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n%s\n", l.F("verify.links", topoFrom))
 	if topo == nil {
-		fmt.Fprintln(w, "  not checked")
+		fmt.Fprintln(w, "  "+l.T("verify.notchecked"))
 	} else {
-		writeLinks(w, *topo)
+		writeLinks(w, *topo, l)
 	}
 	if uses != nil {
-		fmt.Fprintf(w, "\nUse (nvidia-smi dmon, %s):\n", c.dmon)
-		job = checkUse(w, &report, devs, c.gpus, uses, c.minSM, plan)
+		fmt.Fprintf(w, "\n%s\n", l.F("verify.use", c.dmon))
+		job = checkUse(w, &report, devs, c.gpus, uses, c.minSM, plan, l)
 	}
 	if nccl != nil {
-		fmt.Fprintf(w, "\nAll-reduce (nccl-tests all_reduce_perf, %s):\n", c.nccl)
-		if err := checkAllReduce(w, &report, linkCard(cat, ordered, devs), c.gpus, *nccl); err != nil {
+		fmt.Fprintf(w, "\n%s\n", l.F("verify.allreduce", c.nccl))
+		if err := checkAllReduce(w, &report, linkCard(cat, ordered, devs), c.gpus, *nccl, l); err != nil {
 			return err
 		}
 	}
@@ -357,32 +342,31 @@ func (c check) run(w io.Writer, j *jsonReport) error {
 	}
 
 	problems, notes := byGPU(report.Problems), byGPU(report.Notes)
-	fmt.Fprintln(w, "\nReport:")
+	fmt.Fprintf(w, "\n%s\n", l.T("verify.report"))
 	if len(problems)+len(notes)+len(job) == 0 {
-		fmt.Fprintln(w, "  no problems, no notes")
+		fmt.Fprintln(w, "  "+l.T("verify.clean"))
+	}
+	label := func(key string) string {
+		return text.PadRight(l.T(key), max(text.Width(l.T("verify.problem")), text.Width(l.T("verify.note")), text.Width(l.T("verify.job"))))
 	}
 	for _, p := range problems {
-		fmt.Fprintf(w, "  problem: %s\n", p)
+		fmt.Fprintf(w, "  %s %s\n", label("verify.problem"), p)
 	}
 	for _, n := range notes {
-		fmt.Fprintf(w, "  note:    %s\n", n)
+		fmt.Fprintf(w, "  %s %s\n", label("verify.note"), n)
 	}
 	for _, p := range job {
-		fmt.Fprintf(w, "  job:     %s\n", p)
+		fmt.Fprintf(w, "  %s %s\n", label("verify.job"), p)
 	}
 	switch {
 	case report.OK() && len(job) == 0:
-		fmt.Fprintln(w, "\nVerdict: delivered as advertised.")
+		fmt.Fprintf(w, "\n%s\n", l.T("verify.verdict.ok"))
 		return nil
 	case report.OK():
-		fmt.Fprintln(w, "\nVerdict: delivered as advertised, but the job leaves GPUs idle: fix the job before paying for more hours.")
+		fmt.Fprintf(w, "\n%s\n", l.T("verify.verdict.idle"))
 		return errIdle
 	}
-	verdict := fmt.Sprintf("%d problems; raise them", len(problems))
-	if len(problems) == 1 {
-		verdict = "1 problem; raise it"
-	}
-	fmt.Fprintf(w, "\nVerdict: %s with the provider before paying for the job.\n", verdict)
+	fmt.Fprintf(w, "\n%s\n", l.N(len(problems), "verify.verdict.problems"))
 	return errMismatch
 }
 
@@ -500,18 +484,18 @@ func linkCard(cat *catalog.Catalog, ordered catalog.Card, devs []catalog.Device)
 }
 
 // orderText describes the card or cards the order allows.
-func orderText(cat *catalog.Catalog, r catalog.Report) string {
+func orderText(l msg.Lang, cat *catalog.Catalog, r catalog.Report) string {
 	if len(r.Candidates) == 1 {
 		c := orderedCard(cat, r)
-		return fmt.Sprintf("%s (%s), %d MiB each, %s", c.Name, c.ID, c.Memory/(1<<20), linkText(c))
+		return l.F("verify.ordercard", c.Name, c.ID, c.Memory/(1<<20), linkText(l, c))
 	}
-	return fmt.Sprintf("%s, any of %s", r.Advertised, strings.Join(r.Candidates, ", "))
+	return l.F("verify.orderfamily", r.Advertised, strings.Join(r.Candidates, ", "))
 }
 
 // checkUse prints what the dmon capture says of each GPU ordered and returns the
 // job's problems: GPUs left idle and GPUs missing from the capture. Memory use
 // far from the plan's goes to the report's notes.
-func checkUse(w io.Writer, r *catalog.Report, devs []catalog.Device, gpus int, uses []catalog.GPUUse, minSM int, plan sizing.Bytes) (job []string) {
+func checkUse(w io.Writer, r *catalog.Report, devs []catalog.Device, gpus int, uses []catalog.GPUUse, minSM int, plan sizing.Bytes, l msg.Lang) (job []string) {
 	byIndex := map[int]catalog.GPUUse{}
 	for _, u := range uses {
 		byIndex[u.Index] = u
@@ -522,11 +506,10 @@ func checkUse(w io.Writer, r *catalog.Report, devs []catalog.Device, gpus int, u
 		u, ok := byIndex[d.Index]
 		if !ok {
 			missing = append(missing, strconv.Itoa(d.Index))
-			fmt.Fprintf(w, "  GPU %d  not in the capture\n", d.Index)
+			fmt.Fprintf(w, "  GPU %d  %s\n", d.Index, l.T("verify.use.missing"))
 			continue
 		}
-		fmt.Fprintf(w, "  GPU %d  SM busy %s, memory controller busy %s, memory used %s (%d samples)\n",
-			d.Index, percent(u.SMPercent), percent(u.MemPercent), used(u.MemoryUsed), u.Samples)
+		fmt.Fprintf(w, "  GPU %d  %s\n", d.Index, l.F("verify.use.gpu", percent(l, u.SMPercent), percent(l, u.MemPercent), used(l, u.MemoryUsed), u.Samples))
 		switch {
 		case u.SMPercent >= 0 && u.SMPercent < minSM:
 			idle = append(idle, fmt.Sprintf("%d (%d%%)", d.Index, u.SMPercent))
@@ -544,44 +527,38 @@ func checkUse(w io.Writer, r *catalog.Report, devs []catalog.Device, gpus int, u
 	}
 	ordered := min(gpus, len(devs))
 	if len(idle) > 0 {
-		what := "the job leaves them idle"
+		what := l.T("verify.idle.all")
 		if len(busy) > 0 {
-			what = fmt.Sprintf("the job keeps %d of the %d GPUs busy", len(busy), ordered)
+			what = l.F("verify.idle.some", len(busy), ordered)
 		}
-		job = append(job, fmt.Sprintf("GPUs %s averaged under %d%% SM utilization: %s, and idle GPUs are paid for by the hour. "+
-			"Find what the job waits on (data loading, the CPU, a job that uses one GPU) or order fewer GPUs.",
-			strings.Join(idle, ", "), minSM, what))
+		job = append(job, l.F("verify.idle", strings.Join(idle, ", "), minSM, what))
 	}
 	if len(missing) > 0 {
-		job = append(job, fmt.Sprintf("GPUs %s are not in the dmon capture: capture nvidia-smi dmon -s pucv on the machine while the job runs.",
-			strings.Join(missing, ", ")))
+		job = append(job, l.F("verify.missing", strings.Join(missing, ", ")))
 	}
 	if len(over) > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("GPUs %s use more memory than the plan's %s: the plan underestimates the job; check it before a larger batch or context.",
-			strings.Join(over, ", "), plan))
+		r.Notes = append(r.Notes, l.F("verify.over", strings.Join(over, ", "), plan.String()))
 	}
 	if len(under) > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("GPUs %s use less than half the plan's %s: a card with less memory may do.",
-			strings.Join(under, ", "), plan))
+		r.Notes = append(r.Notes, l.F("verify.under", strings.Join(under, ", "), plan.String()))
 	}
 	if plan > 0 && uses[0].MemoryUsed < 0 {
-		r.Notes = append(r.Notes, "The capture has no fb column, so memory use was not read against the plan: capture nvidia-smi dmon -s pucvm.")
+		r.Notes = append(r.Notes, l.T("verify.nofb"))
 	}
 	return job
 }
 
 // checkAllReduce prints the bus bandwidth the run measured and the baseline of the
 // card's link, and adds a problem when the run reached less than half of it.
-func checkAllReduce(w io.Writer, r *catalog.Report, card catalog.Card, gpus int, run catalog.AllReduceRun) error {
+func checkAllReduce(w io.Writer, r *catalog.Report, card catalog.Card, gpus int, run catalog.AllReduceRun, l msg.Lang) error {
 	n := gpus
 	if len(run.Ranks) > 0 {
 		n = len(run.Ranks)
 	}
 	peak := run.PeakBusBandwidth()
-	fmt.Fprintf(w, "  %d GPUs, peak bus bandwidth %.1f GB/s (largest size %s)\n",
-		n, peak.GBps(), run.Results[len(run.Results)-1].Size)
+	fmt.Fprintf(w, "  %s\n", l.F("verify.ar.peak", n, peak.GBps(), run.Results[len(run.Results)-1].Size.String()))
 	if n < 2 {
-		fmt.Fprintln(w, "  one GPU: nothing to all-reduce")
+		fmt.Fprintf(w, "  %s\n", l.T("verify.ar.one"))
 		return nil
 	}
 	base, link, err := card.AllReduceBaseline(n)
@@ -589,35 +566,34 @@ func checkAllReduce(w io.Writer, r *catalog.Report, card catalog.Card, gpus int,
 		return err
 	}
 	ratio := float64(peak) / float64(base)
-	fmt.Fprintf(w, "  ring model on the %s's %s: %.1f GB/s; measured %.0f%% of it\n", card.Name, link, base.GBps(), 100*ratio)
+	fmt.Fprintf(w, "  %s\n", l.F("verify.ar.model", card.Name, link, base.GBps(), 100*ratio))
 	for _, row := range run.Results {
 		if row.Wrong > 0 {
-			r.Problems = append(r.Problems, fmt.Sprintf("The all-reduce of %s returned %d wrong results: a GPU or link corrupts data.", row.Size, row.Wrong))
+			r.Problems = append(r.Problems, l.F("verify.ar.wrong", row.Size.String(), row.Wrong))
 			break
 		}
 	}
 	switch {
 	case n > gpus:
-		r.Notes = append(r.Notes, fmt.Sprintf("The all-reduce ran on %d GPUs, more than the %d ordered: across servers the network, not the card's link, sets its speed; its figure was not judged.", n, gpus))
+		r.Notes = append(r.Notes, l.F("verify.ar.more", n, gpus))
 	case ratio < 0.5:
-		r.Problems = append(r.Problems, fmt.Sprintf("The all-reduce reached %.1f GB/s, under half the %.1f GB/s the ring model gives the %s's %s, where NCCL commonly reaches 75-85%% of it: "+
-			"the GPUs talk over a slower path than the order's.", peak.GBps(), base.GBps(), card.Name, link))
+		r.Problems = append(r.Problems, l.F("verify.ar.slow", peak.GBps(), base.GBps(), card.Name, link))
 	case ratio < 0.7:
-		r.Notes = append(r.Notes, fmt.Sprintf("The all-reduce reached %.0f%% of the link's %.1f GB/s, below the 75-85%% NCCL commonly reaches; run it with larger sizes (-e 8G) before raising it.", 100*ratio, base.GBps()))
+		r.Notes = append(r.Notes, l.F("verify.ar.low", 100*ratio, base.GBps()))
 	}
 	return nil
 }
 
-func percent(p int) string {
+func percent(l msg.Lang, p int) string {
 	if p < 0 {
-		return "not reported"
+		return l.T("verify.notreported")
 	}
 	return strconv.Itoa(p) + "%"
 }
 
-func used(b sizing.Bytes) string {
+func used(l msg.Lang, b sizing.Bytes) string {
 	if b < 0 {
-		return "not captured"
+		return l.T("verify.notcaptured")
 	}
 	return fmt.Sprintf("%d MiB", b/sizing.MiB)
 }
@@ -733,32 +709,32 @@ func (b *limitedBuffer) Write(p []byte) (int, error) {
 }
 
 // linkText describes how the card joins its peers.
-func linkText(c catalog.Card) string {
+func linkText(l msg.Lang, c catalog.Card) string {
 	switch {
 	case c.NVLink > 0 && c.Link == catalog.LinkNVLinkBridge:
-		return fmt.Sprintf("NVLink bridge %s (pairs only)", c.NVLink)
+		return l.F("verify.link.bridge", c.NVLink.String())
 	case c.NVLink > 0:
-		return fmt.Sprintf("NVLink %s per GPU", c.NVLink)
+		return l.F("verify.link.nvlink", c.NVLink.String())
 	default:
-		return fmt.Sprintf("no NVLink (PCIe Gen%d)", c.PCIeGen)
+		return l.F("verify.link.pcie", c.PCIeGen)
 	}
 }
 
 // identify names the catalog card an nvidia-smi name resolves to.
-func identify(cat *catalog.Catalog, name string) string {
+func identify(l msg.Lang, cat *catalog.Catalog, name string) string {
 	c, err := cat.Lookup(name)
 	switch {
 	case err == nil:
 		return "= " + c.ID
 	case errors.Is(err, catalog.ErrAmbiguous):
-		return "ambiguous name"
+		return l.T("verify.ambiguous")
 	default:
-		return "unknown card"
+		return l.T("verify.unknown")
 	}
 }
 
 // writeLinks prints the GPU matrix and counts the pairs by kind of link.
-func writeLinks(w io.Writer, t catalog.Topology) {
+func writeLinks(w io.Writer, t catalog.Topology, l msg.Lang) {
 	n := t.GPUs()
 	var row strings.Builder
 	row.WriteString("       ")
@@ -783,5 +759,5 @@ func writeLinks(w io.Writer, t catalog.Topology) {
 		}
 		fmt.Fprintln(w, strings.TrimRight(row.String(), " "))
 	}
-	fmt.Fprintf(w, "  %d GPU pairs: %d over NVLink, %d over PCIe only.\n", n*(n-1)/2, nvlink, pcie)
+	fmt.Fprintf(w, "  %s\n", l.F("verify.pairs", n*(n-1)/2, nvlink, pcie))
 }

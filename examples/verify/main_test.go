@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/msg"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -27,6 +28,9 @@ func TestGolden(t *testing.T) {
 	}{
 		{name: "default", args: []string{"-sample", "good"}},
 		{name: "bad", args: []string{"-sample", "bad"}, wantErr: errMismatch},
+		// In Chinese: the report around the library's findings, which stay English.
+		{name: "zh_bad", args: []string{"-lang", "zh", "-sample", "bad"}, wantErr: errMismatch},
+		{name: "zh_use", args: []string{"-lang", "zh", "-sample", "good", "-dmon", "testdata/dmon_one_gpu.txt", "-nccl", "testdata/nccl_pcie.txt"}, wantErr: errMismatch},
 		{name: "files", args: []string{"-card", "A100 SXM4 80GB", "-gpus", "4",
 			"-smi", "testdata/bad_smi.csv", "-topo", "none"}, wantErr: errMismatch},
 		{name: "more_than_ordered", args: []string{"-sample", "good", "-gpus", "4"}},
@@ -47,7 +51,7 @@ func TestGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
-			err := run(&out, tt.args)
+			err := run(&out, tt.args, msg.EN)
 			if !errors.Is(err, tt.wantErr) || (err != nil) != (tt.wantErr != nil) {
 				t.Fatalf("run(%q) error = %v, want %v", tt.args, err, tt.wantErr)
 			}
@@ -87,7 +91,7 @@ func TestUseFindings(t *testing.T) {
 		{[]string{"-nccl", "testdata/nccl_pcie.txt"}, errMismatch, []string{"reached 20.2 GB/s, under half the 300.0 GB/s", "measured 7% of it"}},
 	} {
 		var out bytes.Buffer
-		err := run(&out, append([]string{"-sample", "good"}, tc.args...))
+		err := run(&out, append([]string{"-sample", "good"}, tc.args...), msg.EN)
 		if tc.want == nil {
 			if err != nil {
 				t.Errorf("run(%q) = %v, want a pass", tc.args, err)
@@ -124,7 +128,7 @@ func fakePath(t *testing.T, which string) {
 func TestRunsNvidiaSMI(t *testing.T) {
 	fakePath(t, "good")
 	var out bytes.Buffer
-	if err := run(&out, []string{"-card", "A100 SXM4 80GB", "-gpus", "8"}); err != nil {
+	if err := run(&out, []string{"-card", "A100 SXM4 80GB", "-gpus", "8"}, msg.EN); err != nil {
 		t.Fatalf("run = %v\n%s", err, out.String())
 	}
 	for _, want := range []string{
@@ -140,13 +144,13 @@ func TestRunsNvidiaSMI(t *testing.T) {
 
 	fakePath(t, "bad")
 	out.Reset()
-	if err := run(&out, []string{"-card", "A100 SXM4 80GB", "-gpus", "8"}); !errors.Is(err, errMismatch) {
+	if err := run(&out, []string{"-card", "A100 SXM4 80GB", "-gpus", "8"}, msg.EN); !errors.Is(err, errMismatch) {
 		t.Errorf("run on the bad machine = %v, want a mismatch", err)
 	}
 
 	fakePath(t, "nodriver")
 	out.Reset()
-	err := run(&out, []string{"-card", "A100 SXM4 80GB", "-gpus", "8"})
+	err := run(&out, []string{"-card", "A100 SXM4 80GB", "-gpus", "8"}, msg.EN)
 	if err == nil || errors.Is(err, cli.ErrUsage) || errors.Is(err, errMismatch) || !strings.Contains(err.Error(), "driver") {
 		t.Errorf("run without a driver = %v, want nvidia-smi's failure", err)
 	}
@@ -157,7 +161,7 @@ func TestRunsNvidiaSMI(t *testing.T) {
 func TestNoNvidiaSMIRefuses(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	var out bytes.Buffer
-	err := run(&out, []string{"-card", "A100 SXM4 80GB", "-gpus", "8"})
+	err := run(&out, []string{"-card", "A100 SXM4 80GB", "-gpus", "8"}, msg.EN)
 	if err == nil || errors.Is(err, cli.ErrUsage) || !strings.Contains(err.Error(), "no nvidia-smi on PATH") {
 		t.Fatalf("run = %v, want a refusal", err)
 	}
@@ -165,7 +169,7 @@ func TestNoNvidiaSMIRefuses(t *testing.T) {
 		t.Errorf("a verdict without a machine:\n%s", out.String())
 	}
 	var stderr bytes.Buffer
-	if got := cli.Exit("verify", err, &stderr); got != 1 || !strings.Contains(stderr.String(), "-smi and -topo") {
+	if got := cli.Exit("verify", err, &stderr, msg.EN); got != 1 || !strings.Contains(stderr.String(), "-smi and -topo") {
 		t.Errorf("exit status %d, stderr %q; want 1 and the way out", got, stderr.String())
 	}
 }
@@ -189,13 +193,13 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-sample", "good", "extra"}, "unexpected arguments"},
 	} {
 		var out bytes.Buffer
-		err := run(&out, tc.args)
+		err := run(&out, tc.args, msg.EN)
 		if !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("run(%q) error = %v, want a usage error", tc.args, err)
 			continue
 		}
 		var stderr bytes.Buffer
-		if got := cli.Exit("verify", err, &stderr); got != 2 || !strings.Contains(stderr.String(), tc.want) {
+		if got := cli.Exit("verify", err, &stderr, msg.EN); got != 2 || !strings.Contains(stderr.String(), tc.want) {
 			t.Errorf("run(%q): exit %d, stderr %q; want 2 and %q", tc.args, got, stderr.String(), tc.want)
 		}
 		if strings.Contains(stderr.String(), "usage: ") {
@@ -220,7 +224,7 @@ func TestNonNVIDIACardRefused(t *testing.T) {
 		{[]string{"-card", "MI300X", "-gpus", "8"}, "the Instinct MI300X is an AMD GPU, which nvidia-smi does not see; rocm-smi is the tool"},
 	} {
 		var out bytes.Buffer
-		err := run(&out, tc.args)
+		err := run(&out, tc.args, msg.EN)
 		if !errors.Is(err, cli.ErrUsage) {
 			t.Errorf("run(%q) = %v, want a usage error", tc.args, err)
 			continue
@@ -229,7 +233,7 @@ func TestNonNVIDIACardRefused(t *testing.T) {
 			t.Errorf("run(%q) wrote a report:\n%s", tc.args, out.String())
 		}
 		var stderr bytes.Buffer
-		if got := cli.Exit("verify", err, &stderr); got != 2 || !strings.Contains(stderr.String(), tc.want) {
+		if got := cli.Exit("verify", err, &stderr, msg.EN); got != 2 || !strings.Contains(stderr.String(), tc.want) {
 			t.Errorf("run(%q): exit %d, stderr %q; want 2 and %q", tc.args, got, stderr.String(), tc.want)
 		}
 	}
@@ -249,7 +253,7 @@ func TestMissingFile(t *testing.T) {
 		{[]string{"-sample", "good", "-nccl", "testdata/good_smi.csv"}, false, "testdata/good_smi.csv"}, // not an all_reduce_perf run
 	} {
 		var out bytes.Buffer
-		err := run(&out, tc.args)
+		err := run(&out, tc.args, msg.EN)
 		if err == nil || errors.Is(err, cli.ErrUsage) != tc.usage || errors.Is(err, errMismatch) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("run(%q): error = %v, want one naming %q (a usage error: %v)", tc.args, err, tc.want, tc.usage)
 		}
@@ -261,8 +265,8 @@ func TestMissingFile(t *testing.T) {
 // 1 after it.
 func TestJSON(t *testing.T) {
 	var out bytes.Buffer
-	err := run(&out, []string{"-sample", "bad", "-json"})
-	if code := cli.Exit("verify", err, io.Discard); code != 1 {
+	err := run(&out, []string{"-sample", "bad", "-json"}, msg.EN)
+	if code := cli.Exit("verify", err, io.Discard, msg.EN); code != 1 {
 		t.Errorf("-sample bad -json: exit %d, want 1", code)
 	}
 	var got jsonReport
@@ -276,7 +280,7 @@ func TestJSON(t *testing.T) {
 		t.Errorf("JSON report %+v: want not OK, 4 A100 40GB, 10 problems, 6 pairs over PCIe only", got)
 	}
 	out.Reset()
-	if err := run(&out, []string{"-sample", "good", "-json"}); err != nil {
+	if err := run(&out, []string{"-sample", "good", "-json"}, msg.EN); err != nil {
 		t.Fatal(err)
 	}
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil || !got.OK || len(got.Problems) != 0 || got.Problems == nil {
@@ -312,7 +316,7 @@ func TestByGPU(t *testing.T) {
 // TestHelp checks that -h says what the command does and its exit statuses.
 func TestHelp(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, []string{"-h"}); !errors.Is(err, flag.ErrHelp) {
+	if err := run(&out, []string{"-h"}, msg.EN); !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("run(-h) error = %v, want flag.ErrHelp", err)
 	}
 	help := out.String()
@@ -351,7 +355,7 @@ func TestNoGoIdentifiers(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	_ = run(&out, []string{"-h"})
+	_ = run(&out, []string{"-h"}, msg.EN)
 	if m := ident.FindString(out.String()); m != "" {
 		t.Errorf("-h shows %q", m)
 	}

@@ -12,7 +12,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/internal/msg"
 )
 
 // ErrUsage marks a command line that is wrong in itself (exit status 2, as the
@@ -25,11 +28,21 @@ func Usagef(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrUsage}, args...)...)
 }
 
+// Main runs a command as its main function does: run with the command line args
+// and the language of the locale (main reads it: msg.FromEnv(os.Getenv)), its
+// error written to stderr by Exit in the language the command line chose, and
+// the exit status returned for os.Exit.
+func Main(name string, run func(w io.Writer, args []string, lang msg.Lang) error, args []string, lang msg.Lang, stdout, stderr io.Writer) int {
+	return Exit(name, run(stdout, args, lang), stderr, LangOf(args, lang))
+}
+
 // Exit writes err to stderr under the command's name and returns the exit status
 // it calls for: 0 for none or -h (flag.ErrHelp: the usage was printed; asking for
 // help is not a failure), a Reported error's Code without writing it, 2 for a
-// usage error, with a line saying -h lists the flags, and 1 otherwise.
-func Exit(name string, err error, stderr io.Writer) int {
+// usage error, with a line saying -h lists the flags, and 1 otherwise. In
+// Chinese the message, the library's English included, is followed by a
+// sentence saying what to do.
+func Exit(name string, err error, stderr io.Writer, lang msg.Lang) int {
 	var rep *Reported
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
@@ -38,10 +51,13 @@ func Exit(name string, err error, stderr io.Writer) int {
 		return rep.Code
 	case errors.Is(err, ErrUsage):
 		Print(stderr, name, err)
-		fmt.Fprintln(stderr, name+": -h lists the flags")
+		fmt.Fprintln(stderr, name+": "+lang.T("cli.usage"))
 		return 2
 	}
 	Print(stderr, name, err)
+	if lang == msg.ZH {
+		fmt.Fprintln(stderr, name+": "+lang.T("cli.failed"))
+	}
 	return 1
 }
 
@@ -91,13 +107,85 @@ func FlagSet(name string) *flag.FlagSet {
 }
 
 // Usage writes a command's -h text to w: header (what the command does, its exit
-// statuses, ending in "Flags:") and then every flag of fs. fs keeps writing
-// nothing of its own.
-func Usage(w io.Writer, fs *flag.FlagSet, header string) {
-	io.WriteString(w, header)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
+// statuses, ending in "Flags:") and then every flag of fs in order of name, as
+// flag.PrintDefaults writes them, its default in lang.
+func Usage(w io.Writer, fs *flag.FlagSet, header string, lang msg.Lang) {
+	var b strings.Builder
+	b.WriteString(header)
+	fs.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		b.WriteString("  -" + f.Name)
+		if name != "" {
+			b.WriteString(" " + name)
+		}
+		b.WriteString("\n    \t")
+		b.WriteString(strings.ReplaceAll(usage, "\n", "\n    \t"))
+		if !isZero(f) {
+			def := f.DefValue
+			if fmt.Sprintf("%T", f.Value) == "*flag.stringValue" {
+				def = strconv.Quote(def)
+			}
+			b.WriteString(lang.F("cli.default", def))
+		}
+		b.WriteString("\n")
+	})
+	io.WriteString(w, b.String())
+}
+
+// isZero reports a flag whose default is its type's zero value, which Usage
+// does not print, as the flag package does not.
+func isZero(f *flag.Flag) bool {
+	switch f.DefValue {
+	case "", "0", "false", "0s", "[]", "<nil>":
+		return true
+	}
+	return false
+}
+
+// LangOf is the language -lang asks for in args ("-lang zh", "--lang=en"), or
+// def when args give none, or one that does not read (the flag reports that).
+// Flags after "--" or after the first argument that is not a flag are not read,
+// as the flag package reads none.
+func LangOf(args []string, def msg.Lang) msg.Lang {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			break
+		}
+		name, value, has := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name != "lang" {
+			continue
+		}
+		if !has {
+			if i+1 >= len(args) {
+				break
+			}
+			value = args[i+1]
+		}
+		if l, err := msg.ParseLang(value); err == nil {
+			def = l
+		}
+	}
+	return def
+}
+
+// LangFlag defines -lang on fs, set to lang, which it holds.
+func LangFlag(fs *flag.FlagSet, lang *msg.Lang) {
+	fs.Var((*langValue)(lang), "lang", lang.T("cli.flag.lang"))
+}
+
+// langValue is -lang's flag.Value.
+type langValue msg.Lang
+
+func (v *langValue) String() string { return msg.Lang(*v).String() }
+
+func (v *langValue) Set(s string) error {
+	l, err := msg.ParseLang(s)
+	if err != nil {
+		return err
+	}
+	*v = langValue(l)
+	return nil
 }
 
 // Reported is a failure the command already wrote to its output (a no-fit report,

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/internal/msg"
 )
 
 func TestExit(t *testing.T) {
@@ -31,7 +33,7 @@ func TestExit(t *testing.T) {
 		{"lines", errors.New("plan: a\nb"), 1, "plan: a\nplan: b\n"},
 	} {
 		var out strings.Builder
-		if got := Exit("plan", tt.err, &out); got != tt.status || out.String() != tt.stderr {
+		if got := Exit("plan", tt.err, &out, msg.EN); got != tt.status || out.String() != tt.stderr {
 			t.Errorf("%s: Exit = %d, stderr %q; want %d, %q", tt.name, got, out.String(), tt.status, tt.stderr)
 		}
 	}
@@ -58,7 +60,7 @@ func TestParse(t *testing.T) {
 	} {
 		_, err := Parse(newFS(), args)
 		var out strings.Builder
-		if !errors.Is(err, ErrUsage) || Exit("x", err, &out) != 2 || !strings.HasPrefix(out.String(), "x: "+want) {
+		if !errors.Is(err, ErrUsage) || Exit("x", err, &out, msg.EN) != 2 || !strings.HasPrefix(out.String(), "x: "+want) {
 			t.Errorf("Parse(%q): %v, stderr %q; want a usage error %q", args, err, out.String(), want)
 		}
 	}
@@ -73,7 +75,7 @@ func TestUsage(t *testing.T) {
 		t.Fatalf("Parse(-m) = %v, output %v; want a usage error and io.Discard", err, fs.Output())
 	}
 	var out bytes.Buffer
-	Usage(&out, fs, "Usage: x [flags]\n\nFlags:\n")
+	Usage(&out, fs, "Usage: x [flags]\n\nFlags:\n", msg.EN)
 	if want := "Usage: x [flags]\n\nFlags:\n  -n int\n    \thow many (default 3)\n"; out.String() != want {
 		t.Errorf("Usage wrote %q, want %q", out.String(), want)
 	}
@@ -122,7 +124,7 @@ func TestFailJSON(t *testing.T) {
 		if got := strings.ReplaceAll(strings.ReplaceAll(out.String(), "\n  ", ""), "\n", ""); got != tc.want {
 			t.Errorf("FailJSON(%v) wrote %s, want %s", tc.err, got, tc.want)
 		}
-		if code := Exit("x", err, &stderr); code != tc.code || stderr.Len() != 0 || !errors.Is(err, tc.err) {
+		if code := Exit("x", err, &stderr, msg.EN); code != tc.code || stderr.Len() != 0 || !errors.Is(err, tc.err) {
 			t.Errorf("FailJSON(%v): exit %d, stderr %q; want %d, nothing written, the error kept", tc.err, code, stderr.String(), tc.code)
 		}
 	}
@@ -149,5 +151,51 @@ func TestTo(t *testing.T) {
 	err = To(&w, filepath.Join(path, "sub"), func(out io.Writer) error { _, err := io.WriteString(out, "x"); return err })
 	if err == nil || !strings.HasPrefix(err.Error(), "-o: ") {
 		t.Errorf("To(unwritable) = %v, want an error naming -o", err)
+	}
+}
+
+// -lang is read from the command line before the flags are parsed, so that -h
+// and the flags' words come in its language; a value that does not read leaves
+// the locale's, for the flag to report.
+func TestLangOf(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		def  msg.Lang
+		want msg.Lang
+	}{
+		{nil, msg.ZH, msg.ZH},
+		{[]string{"-lang", "zh"}, msg.EN, msg.ZH},
+		{[]string{"--lang=en"}, msg.ZH, msg.EN},
+		{[]string{"-json", "-lang", "zh_CN.UTF-8"}, msg.EN, msg.ZH},
+		{[]string{"-lang", "klingon"}, msg.EN, msg.EN},
+		{[]string{"-lang"}, msg.ZH, msg.ZH},
+		{[]string{"--", "-lang", "zh"}, msg.EN, msg.EN},
+		{[]string{"extra", "-lang", "zh"}, msg.EN, msg.EN},
+	} {
+		if got := LangOf(tc.args, tc.def); got != tc.want {
+			t.Errorf("LangOf(%q, %v) = %v, want %v", tc.args, tc.def, got, tc.want)
+		}
+	}
+}
+
+// In Chinese an error keeps its text (the library's English) and says in
+// Chinese what to do; -h's defaults are written in Chinese.
+func TestChinese(t *testing.T) {
+	var out strings.Builder
+	if code := Exit("plan", errors.New("plan: no offers"), &out, msg.ZH); code != 1 ||
+		out.String() != "plan: no offers\nplan: "+msg.ZH.T("cli.failed")+"\n" {
+		t.Errorf("Exit in Chinese = %d, %q", code, out.String())
+	}
+	out.Reset()
+	if code := Exit("plan", Usagef("-n 0: 应为 1 或以上"), &out, msg.ZH); code != 2 || !strings.HasSuffix(out.String(), "plan: "+msg.ZH.T("cli.usage")+"\n") {
+		t.Errorf("a usage error in Chinese = %d, %q", code, out.String())
+	}
+	fs := FlagSet("x")
+	fs.Int("n", 3, "多少")
+	fs.String("s", "a", "名称")
+	var b bytes.Buffer
+	Usage(&b, fs, "用法：x\n", msg.ZH)
+	if want := "用法：x\n  -n int\n    \t多少（默认 3）\n  -s string\n    \t名称（默认 \"a\"）\n"; b.String() != want {
+		t.Errorf("Usage in Chinese = %q, want %q", b.String(), want)
 	}
 }

@@ -118,3 +118,32 @@ func TestTokens(t *testing.T) {
 		}
 	}
 }
+
+// The locale decides as POSIX orders the variables: LC_ALL over LC_MESSAGES over
+// LANG, the first set deciding; zh_* is Chinese.
+func TestFromEnv(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want Lang
+	}{
+		{map[string]string{}, EN},
+		{map[string]string{"LANG": "zh_CN.UTF-8"}, ZH},
+		{map[string]string{"LANG": "en_US.UTF-8"}, EN},
+		{map[string]string{"LANG": "zh_TW.UTF-8", "LC_ALL": "C"}, EN},
+		{map[string]string{"LANG": "en_US.UTF-8", "LC_MESSAGES": "zh_CN"}, ZH},
+		{map[string]string{"LC_ALL": "zh_CN.GB18030", "LC_MESSAGES": "en_US"}, ZH},
+		{map[string]string{"LANG": "fr_FR.UTF-8"}, EN},
+	} {
+		if got := FromEnv(func(k string) string { return tc.env[k] }); got != tc.want {
+			t.Errorf("FromEnv(%v) = %v, want %v", tc.env, got, tc.want)
+		}
+	}
+	for s, want := range map[string]Lang{"zh": ZH, "ZH": ZH, "zh-CN": ZH, "en": EN, "en_GB": EN} {
+		if got, err := ParseLang(s); err != nil || got != want {
+			t.Errorf("ParseLang(%q) = %v, %v; want %v", s, got, err, want)
+		}
+	}
+	if _, err := ParseLang("fr"); err == nil {
+		t.Error("ParseLang(fr): want an error")
+	}
+}

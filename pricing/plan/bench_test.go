@@ -74,6 +74,15 @@ func benchPlanner(b *testing.B, p Planner, r Request) {
 }
 
 func BenchmarkPlan1000(b *testing.B)   { benchmarkPlan(b, 1000) }
+
+// BenchmarkPlanGlobalBatch1000 plans the same job with a global batch of 48
+// sequences a step, so that each layout's data-parallel degree sets its
+// replicas' sequences and the micro-batch is searched among their divisors.
+func BenchmarkPlanGlobalBatch1000(b *testing.B) {
+	r := trainingRequest(b)
+	r.GlobalBatch = 48
+	benchPlanner(b, Planner{Offers: syntheticOffers(1000)}, r)
+}
 func BenchmarkPlan10000(b *testing.B)  { benchmarkPlan(b, 10000) }
 func BenchmarkPlan100000(b *testing.B) { benchmarkPlan(b, 100000) }
 

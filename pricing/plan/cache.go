@@ -31,11 +31,15 @@ type cache struct {
 	lastCl    *class
 }
 
-// newCache returns a cache for about n offers (a provider's regions often
-// share a tariff).
+// newCache returns an empty cache for n offers. A price list has fewer
+// tariffs and classes than offers, and far fewer when it is long (a thousand
+// synthetic offers, twenty cards from twelve providers, hold 240 tariffs in
+// 260 classes; ten thousand, 446 in 720): the maps start at a quarter of the
+// offers, at most 1024, and grow past that.
 func newCache(n int) *cache {
-	return &cache{tariffIDs: make(map[string]int32, n/4), tariffs: make([]tariff, 0, n/4),
-		classes: make(map[classKey]*class, n/4), fits: make(map[fitKey]*fit)}
+	hint := min(n/4, 1024)
+	return &cache{tariffIDs: make(map[string]int32, hint), tariffs: make([]tariff, 0, hint),
+		classes: make(map[classKey]*class, hint), fits: make(map[fitKey]*fit)}
 }
 
 // tariff is one distinct tariff of the offers: the first offer's (a Planner

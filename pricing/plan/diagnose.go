@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -15,8 +16,11 @@ import (
 // suggest says what would fit when nothing does. When some card held the job but
 // the deadline, the budget or the rental's length ruled it out, it names the
 // closest option for that (beyondMemory). Otherwise memory was the limit, and it
-// looks at the offered card with the most memory: a smaller format, a shorter
-// context, or more GPUs.
+// looks at the offered card with the most memory, trying first the levers that
+// cost no GPUs (the model's own stored format, fewer sequences at once, a lower
+// headroom, the optimizer offloaded to host RAM), then a smaller format or
+// task, a shorter context, and last more GPUs. Training is sized at
+// micro-batch 1, where the planner's search ends before it adds GPUs.
 func (s settings) suggest(cards []*catalog.Card, kept []int, d *diagnosis) []string {
 	if out, ok := d.beyondMemory(s); ok {
 		return out
@@ -34,13 +38,46 @@ func (s settings) suggest(cards []*catalog.Card, kept []int, d *diagnosis) []str
 		return nil
 	}
 	usable, _ := sizing.Usable(big.Memory, s.headroom) // settle checked the headroom
+	free := s                                          // suggestions search every layout, whatever the request pins
+	free.Parallel, free.pin = nil, 0
 	var out []string
 	w := s.Workload
 	w.Parallel = sizing.Parallel{}
+	if w.Task != sizing.Inference {
+		w.Batch = 1
+	}
+	// The format the model's files store it in, for inference (it is what they
+	// serve as they are).
+	if p := s.Model.StoredPrecision; w.Task == sizing.Inference && p != 0 && p.Bits() < w.Precision.Bits() {
+		q := w
+		q.Precision = p
+		if n, l, ok := free.smallestFit(q, usable); ok {
+			out = append(out, fmt.Sprintf("the model's own format, %v (as its files store it), fits %s", p, onCards(n, big, l)))
+		}
+	}
+	// Fewer sequences at once.
+	if w.Task == sizing.Inference && w.Batch > 1 {
+		if b, err := sizing.MaxBatch(s.Model, w, usable); err == nil && b < w.Batch {
+			out = append(out, fmt.Sprintf("%s at once fit one %s", text.Count(b, "sequence", "sequences"), big.Name))
+		}
+	}
+	// Less memory kept free: the headroom that leaves the closest miss room.
+	if m, h, ok := d.lowerHeadroom(s); ok {
+		out = append(out, fmt.Sprintf("keeping %.0f%% of memory free (headroom) instead of %.0f%%, %d × %s fit",
+			h*100, s.headroom*100, m.needGPUs, m.card.Name))
+	}
+	// The optimizer offloaded to host RAM, where that takes fewer GPUs.
+	plain, _, plainOK := free.smallestFit(w, usable)
+	if w.Task != sizing.Inference {
+		if n, b, ok := offloadFit(s.Model, w, usable); ok && (!plainOK || n < plain) {
+			out = append(out, fmt.Sprintf("with the optimizer offloaded to host RAM (%s per GPU: an offer with that much), %s",
+				b.Host.Human(), onCards(n, big, offloadLayout(n))))
+		}
+	}
 	// A smaller format: the widest narrower than the request's that fits one card
 	// (sizing.FitPrecision's ladder, which runs from BF16 down to Q2_K).
 	if w.Task == sizing.Inference {
-		if p, _, err := sizing.FitPrecision(s.Model, w, usable); err == nil && p.Bits() < w.Precision.Bits() {
+		if p, _, err := sizing.FitPrecision(s.Model, w, usable); err == nil && p.Bits() < w.Precision.Bits() && p != s.Model.StoredPrecision {
 			out = append(out, fmt.Sprintf("weights in %v fit one %s", p, big.Name))
 		}
 	} else if w.Task == sizing.Training || w.Task == sizing.LoRA {
@@ -79,7 +116,7 @@ func (s settings) suggest(cards []*catalog.Card, kept []int, d *diagnosis) []str
 		}
 	}
 	for _, v := range variants {
-		if n, l, ok := s.smallestFit(v.w, usable); ok {
+		if n, l, ok := free.smallestFit(v.w, usable); ok {
 			if n > 1 || v.note != "" { // else it fits one card as asked: memory was not what stopped it
 				out = append(out, fmt.Sprintf("%d × %s%s fit (%s)", n, big.Name, v.note, DescribeLayout(l)))
 			}
@@ -89,12 +126,70 @@ func (s settings) suggest(cards []*catalog.Card, kept []int, d *diagnosis) []str
 	return out
 }
 
+// onCards says "one X" or "n × X (layout)".
+func onCards(n int, card catalog.Card, l sizing.Parallel) string {
+	if n == 1 {
+		return "one " + card.Name
+	}
+	return fmt.Sprintf("%d × %s (%s)", n, card.Name, DescribeLayout(l))
+}
+
+// minHeadroom is the least headroom a suggestion offers: 5% of memory free, for
+// the allocator's fragmentation and the peaks between the estimate's terms.
+const minHeadroom = 0.05
+
+// lowerHeadroom returns the miss that a lower headroom, at least minHeadroom,
+// would turn into a fit on the fewest GPUs, and that headroom (rounded down to
+// a whole percent).
+func (d *diagnosis) lowerHeadroom(s settings) (*cardMiss, float64, bool) {
+	var best *cardMiss
+	var bestH float64
+	for _, m := range d.order {
+		if m.need <= 0 {
+			continue
+		}
+		h := math.Floor(100*(1-float64(m.need)/float64(m.card.Memory))) / 100
+		if h < minHeadroom || h >= s.headroom {
+			continue
+		}
+		if best == nil || m.needGPUs < best.needGPUs || m.needGPUs == best.needGPUs && h > bestH {
+			best, bestH = m, h
+		}
+	}
+	return best, bestH, best != nil
+}
+
+// offloadLayout is the layout that offloads the optimizer on n GPUs: ZeRO-3
+// over them, or one GPU alone.
+func offloadLayout(n int) sizing.Parallel {
+	if n == 1 {
+		return sizing.Parallel{OffloadOptimizer: true}
+	}
+	return sizing.Parallel{Data: n, ZeRO: 3, OffloadOptimizer: true}
+}
+
+// offloadFit returns the fewest GPUs, up to 64, on which w fits in usable bytes
+// per GPU with the optimizer offloaded, and the estimate there.
+func offloadFit(m sizing.Model, w sizing.Workload, usable sizing.Bytes) (int, sizing.Breakdown, bool) {
+	for n := 1; n <= 64; n *= 2 {
+		w.Parallel = offloadLayout(n)
+		if b, err := sizing.Estimate(m, w); err == nil && b.Total() <= usable {
+			return n, b, true
+		}
+	}
+	return 0, sizing.Breakdown{}, false
+}
+
 // smallestFit returns the fewest GPUs, up to 64, and the layout with which w fits
-// in usable bytes per GPU.
+// in usable bytes per GPU, the optimizer kept on them (offloadFit says what
+// offloading it takes).
 func (s settings) smallestFit(w sizing.Workload, usable sizing.Bytes) (int, sizing.Parallel, bool) {
 	var buf [maxLayouts]sizing.Parallel
 	for n := 1; n <= 64; n *= 2 {
 		for _, l := range s.layouts(&buf, n, GPUsPerServer) {
+			if l.OffloadOptimizer {
+				continue
+			}
 			w.Parallel = l
 			if b, err := sizing.Estimate(s.Model, w); err == nil && b.Total() <= usable {
 				return n, l, true

@@ -35,7 +35,10 @@
 // compute.Serving, prepared once per card and size whatever the number of offers,
 // finds the highest concurrency within the targets; the rate then needs
 // ⌈Rate / requests per replica⌉ replicas (Option.Replicas, the GPUs Replicas ×
-// Layout.Tensor). The rental is Usage or Rental, or a month of continuous service
+// Layout.Tensor). An offer whose replicas can be taken away (interruptible, or
+// stating interruptions a day) rents the fewest spare replicas that keep those
+// up Traffic.Availability of the time (99% by default), their cost included,
+// or is left out. The rental is Usage or Rental, or a month of continuous service
 // (DefaultServingUsage); Option.PerHour and Option.PerMillion divide its cost by
 // its hours and by the million tokens the traffic generates in them. Options rank
 // on the rental's cost (so on PerMillion within a currency), or with RankTime on

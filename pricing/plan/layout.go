@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
 	"math"
-	"slices"
 	"strconv"
 	"time"
 
@@ -111,12 +110,18 @@ func (s settings) fitCard(card catalog.Card, n, server int, host sizing.Bytes, w
 	var hostNeed sizing.Bytes // the least host RAM of a layout that fit the GPUs but not host
 	var chosen fit            // the fastest layout that fits and can be timed, else the first that fits
 	found := false
-	var jobBuf [maxLayouts]jobTiming
-	jobs := jobBuf[:0]
+	var jobs timings
 	tried := 0
 	var buf [maxLayouts]sizing.Parallel
+	training := s.Workload.Task != sizing.Inference
 	for _, l := range s.layouts(&buf, n, server) {
 		tried++
+		// A layout is at its fastest at its largest micro-batch: when that was
+		// timed already and cannot beat the chosen layout, its memory need not
+		// be searched.
+		if chosen.ok && training && jobs.cannotBeat(l, s.topMicro(l), &chosen) {
+			continue
+		}
 		b, micro, need, ok := s.batch(l, usable)
 		if need > 0 && (smallest < 0 || need < smallest) {
 			smallest = need
@@ -137,7 +142,7 @@ func (s settings) fitCard(card catalog.Card, n, server int, host sizing.Bytes, w
 		switch {
 		case peakErr != nil:
 			cur.ok, cur.err = false, peakErr
-		case chosen.ok && s.cannotBeat(jobs, &cur, chosen.duration):
+		case chosen.ok && training && jobs.cannotBeat(l, micro, &chosen):
 			continue
 		default:
 			if err := s.timeFit(&cur, card, n, work, peak, link, &jobs); err != nil {
@@ -191,45 +196,81 @@ func (s settings) perReplica(l sizing.Parallel) int {
 // (perReplica), no larger than the workload's Batch, whose estimate fits in
 // usable bytes. The largest is the fastest (a larger micro-batch never slows
 // a step: the same work, in fewer and larger matrix multiplies), so the search
-// is by memory alone: the largest first, and when it does not fit a bisection
-// for the largest batch that does (sizing.MaxBatch), not a timing of each size.
-// Inference keeps the workload's batch (its concurrent sequences). It reports
-// the memory at the smallest batch tried (need) when that does not fit, and
-// false when the layout does not fit or the model cannot take it.
+// is by memory alone, not a timing of each size: the largest first, and when
+// it does not fit a bisection over the smaller divisors, since memory grows
+// with the batch (sizing.MaxBatch's search, over the divisors: for a step of
+// 4 sequences whose 4 do not fit, one estimate at 2 decides, where MaxBatch
+// would search every batch up to 4). Inference keeps the workload's batch (its
+// concurrent sequences). It reports the memory one sequence needs (need) when
+// that does not fit, and false when the layout does not fit or the model
+// cannot take it.
 func (s settings) batch(l sizing.Parallel, usable sizing.Bytes) (b sizing.Breakdown, micro int, need sizing.Bytes, ok bool) {
 	w := s.Workload
 	w.Parallel = l
 	training := w.Task != sizing.Inference
-	per := w.Batch
+	top := w.Batch
 	if training {
-		if per = s.perReplica(l); per == 0 {
+		if top = s.topMicro(l); top == 0 {
 			return b, 0, 0, false // the data-parallel degree does not divide the global batch
 		}
-		w.Batch = largestDivisor(per, s.Workload.Batch)
+		w.Batch = top
 	}
 	b, err := sizing.Estimate(s.Model, w)
 	if err != nil {
 		return b, 0, 0, false // a layout the model cannot take (heads, degrees)
 	}
 	if b.Total() <= usable {
-		return b, w.Batch * boolInt(training), 0, true
+		return b, top * boolInt(training), 0, true
 	}
-	if !training || w.Batch == 1 {
+	if !training || top == 1 {
 		return b, 0, b.Total(), false
 	}
-	most, err := sizing.MaxBatch(s.Model, w, usable)
-	if err != nil { // not even one sequence fits: say what one needs
-		w.Batch = 1
+	// Bisect: ds[lo] fits (lo −1: none known to), ds[hi] does not (hi
+	// len(ds): top, just estimated).
+	var buf [maxDivisors]int
+	ds := divisors(&buf, s.perReplica(l), top)
+	var fits sizing.Breakdown
+	lo, hi := -1, len(ds)
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		w.Batch = ds[mid]
 		if b, err = sizing.Estimate(s.Model, w); err != nil {
 			return b, 0, 0, false
 		}
+		if b.Total() <= usable {
+			lo, fits = mid, b
+		} else {
+			hi = mid
+		}
+	}
+	if lo < 0 { // the last estimate was one sequence's, and it does not fit
 		return b, 0, b.Total(), false
 	}
-	w.Batch = largestDivisor(per, most)
-	if b, err = sizing.Estimate(s.Model, w); err != nil || b.Total() > usable {
-		return b, 0, 0, false
+	return fits, ds[lo], 0, true
+}
+
+// maxDivisors is the room divisors has on the stack: no number up to 2^20
+// (sizing.MaxSearchBatch, the most a global batch may be) has more than 240
+// divisors (720,720 has that many); past it the list grows on the heap.
+const maxDivisors = 256
+
+// divisors lists, ascending in buf, the divisors of n below limit (n ≥ 1),
+// found among the divisor pairs up to √n.
+func divisors(buf *[maxDivisors]int, n, limit int) []int {
+	small, large := buf[:0], make([]int, 0, 16)
+	for i := 1; i*i <= n && i < limit; i++ {
+		if n%i != 0 {
+			continue
+		}
+		small = append(small, i)
+		if j := n / i; j != i && j < limit {
+			large = append(large, j)
+		}
 	}
-	return b, w.Batch, 0, true
+	for k := len(large) - 1; k >= 0; k-- {
+		small = append(small, large[k])
+	}
+	return small
 }
 
 func boolInt(b bool) int {
@@ -270,26 +311,51 @@ type jobTiming struct {
 	err           error
 }
 
-// cannotBeat reports whether training fit f cannot be chosen over one of
-// duration best: its tensor degree and micro-batch were timed already at best
-// or slower, and its ZeRO stage and offload only add to that time (see
-// addsSafely); so it is at best as fast, at a micro-batch timed before, and
-// the earlier layout stays.
-func (s settings) cannotBeat(jobs []jobTiming, f *fit, best time.Duration) bool {
-	if s.Workload.Task == sizing.Inference {
-		return false
-	}
-	l := f.layout
-	for _, jt := range jobs {
-		if jt.tensor == max(l.Tensor, 1) && jt.micro == f.micro {
-			return jt.err == nil && jt.mid.Duration >= best && (l.ZeRO < 3 && !l.OffloadOptimizer || jt.mid.Duration < addsSafely)
+// timings is one fitCard's jobTimings, at most one per layout (kept in an
+// array, on the stack).
+type timings struct {
+	list [maxLayouts]jobTiming
+	n    int
+}
+
+// find returns the timing of tensor degree t at micro-batch micro, or nil.
+func (j *timings) find(t, micro int) *jobTiming {
+	for i := range j.n {
+		if jt := &j.list[i]; jt.tensor == t && jt.micro == micro {
+			return jt
 		}
 	}
-	return false
+	return nil
+}
+
+// cannotBeat reports whether training layout l at micro-batch micro cannot
+// be chosen over the chosen fit: its tensor degree and micro-batch were timed
+// already, slower than the chosen, or as fast at a micro-batch no larger than
+// the chosen's (which wins a tie), and its ZeRO stage and offload only add to
+// that time (see addsSafely).
+func (j *timings) cannotBeat(l sizing.Parallel, micro int, chosen *fit) bool {
+	jt := j.find(max(l.Tensor, 1), micro)
+	if jt == nil {
+		return false
+	}
+	d := jt.mid.Duration
+	return jt.err == nil && (d > chosen.duration || d == chosen.duration && micro <= chosen.micro) &&
+		(l.ZeRO < 3 && !l.OffloadOptimizer || d < addsSafely)
+}
+
+// topMicro is the largest micro-batch layout l is tried at: the largest
+// divisor of its sequences per step no larger than the workload's Batch; zero
+// when its data-parallel degree does not divide the global batch.
+func (s settings) topMicro(l sizing.Parallel) int {
+	per := s.perReplica(l)
+	if per == 0 {
+		return 0
+	}
+	return largestDivisor(per, s.Workload.Batch)
 }
 
 // timeFit fills the fit's durations and efficiency.
-func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, peak compute.FLOPRate, link compute.Link, jobs *[]jobTiming) error {
+func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, peak compute.FLOPRate, link compute.Link, jobs *timings) error {
 	f.eff = 1
 	if s.Tokens == 0 {
 		return nil
@@ -298,12 +364,12 @@ func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, 
 		return s.timeDecode(f, card, peak, link)
 	}
 	t := max(f.layout.Tensor, 1)
-	k := slices.IndexFunc(*jobs, func(jt jobTiming) bool { return jt.tensor == t && jt.micro == f.micro })
-	if k < 0 {
-		*jobs = append(*jobs, s.timeJob(work, n, t, f.micro, f.accum, peak, link))
-		k = len(*jobs) - 1
+	jt := jobs.find(t, f.micro)
+	if jt == nil {
+		jt = &jobs.list[jobs.n]
+		jobs.n++
+		*jt = s.timeJob(work, n, t, f.micro, f.accum, peak, link)
 	}
-	jt := &(*jobs)[k]
 	if jt.err != nil {
 		return jt.err
 	}

@@ -45,6 +45,7 @@ type priced struct {
 	exact         bool
 	rate          string  // the rate that converted expected into key; empty: none
 	serve         *served // a serving request's replicas; nil for a job
+	replicas      int     // serving: the replicas rented, spares included
 }
 
 // price prices offer w.o on n GPUs with fit f: the rental, its cost and the
@@ -108,7 +109,8 @@ func (w *sweep) price(at *slot, n int, f *fit) (candidate, bool, error) {
 	}
 	if floors {
 		if !at.floored {
-			at.floor, at.floorOK = w.pr.Floor(c.rental, c.units)
+			f, ok := w.pr.Floor(c.rental, c.units)
+			at.floor, at.floorOK = f.Amount.Shift(pricing.MinorUnit(f.Currency)).IntPart(), ok // in minor units
 			at.floored = true
 		}
 		if at.floorOK && at.floor > bar { // both in minor units of one currency

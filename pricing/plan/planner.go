@@ -175,8 +175,10 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 }
 
 // Report tries each offer at each GPU count from 1 to its limit (the offer's
-// MaxGPUs, DefaultPlanGPUs when it states none, capped by Request.MaxGPUs) and,
-// for each count, every parallel layout that fits, keeping the fastest:
+// MaxGPUs, DefaultPlanGPUs when it states none, capped by Request.MaxGPUs), or
+// at the count Request.GPUs or Request.Parallel pins, and, for each count,
+// every parallel layout that fits (the pinned one alone, when there is one),
+// keeping the fastest:
 //
 //   - training (full, LoRA, QLoRA): data parallel; ZeRO stages 1, 2 and 3 over the
 //     data-parallel GPUs; tensor parallel of 2, 4 or 8 (dividing the heads and KV
@@ -185,9 +187,15 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 //   - inference: one replica per GPU; tensor parallel over all the GPUs of one
 //     server (heads and KV heads divisible); pipeline parallel over all of them.
 //
-// A layout fits when sizing.Estimate's Total is at most the card's memory less the
-// headroom; among the layouts that fit, the fastest wins, then the one listed
-// first. The duration comes from compute: for training, compute.Job on the card's
+// For training each layout runs its largest micro-batch that fits (a divisor
+// of the sequences each data-parallel replica runs per optimizer step, the
+// workload's Batch or Request.GlobalBatch over the data-parallel degree, and
+// no larger than the workload's Batch), accumulating to the step: down to one
+// sequence before more GPUs. A layout fits when sizing.Estimate's Total is at
+// most the card's memory less the headroom, and its offloaded state
+// (Breakdown.Host) at most the offer's Offer.HostMemory when the offer states
+// it; among the layouts that fit, the fastest wins, then the larger
+// micro-batch, then the one listed first. The duration comes from compute: for training, compute.Job on the card's
 // dense peak at the workload's precision with the scaling efficiency of its links
 // (NVLink where the card has it, a bridge for pairs only, PCIe otherwise); for
 // inference, compute.Decode's memory-bound decode speed across the replicas. The
@@ -199,8 +207,9 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 // MaxPlanGPUs. Request.MaxGPUs caps the GPUs rented.
 //
 // A serving request (Request.Serving) tries tensor-parallel replicas of 1, 2, 4
-// and 8 GPUs instead, as many as the rate needs; the package documentation says
-// how.
+// and 8 GPUs instead (or the pinned count), as many as the rate needs, and
+// spares on offers whose replicas can be taken away; the package documentation
+// says how.
 //
 // Options whose expected duration (at the request's utilization, with the time
 // interruptions are expected to lose) misses the deadline, or whose expected cost
@@ -211,10 +220,12 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 // stable. Only the options returned are explained (quotes, warnings, waste).
 //
 // Offers of a card the catalog does not know, offers in a currency Rates cannot
-// convert, and offers that cannot price the usage at any GPU count that holds
-// the job in time (no price for the pattern, an expected time with
-// interruptions past the pricing limit) are left out and listed in
-// Report.Skipped with the reason, whatever the Limit. An offer whose card name covers
+// convert, offers that cannot give the pinned GPUs, and offers that cannot
+// price the usage at any GPU count that holds the job in time (no price for
+// the pattern, an expected time with interruptions past the pricing limit, too
+// little host RAM for the offloaded optimizer, replicas too seldom up to keep a
+// service's availability) are left out and listed in Report.Skipped with the
+// reason, whatever the Limit. An offer whose card name covers
 // several boards ("A100 80GB") is planned on the slowest of them, with a warning.
 //
 // Errors: a *NoFitError (ErrNoFit) when no option is left; pricing.ErrInvalid for

@@ -191,14 +191,15 @@ func ParseRank(s string) (Rank, error) {
 // settings is a Request with its defaults filled in.
 type settings struct {
 	Request
-	band       compute.Band
-	util       float64
-	headroom   float64
-	threshold  decimal.Decimal
-	checkpoint time.Duration
-	restart    time.Duration
-	limit      int // options returned; negative: all
-	pin        int // GPUs each option uses (serving: each replica), from GPUs or Parallel; zero: searched
+	band         compute.Band
+	util         float64
+	headroom     float64
+	threshold    decimal.Decimal
+	checkpoint   time.Duration
+	restart      time.Duration
+	limit        int     // options returned; negative: all
+	pin          int     // GPUs each option uses (serving: each replica), from GPUs or Parallel; zero: searched
+	availability float64 // serving: Traffic.Availability or its default
 }
 
 // Validate reports what makes no sense in the request, each problem wrapping

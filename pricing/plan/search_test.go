@@ -3,6 +3,8 @@ package plan
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -51,6 +53,21 @@ func TestPlanSmallerMicroBatchBeforeMoreGPUs(t *testing.T) {
 	w.Batch = o.MicroBatch + 1
 	if b, _ := sizing.Estimate(r.Model, w); b.Total() <= usable && 4%w.Batch == 0 {
 		t.Errorf("micro-batch %d fits too (%v), and divides 4", w.Batch, b.Total())
+	}
+}
+
+func TestDivisors(t *testing.T) {
+	var buf [maxDivisors]int
+	for _, tc := range []struct{ n, limit int }{{4, 4}, {48, 40}, {36, 100}, {1, 1}, {7, 7}, {720720, 1 << 30}, {1024, 3}} {
+		var want []int
+		for d := 1; d <= tc.n && d < tc.limit; d++ {
+			if tc.n%d == 0 {
+				want = append(want, d)
+			}
+		}
+		if got := divisors(&buf, tc.n, tc.limit); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("divisors(%d, below %d) = %v, want %v", tc.n, tc.limit, got, want)
+		}
 	}
 }
 
@@ -392,5 +409,123 @@ func TestPlanMoreHostMemoryProperty(t *testing.T) {
 				t.Fatalf("%s on %d GPUs planned with %v of host RAM, gone with more", o.Offer.Provider, o.GPUs, sizing.Bytes(o.Offer.HostMemory).Human())
 			}
 		}
+	})
+}
+
+// The binomial tail the spare replicas are sized with, against sums worked by
+// hand.
+func TestAtLeast(t *testing.T) {
+	for _, tc := range []struct {
+		k, m int
+		p    float64
+		want float64
+	}{
+		{1, 2, 0.5, 0.75},                  // 1 − 0.5²
+		{2, 3, 0.9, 0.972},                 // 0.9³ + 3 · 0.9² · 0.1
+		{7, 7, 0.99, 0.9320653479069899},   // 0.99⁷
+		{7, 8, 0.99, 0.9973099222604793},   // 0.99⁸ + 8 · 0.99⁷ · 0.01
+		{0, 5, 0.3, 1},                     // always at least none
+		{400, 400, 0.999, 0.6701859060067}, // 0.999⁴⁰⁰, large m without overflow
+	} {
+		if got := atLeast(tc.k, tc.m, tc.p); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("atLeast(%d, %d, %v) = %v, want %v", tc.k, tc.m, tc.p, got, tc.want)
+		}
+	}
+}
+
+// Services stay up: an interruptible offer that states no rate is taken to be
+// interrupted once a day (10 minutes to restart: up 99.31% of the time), so
+// keeping the replicas the rate needs up 99% of the time takes a spare, whose
+// cost is counted and which shows as a replica and a GPU more; a steady offer a
+// little dearer by the hour then ranks first. An offer whose replicas are never
+// up is left out with the reason.
+func TestServingAvailability(t *testing.T) {
+	tr := Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TTFT: time.Second, TPOT: 50 * time.Millisecond}
+	r := servingRequest(t, "llama-3.1-8b", tr)
+	spot := planOffer("spot", "RTX 4090", 16, "1.70", "")
+	spot.Interruptible = true
+	steady := planOffer("steady", "RTX 4090", 16, "1.80", "")
+	wild := planOffer("wild", "RTX 4090", 16, "0.10", "")
+	wild.Interruptible, wild.InterruptionsPerDay, wild.Line = true, 144, 5 // 144 × 10 minutes: a whole day down
+	rep, err := Planner{Offers: []pricing.Offer{spot, steady, wild}}.Report(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Options) != 2 || rep.Options[0].Offer.Provider != "steady" {
+		t.Fatalf("%d options, first %s; want the steady offer first", len(rep.Options), rep.Options[0].Offer.Provider)
+	}
+	st, sp := rep.Options[0], rep.Options[1]
+	if sp.Replicas != st.Replicas+1 || sp.GPUs != sp.Replicas || sp.Layout.Data != sp.Replicas {
+		t.Errorf("spot: %d replicas on %d GPUs (%s), the steady offer %d; want one spare", sp.Replicas, sp.GPUs, DescribeLayout(sp.Layout), st.Replicas)
+	}
+	// The spare is priced: 730 hours of one GPU more.
+	perGPU := decimal.RequireFromString("1.70").Mul(decimal.NewFromInt(730))
+	if want := perGPU.Mul(decimal.NewFromInt(int64(sp.GPUs))); !sp.Cost.Total.Amount.Equal(want) {
+		t.Errorf("spot cost %s, want %s for %d GPUs", sp.Cost.Total, want, sp.GPUs)
+	}
+	w := strings.Join(sp.Warnings, "|")
+	if !strings.Contains(w, "about 1 interruptions a day assumed (the offer states none), 10m0s each to restart, leave a replica up 99.31% of the time; 1 spare replica (their cost included) keep the") {
+		t.Errorf("spot warnings %q", sp.Warnings)
+	}
+	if len(rep.Skipped) != 1 || rep.Skipped[0].Offer.Line != 5 || !strings.Contains(rep.Skipped[0].Reason, "leave a replica up 0.00% of the time") {
+		t.Errorf("skipped %+v, want the offer that is never up", rep.Skipped)
+	}
+	// At 99.9% the spot offer needs two spares.
+	r.Serving.Availability = 0.999
+	opts, err := Planner{Offers: []pricing.Offer{spot}}.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts[0].Replicas != st.Replicas+2 {
+		t.Errorf("at 99.9%%: %d replicas, want %d", opts[0].Replicas, st.Replicas+2)
+	}
+	for _, a := range []float64{1, -0.1, math.NaN(), 1.5} {
+		r.Serving.Availability = a
+		if err := r.Validate(); !errors.Is(err, pricing.ErrInvalid) || !strings.Contains(err.Error(), "availability") {
+			t.Errorf("availability %v: %v, want ErrInvalid naming it", a, err)
+		}
+	}
+}
+
+// When nothing fits, the levers that cost no GPUs come before more GPUs: the
+// model's own stored format, a lower headroom, the optimizer offloaded to host
+// RAM.
+func TestSuggestionLevers(t *testing.T) {
+	first := func(t *testing.T, err error, want string, before string) {
+		t.Helper()
+		var nf *NoFitError
+		if !errors.As(err, &nf) {
+			t.Fatalf("%v, want a NoFitError", err)
+		}
+		got := strings.Join(nf.Suggestions, "|")
+		i, j := strings.Index(got, want), strings.Index(got, before)
+		if i < 0 || before != "" && (j < 0 || j < i) {
+			t.Errorf("suggestions %q, want %q before %q", nf.Suggestions, want, before)
+		}
+	}
+	t.Run("own format", func(t *testing.T) {
+		// Llama-3.1-70B stored as Q4_K_M (as ReadGGUF reads such a file),
+		// asked for in BF16 on one 80 GB card.
+		m := mustPreset(t, "llama-3.1-70b")
+		m.StoredPrecision = sizing.Q4_K_M
+		r := Request{Model: m, Workload: inference(sizing.BF16, 4096), Cards: []string{"h100-sxm5-80gb"}, GPUs: 1}
+		_, err := Planner{}.Fit(r)
+		first(t, err, "the model's own format, Q4_K_M (as its files store it), fits one H100 SXM5 80GB", "weights in")
+	})
+	t.Run("headroom", func(t *testing.T) {
+		// Qwen2.5-7B LoRA at micro-batch 1 needs 20.4 GiB of an RTX 4090's 24.
+		r := qwenLoRA(t)
+		r.Headroom, r.Cards, r.GPUs = 0, []string{"rtx-4090"}, 1
+		_, err := Planner{}.Fit(r)
+		first(t, err, "keeping 15% of memory free (headroom) instead of 20%, 1 × GeForce RTX 4090 fit", "2 × GeForce RTX 4090")
+	})
+	t.Run("offload", func(t *testing.T) {
+		// A full fine-tune of Llama-3.1-70B with ZeRO-3 on 8 H100s needs 16
+		// bytes a parameter over 8 GPUs, about 140 GB each: offloading the
+		// optimizer leaves the 16-bit weights and gradients.
+		r := llama70BFull(t)
+		r.Cards, r.Parallel = []string{"h100-sxm5-80gb"}, &sizing.Parallel{Data: 8, ZeRO: 3}
+		_, err := Planner{}.Fit(r)
+		first(t, err, "with the optimizer offloaded to host RAM (", "32 × H100 SXM5 80GB fit (data parallel ×32, ZeRO-3)")
 	})
 }

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,7 +37,24 @@ type Traffic struct {
 	OutputTokens int           `json:"output_tokens"`
 	TTFT         time.Duration `json:"ttft"`
 	TPOT         time.Duration `json:"tpot"`
+	// Availability is the share of time the service keeps the replicas the
+	// rate needs up, in (0, 1); zero: DefaultAvailability. It matters for
+	// offers whose replicas can be taken away (interruptible, or stating
+	// interruptions a day): they rent spare replicas to keep it.
+	Availability float64 `json:"availability"`
 }
+
+// DefaultAvailability is Traffic.Availability when it is zero: the service
+// keeps its replicas up 99% of the time.
+const DefaultAvailability = 0.99
+
+// DefaultInterruptionsPerDay is the interruption rate a serving request
+// assumes for an interruptible offer that states none: one a day, since
+// Google Cloud stops a preemptible VM after at most 24 hours of running (its
+// Compute Engine documentation on preemptible instances), and providers of
+// spot capacity that publish no rate take it back at least as often in
+// practice.
+const DefaultInterruptionsPerDay = 1.0
 
 // Validate reports a rate or token count that is not positive and finite, or a
 // negative target, each wrapping pricing.ErrInvalid.
@@ -56,6 +74,9 @@ func (t Traffic) Validate() error {
 	}
 	if t.TTFT < 0 || t.TPOT < 0 {
 		bad("TTFT target %v and TPOT target %v must not be negative", t.TTFT, t.TPOT)
+	}
+	if a := t.Availability; a != 0 && !(a > 0 && a < 1) {
+		bad("availability %v: want a share of time in (0, 1), such as 0.99", a)
 	}
 	return errors.Join(errs...)
 }
@@ -110,6 +131,7 @@ func (s *settings) settleServing() []error {
 	if s.Headroom == 0 {
 		s.headroom = compute.DefaultServingReserve
 	}
+	s.availability = cmp.Or(s.Serving.Availability, DefaultAvailability)
 	if s.Usage == 0 && !s.rentalSet() {
 		s.Usage = DefaultServingUsage
 	}
@@ -275,11 +297,19 @@ func (s settings) serveOffers(w *sweep, run *serveRun) error {
 			if v.err != nil {
 				continue
 			}
-			n := v.replicas * t
+			replicas := v.replicas
+			if up, rate, ok := s.upShare(w.o); ok {
+				var err error
+				if replicas, err = s.spares(v.replicas, up, rate, limit/t); err != nil {
+					w.why = fmt.Errorf("%w: %w", err, pricing.ErrUnavailable)
+					continue
+				}
+			}
+			n := replicas * t
 			rented := n // GPUs asked of the offer: whole instances of whole replicas
 			if m > 0 {
 				per := m / t // replicas one instance holds
-				rented = (v.replicas + per - 1) / per * m
+				rented = (replicas + per - 1) / per * m
 			}
 			if rented > limit {
 				k := fitKey{card.ID, t, t, 0}
@@ -294,7 +324,7 @@ func (s settings) serveOffers(w *sweep, run *serveRun) error {
 				continue
 			}
 			if c.serve == nil { // priced for its class just now: say which replicas
-				c.serve, c.gpus = v, n
+				c.serve, c.gpus, c.replicas = v, n, replicas
 			}
 			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.Budget.Amount) {
 				if run.over == nil || cmpKey(&c, run.over) < 0 {
@@ -387,6 +417,61 @@ func (s settings) noFit(run *serveRun, rs *inputs, skipped []Skipped, causes []e
 	return e
 }
 
+// upShare says whether offer o's replicas can be taken away (interruptible, or
+// stating interruptions a day) and, if so, the share of time one is up,
+// 1 − min(1, interruptions a day × Restart / 24 h), and the rate it assumes
+// (DefaultInterruptionsPerDay for an interruptible offer that states none).
+func (s *settings) upShare(o *pricing.Offer) (up, rate float64, ok bool) {
+	rate = o.InterruptionsPerDay
+	if rate == 0 && o.Interruptible {
+		rate = DefaultInterruptionsPerDay
+	}
+	if rate == 0 {
+		return 1, 0, false
+	}
+	down := rate * s.restart.Hours() / 24
+	return 1 - math.Min(1, down), rate, true
+}
+
+// spares returns the replicas to rent so that at least need of them are up
+// with probability s.availability, each up a share up of the time on its own:
+// the fewest m ≥ need whose binomial tail P(X ≥ need), X ~ Binomial(m, up),
+// reaches it. It fails when no m up to most does (a replica never up, or more
+// spares than the offer's GPUs hold).
+func (s *settings) spares(need int, up, rate float64, most int) (int, error) {
+	if up > 0 {
+		for m := need; m <= most; m++ {
+			if atLeast(need, m, up) >= s.availability {
+				return m, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("%s interruptions a day, %s each to restart, leave a replica up %.2f%% of the time: keeping %s up %s of the time needs more replicas than the %s of the offer hold",
+		strconv.FormatFloat(rate, 'g', 3, 64), roundDur(s.restart), up*100, text.Count(need, "replica", "replicas"), percent(s.availability), text.Count(most, "replica", "replicas"))
+}
+
+// atLeast is P(X ≥ k) for X ~ Binomial(m, p), 0 < p ≤ 1, summed term by term
+// in logarithms (math.Lgamma for the binomial coefficient) so that large m
+// neither overflows nor underflows.
+func atLeast(k, m int, p float64) float64 {
+	if p >= 1 {
+		return 1
+	}
+	lp, lq := math.Log(p), math.Log1p(-p)
+	lm, _ := math.Lgamma(float64(m + 1))
+	sum := 0.0
+	for j := k; j <= m; j++ {
+		lj, _ := math.Lgamma(float64(j + 1))
+		lr, _ := math.Lgamma(float64(m - j + 1))
+		sum += math.Exp(lm - lj - lr + float64(j)*lp + float64(m-j)*lq)
+	}
+	return math.Min(sum, 1)
+}
+
+// percent writes a share as a percentage with the digits it needs ("99%",
+// "99.9%").
+func percent(a float64) string { return strconv.FormatFloat(a*100, 'g', 6, 64) + "%" }
+
 // ms rounds a latency for messages to ten microseconds.
 func ms(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }
 
@@ -395,7 +480,8 @@ func ms(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }
 func (s settings) explainServing(opt *Option, c *candidate, o pricing.Offer, faster *catalog.Card, run *serveRun) error {
 	v := c.serve
 	pt := v.point
-	opt.Replicas, opt.Serving = v.replicas, &pt
+	opt.Replicas, opt.Serving = c.replicas, &pt
+	opt.Layout.Data = c.replicas
 	span := usageSpan(c.rental)
 	nanos := decimal.NewFromInt(int64(span)) // nanoseconds
 	if !nanos.IsPositive() {
@@ -415,16 +501,21 @@ func (s settings) explainServing(opt *Option, c *candidate, o pricing.Offer, fas
 	if opt.PerMillion, err = scaled.Div(nanos.Mul(mtok), mode); err != nil {
 		return err
 	}
-	if o.Interruptible || o.InterruptionsPerDay > 0 {
-		kind := "interruptible capacity"
+	if up, rate, ok := s.upShare(&o); ok {
+		kind, stated := "interruptible capacity", "a day"
 		if !o.Interruptible {
 			kind = "outages"
 		}
-		msg := kind + ": a replica taken away drops its running requests and the rest serve the rate with less room; the cost does not count it"
-		if o.InterruptionsPerDay > 0 {
-			msg = fmt.Sprintf("%s (about %s a day)", msg, strconv.FormatFloat(o.InterruptionsPerDay, 'g', 2, 64))
+		if o.InterruptionsPerDay == 0 {
+			stated = "a day assumed (the offer states none)"
 		}
-		opt.Warnings = append(opt.Warnings, msg)
+		msg := fmt.Sprintf("%s: about %s interruptions %s, %s each to restart, leave a replica up %.2f%% of the time",
+			kind, strconv.FormatFloat(rate, 'g', 3, 64), stated, roundDur(s.restart), up*100)
+		if spare := c.replicas - v.replicas; spare > 0 {
+			msg += fmt.Sprintf("; %s (their cost included) keep the %s the rate needs up %s of the time",
+				text.Count(spare, "spare replica", "spare replicas"), text.Count(v.replicas, "replica", "replicas"), percent(s.availability))
+		}
+		opt.Warnings = append(opt.Warnings, msg+"; a replica taken away drops its running requests")
 	}
 	if faster != nil {
 		msg := fmt.Sprintf("%q does not say its board: planned on the %s, the slowest it may be", o.Card, v.card.Name)

@@ -354,7 +354,7 @@ func TestServingJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), `"serving":{"requests_per_second":20,"prompt_tokens":1000,"output_tokens":300,"ttft":"1s","tpot":"50ms"}`) {
+	if !strings.Contains(string(b), `"serving":{"requests_per_second":20,"prompt_tokens":1000,"output_tokens":300,"availability":0,"ttft":"1s","tpot":"50ms"}`) {
 		t.Errorf("request JSON %s", b)
 	}
 	var back Request

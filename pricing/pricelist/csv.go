@@ -177,18 +177,17 @@ func csvHeading(h string) (name, unit string, zh bool) {
 // pricing.ErrInvalid (pricing.ErrCurrencyMismatch for a cell in another currency
 // than its row's).
 func ReadCSV(r io.Reader) ([]pricing.Offer, error) {
-	cr, header, hline, err := openCSV(r, "price list")
+	cr, err := openCSV(r, "price list")
 	if err != nil {
 		return nil, err
 	}
 	var h csvHeader
-	if err := h.read(header, hline); err != nil {
+	if err := h.read(cr.header, cr.hline); err != nil {
 		return nil, err
 	}
-	var out offerChunks
-	in := interner{}
+	out := make([]pricing.Offer, 0, cr.lines-1) // at most a row a line
 	err = eachRow(cr, func(rec []string, line int) error {
-		o, err := h.offer(rec, &in)
+		o, err := h.offer(rec)
 		if err == nil {
 			err = o.Validate()
 		}
@@ -204,13 +203,13 @@ func ReadCSV(r io.Reader) ([]pricing.Offer, error) {
 			return pe
 		}
 		o.Line = line
-		out.add(o)
+		out = append(out, o)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return out.all(), nil
+	return slices.Clip(out), nil
 }
 
 // csvHeader is what a header row says: where each column is, the terms, and the
@@ -305,18 +304,18 @@ func (h *csvHeader) column(field string) string {
 }
 
 // offer builds one offer from a record; it does not validate.
-func (h *csvHeader) offer(rec []string, in *interner) (pricing.Offer, error) {
+func (h *csvHeader) offer(rec []string) (pricing.Offer, error) {
 	get := func(c int) string { return cell(rec, h.col[c]) }
 	var o pricing.Offer
 	h.termsUsed = h.termsUsed[:0]
 	var err error
-	o.Provider, o.Region, o.Card = in.get(get(colProvider)), in.get(get(colRegion)), in.get(get(colCard))
-	o.Tier, o.Support, o.Notes = in.get(get(colTier)), in.get(get(colSupport)), get(colNotes)
+	o.Provider, o.Region, o.Card = get(colProvider), get(colRegion), get(colCard)
+	o.Tier, o.Support, o.Notes = get(colTier), get(colSupport), get(colNotes)
 	if mem := get(colMemory); mem != "" && !statesMemory(o.Card) {
-		o.Card = in.get(o.Card + " " + mem)
+		o.Card = o.Card + " " + mem
 	}
 	t := &o.Tariff
-	t.Currency = in.get(get(colCurrency))
+	t.Currency = get(colCurrency)
 	if t.Currency == "" {
 		t.Currency = h.currency
 	}

@@ -123,7 +123,7 @@ func readJSON(r io.Reader, what string, vast bool,
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
 		return nil, lines.parseError(0, fmt.Errorf("want a JSON array of %s", what))
 	}
-	var out offerChunks
+	var out []pricing.Offer
 	for dec.More() {
 		start := dec.InputOffset()
 		var raw json.RawMessage
@@ -131,13 +131,13 @@ func readJSON(r io.Reader, what string, vast bool,
 			return nil, lines.parseError(start, err)
 		}
 		if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
-			return nil, lines.parseError(start, fmt.Errorf("offer %d: want a JSON object, got %s", out.n+1, jsonKind(t)))
+			return nil, lines.parseError(start, fmt.Errorf("offer %d: want a JSON object, got %s", len(out)+1, jsonKind(t)))
 		}
 		o, err := offer(raw, lines.at(start))
 		if err != nil {
 			return nil, lines.parseError(start, err)
 		}
-		out.add(o)
+		out = append(out, o)
 	}
 	if _, err := dec.Token(); err != nil {
 		return nil, lines.parseError(dec.InputOffset(), fmt.Errorf("unterminated array: %w", err))
@@ -145,7 +145,7 @@ func readJSON(r io.Reader, what string, vast bool,
 	if _, err := dec.Token(); !vast && err != io.EOF {
 		return nil, lines.parseError(dec.InputOffset(), fmt.Errorf("data after the array"))
 	}
-	return out.all(), nil
+	return nonNil(out), nil
 }
 
 // lineCounter gives the 1-based line of offsets into data, counting newlines

@@ -1,7 +1,6 @@
 package pricelist
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/csv"
 	"errors"
@@ -27,28 +26,6 @@ const maxListBytes = 32 << 20
 // errListTooLarge reports a price list past maxListBytes.
 var errListTooLarge = invalidf("price list over %d bytes", maxListBytes)
 
-// sizeLimit reads r and fails with errListTooLarge once more than maxListBytes
-// have come, so that a long list is refused rather than cut short.
-type sizeLimit struct {
-	r    io.Reader
-	read int64
-}
-
-func (l *sizeLimit) Read(p []byte) (int, error) {
-	if l.read > maxListBytes {
-		return 0, errListTooLarge
-	}
-	if rest := maxListBytes + 1 - l.read; int64(len(p)) > rest {
-		p = p[:rest]
-	}
-	n, err := l.r.Read(p)
-	l.read += int64(n)
-	if l.read > maxListBytes {
-		return n, errListTooLarge
-	}
-	return n, err
-}
-
 // utf8BOM is the byte order mark some tools write at the start of a UTF-8 file
 // (Excel's and PowerShell's CSV exports among them).
 const utf8BOM = "\ufeff"
@@ -60,7 +37,12 @@ func readList(r io.Reader) ([]byte, error) {
 	if knownSize(r) > maxListBytes {
 		return nil, &ParseError{Err: errListTooLarge}
 	}
-	data, err := io.ReadAll(io.LimitReader(r, maxListBytes+1))
+	var buf bytes.Buffer
+	if n := knownSize(r); n > 0 {
+		buf.Grow(int(n) + bytes.MinRead) // read at once, without growing
+	}
+	_, err := buf.ReadFrom(io.LimitReader(r, maxListBytes+1))
+	data := buf.Bytes()
 	if err != nil {
 		return nil, &ParseError{Err: fmt.Errorf("reading the price list: %w: %w", err, pricing.ErrInvalid)}
 	}
@@ -81,7 +63,7 @@ func readList(r io.Reader) ([]byte, error) {
 // knownSize returns the bytes r tells it holds before it is read: a reader's
 // remaining length (bytes.Reader, strings.Reader, bytes.Buffer) or a regular
 // file's size; -1 when it tells none. A list known to be over maxListBytes is
-// refused before it is read; others are bounded while they are read (sizeLimit).
+// refused before it is read; others are bounded while they are read.
 func knownSize(r io.Reader) int64 {
 	if l, ok := r.(interface{ Len() int }); ok {
 		return int64(l.Len())
@@ -94,40 +76,12 @@ func knownSize(r io.Reader) int64 {
 	return -1
 }
 
-// newCSVReader reads r as CSV within the size bound, past a UTF-8 byte order mark,
-// with # comment lines.
-func newCSVReader(r io.Reader) (*csv.Reader, error) {
-	if knownSize(r) > maxListBytes {
-		return nil, &ParseError{Err: errListTooLarge}
-	}
-	br := bufio.NewReader(&sizeLimit{r: r})
-	if b, err := br.Peek(len(utf8BOM)); err == nil && string(b) == utf8BOM {
-		_, _ = br.Discard(len(utf8BOM)) // Peek saw the bytes
-	}
-	cr := csv.NewReader(br)
-	cr.Comment = '#'
-	return cr, nil
-}
-
 // errNotUTF8 is the reason for a list that is not UTF-8, with what to do.
 var errNotUTF8 = invalidf("not UTF-8 text; the file may be GBK or another legacy encoding (Excel's plain \"CSV\" on Chinese Windows): save it as \"CSV UTF-8\" or convert it (iconv -f GBK -t UTF-8)")
 
-// checkUTF8 refuses a record with a field that is not valid UTF-8.
-func checkUTF8(rec []string, line int) error {
-	for _, f := range rec {
-		if !utf8.ValidString(f) {
-			return &ParseError{Line: line, Err: errNotUTF8}
-		}
-	}
-	return nil
-}
-
-// checkHeader refuses a header that is not UTF-8, and one of a single column
-// holding semicolons or tabs, which a file with other separators reads as.
+// checkHeader refuses a header of a single column holding semicolons or tabs,
+// which a file with other separators reads as.
 func checkHeader(header []string, line int) error {
-	if err := checkUTF8(header, line); err != nil {
-		return err
-	}
 	if len(header) == 1 {
 		if hint := separatorHint(header[0]); hint != "" {
 			return &ParseError{Line: line, Input: header[0], Err: invalidf("one column only: %s", hint)}
@@ -168,32 +122,45 @@ func csvErr(err error, rec []string) error {
 	return &ParseError{Line: ce.Line, Err: fmt.Errorf("%w: %w", ce.Err, pricing.ErrInvalid)}
 }
 
-// openCSV reads the header row of a CSV list (newCSVReader) and checks it
-// (checkHeader), returning it with its line; what names the list in the error
-// for an empty one. The reader then reads rows of the header's width (eachRow).
-func openCSV(r io.Reader, what string) (cr *csv.Reader, header []string, hline int, err error) {
-	if cr, err = newCSVReader(r); err != nil {
-		return nil, nil, 0, err
+// csvList is a CSV list opened by openCSV: its reader, past the header row, the
+// header and its line, and the number of lines, which bounds the rows to come.
+type csvList struct {
+	*csv.Reader
+	header []string
+	hline  int
+	lines  int
+}
+
+// openCSV reads a whole CSV list (readList: size bound, UTF-8), with # comment
+// lines, and its header row, which it checks (checkHeader); what names the list
+// in the error for an empty one. The reader then reads rows of the header's width
+// (eachRow).
+func openCSV(r io.Reader, what string) (*csvList, error) {
+	data, err := readList(r)
+	if err != nil {
+		return nil, err
 	}
-	header, err = cr.Read()
+	l := &csvList{Reader: csv.NewReader(bytes.NewReader(data)), lines: bytes.Count(data, []byte{'\n'}) + 1}
+	l.Comment = '#'
+	l.header, err = l.Read()
 	if err == io.EOF {
-		return nil, nil, 0, &ParseError{Line: 1, Err: invalidf("empty %s, want a header row", what)}
+		return nil, &ParseError{Line: 1, Err: invalidf("empty %s, want a header row", what)}
 	}
 	if err != nil {
-		return nil, nil, 0, csvErr(err, header)
+		return nil, csvErr(err, l.header)
 	}
-	hline, _ = cr.FieldPos(0)
-	if err := checkHeader(header, hline); err != nil {
-		return nil, nil, 0, err
+	l.hline, _ = l.FieldPos(0)
+	if err := checkHeader(l.header, l.hline); err != nil {
+		return nil, err
 	}
-	cr.FieldsPerRecord = len(header)
-	cr.ReuseRecord = true
-	return cr, header, hline, nil
+	l.FieldsPerRecord = len(l.header)
+	l.ReuseRecord = true
+	return l, nil
 }
 
 // eachRow hands each row of a list openCSV opened to row, with its line, until
 // the end or the first error; rec is reused from row to row.
-func eachRow(cr *csv.Reader, row func(rec []string, line int) error) error {
+func eachRow(cr *csvList, row func(rec []string, line int) error) error {
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -203,9 +170,6 @@ func eachRow(cr *csv.Reader, row func(rec []string, line int) error) error {
 			return csvErr(err, rec)
 		}
 		line, _ := cr.FieldPos(0)
-		if err := checkUTF8(rec, line); err != nil {
-			return err
-		}
 		if err := row(rec, line); err != nil {
 			return err
 		}
@@ -221,96 +185,37 @@ func cell(rec []string, i int) string {
 	return strings.TrimSpace(rec[i])
 }
 
-// offerChunks collects offers in chunks, so that a long list is never copied as
-// a growing slice is: the offers are written once into chunks and once into the
-// result, twice the result's size in all. A loader that can tell how many offers
-// are coming reserves room for them, and they are then written once.
-type offerChunks struct {
-	done [][]pricing.Offer
-	cur  []pricing.Offer
-	n    int
-}
-
-func (c *offerChunks) add(o pricing.Offer) {
-	if c.full() {
-		if c.cur != nil {
-			c.done = append(c.done, c.cur)
-		}
-		c.cur = make([]pricing.Offer, 0, min(max(64, 2*cap(c.cur)), 4096))
+// nonNil returns offers, or an empty slice for none, which JSON writes as [].
+func nonNil(offers []pricing.Offer) []pricing.Offer {
+	if offers == nil {
+		return []pricing.Offer{}
 	}
-	c.cur = append(c.cur, o)
-	c.n++
-}
-
-// full reports whether the next offer added starts a chunk.
-func (c *offerChunks) full() bool { return len(c.cur) == cap(c.cur) }
-
-// reserve makes room for n offers in all, when that is more than the current
-// chunk holds, moving the offers added so far into it.
-func (c *offerChunks) reserve(n int) {
-	if n <= cap(c.cur) || n <= c.n {
-		return
-	}
-	c.done, c.cur = nil, c.join(n)
-}
-
-// all returns the offers in the order added; an empty, non-nil slice for none.
-// Room reserved and left over by more than a quarter is given back.
-func (c *offerChunks) all() []pricing.Offer {
-	if len(c.done) == 0 && c.cur != nil && cap(c.cur)-len(c.cur) <= 64+len(c.cur)/4 {
-		return c.cur
-	}
-	return c.join(c.n)
-}
-
-// join returns the offers in the order added, in a new slice with room for size.
-func (c *offerChunks) join(size int) []pricing.Offer {
-	out := make([]pricing.Offer, 0, size)
-	for _, ch := range c.done {
-		out = append(out, ch...)
-	}
-	return append(out, c.cur...)
-}
-
-// interner shares the strings that repeat from row to row (providers, regions,
-// cards, currencies), so that an offer does not keep its whole row's text alive.
-// It holds at most 4096 strings of at most 128 bytes.
-type interner map[string]string
-
-func (in *interner) get(s string) string {
-	if s == "" || len(s) > 128 {
-		return s
-	}
-	if v, ok := (*in)[s]; ok {
-		return v
-	}
-	if len(*in) >= 4096 {
-		return strings.Clone(s)
-	}
-	v := strings.Clone(s)
-	(*in)[v] = v
-	return v
+	return offers
 }
 
 // statesMemory reports whether a card name carries a memory size as a word of
 // its own: "A100 80GB", "A100-80GB", "RTX 4090 24G", "H100 80 GB".
 func statesMemory(name string) bool {
-	words := strings.FieldsFunc(strings.ToLower(text.FoldWidth(name)), func(r rune) bool {
-		return r == ' ' || r == '-' || r == '_' || r == '/' || r == '(' || r == ')'
-	})
-	for i, w := range words {
-		n := len(w) - len(strings.TrimLeft(w, "0123456789"))
-		if n == 0 {
-			continue
+	sep := func(r rune) bool { return r == ' ' || r == '-' || r == '_' || r == '/' || r == '(' || r == ')' }
+	number := false // the word before was a number
+	for s := text.FoldWidth(name); s != ""; {
+		i := strings.IndexFunc(s, func(r rune) bool { return !sep(r) })
+		if i < 0 {
+			break
 		}
-		switch w[n:] {
-		case "gb", "g", "gib":
+		s = s[i:]
+		j := strings.IndexFunc(s, sep)
+		if j < 0 {
+			j = len(s)
+		}
+		w := s[:j]
+		s = s[j:]
+		unit := strings.TrimLeft(w, "0123456789")
+		gb := strings.EqualFold(unit, "gb") || strings.EqualFold(unit, "gib")
+		if number && gb || len(unit) < len(w) && (gb || strings.EqualFold(unit, "g")) {
 			return true
-		case "":
-			if i+1 < len(words) && (words[i+1] == "gb" || words[i+1] == "gib") {
-				return true
-			}
 		}
+		number = unit == ""
 	}
 	return false
 }

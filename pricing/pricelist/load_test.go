@@ -198,10 +198,9 @@ func TestReadTooLarge(t *testing.T) {
 }
 
 func FuzzReadJSON(f *testing.F) {
-	if b, err := os.ReadFile("../testdata/offers_sample.json"); err == nil {
-		f.Add(string(b))
-	}
 	f.Add(`[{"provider":"a","card":"x","tariff":{"currency":"CNY","hourly":"1.5","granularity":"1m","terms":[{"months":3,"discount":"0.1"}],"monthly":"9"}}]`)
+	f.Add(`[{"provider":"a","region":"r","card":"A100 80GB","max_gpus":8,"gpus_per_instance":8,"host_memory_bytes":1099511627776,"tier":"T3",
+"tariff":{"currency":"USD","hourly":"14.32","daily":"300","minimum":"1h","after_package":"renew","rounding":"half_even"}}]`)
 	f.Add(`[{"provider":"a"`)
 	f.Add(`garbage`)
 	f.Fuzz(func(t *testing.T, in string) {
@@ -231,10 +230,10 @@ func checkLoaded(t *testing.T, offers []pricing.Offer, err error) {
 }
 
 func FuzzReadCSV(f *testing.F) {
-	if b, err := os.ReadFile("../testdata/offers_sample.csv"); err == nil {
-		f.Add(string(b))
-	}
 	f.Add("provider,card,currency,hourly,term_3m,monthly\na,x,CNY,1.5,8,9\n")
+	f.Add("# a comment\nprovider,region,card,memory,max_gpus,gpus_per_instance,host_memory_gb,currency,hourly,daily,granularity,minimum,tier,interruptible,interruptions_per_day\n" +
+		"a,cn,A100,80GB,16,8,1024,CNY,9.90,230,1m,1h,T3+,false,0.5\n")
+	f.Add("服务商,地域,卡型,按量(元/小时),包天,包季,可中断\n示例云,华东,RTX 4090,1.6,35元/天,\"2,400\",是\n")
 	f.Add("provider,card\n\"")
 	f.Add("garbage")
 	f.Fuzz(func(t *testing.T, in string) {

@@ -24,6 +24,7 @@ func TestParsePrice(t *testing.T) {
 		{"hourly", "$2.10", "CNY", "", pricing.ErrCurrencyMismatch},
 		{"hourly", "8元/天", "CNY", "", pricing.ErrInvalid},
 		{"hourly", "lots", "CNY", "", pricing.ErrInvalid},
+		{"hourly", "-1.98", "CNY", "", pricing.ErrInvalid},
 	} {
 		got, err := ParsePrice(tc.column, tc.cell, tc.currency)
 		if tc.err != nil {

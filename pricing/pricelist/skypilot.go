@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/shopspring/decimal"
@@ -65,19 +64,6 @@ type Skip struct {
 	FirstLine int    `json:"first_line"` // the first such row's line
 }
 
-// skips gathers Skip counts in the order reasons first appear.
-type skips []Skip
-
-func (s *skips) add(reason string, line int) {
-	for i := range *s {
-		if (*s)[i].Reason == reason {
-			(*s)[i].Rows++
-			return
-		}
-	}
-	*s = append(*s, Skip{Reason: reason, Rows: 1, FirstLine: line})
-}
-
 // skyColumns are the columns ReadSkyPilot reads; the first four are required.
 var skyColumns = [...]string{"AcceleratorName", "AcceleratorCount", "Price", "Region", "InstanceType", "SpotPrice", "AvailabilityZone", "GpuInfo", "MemoryGiB"}
 
@@ -94,67 +80,62 @@ const (
 )
 
 func readSkyPilot(r io.Reader) ([]pricing.Offer, []Skip, error) {
-	size := knownSize(r)
-	cr, header, hline, err := openCSV(r, "catalog")
+	cr, err := openCSV(r, "catalog")
 	if err != nil {
 		return nil, nil, err
 	}
-	var col [len(skyColumns)]int
-	for i := range col {
-		col[i] = -1
+	header, hline := cr.header, cr.hline
+	// At most a row a line, and most rows make one offer; a spot price makes two.
+	sr := skyReader{skipped: []Skip{}, out: make([]pricing.Offer, 0, cr.lines-1)}
+	for i := range sr.col {
+		sr.col[i] = -1
 	}
 	for i, h := range header {
 		for c, name := range skyColumns {
 			if strings.EqualFold(strings.TrimSpace(h), name) {
-				if col[c] >= 0 {
+				if sr.col[c] >= 0 {
 					return nil, nil, &ParseError{Line: hline, Field: name, Err: invalidf("column repeated")}
 				}
-				col[c] = i
+				sr.col[c] = i
 			}
 		}
 	}
 	for c := skyAccName; c <= skyRegion; c++ {
-		if col[c] < 0 {
+		if sr.col[c] < 0 {
 			return nil, nil, &ParseError{Line: hline, Field: skyColumns[c], Err: invalidf("column missing from the header of a SkyPilot catalog")}
 		}
 	}
-	sr := skyReader{col: col, in: interner{}, cards: map[string]skyCard{}, mem: map[string]int64{},
-		price: map[string]decimal.Decimal{}, notes: map[skyNoteKey]string{}, skipped: skips{}}
-	err = eachRow(cr, func(rec []string, line int) error {
-		if err := sr.row(rec, line); err != nil {
-			return err
-		}
-		if n := sr.out.n; size > 0 && n >= 256 && sr.out.full() {
-			// Room for the offers of the whole catalog, at the offers per
-			// byte read so far and a quarter more, so that they are written
-			// once; at most twice the catalog's size in offers (AWS's GPU
-			// rows make 1.3 times), past which chunks take the rest.
-			est := int64(n)*size/max(cr.InputOffset(), 1) + int64(n/4+64)
-			sr.out.reserve(int(min(est, 2*size/int64(unsafe.Sizeof(pricing.Offer{})))))
-		}
-		return nil
-	})
-	if err != nil {
+	if err := eachRow(cr, sr.row); err != nil {
 		return nil, nil, err
 	}
-	return sr.out.all(), sr.skipped, nil
+	return slices.Clip(sr.out), sr.skipped, nil
 }
 
-// skyReader turns catalog rows into offers, remembering what repeats from row to
-// row: strings, GpuInfo cells, card names and the offers already made.
+// skyReader turns catalog rows into offers. The rows of one instance type in one
+// region (its zones) come one after another and repeat its GPU cells: the reader
+// reads them once per such group, and keeps the prices offered in the group, to
+// keep a repeated offer once.
 type skyReader struct {
 	col     [len(skyColumns)]int
-	in      interner
-	group   skyGroup     // the instance, card and region of the last row with GPUs
+	group   skyGroup     // the cells of the last row with a GPU name
+	gpus    int          // read from group: GPUs an instance; zero for a fraction of one
+	card    string       // the card named with its memory
+	ram     int64        // host RAM a GPU
 	prices  []skyOffered // the prices offered in group
-	info    string       // the last GpuInfo cell read, and its memory
-	infoMem int64
-	cards   map[string]skyCard         // the card name made of each GPU name, by GPU name
-	mem     map[string]int64           // GpuInfo cells read, by text
-	price   map[string]decimal.Decimal // prices read, by text (catalogs repeat them from region to region)
-	notes   map[skyNoteKey]string      // offer notes made, by instance, zone and kind
-	out     offerChunks
-	skipped skips
+	out     []pricing.Offer
+	skipped []Skip
+}
+
+// skyGroup is the cells that make a group of rows: an instance type's GPU in a
+// region.
+type skyGroup struct{ instance, name, count, info, memory, region string }
+
+// skyOffered is a price offered in a group, as the catalog writes it, whether it
+// is a spot price, and its value.
+type skyOffered struct {
+	text  string
+	spot  bool
+	value decimal.Decimal
 }
 
 func (sr *skyReader) get(rec []string, c int) string { return cell(rec, sr.col[c]) }
@@ -163,164 +144,120 @@ func (sr *skyReader) fail(rec []string, line, c int, err error) error {
 	return parseErr(line, skyColumns[c], sr.get(rec, c), err, nil)
 }
 
-// skyCard is the card name made of a GPU name and memory, and whether it names
-// a card at all (CardKey is not empty).
-type skyCard struct {
-	mem   int64
-	card  string
-	valid bool
+// skip counts a row left out for reason.
+func (sr *skyReader) skip(reason string, line int) {
+	for i := range sr.skipped {
+		if sr.skipped[i].Reason == reason {
+			sr.skipped[i].Rows++
+			return
+		}
+	}
+	sr.skipped = append(sr.skipped, Skip{Reason: reason, Rows: 1, FirstLine: line})
 }
 
 // row reads one row: no offer (skipped), one, or two (with a spot price).
 func (sr *skyReader) row(rec []string, line int) error {
-	name, countText := sr.get(rec, skyAccName), sr.get(rec, skyAccCount)
-	if name == "" {
-		if countText != "" {
-			if n, err := strconv.ParseFloat(countText, 64); err != nil || n != 0 {
+	g := skyGroup{sr.get(rec, skyInstance), sr.get(rec, skyAccName), sr.get(rec, skyAccCount),
+		sr.get(rec, skyGpuInfo), sr.get(rec, skyMemory), sr.get(rec, skyRegion)}
+	if g.name == "" {
+		if g.count != "" {
+			if n, err := strconv.ParseFloat(g.count, 64); err != nil || n != 0 {
 				return sr.fail(rec, line, skyAccCount, invalidf("a GPU count without a GPU name"))
 			}
 		}
-		sr.skipped.add("no GPUs", line)
+		sr.skip("no GPUs", line)
 		return nil
 	}
-	count, frac, err := gpuCount(countText)
-	if err != nil {
-		return sr.fail(rec, line, skyAccCount, err)
+	if g != sr.group {
+		if err := sr.readGroup(rec, line, g); err != nil {
+			return err
+		}
 	}
-	if frac {
-		sr.skipped.add("a fraction of a GPU", line)
+	if sr.gpus == 0 {
+		sr.skip("a fraction of a GPU", line)
 		return nil
 	}
-	ram, err := hostMemory(sr.get(rec, skyMemory), count)
-	if err != nil {
-		return sr.fail(rec, line, skyMemory, err)
-	}
-	priceText, spotText := sr.get(rec, skyPrice), sr.get(rec, skySpot)
-	price, err := sr.parsePrice(priceText, true)
-	if err != nil {
-		return sr.fail(rec, line, skyPrice, err)
-	}
-	spot, err := sr.parsePrice(spotText, false)
-	if err != nil {
-		return sr.fail(rec, line, skySpot, err)
-	}
-	info := sr.get(rec, skyGpuInfo)
-	mem, ok := sr.infoMem, info == sr.info && info != ""
-	if !ok {
-		mem, ok = sr.mem[info]
-	}
-	if !ok {
-		if mem, err = gpuInfoMemory(info); err != nil {
-			return sr.fail(rec, line, skyGpuInfo, err)
-		}
-		if len(info) <= 1024 && len(sr.mem) < 4096 {
-			info = strings.Clone(info)
-			sr.mem[info] = mem
-		}
-	}
-	if len(info) <= 1024 {
-		sr.info, sr.infoMem = info, mem // a cell of the row's record, or a key of mem
-	}
-	named, ok := sr.cards[name]
-	if !ok || named.mem != mem {
-		named = skyCard{mem: mem, card: name}
-		if mem > 0 && !statesMemory(name) {
-			named.card = name + " " + strconv.FormatInt(mem, 10) + "GB"
-		}
-		named.valid = pricing.CardKey(named.card) != ""
-		if len(sr.cards) < 4096 {
-			sr.cards[strings.Clone(name)] = named
-		}
-	}
-	card := named.card
-	if !named.valid {
-		return sr.fail(rec, line, skyAccName, invalidf("a GPU name without letters or digits"))
-	}
-	// Repeats: the zones of an instance in a region come in consecutive rows;
-	// the prices offered since the instance, GPU or region last changed are kept.
-	instance, region, zone := sr.get(rec, skyInstance), sr.get(rec, skyRegion), sr.get(rec, skyZone)
-	if g := (skyGroup{instance, card, region}); g == sr.group {
-		instance, region = sr.group.instance, sr.group.region // interned already
-	} else {
-		instance, region = sr.in.get(instance), sr.in.get(region)
-		sr.group, sr.prices = skyGroup{instance, card, region}, sr.prices[:0]
-	}
+	var price decimal.Decimal
 	for _, spotOffer := range [...]bool{false, true} {
-		p := skyOffered{priceText, false}
-		hourly := price
+		c, repeat := skyPrice, "the same on-demand offer in another zone of its region"
 		if spotOffer {
-			if spot.IsZero() || spot.Cmp(price) >= 0 {
-				break
-			}
-			p, hourly = skyOffered{spotText, true}, spot
+			c, repeat = skySpot, "the same spot offer in another zone of its region"
 		}
-		if slices.Contains(sr.prices, p) {
-			if spotOffer {
-				sr.skipped.add("the same spot offer in another zone of its region", line)
-			} else {
-				sr.skipped.add("the same on-demand offer in another zone of its region", line)
-			}
+		text := sr.get(rec, c)
+		i := slices.IndexFunc(sr.prices, func(p skyOffered) bool { return p.text == text && p.spot == spotOffer })
+		if i >= 0 {
+			sr.skip(repeat, line)
+			price = sr.prices[i].value
 			continue
 		}
-		if len(sr.prices) < 64 {
-			sr.prices = append(sr.prices, p) // holds at most 64 rows' text
-		}
-		o := pricing.Offer{
-			Provider: SkyPilotProvider, Region: region, Card: card,
-			GPUsPerInstance: count, HostMemory: ram, Line: line, Notes: sr.note(instance, zone, spotOffer),
-			Tariff:        pricing.Tariff{Currency: "USD", Hourly: hourly},
-			Interruptible: spotOffer,
-		}
-		if err := o.Validate(); err != nil {
-			c := skyPrice
-			if spotOffer {
-				c = skySpot
-			}
+		hourly, err := parseSkyPrice(text, !spotOffer)
+		if err != nil {
 			return sr.fail(rec, line, c, err)
 		}
-		sr.out.add(o)
+		if !spotOffer {
+			price = hourly
+		} else if hourly.IsZero() || hourly.Cmp(price) >= 0 {
+			break // no spot price, or none below the on-demand one: it buys nothing
+		}
+		if len(sr.prices) < 64 {
+			sr.prices = append(sr.prices, skyOffered{text, spotOffer, hourly}) // holds at most 64 rows' text
+		}
+		t := pricing.Tariff{Currency: "USD", Hourly: hourly}
+		if err := t.Validate(); err != nil {
+			return sr.fail(rec, line, c, err)
+		}
+		sr.out = append(sr.out, pricing.Offer{
+			Provider: SkyPilotProvider, Region: g.region, Card: sr.card,
+			GPUsPerInstance: sr.gpus, HostMemory: sr.ram, Line: line, Notes: skyNote(g.instance, sr.get(rec, skyZone), spotOffer),
+			Tariff: t, Interruptible: spotOffer,
+		})
 	}
 	return nil
 }
 
-// skyGroup is an instance type's GPU in a region: the rows of its zones.
-type skyGroup struct{ instance, card, region string }
-
-// skyOffered is a price offered in a group, as the catalog writes it, and whether
-// it is a spot price.
-type skyOffered struct {
-	text string
-	spot bool
+// readGroup reads the GPU cells of a row that starts group g: its GPUs (zero for
+// a fraction of one), its card named with its memory, its host RAM.
+func (sr *skyReader) readGroup(rec []string, line int, g skyGroup) error {
+	gpus, frac, err := gpuCount(g.count)
+	if err != nil {
+		return sr.fail(rec, line, skyAccCount, err)
+	}
+	if frac {
+		gpus = 0
+	}
+	ram, err := hostMemory(g.memory, max(gpus, 1))
+	if err != nil {
+		return sr.fail(rec, line, skyMemory, err)
+	}
+	mem, err := gpuInfoMemory(g.info)
+	if err != nil {
+		return sr.fail(rec, line, skyGpuInfo, err)
+	}
+	card := g.name
+	if mem > 0 && !statesMemory(g.name) {
+		card = g.name + " " + strconv.FormatInt(mem, 10) + "GB"
+	}
+	if pricing.CardKey(card) == "" {
+		return sr.fail(rec, line, skyAccName, invalidf("a GPU name without letters or digits"))
+	}
+	sr.group, sr.gpus, sr.card, sr.ram, sr.prices = g, gpus, card, ram, sr.prices[:0]
+	return nil
 }
 
-// skyNoteKey is what an offer's Notes say: its instance, zone and kind.
-type skyNoteKey struct {
-	instance, zone string
-	spot           bool
-}
-
-// note returns the Notes of an offer of instance in zone, once per distinct
-// note while there are at most 4096.
-func (sr *skyReader) note(instance, zone string, spot bool) string {
-	k := skyNoteKey{instance, zone, spot}
-	if n, ok := sr.notes[k]; ok {
-		return n
-	}
-	n := "GPU alone: the host VM is priced apart"
-	if instance != "" {
-		n = "instance " + instance
-	}
+// skyNote is the Notes of an offer of instance in zone: its instance, zone and
+// kind.
+func skyNote(instance, zone string, spot bool) string {
+	var zoneSep, kind string
 	if zone != "" {
-		n += ", zone " + zone
+		zoneSep = ", zone "
 	}
 	if spot {
-		n += ", spot"
+		kind = ", spot"
 	}
-	if len(sr.notes) < 4096 && len(zone) <= 128 {
-		k.zone = strings.Clone(zone)
-		sr.notes[k] = n
+	if instance == "" {
+		return "GPU alone: the host VM is priced apart" + zoneSep + zone + kind
 	}
-	return n
+	return "instance " + instance + zoneSep + zone + kind
 }
 
 // gpuCount reads AcceleratorCount ("8", "8.0"): a whole count of at least one,
@@ -338,18 +275,6 @@ func gpuCount(s string) (n int, frac bool, err error) {
 		return 0, true, nil
 	}
 	return int(v), false, nil
-}
-
-// parsePrice is parseSkyPrice, once per distinct text.
-func (sr *skyReader) parsePrice(s string, need bool) (decimal.Decimal, error) {
-	if d, ok := sr.price[s]; ok && (!need || !d.IsZero()) {
-		return d, nil
-	}
-	d, err := parseSkyPrice(s, need)
-	if err == nil && s != "" && len(s) <= 64 && len(sr.price) < 4096 {
-		sr.price[strings.Clone(s)] = d
-	}
-	return d, err
 }
 
 // parseSkyPrice reads a catalog price in USD: a plain decimal ("32.7726", "0.256800").

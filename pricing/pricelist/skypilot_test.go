@@ -180,12 +180,12 @@ func TestReadSkyPilotErrors(t *testing.T) {
 }
 
 func FuzzReadSkyPilot(f *testing.F) {
-	for _, name := range []string{"lambda_vms.csv", "runpod_vms.csv", "aws_vms_gpu.csv"} {
-		if b, err := os.ReadFile("../testdata/skypilot/" + name); err == nil {
-			f.Add(string(b))
-		}
-	}
 	f.Add("AcceleratorName,AcceleratorCount,Price,Region,GpuInfo\nA100,8,1,us,\"{'SizeInMiB': 1}\"\n")
+	f.Add("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone\n" +
+		"m7i.large,,,2.0,8.0,,0.1008,0.0443,us-east-1,use1-az1\n" +
+		"p4de.24xlarge,A100-80GB,8.0,96.0,1152.0,\"{'Gpus': [{'Name': 'A100', 'MemoryInfo': {'SizeInMiB': 81920}}]}\",32.93,13.75,ap-southeast-1,apse1-az2\n" +
+		"p4de.24xlarge,A100-80GB,8.0,96.0,1152.0,\"{'Gpus': [{'Name': 'A100', 'MemoryInfo': {'SizeInMiB': 81920}}]}\",32.93,13.80,ap-southeast-1,apse1-az1\n" +
+		",T4,1,,,T4,0.35,0.14,us-central1,\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		offers, err := ReadSkyPilot(strings.NewReader(in))
 		checkLoaded(t, offers, err)

@@ -114,10 +114,10 @@ func TestReadVastErrors(t *testing.T) {
 }
 
 func FuzzReadVast(f *testing.F) {
-	if b, err := os.ReadFile("../testdata/vast/offers_sample.json"); err == nil {
-		f.Add(string(b))
-	}
 	f.Add(`{"offers":[{"gpu_name":"A","num_gpus":2,"gpu_ram":81559,"dph_total":1e-3,"reliability":0.5}]}`)
+	f.Add(`[{"id":12850311,"machine_id":13541,"gpu_name":"RTX 4090","num_gpus":1,"gpu_ram":24564.0,"gpu_frac":0.125,"cpu_ram":257829.0,
+"dph_total":0.4046666666666667,"reliability":0.9945,"reliability2":0.9961358,"geolocation":"Norway, NO","verification":"verified"},
+{"id":13011822,"gpu_name":"RTX 3090","num_gpus":2,"gpu_ram":24576.0,"dph_total":0.3144444444444444,"reliability2":0.8964705,"geolocation":null}]`)
 	f.Fuzz(func(t *testing.T, in string) {
 		offers, err := ReadVast(strings.NewReader(in))
 		checkLoaded(t, offers, err)
