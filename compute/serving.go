@@ -71,14 +71,23 @@ type Serving struct {
 	// modelled.
 	Calibration *Calibration `json:"calibration"`
 
-	// PrefixShare is the share of each prompt's tokens found in a prefix cache, in
-	// [0, 1); Speculative, when set, decodes with a draft; Expert is the
-	// expert-parallel degree of a mixture of experts over the Devices (zero: 1).
-	// See PrefixShare, Speculation and Expert in modes.go, speculative.go and
-	// expert.go.
-	PrefixShare float64      `json:"prefix_share"`
+	// PrefixShare is the share of each prompt found in a prefix cache (vLLM's
+	// automatic prefix caching, SGLang's RadixAttention), in [0, 1): the whole
+	// KVBlockTokens blocks of that share are not prefilled, and are held once for
+	// every sequence, so a cache never lowers MaxConcurrency nor slows a TTFT.
+	// Zero: no cache.
+	PrefixShare float64 `json:"prefix_share"`
+	// Speculative, when set, decodes with a draft (Speculation); nil: without.
 	Speculative *Speculation `json:"speculative"`
-	Expert      int          `json:"expert"`
+	// Expert is the expert-parallel degree of a mixture of experts: its routed
+	// experts spread over Expert groups of the Devices, whole experts to a group,
+	// with attention tensor-parallel over all of them, each MoE layer's tokens
+	// going to their experts and back in two all-to-alls, and each step waiting
+	// for the group its tokens touch most (at small batch that is slower than
+	// tensor parallelism, at large batch it sends less). Memory per device is as
+	// without it. It divides both Devices and the model's Experts; zero or 1: the
+	// experts are tensor-parallel like the rest.
+	Expert int `json:"expert"`
 }
 
 // ServingPoint is a replica's steady state with Concurrency users in a closed loop
