@@ -81,6 +81,23 @@ func (d Disaggregated) Prepare() (PreparedDisaggregated, error) {
 		transfer: d.Link.Latency.Seconds() + bytes/float64(d.Link.Bandwidth)}, nil
 }
 
+// Capacity returns the requests a second one replica of each side completes with
+// every sequence slot busy (PreparedServing.Capacity of its prefill and its decode
+// Serving): the pair is Stable under a rate below both PrefillReplicas × prefill and
+// DecodeReplicas × decode, so a planner sizes each side with them.
+func (p *PreparedDisaggregated) Capacity() (prefill, decode float64, err error) {
+	if p.np < 1 {
+		return 0, 0, errUnpreparedPair
+	}
+	if prefill, err = p.prefill.Capacity(); err != nil {
+		return 0, 0, err
+	}
+	decode, err = p.decode.Capacity()
+	return prefill, decode, err
+}
+
+var errUnpreparedPair = fmt.Errorf("compute: a PreparedDisaggregated not made by Disaggregated.Prepare: %w", ErrInvalid)
+
 // Under is shorthand for Prepare, then PreparedDisaggregated.Under.
 func (d Disaggregated) Under(rate float64) (LoadPoint, error) {
 	p, err := d.Prepare()
@@ -111,7 +128,7 @@ func (d Disaggregated) Under(rate float64) (LoadPoint, error) {
 // ErrInvalid.
 func (p *PreparedDisaggregated) Under(rate float64) (LoadPoint, error) {
 	if p.np < 1 {
-		return LoadPoint{}, fmt.Errorf("compute: a PreparedDisaggregated not made by Disaggregated.Prepare: %w", ErrInvalid)
+		return LoadPoint{}, errUnpreparedPair
 	}
 	if !(rate > 0) || math.IsInf(rate, 0) {
 		return LoadPoint{}, fmt.Errorf("compute: %v requests per second, want a positive finite rate: %w", rate, ErrInvalid)

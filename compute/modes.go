@@ -130,3 +130,15 @@ func (sv *PreparedServing) step(dec, pre, ctx float64) float64 {
 	}
 	return t
 }
+
+// Capacity returns the requests a second the replica completes with every
+// sequence slot busy, what MaxConcurrency users complete in a closed loop (At):
+// Under reports Stable false from this rate on. A planner sizes replicas with it
+// (⌈rate / Capacity⌉ at the least) before it asks Under for the latencies.
+func (sv *PreparedServing) Capacity() (float64, error) {
+	if sv.max < 1 {
+		return 0, errUnprepared
+	}
+	sat, err := sv.At(sv.max)
+	return sat.Requests, err
+}

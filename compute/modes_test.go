@@ -147,6 +147,13 @@ func TestDisaggregatedErrors(t *testing.T) {
 	if _, err := zero.Under(1); !errors.Is(err, ErrInvalid) {
 		t.Errorf("zero PreparedDisaggregated: %v; want ErrInvalid", err)
 	}
+	if _, _, err := zero.Capacity(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("zero PreparedDisaggregated's Capacity: %v; want ErrInvalid", err)
+	}
+	var one PreparedServing
+	if _, err := one.Capacity(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("zero PreparedServing's Capacity: %v; want ErrInvalid", err)
+	}
 }
 
 // A prefix cache holds the shared blocks once: Llama 3.1 8B with an FP8 cache keeps
@@ -429,11 +436,11 @@ func lower(a, b Percentiles) bool {
 
 // rateUnder draws a rate below what p sustains.
 func rateUnder(t *rapid.T, p *PreparedServing) float64 {
-	sat, err := p.At(p.max)
+	c, err := p.Capacity()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sat.Requests * rapid.Float64Range(0.01, 0.9).Draw(t, "load")
+	return c * rapid.Float64Range(0.01, 0.9).Draw(t, "load")
 }
 
 func TestPropPrefixNeverSlowsTTFT(t *testing.T) {
@@ -664,9 +671,11 @@ func TestPropDisaggregatedMorePrefillNeverWorseTTFT(t *testing.T) {
 		if !simulated(t) {
 			return
 		}
-		psat, _ := p.prefill.At(p.prefill.max)
-		dsat, _ := p.decode.At(p.decode.max)
-		rate := math.Min(p.np*psat.Requests, p.nd*dsat.Requests) * rapid.Float64Range(0.01, 0.9).Draw(t, "load")
+		pc, dc, err := p.Capacity()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rate := math.Min(float64(d.PrefillReplicas)*pc, float64(d.DecodeReplicas)*dc) * rapid.Float64Range(0.01, 0.9).Draw(t, "load")
 		a, err := p.Under(rate)
 		if err != nil {
 			t.Fatal(err)
@@ -696,6 +705,9 @@ func TestPropOverloadUnstable(t *testing.T) {
 			t.Fatal(err)
 		}
 		sat, _ := p.At(p.max)
+		if c, err := p.Capacity(); err != nil || c != sat.Requests {
+			t.Fatalf("Capacity() = %v, %v; want %v", c, err, sat.Requests)
+		}
 		lp, err := p.Under(sat.Requests * over)
 		if err != nil || lp.Stable || lp.TTFT != (Percentiles{}) || lp.TPOT.Mean != sat.TPOT {
 			t.Fatalf("Under(%v × capacity) = %+v, %v; want Stable false at the saturated TPOT %v", over, lp, err, sat.TPOT)
@@ -706,11 +718,14 @@ func TestPropOverloadUnstable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		psat, _ := pd.prefill.At(pd.prefill.max)
-		dsat, _ := pd.decode.At(pd.decode.max)
-		rate := math.Min(pd.np*psat.Requests, pd.nd*dsat.Requests) * over
+		pc, dc, err := pd.Capacity()
+		if err != nil {
+			t.Fatal(err)
+		}
+		capacity := math.Min(float64(d.PrefillReplicas)*pc, float64(d.DecodeReplicas)*dc)
+		rate := capacity * over
 		ld, err := pd.Under(rate)
-		done := math.Min(pd.np*psat.Requests, pd.nd*dsat.Requests) * float64(s.OutputTokens)
+		done := capacity * float64(s.OutputTokens)
 		if err != nil || ld.Stable || ld.TTFT != (Percentiles{}) || !within(float64(ld.Throughput), done, 1e-9) {
 			t.Fatalf("disaggregated Under(%v) = %+v, %v; want Stable false completing %v tok/s", rate, ld, err, done)
 		}
