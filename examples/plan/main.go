@@ -104,26 +104,26 @@ const (
 
 // options holds the command line.
 type options struct {
-	model, task, precision, kvPrecision, recompute string
-	params, config, render, size                   string
-	gguf, safetensors                              fileList
-	context, batch, loraRank, maxGPUs, top         int
-	eager                                          bool
-	tokensArg                                      string
-	tokens                                         float64         // from tokensArg, or the task's default
-	budgetAmount                                   decimal.Decimal // from budget; zero: none
-	usage, deadline, perDay                        time.Duration
-	days                                           int
-	headroom, utilization                          float64
-	budget, offers                                 string
-	rates                                          ratesFlag // rates.go
-	json, wide                                     bool
-	lang                                           msg.Lang
-	catalog                                        string           // -catalog: a file of the user's own cards
-	cat                                            *catalog.Catalog // the built-in catalog, with -catalog's cards
-	out                                            string           // -o: the report's file; empty: standard output
-	serve                                          serveFlags       // serve.go
-	set                                            map[string]bool  // the flags given on the command line
+	cli.ModelFlags                          // -model, -config, -gguf, -safetensors, -params
+	task, precision, kvPrecision, recompute string
+	render, size                            string
+	context, batch, loraRank, maxGPUs, top  int
+	eager                                   bool
+	tokensArg                               string
+	tokens                                  float64         // from tokensArg, or the task's default
+	budgetAmount                            decimal.Decimal // from budget; zero: none
+	usage, deadline, perDay                 time.Duration
+	days                                    int
+	headroom, utilization                   float64
+	budget, offers                          string
+	rates                                   ratesFlag // rates.go
+	json, wide                              bool
+	lang                                    msg.Lang
+	catalog                                 string           // -catalog: a file of the user's own cards
+	cat                                     *catalog.Catalog // the built-in catalog, with -catalog's cards
+	out                                     string           // -o: the report's file; empty: standard output
+	serve                                   serveFlags       // serve.go
+	set                                     map[string]bool  // the flags given on the command line
 }
 
 // parse reads the command line. The flag set comes back for printing the usage;
@@ -132,11 +132,7 @@ func parse(args []string, lang msg.Lang) (options, *flag.FlagSet, error) {
 	o := options{lang: cli.LangOf(args, lang)}
 	l := o.lang // the flags' words, in the language -lang asks for
 	fs := cli.FlagSet("plan")
-	fs.StringVar(&o.model, "model", "llama-2-7b", l.T("plan.flag.model"))
-	fs.StringVar(&o.config, "config", "", l.T("plan.flag.config"))
-	fs.Var(&o.gguf, "gguf", l.T("plan.flag.gguf"))
-	fs.Var(&o.safetensors, "safetensors", l.T("plan.flag.safetensors"))
-	fs.StringVar(&o.params, "params", "", l.T("plan.flag.params"))
+	o.ModelFlags.Define(fs, "llama-2-7b", l)
 	fs.StringVar(&o.render, "render", "", l.T("plan.flag.render"))
 	fs.StringVar(&o.size, "size", "", l.T("plan.flag.size"))
 	fs.StringVar(&o.task, "task", "lora", l.T("plan.flag.task"))
@@ -219,7 +215,7 @@ func writeJSON(w io.Writer, v any) error { return cli.WriteJSON(w, v) }
 // execute plans and prints. No fit is reported on w and gives exitFail with a
 // nil error; a non-nil error is left to run to report.
 func (o options) execute(w io.Writer) (int, error) {
-	if o.model == "list" {
+	if o.Model == "list" {
 		if o.json {
 			return exitOK, writeJSON(w, sizing.Presets())
 		}
@@ -345,11 +341,11 @@ func (o options) request() (plan.Request, error) {
 			return r, err
 		}
 	}
-	if r.Model, err = o.buildModel(); err != nil {
+	if r.Model, err = o.Read(o.set, o.lang); err != nil {
 		return r, err
 	}
 	if !o.set["precision"] && (wl.Task == sizing.Inference || o.set["serve-rps"]) {
-		wl.Precision = o.filePrecision(r.Model, wl.Precision)
+		wl.Precision = o.Precision(r.Model, wl.Precision)
 	}
 	// Defaults by task: training a micro-batch of 4 on 1e8 tokens; inference one
 	// sequence at a time, generating a million tokens.
@@ -437,7 +433,7 @@ func describeRequest(w io.Writer, r plan.Request, v view) {
 		}
 		field(w, lang.T("plan.label.rental"), rental)
 	}
-	for _, note := range modelNotes(m, wl) {
+	for _, note := range modelNotes(m, wl, lang) {
 		field(w, lang.T("plan.label.model"), note)
 	}
 	field(w, lang.T("plan.label.offers"), v.source)

@@ -247,7 +247,7 @@ func TestExitStatus(t *testing.T) {
 		{"model and config", []string{"-model", "llama-2-7b", "-config", "../../sizing/models/qwen2.5-7b.json"}, exitUsage, "give -model or a model's -params, -config or files, not both"},
 		{"gguf and safetensors", []string{"-gguf", "testdata/tiny.gguf", "-safetensors", "testdata/tiny-00001-of-00002.safetensors"}, exitUsage, "give -gguf or -safetensors files of one model, not both"},
 		{"empty file name", []string{"-safetensors", "a.safetensors,"}, exitUsage, "empty file name"},
-		{"missing config", []string{"-config", "testdata/missing.json"}, exitFail, "testdata/missing.json"},
+		{"missing config", []string{"-config", "testdata/missing.json"}, exitUsage, "-config testdata/missing.json: cannot open"},
 		{"config not a config", []string{"-config", "testdata/only_4090.csv"}, exitFail, "-config testdata/only_4090.csv: sizing: config.json"},
 		{"safetensors not safetensors", []string{"-safetensors", "testdata/only_4090.csv"}, exitFail, "-safetensors testdata/only_4090.csv: sizing:"},
 		{"gguf not gguf", []string{"-gguf", "testdata/only_4090.csv"}, exitFail, "-gguf testdata/only_4090.csv: sizing:"},

@@ -76,7 +76,7 @@ func describeServing(w io.Writer, r plan.Request, v view) {
 	lang := v.lang
 	m, t := r.Model, r.Serving
 	field(w, lang.T("plan.label.servemodel"), report.ServeModel(r, lang))
-	for _, note := range modelNotes(m, r.Workload) {
+	for _, note := range modelNotes(m, r.Workload, lang) {
 		field(w, strings.Repeat(" ", text.Width(lang.T("plan.label.servemodel"))), note)
 	}
 	field(w, lang.T("plan.label.traffic"), report.Traffic(*t, lang))

@@ -8,6 +8,13 @@
 //	go run ./examples/serve
 //	go run ./examples/serve -o serve.svg
 //	go run ./examples/serve -model llama-3.1-70b -cards "A100 80GB,H100 SXM,H800" -tp 4 -precision fp8 -json
+//	go run ./examples/serve -gguf llama-3-8b.Q4_K_M.gguf -cards "RTX 4090,L40S"
+//
+// The model is named as plan names it: a preset or a downloaded model's folder
+// (-model), a config.json (-config), GGUF or safetensors files (-gguf,
+// -safetensors: only their headers are read), or a size alone (-params). A
+// model read from files is served in the format they store unless -precision
+// says otherwise.
 //
 // Every figure comes from compute.Serving (Prepare, then MaxConcurrency, At and Best) with the
 // card's memory, bandwidth and dense peak from the catalog: FP8 weights compute at
@@ -72,7 +79,8 @@ type config struct {
 func run(w io.Writer, args []string, lang msg.Lang) error {
 	l := cli.LangOf(args, lang) // the words of the flags and the output
 	fs := cli.FlagSet("serve")
-	model := fs.String("model", "llama-3.1-8b", l.T("serve.flag.model"))
+	var mf cli.ModelFlags
+	mf.Define(fs, "llama-3.1-8b", l)
 	cards := fs.String("cards", "RTX 4090,A100 SXM4 40GB,H100 SXM5 80GB", l.T("serve.flag.cards"))
 	precision := fs.String("precision", "bf16", l.T("serve.flag.precision"))
 	prompt := fs.Int("prompt", 1000, l.T("serve.flag.prompt"))
@@ -83,26 +91,30 @@ func run(w io.Writer, args []string, lang msg.Lang) error {
 	out := fs.String("o", "", l.T("serve.flag.o"))
 	asJSON := fs.Bool("json", false, l.T("serve.flag.json"))
 	cli.LangFlag(fs, &l)
-	if _, err := cli.Parse(fs, args); err != nil {
+	set, err := cli.Parse(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			cli.Usage(w, fs, l.T("serve.usage"), l)
 		}
 		return err
 	}
-	cfg := config{prompt: *prompt, output: *output, tp: *tp, tpot: *tpot, modelName: *model, lang: l}
-	var err error
-	if *model == "list" {
+	cfg := config{prompt: *prompt, output: *output, tp: *tp, tpot: *tpot, lang: l}
+	if mf.Model == "list" {
 		if *asJSON {
 			return cli.WriteJSON(w, sizing.Presets())
 		}
 		_, err := fmt.Fprintln(w, strings.Join(sizing.Presets(), "\n"))
 		return err
 	}
-	if cfg.model, err = sizing.Preset(*model); err != nil {
-		return cli.Usagef("-model %s: %s%s", text.Quote(*model, 80), l.F("serve.err.model", len(sizing.Presets())), suggestion(err))
+	if cfg.model, err = mf.Read(set, l); err != nil {
+		return err
 	}
+	cfg.modelName = cfg.model.Name
 	if cfg.weights, err = sizing.ParsePrecision(*precision); err != nil {
 		return cli.Usagef("-precision %s: %v", text.Quote(*precision, 80), err)
+	}
+	if !set["precision"] {
+		cfg.weights = mf.Precision(cfg.model, cfg.weights) // the model's files' own format
 	}
 	if *prompt < 1 || *output < 1 {
 		return cli.Usagef("-prompt %d, -output %d: %s", *prompt, *output, l.T("serve.err.tokens"))
@@ -217,16 +229,6 @@ func (cfg *config) curves() ([]chart.Curve, error) {
 		cs = append(cs, c)
 	}
 	return cs, nil
-}
-
-// suggestion is sizing.Preset's error when it names the closest presets, for a
-// user to read after the command's own words; "" when it has none to name (it
-// then points a program at a function, which a user of the command cannot call).
-func suggestion(err error) string {
-	if strings.Contains(err.Error(), "did you mean") {
-		return "; " + err.Error()
-	}
-	return ""
 }
 
 // divisors lists the tensor degrees up to 64 that divide n heads: "1, 2, 4 or
