@@ -198,16 +198,8 @@ func run(w io.Writer, args []string, lang msg.Lang) error {
 		case !o.json:
 			return err
 		}
-		return cli.FailJSON(w, err, jsonError{Error: cli.Message(err), Reasons: []string{}, Suggestions: []string{}})
+		return cli.FailJSON(w, err, report.Failure(cli.Message(err)))
 	})
-}
-
-// jsonError is what -json prints when the plan fails.
-type jsonError struct {
-	Error       string   `json:"error"`       // the failure's message
-	NoFit       bool     `json:"no_fit"`      // whether the failure is that no option fits
-	Reasons     []string `json:"reasons"`     // why options were left out (no fit only)
-	Suggestions []string `json:"suggestions"` // what would fit (no fit only)
 }
 
 func writeJSON(w io.Writer, v any) error { return cli.WriteJSON(w, v) }
@@ -262,7 +254,7 @@ func (o options) execute(w io.Writer) (int, error) {
 			nf.Reasons = append(nf.Reasons, report.OfferName(sk.Offer)+" "+sk.Offer.Card+": "+sk.Reason)
 		}
 		if o.json {
-			je := jsonError{Error: nf.Error(), NoFit: true, Reasons: nonNil(nf.Reasons), Suggestions: nonNil(nf.Suggestions)}
+			je := report.NoFit(nf)
 			return exitFail, writeJSON(w, je)
 		}
 		printNoFit(w, req, nf, unknown, v)
@@ -310,14 +302,6 @@ type jsonSkipped struct {
 	Card     string `json:"card"`
 	Line     int    `json:"line"` // of the price list; zero when not from a file
 	Reason   string `json:"reason"`
-}
-
-// nonNil makes an absent list print as [] rather than null.
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // request builds the planner's request from the flags.

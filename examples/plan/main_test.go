@@ -158,7 +158,7 @@ func TestJSONNoFit(t *testing.T) {
 	if r.code != exitFail || r.stderr != "" {
 		t.Fatalf("exit %d, stderr %q; want exit 1, empty stderr", r.code, r.stderr)
 	}
-	var got jsonError
+	var got report.ErrorJSON
 	dec := json.NewDecoder(strings.NewReader(r.stdout))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&got); err != nil {
@@ -169,7 +169,7 @@ func TestJSONNoFit(t *testing.T) {
 	// The text report's "  - " lines: the reasons, then after "What would fit:"
 	// the suggestions.
 	text := runArgs(noFitArgs...)
-	var want jsonError
+	var want report.ErrorJSON
 	want.NoFit = true
 	list := &want.Reasons
 	for _, line := range strings.Split(text.stdout, "\n") {
@@ -205,7 +205,7 @@ func TestJSONErrors(t *testing.T) {
 		{[]string{"-budget", "lots"}, exitUsage, `-budget "lots"`},
 	} {
 		r := runArgs(append([]string{"-json"}, tc.args...)...)
-		var got jsonError
+		var got report.ErrorJSON
 		if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
 			t.Errorf("run(-json %q): stdout %q is not JSON: %v", tc.args, r.stdout, err)
 			continue

@@ -159,7 +159,7 @@ func (o options) executeRender(w io.Writer) (int, error) {
 		why := o.lang.F("plan.render.nofit", renderName(o.lang, job.Kind), renderSize(o.lang, job), est.Memory.Human(), headroom*100)
 		if o.json {
 			why = msg.EN.F("plan.render.nofit", renderName(msg.EN, job.Kind), renderSize(msg.EN, job), est.Memory.Human(), headroom*100)
-			return exitFail, writeJSON(w, jsonError{Error: "plan: no option fits: " + why, NoFit: true, Reasons: nonNil(smaller), Suggestions: []string{}})
+			return exitFail, writeJSON(w, report.ErrorJSON{Error: "plan: no option fits: " + why, NoFit: true, Reasons: append([]string{}, smaller...), Suggestions: []string{}})
 		}
 		describeRender(w, job, est, headroom, rental, source, o.lang)
 		fmt.Fprintln(w, text.Wrap(o.lang.F("plan.render.nofitline", why), 0, width, "  "))

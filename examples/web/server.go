@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/internal/msg"
+	"github.com/gpuplan/gpuplan/internal/report"
 	"github.com/gpuplan/gpuplan/internal/sample"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
@@ -182,15 +183,6 @@ type apiRequest struct {
 	Rates   json.RawMessage `json:"rates"`
 }
 
-// errorJSON is the API's answer when the plan fails: the object plan -json
-// prints, with no_fit telling "no option fits" (status 200) from bad input.
-type errorJSON struct {
-	Error       string   `json:"error"`
-	NoFit       bool     `json:"no_fit"`
-	Reasons     []string `json:"reasons"`
-	Suggestions []string `json:"suggestions"`
-}
-
 // api answers POST /api/plan.
 func (s *server) api(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.limits.Body))
@@ -204,9 +196,9 @@ func (s *server) api(w http.ResponseWriter, r *http.Request) {
 	var nf *plan.NoFitError
 	switch {
 	case errors.As(err, &nf):
-		writeJSON(w, http.StatusOK, errorJSON{Error: nf.Error(), NoFit: true, Reasons: nonNil(nf.Reasons), Suggestions: nonNil(nf.Suggestions)})
+		writeJSON(w, http.StatusOK, report.NoFit(nf))
 	case err != nil:
-		writeJSON(w, status(err), errorJSON{Error: message(err), Reasons: []string{}, Suggestions: []string{}})
+		writeJSON(w, status(err), report.Failure(message(err)))
 	default:
 		writeJSON(w, http.StatusOK, rep)
 	}
@@ -294,11 +286,3 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 
 // message is an error's text for an answer, at most a few KiB.
 func message(err error) string { return text.Cut(err.Error(), 4<<10) }
-
-// nonNil makes an absent list encode as [] rather than null.
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}

@@ -310,3 +310,24 @@ func skyPilotCloud(file string) string {
 	}
 	return path.Base(dir)
 }
+
+// ErrorJSON is what plan -json prints, and the page's API answers, when a plan
+// fails: the message, whether the failure is that no option fits, and then the
+// reasons and suggestions of the text report (empty lists otherwise).
+type ErrorJSON struct {
+	Error       string   `json:"error"`       // the failure's message
+	NoFit       bool     `json:"no_fit"`      // whether the failure is that no option fits
+	Reasons     []string `json:"reasons"`     // why options were left out (no fit only)
+	Suggestions []string `json:"suggestions"` // what would fit (no fit only)
+}
+
+// NoFit is the error object for a plan that nothing fits.
+func NoFit(nf *plan.NoFitError) ErrorJSON {
+	return ErrorJSON{Error: nf.Error(), NoFit: true, Reasons: append([]string{}, nf.Reasons...), Suggestions: append([]string{}, nf.Suggestions...)}
+}
+
+// Failure is the error object for any other failure: its message, and empty
+// lists.
+func Failure(message string) ErrorJSON {
+	return ErrorJSON{Error: message, Reasons: []string{}, Suggestions: []string{}}
+}
