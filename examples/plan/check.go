@@ -13,15 +13,6 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// The work planned when -tokens is not given: 1e8 training tokens (about a
-// hundred thousand 1k-token examples for a fine-tune), or 1e6 tokens generated
-// for inference (a thousand answers of a thousand tokens).
-const (
-	defaultTrainTokens = 1e8
-	defaultInferTokens = 1e6
-	defaultTrainBatch  = 4 // micro-batch per GPU for training; inference runs one sequence
-)
-
 // check refuses flag values out of range, naming the flag, before anything is
 // planned: a usage error (exit status 2).
 func (o *options) check() error {

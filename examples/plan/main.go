@@ -81,6 +81,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/input"
 	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/report"
 	"github.com/gpuplan/gpuplan/internal/sample"
@@ -132,15 +133,15 @@ func parse(args []string, lang msg.Lang) (options, *flag.FlagSet, error) {
 	o := options{lang: cli.LangOf(args, lang)}
 	l := o.lang // the flags' words, in the language -lang asks for
 	fs := cli.FlagSet("plan")
-	o.ModelFlags.Define(fs, "llama-2-7b", l)
+	o.ModelFlags.Define(fs, input.DefaultModel, l)
 	fs.StringVar(&o.render, "render", "", l.T("plan.flag.render"))
 	fs.StringVar(&o.size, "size", "", l.T("plan.flag.size"))
-	fs.StringVar(&o.task, "task", "lora", l.T("plan.flag.task"))
-	fs.StringVar(&o.precision, "precision", "bf16", l.T("plan.flag.precision"))
+	fs.StringVar(&o.task, "task", input.DefaultTask, l.T("plan.flag.task"))
+	fs.StringVar(&o.precision, "precision", input.DefaultPrecision, l.T("plan.flag.precision"))
 	fs.StringVar(&o.kvPrecision, "kv-precision", "", l.T("plan.flag.kv-precision"))
 	fs.StringVar(&o.recompute, "recompute", "full", l.T("plan.flag.recompute"))
 	fs.BoolVar(&o.eager, "eager", false, l.T("plan.flag.eager"))
-	fs.IntVar(&o.context, "context", 2048, l.T("plan.flag.context"))
+	fs.IntVar(&o.context, "context", input.DefaultContext, l.T("plan.flag.context"))
 	fs.IntVar(&o.batch, "batch", 0, l.T("plan.flag.batch"))
 	fs.IntVar(&o.loraRank, "lora-rank", 0, l.T("plan.flag.lora-rank"))
 	fs.StringVar(&o.tokensArg, "tokens", "", l.T("plan.flag.tokens"))
@@ -335,13 +336,13 @@ func (o options) request() (plan.Request, error) {
 	// sequence at a time, generating a million tokens.
 	r.Tokens = o.tokens
 	if !o.set["tokens"] {
-		r.Tokens = defaultTrainTokens
+		r.Tokens = input.DefaultTrainTokens
 		if wl.Task == sizing.Inference {
-			r.Tokens = defaultInferTokens
+			r.Tokens = input.DefaultInferTokens
 		}
 	}
 	if !o.set["batch"] {
-		wl.Batch = defaultTrainBatch
+		wl.Batch = input.DefaultTrainBatch
 		if wl.Task == sizing.Inference {
 			wl.Batch = 1
 		}
