@@ -180,7 +180,7 @@ func (f form) model(config upload) (sizing.Model, error) {
 	if config.Data == nil {
 		m, err := sizing.Preset(f.Model)
 		if err != nil || f.Model == "" {
-			return m, &fieldError{Field: "model", Want: "preset", Args: []any{text.Quote(f.Model, 64)}}
+			return m, &fieldError{Field: "model", Want: "preset", Args: []any{text.Quote(f.Model, 64)}, Err: err}
 		}
 		return m, nil
 	}

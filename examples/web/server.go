@@ -131,14 +131,23 @@ func within[T any](ctx context.Context, s *server, fn func() (T, error)) (T, err
 	}
 }
 
+// bodyError is err, reading a request's body, with a body past its limit
+// (http.MaxBytesReader's error) said as a *tooLarge.
+func bodyError(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return &tooLarge{What: "request body", Limit: mbe.Limit, Unit: "bytes"}
+	}
+	return err
+}
+
 // status is the HTTP status for an error: 413 for a body or upload over its
 // limit, 503 when busy or slow, 500 for errInternal, 400 for anything else,
 // which is the input's fault: the planner reads nothing but its input.
 func status(err error) int {
-	var mbe *http.MaxBytesError
 	var big *tooLarge
 	switch {
-	case errors.As(err, &mbe), errors.As(err, &big):
+	case errors.As(err, &big):
 		return http.StatusRequestEntityTooLarge
 	case errors.Is(err, errBusy), errors.Is(err, errSlow):
 		return http.StatusServiceUnavailable
@@ -186,6 +195,7 @@ type apiRequest struct {
 // api answers POST /api/plan.
 func (s *server) api(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.limits.Body))
+	err = bodyError(err)
 	var rep plan.Report
 	if err == nil {
 		var in planInput

@@ -196,7 +196,7 @@ func TestAPI(t *testing.T) {
 		small := testServer(t, limits{Body: 1 << 10})
 		body := `{"request": ` + string(reqJSON) + `}` // about 3 KiB
 		w := do(small, "POST", "/api/plan", "application/json", strings.NewReader(body))
-		if w.Code != http.StatusRequestEntityTooLarge || !strings.Contains(w.Body.String(), "too large") {
+		if w.Code != http.StatusRequestEntityTooLarge || !strings.Contains(w.Body.String(), "web: request body over the limit of 1024 bytes") {
 			t.Errorf("status %d: %s; want 413", w.Code, w.Body)
 		}
 		w = do(testServer(t, limits{Offers: 2}), "POST", "/api/plan", "application/json",
@@ -373,7 +373,7 @@ func TestPage(t *testing.T) {
 		}
 		tiny := testServer(t, limits{Body: 256})
 		ct, b = multipartForm(t, url.Values{"lang": {"en"}}, map[string]string{"prices": "testdata/two_offers.csv"})
-		if w := do(tiny, "POST", "/", ct, b); w.Code != http.StatusRequestEntityTooLarge {
+		if w := do(tiny, "POST", "/", ct, b); w.Code != http.StatusRequestEntityTooLarge || !strings.Contains(w.Body.String(), "request body over the limit of 256 bytes") {
 			t.Errorf("a body over its limit: status %d; want 413:\n%s", w.Code, w.Body)
 		}
 	})
