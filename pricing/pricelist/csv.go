@@ -209,6 +209,9 @@ func ReadCSV(r io.Reader) ([]pricing.Offer, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(out) == 0 {
+		return nil, &ParseError{Line: cr.hline, Err: invalidf("a header and no offers: want a row an offer after the header")}
+	}
 	return slices.Clip(out), nil
 }
 
@@ -274,10 +277,8 @@ func (h *csvHeader) read(header []string, hline int) error {
 		}
 	}
 	sort.Slice(h.terms, func(a, b int) bool { return h.terms[a].months < h.terms[b].months })
-	for _, need := range []int{colProvider, colCard} {
-		if h.col[need] < 0 {
-			return &ParseError{Line: hline, Field: csvColumns[need], Err: invalidf("column missing from the header")}
-		}
+	if h.col[colCard] < 0 {
+		return &ParseError{Line: hline, Field: csvColumns[colCard], Err: invalidf("column missing from the header (card, or 卡型)")}
 	}
 	if h.col[colCurrency] < 0 && h.currency == "" {
 		return &ParseError{Line: hline, Field: "currency", Err: invalidf("column missing from the header")}
