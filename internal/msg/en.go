@@ -24,7 +24,7 @@ var en = map[string]string{
 	"plan.flag.tokens":               "work: training tokens (default 1e8), or tokens generated for inference (default 1e6), such as 2e9 or 500M; 0: memory only",
 	"plan.flag.days":                 "number of days of -per-day sessions, 1 to 36500; needs -per-day",
 	"plan.flag.headroom":             "fraction of GPU memory kept free; 0: 0.2",
-	"plan.flag.utilization":          "fraction of peak FLOP/s sustained; 0: the middle of published MFU (38-52%)",
+	"plan.flag.utilization":          "fraction of peak FLOP/s sustained; 0: modelled from the step's parts (matmuls, memory-bound work, communication)",
 	"plan.flag.max-gpus":             "most GPUs per option; 0: each offer's limit",
 	"plan.flag.budget":               "most money to spend, in the offers' currency (e.g. 500)",
 	"plan.flag.offers":               "price list: gpuplan CSV or JSON (see the README), a SkyPilot catalog vms.csv or vast.ai offers JSON, told apart by content; empty: the built-in SAMPLE price list",

@@ -25,7 +25,7 @@ var zh = map[string]string{
 	"plan.flag.tokens":               "工作量：训练 token 数（默认 1e8），推理时为生成的 token 数（默认 1e6），如 2e9 或 500M；0：只算显存",
 	"plan.flag.days":                 "按 -per-day 使用的天数，1 到 36500；须与 -per-day 同用",
 	"plan.flag.headroom":             "每张卡预留的显存比例；0：0.2（预留 20% 余量）",
-	"plan.flag.utilization":          "实际达到的峰值算力比例；0：公开的模型算力利用率（38-52%）的中值",
+	"plan.flag.utilization":          "实际达到的峰值算力比例；0：按训练步骤的各部分（矩阵乘、访存、通信）建模估算",
 	"plan.flag.max-gpus":             "每个方案最多的卡数；0：按各报价的上限",
 	"plan.flag.budget":               "预算上限，以报价的币种计（如 500）",
 	"plan.flag.offers":               "价格表：gpuplan 的 CSV 或 JSON（见 README）、SkyPilot 的 vms.csv 或 vast.ai 的报价 JSON，按内容自动识别；留空：内置的示例价格表",
