@@ -49,7 +49,7 @@ type Offer struct {
 	HostMemory int64 `json:"host_memory_bytes"`
 
 	// Line is the 1-based line of the price list the offer was loaded from (the
-	// line of its row in CSV, of its opening brace in JSON), set by the loaders so
+	// line of its row in CSV, of its opening brace in JSON), set by the readers so
 	// that messages can point at it; zero otherwise.
 	Line int `json:"line"`
 }

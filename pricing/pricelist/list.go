@@ -16,11 +16,11 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// This file holds what the price-list loaders share: the size bound, the checks
-// of encoding and separators, the reading of CSV rows and JSON arrays, their
-// errors with the line, and the collection of offers.
+// This file holds what the price-list readers share: the size bound, the checks
+// of encoding and separators, the reading of CSV rows and their errors with the
+// line, and the cells the CSV formats share (card memory, prices with units).
 
-// maxListBytes bounds the size of a price list the loaders read.
+// maxListBytes bounds the size of a price list the readers read.
 const maxListBytes = 32 << 20
 
 // errListTooLarge reports a price list past maxListBytes.
