@@ -106,7 +106,11 @@ type options struct {
 	cli.ModelFlags                          // -model, -config, -gguf, -safetensors, -params
 	task, precision, kvPrecision, recompute string
 	render, size                            string
-	context, batch, loraRank, maxGPUs, top  int
+	context, batch, loraRank, maxGPUs       int
+	limit, gpus                             int
+	cards                                   nameList // -card, repeatable
+	layout, rank                            string
+	every                                   bool
 	eager                                   bool
 	tokensArg                               string
 	tokens                                  float64         // from tokensArg, or the task's default
@@ -154,7 +158,12 @@ func parse(args []string, lang msg.Lang) (options, *flag.FlagSet, error) {
 	fs.Var(&o.rates, "rates", l.T("plan.flag.rates"))
 	fs.StringVar(&o.catalog, "catalog", "", l.T("cli.flag.catalog"))
 	fs.StringVar(&o.offers, "offers", "", l.T("plan.flag.offers"))
-	fs.IntVar(&o.top, "top", 10, l.T("plan.flag.top"))
+	fs.IntVar(&o.limit, "limit", 0, l.T("plan.flag.limit"))
+	fs.Var(&o.cards, "card", l.T("plan.flag.card"))
+	fs.IntVar(&o.gpus, "gpus", 0, l.T("plan.flag.gpus"))
+	fs.StringVar(&o.layout, "layout", "", l.T("plan.flag.layout"))
+	fs.BoolVar(&o.every, "every", false, l.T("plan.flag.every"))
+	fs.StringVar(&o.rank, "rank", "cost", l.T("plan.flag.rank"))
 	fs.BoolVar(&o.wide, "wide", false, l.T("plan.flag.wide"))
 	o.serve.define(fs, l)
 	cli.LangFlag(fs, &o.lang)
@@ -234,6 +243,9 @@ func (o options) execute(w io.Writer) (int, error) {
 	if err != nil {
 		return exitFail, err
 	}
+	if len(o.cards) > 0 && !o.set["offers"] {
+		return o.fit(w, req)
+	}
 	offers, source, err := o.loadOffers()
 	if err != nil {
 		return exitFail, err
@@ -248,10 +260,6 @@ func (o options) execute(w io.Writer) (int, error) {
 		if o.rates.r.Base != "" {
 			req.Budget.Currency = o.rates.r.Base
 		}
-	}
-	req.Limit = o.top
-	if o.top == 0 {
-		req.Limit = -1 // all
 	}
 	rep, err := plan.Planner{Catalog: o.cat, Offers: offers, Rates: o.rates.r}.Report(req)
 	rep.Skipped = append(unknown, rep.Skipped...)
@@ -385,6 +393,17 @@ func (o options) request() (plan.Request, error) {
 		return r, err
 	}
 	r.Budget = pricing.Money{Amount: o.budgetAmount} // the currency is the offers'; set after loading
+	r.Cards, r.GPUs, r.Limit, r.EveryCount = o.cards, o.gpus, o.limit, o.every
+	if r.Rank, err = plan.ParseRank(o.rank); err != nil {
+		return r, cli.Usagef("-rank %s: %s", text.Quote(o.rank, 40), o.lang.F("plan.want", "cost, time, frontier"))
+	}
+	if o.layout != "" {
+		p, err := parseLayout(o.layout, o.lang)
+		if err != nil {
+			return r, err
+		}
+		r.Parallel = &p
+	}
 	return r, nil
 }
 
@@ -404,7 +423,7 @@ func describeRequest(w io.Writer, r plan.Request, v view) {
 		return
 	}
 	m, wl := r.Model, r.Workload
-	job := lang.F("plan.job", m.Name, lang.Tokens(float64(m.ParamCount())), taskName(lang, wl.Task), wl.Precision)
+	job := lang.F("plan.job", m.Name, lang.Tokens(float64(m.ParamCount())), taskName(lang, wl.Task), wl.Precision, lang.T(v.precision))
 	if wl.Task == sizing.Inference {
 		job += lang.F("plan.job.inference", lang.N(wl.Batch, "plan.n.seq"), wl.SeqLen)
 	} else {
@@ -481,7 +500,7 @@ func printPlan(w io.Writer, r plan.Request, rep plan.Report, v view) error {
 	lang := v.lang
 	shown := rep.Options
 	describeRequest(w, r, v)
-	fmt.Fprintln(w, text.Wrap(fitCount(lang, rep.Considered, len(shown)), 0, width, ""))
+	fmt.Fprintln(w, text.Wrap(fitCount(lang, rep.Considered, len(shown), r.Rank, r.EveryCount), 0, width, ""))
 	fmt.Fprintln(w)
 	printSkipped(w, rep.Skipped, lang)
 	if err := writeOptions(w, planColumns, shown, v); err != nil {
@@ -493,6 +512,9 @@ func printPlan(w io.Writer, r plan.Request, rep plan.Report, v view) error {
 	b := best.PerGPU
 	detail(w, lang.F("plan.best.memory", b.Weights.Human(), b.Gradients.Human(), b.Optimizer.Human(), b.Activations.Human(),
 		b.KVCache.Human(), b.Overhead.Human(), b.Total().Human(), best.Capacity.Human(), best.Headroom*100))
+	if best.HostMemory > 0 {
+		detail(w, lang.F("plan.best.host", best.HostMemory.Human()))
+	}
 	if best.Duration > 0 {
 		t := lang.F("plan.best.time", lang.Dur(best.Duration))
 		if low, high := lang.Dur(best.DurationLow), lang.Dur(best.DurationHigh); low != high {
@@ -500,7 +522,14 @@ func printPlan(w io.Writer, r plan.Request, rep plan.Report, v view) error {
 		}
 		detail(w, t+lang.F("plan.best.scaling", best.Efficiency*100))
 	}
-	detail(w, lang.T("plan.best.cost")+lang.Money(best.Cost.Total)+priceBasis(best, lang)+costLines(best.Cost, unitPrefix(best), lang))
+	if best.MicroBatch > 0 {
+		detail(w, lang.F("plan.best.microbatch", best.MicroBatch, max(best.Accumulation, 1), best.MicroBatch*max(best.Accumulation, 1)))
+	}
+	cost := lang.T("plan.best.cost") + lang.Money(best.Cost.Total)
+	if lo, hi := best.CostLow, best.CostHigh; !lo.Amount.IsZero() && !hi.Amount.IsZero() && !lo.Amount.Equal(hi.Amount) {
+		cost += lang.F("plan.best.costband", lang.Money(lo), lang.Money(hi))
+	}
+	detail(w, cost+priceBasis(best, lang)+costLines(best.Cost, unitPrefix(best), lang))
 	for _, warn := range best.Warnings {
 		detail(w, lang.T("plan.best.warning")+warn)
 	}
@@ -575,11 +604,16 @@ func printNoFit(w io.Writer, r plan.Request, nf *plan.NoFitError, unknown []plan
 
 // fitCount heads the table: how many candidates (offer, GPU count, layout) were
 // considered and how many options are shown, best first, one per offer.
-func fitCount(l msg.Lang, considered, shown int) string {
+func fitCount(l msg.Lang, considered, shown int, rank plan.Rank, every bool) string {
+	note := l.T("plan.note." + rank.String())
 	if shown == 1 {
-		return l.F("plan.fit.one", l.N(considered, "plan.n.candidate"))
+		return l.F("plan.fit.one", l.N(considered, "plan.n.candidate"), note)
 	}
-	return l.F("plan.fit.many", considered, shown)
+	per := l.T("plan.per.offer")
+	if every {
+		per = l.T("plan.per.count")
+	}
+	return l.F("plan.fit.many", considered, shown, per, l.T("plan.order."+rank.String()), note)
 }
 
 // units are the units of a cost line the report writes in words, by

@@ -3,10 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
@@ -24,9 +26,12 @@ const width = 100
 type column struct {
 	id    string
 	align text.Align
-	max   int
-	wide  bool
-	cell  func(r row) string
+	// some, when set, shows the column only when some option needs it (host
+	// memory, when one offloads).
+	some func(plan.Option) bool
+	max  int
+	wide bool
+	cell func(r row) string
 }
 
 // row is what a cell is written from: the option, its rank, and the report's
@@ -41,10 +46,11 @@ type row struct {
 // view is how the report is written: its language, its width, the catalog that
 // names the cards, and where the offers came from.
 type view struct {
-	lang   msg.Lang
-	wide   bool
-	cat    *catalog.Catalog
-	source string // the price list, for the report's head
+	lang      msg.Lang
+	precision string // the message saying where the weights' precision came from
+	wide      bool
+	cat       *catalog.Catalog
+	source    string // the price list, for the report's head
 }
 
 // cardName is the catalog's name for a card ID, as users know the card.
@@ -91,9 +97,10 @@ var planColumns = []column{
 	{id: "gpus", align: text.Right,
 		cell: func(r row) string { return strconv.Itoa(r.o.GPUs) }},
 	{id: "layout", wide: true,
-		cell: func(r row) string { return plan.DescribeLayout(r.o.Layout) }},
+		cell: func(r row) string { return layoutName(r.lang, r.o.Layout) }},
 	{id: "mem", align: text.Right,
 		cell: func(r row) string { return r.o.PerGPU.Total().Human() }},
+	hostColumn,
 	{id: "free", align: text.Right,
 		cell: func(r row) string { return fmt.Sprintf("%.0f%%", r.o.Headroom*100) }},
 	{id: "time", align: text.Right,
@@ -127,6 +134,15 @@ var planColumns = []column{
 	{id: "vsbest", align: text.Right,
 		cell: func(r row) string { return r.amount(r.o.Waste) }},
 }
+
+// hostColumn is the host RAM each GPU needs, shown when an option offloads to it.
+var hostColumn = column{id: "host", align: text.Right, some: func(o plan.Option) bool { return o.HostMemory > 0 },
+	cell: func(r row) string {
+		if r.o.HostMemory == 0 {
+			return "-"
+		}
+		return r.o.HostMemory.Human()
+	}}
 
 // servingColumns are the options table's columns for a service.
 var servingColumns = []column{
@@ -164,13 +180,17 @@ func writeOptions(w io.Writer, cols []column, opts []plan.Option, v view) error 
 			currency = ""
 		}
 	}
+	var shown []column
+	for _, c := range cols {
+		if c.wide && !wide || c.some != nil && !slices.ContainsFunc(opts, c.some) {
+			continue
+		}
+		shown = append(shown, c)
+	}
 	t := text.Table{Indent: "  "}
 	var head []string
 	named := false
-	for _, c := range cols {
-		if c.wide && !wide {
-			continue
-		}
+	for _, c := range shown {
 		t.Align = append(t.Align, c.align)
 		if wide {
 			t.Max = append(t.Max, 0)
@@ -188,10 +208,7 @@ func writeOptions(w io.Writer, cols []column, opts []plan.Option, v view) error 
 	for i, o := range opts {
 		r := row{view: v, n: i + 1, o: o, currency: currency}
 		var cells []string
-		for _, c := range cols {
-			if c.wide && !wide {
-				continue
-			}
+		for _, c := range shown {
 			cells = append(cells, c.cell(r))
 		}
 		t.Row(cells...)
@@ -227,5 +244,12 @@ func columnsHelp(w io.Writer, title string, cols []column, l msg.Lang) {
 
 // view is the report's view for the offers read from source.
 func (o options) view(source string) view {
-	return view{lang: o.lang, wide: o.wide, cat: o.cat, source: source}
+	why := "plan.why.default"
+	switch {
+	case o.set["precision"]:
+		why = "plan.why.flag"
+	case o.Config != "" || len(o.GGUF) > 0 || len(o.Safetensors) > 0 || cli.IsDir(o.Model):
+		why = "plan.why.files"
+	}
+	return view{lang: o.lang, wide: o.wide, cat: o.cat, source: source, precision: why}
 }
