@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/msg"
+	"github.com/gpuplan/gpuplan/internal/report"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/gpuplan/gpuplan/sizing"
@@ -91,51 +91,22 @@ func parseLayout(s string, l msg.Lang) (sizing.Parallel, error) {
 	return p, nil
 }
 
-// fitColumns are the columns of the table -card prints without -offers: how
-// each card holds the job, with no prices.
-var fitColumns = slices.Concat(pick(planColumns, "num", "catalog", "gpus", "layout", "mem", "host"),
-	[]column{{id: "microbatch", align: text.Right, cell: func(r row) string {
-		if r.o.MicroBatch == 0 {
-			return "-"
-		}
-		return fmt.Sprintf("%d × %d", r.o.MicroBatch, max(r.o.Accumulation, 1))
-	}}},
-	pick(planColumns, "free", "time"))
-
-// fitServingColumns are fitColumns for a service: one replica of each card.
-var fitServingColumns = append(pick(planColumns, "num", "catalog", "gpus", "mem", "free"), pick(servingColumns, "seqs", "ttft", "tpot")...)
-
-// pick returns the columns of cols with these ids, in the order given, shown
-// whatever -wide says.
-func pick(cols []column, ids ...string) []column {
-	var out []column
-	for _, id := range ids {
-		for _, c := range cols {
-			if c.id == id {
-				c.wide = false
-				out = append(out, c)
-			}
-		}
-	}
-	return out
-}
-
 // printFit writes what -card without -offers answers: the job, and for each card
 // the GPUs that hold it, the layout, the memory and the time, with no prices.
 func printFit(w io.Writer, r plan.Request, opts []plan.Option, v view) error {
 	describeRequest(w, r, v)
 	fmt.Fprintln(w, text.Wrap(v.lang.T("plan.fit.head"), 0, width, ""))
 	fmt.Fprintln(w)
-	cols := fitColumns
+	cols := report.FitColumns
 	if r.Serving != nil {
-		cols = fitServingColumns
+		cols = report.FitServingColumns
 	}
 	if err := writeOptions(w, cols, opts, v); err != nil {
 		return err
 	}
 	for _, o := range opts {
 		for _, warn := range o.Warnings {
-			detail(w, v.cardName(o.CardID)+": "+warn)
+			detail(w, v.report().CardName(o.CardID)+": "+warn)
 		}
 	}
 	_, err := fmt.Fprintf(w, "\n%s\n", text.Wrap(v.lang.T("plan.fit.prices"), 0, width, ""))
