@@ -20,7 +20,7 @@ import (
 func TestOfferTemplates(t *testing.T) {
 	for file, provider := range map[string]string{"offers_template_zh.csv": "示例云", "offers_template_en.csv": "sample-cloud"} {
 		t.Run(file, func(t *testing.T) {
-			r := runArgs("-offers", file, "-top", "2")
+			r := runArgs("-offers", file, "-limit", "2")
 			if r.code != exitOK || r.stderr != "" {
 				t.Fatalf("exit %d, stderr %q\n%s", r.code, r.stderr, r.stdout)
 			}
@@ -82,7 +82,7 @@ func TestOfferFileNames(t *testing.T) {
 	if err := os.WriteFile(nameless, []byte("卡型,按量(元/小时)\nRTX 4090,1.60\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r = runArgs("-offers", nameless, "-top", "1")
+	r = runArgs("-offers", nameless, "-limit", "1")
 	if r.code != exitOK && strings.Contains(r.stderr, "provider") {
 		t.Skip("the price-list reader does not take a list without a provider column yet: " + r.stderr)
 	}
@@ -106,7 +106,7 @@ func TestUnknownCard(t *testing.T) {
 			t.Errorf("exit %d, stderr %q, stdout %q; want exit 1 and %q, and no no-fit report", r.code, r.stderr, r.stdout, want)
 		}
 	}
-	r = runArgs("-offers", "testdata/unknown_card.csv", "-catalog", "testdata/my_cards.json", "-top", "1")
+	r = runArgs("-offers", "testdata/unknown_card.csv", "-catalog", "testdata/my_cards.json", "-limit", "1")
 	if r.code != exitOK || !strings.Contains(r.stdout, "1 × RTX 9090 (RTX 9090 (sample card))") {
 		t.Errorf("with -catalog: exit %d, stderr %q:\n%s", r.code, r.stderr, r.stdout)
 	}
