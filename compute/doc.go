@@ -50,6 +50,13 @@
 //   - Serving.Prepare validates a replica and works out its quantities once, into a
 //     PreparedServing whose MaxConcurrency, At, Best and Under the planner calls for
 //     many loads; Serving's methods are shorthand for Prepare and one call.
+//   - What deployment planners try on a replica: a prefix cache
+//     (Serving.PrefixShare), speculative decoding with a draft (Serving.Speculative,
+//     a Speculation whose TokensPerStep is Leviathan et al.'s expected tokens a
+//     step) and expert parallelism for a mixture of experts (Serving.Expert); and
+//     prefill and decoding on replicas of their own (Disaggregated, after
+//     DistServe), with the KV cache crossing a Link, whose Prepare and Under answer
+//     as a replica's do.
 //
 // Card figures (peaks, memory and link bandwidth, architecture) come from package
 // catalog; this package takes them as plain values, so it imports only sizing.
@@ -70,7 +77,10 @@
 // zero PrefillChunk sizing.DefaultPrefillChunk; a replica that cannot hold the
 // model and one sequence is ErrNoFit, a latency target missed at concurrency 1
 // ErrUnreachable; a rate past what the replica sustains is Under's Stable false,
-// never an error.
+// never an error. A zero PrefixShare is no prefix cache, a nil Speculative no
+// draft, a zero Expert tensor parallelism for the experts too. A Disaggregated
+// needs a replica on each side and a Link; a rate past either side's capacity is
+// Stable false too.
 //
 // Bad input (negative, zero where a positive value is needed, NaN, Inf, unknown
 // units, a measurement faster than the card allows) returns an error wrapping

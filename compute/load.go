@@ -121,7 +121,7 @@ func (sv *PreparedServing) simulate(rate float64) (ttft, tpot []float64, busy fl
 	sent := 0.0
 	arrive := func() {
 		sent += rng.ExpFloat64() / rate
-		reqs = append(reqs, request{arrive: sent + over, left: sv.prompt})
+		reqs = append(reqs, request{arrive: sent + over, left: sv.fill})
 	}
 	arrive()
 	var (
@@ -133,7 +133,7 @@ func (sv *PreparedServing) simulate(rate float64) (ttft, tpot []float64, busy fl
 		start, area         float64 // the measured window's start and ∫ running dt
 		open                bool
 	)
-	decodeSteps := int64(sv.output) - 1
+	decodeSteps := int64(sv.steps)
 	for measured < loadRequests {
 		// Arrivals up to now, and one beyond, so that the next is known.
 		for reqs[len(reqs)-1].arrive <= now {
@@ -141,6 +141,12 @@ func (sv *PreparedServing) simulate(rate float64) (ttft, tpot []float64, busy fl
 		}
 		for admitted < len(reqs) && reqs[admitted].arrive <= now && admitted-finished < sv.max {
 			admitted++
+		}
+		for firstDone < admitted && reqs[firstDone].left == 0 {
+			// Prefilled elsewhere (the decode side of a Disaggregated pair): its
+			// first token streams as it is admitted.
+			reqs[firstDone].first, reqs[firstDone].firstStep = now, step
+			firstDone++
 		}
 		dec := float64(firstDone - finished)
 		prefilling := admitted - firstDone
@@ -153,13 +159,13 @@ func (sv *PreparedServing) simulate(rate float64) (ttft, tpot []float64, busy fl
 		var pre, ctx float64
 		for i := firstDone; i < admitted && pre < sv.chunk; i++ {
 			k := math.Min(reqs[i].left, sv.chunk-pre)
-			ctx += k * (sv.prompt - reqs[i].left + k/2)
+			ctx += k * (sv.prompt - reqs[i].left + k/2) // the cached prefix and the chunks before
 			pre += k
 		}
 		if pre > 0 {
 			ctx /= pre
 		}
-		dt := sv.r.step(dec, pre, ctx).total()
+		dt := sv.step(dec, pre, ctx)
 		k := int64(1)
 		if pre == 0 {
 			// Only decoding: steps are alike until a sequence finishes or, with a
@@ -196,8 +202,8 @@ func (sv *PreparedServing) simulate(rate float64) (ttft, tpot []float64, busy fl
 			}
 			if finished >= loadWarmup && measured < loadRequests {
 				ttft = append(ttft, r.first-r.arrive+over)
-				if decodeSteps > 0 {
-					tpot = append(tpot, (now-r.first)/float64(decodeSteps))
+				if sv.output > 1 {
+					tpot = append(tpot, (now-r.first)/(sv.output-1))
 				}
 				measured++
 			}

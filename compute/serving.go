@@ -70,6 +70,24 @@ type Serving struct {
 	// its Decode factor (Serving.Fit works one out); nil or a zero factor: as
 	// modelled.
 	Calibration *Calibration `json:"calibration"`
+
+	// PrefixShare is the share of each prompt found in a prefix cache (vLLM's
+	// automatic prefix caching, SGLang's RadixAttention), in [0, 1): the whole
+	// KVBlockTokens blocks of that share are not prefilled, and are held once for
+	// every sequence, so a cache never lowers MaxConcurrency nor slows a TTFT.
+	// Zero: no cache.
+	PrefixShare float64 `json:"prefix_share"`
+	// Speculative, when set, decodes with a draft (Speculation); nil: without.
+	Speculative *Speculation `json:"speculative"`
+	// Expert is the expert-parallel degree of a mixture of experts: its routed
+	// experts spread over Expert groups of the Devices, whole experts to a group,
+	// with attention tensor-parallel over all of them, each MoE layer's tokens
+	// going to their experts and back in two all-to-alls, and each step waiting
+	// for the group its tokens touch most (at small batch that is slower than
+	// tensor parallelism, at large batch it sends less). Memory per device is as
+	// without it. It divides both Devices and the model's Experts; zero or 1: the
+	// experts are tensor-parallel like the rest.
+	Expert int `json:"expert"`
 }
 
 // ServingPoint is a replica's steady state with Concurrency users in a closed loop
@@ -99,10 +117,11 @@ type PreparedServing struct {
 	prompt float64
 	output float64
 	chunk  float64
-	kvSeq  float64 // bytes of KV cache one sequence holds at its longest, in whole blocks
+	kvSeq  float64 // bytes of KV cache a sequence holds of its own at its longest, in whole blocks (shared prefix blocks apart: modes.kvShared)
 	free   float64 // bytes left for the KV cache over the whole replica
 	need   float64 // bytes per device the weights, a chunk's activations and the reserve take
 	max    int
+	modes  // prefix cache, speculative decoding (modes.go)
 }
 
 // Prepare validates s and works out its per-replica quantities once, with the
@@ -191,13 +210,16 @@ func (s Serving) Prepare() (PreparedServing, error) {
 		kvSeq: kvSeq,
 		need:  mem*reserve + float64(est.Weights)/n + float64(est.Activations),
 	}
+	if err := sv.setModes(s, held); err != nil {
+		return PreparedServing{}, err
+	}
 	sv.free = n * (mem - sv.need)
-	if sv.free < kvSeq || !(kvSeq > 0) {
+	if kvSeq = sv.kvSeq + sv.kvShared; sv.free < kvSeq || !(kvSeq > 0) {
 		return PreparedServing{}, fmt.Errorf("compute: %s on %d × %s: weights, a %d-token prefill chunk's activations and the %.0f%% reserve take %s of each device's %s, leaving the replica %s for a KV cache of %s per sequence (%d tokens): %w",
 			modelName(s.Model), devices, s.Memory.HumanSI(), chunk, 100*reserve, sizing.Bytes(math.Min(sv.need, 9e18)).HumanSI(), s.Memory.HumanSI(),
 			sizing.Bytes(math.Max(sv.free, 0)).HumanSI(), sizing.Bytes(kvSeq).HumanSI(), held, ErrNoFit)
 	}
-	sv.max = int(math.Min(sv.free/kvSeq, math.MaxInt32))
+	sv.max = int(math.Min((sv.free-sv.kvShared)/sv.kvSeq, math.MaxInt32))
 	return sv, nil
 }
 
@@ -281,7 +303,7 @@ func (sv *PreparedServing) At(c int) (ServingPoint, error) {
 	}
 	if c > sv.max {
 		return ServingPoint{}, fmt.Errorf("compute: concurrency %d needs %s of KV cache, the replica has room for %s (%d sequences): %w",
-			c, sizing.Bytes(math.Min(float64(c)*sv.kvSeq, 9e18)).HumanSI(), sizing.Bytes(sv.free).HumanSI(), sv.max, ErrNoFit)
+			c, sizing.Bytes(math.Min(sv.kvShared+float64(c)*sv.kvSeq, 9e18)).HumanSI(), sizing.Bytes(sv.free).HumanSI(), sv.max, ErrNoFit)
 	}
 	ttft, tpot := sv.loop(float64(c))
 	tp, err := latency(tpot)
@@ -304,32 +326,33 @@ func (sv *PreparedServing) At(c int) (ServingPoint, error) {
 // loop returns the TTFT and TPOT, in seconds, of c users in a closed loop (At).
 func (sv *PreparedServing) loop(c float64) (ttft, tpot float64) {
 	others := c - 1
-	tpot = sv.r.step(c, 0, 0).total()
-	ttft = sv.firstToken(others, tpot, others/c)
+	step := sv.step(c, 0, 0)
+	ttft = sv.firstToken(others, step, others/c)
 	for range 8 {
-		cycle := ttft + (sv.output-1)*tpot
-		decoding := others * (sv.output - 1) * tpot / cycle
-		tpot = sv.r.step(1+decoding, others*sv.prompt/cycle*tpot, sv.prompt/2).total()
-		ttft = sv.firstToken(decoding, tpot, others/c)
+		cycle := ttft + sv.steps*step
+		decoding := others * sv.steps * step / cycle
+		step = sv.step(1+decoding, others*sv.fill/cycle*step, sv.cached+sv.fill/2)
+		ttft = sv.firstToken(decoding, step, others/c)
 	}
-	return ttft, tpot
+	return ttft, step * sv.perToken
 }
 
 // firstToken returns the seconds from a request's arrival to its first token when
-// dec sequences decode beside it and the engine is busy with a step of tpot
+// dec sequences decode beside it and the engine is busy with a step of step
 // seconds for the share busy of the time: RequestOverhead, the wait for the step
-// in flight, then its prompt in chunks, each chunk's tokens attending to the chunks
-// before them and half of their own.
-func (sv *PreparedServing) firstToken(dec, tpot, busy float64) float64 {
-	whole := math.Floor(sv.prompt / sv.chunk)
-	last := sv.prompt - whole*sv.chunk
-	t := RequestOverhead.Seconds() + busy*tpot
+// in flight, then the prompt tokens not found in the prefix cache in chunks, each
+// chunk's tokens attending to the cached prefix, the chunks before them and half
+// of their own.
+func (sv *PreparedServing) firstToken(dec, step, busy float64) float64 {
+	whole := math.Floor(sv.fill / sv.chunk)
+	last := sv.fill - whole*sv.chunk
+	t := RequestOverhead.Seconds() + busy*step
 	if whole > 0 {
 		// The whole chunks' mean context is the midpoint of the prompt they cover.
-		t += whole * sv.r.step(dec, sv.chunk, whole*sv.chunk/2).total()
+		t += whole * sv.step(dec, sv.chunk, sv.cached+whole*sv.chunk/2)
 	}
 	if last > 0 {
-		t += sv.r.step(dec, last, whole*sv.chunk+last/2).total()
+		t += sv.step(dec, last, sv.cached+whole*sv.chunk+last/2)
 	}
 	return t
 }
@@ -385,6 +408,9 @@ func (sv *PreparedServing) Best(ttft, tpot time.Duration) (ServingPoint, error) 
 // it: faster than the weights read at the full Bandwidth, or than a step's
 // all-reduces and StepOverhead alone. Errors of Prepare and At too.
 func (s Serving) Fit(concurrency int, tpot time.Duration) (Calibration, error) {
+	if s.Speculative != nil {
+		return Calibration{}, fmt.Errorf("compute: a TPOT measured with speculative decoding mixes the card's speed with the draft's acceptance: fit from a run without it: %w", ErrInvalid)
+	}
 	s.Calibration = nil
 	p, err := s.Prepare()
 	if err != nil {

@@ -83,6 +83,13 @@ type replica struct {
 	fixed       float64 // seconds every step pays beside its kernels: StepOverhead for a serving engine
 	link        Link
 	approx      bool // the shape is sizing's assumption for a model known by Params alone
+	// proposed is the draft tokens each decoding sequence verifies in a step
+	// beside its own (speculative.go); zero without a draft.
+	proposed float64
+	// ep is the expert-parallel degree, moeLayers the layers with experts and
+	// moeRouted the experts a token is routed to (expert.go); ep zero or 1: the
+	// experts are tensor-parallel like the rest.
+	ep, moeLayers, moeRouted float64
 }
 
 // cost is one step's time split into its parts, in seconds: the linear layers
@@ -218,7 +225,7 @@ func (r *replica) weightsRead(tokens float64) float64 {
 		return r.weights
 	}
 	touched := r.experts * (1 - math.Pow(1-r.routed/r.experts, tokens))
-	return r.shared + touched*r.expert
+	return r.shared + r.busiest(touched)*r.expert
 }
 
 // step returns the cost of one forward step that decodes one token for each of dec
@@ -233,25 +240,33 @@ func (r *replica) weightsRead(tokens float64) float64 {
 // over the devices and divided by the calibration. Tensor parallelism then adds two
 // all-reduces per layer of the step's hidden states (Shoeybi et al. 2019, §3: one
 // after attention, one after the MLP), each AllReduceBase +
-// AllReduceHop·log₂(devices) plus the link's ring time; and a serving engine's
-// step pays StepOverhead.
+// AllReduceHop·log₂(devices) plus the link's ring time (expert parallelism
+// trades the MLP's for all-to-alls: comm); and a serving engine's step pays
+// StepOverhead. With a draft, each decoding sequence also verifies its proposed
+// tokens: they pass the linear layers and attend to its KV cache, read once.
 func (r *replica) step(dec, pre, preCtx float64) cost {
-	tokens := dec + pre
+	tokens := dec*(1+r.proposed) + pre
 	var c cost
 	w := r.weightsRead(tokens)
 	kv := dec * r.kvRead * r.kvCopies
 	c.read = w + kv
 	c.weights = w / r.memRate / r.calib
 	c.matmul = tokens * r.flopsPerToken / r.flopRate / r.calib
-	c.attn = (math.Max(kv/r.kvRate, r.attnPerCtx*dec*r.ctx/r.flopRate) + r.attnPerCtx*pre*preCtx/r.flopRate) / r.calib
+	c.attn = (math.Max(kv/r.kvRate, r.attnPerCtx*dec*(1+r.proposed)*r.ctx/r.flopRate) + r.attnPerCtx*pre*preCtx/r.flopRate) / r.calib
 	if r.devices > 1 {
-		n := int(r.devices)
-		one := AllReduceBase.Seconds() + AllReduceHop.Seconds()*math.Log2(r.devices) +
-			r.link.allReduce(tokens*r.hiddenBytes, n)
-		c.comm = 2 * r.layers * one
+		c.comm = r.comm(tokens)
 	}
 	c.fixed = r.fixed
 	return c
+}
+
+// reduce returns the seconds of one all-reduce of tokens tokens' hidden states
+// over n devices of the replica (see step); none on one device.
+func (r *replica) reduce(tokens, n float64) float64 {
+	if n <= 1 {
+		return 0
+	}
+	return AllReduceBase.Seconds() + AllReduceHop.Seconds()*math.Log2(n) + r.link.allReduce(tokens*r.hiddenBytes, int(n))
 }
 
 // latency converts a step's seconds to a Duration of at least one nanosecond:

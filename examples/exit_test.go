@@ -92,7 +92,16 @@ func TestExitStatus(t *testing.T) {
 		stderr string // in standard error; empty: standard error is empty
 		json   bool   // standard output is one JSON value
 		files  []string
+		locale string // LANG, under LC_ALL and LC_MESSAGES unset; empty: C
+		stdout string // in standard output
 	}{
+		// main reads the locale and hands it to run: a zh_* locale speaks Chinese.
+		{name: "plan in a zh locale", cmd: "plan", args: []string{"-top", "1"}, locale: "zh_CN.UTF-8", stdout: "预计费用（元）"},
+		{name: "plan -lang en in a zh locale", cmd: "plan", args: []string{"-top", "1", "-lang", "en"}, locale: "zh_CN.UTF-8", stdout: "cost CNY"},
+		{name: "plan usage error in a zh locale", cmd: "plan", args: []string{"-budget", "-10"}, code: 2, locale: "zh_CN.UTF-8", stderr: "-budget -10: 应为大于 0 的金额"},
+		{name: "verify in Chinese", cmd: "verify", args: []string{"-sample", "bad", "-lang", "zh"}, code: 1, stderr: "does not match", stdout: "结论：3 个问题"},
+		{name: "serve in a zh locale", cmd: "serve", locale: "zh_TW.UTF-8", stdout: "卡型"},
+		{name: "bad -lang", cmd: "seeds", args: []string{"-lang", "fr"}, code: 2, stderr: "-lang"},
 		{name: "plan", cmd: "plan", args: []string{"-top", "1"}},
 		{name: "plan help", cmd: "plan", args: []string{"-h"}},
 		{name: "plan no fit", cmd: "plan", args: noFit, code: 1},
@@ -149,7 +158,15 @@ func TestExitStatus(t *testing.T) {
 			dir := t.TempDir()
 			cmd := exec.Command(filepath.Join(bin, tc.cmd), tc.args...)
 			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "LC_ALL=C", "LANG=C")
+			cmd.Env = []string{"LC_ALL=C", "LANG=C"}
+			if tc.locale != "" {
+				cmd.Env = []string{"LANG=" + tc.locale}
+			}
+			for _, v := range os.Environ() {
+				if k, _, _ := strings.Cut(v, "="); k != "LC_ALL" && k != "LC_MESSAGES" && k != "LANG" {
+					cmd.Env = append(cmd.Env, v)
+				}
+			}
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			err := cmd.Run()
@@ -171,6 +188,9 @@ func TestExitStatus(t *testing.T) {
 			}
 			if tc.code == 2 && !tc.json && !strings.Contains(stderr.String(), "-h") {
 				t.Errorf("%s %q: stderr %q, want a pointer to -h", tc.cmd, tc.args, stderr.String())
+			}
+			if tc.stdout != "" && !strings.Contains(stdout.String(), tc.stdout) {
+				t.Errorf("%s %q: standard output lacks %q:\n%s", tc.cmd, tc.args, tc.stdout, stdout.String())
 			}
 			if tc.json {
 				dec := json.NewDecoder(&stdout)

@@ -3,6 +3,7 @@ package pricing
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -356,6 +357,40 @@ func BenchmarkBill(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/session")
+		})
+	}
+}
+
+// distinctSessions is n sessions over a month, each with its own count of GPUs
+// and its own length, so that every one is billed a different number of
+// GPU-seconds: Bill's slowest input for its size, with one line of its own a
+// session.
+func distinctSessions(n int) []Session {
+	used := make([]Session, n)
+	for i := range used {
+		s := at(time.Duration(i%(700*3600)) * time.Second)
+		used[i] = Session{Start: s, End: s.Add(time.Duration(1+i/1_000_000) * time.Hour), GPUs: 1 + i%1_000_000}
+	}
+	return used
+}
+
+// BenchmarkBillAtLimit bills MaxSessions sessions with distinct GPU counts and
+// lengths; -benchmem reports the memory, which grows linearly with the sessions.
+func BenchmarkBillAtLimit(b *testing.B) {
+	if testing.Short() {
+		b.Skip("MaxSessions sessions: seconds and a gigabyte")
+	}
+	for _, n := range []int{1 << 20, MaxSessions} {
+		used := distinctSessions(n)
+		a := Account{Tariff: Tariff{Currency: "CNY", Hourly: dec("1.60"), Granularity: time.Minute}, TaxRate: dec("0.06")}
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				if _, err := a.Bill(jan, at(720*time.Hour), used, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/session")
 		})
 	}
 }

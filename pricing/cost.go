@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gpuplan/gpuplan/internal/checked"
 	"github.com/shopspring/decimal"
 )
 
@@ -105,26 +106,52 @@ type rawLine struct {
 	price      decimal.Decimal
 }
 
-// line is l as a quote writes it for g GPUs. Hourly time has its quantity and
+// line is l as a quote writes it for gpus GPUs. Hourly time has its quantity and
 // amount exact when they terminate, else rounded half up to nine places (the
 // rounding line takes the rest); packages are exact.
-func (l rawLine) line(cur string, g decimal.Decimal) Line {
-	var qty, amt decimal.Decimal
+func (l rawLine) line(cur string, gpus int) Line {
+	ln := l.head(cur, gpus)
 	if l.secs > 0 {
-		secs := decimal.NewFromInt(l.secs).Mul(g)
-		qty = quo9(secs, decimal.NewFromInt(3600))
-		amt = quo9(secs.Mul(l.price), decimal.NewFromInt(3600))
+		ln.Amount.Amount = quo9(decimal.NewFromInt(l.secs).Mul(decimal.NewFromInt(int64(gpus))).Mul(l.price), decimal.NewFromInt(3600))
 	} else {
-		qty = decimal.NewFromInt(l.count).Mul(g)
-		amt = l.price.Mul(qty)
+		ln.Amount.Amount = l.price.Mul(ln.Quantity)
+	}
+	return ln
+}
+
+// head is line without its amount (zero, in cur), for a caller that rounds the
+// amount itself.
+func (l rawLine) head(cur string, gpus int) Line {
+	var qty decimal.Decimal
+	if l.secs > 0 {
+		qty = hours9(l.secs, int64(gpus))
+	} else {
+		qty = decimal.NewFromInt(l.count).Mul(decimal.NewFromInt(int64(gpus)))
 	}
 	return Line{Item: l.item, Unit: l.unit, Quantity: qty,
-		Price: Money{Amount: l.price, Currency: cur}, Amount: Money{Amount: amt, Currency: cur}}
+		Price: Money{Amount: l.price, Currency: cur}, Amount: Money{Currency: cur}}
 }
 
 // quo9 returns x/y, exact when that terminates within nine places, else rounded
 // half up to nine places.
 func quo9(x, y decimal.Decimal) decimal.Decimal { return trim(roundQuo(x, y, 9, RoundHalfUp)) }
+
+// hours9 is secs seconds on each of gpus GPUs in hours, as quo9 writes it: from
+// integers (secs·gpus·10^9/3600, rounded half up, trailing zeros dropped) when
+// the result fits an int64, as it does for any usage up to MaxDuration on 10,000
+// GPUs, else by quo9.
+func hours9(secs, gpus int64) decimal.Decimal {
+	if n, ok := checked.Mul(secs, gpus); ok {
+		if q, _, ok := mulDivRound(uint64(n), 1e9, 3600, RoundHalfUp); ok {
+			e := int32(-9)
+			for ; e < 0 && q%10 == 0; e++ {
+				q /= 10
+			}
+			return decimal.New(q, e)
+		}
+	}
+	return quo9(decimal.NewFromInt(secs).Mul(decimal.NewFromInt(gpus)), decimal.NewFromInt(3600))
+}
 
 func checkGPUs(gpus int) error {
 	if gpus < 1 || gpus > 1_000_000 {

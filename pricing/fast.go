@@ -260,11 +260,10 @@ func (p *pricer) rawLines(lines []rawLine, c cover, trialSecs int64) []rawLine {
 // difference between them.
 func (p *pricer) quote(c cover, trialSecs int64, gpus int) Quote {
 	var buf [maxItems + 2]rawLine
-	g := decimal.NewFromInt(int64(gpus))
 	q := Quote{Total: p.total(c, trialSecs, gpus), Lines: []Line{}}
 	sum := decimal.Decimal{}
 	for _, l := range p.rawLines(buf[:0], c, trialSecs) {
-		ln := l.line(p.t.Currency, g)
+		ln := l.line(p.t.Currency, gpus)
 		sum = sum.Add(ln.Amount.Amount)
 		q.Lines = append(q.Lines, ln)
 	}
@@ -311,7 +310,7 @@ func (p *pricer) floor(secs int64, gpus int) (int64, bool) {
 func (p *pricer) roundedLine(c cover, gpus int) Line {
 	var buf [maxItems + 2]rawLine
 	lines := p.rawLines(buf[:0], c, 0)
-	l := lines[0].line(p.t.Currency, decimal.NewFromInt(int64(gpus)))
+	l := lines[0].head(p.t.Currency, gpus)
 	l.Amount = p.total(c, 0, gpus)
 	return l
 }

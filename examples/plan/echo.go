@@ -50,14 +50,8 @@ func echo(r plan.Request, given map[string]bool) (json.RawMessage, []string, err
 		mark("headroom")
 	}
 	if !serving {
-		if r.Band == (compute.Band{}) {
-			r.Band = compute.PublishedMFU()
-			mark("utilization_band")
-		}
-		if r.Utilization == 0 {
-			r.Utilization = r.Band.Mid()
-			mark("utilization")
-		}
+		// A zero utilization and band are not filled in: they mean compute's
+		// model of the step, which the echo must keep to plan the same.
 		if r.Checkpoint == 0 {
 			r.Checkpoint = plan.DefaultCheckpoint
 			mark("checkpoint")

@@ -37,11 +37,11 @@ func TestEchoJob(t *testing.T) {
 	if err := json.Unmarshal(out.Job, &req); err != nil {
 		t.Fatalf("the echo does not decode as a plan.Request: %v", err)
 	}
-	if req.Model.Params != 6738415616 || req.Headroom != 0.25 || req.Utilization != 0.45 || req.Limit != 3 ||
+	if req.Model.Params != 6738415616 || req.Headroom != 0.25 || req.Utilization != 0 || req.Limit != 3 ||
 		req.Workload.LoRARank != 16 || req.Workload.Optimizer.String() != "adamw" || req.Tokens != 1e8 {
 		t.Errorf("echo %+v: want the parameter count, the headroom given, the defaults written out", req)
 	}
-	for _, key := range []string{"tokens", "workload.batch", "utilization", "utilization_band", "checkpoint", "restart",
+	for _, key := range []string{"tokens", "workload.batch", "checkpoint", "restart",
 		"market_threshold", "rank", "workload.optimizer", "workload.lora_rank", "workload.overhead_bytes"} {
 		if !slices.Contains(out.Defaults, key) {
 			t.Errorf("defaults %q lack %q", out.Defaults, key)

@@ -82,6 +82,7 @@ import (
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/msg"
+	"github.com/gpuplan/gpuplan/internal/report"
 	"github.com/gpuplan/gpuplan/internal/sample"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
@@ -103,26 +104,26 @@ const (
 
 // options holds the command line.
 type options struct {
-	model, task, precision, kvPrecision, recompute string
-	params, config, render, size                   string
-	gguf, safetensors                              fileList
-	context, batch, loraRank, maxGPUs, top         int
-	eager                                          bool
-	tokensArg                                      string
-	tokens                                         float64         // from tokensArg, or the task's default
-	budgetAmount                                   decimal.Decimal // from budget; zero: none
-	usage, deadline, perDay                        time.Duration
-	days                                           int
-	headroom, utilization                          float64
-	budget, offers                                 string
-	rates                                          ratesFlag // rates.go
-	json, wide                                     bool
-	lang                                           msg.Lang
-	catalog                                        string           // -catalog: a file of the user's own cards
-	cat                                            *catalog.Catalog // the built-in catalog, with -catalog's cards
-	out                                            string           // -o: the report's file; empty: standard output
-	serve                                          serveFlags       // serve.go
-	set                                            map[string]bool  // the flags given on the command line
+	cli.ModelFlags                          // -model, -config, -gguf, -safetensors, -params
+	task, precision, kvPrecision, recompute string
+	render, size                            string
+	context, batch, loraRank, maxGPUs, top  int
+	eager                                   bool
+	tokensArg                               string
+	tokens                                  float64         // from tokensArg, or the task's default
+	budgetAmount                            decimal.Decimal // from budget; zero: none
+	usage, deadline, perDay                 time.Duration
+	days                                    int
+	headroom, utilization                   float64
+	budget, offers                          string
+	rates                                   ratesFlag // rates.go
+	json, wide                              bool
+	lang                                    msg.Lang
+	catalog                                 string           // -catalog: a file of the user's own cards
+	cat                                     *catalog.Catalog // the built-in catalog, with -catalog's cards
+	out                                     string           // -o: the report's file; empty: standard output
+	serve                                   serveFlags       // serve.go
+	set                                     map[string]bool  // the flags given on the command line
 }
 
 // parse reads the command line. The flag set comes back for printing the usage;
@@ -131,11 +132,7 @@ func parse(args []string, lang msg.Lang) (options, *flag.FlagSet, error) {
 	o := options{lang: cli.LangOf(args, lang)}
 	l := o.lang // the flags' words, in the language -lang asks for
 	fs := cli.FlagSet("plan")
-	fs.StringVar(&o.model, "model", "llama-2-7b", l.T("plan.flag.model"))
-	fs.StringVar(&o.config, "config", "", l.T("plan.flag.config"))
-	fs.Var(&o.gguf, "gguf", l.T("plan.flag.gguf"))
-	fs.Var(&o.safetensors, "safetensors", l.T("plan.flag.safetensors"))
-	fs.StringVar(&o.params, "params", "", l.T("plan.flag.params"))
+	o.ModelFlags.Define(fs, "llama-2-7b", l)
 	fs.StringVar(&o.render, "render", "", l.T("plan.flag.render"))
 	fs.StringVar(&o.size, "size", "", l.T("plan.flag.size"))
 	fs.StringVar(&o.task, "task", "lora", l.T("plan.flag.task"))
@@ -180,9 +177,9 @@ func run(w io.Writer, args []string, lang msg.Lang) error {
 		l := o.lang
 		cli.Usage(w, fs, l.T("plan.usage"), l)
 		fmt.Fprintln(w)
-		columnsHelp(w, l.T("plan.help.jobcols"), planColumns, l)
+		columnsHelp(w, l.T("plan.help.jobcols"), report.PlanColumns, l)
 		fmt.Fprintln(w)
-		columnsHelp(w, l.T("plan.help.servecols"), servingColumns, l)
+		columnsHelp(w, l.T("plan.help.servecols"), report.ServingColumns, l)
 		return nil
 	}
 	if err != nil {
@@ -218,7 +215,7 @@ func writeJSON(w io.Writer, v any) error { return cli.WriteJSON(w, v) }
 // execute plans and prints. No fit is reported on w and gives exitFail with a
 // nil error; a non-nil error is left to run to report.
 func (o options) execute(w io.Writer) (int, error) {
-	if o.model == "list" {
+	if o.Model == "list" {
 		if o.json {
 			return exitOK, writeJSON(w, sizing.Presets())
 		}
@@ -262,7 +259,7 @@ func (o options) execute(w io.Writer) (int, error) {
 	var nf *plan.NoFitError
 	if errors.As(err, &nf) {
 		for _, sk := range unknown {
-			nf.Reasons = append(nf.Reasons, offerName(sk.Offer)+" "+sk.Offer.Card+": "+sk.Reason)
+			nf.Reasons = append(nf.Reasons, report.OfferName(sk.Offer)+" "+sk.Offer.Card+": "+sk.Reason)
 		}
 		if o.json {
 			je := jsonError{Error: nf.Error(), NoFit: true, Reasons: nonNil(nf.Reasons), Suggestions: nonNil(nf.Suggestions)}
@@ -344,11 +341,11 @@ func (o options) request() (plan.Request, error) {
 			return r, err
 		}
 	}
-	if r.Model, err = o.buildModel(); err != nil {
+	if r.Model, err = o.Read(o.set, o.lang); err != nil {
 		return r, err
 	}
 	if !o.set["precision"] && (wl.Task == sizing.Inference || o.set["serve-rps"]) {
-		wl.Precision = o.filePrecision(r.Model, wl.Precision)
+		wl.Precision = o.Precision(r.Model, wl.Precision)
 	}
 	// Defaults by task: training a micro-batch of 4 on 1e8 tokens; inference one
 	// sequence at a time, generating a million tokens.
@@ -408,13 +405,7 @@ func describeRequest(w io.Writer, r plan.Request, v view) {
 		return
 	}
 	m, wl := r.Model, r.Workload
-	job := lang.F("plan.job", m.Name, lang.Tokens(float64(m.ParamCount())), taskName(lang, wl.Task), wl.Precision)
-	if wl.Task == sizing.Inference {
-		job += lang.F("plan.job.inference", lang.N(wl.Batch, "plan.n.seq"), wl.SeqLen)
-	} else {
-		job += lang.F("plan.job.training", wl.Batch, wl.SeqLen, lang.T("plan.recompute."+wl.Recompute.String()))
-	}
-	field(w, lang.T("plan.label.job"), job)
+	field(w, lang.T("plan.label.job"), report.Job(r, lang))
 	var work string
 	switch {
 	case r.Tokens > 0 && wl.Task == sizing.Inference:
@@ -442,74 +433,30 @@ func describeRequest(w io.Writer, r plan.Request, v view) {
 		}
 		field(w, lang.T("plan.label.rental"), rental)
 	}
-	for _, note := range modelNotes(m, wl) {
+	for _, note := range modelNotes(m, wl, lang) {
 		field(w, lang.T("plan.label.model"), note)
 	}
 	field(w, lang.T("plan.label.offers"), v.source)
 	fmt.Fprintln(w)
 }
 
-// taskName names a task for the report: "lora"; in Chinese "LoRA 微调".
-func taskName(l msg.Lang, t sizing.Task) string { return l.T("plan.task." + t.String()) }
-
-// layoutName describes a parallel layout for the report: plan.DescribeLayout's
-// words, or their Chinese.
-func layoutName(l msg.Lang, p sizing.Parallel) string {
-	if l == msg.EN {
-		return plan.DescribeLayout(p)
-	}
-	var parts []string
-	switch {
-	case p.Tensor > 1:
-		parts = append(parts, l.F("plan.layout.tensor", p.Tensor))
-		if p.Data > 1 {
-			parts = append(parts, l.F("plan.layout.data", p.Data))
-		}
-	case p.Pipeline > 1:
-		parts = append(parts, l.F("plan.layout.pipeline", p.Pipeline))
-	case p.Data > 1:
-		parts = append(parts, l.F("plan.layout.data", p.Data))
-	default:
-		parts = append(parts, l.T("plan.layout.one"))
-	}
-	if p.ZeRO > 0 {
-		parts = append(parts, fmt.Sprintf("ZeRO-%d", p.ZeRO))
-	}
-	if p.OffloadOptimizer {
-		parts = append(parts, l.T("plan.layout.offload"))
-	}
-	return strings.Join(parts, l.T("plan.list.sep"))
-}
-
 func printPlan(w io.Writer, r plan.Request, rep plan.Report, v view) error {
 	lang := v.lang
 	shown := rep.Options
 	describeRequest(w, r, v)
-	fmt.Fprintln(w, text.Wrap(fitCount(lang, rep.Considered, len(shown)), 0, width, ""))
+	fmt.Fprintln(w, text.Wrap(report.Fit(lang, rep), 0, width, ""))
 	fmt.Fprintln(w)
 	printSkipped(w, rep.Skipped, lang)
-	if err := writeOptions(w, planColumns, shown, v); err != nil {
+	if err := writeOptions(w, report.PlanColumns, shown, v); err != nil {
 		return err
 	}
 	printRates(w, shown, lang)
-	best := shown[0]
-	fmt.Fprintf(w, "\n%s\n", text.Wrap(lang.F("plan.best", offerName(best.Offer), best.GPUs, v.bestCard(best), layoutName(lang, best.Layout)), 0, width, "  "))
-	b := best.PerGPU
-	detail(w, lang.F("plan.best.memory", b.Weights.Human(), b.Gradients.Human(), b.Optimizer.Human(), b.Activations.Human(),
-		b.KVCache.Human(), b.Overhead.Human(), b.Total().Human(), best.Capacity.Human(), best.Headroom*100))
-	if best.Duration > 0 {
-		t := lang.F("plan.best.time", lang.Dur(best.Duration))
-		if low, high := lang.Dur(best.DurationLow), lang.Dur(best.DurationHigh); low != high {
-			t += lang.F("plan.best.band", low, high)
+	head, d := report.Best(shown[0], v.report())
+	fmt.Fprintf(w, "\n%s\n", text.Wrap(head, 0, width, "  "))
+	for _, line := range append([]string{d.Memory, d.Time, d.Cost}, append(d.Warnings, d.Note)...) {
+		if line != "" {
+			detail(w, line)
 		}
-		detail(w, t+lang.F("plan.best.scaling", best.Efficiency*100))
-	}
-	detail(w, lang.T("plan.best.cost")+lang.Money(best.Cost.Total)+priceBasis(best, lang)+costLines(best.Cost, unitPrefix(best), lang))
-	for _, warn := range best.Warnings {
-		detail(w, lang.T("plan.best.warning")+warn)
-	}
-	if best.Offer.Notes != "" {
-		detail(w, lang.T("plan.best.note")+best.Offer.Notes)
 	}
 	warned := 0
 	for _, o := range shown[1:] {
@@ -538,30 +485,6 @@ func detail(w io.Writer, line string) {
 	fmt.Fprintf(w, "  %s\n", text.Wrap(line, 2, width, "    "))
 }
 
-// offerName names an offer in the report: "provider/region" as the price list
-// writes them.
-func offerName(o pricing.Offer) string {
-	if o.Region == "" {
-		return o.Provider
-	}
-	return o.Provider + "/" + o.Region
-}
-
-// bestCard names an option's card for the best option's line: the price list's
-// name, and the catalog's card it denotes when that differs ("RTX 4090 (GeForce
-// RTX 4090)").
-func (v view) bestCard(o plan.Option) string {
-	name := v.cardName(o.CardID)
-	card := strings.TrimSpace(o.Offer.Card)
-	switch {
-	case card == "":
-		return name
-	case strings.EqualFold(card, name):
-		return card
-	}
-	return v.lang.F("plan.card.both", card, name)
-}
-
 func printNoFit(w io.Writer, r plan.Request, nf *plan.NoFitError, unknown []plan.Skipped, v view) {
 	describeRequest(w, r, v)
 	printSkipped(w, unknown, v.lang)
@@ -576,72 +499,3 @@ func printNoFit(w io.Writer, r plan.Request, nf *plan.NoFitError, unknown []plan
 		}
 	}
 }
-
-// fitCount heads the table: how many candidates (offer, GPU count, layout) were
-// considered and how many options are shown, best first, one per offer.
-func fitCount(l msg.Lang, considered, shown int) string {
-	if shown == 1 {
-		return l.F("plan.fit.one", l.N(considered, "plan.n.candidate"))
-	}
-	return l.F("plan.fit.many", considered, shown)
-}
-
-// units are the units of a cost line the report writes in words, by
-// pricing.Line.Unit: "plan.unit."+unit+".one", ".many" and ".per" are how it
-// is written after a quantity of one, of several, and after a price's slash.
-var units = map[string]bool{"hour": true, "day": true, "week": true, "month": true, "term": true}
-
-// costLines writes a quote's lines after the cost: "; hourly 10.48 h × CNY
-// 0.80/h = CNY 8.38", each rounded for reading (-json keeps them exact); a
-// rounding line that rounds to nothing is left out.
-func costLines(q pricing.Quote, prefix string, lang msg.Lang) string {
-	var b strings.Builder
-	for _, l := range q.Lines {
-		if line := costLine(l, prefix, lang); line != "" {
-			b.WriteString(lang.T("plan.cost.sep"))
-			b.WriteString(line)
-		}
-	}
-	return b.String()
-}
-
-// costLine writes a quote's line: the quantity rounded to two places for reading
-// (more for a quantity under 0.01, so it never reads 0), counted in GPU-units
-// (prefix "GPU-") when the option has several GPUs priced per GPU, in
-// instance-units (prefix "instance-") for an offer sold in instances, and the
-// unit price as the price list gives it, and the amount rounded to the
-// currency's minor unit:
-// "hourly 10.48 h × CNY 0.80/h = CNY 8.38", "monthly 8 GPU-months × CNY
-// 1800.00/month = CNY 14400.00", "rounding CNY -0.01"; empty for a rounding line
-// under half a minor unit. -json keeps every figure exact.
-func costLine(l pricing.Line, prefix string, lang msg.Lang) string {
-	if l.Unit == "" && l.Quantity.Equal(decimal.NewFromInt(1)) && l.Price.Currency == l.Amount.Currency && l.Price.Amount.Equal(l.Amount.Amount) {
-		if l.Amount.Round(pricing.RoundHalfUp).Amount.IsZero() {
-			return ""
-		}
-		return fmt.Sprintf("%s %s", itemName(lang, l.Item), lang.Money(l.Amount)) // the rounding line
-	}
-	one, many, per := l.Unit, l.Unit+"s", l.Unit
-	if units[l.Unit] {
-		one, many, per = lang.T("plan.unit."+l.Unit+".one"), lang.T("plan.unit."+l.Unit+".many"), lang.T("plan.unit."+l.Unit+".per")
-	}
-	if l.Unit != "" {
-		one, many = lang.F(prefix, one), lang.F(prefix, many)
-	}
-	shown := l.Quantity.Round(2)
-	for places := int32(3); shown.IsZero() && !l.Quantity.IsZero() && places <= 9; places++ {
-		shown = l.Quantity.Round(places)
-	}
-	qty := shown.String() + " " + many
-	if shown.Equal(decimal.NewFromInt(1)) {
-		qty = "1 " + one
-	}
-	if l.Unit == "" {
-		qty, per = shown.String(), lang.T("plan.unit.unit")
-	}
-	return fmt.Sprintf("%s %s × %s/%s = %s", itemName(lang, l.Item), qty, lang.Price(l.Price), per, lang.Money(l.Amount))
-}
-
-// itemName is a quote line's item in the report's language: "hourly"; in
-// Chinese "按量". An item the tables do not name keeps the library's word.
-func itemName(l msg.Lang, item string) string { return l.TOr("plan.item."+item, item) }

@@ -15,10 +15,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/msg"
+	"github.com/gpuplan/gpuplan/internal/report"
 	"github.com/gpuplan/gpuplan/internal/text"
-	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
-	"github.com/shopspring/decimal"
 	"pgregory.net/rapid"
 )
 
@@ -248,7 +247,7 @@ func TestExitStatus(t *testing.T) {
 		{"model and config", []string{"-model", "llama-2-7b", "-config", "../../sizing/models/qwen2.5-7b.json"}, exitUsage, "give -model or a model's -params, -config or files, not both"},
 		{"gguf and safetensors", []string{"-gguf", "testdata/tiny.gguf", "-safetensors", "testdata/tiny-00001-of-00002.safetensors"}, exitUsage, "give -gguf or -safetensors files of one model, not both"},
 		{"empty file name", []string{"-safetensors", "a.safetensors,"}, exitUsage, "empty file name"},
-		{"missing config", []string{"-config", "testdata/missing.json"}, exitFail, "testdata/missing.json"},
+		{"missing config", []string{"-config", "testdata/missing.json"}, exitUsage, "-config testdata/missing.json: cannot open"},
 		{"config not a config", []string{"-config", "testdata/only_4090.csv"}, exitFail, "-config testdata/only_4090.csv: sizing: config.json"},
 		{"safetensors not safetensors", []string{"-safetensors", "testdata/only_4090.csv"}, exitFail, "-safetensors testdata/only_4090.csv: sizing:"},
 		{"gguf not gguf", []string{"-gguf", "testdata/only_4090.csv"}, exitFail, "-gguf testdata/only_4090.csv: sizing:"},
@@ -320,9 +319,9 @@ func TestHelp(t *testing.T) {
 		}
 	}
 	// Every column of both tables is explained, under its heading.
-	for _, cols := range [][]column{planColumns, servingColumns} {
+	for _, cols := range [][]report.Column{report.PlanColumns, report.ServingColumns} {
 		for _, c := range cols {
-			head, help := msg.EN.T("plan.col."+c.id), msg.EN.T("plan.colhelp."+c.id)
+			head, help := msg.EN.T("plan.col."+c.ID), msg.EN.T("plan.colhelp."+c.ID)
 			words := strings.Join(strings.Fields(help)[:3], " ")
 			if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(head) + ` +` + regexp.QuoteMeta(words)).MatchString(r.stdout) {
 				t.Errorf("-h does not explain the column %q (%q...):\n%s", head, words, r.stdout)
@@ -420,85 +419,6 @@ func TestJSONAlways(t *testing.T) {
 			t.Fatalf("run(%q) = exit %d, want 0, 1 or 2", args, r.code)
 		}
 	})
-}
-
-// TestCostLine checks each kind of quote line: the quantity with its unit, the
-// price per unit, and the amounts rounded to the minor unit for reading (an
-// amount that would round to nothing keeps its digits; a rounding line that
-// would is left out).
-func TestCostLine(t *testing.T) {
-	cny := func(s string) pricing.Money {
-		return pricing.Money{Amount: decimal.RequireFromString(s), Currency: "CNY"}
-	}
-	for _, tc := range []struct {
-		name string
-		line pricing.Line
-		want string
-	}{
-		{"hourly, exact to the tenth of a fen", pricing.Line{Item: "hourly", Unit: "hour", Quantity: decimal.RequireFromString("10.4775"), Price: cny("0.8"), Amount: cny("8.382")},
-			"hourly 10.48 h × CNY 0.80/h = CNY 8.38"},
-		{"one hour", pricing.Line{Item: "hourly", Unit: "hour", Quantity: decimal.NewFromInt(1), Price: cny("0.80"), Amount: cny("0.80")},
-			"hourly 1 h × CNY 0.80/h = CNY 0.80"},
-		{"months", pricing.Line{Item: "monthly", Unit: "month", Quantity: decimal.NewFromInt(5), Price: cny("1800"), Amount: cny("9000")},
-			"monthly 5 months × CNY 1800.00/month = CNY 9000.00"},
-		{"one day", pricing.Line{Item: "daily", Unit: "day", Quantity: decimal.NewFromInt(1), Price: cny("24"), Amount: cny("24")},
-			"daily 1 day × CNY 24.00/day = CNY 24.00"},
-		{"weeks", pricing.Line{Item: "weekly", Unit: "week", Quantity: decimal.NewFromInt(2), Price: cny("150"), Amount: cny("300")},
-			"weekly 2 weeks × CNY 150.00/week = CNY 300.00"},
-		{"term", pricing.Line{Item: "term_12m", Unit: "term", Quantity: decimal.NewFromInt(1), Price: cny("60000"), Amount: cny("60000")},
-			"term_12m 1 term × CNY 60000.00/term = CNY 60000.00"},
-		{"trial, nine places", pricing.Line{Item: "trial", Unit: "hour", Quantity: decimal.RequireFromString("0.001944444"), Price: cny("1.3"), Amount: cny("0.002527778")},
-			"trial 0.002 h × CNY 1.30/h = CNY 0.002527778"},
-		{"rounding down", pricing.Line{Item: "rounding", Quantity: decimal.NewFromInt(1), Price: cny("-0.002"), Amount: cny("-0.002")},
-			""},
-		{"rounding a cent", pricing.Line{Item: "rounding", Quantity: decimal.NewFromInt(1), Price: cny("-0.005"), Amount: cny("-0.005")},
-			"rounding CNY -0.01"},
-		{"yen, no minor unit", pricing.Line{Item: "hourly", Unit: "hour", Quantity: decimal.NewFromInt(3), Price: pricing.Money{Amount: decimal.NewFromInt(250), Currency: "JPY"}, Amount: pricing.Money{Amount: decimal.NewFromInt(750), Currency: "JPY"}},
-			"hourly 3 h × JPY 250/h = JPY 750"},
-		{"unit not known here", pricing.Line{Item: "quarterly", Unit: "quarter", Quantity: decimal.NewFromInt(2), Price: cny("5000"), Amount: cny("10000")},
-			"quarterly 2 quarters × CNY 5000.00/quarter = CNY 10000.00"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := costLine(tc.line, "plan.unitprefix.none", msg.EN); got != tc.want {
-				t.Errorf("costLine() = %q, want %q", got, tc.want)
-			}
-		})
-	}
-}
-
-// On several GPUs a line counts GPU-units.
-func TestCostLineGPUUnits(t *testing.T) {
-	cny := func(s string) pricing.Money {
-		return pricing.Money{Amount: decimal.RequireFromString(s), Currency: "CNY"}
-	}
-	l := pricing.Line{Item: "monthly", Unit: "month", Quantity: decimal.NewFromInt(8), Price: cny("1800"), Amount: cny("14400")}
-	if got, want := costLine(l, "plan.unitprefix.gpu", msg.EN), "monthly 8 GPU-months × CNY 1800.00/month = CNY 14400.00"; got != want {
-		t.Errorf("costLine() = %q, want %q", got, want)
-	}
-	l = pricing.Line{Item: "hourly", Unit: "hour", Quantity: decimal.RequireFromString("172.7166"), Price: cny("8"), Amount: cny("1381.7328")}
-	if got, want := costLine(l, "plan.unitprefix.gpu", msg.EN), "hourly 172.72 GPU-h × CNY 8.00/h = CNY 1381.73"; got != want {
-		t.Errorf("costLine() = %q, want %q", got, want)
-	}
-}
-
-func TestFitCount(t *testing.T) {
-	const ranking = " (expected cost, interruptions included; warnings do not change the order):"
-	for _, tc := range []struct {
-		name       string
-		all, shown int
-		lang       msg.Lang
-		want       string
-	}{
-		{"one", 1, 1, msg.EN, "1 candidate considered; the best option" + ranking},
-		{"top ten", 129, 10, msg.EN, "129 candidates considered; the 10 best options, one per offer, cheapest first" + ranking},
-		{"Chinese", 129, 10, msg.ZH, "共评估 129 个候选；每个报价取最优，列出最便宜的 10 个方案（按预计费用，已计入中断的影响；警告不影响排序）："},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := fitCount(tc.lang, tc.all, tc.shown); got != tc.want {
-				t.Errorf("fitCount(%d, %d) = %q, want %q", tc.all, tc.shown, got, tc.want)
-			}
-		})
-	}
 }
 
 // TestMemoryOnlyCost checks that with no tokens the output says which rental the

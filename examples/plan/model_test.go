@@ -6,14 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
-	"github.com/gpuplan/gpuplan/internal/input"
 )
 
 // qwenConfig is Qwen2.5-7B's config.json as sizing stores it (its source is in
@@ -203,54 +201,13 @@ func TestApproxNote(t *testing.T) {
 	}
 }
 
-func TestParseParams(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want int64
-	}{
-		{"7B", 7e9}, {"70b", 70e9}, {"1.5e9", 1.5e9}, {"7e9", 7e9}, {"7000000000", 7e9}, {"1.5B", 1.5e9},
-		{"500M", 5e8}, {"125m", 1.25e8}, {"1.8T", 1.8e12}, {"8k", 8000}, {" 7B ", 7e9}, {"1", 1},
-	} {
-		if got, err := parseParams(tc.in); err != nil || got != tc.want {
-			t.Errorf("parseParams(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
-		}
-	}
-	for _, bad := range []string{"", "B", "seven", "-7B", "0", "0.4", "2000T", "1e16", "NaN", "Inf", "1e308T", "7 B", "7BB", "0x10"} {
-		if got, err := parseParams(bad); err == nil {
-			t.Errorf("parseParams(%q) = %d, want an error", bad, got)
-		}
-	}
-}
-
-func TestModelName(t *testing.T) {
-	for in, want := range map[string]string{
-		"Qwen2.5-7B/config.json":            "Qwen2.5-7B",
-		"config.json":                       "config",
-		"models/qwen2.5-7b.json":            "qwen2.5-7b",
-		"model-00001-of-00004.safetensors":  "model",
-		"dir/llama-3-8b.Q4_K_M.gguf":        "llama-3-8b.Q4_K_M",
-		"model.safetensors":                 "model",
-		"x/DeepSeek-V3-00001-of-00163.gguf": "DeepSeek-V3",
-	} {
-		if got := modelName(in); got != want {
-			t.Errorf("modelName(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-// FuzzParseCount checks that any text either parses to a finite count of at
-// least zero, or is refused, and that -params and -size take only what they say.
-func FuzzParseCount(f *testing.F) {
-	for _, s := range []string{"7B", "70b", "1.5e9", "500M", "1.8T", "0", "-1", "NaN", "1e308T", "1024", "1920x1080", "x", ""} {
+// FuzzParseSize checks that -size takes only what it says: pixels, a square or
+// width x height, and a usage error for anything else.
+func FuzzParseSize(f *testing.F) {
+	for _, s := range []string{"1024", "1920x1080", "0x512", "x", "", "7B"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if c, err := input.Count(s); err == nil && (math.IsNaN(c) || math.IsInf(c, 0) || c < 0) {
-			t.Fatalf("input.Count(%q) = %v", s, c)
-		}
-		if n, err := parseParams(s); err == nil && (n < 1 || n > maxParams) {
-			t.Fatalf("parseParams(%q) = %d", s, n)
-		}
 		if w, h, err := parseSize(s); err == nil && (w < 1 || h < 1) || err != nil && !errors.Is(err, cli.ErrUsage) {
 			t.Fatalf("parseSize(%q) = %d, %d, %v", s, w, h, err)
 		}

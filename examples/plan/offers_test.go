@@ -14,7 +14,6 @@ import (
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
-	"github.com/shopspring/decimal"
 )
 
 // The bilingual templates shipped beside the command load and plan as they are.
@@ -36,7 +35,7 @@ func TestOfferTemplates(t *testing.T) {
 }
 
 // Offers of unknown cards are counted on one line with their names, the names
-// cut after maxUnknownNames; other reasons keep a line each.
+// cut after report.MaxUnknownNames; other reasons keep a line each.
 func TestPrintSkipped(t *testing.T) {
 	var skipped []plan.Skipped
 	for i := range 12 {
@@ -64,29 +63,6 @@ func TestPrintSkipped(t *testing.T) {
 	printSkipped(&b, nil, msg.EN)
 	if b.Len() != 0 {
 		t.Errorf("nothing skipped: %q", b.String())
-	}
-}
-
-// Prices per GPU are derived from the instance's price, exact where the division
-// ends and marked ≈ where it does not.
-func TestPriceBasis(t *testing.T) {
-	for _, tc := range []struct {
-		per, gpus int
-		hourly    string
-		want      string
-	}{
-		{0, 1, "2", ""},
-		{0, 4, "2", " for 4 GPUs (prices per GPU)"},
-		{1, 3, "1.99", " for 3 GPUs (prices per GPU)"},
-		{8, 8, "15.92", " for 1 instance of 8 GPUs (prices per instance; USD 1.99 per GPU-hour)"},
-		{8, 16, "15.92", " for 2 instances of 8 GPUs (prices per instance; USD 1.99 per GPU-hour)"},
-		{3, 3, "1", " for 1 instance of 3 GPUs (prices per instance; ≈USD 0.333333 per GPU-hour)"},
-	} {
-		o := plan.Option{GPUs: tc.gpus, Offer: pricing.Offer{GPUsPerInstance: tc.per,
-			Tariff: pricing.Tariff{Currency: "USD", Hourly: decimal.RequireFromString(tc.hourly)}}}
-		if got := priceBasis(o, msg.EN); got != tc.want {
-			t.Errorf("%d GPUs in instances of %d at %s: %q, want %q", tc.gpus, tc.per, tc.hourly, got, tc.want)
-		}
 	}
 }
 

@@ -59,15 +59,6 @@ func (f *ratesFlag) Set(s string) error {
 	return nil
 }
 
-// ranked writes an option's expected cost, and beside it the cost it was ranked
-// on when that is in another currency: "USD 5.72 = CNY 41.18".
-func ranked(o plan.Option) string {
-	if o.RankedCost.Currency == "" || o.RankedCost.Currency == o.ExpectedCost.Currency {
-		return o.ExpectedCost.String()
-	}
-	return o.ExpectedCost.String() + " = " + o.RankedCost.String()
-}
-
 // printRates says which exchange rates ranked the options shown, when any did.
 func printRates(w io.Writer, opts []plan.Option, lang msg.Lang) {
 	used := map[string]string{}

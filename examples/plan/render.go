@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/msg"
+	"github.com/gpuplan/gpuplan/internal/report"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
@@ -197,10 +198,10 @@ func (o options) executeRender(w io.Writer) (int, error) {
 		return exitFail, err
 	}
 	best := opts[0]
-	fmt.Fprintf(w, "\n%s\n  %s%s", o.lang.F("plan.render.best", offerName(best.Offer), o.view(source).bestCard(plan.Option{Offer: best.Offer, CardID: best.CardID})),
+	fmt.Fprintf(w, "\n%s\n  %s%s", o.lang.F("plan.render.best", report.OfferName(best.Offer), o.view(source).report().BestCard(plan.Option{Offer: best.Offer, CardID: best.CardID})),
 		o.lang.T("plan.best.cost"), o.lang.Money(best.Cost.Total))
 	for _, l := range best.Cost.Lines {
-		if line := costLine(l, instancePrefix(best.Offer), o.lang); line != "" {
+		if line := report.CostLine(l, report.InstancePrefix(best.Offer), o.lang); line != "" {
 			fmt.Fprintf(w, "; %s", line)
 		}
 	}

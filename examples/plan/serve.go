@@ -11,6 +11,7 @@ import (
 	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/msg"
+	"github.com/gpuplan/gpuplan/internal/report"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
@@ -74,12 +75,11 @@ func (s serveFlags) apply(r *plan.Request, set map[string]bool, l msg.Lang) erro
 func describeServing(w io.Writer, r plan.Request, v view) {
 	lang := v.lang
 	m, t := r.Model, r.Serving
-	field(w, lang.T("plan.label.servemodel"), lang.F("plan.serve.model", m.Name, lang.Tokens(float64(m.ParamCount())), r.Workload.Precision))
-	for _, note := range modelNotes(m, r.Workload) {
+	field(w, lang.T("plan.label.servemodel"), report.ServeModel(r, lang))
+	for _, note := range modelNotes(m, r.Workload, lang) {
 		field(w, strings.Repeat(" ", text.Width(lang.T("plan.label.servemodel"))), note)
 	}
-	field(w, lang.T("plan.label.traffic"), lang.F("plan.serve.traffic", t.Rate, t.PromptTokens, t.OutputTokens,
-		t.Rate*float64(t.OutputTokens), target(lang, t.TTFT), target(lang, t.TPOT)))
+	field(w, lang.T("plan.label.traffic"), report.Traffic(*t, lang))
 	var rental string
 	switch {
 	case r.Rental != (pricing.Usage{}):
@@ -99,14 +99,6 @@ func describeServing(w io.Writer, r plan.Request, v view) {
 	fmt.Fprintln(w)
 }
 
-// target writes a latency target: the duration, or "none".
-func target(l msg.Lang, d time.Duration) string {
-	if d == 0 {
-		return l.T("plan.serve.none")
-	}
-	return latency(d)
-}
-
 // printServing writes a serving plan: per option the replicas × GPUs, the
 // replica's operating point, and the cost per hour and per million generated
 // tokens; then the best option in detail.
@@ -114,33 +106,18 @@ func printServing(w io.Writer, r plan.Request, rep plan.Report, v view) error {
 	lang := v.lang
 	shown := rep.Options
 	describeServing(w, r, v)
-	fmt.Fprintln(w, text.Wrap(lang.F("plan.serve.fit", rep.Considered, lang.N(len(shown), "plan.n.best")), 0, width, ""))
+	fmt.Fprintln(w, text.Wrap(report.Fit(lang, rep), 0, width, ""))
 	fmt.Fprintln(w)
 	printSkipped(w, rep.Skipped, lang)
-	if err := writeOptions(w, servingColumns, shown, v); err != nil {
+	if err := writeOptions(w, report.ServingColumns, shown, v); err != nil {
 		return err
 	}
-	best := shown[0]
-	fmt.Fprintf(w, "\n%s\n", text.Wrap(lang.F("plan.serve.best", offerName(best.Offer), lang.N(best.Replicas, "plan.n.replica"),
-		max(best.Layout.Tensor, 1), v.bestCard(best), layoutName(lang, best.Layout)), 0, width, "  "))
-	p := best.Serving
-	detail(w, lang.F("plan.serve.replica", lang.N(p.Concurrency, "plan.n.seq"), latency(p.TTFT), latency(p.TPOT),
-		float64(p.Throughput), float64(p.PerUser), p.Requests))
-	b := best.PerGPU
-	detail(w, lang.F("plan.serve.memory", b.Weights.Human(), b.Activations.Human(), b.KVCache.Human(), b.Overhead.Human(),
-		b.Total().Human(), best.Capacity.Human()))
-	detail(w, lang.T("plan.best.cost")+lang.Money(best.Cost.Total)+priceBasis(best, lang)+lang.T("plan.serve.overrental")+costLines(best.Cost, unitPrefix(best), lang))
-	detail(w, lang.F("plan.serve.rates", lang.Money(best.PerHour), lang.Money(best.PerMillion)))
-	for _, warn := range best.Warnings {
-		detail(w, lang.T("plan.best.warning")+warn)
-	}
-	if best.Offer.Notes != "" {
-		detail(w, lang.T("plan.best.note")+best.Offer.Notes)
+	head, d := report.Best(shown[0], v.report())
+	fmt.Fprintf(w, "\n%s\n", text.Wrap(head, 0, width, "  "))
+	for _, line := range append([]string{d.Replica, d.Memory, d.Cost, d.Rates}, append(d.Warnings, d.Note)...) {
+		if line != "" {
+			detail(w, line)
+		}
 	}
 	return nil
-}
-
-// latency prints a TTFT or TPOT to a tenth of a millisecond.
-func latency(d time.Duration) string {
-	return d.Round(100 * time.Microsecond).String()
 }

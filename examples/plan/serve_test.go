@@ -55,7 +55,7 @@ func TestServeJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := out.Options[0]
-	if o.Replicas != 8 || o.GPUs != 8 || o.PerMillion.Amount != "0.44" || o.PerMillion.Currency != "CNY" || o.Serving.Concurrency != 40 || !(o.Serving.Throughput > 750) {
+	if o.Replicas != 7 || o.GPUs != 7 || o.PerMillion.Amount != "0.40" || o.PerMillion.Currency != "CNY" || o.Serving.Concurrency != 40 || !(o.Serving.Throughput > 850) {
 		t.Errorf("option %+v", o)
 	}
 }

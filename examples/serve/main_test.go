@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -134,14 +133,6 @@ func TestTableAgainstServing(t *testing.T) {
 			t.Errorf("H100 row field %d = %d, want %d (compute.Serving)\n%s", i+1, got, want, row[0])
 		}
 	}
-	// The sampled concurrencies: two an octave.
-	k, got := 1, []int{}
-	for ; k <= 48; k = next(k) {
-		got = append(got, k)
-	}
-	if want := []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48}; !slices.Equal(got, want) {
-		t.Errorf("sampled %v, want %v", got, want)
-	}
 }
 
 // goName matches the Go names of the library that a message to a user of the
@@ -154,8 +145,10 @@ func TestErrors(t *testing.T) {
 		status int
 		msg    string
 	}{
-		{[]string{"-model", "llama-9"}, 2, `serve: -model "llama-9": not one of the `},
-		{[]string{"-model", "lama-3.1-8b"}, 2, `presets (-model list prints them); sizing: no preset model "lama-3.1-8b" (did you mean llama-3.1-8b`},
+		{[]string{"-model", "llama-9"}, 2, `serve: -model "llama-9": not a preset (-model list prints them;`},
+		{[]string{"-model", "lama-3.1-8b"}, 2, `-config with its config.json, reads another); sizing: no preset model "lama-3.1-8b" (did you mean llama-3.1-8b`},
+		{[]string{"-model", "llama-2-7b", "-params", "7B"}, 2, "give -model or a model's -params, -config or files, not both"},
+		{[]string{"-config", "missing.json"}, 2, "-config missing.json: cannot open"},
 		{[]string{"-tp", "3"}, 2, "serve: -tp 3: compute: 32 attention heads do not divide over 3 tensor-parallel devices: invalid input (-tp takes 1, 2, 4, 8, 16 or 32 for llama-3.1-8b)\n"},
 		{[]string{"-cards", "RTX 9999"}, 2, "-cards"},
 		{[]string{"-cards", "T4,L4,A10,A30"}, 2, "one to 3"},
@@ -226,5 +219,27 @@ func TestJSON(t *testing.T) {
 	}
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil || len(got.Cards) != 1 || got.Cards[0].Fits || got.Cards[0].Error == "" {
 		t.Errorf("no fit with -json: %v, %+v; want one card that does not fit, with its reason", err, got)
+	}
+}
+
+// serve reads a model as plan does: a config.json, a downloaded model's folder,
+// a size alone; the title names it.
+func TestModelFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		title string
+	}{
+		{[]string{"-config", "../../sizing/models/qwen2.5-7b.json"}, "qwen2.5-7b in BF16,"},
+		{[]string{"-model", "../plan/testdata/qwen2.5-7b"}, "qwen2.5-7b in BF16,"},
+		{[]string{"-params", "7B"}, "custom in BF16,"},
+	} {
+		var out bytes.Buffer
+		if err := run(&out, append(tc.args, "-cards", "H100 SXM5 80GB"), msg.EN); err != nil {
+			t.Errorf("run(%q) = %v", tc.args, err)
+			continue
+		}
+		if !strings.HasPrefix(out.String(), tc.title) {
+			t.Errorf("run(%q):\n%s\nwant it to start %q", tc.args, out.String(), tc.title)
+		}
 	}
 }

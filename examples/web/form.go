@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/internal/input"
+	"github.com/gpuplan/gpuplan/internal/msg"
+	"github.com/gpuplan/gpuplan/internal/report"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
@@ -101,7 +103,7 @@ type fieldError struct {
 }
 
 func (e *fieldError) Error() string {
-	s := "web: " + e.Field + ": " + fmt.Sprintf(wordsEN.Want[e.Want], e.Args...)
+	s := "web: " + e.Field + ": " + fmt.Sprintf(pageWords[msg.EN].Want[e.Want], e.Args...)
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
 	}
@@ -113,8 +115,8 @@ func (e *fieldError) Unwrap() error { return e.Err }
 // decode turns the form, the config.json upload and the price-list upload
 // into a plan's input: the request examples/plan would build from the same
 // flags, the offers (the sample list when no file was sent), and what the page
-// says of them. maxOffers bounds the offers a price list may hold.
-func (f form) decode(config, prices upload, maxOffers int) (planInput, error) {
+// says of them, in lang. maxOffers bounds the offers a price list may hold.
+func (f form) decode(config, prices upload, maxOffers int, lang msg.Lang) (planInput, error) {
 	var in planInput
 	r := &in.req
 	var err error
@@ -169,7 +171,7 @@ func (f form) decode(config, prices upload, maxOffers int) (planInput, error) {
 	if r.Usage, err = duration("usage", f.Usage); err != nil {
 		return in, err
 	}
-	if in.offers, in.source, err = readPrices(prices, maxOffers); err != nil {
+	if in.offers, in.source, err = readPrices(prices, maxOffers, lang); err != nil {
 		return in, err
 	}
 	in.sample = prices.Data == nil // the server fills in the sample list
@@ -288,10 +290,10 @@ func duration(field, s string) (time.Duration, error) {
 }
 
 // readPrices reads an uploaded price list in any format pricelist.Read knows,
-// and says what it read: the file, its format, its offers and the rows left
-// out. An offer without a provider takes the file's name, as examples/plan
-// gives it. No upload gives no offers: the sample list.
-func readPrices(u upload, maxOffers int) ([]pricing.Offer, string, error) {
+// and says what it read as examples/plan does (report.PriceList): the file,
+// its format, its offers and the rows left out. No upload gives no offers: the
+// sample list.
+func readPrices(u upload, maxOffers int, lang msg.Lang) ([]pricing.Offer, string, error) {
 	if u.Data == nil {
 		return nil, "", nil
 	}
@@ -302,14 +304,9 @@ func readPrices(u upload, maxOffers int) ([]pricing.Offer, string, error) {
 	if len(l.Offers) > maxOffers {
 		return nil, "", &tooLarge{What: "price list", Limit: int64(maxOffers), Unit: "offers"}
 	}
-	if len(l.Offers) == 0 {
+	offers, source := report.PriceList(text.Cut(path.Base(strings.ReplaceAll(u.Name, "\\", "/")), 64), l, lang)
+	if len(offers) == 0 {
 		return nil, "", &fieldError{Field: "prices", Want: "noOffers"}
 	}
-	name := text.Cut(path.Base(strings.ReplaceAll(u.Name, "\\", "/")), 64)
-	for i := range l.Offers {
-		if strings.TrimSpace(l.Offers[i].Provider) == "" {
-			l.Offers[i].Provider = name
-		}
-	}
-	return l.Offers, name + " (" + l.Format + ")", nil
+	return offers, source, nil
 }

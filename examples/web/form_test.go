@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"testing"
 
+	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
@@ -14,7 +15,7 @@ import (
 // training tokens, full recomputation, on the sample list; and inference to one
 // sequence and 1e6 tokens generated.
 func TestDecodeDefaults(t *testing.T) {
-	in, err := readForm(nil).decode(upload{}, upload{}, 10)
+	in, err := readForm(nil).decode(upload{}, upload{}, 10, msg.EN)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,14 +25,14 @@ func TestDecodeDefaults(t *testing.T) {
 		r.Serving != nil || !in.sample || in.offers != nil {
 		t.Errorf("got %+v", r)
 	}
-	in, err = readForm(url.Values{"task": {"inference"}, "model": {"gpt2-xl"}}).decode(upload{}, upload{}, 10)
+	in, err = readForm(url.Values{"task": {"inference"}, "model": {"gpt2-xl"}}).decode(upload{}, upload{}, 10, msg.EN)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r := in.req; r.Workload.Batch != 1 || r.Tokens != 1e6 || r.Workload.SeqLen != 1024 {
 		t.Errorf("inference of GPT-2 XL: batch %d, tokens %g, context %d; want 1, 1e6 and its window of 1024", r.Workload.Batch, r.Tokens, r.Workload.SeqLen)
 	}
-	in, err = readForm(url.Values{"task": {"inference"}, "kind": {"service"}, "rps": {"2.5"}, "tpot": {"50ms"}, "usage": {"30d"}}).decode(upload{}, upload{}, 10)
+	in, err = readForm(url.Values{"task": {"inference"}, "kind": {"service"}, "rps": {"2.5"}, "tpot": {"50ms"}, "usage": {"30d"}}).decode(upload{}, upload{}, 10, msg.EN)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func FuzzForm(f *testing.F) {
 		if len(prices) > 0 {
 			pu = upload{Name: "prices.csv", Data: prices}
 		}
-		in, err := readForm(v).decode(cu, pu, 100)
+		in, err := readForm(v).decode(cu, pu, 100, msg.ZH)
 		var fe *fieldError
 		var big *tooLarge
 		if err != nil {

@@ -12,9 +12,10 @@
 //
 // It listens on 127.0.0.1:8080 by default and prints the address it serves on.
 // The page is in English or Chinese (?lang=en or ?lang=zh, else the browser's
-// Accept-Language, else the locale's language from LC_ALL, LC_MESSAGES or
-// LANG), rendered on the server with html/template, and works without
-// JavaScript.
+// Accept-Language, else -lang, whose default main reads from the locale:
+// LC_ALL, LC_MESSAGES, LANG), rendered on the server with html/template, and
+// works without JavaScript. Its answer is what examples/plan prints, built by
+// the same code (internal/report), with the charts of internal/chart.
 //
 // POST /api/plan takes
 //
@@ -56,30 +57,21 @@ func main() {
 	os.Exit(cli.Exit("web", run(ctx, os.Stdout, os.Args[1:], lang), os.Stderr, cli.LangOf(os.Args[1:], lang)))
 }
 
-const usageHeader = `Usage: web [flags]
-
-Serves the planner as a page on -addr (127.0.0.1:8080 by default) until
-interrupted, and POST /api/plan for programs. It prints the address it serves on.
-
-Exit status: 0 stopped by an interrupt; 1 cannot listen on -addr; 2 usage error.
-
-Flags:
-`
-
 // run listens on -addr, writes the address it serves on to w and serves until
 // ctx is done; then it stops accepting, lets the requests in flight finish (for
 // at most shutdownGrace) and returns nil.
 func run(ctx context.Context, w io.Writer, args []string, lang msg.Lang) error {
+	lang = cli.LangOf(args, lang) // the words of the flags and the output
 	fs := cli.FlagSet("web")
-	addr := fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on; port 0 picks a free one")
+	addr := fs.String("addr", "127.0.0.1:8080", lang.T("web.flag.addr"))
 	cli.LangFlag(fs, &lang)
 	if _, err := cli.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			cli.Usage(w, fs, usageHeader, lang)
+			cli.Usage(w, fs, lang.T("web.help"), lang)
 		}
 		return err
 	}
-	s, err := newServer(defaultLimits)
+	s, err := newServer(defaultLimits, lang)
 	if err != nil {
 		return err
 	}
@@ -87,7 +79,7 @@ func run(ctx context.Context, w io.Writer, args []string, lang msg.Lang) error {
 	if err != nil {
 		return fmt.Errorf("-addr %s: %w", *addr, err)
 	}
-	fmt.Fprintf(w, "gpuplan: serving the planner on http://%s/ (Ctrl-C stops it)\n", ln.Addr())
+	fmt.Fprintf(w, "gpuplan: serving the planner on http://%s/ %s\n", ln.Addr(), lang.T("web.serving"))
 	return serve(ctx, ln, s)
 }
 

@@ -33,7 +33,6 @@ type view struct {
 	Form       form
 	Presets    []string
 	Precisions []string
-	Tasks      []choice
 	Error      *viewError // nil: none
 	Answer     *answer    // nil: the form alone
 }
@@ -51,7 +50,7 @@ type viewError struct {
 // page answers GET / with the form, and POST / (the form submitted) with the
 // form and the plan, or the form and what is wrong with it.
 func (s *server) page(w http.ResponseWriter, r *http.Request) {
-	lang := pickLang(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"))
+	lang := pickLang(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"), s.lang)
 	v := s.newView(lang, defaultForm)
 	if r.Method == http.MethodGet {
 		writePage(w, http.StatusOK, v)
@@ -60,18 +59,18 @@ func (s *server) page(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, s.limits.Body)
 	values, config, prices, err := s.readBody(r)
 	if l := values.Get("lang"); l != "" {
-		lang = pickLang(l, "")
+		lang = pickLang(l, "", lang)
 		v = s.newView(lang, defaultForm)
 	}
 	v.Form = readForm(values)
 	var in planInput
 	if err == nil {
-		in, err = v.Form.decode(config, prices, s.limits.Offers)
+		in, err = v.Form.decode(config, prices, s.limits.Offers, lang)
 	}
 	var rep plan.Report
 	if err == nil {
 		if in.sample {
-			in.offers, in.source = s.sampleOffers(), v.W.SampleSource
+			in.offers, in.source = s.sampleOffers(), lang.T("plan.sample")
 		}
 		if !in.req.Budget.Amount.IsZero() {
 			in.req.Budget.Currency = in.offers[0].Tariff.Currency
@@ -81,14 +80,14 @@ func (s *server) page(w http.ResponseWriter, r *http.Request) {
 	var nf *plan.NoFitError
 	switch {
 	case errors.As(err, &nf):
-		v.Answer = newAnswer(v.W, lang, in, plan.Report{})
+		v.Answer = s.newAnswer(v.W, lang, in, plan.Report{})
 		v.Answer.NoFit = nf
 		writePage(w, http.StatusOK, v)
 	case err != nil:
 		v.Error = v.W.explain(err)
 		writePage(w, status(err), v)
 	default:
-		v.Answer = newAnswer(v.W, lang, in, rep)
+		v.Answer = s.newAnswer(v.W, lang, in, rep)
 		writePage(w, http.StatusOK, v)
 	}
 }
@@ -145,13 +144,9 @@ func readUpload(f *multipart.Form, field string, limit int64) (upload, error) {
 
 // newView is the page in lang with the form f and no answer yet.
 func (s *server) newView(lang msg.Lang, f form) view {
-	w := pageWords[lang]
-	v := view{W: w, Form: f, Presets: sizing.Presets()}
+	v := view{W: pageWords[lang], Form: f, Presets: sizing.Presets()}
 	for _, p := range sizing.Precisions() {
 		v.Precisions = append(v.Precisions, strings.ToLower(p.String()))
-	}
-	for _, t := range []string{"inference", "training", "lora", "qlora"} {
-		v.Tasks = append(v.Tasks, choice{t, w.Tasks[t]})
 	}
 	return v
 }
@@ -193,17 +188,14 @@ func writePage(w http.ResponseWriter, code int, v view) {
 	w.Write(b.Bytes())
 }
 
-// pickLang is the page's language: the lang parameter ("zh" or "en") when
-// given, else the first of Chinese and English the Accept-Language header
-// prefers (by its q weights, then its order), else English.
-func pickLang(param, accept string) msg.Lang {
-	switch strings.ToLower(param) {
-	case "zh", "zh-cn", "cn":
-		return msg.ZH
-	case "en":
-		return msg.EN
+// pickLang is the page's language: the lang parameter ("zh" or "en", as -lang
+// reads it) when given, else the first of Chinese and English the
+// Accept-Language header prefers (by its q weights, then its order), else def.
+func pickLang(param, accept string, def msg.Lang) msg.Lang {
+	if l, err := msg.ParseLang(param); err == nil && param != "" {
+		return l
 	}
-	best, bestQ := msg.EN, 0.0
+	best, bestQ := def, 0.0
 	for _, part := range strings.Split(accept, ",") {
 		tag, params, _ := strings.Cut(strings.TrimSpace(part), ";")
 		q := 1.0

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/sample"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
@@ -52,18 +53,20 @@ const retryAfter = 2
 // slots only counts the plans running.
 type server struct {
 	limits limits
+	lang   msg.Lang      // the page's language when neither the request's lang nor its Accept-Language says
 	slots  chan struct{} // one token per plan running
 	cat    *catalog.Catalog
 	sample []pricing.Offer // the sample price list, read once; never changed
 }
 
-// newServer returns a server with limits l.
-func newServer(l limits) (*server, error) {
+// newServer returns a server with limits l whose page speaks lang unless a
+// request asks for another language.
+func newServer(l limits, lang msg.Lang) (*server, error) {
 	offers, err := sample.Offers()
 	if err != nil {
 		return nil, err
 	}
-	return &server{limits: l, slots: make(chan struct{}, l.Plans), cat: catalog.Default(), sample: offers}, nil
+	return &server{limits: l, lang: lang, slots: make(chan struct{}, l.Plans), cat: catalog.Default(), sample: offers}, nil
 }
 
 // sampleOffers returns the sample price list, a slice of the request's own.

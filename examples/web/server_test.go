@@ -48,7 +48,7 @@ func testServer(t testing.TB, l limits) *server {
 	if l.Time == 0 {
 		l.Time = d.Time
 	}
-	s, err := newServer(l)
+	s, err := newServer(l, msg.EN)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +320,7 @@ func TestPage(t *testing.T) {
 		if w.Code != http.StatusOK || !strings.Contains(body, `<table class="options"`) || !strings.Contains(body, "<svg") {
 			t.Fatalf("status %d; want 200 with the options table and a chart:\n%s", w.Code, body)
 		}
-		if !strings.Contains(body, wordsEN.SampleSource) {
+		if !strings.Contains(body, msg.EN.T("plan.sample")) {
 			t.Error("the answer does not say it used the sample price list")
 		}
 	})
@@ -333,7 +333,7 @@ func TestPage(t *testing.T) {
 		if w.Code != http.StatusOK || !strings.Contains(body, "test-a") || !strings.Contains(body, "two_offers.csv") {
 			t.Fatalf("status %d; want 200 with the uploaded list's offers:\n%s", w.Code, body)
 		}
-		if !strings.Contains(body, "qwen2.5-7b (") || !strings.Contains(body, wordsZH.Submit) {
+		if !strings.Contains(body, "qwen2.5-7b（") || !strings.Contains(body, pageWords[msg.ZH].Submit) {
 			t.Errorf("want the uploaded config's model, named after its file, on a Chinese page:\n%s", body)
 		}
 	})
@@ -381,7 +381,7 @@ func TestPage(t *testing.T) {
 		busy := testServer(t, limits{Plans: 1})
 		busy.slots <- struct{}{}
 		w := postForm(busy, "/", url.Values{"lang": {"zh"}})
-		if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" || !strings.Contains(w.Body.String(), wordsZH.Busy) {
+		if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" || !strings.Contains(w.Body.String(), pageWords[msg.ZH].Busy) {
 			t.Errorf("status %d; want 503 with Retry-After and the page saying so:\n%s", w.Code, w.Body)
 		}
 	})
@@ -396,8 +396,12 @@ func TestPageWeight(t *testing.T) {
 		{"lang": {"en"}, "kind": {"service"}, "task": {"inference"}, "model": {"llama-3.1-8b"}, "rps": {"5"}, "tpot": {"50ms"}},
 	} {
 		w := postForm(s, "/", v)
-		if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "<svg") {
-			t.Fatalf("%v: status %d, want 200 with a chart:\n%s", v, w.Code, w.Body)
+		charts := 1
+		if v.Get("kind") == "service" {
+			charts = 2 // the memory bar and the serving curves
+		}
+		if w.Code != http.StatusOK || strings.Count(w.Body.String(), "<svg") != charts {
+			t.Fatalf("%v: status %d, want 200 with %d charts:\n%s", v, w.Code, charts, w.Body)
 		}
 		if n := w.Body.Len(); n > 200_000 {
 			t.Errorf("%v: the page weighs %d bytes, want at most 200 KB", v, n)
@@ -408,21 +412,25 @@ func TestPageWeight(t *testing.T) {
 func TestPickLang(t *testing.T) {
 	for _, tc := range []struct {
 		param, accept string
-		want          msg.Lang
+		def, want     msg.Lang
 	}{
-		{"", "", msg.EN},
-		{"zh", "", msg.ZH},
-		{"en", "zh-CN", msg.EN},
-		{"fr", "zh-TW,zh;q=0.8", msg.ZH},
-		{"", "en-US,en;q=0.9,zh-CN;q=0.8", msg.EN},
-		{"", "fr-FR,zh-CN;q=0.5,en;q=0.4", msg.ZH},
-		{"", "fr-FR,de;q=0.9", msg.EN},
-		{"", "zh;q=0.2,en;q=0.7", msg.EN},
-		{"", "zh;q=nope", msg.EN},
-		{"", "*", msg.EN},
+		{"", "", msg.EN, msg.EN},
+		{"", "", msg.ZH, msg.ZH},
+		{"", "fr-FR,de;q=0.9", msg.ZH, msg.ZH},
+		{"", "en-GB", msg.ZH, msg.EN},
+		{"zh_CN", "en", msg.EN, msg.ZH},
+		{"zh", "", msg.EN, msg.ZH},
+		{"en", "zh-CN", msg.EN, msg.EN},
+		{"fr", "zh-TW,zh;q=0.8", msg.EN, msg.ZH},
+		{"", "en-US,en;q=0.9,zh-CN;q=0.8", msg.EN, msg.EN},
+		{"", "fr-FR,zh-CN;q=0.5,en;q=0.4", msg.EN, msg.ZH},
+		{"", "fr-FR,de;q=0.9", msg.EN, msg.EN},
+		{"", "zh;q=0.2,en;q=0.7", msg.EN, msg.EN},
+		{"", "zh;q=nope", msg.EN, msg.EN},
+		{"", "*", msg.EN, msg.EN},
 	} {
-		if got := pickLang(tc.param, tc.accept); got != tc.want {
-			t.Errorf("pickLang(%q, %q) = %v, want %v", tc.param, tc.accept, got, tc.want)
+		if got := pickLang(tc.param, tc.accept, tc.def); got != tc.want {
+			t.Errorf("pickLang(%q, %q, %v) = %v, want %v", tc.param, tc.accept, tc.def, got, tc.want)
 		}
 	}
 }
@@ -447,7 +455,7 @@ func TestRun(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), wordsZH.Submit) {
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), pageWords[msg.ZH].Submit) {
 		t.Errorf("GET %s: %d:\n%s", base, resp.StatusCode, body)
 	}
 }

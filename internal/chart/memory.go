@@ -1,8 +1,10 @@
 // Package chart draws the charts the example commands and the web page share,
 // as SVG written by hand with the standard library: one GPU's memory as a
-// stacked bar (MemoryBar). Every word on a chart comes from the caller, in the
-// caller's language; the output is deterministic: the same input gives the
-// same bytes.
+// stacked bar (MemoryBar), and how a model serves on a few cards, throughput
+// and time per output token against concurrency (Replica.Sweep, Serving), the
+// chart examples/serve draws. The words on a chart are the caller's, or the
+// message tables' in the caller's language; the output is deterministic: the
+// same input gives the same bytes.
 package chart
 
 import (

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"github.com/gpuplan/gpuplan/compute"
 	"testing"
 	"time"
 
@@ -73,7 +74,7 @@ func benchPlanner(b *testing.B, p Planner, r Request) {
 	}
 }
 
-func BenchmarkPlan1000(b *testing.B)   { benchmarkPlan(b, 1000) }
+func BenchmarkPlan1000(b *testing.B) { benchmarkPlan(b, 1000) }
 
 // BenchmarkPlanGlobalBatch1000 plans the same job with a global batch of 48
 // sequences a step, so that each layout's data-parallel degree sets its
@@ -85,6 +86,18 @@ func BenchmarkPlanGlobalBatch1000(b *testing.B) {
 }
 func BenchmarkPlan10000(b *testing.B)  { benchmarkPlan(b, 10000) }
 func BenchmarkPlan100000(b *testing.B) { benchmarkPlan(b, 100000) }
+
+// BenchmarkPlanModeled1000 and BenchmarkPlanModeled10000 plan the same job
+// timed by compute's model of the step (no utilization given), as a request
+// is by default.
+func BenchmarkPlanModeled1000(b *testing.B)  { benchmarkModeled(b, 1000) }
+func BenchmarkPlanModeled10000(b *testing.B) { benchmarkModeled(b, 10000) }
+
+func benchmarkModeled(b *testing.B, n int) {
+	r := trainingRequest(b)
+	r.Band = compute.Band{}
+	benchPlanner(b, Planner{Offers: syntheticOffers(n)}, r)
+}
 
 // Skipping the candidates whose floor cannot make the plan changes nothing: the
 // options of a limited plan are the first of the plan with no limit, where no

@@ -30,7 +30,7 @@ func ExamplePlanner_Fit() {
 	fmt.Printf("%d × %s: micro-batch %d × %d, %.1f GiB per GPU, %v\n", o.GPUs, o.CardID, o.MicroBatch, o.Accumulation,
 		o.PerGPU.Total().GiB(), o.Duration.Round(time.Minute))
 	// Output:
-	// 1 × rtx-4090: micro-batch 1 × 4, 20.4 GiB per GPU, 5h31m0s
+	// 1 × rtx-4090: micro-batch 1 × 4, 20.4 GiB per GPU, 5h36m0s
 }
 
 // A full fine-tune of Llama-3.1-70B with ZeRO-3 on 8 × H100: does it fit, and
@@ -58,7 +58,7 @@ func ExamplePlanner_Fit_zero3() {
 		o.PerGPU.Total().GiB(), o.HostMemory.GiB(), o.Duration.Round(time.Minute))
 	// Output:
 	// ZeRO-3 fits: false true
-	// offloaded: data parallel ×8, ZeRO-3, optimizer offloaded, 30.9 GiB per GPU and 197.1 GiB of host RAM each, 4h5m0s
+	// offloaded: data parallel ×8, ZeRO-3, optimizer offloaded, 30.9 GiB per GPU and 197.1 GiB of host RAM each, 4h41m0s
 }
 
 // Offloading needs host RAM: an offer that says it has too little for the
@@ -86,7 +86,7 @@ func ExamplePlanner_Report_hostMemory() {
 		fmt.Printf("left out %s: %s\n", s.Offer.Provider, s.Reason)
 	}
 	// Output:
-	// roomy: data parallel ×8, ZeRO-3, optimizer offloaded, 197 GiB of host RAM per GPU, USD 81.51
+	// roomy: data parallel ×8, ZeRO-3, optimizer offloaded, 197 GiB of host RAM per GPU, USD 93.51
 	// left out lean: H100 SXM5 80GB at 8 GPUs: offloading the optimizer needs 197.1 GiB of host RAM per GPU, over the 128.0 GiB the offer has: offer cannot serve this usage
 }
 
@@ -108,8 +108,8 @@ func ExamplePlanner_Fit_storedPrecision() {
 		fmt.Printf("%v: %.1f GiB, %v\n", p, opts[0].PerGPU.Total().GiB(), opts[0].Duration.Round(time.Minute))
 	}
 	// Output:
-	// Q4_K_M: 6.7 GiB, 25h36m0s
-	// BF16: 17.2 GiB, 61h6m0s
+	// Q4_K_M: 6.7 GiB, 22h38m0s
+	// BF16: 17.2 GiB, 53h42m0s
 }
 
 // DeepSeek-V3's config.json states FP8 weights (its quantization_config), and

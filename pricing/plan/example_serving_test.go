@@ -42,7 +42,7 @@ func ExamplePlanner_Plan_serving() {
 			s.TPOT.Round(100*time.Microsecond), float64(s.Throughput), o.PerHour, o.PerMillion)
 	}
 	// Output:
-	// sample-a rtx-4090: 8 × 1-GPU replicas, 40 sequences each, TTFT 222ms, TPOT 46.8ms, 844 tokens/s each; CNY 12.80 an hour, CNY 0.59 per million tokens
-	// sample-b a100-sxm4-80gb: 2 × 2-GPU replicas, 198 sequences each, TTFT 116ms, TPOT 49.8ms, 3960 tokens/s each; CNY 39.60 an hour, CNY 1.83 per million tokens
+	// sample-a rtx-4090: 7 × 1-GPU replicas, 40 sequences each, TTFT 219ms, TPOT 44.8ms, 881 tokens/s each; CNY 11.20 an hour, CNY 0.52 per million tokens
+	// sample-b a100-sxm4-80gb: 3 × 1-GPU replicas, 112 sequences each, TTFT 144ms, TPOT 49.6ms, 2243 tokens/s each; CNY 29.70 an hour, CNY 1.38 per million tokens
 	// sample-c h100-sxm5-80gb: 1 × 2-GPU replicas, 517 sequences each, TTFT 92ms, TPOT 50ms, 10316 tokens/s each; CNY 44.00 an hour, CNY 2.04 per million tokens
 }

@@ -303,12 +303,12 @@ func largestDivisor(n, limit int) int {
 
 // jobTiming is compute.Job's timing of a training layout over the utilization
 // band and at the request's utilization. It depends on the tensor degree and
-// the micro-batch alone among a layout's fields (ZeRO and offload are added
-// after, by timeFit), so fitCard times each pair once.
+// the pipeline stages and the micro-batch alone among a layout's fields (ZeRO
+// and offload are added after, by timeFit), so fitCard times each once.
 type jobTiming struct {
-	tensor, micro int
-	band, mid     compute.Timing
-	err           error
+	tensor, pipeline, micro int
+	band, mid               compute.Timing
+	err                     error
 }
 
 // timings is one fitCard's jobTimings, at most one per layout (kept in an
@@ -318,10 +318,12 @@ type timings struct {
 	n    int
 }
 
-// find returns the timing of tensor degree t at micro-batch micro, or nil.
-func (j *timings) find(t, micro int) *jobTiming {
+// find returns the timing of layout l's tensor degree and pipeline stages at
+// micro-batch micro, or nil.
+func (j *timings) find(l sizing.Parallel, micro int) *jobTiming {
+	t, p := max(l.Tensor, 1), max(l.Pipeline, 1)
 	for i := range j.n {
-		if jt := &j.list[i]; jt.tensor == t && jt.micro == micro {
+		if jt := &j.list[i]; jt.tensor == t && jt.pipeline == p && jt.micro == micro {
 			return jt
 		}
 	}
@@ -334,7 +336,7 @@ func (j *timings) find(t, micro int) *jobTiming {
 // the chosen's (which wins a tie), and its ZeRO stage and offload only add to
 // that time (see addsSafely).
 func (j *timings) cannotBeat(l sizing.Parallel, micro int, chosen *fit) bool {
-	jt := j.find(max(l.Tensor, 1), micro)
+	jt := j.find(l, micro)
 	if jt == nil {
 		return false
 	}
@@ -363,12 +365,11 @@ func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, 
 	if s.Workload.Task == sizing.Inference {
 		return s.timeDecode(f, card, peak, link)
 	}
-	t := max(f.layout.Tensor, 1)
-	jt := jobs.find(t, f.micro)
+	jt := jobs.find(f.layout, f.micro)
 	if jt == nil {
 		jt = &jobs.list[jobs.n]
 		jobs.n++
-		*jt = s.timeJob(work, n, t, f.micro, f.accum, peak, link)
+		*jt = s.timeJob(&card, work, n, f.layout, f.micro, f.accum, peak, link)
 	}
 	if jt.err != nil {
 		return jt.err
@@ -395,19 +396,28 @@ func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, 
 	return nil
 }
 
-// timeJob times n GPUs at tensor degree t with compute.Job, each data-parallel
-// replica running accum micro-batches of micro sequences per optimizer step:
-// the gradients are all-reduced once per step, so the job is timed at the
-// step's sequences.
-func (s settings) timeJob(work compute.FLOPs, n, t, micro, accum int, peak compute.FLOPRate, link compute.Link) jobTiming {
+// timeJob times n GPUs of card in layout l's tensor degree and pipeline stages
+// with compute.Job, each data-parallel replica running accum micro-batches of
+// micro sequences per optimizer step (the gradients all-reduced once per
+// step), at the card's memory bandwidth and architecture. Without a
+// utilization in the request compute models the step (calibrated for the card
+// when the planner has its calibration), and its band is the model's error.
+func (s settings) timeJob(card *catalog.Card, work compute.FLOPs, n int, l sizing.Parallel, micro, accum int, peak compute.FLOPRate, link compute.Link) jobTiming {
+	t, p := max(l.Tensor, 1), max(l.Pipeline, 1)
+	task := s.Workload.Task
 	j := compute.Job{
 		Model: s.Model, Work: work, Precision: s.Workload.Precision, Recompute: s.Workload.Recompute,
-		Batch: micro * accum, SeqLen: s.Workload.SeqLen,
-		Devices: n, Tensor: t, PeakPerDevice: peak, Link: link,
-		Utilization: s.band,
+		Adapters: task == sizing.LoRA || task == sizing.QLoRA,
+		Batch:    micro, Accumulation: accum, SeqLen: s.Workload.SeqLen,
+		Devices: n, Tensor: t, Pipeline: p, PeakPerDevice: peak, Bandwidth: card.MemoryBandwidth, Link: link,
+		Arch: card.Architecture, Utilization: s.band, Calibration: s.calibration(card),
 	}
-	jt := jobTiming{tensor: t, micro: micro}
+	jt := jobTiming{tensor: t, pipeline: p, micro: micro}
 	if jt.band, jt.err = j.Time(); jt.err != nil {
+		return jt
+	}
+	if s.modeled {
+		jt.mid = jt.band
 		return jt
 	}
 	if s.util == s.band.Mid() {
@@ -440,12 +450,18 @@ func (s settings) timeDecode(f *fit, card catalog.Card, peak compute.FLOPRate, l
 		}
 		comm = step / 2
 	}
+	// A calibration's Decode factor divides the step's on-device time, as
+	// compute.Serving applies it; the all-reduces stay as modelled.
+	speedup := 1.0
+	if c := s.calibration(&card); c != nil && c.Decode > 0 {
+		speedup = c.Decode
+	}
 	at := func(u float64) (time.Duration, error) {
 		d := compute.Decode{
 			Model: s.Model, Weights: s.Workload.Precision, KV: s.Workload.KVPrecision,
 			Context: s.Workload.SeqLen, Batch: s.Workload.Batch,
 			Bandwidth: card.MemoryBandwidth * compute.Bandwidth(width), Peak: peak * compute.FLOPRate(width),
-			Utilization: u,
+			Arch: card.Architecture, Utilization: u,
 		}
 		sp, err := d.Speed()
 		if err != nil {
@@ -454,14 +470,20 @@ func (s settings) timeDecode(f *fit, card catalog.Card, peak compute.FLOPRate, l
 		if sp.Step <= 0 {
 			return 0, fmt.Errorf("decode step takes no time: %w", pricing.ErrInvalid)
 		}
-		f.eff = float64(sp.Step) / float64(sp.Step+comm)
-		rate := float64(sp.Total) * f.eff * float64(replicas)
+		step := float64(sp.Step) / speedup
+		f.eff = step / (step + float64(comm))
+		rate := float64(sp.Total) * speedup * f.eff * float64(replicas)
 		if !(rate > 0) {
 			return 0, fmt.Errorf("decode speed is zero: %w", pricing.ErrInvalid)
 		}
 		return seconds(s.Tokens / rate)
 	}
 	var err error
+	if s.modeled { // the model's own decode speed; no band around it
+		f.duration, err = at(0)
+		f.low, f.high = f.duration, f.duration
+		return err
+	}
 	if f.low, err = at(s.band.High); err != nil {
 		return err
 	}
@@ -470,6 +492,37 @@ func (s settings) timeDecode(f *fit, card catalog.Card, peak compute.FLOPRate, l
 	}
 	f.duration, err = at(s.util) // last, so f.eff is the middle one's
 	return err
+}
+
+// calibrated says that the job on card is timed with the calibration measured
+// on it, and by what factor (decode: a decode step's, else a training step's);
+// empty when it is not.
+func (s settings) calibrated(card *catalog.Card, decode bool) string {
+	c := s.calibration(card)
+	what, f := "training", 0.0
+	if c != nil {
+		if f = c.Train; decode {
+			what, f = "decode", c.Decode
+		}
+	}
+	if f == 0 {
+		return ""
+	}
+	return fmt.Sprintf("calibrated: timed at the speed measured on the %s, %s × the model's for a %s step (Planner.Calibrations)",
+		card.Name, strconv.FormatFloat(f, 'g', 3, 64), what)
+}
+
+// calibration returns the planner's calibration for card when compute's model
+// times the job (the request leaves Utilization and Band zero); nil otherwise.
+func (s settings) calibration(card *catalog.Card) *compute.Calibration {
+	if !s.modeled {
+		return nil
+	}
+	c, ok := s.calibrations[card.ID]
+	if !ok {
+		return nil
+	}
+	return &c
 }
 
 // addsSafely bounds the durations to which compute.Timing.WithZeRO cannot add

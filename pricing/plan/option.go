@@ -110,7 +110,8 @@ func (w *sweep) price(at *slot, n int, f *fit) (candidate, bool, error) {
 	if floors {
 		if !at.floored {
 			f, ok := w.pr.Floor(c.rental, c.units)
-			at.floor, at.floorOK = f.Amount.Shift(pricing.MinorUnit(f.Currency)).IntPart(), ok // in minor units
+			at.floor, at.floorOK = minorUnits(f) // a whole number of minor units, read without rescaling
+			at.floorOK = at.floorOK && ok
 			at.floored = true
 		}
 		if at.floorOK && at.floor > bar { // both in minor units of one currency
@@ -330,6 +331,9 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 	}
 	if f.mem.Approx != 0 {
 		f.pre = append(f.pre, "memory terms approximated from the parameter count alone: "+f.mem.Approx.String())
+	}
+	if note := s.calibrated(&card, s.Workload.Task == sizing.Inference); note != "" && f.duration > 0 {
+		f.pre = append(f.pre, note)
 	}
 	scaling := "" // the efficiency, when the job was timed
 	if f.duration > 0 {

@@ -33,6 +33,12 @@ type Planner struct {
 	// Rates ranks offers priced in several currencies in Rates.Base; the zero
 	// value allows one currency only.
 	Rates pricing.Rates
+	// Calibrations are measured speeds by catalog card ID (compute.Job.Fit and
+	// compute.Serving.Fit make them from one run on the card): a card's scales
+	// compute's model wherever the request leaves Utilization and Band zero
+	// (Train for a training step, Decode for a decode step), and its options
+	// say so. A key that is no card ID of the catalog is an error.
+	Calibrations map[string]compute.Calibration
 }
 
 // Report is a plan with what went into it.
@@ -233,7 +239,7 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 // pricing.ErrCurrencyMismatch for offers (or a budget) in more than one currency
 // without Rates, naming the currencies and the offers' lines.
 func (p Planner) Report(r Request) (Report, error) {
-	s, err := r.settle()
+	s, err := p.settle(r)
 	if err != nil {
 		return Report{}, err
 	}
@@ -292,7 +298,7 @@ func (p Planner) Report(r Request) (Report, error) {
 // catalog does not know; a *NoFitError (ErrNoFit) naming each card when none
 // holds the job. Cards that do not hold it are left out when another does.
 func (p Planner) Fit(r Request) ([]Option, error) {
-	s, err := r.settle()
+	s, err := p.settle(r)
 	if err != nil {
 		return nil, err
 	}
@@ -412,6 +418,27 @@ func (s settings) fitOn(card *catalog.Card, work compute.FLOPs, run *serveRun) (
 		return Option{}, nil, 0, fmt.Errorf("%s: no GPU count to try under the cap of %d", card.Name, limit)
 	}
 	return Option{}, f, last, f.err
+}
+
+// settle is the request's settings with the planner's calibrations, each
+// checked: its key a card ID of the catalog, its factors valid.
+func (p Planner) settle(r Request) (settings, error) {
+	s, err := r.settle()
+	if err != nil {
+		return s, err
+	}
+	cat := cmp.Or(p.Catalog, catalog.Default())
+	var errs []error
+	for _, id := range slices.Sorted(maps.Keys(p.Calibrations)) {
+		if c, err := cat.Lookup(id); err != nil || c.ID != id {
+			errs = append(errs, fmt.Errorf("plan: calibrations: %s is no card ID of the catalog: %w", text.Quote(id, 64), pricing.ErrInvalid))
+		}
+		if err := p.Calibrations[id].Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("plan: calibrations: %s: %w", text.Quote(id, 64), invalid(err)))
+		}
+	}
+	s.calibrations = p.Calibrations
+	return s, errors.Join(errs...)
 }
 
 // inputs is what the first phase makes of the offers: the catalog card of each

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -386,8 +387,18 @@ func TestReportLimitIsHead(t *testing.T) {
 func TestNoFitNamesWhatMeetsTheDeadline(t *testing.T) {
 	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 8, "1.80", "")}}
 	r := trainingRequest(t)
-	r.Deadline = 3 * time.Hour // 8 GPUs take just over 3 hours
-	_, err := p.Plan(r)
+	r.EveryCount, r.Limit = true, -1
+	all, err := p.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fastest := slices.MinFunc(all, func(a, b Option) int { return cmp.Compare(a.Duration, b.Duration) })
+	if fastest.GPUs != 8 {
+		t.Fatalf("fastest on %d GPUs, want 8", fastest.GPUs)
+	}
+	r.EveryCount, r.Limit = false, 0
+	r.Deadline = fastest.Duration - time.Minute // just under what 8 GPUs take
+	_, err = p.Plan(r)
 	var nf *NoFitError
 	if !errors.As(err, &nf) {
 		t.Fatalf("Plan: %v, want a *NoFitError", err)

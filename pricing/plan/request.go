@@ -72,12 +72,17 @@ type Request struct {
 	// Headroom is the fraction of card memory kept free, in [0, 1); zero:
 	// DefaultHeadroom. Use a tiny value such as 0.001 for almost none.
 	Headroom float64 `json:"headroom"`
-	// Utilization is the fraction of peak sustained, in (0, 1]; zero: the middle of
-	// Band. It sets Option.Duration; Band sets the range around it.
+	// Utilization is the fraction of peak sustained, in (0, 1], when the job is
+	// to be timed at a given utilization: it sets Option.Duration, and Band the
+	// range around it. Zero (and Band zero): compute's model of the step, built
+	// from its parts (compute.Job, compute.Decode, compute.Serving), its band
+	// the model's own measured error, scaled by the card's measured speed when
+	// Planner.Calibrations holds one for it.
 	Utilization float64 `json:"utilization"`
-	// Band is the utilization range reported with each duration; zero:
+	// Band is the utilization range reported with each duration when the job is
+	// timed at a given utilization; zero with Utilization set:
 	// compute.PublishedMFU (published model FLOPs utilization). It is widened to
-	// include Utilization.
+	// include Utilization; set alone, the job is timed at its middle.
 	Band compute.Band `json:"utilization_band"`
 	// MaxGPUs caps the GPUs rented per option (whole instances, for an offer
 	// sold in them); zero: each offer's own limit (DefaultPlanGPUs when the
@@ -200,6 +205,11 @@ type settings struct {
 	limit        int     // options returned; negative: all
 	pin          int     // GPUs each option uses (serving: each replica), from GPUs or Parallel; zero: searched
 	availability float64 // serving: Traffic.Availability or its default
+	// modeled: no Utilization or Band, so compute's model of the step times the
+	// job (band and util are then zero), with calibrations by card ID
+	// (Planner.Calibrations).
+	modeled      bool
+	calibrations map[string]compute.Calibration
 }
 
 // Validate reports what makes no sense in the request, each problem wrapping
@@ -253,14 +263,17 @@ func (r Request) settle() (settings, error) {
 	if math.IsNaN(r.Headroom) || r.Headroom < 0 || r.Headroom >= 1 {
 		bad("headroom %v must be in [0, 1)", r.Headroom)
 	}
-	s.band = cmp.Or(r.Band, compute.PublishedMFU())
-	check("request: utilization band", s.band.Validate(), true)
 	if math.IsNaN(r.Utilization) || r.Utilization < 0 || r.Utilization > 1 {
 		bad("utilization %v must be in (0, 1]", r.Utilization)
 	}
-	s.util = cmp.Or(r.Utilization, s.band.Mid())
-	s.band.Low = math.Min(s.band.Low, s.util)
-	s.band.High = math.Max(s.band.High, s.util)
+	s.modeled = r.Utilization == 0 && r.Band == (compute.Band{})
+	if !s.modeled {
+		s.band = cmp.Or(r.Band, compute.PublishedMFU())
+		check("request: utilization band", s.band.Validate(), true)
+		s.util = cmp.Or(r.Utilization, s.band.Mid())
+		s.band.Low = math.Min(s.band.Low, s.util)
+		s.band.High = math.Max(s.band.High, s.util)
+	}
 	if r.MaxGPUs < 0 {
 		bad("max_gpus %d must not be negative", r.MaxGPUs)
 	}

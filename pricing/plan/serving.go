@@ -192,6 +192,7 @@ func (s settings) replica(run *serveRun, card catalog.Card, t int) *served {
 		Memory: card.Memory, Bandwidth: card.MemoryBandwidth, Peak: servingPeak(card, s.Workload.Precision),
 		Link: servingLink(card, t), PromptTokens: tr.PromptTokens, OutputTokens: tr.OutputTokens,
 		Reserve: s.headroom, PrefillChunk: s.Workload.PrefillChunk,
+		Arch: card.Architecture, Calibration: s.calibration(&card),
 	}
 	p, err := sv.Prepare()
 	if err != nil {
@@ -240,6 +241,9 @@ func (s settings) servingFit(card catalog.Card, t int, v *served) *fit {
 	}
 	if _, ok := card.Peak(sizing.BF16); !ok && s.Workload.Precision == sizing.BF16 {
 		f.pre = append(f.pre, card.Name+" has no BF16: the weights would be served in FP16 (same memory), timed at its FP16 rate")
+	}
+	if note := s.calibrated(&card, true); note != "" {
+		f.pre = append(f.pre, note)
 	}
 	if v.point.Approx {
 		f.pre = append(f.pre, "the model is known by its parameter count alone: its KV cache and attention follow an assumed shape")

@@ -28,17 +28,18 @@ func servingRequest(t testing.TB, model string, tr Traffic) Request {
 // TTFT ≤ 1 s and TPOT ≤ 50 ms, on one offer of each card (hourly CNY, up to 8
 // GPUs). Each row's replicas are checked by hand against compute.Serving.Best at
 // the row's tensor-parallel size (the figures below, printed by compute for the
-// catalog's cards at the 0.1 reserve: users in a closed loop), and the money by
-// hand:
+// catalog's cards at the 0.1 reserve, each at its architecture: users in a
+// closed loop), and the money by hand:
 //
-//   - RTX 4090, t=1: 40 sequences (memory-bound, TPOT 46.8 ms), 843.9 tokens/s =
-//     2.813 requests/s, so ⌈20/2.813⌉ = 8 replicas, 8 GPUs; 8 × 1.60 = 12.80 an
-//     hour; 20 × 300 × 3600 = 21.6 million tokens an hour, 12.80 / 21.6 = 0.5926…
-//     → 0.59.
-//   - A100 SXM4 80GB: t=2 completes 13.20 requests/s at 198 sequences (2 replicas,
-//     4 GPUs), 4 × 9.90 = 39.60; 39.60 / 21.6 = 1.833… → 1.83.
-//   - H100 SXM5 80GB: t=2 34.39 requests/s at 517 sequences (1 replica, 2 GPUs);
-//     2 × 22.00 = 44.00, / 21.6 = 2.037… → 2.04.
+//   - RTX 4090 (Ada Lovelace), t=1: 40 sequences (memory-bound, TPOT 44.8 ms),
+//     880.9 tokens/s = 2.936 requests/s, so ⌈20/2.936⌉ = 7 replicas, 7 GPUs;
+//     7 × 1.60 = 11.20 an hour; 20 × 300 × 3600 = 21.6 million tokens an hour,
+//     11.20 / 21.6 = 0.5185… → 0.52.
+//   - A100 SXM4 80GB (Ampere): t=1 completes 7.476 requests/s at 112 sequences
+//     (3 replicas, 3 GPUs), t=2 14.79 (2 replicas, 4 GPUs): 3 × 9.90 = 29.70;
+//     29.70 / 21.6 = 1.375 → 1.38.
+//   - H100 SXM5 80GB (Hopper): t=2 34.39 requests/s at 517 sequences (1 replica,
+//     2 GPUs); 2 × 22.00 = 44.00, / 21.6 = 2.037… → 2.04.
 func TestServingLlama8B(t *testing.T) {
 	tr := Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TTFT: time.Second, TPOT: 50 * time.Millisecond}
 	for _, tc := range []struct {
@@ -48,8 +49,8 @@ func TestServingLlama8B(t *testing.T) {
 		conc                   int
 		perHour, perMillion    string
 	}{
-		{"RTX 4090", "1.60", 1, 8, 8, 40, "12.80", "0.59"},
-		{"A100 SXM4 80GB", "9.90", 2, 2, 4, 198, "39.60", "1.83"},
+		{"RTX 4090", "1.60", 1, 7, 7, 40, "11.20", "0.52"},
+		{"A100 SXM4 80GB", "9.90", 1, 3, 3, 112, "29.70", "1.38"},
 		{"H100 SXM5 80GB", "22.00", 2, 1, 2, 517, "44.00", "2.04"},
 	} {
 		t.Run(tc.card, func(t *testing.T) {
@@ -67,7 +68,7 @@ func TestServingLlama8B(t *testing.T) {
 			card, _ := catalog.Default().Lookup(tc.card)
 			pt, err := compute.Serving{Model: mustPreset(t, "llama-3.1-8b"), Weights: sizing.BF16, Devices: tc.tensor,
 				Memory: card.Memory, Bandwidth: card.MemoryBandwidth, Peak: servingPeak(card, sizing.BF16),
-				Link: servingLink(card, tc.tensor), PromptTokens: 1000, OutputTokens: 300}.Best(tr.TTFT, tr.TPOT)
+				Link: servingLink(card, tc.tensor), PromptTokens: 1000, OutputTokens: 300, Arch: card.Architecture}.Best(tr.TTFT, tr.TPOT)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -376,7 +377,7 @@ func TestServingJSON(t *testing.T) {
 	if err := json.Unmarshal(ob, &o); err != nil {
 		t.Fatal(err)
 	}
-	if o.Replicas != 8 || *o.Serving != *opts[0].Serving || !o.PerMillion.Amount.Equal(opts[0].PerMillion.Amount) || o.PerHour.Currency != "CNY" {
+	if o.Replicas != 7 || *o.Serving != *opts[0].Serving || !o.PerMillion.Amount.Equal(opts[0].PerMillion.Amount) || o.PerHour.Currency != "CNY" {
 		t.Errorf("read back %+v", o)
 	}
 }
