@@ -96,18 +96,18 @@ func TestExitStatus(t *testing.T) {
 		stdout string // in standard output
 	}{
 		// main reads the locale and hands it to run: a zh_* locale speaks Chinese.
-		{name: "plan in a zh locale", cmd: "plan", args: []string{"-top", "1"}, locale: "zh_CN.UTF-8", stdout: "预计费用（元）"},
-		{name: "plan -lang en in a zh locale", cmd: "plan", args: []string{"-top", "1", "-lang", "en"}, locale: "zh_CN.UTF-8", stdout: "cost CNY"},
+		{name: "plan in a zh locale", cmd: "plan", args: []string{"-limit", "1"}, locale: "zh_CN.UTF-8", stdout: "预计费用（元）"},
+		{name: "plan -lang en in a zh locale", cmd: "plan", args: []string{"-limit", "1", "-lang", "en"}, locale: "zh_CN.UTF-8", stdout: "cost CNY"},
 		{name: "plan usage error in a zh locale", cmd: "plan", args: []string{"-budget", "-10"}, code: 2, locale: "zh_CN.UTF-8", stderr: "-budget -10: 应为大于 0 的金额"},
 		{name: "verify in Chinese", cmd: "verify", args: []string{"-sample", "bad", "-lang", "zh"}, code: 1, stderr: "does not match", stdout: "结论：3 个问题"},
 		{name: "serve in a zh locale", cmd: "serve", locale: "zh_TW.UTF-8", stdout: "卡型"},
 		{name: "bad -lang", cmd: "seeds", args: []string{"-lang", "fr"}, code: 2, stderr: "-lang"},
-		{name: "plan", cmd: "plan", args: []string{"-top", "1"}},
+		{name: "plan", cmd: "plan", args: []string{"-limit", "1"}},
 		{name: "plan help", cmd: "plan", args: []string{"-h"}},
 		{name: "plan no fit", cmd: "plan", args: noFit, code: 1},
 		{name: "plan no fit json", cmd: "plan", args: with(noFit, "-json"), code: 1, json: true},
-		{name: "plan json", cmd: "plan", args: []string{"-json", "-top", "1"}, json: true},
-		{name: "plan json to a file", cmd: "plan", args: []string{"-json", "-top", "1", "-o", "plan.json"}, files: []string{"plan.json"}},
+		{name: "plan json", cmd: "plan", args: []string{"-json", "-limit", "1"}, json: true},
+		{name: "plan json to a file", cmd: "plan", args: []string{"-json", "-limit", "1", "-o", "plan.json"}, files: []string{"plan.json"}},
 		{name: "plan unknown flag", cmd: "plan", args: []string{"-bogus"}, code: 2, stderr: "-bogus"},
 		{name: "plan negative budget", cmd: "plan", args: []string{"-budget", "-10"}, code: 2, stderr: "-budget -10"},
 		{name: "plan negative budget json", cmd: "plan", args: []string{"-budget", "-10", "-json"}, code: 2, json: true},

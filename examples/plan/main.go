@@ -108,7 +108,11 @@ type options struct {
 	cli.ModelFlags                          // -model, -config, -gguf, -safetensors, -params
 	task, precision, kvPrecision, recompute string
 	render, size                            string
-	context, batch, loraRank, maxGPUs, top  int
+	context, batch, loraRank, maxGPUs       int
+	limit, gpus                             int
+	cards                                   nameList // -card, repeatable
+	layout, rank                            string
+	every                                   bool
 	eager                                   bool
 	tokensArg                               string
 	tokens                                  float64         // from tokensArg, or the task's default
@@ -156,7 +160,12 @@ func parse(args []string, lang msg.Lang) (options, *flag.FlagSet, error) {
 	fs.Var(&o.rates, "rates", l.T("plan.flag.rates"))
 	fs.StringVar(&o.catalog, "catalog", "", l.T("cli.flag.catalog"))
 	fs.StringVar(&o.offers, "offers", "", l.T("plan.flag.offers"))
-	fs.IntVar(&o.top, "top", 10, l.T("plan.flag.top"))
+	fs.IntVar(&o.limit, "limit", 0, l.T("plan.flag.limit"))
+	fs.Var(&o.cards, "card", l.T("plan.flag.card"))
+	fs.IntVar(&o.gpus, "gpus", 0, l.T("plan.flag.gpus"))
+	fs.StringVar(&o.layout, "layout", "", l.T("plan.flag.layout"))
+	fs.BoolVar(&o.every, "every", false, l.T("plan.flag.every"))
+	fs.StringVar(&o.rank, "rank", "cost", l.T("plan.flag.rank"))
 	fs.BoolVar(&o.wide, "wide", false, l.T("plan.flag.wide"))
 	o.serve.define(fs, l)
 	cli.LangFlag(fs, &o.lang)
@@ -228,6 +237,9 @@ func (o options) execute(w io.Writer) (int, error) {
 	if err != nil {
 		return exitFail, err
 	}
+	if len(o.cards) > 0 && !o.set["offers"] {
+		return o.fit(w, req)
+	}
 	offers, source, err := o.loadOffers()
 	if err != nil {
 		return exitFail, err
@@ -242,10 +254,6 @@ func (o options) execute(w io.Writer) (int, error) {
 		if o.rates.r.Base != "" {
 			req.Budget.Currency = o.rates.r.Base
 		}
-	}
-	req.Limit = o.top
-	if o.top == 0 {
-		req.Limit = -1 // all
 	}
 	rep, err := plan.Planner{Catalog: o.cat, Offers: offers, Rates: o.rates.r}.Report(req)
 	rep.Skipped = append(unknown, rep.Skipped...)
@@ -371,6 +379,17 @@ func (o options) request() (plan.Request, error) {
 		return r, err
 	}
 	r.Budget = pricing.Money{Amount: o.budgetAmount} // the currency is the offers'; set after loading
+	r.Cards, r.GPUs, r.Limit, r.EveryCount = o.cards, o.gpus, o.limit, o.every
+	if r.Rank, err = plan.ParseRank(o.rank); err != nil {
+		return r, cli.Usagef("-rank %s: %s", text.Quote(o.rank, 40), o.lang.F("plan.want", "cost, time, frontier"))
+	}
+	if o.layout != "" {
+		p, err := parseLayout(o.layout, o.lang)
+		if err != nil {
+			return r, err
+		}
+		r.Parallel = &p
+	}
 	return r, nil
 }
 
@@ -390,7 +409,7 @@ func describeRequest(w io.Writer, r plan.Request, v view) {
 		return
 	}
 	m, wl := r.Model, r.Workload
-	field(w, lang.T("plan.label.job"), report.Job(r, lang))
+	field(w, lang.T("plan.label.job"), report.Job(r, lang, v.precision))
 	var work string
 	switch {
 	case r.Tokens > 0 && wl.Task == sizing.Inference:
@@ -429,7 +448,7 @@ func printPlan(w io.Writer, r plan.Request, rep plan.Report, v view) error {
 	lang := v.lang
 	shown := rep.Options
 	describeRequest(w, r, v)
-	fmt.Fprintln(w, text.Wrap(report.Fit(lang, rep), 0, width, ""))
+	fmt.Fprintln(w, text.Wrap(report.Fit(lang, r, rep), 0, width, ""))
 	fmt.Fprintln(w)
 	printSkipped(w, rep.Skipped, lang)
 	if err := writeOptions(w, report.PlanColumns, shown, v); err != nil {
@@ -438,7 +457,7 @@ func printPlan(w io.Writer, r plan.Request, rep plan.Report, v view) error {
 	printRates(w, shown, lang)
 	head, d := report.Best(shown[0], v.report())
 	fmt.Fprintf(w, "\n%s\n", text.Wrap(head, 0, width, "  "))
-	for _, line := range append([]string{d.Memory, d.Time, d.Cost}, append(d.Warnings, d.Note)...) {
+	for _, line := range append([]string{d.Memory, d.Host, d.Time, d.MicroBatch, d.Cost, d.CostRange}, append(d.Warnings, d.Note)...) {
 		if line != "" {
 			detail(w, line)
 		}

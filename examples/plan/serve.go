@@ -107,7 +107,7 @@ func printServing(w io.Writer, r plan.Request, rep plan.Report, v view) error {
 	lang := v.lang
 	shown := rep.Options
 	describeServing(w, r, v)
-	fmt.Fprintln(w, text.Wrap(report.Fit(lang, rep), 0, width, ""))
+	fmt.Fprintln(w, text.Wrap(report.Fit(lang, r, rep), 0, width, ""))
 	fmt.Fprintln(w)
 	printSkipped(w, rep.Skipped, lang)
 	if err := writeOptions(w, report.ServingColumns, shown, v); err != nil {

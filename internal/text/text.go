@@ -115,14 +115,18 @@ func FoldWidth(s string) string {
 }
 
 // OfferName names an offer for a message, as its price list wrote it: "provider/
-// region card", or empty when all three are blank, and then " (line N)" when it
-// came from a file (line above zero). Each of the three is cut to 64 bytes (Cut),
-// so that a 1 MB name never makes a 1 MB message.
+// region card" ("region card" without a provider), or empty when all three are
+// blank, and then " (line N)" when it came from a file (line above zero). Each of
+// the three is cut to 64 bytes (Cut), so that a 1 MB name never makes a 1 MB
+// message.
 func OfferName(provider, region, card, empty string, line int) string {
 	provider, region, card = Cut(provider, 64), Cut(region, 64), Cut(card, 64)
 	s := provider
 	if region != "" {
-		s += "/" + region
+		if s != "" {
+			s += "/"
+		}
+		s += region
 	}
 	s += " " + card
 	if strings.TrimSpace(s) == "" {
