@@ -128,8 +128,7 @@ func (o options) fit(w io.Writer, req plan.Request) (int, error) {
 	var nf *plan.NoFitError
 	switch {
 	case errors.As(err, &nf) && o.json:
-		je := jsonError{Error: nf.Error(), NoFit: true, Reasons: nonNil(nf.Reasons), Suggestions: nonNil(nf.Suggestions)}
-		return exitFail, writeJSON(w, je)
+		return exitFail, writeJSON(w, report.NoFit(nf))
 	case errors.As(err, &nf):
 		printNoFit(w, req, nf, nil, v)
 		return exitFail, nil
