@@ -1,4 +1,4 @@
-// Package examples_test holds the tests that run the six commands as a user
+// Package examples_test holds the tests that run the commands as a user
 // does: built, in a folder of their own, with their exit status, standard output
 // and standard error.
 package examples_test
@@ -17,7 +17,7 @@ import (
 )
 
 // commands are the example programs, each built by build.
-var commands = []string{"plan", "serve", "breakeven", "invoice", "verify", "seeds"}
+var commands = []string{"plan", "serve", "breakeven", "invoice", "verify", "seeds", "web"}
 
 // build compiles the commands into a temporary folder once per test binary and
 // returns it; it skips the test where no go command is at hand.
@@ -149,6 +149,13 @@ func TestExitStatus(t *testing.T) {
 		{name: "verify missing capture", cmd: "verify", args: []string{"-card", "T4", "-gpus", "1", "-smi", "x.csv"}, code: 2, stderr: "-smi x.csv"},
 		{name: "verify missing catalog", cmd: "verify", args: []string{"-sample", "good", "-catalog", "cards.json"}, code: 2, stderr: "-catalog cards.json"},
 		{name: "verify missing capture json", cmd: "verify", args: []string{"-card", "T4", "-gpus", "1", "-smi", "x.csv", "-json"}, code: 2, json: true},
+
+		// web serves until interrupted: only what ends before it listens is run here
+		// (examples/web's own tests serve and stop it).
+		{name: "web help", cmd: "web", args: []string{"-h"}, stdout: "-addr"},
+		{name: "web help in a zh locale", cmd: "web", args: []string{"-h"}, locale: "zh_CN.UTF-8", stdout: "用法"},
+		{name: "web unknown flag", cmd: "web", args: []string{"-bogus"}, code: 2, stderr: "-bogus"},
+		{name: "web cannot listen", cmd: "web", args: []string{"-addr", "127.0.0.1:99999"}, code: 1, stderr: "-addr 127.0.0.1:99999"},
 
 		{name: "seeds", cmd: "seeds"},
 		{name: "seeds json", cmd: "seeds", args: []string{"-json"}, json: true},
