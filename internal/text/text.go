@@ -2,8 +2,7 @@
 // their messages and names: quoting a short, rune-safe excerpt of an input, the
 // edit distance behind "did you mean" suggestions, folding fullwidth ASCII, naming
 // an offer, counting with a singular or plural noun, writing a latency target,
-// putting an error under a context with the package named once (ContextError),
-// and, for the commands' reports, the width a string takes in a terminal (East
+// keeping a wrapped error's message short (CutError), and, for the commands' reports, the width a string takes in a terminal (East
 // Asian wide characters two columns), tables padded by it, and wrapping to it.
 package text
 
