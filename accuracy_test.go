@@ -557,6 +557,7 @@ type trainRun struct {
 	overlap               float64
 	net                   compute.Bandwidth // per GPU between machines; zero: one machine
 	zero3                 bool              // FSDP full sharding or ZeRO-3 (Timing.WithZeRO)
+	grads                 sizing.Precision  // the gradients' all-reduce precision; zero: prec
 	adapter               bool              // LoRA or QLoRA: AdapterTrainingFLOPs
 }
 
@@ -583,7 +584,7 @@ func (r trainRun) step() (compute.Timing, float64, error) {
 	}
 	j := compute.Job{Model: r.m, Work: work, Precision: prec, Recompute: r.rc, Adapters: r.adapter, Batch: r.batch, SeqLen: r.seq, Accumulation: a,
 		Devices: r.devices, Tensor: t, Pipeline: p, PeakPerDevice: peak, Bandwidth: c.MemoryBandwidth, Link: nvlink(c),
-		Arch: c.Architecture, Overlap: r.overlap}
+		Arch: c.Architecture, Overlap: r.overlap, GradientPrecision: r.grads}
 	if r.net > 0 {
 		j.Network = compute.Link{Bandwidth: r.net}
 	}
@@ -735,7 +736,8 @@ func trainingFigures() []figure {
 		{id: "training-34", src: "TUNE", what: "Llama 3.1 8B full fine-tune, RTX 4090, 2 × 2048, checkpointing", unit: "tok/s", published: 1650,
 			predict: trainRun{card: "rtx-4090", m: preset("llama-3.1-8b"), devices: 1, batch: 2, seq: 2048, acc: 1, rc: sizing.FullRecompute}.tokensPerGPU},
 		{id: "training-35", src: "TUNE", what: "Llama 3.1 8B LoRA r8 q,v, RTX 4090, 2 × 2048", unit: "tok/s", published: 3083,
-			predict: trainRun{card: "rtx-4090", m: preset("llama-3.1-8b"), devices: 1, batch: 2, seq: 2048, acc: 1, rc: sizing.FullRecompute, adapter: true}.tokensPerGPU},
+			predict: trainRun{card: "rtx-4090", m: preset("llama-3.1-8b"), devices: 1, batch: 2, seq: 2048, acc: 1, rc: sizing.FullRecompute, adapter: true}.tokensPerGPU,
+			note:    "under the recipe's activation checkpointing (its 16.2 GiB peak, 15 GiB of it the weights, leaves no room for the activations without it) the figure needs 88% of the RTX 4090's dense BF16 peak for the multiplies and attention alone, before any memory-bound work; the card must have run well above its rated boost clock, or the row's settings differ from the recipe's (as training-37's do)"},
 		{id: "training-36", src: "TUNE", what: "Llama 3.1 8B QLoRA, RTX 4090, 2 × 2048", unit: "tok/s", published: 2413,
 			predict: trainRun{card: "rtx-4090", m: preset("llama-3.1-8b"), devices: 1, batch: 2, seq: 2048, acc: 1, rc: sizing.FullRecompute, adapter: true}.tokensPerGPU},
 		{id: "training-37", src: "TUNE", what: "Llama 3.1 8B full fine-tune, RTX A6000, 2 × 2048", unit: "tok/s", published: 2579,
@@ -756,13 +758,19 @@ func trainingFigures() []figure {
 			predict: trainRun{card: a100, m: preset("llama-3.2-3b"), devices: 1, batch: 2, seq: 4096, acc: 1}.tokensPerGPU},
 		{id: "training-41", src: "TUNE", what: "Llama 3.2 3B full fine-tune, A100, 2 × 4096, checkpointing and compile", unit: "tok/s", published: 7210,
 			predict: trainRun{card: a100, m: preset("llama-3.2-3b"), devices: 1, batch: 2, seq: 4096, acc: 1, rc: sizing.FullRecompute}.tokensPerGPU},
+		// Megatron-DeepSpeed's pipeline engine reduces the gradients after the last
+		// micro-batch's backward pass, not behind it (DeepSpeed's TrainSchedule
+		// issues ReduceTiedGrads, ReduceGrads and OptimizerStep at its last step,
+		// deepspeed/runtime/pipe/schedule.py), and its BF16 optimizer reduces the
+		// FP32 copy of the gradients (bf16_optimizer.py, get_grads_for_reduction):
+		// no overlap, FP32 gradients.
 		{id: "training-43", src: "BLOOM", what: "BLOOM-176B, 384 × A100, TP 4 PP 12, global batch 2048", unit: "s/step", published: 104.70,
 			predict: trainRun{card: a100, m: bloom, devices: 384, tensor: 4, pipe: 12, batch: 2, seq: 2048, acc: 128,
-				rc: sizing.FullRecompute, overlap: 1, net: bloomNet}.stepSeconds},
+				rc: sizing.FullRecompute, net: bloomNet, grads: sizing.FP32}.stepSeconds},
 		{id: "training-44", src: "BLOOM", what: "BLOOM-176B, global batch 16: one micro-batch a pipeline", unit: "s/step", published: 15.23,
 			predict: trainRun{card: a100, m: bloom, devices: 384, tensor: 4, pipe: 12, batch: 2, seq: 2048, acc: 1,
-				rc: sizing.FullRecompute, overlap: 1, net: bloomNet}.stepSeconds,
-			note: "with one micro-batch the 12 stages run one after another, and the step is what DeepSpeed's pipeline engine spends around each stage's work (the source's own next batch size ran in the same time); the model counts the stages' compute and the bubble only"},
+				rc: sizing.FullRecompute, net: bloomNet, grads: sizing.FP32}.stepSeconds,
+		},
 		{id: "training-45", src: "LLMC", what: "GPT-2 124M, 8 × A100, 64 × 1024 a GPU", unit: "s/step", published: 0.300,
 			predict: trainRun{card: a100, m: gpt2("gpt2-124m", 12, 768, 12), devices: 8, batch: 64, seq: 1024, acc: 1, overlap: 1}.stepSeconds,
 			note:    "llm.c's hand-fused CUDA kernels (layer norm with residual, GeLU, the classifier with its loss) move a fraction of the memory-bound bytes the model counts for PyTorch's kernels, which matters most at 768 wide; MosaicML's PyTorch runs of the same size (training-01) are within 12%"},
@@ -787,6 +795,7 @@ type servingRun struct {
 	devices int
 	pcie    bool              // the cards talk over PCIe, not their NVLink
 	bw      compute.Bandwidth // a card the catalog lacks: its bandwidth on a catalog card's
+	peak    compute.FLOPRate  // the rate the engine's multiplies run at, when not the catalog's
 }
 
 func (r servingRun) parts() (catalog.Card, compute.FLOPRate, compute.Link) {
@@ -801,6 +810,9 @@ func (r servingRun) parts() (catalog.Card, compute.FLOPRate, compute.Link) {
 	peak, ok := c.Peak(p)
 	if !ok {
 		peak, _ = c.Peak(sizing.FP16)
+	}
+	if r.peak > 0 {
+		peak = r.peak
 	}
 	link := nvlink(c)
 	if r.pcie {
@@ -1045,10 +1057,15 @@ func servingFigures() []figure {
 			predict: servingRun{card: r4090, m: l27, w: sizing.Q8_0}.loopSpeed(64)},
 		{id: "serving-65", src: "GGML", what: "llama 7B F16, llama.cpp, RTX 4090: pp 512", unit: "tok/s", published: 11048.22,
 			predict: func() (float64, error) {
-				d, err := servingRun{card: r4090, m: l27, w: sizing.FP16}.decode(1, 0).Prefill(512)
+				// llama.cpp's cuBLAS multiplies of FP16 weights accumulate in FP16
+				// (ggml-cuda.cu, ggml_cuda_op_mul_mat_cublas: CUBLAS_COMPUTE_16F on
+				// NVIDIA cards), which a GeForce RTX 4090 runs at 330.3 TFLOPS dense,
+				// twice the FP32-accumulate rate the catalog gives (NVIDIA's Ada
+				// Lovelace architecture whitepaper, the RTX 4090's peak FP16 tensor
+				// rate with FP16 accumulate).
+				d, err := servingRun{card: r4090, m: l27, w: sizing.FP16, peak: 330.3 * compute.TFLOPS}.decode(1, 0).Prefill(512)
 				return 512 / d.Seconds(), err
-			},
-			note: "llama.cpp multiplies the prompt in FP16 with FP16 accumulation, at twice the RTX 4090's FP32-accumulate rate the catalog gives (the one training frameworks use)"},
+			}},
 		{id: "serving-66", src: "AMD", what: "llama-3.1-70b FP8, vLLM, 8 × MI300X, batch 1, 128 + 2048: latency", unit: "s", published: 17.236,
 			predict: servingRun{card: "mi300x", m: l3170, w: sizing.FP8, devices: 8}.latency(128, 2048, 1)},
 		{id: "serving-67", src: "AMD", what: "llama-3.1-70b FP8, vLLM, 8 × MI300X, batch 64, 128 + 2048: latency", unit: "s", published: 33.287,

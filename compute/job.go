@@ -18,7 +18,8 @@ import (
 //
 // Work is the job's total in model FLOPs (TrainingFLOPs, or AdapterTrainingFLOPs
 // for LoRA); the job takes Work / (step work × replicas) optimizer steps, the step
-// work counted as TrainingFLOPs counts it. How long a step takes comes, in this
+// work counted as TrainingFLOPs counts it (AdapterTrainingFLOPs for Adapters). How
+// long a step takes comes, in this
 // order, from:
 //
 //   - Utilization, when set: the model FLOPs a device sustains as a fraction of
@@ -39,11 +40,19 @@ type Job struct {
 	// FP16). Zero: BF16. For FP8 give PeakPerDevice at the FP8 rate: the matrix
 	// multiplies run at it, attention and the rest at half of it (the 16-bit rate).
 	Precision sizing.Precision `json:"precision"`
-	Recompute sizing.Recompute `json:"recompute"` // full recompute repeats the forward pass and its all-reduces
+	// GradientPrecision is the precision the gradients are all-reduced at; zero:
+	// Precision. Mixed-precision stacks that keep an FP32 copy of the gradients
+	// often reduce that copy: DeepSpeed's BF16 optimizer reduces its FP32
+	// gradients (bf16_optimizer.py, get_grads_for_reduction), Megatron-LM under
+	// --accumulate-allreduce-grads-in-fp32, FSDP with reduce_dtype float32.
+	GradientPrecision sizing.Precision `json:"gradient_precision"`
+	Recompute         sizing.Recompute `json:"recompute"` // full recompute repeats the forward pass and its all-reduces
 	// Adapters marks LoRA or QLoRA on a frozen base (Work from
-	// AdapterTrainingFLOPs): the optimizer updates only the adapters, whose update
-	// the modelled step leaves out, and the gradients all-reduced are theirs,
-	// which are left out too.
+	// AdapterTrainingFLOPs): the backward pass multiplies the frozen weights once,
+	// for the inputs' gradients, not again for their own (Hu et al. 2021, LoRA:
+	// the frozen weights need no gradients); the optimizer updates only the
+	// adapters, whose update the modelled step leaves out, and the gradients
+	// all-reduced are theirs, which are left out too.
 	Adapters bool `json:"adapters"`
 
 	Batch  int `json:"batch"`   // micro-batch per data-parallel replica, in sequences; at least 1
@@ -106,8 +115,8 @@ type Timing struct {
 	Efficiency float64 `json:"efficiency"`
 	// MFU is the model FLOPs utilization of the whole job: 6·N + 12·l·s·d_attn
 	// FLOPs a token (Chowdhery et al. 2022, appendix B: attention counted without
-	// the causal half, as published MFU figures count it; N from MatmulParams)
-	// over Duration × PeakPerDevice × Devices.
+	// the causal half, as published MFU figures count it; N from MatmulParams;
+	// 4·N for Adapters) over Duration × PeakPerDevice × Devices.
 	MFU float64 `json:"mfu"`
 
 	Data     int `json:"data"`     // data-parallel degree, Devices / (Tensor × Pipeline)
@@ -151,6 +160,9 @@ func (j Job) Validate() error {
 	}
 	if !l.prec.Valid() {
 		errs = append(errs, fmt.Errorf("compute: precision %v is not a known precision: %w", l.prec, ErrInvalid))
+	}
+	if j.GradientPrecision != 0 && !j.GradientPrecision.Valid() {
+		errs = append(errs, fmt.Errorf("compute: gradient precision %v is not a known precision: %w", j.GradientPrecision, ErrInvalid))
 	}
 	if j.Recompute > sizing.FullRecompute {
 		errs = append(errs, fmt.Errorf("compute: recompute strategy %v is not a known strategy: %w", j.Recompute, ErrInvalid))
@@ -215,12 +227,12 @@ func (j Job) Validate() error {
 //
 // One micro-batch on one device is the replica's work split over its Tensor ×
 // Pipeline devices. With Utilization set it takes that share of the model FLOPs
-// ((6·N + 6·l·s·d_attn)·Batch·SeqLen, TrainingFLOPs' count) at PeakPerDevice ×
-// utilization. Otherwise it is built from its parts (trainStep): the matrix
+// ((6·N + 6·l·s·d_attn)·Batch·SeqLen, TrainingFLOPs' count; 4·N for Adapters) at
+// PeakPerDevice × utilization. Otherwise it is built from its parts: the matrix
 // multiplies' FLOPs at an efficiency that depends on their width and the card,
 // attention's at FlashAttention's, the memory-bound work (norms, activation
 // functions, residuals, the loss over the vocabulary) at the memory bandwidth,
-// each cited with its efficiency in Efficiencies; a calibration divides that
+// each efficiency cited where train.go defines it; a calibration divides that
 // on-device time by Calibration.Train.
 //
 // Each micro-batch adds the tensor-parallel all-reduces of its activations on the
@@ -229,7 +241,7 @@ func (j Job) Validate() error {
 // (Narayanan et al. 2021, §2.2.1), the optimizer's update of this device's
 // parameters at the memory bandwidth (modelled steps only), and one ring
 // all-reduce of the gradients (ParamCount / (Tensor × Pipeline) parameters at
-// Precision) over the replicas on Network (or Link), of which Overlap may hide
+// GradientPrecision) over the replicas on Network (or Link), of which Overlap may hide
 // behind one micro-batch's compute (Exposed).
 //
 // It allocates nothing unless it fails, so a planner may call it for every layout of

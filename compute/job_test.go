@@ -266,3 +266,52 @@ func TestSizingErrorWrapped(t *testing.T) {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }
+
+// A LoRA job's steps are its work over what one step of adapter training does
+// (AdapterTrainingFLOPs' 4·N + 6·l·s·d_attn a token), and its step multiplies
+// the frozen weights twice (forward, and the inputs' gradients) where full
+// training multiplies them three times.
+func TestJobAdapters(t *testing.T) {
+	const tokens = 2 * 4096 * 1000
+	work, err := AdapterTrainingFLOPs(llama27B, tokens, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := Job{Model: llama27B, Work: work, Adapters: true, Batch: 2, SeqLen: 4096, Devices: 1,
+		PeakPerDevice: a100Peak, Bandwidth: a100HBM, Arch: "Ampere"}
+	lora := mustTime(t, j)
+	if !within(lora.Steps, 1000, 1e-12) {
+		t.Errorf("LoRA over %d tokens in steps of 2 × 4096: %v steps, want 1000", tokens, lora.Steps)
+	}
+	full := j
+	full.Adapters = false
+	if full.Work, err = TrainingFLOPs(llama27B, tokens, 4096); err != nil {
+		t.Fatal(err)
+	}
+	ft := mustTime(t, full)
+	if !within(ft.Steps, 1000, 1e-12) {
+		t.Errorf("full training: %v steps, want 1000", ft.Steps)
+	}
+	// The adapters' step leaves out a third of the multiplies and the optimizer's
+	// update but keeps attention and the memory-bound work: here (a 7B model at
+	// 4096 tokens) between half and 90% of full training's.
+	if r := lora.Step.Seconds() / ft.Step.Seconds(); !(r > 0.5 && r < 0.9) {
+		t.Errorf("LoRA step %v against full training's %v: ratio %.3f, want in (0.5, 0.9)", lora.Step, ft.Step, r)
+	}
+}
+
+// Gradients reduced at FP32 move twice the bytes of BF16 ones.
+func TestJobGradientPrecision(t *testing.T) {
+	j := modelJob()
+	j.Overlap = 0
+	bf16 := mustTime(t, j)
+	j.GradientPrecision = sizing.FP32
+	fp32 := mustTime(t, j)
+	if !within(fp32.Comm.Seconds(), 2*bf16.Comm.Seconds(), 1e-6) || fp32.Compute != bf16.Compute {
+		t.Errorf("FP32 gradients: comm %v and compute %v, want twice %v and %v", fp32.Comm, fp32.Compute, bf16.Comm, bf16.Compute)
+	}
+	j.GradientPrecision = sizing.Precision(99)
+	if _, err := j.Time(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("gradient precision 99: %v, want ErrInvalid", err)
+	}
+}
