@@ -86,7 +86,7 @@ func TestCalibrateRoundTrip(t *testing.T) {
 	if d := tm.Step - 6*time.Second; d < -time.Millisecond || d > time.Millisecond {
 		t.Errorf("step with the calibration %v, want the 6s measured", tm.Step)
 	}
-	if !strings.Contains(cal.line, "0.762 × the modelled speed") {
+	if !strings.Contains(cal.line, factor(c.Train)+" × the modelled speed") {
 		t.Errorf("line %q: want the factor", cal.line)
 	}
 }
