@@ -80,6 +80,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/input"
 	"github.com/gpuplan/gpuplan/internal/msg"
@@ -125,6 +126,8 @@ type options struct {
 	json, wide                              bool
 	lang                                    msg.Lang
 	catalog                                 string           // -catalog: a file of the user's own cards
+	calibration                             string           // -calibrate: a file of one run timed on a card
+	calib                                   calibration      // what calibrate made of it
 	cat                                     *catalog.Catalog // the built-in catalog, with -catalog's cards
 	out                                     string           // -o: the report's file; empty: standard output
 	serve                                   serveFlags       // serve.go
@@ -160,6 +163,7 @@ func parse(args []string, lang msg.Lang) (options, *flag.FlagSet, error) {
 	fs.Var(&o.rates, "rates", l.T("plan.flag.rates"))
 	fs.StringVar(&o.catalog, "catalog", "", l.T("cli.flag.catalog"))
 	fs.StringVar(&o.offers, "offers", "", l.T("plan.flag.offers"))
+	fs.StringVar(&o.calibration, "calibrate", "", l.T("plan.flag.calibrate"))
 	fs.IntVar(&o.limit, "limit", 0, l.T("plan.flag.limit"))
 	fs.Var(&o.cards, "card", l.T("plan.flag.card"))
 	fs.IntVar(&o.gpus, "gpus", 0, l.T("plan.flag.gpus"))
@@ -237,6 +241,9 @@ func (o options) execute(w io.Writer) (int, error) {
 	if err != nil {
 		return exitFail, err
 	}
+	if o.calib, err = o.calibrate(req); err != nil {
+		return exitFail, err
+	}
 	if len(o.cards) > 0 && !o.set["offers"] {
 		return o.fit(w, req)
 	}
@@ -255,7 +262,7 @@ func (o options) execute(w io.Writer) (int, error) {
 			req.Budget.Currency = o.rates.r.Base
 		}
 	}
-	rep, err := plan.Planner{Catalog: o.cat, Offers: offers, Rates: o.rates.r}.Report(req)
+	rep, err := plan.Planner{Catalog: o.cat, Offers: offers, Rates: o.rates.r, Calibrations: o.calib.byCard}.Report(req)
 	rep.Skipped = append(unknown, rep.Skipped...)
 	var nf *plan.NoFitError
 	if errors.As(err, &nf) {
@@ -284,7 +291,7 @@ func (o options) execute(w io.Writer) (int, error) {
 		if err != nil {
 			return exitFail, err
 		}
-		return exitOK, writeJSON(w, jsonPlan{Job: job, Defaults: defaults, Currency: rep.Options[0].RankedCost.Currency,
+		return exitOK, writeJSON(w, jsonPlan{Job: job, Defaults: defaults, Calibrations: o.calib.byCard, Currency: rep.Options[0].RankedCost.Currency,
 			Considered: rep.Considered, Returned: len(rep.Options), Skipped: skipped, Options: rep.Options})
 	}
 	if req.Serving != nil {
@@ -295,13 +302,16 @@ func (o options) execute(w io.Writer) (int, error) {
 
 // jsonPlan is what -json prints when the plan succeeds.
 type jsonPlan struct {
-	Job        json.RawMessage `json:"job"`        // the request as the planner used it (echo)
-	Defaults   []string        `json:"defaults"`   // the keys of Job left to a default, dotted: "headroom", "workload.optimizer"
-	Currency   string          `json:"currency"`   // the currency options are ranked in
-	Considered int             `json:"considered"` // candidates (offer, GPU count, layout) evaluated
-	Returned   int             `json:"returned"`   // options printed
-	Skipped    []jsonSkipped   `json:"skipped"`    // offers left out, and why
-	Options    []plan.Option   `json:"options"`
+	Job      json.RawMessage `json:"job"`      // the request as the planner used it (echo)
+	Defaults []string        `json:"defaults"` // the keys of Job left to a default, dotted: "headroom", "workload.optimizer"
+	// Calibrations are -calibrate's measured speed by catalog card ID
+	// (plan.Planner.Calibrations); absent without -calibrate.
+	Calibrations map[string]compute.Calibration `json:"calibrations,omitempty"`
+	Currency     string                         `json:"currency"`   // the currency options are ranked in
+	Considered   int                            `json:"considered"` // candidates (offer, GPU count, layout) evaluated
+	Returned     int                            `json:"returned"`   // options printed
+	Skipped      []jsonSkipped                  `json:"skipped"`    // offers left out, and why
+	Options      []plan.Option                  `json:"options"`
 }
 
 // jsonSkipped is an offer left out of the plan.
@@ -439,6 +449,9 @@ func describeRequest(w io.Writer, r plan.Request, v view) {
 	}
 	for _, note := range modelNotes(m, wl, lang) {
 		field(w, lang.T("plan.label.model"), note)
+	}
+	if v.speed != "" {
+		field(w, lang.T("plan.label.speed"), v.speed)
 	}
 	field(w, lang.T("plan.label.offers"), v.source)
 	fmt.Fprintln(w)

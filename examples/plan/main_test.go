@@ -105,6 +105,9 @@ func TestGolden(t *testing.T) {
 		{"fit_serving", append([]string{"-card", "rtx-4090,L40S"}, serveArgs...), exitOK},
 		{"pinned_layout", []string{"-layout", "dp=2,zero=3,offload", "-limit", "3"}, exitOK},
 		{"rank_time", []string{"-rank", "time", "-limit", "3", "-every"}, exitOK},
+		// -calibrate: a step timed on the RTX 4090 times its offers, other cards as modelled.
+		{"calibrated", []string{"-calibrate", "testdata/calibrate_step.json", "-limit", "3"}, exitOK},
+		{"zh_calibrated_serving", append([]string{"-lang", "zh", "-calibrate", "testdata/calibrate_tpot.json", "-limit", "3"}, serveArgs...), exitOK},
 		{"zh_two_currencies", []string{"-lang", "zh", "-offers", "testdata/two_currencies.csv", "-rates", "CNY:USD=7.20", "-limit", "3"}, exitOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -299,6 +302,13 @@ func TestExitStatus(t *testing.T) {
 		{"fine-tune", []string{"-task", "finetune"}, exitUsage, `-task "finetune": a fine-tune of every weight is training, of adapters lora (or qlora on 4-bit weights); want inference, training, lora or qlora`},
 		{"unknown precision", []string{"-precision", "fp7"}, exitUsage, `-precision "fp7": want fp64, fp32, tf32, fp16, bf16, fp8, int8, int4, nf4, gptq4, awq4, q2_k, q3_k_m, q4_0, q4_k_s, q4_k_m, q5_k_m, q6_k, q8_0, mxfp4, nvfp4, or bits per weight`},
 		{"missing offers", []string{"-offers", "testdata/missing.json"}, exitUsage, "-offers testdata/missing.json: cannot open"},
+		{"missing calibration", []string{"-calibrate", "testdata/missing.json"}, exitUsage, "-calibrate testdata/missing.json: cannot open"},
+		{"calibration key misspelt", []string{"-calibrate", "testdata/calibrate_typo.json"}, exitFail, `-calibrate testdata/calibrate_typo.json: json: unknown field "stpe"; want JSON such as {"card": "RTX 4090", "step": "1.9s"}`},
+		{"calibration faster than the card", []string{"-calibrate", "testdata/calibrate_fast.json"}, exitFail, "-calibrate testdata/calibrate_fast.json: compute: a measured step of 100ms is faster than"},
+		{"decode calibration for training", []string{"-calibrate", "testdata/calibrate_tpot.json"}, exitUsage, `-calibrate testdata/calibrate_tpot.json: a "step" measures training and a "tpot" inference`},
+		{"calibration of an unknown model", []string{"-calibrate", "testdata/calibrate_badmodel.json"}, exitFail, `-calibrate testdata/calibrate_badmodel.json: model "llama-99": not a preset`},
+		{"calibration and utilization", []string{"-calibrate", "testdata/calibrate_step.json", "-utilization", "0.4"}, exitUsage, "-utilization sets the speed by hand"},
+		{"calibration with render", []string{"-render", "sdxl", "-calibrate", "testdata/calibrate_step.json"}, exitUsage, "-calibrate does not apply to -render"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runArgs(tc.args...)

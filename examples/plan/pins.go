@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/report"
@@ -117,14 +118,17 @@ func printFit(w io.Writer, r plan.Request, opts []plan.Option, v view) error {
 type jsonFit struct {
 	Job      json.RawMessage `json:"job"`      // the request as the planner used it (echo)
 	Defaults []string        `json:"defaults"` // the keys of Job left to a default
-	Options  []plan.Option   `json:"options"`  // one a card that holds the job, in the order named; no money
+	// Calibrations are -calibrate's measured speed by catalog card ID; absent
+	// without -calibrate.
+	Calibrations map[string]compute.Calibration `json:"calibrations,omitempty"`
+	Options      []plan.Option                  `json:"options"` // one a card that holds the job, in the order named; no money
 }
 
 // fit answers -card without -offers: does the job fit each card, on how many
 // GPUs, and how long it takes (plan.Planner.Fit); no prices.
 func (o options) fit(w io.Writer, req plan.Request) (int, error) {
 	v := o.view(o.lang.T("plan.fit.source"))
-	opts, err := plan.Planner{Catalog: o.cat}.Fit(req)
+	opts, err := plan.Planner{Catalog: o.cat, Calibrations: o.calib.byCard}.Fit(req)
 	var nf *plan.NoFitError
 	switch {
 	case errors.As(err, &nf) && o.json:
@@ -142,7 +146,7 @@ func (o options) fit(w io.Writer, req plan.Request) (int, error) {
 		if err != nil {
 			return exitFail, err
 		}
-		return exitOK, writeJSON(w, jsonFit{Job: job, Defaults: defaults, Options: opts})
+		return exitOK, writeJSON(w, jsonFit{Job: job, Defaults: defaults, Calibrations: o.calib.byCard, Options: opts})
 	}
 	return exitOK, printFit(w, req, opts, v)
 }

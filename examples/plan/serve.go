@@ -96,6 +96,9 @@ func describeServing(w io.Writer, r plan.Request, v view) {
 		reserve = compute.DefaultServingReserve
 	}
 	field(w, lang.T("plan.label.reserve"), lang.F("plan.serve.reserve", reserve*100))
+	if v.speed != "" {
+		field(w, lang.T("plan.label.servespeed"), v.speed)
+	}
 	field(w, lang.T("plan.label.serveoffers"), v.source)
 	fmt.Fprintln(w)
 }

@@ -25,6 +25,7 @@ type view struct {
 	wide      bool
 	cat       *catalog.Catalog
 	source    string // the price list, for the report's head
+	speed     string // -calibrate's measurement, for the report's head; "" without
 }
 
 // report is the view as the shared report package takes it.
@@ -68,5 +69,5 @@ func (o options) view(source string) view {
 	case o.Config != "" || len(o.GGUF) > 0 || len(o.Safetensors) > 0 || cli.IsDir(o.Model):
 		why = "plan.why.files"
 	}
-	return view{lang: o.lang, wide: o.wide, cat: o.cat, source: source, precision: why}
+	return view{lang: o.lang, wide: o.wide, cat: o.cat, source: source, precision: why, speed: o.calib.line}
 }

@@ -492,7 +492,7 @@ func (s settings) calibrated(card *catalog.Card, decode bool) string {
 	if f == 0 {
 		return ""
 	}
-	return fmt.Sprintf("calibrated: timed at the speed measured on the %s, %s × the model's for a %s step (Planner.Calibrations)",
+	return fmt.Sprintf("calibrated: timed at the speed measured on the %s, %s × the model's for a %s step",
 		card.Name, strconv.FormatFloat(f, 'g', 3, 64), what)
 }
 
