@@ -30,5 +30,5 @@ func Example() {
 	fmt.Printf("%d × %s, %s, %v, %s\n", best.GPUs, best.Offer.Card, plan.DescribeLayout(best.Layout),
 		best.Duration.Round(time.Minute), best.Cost.Total)
 	// Output:
-	// 3 × RTX 4090, data parallel ×3, 3h31m0s, CNY 16.85
+	// 8 × RTX 4090, data parallel ×8, 1h29m0s, CNY 18.98
 }
