@@ -83,9 +83,6 @@ func TestOfferFileNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	r = runArgs("-offers", nameless, "-limit", "1")
-	if r.code != exitOK && strings.Contains(r.stderr, "provider") {
-		t.Skip("the price-list reader does not take a list without a provider column yet: " + r.stderr)
-	}
 	if flat := strings.Join(strings.Fields(r.stdout), " "); r.code != exitOK || !strings.Contains(r.stdout, "  1  无服务商.csv") ||
 		!strings.Contains(flat, "(1 without a provider, shown by the file's name)") { // however the line wraps
 		t.Errorf("an offer without a provider: exit %d, stderr %q:\n%s\nwant the file's name in its place", r.code, r.stderr, r.stdout)
