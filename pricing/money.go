@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/internal/checked"
 	"github.com/shopspring/decimal"
 )
 
@@ -408,6 +409,18 @@ func splitDec(d decimal.Decimal) decParts {
 		e++
 	}
 	return decParts{v, e, true}
+}
+
+// wholeMinor returns d as a whole number of units of 10^-places (a currency's
+// minor units, places as MinorUnit gives them), false when it is not a whole
+// number of them or the number does not fit an int64. It does not allocate.
+func wholeMinor(d decimal.Decimal, places int32) (int64, bool) {
+	t := splitDec(d)
+	k := int64(t.e) + int64(places)
+	if !t.ok || k < 0 || k > 18 {
+		return 0, false
+	}
+	return checked.Mul(t.c, pow10(k))
 }
 
 // places returns the number of decimal places d needs (zero for an integer).
