@@ -368,6 +368,20 @@ func parseDecimal(s string, neg bool) (decimal.Decimal, error) {
 		!allDigits(intPart) || !allDigits(frac) {
 		return decimal.Decimal{}, reasonf("%s: not a plain decimal such as 12.50", quote(s))
 	}
+	if len(intPart)+len(frac) <= 18 {
+		// The digits fit an int64: the coefficient is read here, as decimal
+		// would read it, without joining the two parts into a new string.
+		var c int64
+		for _, part := range [...]string{intPart, frac} {
+			for i := 0; i < len(part); i++ {
+				c = c*10 + int64(part[i]-'0')
+			}
+		}
+		if len(body) < len(s) {
+			c = -c
+		}
+		return decimal.New(c, -int32(len(frac))), nil
+	}
 	d, err := decimal.NewFromString(s)
 	if err != nil {
 		return decimal.Decimal{}, reasonf("%s: not a plain decimal such as 12.50", quote(s))
