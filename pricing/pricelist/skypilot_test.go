@@ -196,3 +196,28 @@ func FuzzReadSkyPilot(f *testing.F) {
 		}
 	})
 }
+
+// below orders two prices as decimals: by their floats where those differ, and
+// exactly where two decimals round to one float.
+func TestBelow(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"10.2397", "55.04", true}, {"68.800000", "68.8", false}, {"68.8", "68.800000", false},
+		{"68.799999", "68.8", true}, {"0.09999999999999999999", "0.1", true},
+		{"0.10000000000000000001", "0.1", false}, {"0.1", "0.10000000000000000001", true},
+	} {
+		a, err := parseSkyPrice(c.a, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := parseSkyPrice(c.b, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := below(c.a, c.b, a, b); got != c.want {
+			t.Errorf("below(%s, %s) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
