@@ -85,8 +85,10 @@ func readSkyPilot(r io.Reader) ([]pricing.Offer, []Skip, error) {
 		return nil, nil, err
 	}
 	header, hline := cr.header, cr.hline
-	// At most a row a line, and most rows make one offer; a spot price makes two.
-	sr := skyReader{skipped: []Skip{}, out: make([]pricing.Offer, 0, cr.lines-1)}
+	// At most a row a line, and a row makes at most two offers (one with a spot
+	// price): room for that many, so that the offers are never moved as they
+	// grow.
+	sr := skyReader{skipped: []Skip{}, out: make([]pricing.Offer, 0, 2*(cr.lines-1))}
 	for i := range sr.col {
 		sr.col[i] = -1
 	}
@@ -107,6 +109,11 @@ func readSkyPilot(r io.Reader) ([]pricing.Offer, []Skip, error) {
 	}
 	if err := eachRow(cr, sr.row); err != nil {
 		return nil, nil, err
+	}
+	if len(sr.out) < cap(sr.out)/2 {
+		// Most rows made no offer (a catalog of CPU instances and GPU ones):
+		// the offers are kept in a list of their own size.
+		return slices.Clone(sr.out), sr.skipped, nil
 	}
 	return slices.Clip(sr.out), sr.skipped, nil
 }
