@@ -398,7 +398,7 @@ func allDigits(s string) bool {
 	return true
 }
 
-// decParts is a decimal c·10^e whose coefficient fits an int64.
+// decParts is a decimal c·10^e whose coefficient has at most 18 digits.
 type decParts struct {
 	c  int64
 	e  int32
@@ -406,18 +406,19 @@ type decParts struct {
 }
 
 // splitDec returns d's coefficient and exponent, with trailing zeros after the
-// point dropped (as trim does), when the coefficient fits an int64. NumDigits
-// is exact from 17 digits up (below, its estimate may read 10^15 as 15 digits,
-// which changes nothing here), so a coefficient it counts at most 18 digits has at
-// most 18 and CoefficientInt64 is exact; neither copies the coefficient.
+// point dropped (as trim does), when the coefficient has at most 18 digits.
+// CoefficientInt64 is the coefficient exactly when it fits an int64, which
+// comparing d with the decimal it makes tells: decimals of one exponent compare
+// their coefficients, and the one made here stays on the stack. Nothing copies
+// the coefficient.
 func splitDec(d decimal.Decimal) decParts {
-	if d.IsZero() {
+	if d.IsZero() { // the zero value too, which has no coefficient to read
 		return decParts{0, 0, true}
 	}
-	if d.NumDigits() > 18 {
+	v, e := d.CoefficientInt64(), d.Exponent()
+	if v >= 1e18 || v <= -1e18 || !d.Equal(decimal.New(v, e)) {
 		return decParts{}
 	}
-	v, e := d.CoefficientInt64(), d.Exponent()
 	for e < 0 && v%10 == 0 {
 		v /= 10
 		e++

@@ -356,3 +356,30 @@ func TestDecimalDigitLimit(t *testing.T) {
 		}
 	}
 }
+
+// splitDec reads a coefficient of up to 18 digits, however the decimal was
+// made, and refuses a longer one, without allocating.
+func TestSplitDec(t *testing.T) {
+	for _, c := range []struct {
+		d    decimal.Decimal
+		c    int64
+		e    int32
+		fits bool
+	}{
+		{decimal.Decimal{}, 0, 0, true}, {dec("0.000"), 0, 0, true}, {dec("12.3400"), 1234, -2, true},
+		{dec("-5"), -5, 0, true}, {dec("999999999999999999"), 999999999999999999, 0, true},
+		{dec("-0.999999999999999999"), -999999999999999999, -18, true},
+		{dec("1000000000000000000"), 1, 18, false}, {dec("9223372036854775807"), 0, 0, false},
+		{dec("18446744073709551617"), 0, 0, false}, {dec("-18446744073709551617.5"), 0, 0, false},
+	} {
+		got := splitDec(c.d)
+		if got.ok != c.fits || c.fits && (got.c != c.c || got.e != c.e) {
+			t.Errorf("splitDec(%s) = %d·10^%d, %v; want %d·10^%d, %v", c.d, got.c, got.e, got.ok, c.c, c.e, c.fits)
+		}
+	}
+	for _, d := range []decimal.Decimal{{}, dec("12.3400"), dec("18446744073709551617")} {
+		if n := testing.AllocsPerRun(100, func() { _ = splitDec(d) }); n != 0 {
+			t.Errorf("splitDec(%s) allocates %v times", d, n)
+		}
+	}
+}
