@@ -5,6 +5,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
 )
 
@@ -22,7 +23,7 @@ type cache struct {
 	tariffs   []tariff
 	classes   map[classKey]*class
 	spare     []class // classes made ahead, handed out in order
-	fits      map[fitKey]*fit
+	fits      map[cardFit]*fit
 	key       []byte // scratch for tariffKey
 
 	last      *pricing.Tariff // the tariff numbered last, and its number
@@ -39,7 +40,18 @@ type cache struct {
 func newCache(n int) *cache {
 	hint := min(n/4, 1024)
 	return &cache{tariffIDs: make(map[string]int32, hint), tariffs: make([]tariff, 0, hint),
-		classes: make(map[classKey]*class, hint), fits: make(map[fitKey]*fit)}
+		classes: make(map[classKey]*class, hint), fits: make(map[cardFit]*fit, 64)}
+}
+
+// cardFit is what a fit depends on (fitKey) with the card as the offers
+// resolved it: the cache keys its fits on the card's place, which hashes
+// faster than its ID. Names that resolve to one card ("A100 80GB" and
+// "NVIDIA A100-SXM4-80GB") are two places and fit the card once each.
+type cardFit struct {
+	card   *catalog.Card
+	gpus   int
+	server int
+	host   sizing.Bytes
 }
 
 // tariff is one distinct tariff of the offers: the first offer's (a Planner

@@ -21,7 +21,7 @@ import (
 // headroom, the optimizer offloaded to host RAM), then a smaller format or
 // task, a shorter context, and last more GPUs. Training is sized at
 // micro-batch 1, where the planner's search ends before it adds GPUs.
-func (s settings) suggest(cards []*catalog.Card, kept []int, d *diagnosis) []string {
+func (s *settings) suggest(cards []*catalog.Card, kept []int, d *diagnosis) []string {
 	if out, ok := d.beyondMemory(s); ok {
 		return out
 	}
@@ -141,7 +141,7 @@ const minHeadroom = 0.05
 // lowerHeadroom returns the miss that a lower headroom, at least minHeadroom,
 // would turn into a fit on the fewest GPUs, and that headroom (rounded down to
 // a whole percent).
-func (d *diagnosis) lowerHeadroom(s settings) (*cardMiss, float64, bool) {
+func (d *diagnosis) lowerHeadroom(s *settings) (*cardMiss, float64, bool) {
 	var best *cardMiss
 	var bestH float64
 	for _, m := range d.order {
@@ -183,7 +183,7 @@ func offloadFit(m sizing.Model, w sizing.Workload, usable sizing.Bytes) (int, si
 // smallestFit returns the fewest GPUs, up to 64, and the layout with which w fits
 // in usable bytes per GPU, the optimizer kept on them (offloadFit says what
 // offloading it takes).
-func (s settings) smallestFit(w sizing.Workload, usable sizing.Bytes) (int, sizing.Parallel, bool) {
+func (s *settings) smallestFit(w sizing.Workload, usable sizing.Bytes) (int, sizing.Parallel, bool) {
 	var buf [maxLayouts]sizing.Parallel
 	for n := 1; n <= 64; n *= 2 {
 		for _, l := range s.layouts(&buf, n, GPUsPerServer) {
@@ -312,7 +312,7 @@ func (d *diagnosis) over(c catalog.Card, n int, cost pricing.Money) {
 // beyondMemory returns suggestions when some card fitted in memory, and whether
 // one did: the fastest option found (for a deadline or a rental too short) and
 // the cheapest (for a budget).
-func (d *diagnosis) beyondMemory(s settings) ([]string, bool) {
+func (d *diagnosis) beyondMemory(s *settings) ([]string, bool) {
 	var out []string
 	var fastest, cheapest *cardMiss
 	fitted := false
@@ -367,7 +367,7 @@ func (d *diagnosis) reasons(s settings) []string {
 // of it would meet it, past what its offers allow (limit) or the request caps:
 // the first count the planner would try beyond them, up to MaxPlanGPUs; empty
 // when none would or the miss was not the deadline.
-func (s settings) moreGPUs(m *cardMiss) string {
+func (s *settings) moreGPUs(m *cardMiss) string {
 	if s.Deadline == 0 || m.limit == 0 || m.limit >= MaxPlanGPUs {
 		return ""
 	}

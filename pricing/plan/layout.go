@@ -57,7 +57,7 @@ const maxLayouts = 11
 // layout alone when it has one. Tensor parallelism, whose all-reduces sit on
 // every layer's critical path, is kept inside one server of server GPUs, as
 // Megatron-LM deploys it.
-func (s settings) layouts(buf *[maxLayouts]sizing.Parallel, n, server int) []sizing.Parallel {
+func (s *settings) layouts(buf *[maxLayouts]sizing.Parallel, n, server int) []sizing.Parallel {
 	if s.Parallel != nil {
 		return append(buf[:0], *s.Parallel)
 	}
@@ -102,7 +102,7 @@ func (s settings) layouts(buf *[maxLayouts]sizing.Parallel, n, server int) []siz
 // headroom and, when host is set (the offer's host RAM per GPU), its host
 // memory (Breakdown.Host: an offloaded optimizer) fits host. The link and the
 // peak do not depend on the layout: they are found once.
-func (s settings) fitCard(card catalog.Card, n, server int, host sizing.Bytes, work compute.FLOPs) *fit {
+func (s *settings) fitCard(card catalog.Card, n, server int, host sizing.Bytes, work compute.FLOPs) *fit {
 	usable, _ := sizing.Usable(card.Memory, s.headroom) // settle checked the headroom
 	link, nvlink, linkName := linkFor(card, n, server)
 	peak, _, peakErr := peakFor(card, s.Workload.Precision, s.Workload.Task)
@@ -145,7 +145,7 @@ func (s settings) fitCard(card catalog.Card, n, server int, host sizing.Bytes, w
 		case chosen.ok && training && jobs.cannotBeat(l, micro, &chosen):
 			continue
 		default:
-			if err := s.timeFit(&cur, card, n, work, peak, link, &jobs); err != nil {
+			if err := s.timeFit(&cur, &card, n, work, peak, link, &jobs); err != nil {
 				cur.ok, cur.err = false, fmt.Errorf("%s at %s: %w", card.Name, text.Count(n, "GPU", "GPUs"), err)
 			}
 		}
@@ -181,7 +181,7 @@ func (s settings) fitCard(card catalog.Card, n, server int, host sizing.Bytes, w
 // optimizer step: GlobalBatch over the data-parallel degree, or the workload's
 // Batch without a global batch; zero when the degree does not divide
 // GlobalBatch.
-func (s settings) perReplica(l sizing.Parallel) int {
+func (s *settings) perReplica(l sizing.Parallel) int {
 	if s.GlobalBatch == 0 {
 		return s.Workload.Batch
 	}
@@ -204,7 +204,7 @@ func (s settings) perReplica(l sizing.Parallel) int {
 // concurrent sequences). It reports the memory one sequence needs (need) when
 // that does not fit, and false when the layout does not fit or the model
 // cannot take it.
-func (s settings) batch(l sizing.Parallel, usable sizing.Bytes) (b sizing.Breakdown, micro int, need sizing.Bytes, ok bool) {
+func (s *settings) batch(l sizing.Parallel, usable sizing.Bytes) (b sizing.Breakdown, micro int, need sizing.Bytes, ok bool) {
 	w := s.Workload
 	w.Parallel = l
 	training := w.Task != sizing.Inference
@@ -327,7 +327,7 @@ func (j *timings) cannotBeat(l sizing.Parallel, micro int, chosen *fit) bool {
 // topMicro is the largest micro-batch layout l is tried at: the largest
 // divisor of its sequences per step no larger than the workload's Batch; zero
 // when its data-parallel degree does not divide the global batch.
-func (s settings) topMicro(l sizing.Parallel) int {
+func (s *settings) topMicro(l sizing.Parallel) int {
 	per := s.perReplica(l)
 	if per == 0 {
 		return 0
@@ -341,7 +341,7 @@ func (s settings) topMicro(l sizing.Parallel) int {
 }
 
 // timeFit fills the fit's durations and efficiency.
-func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, peak compute.FLOPRate, link compute.Link, jobs *timings) error {
+func (s *settings) timeFit(f *fit, card *catalog.Card, n int, work compute.FLOPs, peak compute.FLOPRate, link compute.Link, jobs *timings) error {
 	f.eff = 1
 	if s.Tokens == 0 {
 		return nil
@@ -353,7 +353,7 @@ func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, 
 	if jt == nil {
 		jt = &jobs.list[jobs.n]
 		jobs.n++
-		*jt = s.timeJob(&card, work, n, f.layout, f.micro, f.accum, peak, link)
+		*jt = s.timeJob(card, work, n, f.layout, f.micro, f.accum, peak, link)
 	}
 	if jt.err != nil {
 		return jt.err
@@ -386,7 +386,7 @@ func (s settings) timeFit(f *fit, card catalog.Card, n int, work compute.FLOPs, 
 // step), at the card's memory bandwidth and architecture. Without a
 // utilization in the request compute models the step (calibrated for the card
 // when the planner has its calibration), and its band is the model's error.
-func (s settings) timeJob(card *catalog.Card, work compute.FLOPs, n int, l sizing.Parallel, micro, accum int, peak compute.FLOPRate, link compute.Link) jobTiming {
+func (s *settings) timeJob(card *catalog.Card, work compute.FLOPs, n int, l sizing.Parallel, micro, accum int, peak compute.FLOPRate, link compute.Link) jobTiming {
 	t, p := max(l.Tensor, 1), max(l.Pipeline, 1)
 	task := s.Workload.Task
 	j := compute.Job{
@@ -424,7 +424,7 @@ func (s settings) timeJob(card *catalog.Card, work compute.FLOPs, n int, l sizin
 // 2019, §3: the forward half of compute.TensorParallelComm's training step, each
 // all-reduce paying the link's per-step latency); a pipeline reads each stage in turn, so one sequence
 // decodes no faster than on one GPU.
-func (s settings) timeDecode(f *fit, card catalog.Card, peak compute.FLOPRate, link compute.Link) error {
+func (s *settings) timeDecode(f *fit, card *catalog.Card, peak compute.FLOPRate, link compute.Link) error {
 	replicas, width := max(f.layout.Data, 1), max(f.layout.Tensor, 1)
 	var comm time.Duration
 	if width > 1 {
@@ -437,7 +437,7 @@ func (s settings) timeDecode(f *fit, card catalog.Card, peak compute.FLOPRate, l
 	// A calibration's Decode factor divides the step's on-device time, as
 	// compute.Serving applies it; the all-reduces stay as modelled.
 	speedup := 1.0
-	if c := s.calibration(&card); c != nil && c.Decode > 0 {
+	if c := s.calibration(card); c != nil && c.Decode > 0 {
 		speedup = c.Decode
 	}
 	at := func(u float64) (time.Duration, error) {
@@ -481,7 +481,7 @@ func (s settings) timeDecode(f *fit, card catalog.Card, peak compute.FLOPRate, l
 // calibrated says that the job on card is timed with the calibration measured
 // on it, and by what factor (decode: a decode step's, else a training step's);
 // empty when it is not.
-func (s settings) calibrated(card *catalog.Card, decode bool) string {
+func (s *settings) calibrated(card *catalog.Card, decode bool) string {
 	c := s.calibration(card)
 	what, f := "training", 0.0
 	if c != nil {
@@ -498,7 +498,7 @@ func (s settings) calibrated(card *catalog.Card, decode bool) string {
 
 // calibration returns the planner's calibration for card when compute's model
 // times the job (the request leaves Utilization and Band zero); nil otherwise.
-func (s settings) calibration(card *catalog.Card) *compute.Calibration {
+func (s *settings) calibration(card *catalog.Card) *compute.Calibration {
 	if !s.modeled {
 		return nil
 	}

@@ -194,7 +194,7 @@ func (s *settings) expectedCost(c *priced, pr *pricing.Pricer) error {
 // explain writes the option of candidate c, on offer o of card (its tariff
 // prepared as pr), into opt: memory, timing, money, its waste against the
 // cheapest option, and the warnings.
-func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricing.Pricer, card catalog.Card, faster *catalog.Card, check pricing.PriceCheck, cheapest *candidate, cache *cache, work compute.FLOPs) error {
+func (s *settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricing.Pricer, card catalog.Card, faster *catalog.Card, check pricing.PriceCheck, cheapest *candidate, cache *cache, work compute.FLOPs) error {
 	f, n := c.fit, c.gpus
 	cost, err := pr.Price(c.rental, c.units)
 	if err != nil {
@@ -279,7 +279,7 @@ func (s settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *pricin
 
 // fitOption is the option of fit f on card without an offer: the layout, the
 // memory, the time; no money, no GPUs rented (explain adds them).
-func (s settings) fitOption(f *fit, card catalog.Card) Option {
+func (s *settings) fitOption(f *fit, card catalog.Card) Option {
 	return Option{
 		CardID: card.ID, GPUs: f.layout.Devices(), Layout: f.layout, PerGPU: f.mem, Capacity: card.Memory,
 		Headroom:     1 - float64(f.mem.Total())/float64(card.Memory),
@@ -313,7 +313,7 @@ func usageSpan(u pricing.Usage) time.Duration {
 // same for every offer of that card: the peak's note, an offloaded optimizer,
 // approximated memory terms, the links, little headroom. They are written on
 // first use and kept in the fit.
-func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
+func (s *settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 	if f.warned {
 		return f.pre
 	}
@@ -374,7 +374,7 @@ func ceilSecond(d time.Duration) time.Duration {
 // choose picks and orders the options to return (see Report): the cost-time
 // Pareto front for RankFrontier, sorted by the rank, cut at the limit. Without
 // EveryCount or RankFrontier, cands holds one candidate per offer already (add).
-func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []*catalog.Card) []int {
+func (s *settings) choose(cands []candidate, offers []pricing.Offer, cards []*catalog.Card) []int {
 	less := func(a, b *candidate) bool { return s.less(a, b, offers, cards) }
 	keep := make([]int, len(cands))
 	for i := range keep {
@@ -420,7 +420,7 @@ func (s settings) choose(cands []candidate, offers []pricing.Offer, cards []*cat
 // currency) then expected duration for RankCost, the other way round for
 // RankTime; then fewer GPUs, provider, region, catalog card, card name as
 // written, and last the offer's place in the list.
-func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []*catalog.Card) bool {
+func (s *settings) less(a, b *candidate, offers []pricing.Offer, cards []*catalog.Card) bool {
 	first, second := cmpKey(a, b), cmp.Compare(a.elapsed(), b.elapsed())
 	if s.Rank == RankTime {
 		first, second = second, first
@@ -439,7 +439,7 @@ func (s settings) less(a, b *candidate, offers []pricing.Offer, cards []*catalog
 // boardWarning says that the offer's card name left the board open, which board
 // was assumed (the slowest), and what the fastest board the name allows would
 // change: the time at the same GPU count and layout search, and NVLink.
-func (s settings) boardWarning(o pricing.Offer, card, faster catalog.Card, n int, f *fit, cache *cache, work compute.FLOPs) string {
+func (s *settings) boardWarning(o pricing.Offer, card, faster catalog.Card, n int, f *fit, cache *cache, work compute.FLOPs) string {
 	msg := fmt.Sprintf("%q does not say its board: planned on the %s, the slowest it may be", o.Card, card.Name)
 	ff := s.fitOf(cache, &faster, n, f.server, sizing.Bytes(o.HostMemory), work)
 	var change []string

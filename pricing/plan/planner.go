@@ -369,7 +369,7 @@ func namedCards(cat *catalog.Catalog, names []string) ([]catalog.Card, error) {
 // hold the job, or for a service one replica of the smallest tensor degree
 // that holds the model. The error says why nothing held it, with the last fit
 // tried and its GPU count when that was a job.
-func (s settings) fitOn(card *catalog.Card, work compute.FLOPs, run *serveRun) (Option, *fit, int, error) {
+func (s *settings) fitOn(card *catalog.Card, work compute.FLOPs, run *serveRun) (Option, *fit, int, error) {
 	if s.Serving != nil {
 		sizes := servingTensor[:]
 		if s.pin > 0 {
@@ -601,7 +601,7 @@ func (p Planner) checkCurrencies(s settings, in *inputs) error {
 
 // trainOffers fits and prices a job (training or inference) on every offer
 // kept, at each GPU count up to the offer's limit, as Report says.
-func (s settings) trainOffers(w *sweep, work compute.FLOPs) error {
+func (s *settings) trainOffers(w *sweep, work compute.FLOPs) error {
 	for _, i := range w.in.kept {
 		w.begin(i)
 		card, server := w.in.cards[i], serverOf(*w.o)
@@ -647,8 +647,8 @@ func (s settings) trainOffers(w *sweep, work compute.FLOPs) error {
 
 // fitOf returns the fit of n GPUs of card in servers of server GPUs with host
 // bytes of host RAM per GPU (zero: unknown), worked out once per Report.
-func (s settings) fitOf(c *cache, card *catalog.Card, n, server int, host sizing.Bytes, work compute.FLOPs) *fit {
-	k := fitKey{card.ID, n, server, host}
+func (s *settings) fitOf(c *cache, card *catalog.Card, n, server int, host sizing.Bytes, work compute.FLOPs) *fit {
+	k := cardFit{card, n, server, host}
 	f := c.fits[k]
 	if f == nil {
 		f = s.fitCard(*card, n, server, host, work)
@@ -745,7 +745,7 @@ func (p Planner) marketChecks(in *inputs, s settings, cands []candidate, order [
 // it states none), capped by the request's MaxGPUs and by MaxPlanGPUs. For an
 // offer sold in instances a MaxGPUs of zero is no cap, and the limit is a whole
 // number of instances, zero when the caps leave not even one.
-func (s settings) gpuLimit(o pricing.Offer) int {
+func (s *settings) gpuLimit(o pricing.Offer) int {
 	limit := o.MaxGPUs
 	if limit == 0 {
 		limit = DefaultPlanGPUs
@@ -870,7 +870,7 @@ func describeCurrencies(offers []pricing.Offer, kept []int) string {
 // rematerialization, Chowdhery et al. 2022), so the band already absorbs that
 // cost. A job without recomputation may run faster than the band says; give a
 // higher Utilization for it.
-func (s settings) work() (compute.FLOPs, error) {
+func (s *settings) work() (compute.FLOPs, error) {
 	if s.Tokens == 0 || s.Workload.Task == sizing.Inference {
 		return 0, nil
 	}
