@@ -796,6 +796,9 @@ type servingRun struct {
 	pcie    bool              // the cards talk over PCIe, not their NVLink
 	bw      compute.Bandwidth // a card the catalog lacks: its bandwidth on a catalog card's
 	peak    compute.FLOPRate  // the rate the engine's multiplies run at, when not the catalog's
+	// separate: the engine runs prompts in steps of their own
+	// (compute.Serving.SeparatePrefill).
+	separate bool
 }
 
 func (r servingRun) parts() (catalog.Card, compute.FLOPRate, compute.Link) {
@@ -825,7 +828,8 @@ func (r servingRun) parts() (catalog.Card, compute.FLOPRate, compute.Link) {
 func (r servingRun) serving(prompt, output int) compute.Serving {
 	c, peak, link := r.parts()
 	return compute.Serving{Model: r.m, Weights: r.w, KV: r.kv, Devices: max(r.devices, 1), Memory: c.Memory,
-		Bandwidth: c.MemoryBandwidth, Peak: peak, Link: link, PromptTokens: prompt, OutputTokens: output, Arch: c.Architecture}
+		Bandwidth: c.MemoryBandwidth, Peak: peak, Link: link, PromptTokens: prompt, OutputTokens: output, Arch: c.Architecture,
+		SeparatePrefill: r.separate}
 }
 
 // decode is a bare decode loop (gpt-fast, llama.cpp, ExLlamaV2, MLC's CLI):
@@ -991,23 +995,21 @@ func servingFigures() []figure {
 			predict: servingRun{card: a100, m: l270, w: sizing.FP16, devices: 4}.throughput(265, 233, 256),
 			note:    "256 ShareGPT users on four A100s, whose output lengths vary about the mean the model takes as every request's; the long requests keep the 2023 engine's batches from the mean the model assumes, and its TP-4 steps at large batch run slower than the model's (serving-31, at a fixed batch, is within 25%)"},
 		{id: "serving-34", src: "SGL", what: "llama-3.1-8b BF16, SGLang 0.3, A100, Poisson 4 req/s: median TTFT", unit: "ms", published: 31.98,
-			predict: servingRun{card: a100, m: l318, w: sizing.BF16}.under(sgIn, sgOut, 4, ttft50)},
+			predict: servingRun{card: a100, m: l318, w: sizing.BF16, separate: true}.under(sgIn, sgOut, 4, ttft50)},
 		{id: "serving-35", src: "SGL", what: "llama-3.1-8b BF16, SGLang 0.3, A100, Poisson 4 req/s: median TPOT", unit: "ms", published: 13.17,
-			predict: servingRun{card: a100, m: l318, w: sizing.BF16}.under(sgIn, sgOut, 4, tpot50)},
+			predict: servingRun{card: a100, m: l318, w: sizing.BF16, separate: true}.under(sgIn, sgOut, 4, tpot50)},
 		{id: "serving-36", src: "SGL", what: "llama-3.1-8b BF16, SGLang 0.3, A100, Poisson 8 req/s: median TPOT", unit: "ms", published: 17.85,
-			predict: servingRun{card: a100, m: l318, w: sizing.BF16}.under(sgIn, sgOut, 8, tpot50)},
+			predict: servingRun{card: a100, m: l318, w: sizing.BF16, separate: true}.under(sgIn, sgOut, 8, tpot50)},
 		{id: "serving-37", src: "SGL", what: "llama-3.1-8b BF16, vLLM 0.6 multi-step, A100, Poisson 4 req/s: median TPOT", unit: "ms", published: 14.14,
-			predict: servingRun{card: a100, m: l318, w: sizing.BF16}.under(sgIn, sgOut, 4, tpot50)},
+			predict: servingRun{card: a100, m: l318, w: sizing.BF16, separate: true}.under(sgIn, sgOut, 4, tpot50)},
 		{id: "serving-38", src: "SGL", what: "llama-3.1-70b BF16, SGLang 0.3, 4 × H100, Poisson 4 req/s: median TTFT", unit: "ms", published: 53.94,
-			predict: servingRun{card: h100, m: l3170, w: sizing.BF16, devices: 4}.under(sgIn, sgOut, 4, ttft50)},
+			predict: servingRun{card: h100, m: l3170, w: sizing.BF16, devices: 4, separate: true}.under(sgIn, sgOut, 4, ttft50)},
 		{id: "serving-39", src: "SGL", what: "llama-3.1-70b BF16, SGLang 0.3, 4 × H100, Poisson 8 req/s: median TPOT", unit: "ms", published: 33.07,
-			predict: servingRun{card: h100, m: l3170, w: sizing.BF16, devices: 4}.under(sgIn, sgOut, 8, tpot50),
-			note:    "the median TPOT at 8 requests/s: SGLang 0.3 runs each arriving prompt as a step of its own, which stalls every decoding sequence, where the model mixes prompt chunks into the decode steps as vLLM and TensorRT-LLM do"},
+			predict: servingRun{card: h100, m: l3170, w: sizing.BF16, devices: 4, separate: true}.under(sgIn, sgOut, 8, tpot50)},
 		{id: "serving-40", src: "SGL", what: "llama-3.1-8b BF16, SGLang 0.3, A100, 5000 requests at once", unit: "tok/s", published: 4281.51,
-			predict: servingRun{card: a100, m: l318, w: sizing.BF16}.throughput(sgIn, sgOut, engineSeqs)},
+			predict: servingRun{card: a100, m: l318, w: sizing.BF16, separate: true}.throughput(sgIn, sgOut, engineSeqs)},
 		{id: "serving-41", src: "SGL", what: "llama-3.1-70b BF16, SGLang 0.3, 4 × H100, 5000 requests at once", unit: "tok/s", published: 3856.01,
-			predict: servingRun{card: h100, m: l3170, w: sizing.BF16, devices: 4}.throughput(sgIn, sgOut, engineSeqs),
-			note:    "all requests at once on four H100s: ShareGPT's long requests hold the running batch below the 256 sequences the model runs at the mean lengths, and the TP-4 steps at that batch run slower than modelled"},
+			predict: servingRun{card: h100, m: l3170, w: sizing.BF16, devices: 4, separate: true}.throughput(sgIn, sgOut, engineSeqs)},
 		{id: "serving-42", src: "NIM", what: "llama-3.3-70b FP8, 2 × H100, 5000 + 500, 1 user: TTFT", unit: "ms", published: 406.77,
 			predict: nim.ttftMs(5000, 500, 1)},
 		{id: "serving-43", src: "NIM", what: "llama-3.3-70b FP8, 2 × H100, 5000 + 500, 1 user: ITL", unit: "ms", published: 18.58,
