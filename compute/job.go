@@ -54,6 +54,12 @@ type Job struct {
 	// adapters, whose update the modelled step leaves out, and the gradients
 	// all-reduced are theirs, which are left out too.
 	Adapters bool `json:"adapters"`
+	// FusedLoss marks a cross-entropy that computes the loss and its gradient from
+	// the 16-bit logits in fused kernels (flash-attn's, llm.c's classifier, a
+	// compiled loss) rather than through PyTorch's FP32 upcast and log-softmax: the
+	// memory-bound work over the vocabulary moves 4 values of the compute width a
+	// vocabulary entry and token instead of 3 and 40 bytes besides.
+	FusedLoss bool `json:"fused_loss"`
 
 	Batch  int `json:"batch"`   // micro-batch per data-parallel replica, in sequences; at least 1
 	SeqLen int `json:"seq_len"` // tokens per sequence; at least 1
