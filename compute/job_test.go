@@ -325,7 +325,7 @@ func TestJobFusedLoss(t *testing.T) {
 	plain := mustTime(t, j)
 	j.FusedLoss = true
 	fused := mustTime(t, j)
-	saved := float64(j.Batch*j.SeqLen) * float64(j.Model.Vocab) * (46 - 8) / (float64(a100HBM) * trainMemoryEfficiency)
+	saved := float64(j.Batch*j.SeqLen) * float64(j.Model.Vocab) * (46 - 8) / (float64(a100HBM) * trainMemoryEfficiency("Ampere"))
 	if got := plain.Step.Seconds() - fused.Step.Seconds(); !within(got, saved, 1e-6) {
 		t.Errorf("a fused loss saves %v s a step, want %v", got, saved)
 	}

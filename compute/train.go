@@ -61,11 +61,12 @@ func trainEfficiency(arch string) archEfficiency {
 	return archEfficiency{matmul: 0.70, width: 300, attention: 0.45}
 }
 
-// trainMemoryEfficiency is the fraction of the memory bandwidth the memory-bound
-// kernels of a training step (norms, activation functions, residual adds, the
-// loss, the optimizer update) stream at: DefaultMemoryEfficiency, what a decoder
-// reaches streaming its weights.
-const trainMemoryEfficiency = DefaultMemoryEfficiency
+// trainMemoryEfficiency returns the fraction of the memory bandwidth the
+// memory-bound kernels of a training step (norms, activation functions, residual
+// adds, the loss, the optimizer update) stream at on a card of architecture arch:
+// what a decoder reaches streaming 16-bit weights on it (MemoryEfficiencyFor), a
+// property of the card's memory, not of the kernel that reads it.
+func trainMemoryEfficiency(arch string) float64 { return MemoryEfficiencyFor(sizing.BF16, arch) }
 
 // Bytes a training step's memory-bound work moves, at compute width e (bytes).
 const (
@@ -204,7 +205,7 @@ func (j *Job) parts(l jobLayout) (jobParts, error) {
 	if bw == 0 {
 		bw = float64(j.PeakPerDevice) * DefaultBytesPerFLOP
 	}
-	memRate := bw * trainMemoryEfficiency
+	memRate := bw * trainMemoryEfficiency(j.Arch)
 	f := ffnWidth(m, sh, n, dAttn, kv)
 	vocab := float64(m.Vocab)
 	if vocab == 0 {
