@@ -38,10 +38,12 @@ var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 // quoted excerpt longer than maxQuoted. Every input here is bad: each call must
 // fail.
 func TestMessages(t *testing.T) {
-	big := strings.Repeat("x", 1<<20)                             // a 1 MB name
-	wide := strings.Repeat("卡", 1<<18)                            // 768 KB of three-byte characters
+	// Inputs far past the limits, yet small enough for the race detector: a
+	// message that quotes them whole fails as a 10 MB one would.
+	big := strings.Repeat("x", 64<<10)                            // a 64 KiB name
+	wide := strings.Repeat("卡", 16<<10)                           // 48 KiB of three-byte characters
 	field := func(n int) string { return strings.Repeat("f", n) } // an unknown JSON field's name
-	unknown := `{"` + field(1<<20) + `": 1}`
+	unknown := `{"` + field(64<<10) + `": 1}`
 	unmarshal := func(v any, s string) func() error { return func() error { return json.Unmarshal([]byte(s), v) } }
 	cnyHourly := pricing.Tariff{Currency: "CNY", Hourly: decimal.NewFromInt(1)}
 	offer := pricing.Offer{Provider: "acme", Card: "RTX 4090", Tariff: cnyHourly}
@@ -127,7 +129,7 @@ func TestMessages(t *testing.T) {
 			return err
 		}},
 		{"pricelist.Read csv one column", func() error {
-			_, _, err := pricelist.Read(strings.NewReader(strings.Repeat("provider;card;", 1<<16) + "\n"))
+			_, _, err := pricelist.Read(strings.NewReader(strings.Repeat("provider;card;", 4<<10) + "\n"))
 			return err
 		}},
 		{"pricelist.ReadCSV card", func() error {
@@ -207,7 +209,7 @@ func TestMessages(t *testing.T) {
 		{"catalog.Verify", func() error { _, err := cat.Verify(big, 8, nil, nil); return err }},
 
 		// plan
-		{"plan.Request JSON unknown field of 10 MB", unmarshal(new(plan.Request), `{"`+field(10<<20)+`": 1}`)},
+		{"plan.Request JSON unknown field of 1 MiB", unmarshal(new(plan.Request), `{"`+field(1<<20)+`": 1}`)},
 		{"plan.Request JSON rank", unmarshal(new(plan.Request), `{"rank":"`+big+`"}`)},
 		{"plan.Request JSON workload", unmarshal(new(plan.Request), `{"workload":{"task":"`+big+`"}}`)},
 		{"plan.ParseRank", func() error { _, err := plan.ParseRank(big); return err }},

@@ -1,4 +1,4 @@
-// Package examples_test holds the tests that run the six commands as a user
+// Package examples_test holds the tests that run the commands as a user
 // does: built, in a folder of their own, with their exit status, standard output
 // and standard error.
 package examples_test
@@ -17,7 +17,7 @@ import (
 )
 
 // commands are the example programs, each built by build.
-var commands = []string{"plan", "serve", "breakeven", "invoice", "verify", "seeds"}
+var commands = []string{"plan", "serve", "breakeven", "invoice", "verify", "seeds", "web"}
 
 // build compiles the commands into a temporary folder once per test binary and
 // returns it; it skips the test where no go command is at hand.
@@ -96,18 +96,18 @@ func TestExitStatus(t *testing.T) {
 		stdout string // in standard output
 	}{
 		// main reads the locale and hands it to run: a zh_* locale speaks Chinese.
-		{name: "plan in a zh locale", cmd: "plan", args: []string{"-top", "1"}, locale: "zh_CN.UTF-8", stdout: "预计费用（元）"},
-		{name: "plan -lang en in a zh locale", cmd: "plan", args: []string{"-top", "1", "-lang", "en"}, locale: "zh_CN.UTF-8", stdout: "cost CNY"},
+		{name: "plan in a zh locale", cmd: "plan", args: []string{"-limit", "1"}, locale: "zh_CN.UTF-8", stdout: "预计费用（元）"},
+		{name: "plan -lang en in a zh locale", cmd: "plan", args: []string{"-limit", "1", "-lang", "en"}, locale: "zh_CN.UTF-8", stdout: "cost CNY"},
 		{name: "plan usage error in a zh locale", cmd: "plan", args: []string{"-budget", "-10"}, code: 2, locale: "zh_CN.UTF-8", stderr: "-budget -10: 应为大于 0 的金额"},
 		{name: "verify in Chinese", cmd: "verify", args: []string{"-sample", "bad", "-lang", "zh"}, code: 1, stderr: "does not match", stdout: "结论：3 个问题"},
 		{name: "serve in a zh locale", cmd: "serve", locale: "zh_TW.UTF-8", stdout: "卡型"},
 		{name: "bad -lang", cmd: "seeds", args: []string{"-lang", "fr"}, code: 2, stderr: "-lang"},
-		{name: "plan", cmd: "plan", args: []string{"-top", "1"}},
+		{name: "plan", cmd: "plan", args: []string{"-limit", "1"}},
 		{name: "plan help", cmd: "plan", args: []string{"-h"}},
 		{name: "plan no fit", cmd: "plan", args: noFit, code: 1},
 		{name: "plan no fit json", cmd: "plan", args: with(noFit, "-json"), code: 1, json: true},
-		{name: "plan json", cmd: "plan", args: []string{"-json", "-top", "1"}, json: true},
-		{name: "plan json to a file", cmd: "plan", args: []string{"-json", "-top", "1", "-o", "plan.json"}, files: []string{"plan.json"}},
+		{name: "plan json", cmd: "plan", args: []string{"-json", "-limit", "1"}, json: true},
+		{name: "plan json to a file", cmd: "plan", args: []string{"-json", "-limit", "1", "-o", "plan.json"}, files: []string{"plan.json"}},
 		{name: "plan unknown flag", cmd: "plan", args: []string{"-bogus"}, code: 2, stderr: "-bogus"},
 		{name: "plan negative budget", cmd: "plan", args: []string{"-budget", "-10"}, code: 2, stderr: "-budget -10"},
 		{name: "plan negative budget json", cmd: "plan", args: []string{"-budget", "-10", "-json"}, code: 2, json: true},
@@ -149,6 +149,13 @@ func TestExitStatus(t *testing.T) {
 		{name: "verify missing capture", cmd: "verify", args: []string{"-card", "T4", "-gpus", "1", "-smi", "x.csv"}, code: 2, stderr: "-smi x.csv"},
 		{name: "verify missing catalog", cmd: "verify", args: []string{"-sample", "good", "-catalog", "cards.json"}, code: 2, stderr: "-catalog cards.json"},
 		{name: "verify missing capture json", cmd: "verify", args: []string{"-card", "T4", "-gpus", "1", "-smi", "x.csv", "-json"}, code: 2, json: true},
+
+		// web serves until interrupted: only what ends before it listens is run here
+		// (examples/web's own tests serve and stop it).
+		{name: "web help", cmd: "web", args: []string{"-h"}, stdout: "-addr"},
+		{name: "web help in a zh locale", cmd: "web", args: []string{"-h"}, locale: "zh_CN.UTF-8", stdout: "用法"},
+		{name: "web unknown flag", cmd: "web", args: []string{"-bogus"}, code: 2, stderr: "-bogus"},
+		{name: "web cannot listen", cmd: "web", args: []string{"-addr", "127.0.0.1:99999"}, code: 1, stderr: "-addr 127.0.0.1:99999"},
 
 		{name: "seeds", cmd: "seeds"},
 		{name: "seeds json", cmd: "seeds", args: []string{"-json"}, json: true},

@@ -55,9 +55,9 @@ func TestMessages(t *testing.T) {
 // TestMessageSeveralProblems checks that an offer failing on several counts gives
 // one line per problem, each naming the package once.
 func TestMessageSeveralProblems(t *testing.T) {
-	_, err := Compare([]Offer{{Tariff: Tariff{Currency: "CNY", Hourly: decimal.NewFromInt(1)}}}, Usage{Duration: time.Hour}, 1)
-	if !errors.Is(err, ErrInvalid) {
-		t.Fatalf("Compare error = %v, want ErrInvalid", err)
+	_, err := Compare([]Offer{{MaxGPUs: -1, Tariff: Tariff{Currency: "CNY", Hourly: decimal.NewFromInt(-1)}}}, Usage{Duration: time.Hour}, 1)
+	if !errors.Is(err, ErrInvalid) || strings.Count(err.Error(), "\n") != 2 {
+		t.Fatalf("Compare error = %v, want ErrInvalid on three lines: card, max_gpus, tariff.hourly", err)
 	}
 	for _, l := range strings.Split(err.Error(), "\n") {
 		if !strings.HasPrefix(l, "pricing: offer 0 (without provider or card): ") || strings.Count(l, "pricing") != 1 || !strings.HasSuffix(l, ": invalid input") {

@@ -18,7 +18,7 @@ import (
 // cooling and network redundancy), the support level, and whether the machine may
 // be taken back (interruptible or spot capacity).
 type Offer struct {
-	Provider string `json:"provider"`
+	Provider string `json:"provider"` // empty: not named (a price list without a provider column); messages name the offer by its line
 	Region   string `json:"region"`
 	Card     string `json:"card"`     // card name as the provider writes it ("RTX 4090")
 	MaxGPUs  int    `json:"max_gpus"` // GPUs one rental can have; zero: no stated limit
@@ -49,7 +49,7 @@ type Offer struct {
 	HostMemory int64 `json:"host_memory_bytes"`
 
 	// Line is the 1-based line of the price list the offer was loaded from (the
-	// line of its row in CSV, of its opening brace in JSON), set by the loaders so
+	// line of its row in CSV, of its opening brace in JSON), set by the readers so
 	// that messages can point at it; zero otherwise.
 	Line int `json:"line"`
 }
@@ -60,8 +60,8 @@ type Offer struct {
 const MaxHostMemory = 64 << 40
 
 // Validate reports every problem with o, joined, each a *FieldError naming the
-// field by its JSON key ("card", "tariff.hourly") and wrapping ErrInvalid: an empty
-// provider or card, a negative GPU limit, GPUs per instance that are negative or do
+// field by its JSON key ("card", "tariff.hourly") and wrapping ErrInvalid: a card
+// name without letters or digits, a negative GPU limit, GPUs per instance that are negative or do
 // not divide MaxGPUs, a negative line, an invalid tariff, an interruption rate
 // that is negative, NaN or infinite, or host memory that is negative or past
 // MaxHostMemory.
@@ -75,9 +75,6 @@ func (o Offer) Validate() error {
 func (o Offer) ValidateFields() error {
 	var errs []error
 	add := func(field, format string, args ...any) { errs = append(errs, invalid(field, format, args...)) }
-	if strings.TrimSpace(o.Provider) == "" {
-		add("provider", "empty")
-	}
 	if CardKey(o.Card) == "" {
 		add("card", "%s names no card", quote(o.Card))
 	}

@@ -68,7 +68,7 @@ func TestCompare(t *testing.T) {
 	if _, err := Compare(append(offers, usd), Continuous(time.Hour), 1); !errors.Is(err, ErrCurrencyMismatch) {
 		t.Errorf("Compare with mixed currencies error = %v, want ErrCurrencyMismatch", err)
 	}
-	if _, err := Compare([]Offer{offer("", "r", "x", "1")}, Continuous(time.Hour), 1); !errors.Is(err, ErrInvalid) {
+	if _, err := Compare([]Offer{offer("p", "r", "--", "1")}, Continuous(time.Hour), 1); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Compare with an invalid offer error = %v, want ErrInvalid", err)
 	}
 	if _, err := Compare(offers, Continuous(-time.Hour), 1); !errors.Is(err, ErrInvalid) {
@@ -166,8 +166,11 @@ func TestOfferValidate(t *testing.T) {
 	if err := mod(func(o *Offer) { o.Tier = "T2"; o.InterruptionsPerDay = 0.05 }).Validate(); err != nil {
 		t.Errorf("rate on a Tier II offer: Validate() = %v, want nil", err)
 	}
+	// A price list may name no provider: the offer is named by its line.
+	if err := mod(func(o *Offer) { o.Provider = "" }).Validate(); err != nil {
+		t.Errorf("no provider: Validate() = %v, want nil", err)
+	}
 	for name, o := range map[string]Offer{
-		"no provider":           mod(func(o *Offer) { o.Provider = " " }),
 		"no card":               mod(func(o *Offer) { o.Card = "--" }),
 		"negative GPUs":         mod(func(o *Offer) { o.MaxGPUs = -1 }),
 		"NaN interruptions":     mod(func(o *Offer) { o.Interruptible = true; o.InterruptionsPerDay = math.NaN() }),

@@ -13,15 +13,6 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// The work planned when -tokens is not given: 1e8 training tokens (about a
-// hundred thousand 1k-token examples for a fine-tune), or 1e6 tokens generated
-// for inference (a thousand answers of a thousand tokens).
-const (
-	defaultTrainTokens = 1e8
-	defaultInferTokens = 1e6
-	defaultTrainBatch  = 4 // micro-batch per GPU for training; inference runs one sequence
-)
-
 // check refuses flag values out of range, naming the flag, before anything is
 // planned: a usage error (exit status 2).
 func (o *options) check() error {
@@ -55,8 +46,10 @@ func (o *options) check() error {
 		return bad("lora-rank", o.loraRank, l.T("plan.want.rank"))
 	case o.maxGPUs < 0:
 		return bad("max-gpus", o.maxGPUs, l.T("plan.want.maxgpus"))
-	case o.top < 0:
-		return bad("top", o.top, l.T("plan.want.top"))
+	case o.limit < -1:
+		return bad("limit", o.limit, l.T("plan.want.limit"))
+	case o.gpus < 0:
+		return bad("gpus", o.gpus, l.T("plan.want.gpus"))
 	case math.IsNaN(o.headroom) || o.headroom < 0 || o.headroom >= 1:
 		return bad("headroom", o.headroom, l.T("plan.want.headroom"))
 	case math.IsNaN(o.utilization) || o.utilization < 0 || o.utilization > 1:

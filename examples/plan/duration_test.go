@@ -13,10 +13,10 @@ func TestDurationFlags(t *testing.T) {
 		days, hrs  []string
 		wantInText string
 	}{
-		{"usage", []string{"-tokens", "0", "-usage", "30d", "-top", "2"}, []string{"-tokens", "0", "-usage", "720h", "-top", "2"}, "720h of rental (-usage)"},
-		{"per-day", []string{"-per-day", "0.25d", "-days", "20", "-top", "2"}, []string{"-per-day", "6h", "-days", "20", "-top", "2"}, ""},
-		{"deadline", []string{"-tokens", "2e9", "-task", "training", "-model", "llama-3-8b", "-deadline", "1d", "-top", "2"},
-			[]string{"-tokens", "2e9", "-task", "training", "-model", "llama-3-8b", "-deadline", "24h", "-top", "2"}, "deadline 24h"},
+		{"usage", []string{"-tokens", "0", "-usage", "30d", "-limit", "2"}, []string{"-tokens", "0", "-usage", "720h", "-limit", "2"}, "720h of rental (-usage)"},
+		{"per-day", []string{"-per-day", "0.25d", "-days", "20", "-limit", "2"}, []string{"-per-day", "6h", "-days", "20", "-limit", "2"}, ""},
+		{"deadline", []string{"-tokens", "2e9", "-task", "training", "-model", "llama-3-8b", "-deadline", "1d", "-limit", "2"},
+			[]string{"-tokens", "2e9", "-task", "training", "-model", "llama-3-8b", "-deadline", "24h", "-limit", "2"}, "deadline 24h"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, b := runArgs(tc.days...), runArgs(tc.hrs...)

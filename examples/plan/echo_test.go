@@ -32,7 +32,7 @@ func planJSON(t *testing.T, args ...string) (jsonPlan, map[string]json.RawMessag
 // named, the parameter count filled in; fed back to the planner, the echo plans
 // the same options.
 func TestEchoJob(t *testing.T) {
-	out, _ := planJSON(t, "-top", "3", "-headroom", "0.25")
+	out, _ := planJSON(t, "-limit", "3", "-headroom", "0.25")
 	var req plan.Request
 	if err := json.Unmarshal(out.Job, &req); err != nil {
 		t.Fatalf("the echo does not decode as a plan.Request: %v", err)
@@ -74,7 +74,7 @@ func TestEchoJob(t *testing.T) {
 // A serving request's echo leaves out the workload's training fields, and
 // gives the serving defaults: a 10% reserve, a month of service.
 func TestEchoServing(t *testing.T) {
-	out, job := planJSON(t, append(serveArgs, "-top", "1")...)
+	out, job := planJSON(t, append(serveArgs, "-limit", "1")...)
 	var w map[string]json.RawMessage
 	if err := json.Unmarshal(job["workload"], &w); err != nil {
 		t.Fatal(err)
@@ -98,5 +98,38 @@ func TestEchoServing(t *testing.T) {
 	var req plan.Request
 	if err := json.Unmarshal(out.Job, &req); err != nil || req.Serving == nil || req.Serving.Rate != 20 {
 		t.Errorf("the serving echo decodes as %+v, %v", req.Serving, err)
+	}
+}
+
+// The pins of issue 23 reach the planner and its echo: -card, -gpus, -layout,
+// -every, -rank and -limit, as the request's cards, gpus, parallel,
+// every_count, rank and limit.
+func TestEchoPins(t *testing.T) {
+	out, _ := planJSON(t, "-card", "rtx-4090", "-offers", "testdata/only_4090.csv", "-gpus", "1", "-layout", "dp=1", "-every", "-rank", "time", "-limit", "-1")
+	var req plan.Request
+	if err := json.Unmarshal(out.Job, &req); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(req.Cards, []string{"rtx-4090"}) || req.GPUs != 1 || req.Parallel == nil || req.Parallel.Data != 1 ||
+		!req.EveryCount || req.Rank != plan.RankTime || req.Limit != -1 {
+		t.Errorf("echo %+v: want the pins as given", req)
+	}
+	if slices.Contains(out.Defaults, "rank") || slices.Contains(out.Defaults, "limit") {
+		t.Errorf("defaults %q name pins the command line gave", out.Defaults)
+	}
+	for _, o := range out.Options {
+		if o.CardID != "rtx-4090" || o.GPUs != 1 {
+			t.Errorf("option %s × %d: want the pinned card and GPU count", o.CardID, o.GPUs)
+		}
+	}
+	// Without -offers, -card fits the job on the cards, with no prices.
+	r := runArgs("-json", "-card", "rtx-4090,H100 SXM5 80GB")
+	var fit jsonFit
+	if err := json.Unmarshal([]byte(r.stdout), &fit); err != nil || r.code != exitOK {
+		t.Fatalf("-json -card: exit %d, %v:\n%s", r.code, err, r.stdout)
+	}
+	if len(fit.Options) != 2 || fit.Options[0].CardID != "rtx-4090" || fit.Options[1].CardID != "h100-sxm5-80gb" ||
+		fit.Options[0].Duration == 0 || !fit.Options[0].ExpectedCost.Amount.IsZero() {
+		t.Errorf("-json -card: options %+v; want the two cards in order, timed and unpriced", fit.Options)
 	}
 }

@@ -80,7 +80,9 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/input"
 	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/report"
 	"github.com/gpuplan/gpuplan/internal/sample"
@@ -107,7 +109,11 @@ type options struct {
 	cli.ModelFlags                          // -model, -config, -gguf, -safetensors, -params
 	task, precision, kvPrecision, recompute string
 	render, size                            string
-	context, batch, loraRank, maxGPUs, top  int
+	context, batch, loraRank, maxGPUs       int
+	limit, gpus                             int
+	cards                                   nameList // -card, repeatable
+	layout, rank                            string
+	every                                   bool
 	eager                                   bool
 	tokensArg                               string
 	tokens                                  float64         // from tokensArg, or the task's default
@@ -120,6 +126,8 @@ type options struct {
 	json, wide                              bool
 	lang                                    msg.Lang
 	catalog                                 string           // -catalog: a file of the user's own cards
+	calibration                             string           // -calibrate: a file of one run timed on a card
+	calib                                   calibration      // what calibrate made of it
 	cat                                     *catalog.Catalog // the built-in catalog, with -catalog's cards
 	out                                     string           // -o: the report's file; empty: standard output
 	serve                                   serveFlags       // serve.go
@@ -132,15 +140,15 @@ func parse(args []string, lang msg.Lang) (options, *flag.FlagSet, error) {
 	o := options{lang: cli.LangOf(args, lang)}
 	l := o.lang // the flags' words, in the language -lang asks for
 	fs := cli.FlagSet("plan")
-	o.ModelFlags.Define(fs, "llama-2-7b", l)
+	o.ModelFlags.Define(fs, input.DefaultModel, l)
 	fs.StringVar(&o.render, "render", "", l.T("plan.flag.render"))
 	fs.StringVar(&o.size, "size", "", l.T("plan.flag.size"))
-	fs.StringVar(&o.task, "task", "lora", l.T("plan.flag.task"))
-	fs.StringVar(&o.precision, "precision", "bf16", l.T("plan.flag.precision"))
+	fs.StringVar(&o.task, "task", input.DefaultTask, l.T("plan.flag.task"))
+	fs.StringVar(&o.precision, "precision", input.DefaultPrecision, l.T("plan.flag.precision"))
 	fs.StringVar(&o.kvPrecision, "kv-precision", "", l.T("plan.flag.kv-precision"))
 	fs.StringVar(&o.recompute, "recompute", "full", l.T("plan.flag.recompute"))
 	fs.BoolVar(&o.eager, "eager", false, l.T("plan.flag.eager"))
-	fs.IntVar(&o.context, "context", 2048, l.T("plan.flag.context"))
+	fs.IntVar(&o.context, "context", input.DefaultContext, l.T("plan.flag.context"))
 	fs.IntVar(&o.batch, "batch", 0, l.T("plan.flag.batch"))
 	fs.IntVar(&o.loraRank, "lora-rank", 0, l.T("plan.flag.lora-rank"))
 	fs.StringVar(&o.tokensArg, "tokens", "", l.T("plan.flag.tokens"))
@@ -155,7 +163,13 @@ func parse(args []string, lang msg.Lang) (options, *flag.FlagSet, error) {
 	fs.Var(&o.rates, "rates", l.T("plan.flag.rates"))
 	fs.StringVar(&o.catalog, "catalog", "", l.T("cli.flag.catalog"))
 	fs.StringVar(&o.offers, "offers", "", l.T("plan.flag.offers"))
-	fs.IntVar(&o.top, "top", 10, l.T("plan.flag.top"))
+	fs.StringVar(&o.calibration, "calibrate", "", l.T("plan.flag.calibrate"))
+	fs.IntVar(&o.limit, "limit", 0, l.T("plan.flag.limit"))
+	fs.Var(&o.cards, "card", l.T("plan.flag.card"))
+	fs.IntVar(&o.gpus, "gpus", 0, l.T("plan.flag.gpus"))
+	fs.StringVar(&o.layout, "layout", "", l.T("plan.flag.layout"))
+	fs.BoolVar(&o.every, "every", false, l.T("plan.flag.every"))
+	fs.StringVar(&o.rank, "rank", "cost", l.T("plan.flag.rank"))
 	fs.BoolVar(&o.wide, "wide", false, l.T("plan.flag.wide"))
 	o.serve.define(fs, l)
 	cli.LangFlag(fs, &o.lang)
@@ -198,16 +212,8 @@ func run(w io.Writer, args []string, lang msg.Lang) error {
 		case !o.json:
 			return err
 		}
-		return cli.FailJSON(w, err, jsonError{Error: cli.Message(err), Reasons: []string{}, Suggestions: []string{}})
+		return cli.FailJSON(w, err, report.Failure(cli.Message(err)))
 	})
-}
-
-// jsonError is what -json prints when the plan fails.
-type jsonError struct {
-	Error       string   `json:"error"`       // the failure's message
-	NoFit       bool     `json:"no_fit"`      // whether the failure is that no option fits
-	Reasons     []string `json:"reasons"`     // why options were left out (no fit only)
-	Suggestions []string `json:"suggestions"` // what would fit (no fit only)
 }
 
 func writeJSON(w io.Writer, v any) error { return cli.WriteJSON(w, v) }
@@ -235,6 +241,12 @@ func (o options) execute(w io.Writer) (int, error) {
 	if err != nil {
 		return exitFail, err
 	}
+	if o.calib, err = o.calibrate(req); err != nil {
+		return exitFail, err
+	}
+	if len(o.cards) > 0 && !o.set["offers"] {
+		return o.fit(w, req)
+	}
 	offers, source, err := o.loadOffers()
 	if err != nil {
 		return exitFail, err
@@ -250,11 +262,7 @@ func (o options) execute(w io.Writer) (int, error) {
 			req.Budget.Currency = o.rates.r.Base
 		}
 	}
-	req.Limit = o.top
-	if o.top == 0 {
-		req.Limit = -1 // all
-	}
-	rep, err := plan.Planner{Catalog: o.cat, Offers: offers, Rates: o.rates.r}.Report(req)
+	rep, err := plan.Planner{Catalog: o.cat, Offers: offers, Rates: o.rates.r, Calibrations: o.calib.byCard}.Report(req)
 	rep.Skipped = append(unknown, rep.Skipped...)
 	var nf *plan.NoFitError
 	if errors.As(err, &nf) {
@@ -262,7 +270,7 @@ func (o options) execute(w io.Writer) (int, error) {
 			nf.Reasons = append(nf.Reasons, report.OfferName(sk.Offer)+" "+sk.Offer.Card+": "+sk.Reason)
 		}
 		if o.json {
-			je := jsonError{Error: nf.Error(), NoFit: true, Reasons: nonNil(nf.Reasons), Suggestions: nonNil(nf.Suggestions)}
+			je := report.NoFit(nf)
 			return exitFail, writeJSON(w, je)
 		}
 		printNoFit(w, req, nf, unknown, v)
@@ -283,7 +291,7 @@ func (o options) execute(w io.Writer) (int, error) {
 		if err != nil {
 			return exitFail, err
 		}
-		return exitOK, writeJSON(w, jsonPlan{Job: job, Defaults: defaults, Currency: rep.Options[0].RankedCost.Currency,
+		return exitOK, writeJSON(w, jsonPlan{Job: job, Defaults: defaults, Calibrations: o.calib.byCard, Currency: rep.Options[0].RankedCost.Currency,
 			Considered: rep.Considered, Returned: len(rep.Options), Skipped: skipped, Options: rep.Options})
 	}
 	if req.Serving != nil {
@@ -294,13 +302,16 @@ func (o options) execute(w io.Writer) (int, error) {
 
 // jsonPlan is what -json prints when the plan succeeds.
 type jsonPlan struct {
-	Job        json.RawMessage `json:"job"`        // the request as the planner used it (echo)
-	Defaults   []string        `json:"defaults"`   // the keys of Job left to a default, dotted: "headroom", "workload.optimizer"
-	Currency   string          `json:"currency"`   // the currency options are ranked in
-	Considered int             `json:"considered"` // candidates (offer, GPU count, layout) evaluated
-	Returned   int             `json:"returned"`   // options printed
-	Skipped    []jsonSkipped   `json:"skipped"`    // offers left out, and why
-	Options    []plan.Option   `json:"options"`
+	Job      json.RawMessage `json:"job"`      // the request as the planner used it (echo)
+	Defaults []string        `json:"defaults"` // the keys of Job left to a default, dotted: "headroom", "workload.optimizer"
+	// Calibrations are -calibrate's measured speed by catalog card ID
+	// (plan.Planner.Calibrations); absent without -calibrate.
+	Calibrations map[string]compute.Calibration `json:"calibrations,omitempty"`
+	Currency     string                         `json:"currency"`   // the currency options are ranked in
+	Considered   int                            `json:"considered"` // candidates (offer, GPU count, layout) evaluated
+	Returned     int                            `json:"returned"`   // options printed
+	Skipped      []jsonSkipped                  `json:"skipped"`    // offers left out, and why
+	Options      []plan.Option                  `json:"options"`
 }
 
 // jsonSkipped is an offer left out of the plan.
@@ -310,14 +321,6 @@ type jsonSkipped struct {
 	Card     string `json:"card"`
 	Line     int    `json:"line"` // of the price list; zero when not from a file
 	Reason   string `json:"reason"`
-}
-
-// nonNil makes an absent list print as [] rather than null.
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // request builds the planner's request from the flags.
@@ -351,13 +354,13 @@ func (o options) request() (plan.Request, error) {
 	// sequence at a time, generating a million tokens.
 	r.Tokens = o.tokens
 	if !o.set["tokens"] {
-		r.Tokens = defaultTrainTokens
+		r.Tokens = input.DefaultTrainTokens
 		if wl.Task == sizing.Inference {
-			r.Tokens = defaultInferTokens
+			r.Tokens = input.DefaultInferTokens
 		}
 	}
 	if !o.set["batch"] {
-		wl.Batch = defaultTrainBatch
+		wl.Batch = input.DefaultTrainBatch
 		if wl.Task == sizing.Inference {
 			wl.Batch = 1
 		}
@@ -386,6 +389,17 @@ func (o options) request() (plan.Request, error) {
 		return r, err
 	}
 	r.Budget = pricing.Money{Amount: o.budgetAmount} // the currency is the offers'; set after loading
+	r.Cards, r.GPUs, r.Limit, r.EveryCount = o.cards, o.gpus, o.limit, o.every
+	if r.Rank, err = plan.ParseRank(o.rank); err != nil {
+		return r, cli.Usagef("-rank %s: %s", text.Quote(o.rank, 40), o.lang.F("plan.want", "cost, time, frontier"))
+	}
+	if o.layout != "" {
+		p, err := parseLayout(o.layout, o.lang)
+		if err != nil {
+			return r, err
+		}
+		r.Parallel = &p
+	}
 	return r, nil
 }
 
@@ -405,7 +419,7 @@ func describeRequest(w io.Writer, r plan.Request, v view) {
 		return
 	}
 	m, wl := r.Model, r.Workload
-	field(w, lang.T("plan.label.job"), report.Job(r, lang))
+	field(w, lang.T("plan.label.job"), report.Job(r, lang, v.precision))
 	var work string
 	switch {
 	case r.Tokens > 0 && wl.Task == sizing.Inference:
@@ -436,6 +450,9 @@ func describeRequest(w io.Writer, r plan.Request, v view) {
 	for _, note := range modelNotes(m, wl, lang) {
 		field(w, lang.T("plan.label.model"), note)
 	}
+	if v.speed != "" {
+		field(w, lang.T("plan.label.speed"), v.speed)
+	}
 	field(w, lang.T("plan.label.offers"), v.source)
 	fmt.Fprintln(w)
 }
@@ -444,7 +461,7 @@ func printPlan(w io.Writer, r plan.Request, rep plan.Report, v view) error {
 	lang := v.lang
 	shown := rep.Options
 	describeRequest(w, r, v)
-	fmt.Fprintln(w, text.Wrap(report.Fit(lang, rep), 0, width, ""))
+	fmt.Fprintln(w, text.Wrap(report.Fit(lang, r, rep), 0, width, ""))
 	fmt.Fprintln(w)
 	printSkipped(w, rep.Skipped, lang)
 	if err := writeOptions(w, report.PlanColumns, shown, v); err != nil {
@@ -453,7 +470,7 @@ func printPlan(w io.Writer, r plan.Request, rep plan.Report, v view) error {
 	printRates(w, shown, lang)
 	head, d := report.Best(shown[0], v.report())
 	fmt.Fprintf(w, "\n%s\n", text.Wrap(head, 0, width, "  "))
-	for _, line := range append([]string{d.Memory, d.Time, d.Cost}, append(d.Warnings, d.Note)...) {
+	for _, line := range append([]string{d.Memory, d.Host, d.Time, d.MicroBatch, d.Cost, d.CostRange}, append(d.Warnings, d.Note)...) {
 		if line != "" {
 			detail(w, line)
 		}

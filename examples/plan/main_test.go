@@ -64,40 +64,51 @@ func TestGolden(t *testing.T) {
 		code int
 	}{
 		{"default", nil, exitOK},
-		{"70b_inference_month", []string{"-model", "llama-2-70b", "-task", "inference", "-precision", "bf16", "-context", "4096", "-batch", "8", "-tokens", "0", "-usage", "720h", "-top", "5"}, exitOK},
+		{"70b_inference_month", []string{"-model", "llama-2-70b", "-task", "inference", "-precision", "bf16", "-context", "4096", "-batch", "8", "-tokens", "0", "-usage", "720h", "-limit", "5"}, exitOK},
 		{"13b_fp16_no_fit", noFitArgs, exitFail},
-		{"8b_deadline", []string{"-model", "llama-3-8b", "-task", "training", "-tokens", "2e9", "-deadline", "24h", "-top", "5"}, exitOK},
-		{"daily_sessions", []string{"-task", "qlora", "-per-day", "6h", "-days", "20", "-top", "3"}, exitOK},
+		{"8b_deadline", []string{"-model", "llama-3-8b", "-task", "training", "-tokens", "2e9", "-deadline", "24h", "-limit", "5"}, exitOK},
+		{"daily_sessions", []string{"-task", "qlora", "-per-day", "6h", "-days", "20", "-limit", "3"}, exitOK},
 		// No tokens and no -usage: the costs are of plan.DefaultDemoHour, and say so.
-		{"memory_only", []string{"-tokens", "0", "-top", "2"}, exitOK},
+		{"memory_only", []string{"-tokens", "0", "-limit", "2"}, exitOK},
 		// One option fits: the header is singular.
 		{"one_fit", []string{"-task", "qlora", "-tokens", "1e7", "-offers", "testdata/only_4090.csv"}, exitOK},
 		// Price books as providers publish them: a SkyPilot catalog (the cloud from
 		// the file's name, the CPU rows left out, Lambda's RTX6000 planned as the
 		// Quadro RTX 6000 at its FP16 rate) and vast.ai's offers, priced per instance.
-		{"skypilot_lambda", []string{"-offers", "../../pricing/testdata/skypilot/lambda_vms.csv", "-top", "4"}, exitOK},
-		{"skypilot_lambda_70b", []string{"-offers", "../../pricing/testdata/skypilot/lambda_vms.csv", "-model", "llama-2-70b", "-task", "inference", "-precision", "bf16", "-context", "4096", "-batch", "8", "-tokens", "0", "-usage", "720h", "-top", "3"}, exitOK},
-		{"vast", []string{"-offers", "../../pricing/testdata/vast/offers_sample.json", "-top", "3"}, exitOK},
+		{"skypilot_lambda", []string{"-offers", "../../pricing/testdata/skypilot/lambda_vms.csv", "-limit", "4"}, exitOK},
+		{"skypilot_lambda_70b", []string{"-offers", "../../pricing/testdata/skypilot/lambda_vms.csv", "-model", "llama-2-70b", "-task", "inference", "-precision", "bf16", "-context", "4096", "-batch", "8", "-tokens", "0", "-usage", "720h", "-limit", "3"}, exitOK},
+		{"vast", []string{"-offers", "../../pricing/testdata/vast/offers_sample.json", "-limit", "3"}, exitOK},
 		// A list in CNY and USD, ranked in CNY at a rate the user gives.
-		{"two_currencies", []string{"-offers", "testdata/two_currencies.csv", "-rates", "CNY:USD=7.20", "-top", "3"}, exitOK},
+		{"two_currencies", []string{"-offers", "testdata/two_currencies.csv", "-rates", "CNY:USD=7.20", "-limit", "3"}, exitOK},
 		// A model known by its size alone: the note names -config.
-		{"params_only", []string{"-params", "7B", "-top", "3"}, exitOK},
+		{"params_only", []string{"-params", "7B", "-limit", "3"}, exitOK},
 		// A model from its config.json; inference defaults to one sequence and 1e6 tokens.
-		{"config_inference", []string{"-config", qwenConfig, "-task", "inference", "-top", "3"}, exitOK},
+		{"config_inference", []string{"-config", qwenConfig, "-task", "inference", "-limit", "3"}, exitOK},
 		// An image-generation job: the cards that hold SDXL at 1024², priced for a day of use.
-		{"render_sdxl", []string{"-render", "sdxl", "-size", "1024", "-usage", "24h", "-top", "5"}, exitOK},
+		{"render_sdxl", []string{"-render", "sdxl", "-size", "1024", "-usage", "24h", "-limit", "5"}, exitOK},
 		// SDXL at 2048² by the scaling rule: 25.1 GiB with headroom, over a 24 GB card.
 		{"render_no_fit", []string{"-render", "sdxl", "-size", "2048", "-offers", "testdata/only_4090.csv"}, exitFail},
 		// Every column, past the 100 columns of the default.
-		{"wide", []string{"-wide", "-top", "3"}, exitOK},
+		{"wide", []string{"-wide", "-limit", "3"}, exitOK},
 		// In Chinese: the default job, the Chinese price-list template (provider
 		// and region names in Chinese, aligned by display width), a render job,
 		// a job that fits nowhere, and offers of an unknown card beside known ones.
 		{"zh_default", []string{"-lang", "zh"}, exitOK},
-		{"zh_template", []string{"-lang", "zh", "-offers", "offers_template_zh.csv", "-top", "2"}, exitOK},
-		{"zh_render", []string{"-lang", "zh", "-render", "sdxl", "-size", "1024", "-usage", "24h", "-top", "3"}, exitOK},
+		{"zh_template", []string{"-lang", "zh", "-offers", "offers_template_zh.csv", "-limit", "2"}, exitOK},
+		{"zh_render", []string{"-lang", "zh", "-render", "sdxl", "-size", "1024", "-usage", "24h", "-limit", "3"}, exitOK},
 		{"zh_no_fit", append([]string{"-lang", "zh"}, noFitArgs...), exitFail},
-		{"zh_two_currencies", []string{"-lang", "zh", "-offers", "testdata/two_currencies.csv", "-rates", "CNY:USD=7.20", "-top", "3"}, exitOK},
+		// Issue 23's pins: -card without -offers answers whether the job fits and
+		// how long it takes (no prices), in both languages; a layout pinned with
+		// offload shows the host memory column; -rank time orders by time.
+		{"fit_cards", []string{"-card", "rtx-4090", "-card", "H100 SXM5 80GB,A100 80GB"}, exitOK},
+		{"zh_fit_cards", []string{"-lang", "zh", "-card", "rtx-4090", "-model", "llama-2-13b", "-task", "training"}, exitOK},
+		{"fit_serving", append([]string{"-card", "rtx-4090,L40S"}, serveArgs...), exitOK},
+		{"pinned_layout", []string{"-layout", "dp=2,zero=3,offload", "-limit", "3"}, exitOK},
+		{"rank_time", []string{"-rank", "time", "-limit", "3", "-every"}, exitOK},
+		// -calibrate: a step timed on the RTX 4090 times its offers, other cards as modelled.
+		{"calibrated", []string{"-calibrate", "testdata/calibrate_step.json", "-limit", "3"}, exitOK},
+		{"zh_calibrated_serving", append([]string{"-lang", "zh", "-calibrate", "testdata/calibrate_tpot.json", "-limit", "3"}, serveArgs...), exitOK},
+		{"zh_two_currencies", []string{"-lang", "zh", "-offers", "testdata/two_currencies.csv", "-rates", "CNY:USD=7.20", "-limit", "3"}, exitOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runArgs(tc.args...)
@@ -105,7 +116,7 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("run(%q) = exit %d, stderr %q; want exit %d, empty stderr", tc.args, r.code, r.stderr, tc.code)
 			}
 			golden(t, tc.name, []byte(r.stdout))
-			if tc.name != "wide" {
+			if tc.name != "wide" && !strings.Contains(tc.name, "fit_") { // -card's fit table lists whole layouts
 				fits(t, r.stdout)
 			}
 		})
@@ -124,7 +135,7 @@ func fits(t *testing.T, out string) {
 }
 
 func TestJSON(t *testing.T) {
-	r := runArgs("-json", "-top", "2")
+	r := runArgs("-json", "-limit", "2")
 	if r.code != exitOK || r.stderr != "" {
 		t.Fatalf("exit %d, stderr %q; want exit 0, empty stderr", r.code, r.stderr)
 	}
@@ -158,7 +169,7 @@ func TestJSONNoFit(t *testing.T) {
 	if r.code != exitFail || r.stderr != "" {
 		t.Fatalf("exit %d, stderr %q; want exit 1, empty stderr", r.code, r.stderr)
 	}
-	var got jsonError
+	var got report.ErrorJSON
 	dec := json.NewDecoder(strings.NewReader(r.stdout))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&got); err != nil {
@@ -169,7 +180,7 @@ func TestJSONNoFit(t *testing.T) {
 	// The text report's "  - " lines: the reasons, then after "What would fit:"
 	// the suggestions.
 	text := runArgs(noFitArgs...)
-	var want jsonError
+	var want report.ErrorJSON
 	want.NoFit = true
 	list := &want.Reasons
 	for _, line := range strings.Split(text.stdout, "\n") {
@@ -205,7 +216,7 @@ func TestJSONErrors(t *testing.T) {
 		{[]string{"-budget", "lots"}, exitUsage, `-budget "lots"`},
 	} {
 		r := runArgs(append([]string{"-json"}, tc.args...)...)
-		var got jsonError
+		var got report.ErrorJSON
 		if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
 			t.Errorf("run(-json %q): stdout %q is not JSON: %v", tc.args, r.stdout, err)
 			continue
@@ -276,7 +287,12 @@ func TestExitStatus(t *testing.T) {
 		{"past the render table", []string{"-render", "flux1", "-size", "2048"}, exitUsage, "-render flux1 -size 2048: sizing: flux1 at 2048×2048 is past the render table"},
 		{"usage and sessions", []string{"-usage", "1h", "-per-day", "2h", "-days", "3"}, exitUsage, "give -usage or -per-day with -days, not both"},
 		{"bad budget", []string{"-budget", "lots"}, exitUsage, `-budget "lots": not a decimal amount`},
-		{"negative top", []string{"-top", "-1"}, exitUsage, "-top -1: want 0 (all) or more"},
+		{"limit under -1", []string{"-limit", "-2"}, exitUsage, "-limit -2: want -1 (all), 0 (ten) or more"},
+		{"negative gpus", []string{"-gpus", "-1"}, exitUsage, "-gpus -1: want 0 (searched) or more"},
+		{"unknown layout key", []string{"-layout", "dp=2,foo=1"}, exitUsage, `-layout "dp=2,foo=1": "foo=1": not a key of a layout: dp, tp, pp, zero, sp, offload`},
+		{"bad zero stage", []string{"-layout", "zero=4"}, exitUsage, `"zero=4": want zero=0 to zero=3`},
+		{"bad rank", []string{"-rank", "fastest"}, exitUsage, `-rank "fastest": want cost, time, frontier`},
+		{"unknown card to fit", []string{"-card", "RTX 9090"}, exitUsage, `-card: `},
 		{"per-day alone", []string{"-per-day", "6h"}, exitUsage, "-per-day needs -days"},
 		{"days alone", []string{"-days", "20"}, exitUsage, "-days needs -per-day"},
 		{"zero days given", []string{"-per-day", "6h", "-days", "0"}, exitUsage, "-days 0: want 1 to 36500"},
@@ -286,6 +302,13 @@ func TestExitStatus(t *testing.T) {
 		{"fine-tune", []string{"-task", "finetune"}, exitUsage, `-task "finetune": a fine-tune of every weight is training, of adapters lora (or qlora on 4-bit weights); want inference, training, lora or qlora`},
 		{"unknown precision", []string{"-precision", "fp7"}, exitUsage, `-precision "fp7": want fp64, fp32, tf32, fp16, bf16, fp8, int8, int4, nf4, gptq4, awq4, q2_k, q3_k_m, q4_0, q4_k_s, q4_k_m, q5_k_m, q6_k, q8_0, mxfp4, nvfp4, or bits per weight`},
 		{"missing offers", []string{"-offers", "testdata/missing.json"}, exitUsage, "-offers testdata/missing.json: cannot open"},
+		{"missing calibration", []string{"-calibrate", "testdata/missing.json"}, exitUsage, "-calibrate testdata/missing.json: cannot open"},
+		{"calibration key misspelt", []string{"-calibrate", "testdata/calibrate_typo.json"}, exitFail, `-calibrate testdata/calibrate_typo.json: json: unknown field "stpe"; want JSON such as {"card": "RTX 4090", "step": "1.9s"}`},
+		{"calibration faster than the card", []string{"-calibrate", "testdata/calibrate_fast.json"}, exitFail, "-calibrate testdata/calibrate_fast.json: compute: a measured step of 100ms is faster than"},
+		{"decode calibration for training", []string{"-calibrate", "testdata/calibrate_tpot.json"}, exitUsage, `-calibrate testdata/calibrate_tpot.json: a "step" measures training and a "tpot" inference`},
+		{"calibration of an unknown model", []string{"-calibrate", "testdata/calibrate_badmodel.json"}, exitFail, `-calibrate testdata/calibrate_badmodel.json: model "llama-99": not a preset`},
+		{"calibration and utilization", []string{"-calibrate", "testdata/calibrate_step.json", "-utilization", "0.4"}, exitUsage, "-utilization sets the speed by hand"},
+		{"calibration with render", []string{"-render", "sdxl", "-calibrate", "testdata/calibrate_step.json"}, exitUsage, "-calibrate does not apply to -render"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runArgs(tc.args...)
@@ -382,7 +405,7 @@ func TestJSONAlways(t *testing.T) {
 			"-precision", rapid.SampledFrom([]string{"bf16", "fp16", "fp8", "nf4", "fp7"}).Draw(t, "precision"),
 			"-context", strconv.Itoa(rapid.SampledFrom([]int{-1, 0, 512, 4096, 1 << 20}).Draw(t, "context")),
 			"-offers", rapid.SampledFrom([]string{"", "testdata/only_4090.csv", "testdata/missing.json"}).Draw(t, "offers"),
-			"-top", "2",
+			"-limit", "2",
 		}
 		if rapid.Bool().Draw(t, "per_day") {
 			args = append(args, "-per-day", rapid.SampledFrom([]string{"0s", "6h", "25h"}).Draw(t, "per_day_value"))
@@ -428,16 +451,16 @@ func TestMemoryOnlyCost(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-tokens", "0", "-top", "1"}, "no -tokens or -usage, so the costs are for " + msg.EN.Dur(plan.DefaultDemoHour) + " of rental only"},
-		{[]string{"-tokens", "0", "-usage", "90m", "-top", "1"}, "the costs are for 1h30m of rental (-usage)"},
-		{[]string{"-tokens", "0", "-per-day", "6h", "-days", "1", "-top", "1"}, "the costs are for 6h of use a day on 1 day (-per-day, -days)"},
+		{[]string{"-tokens", "0", "-limit", "1"}, "no -tokens or -usage, so the costs are for " + msg.EN.Dur(plan.DefaultDemoHour) + " of rental only"},
+		{[]string{"-tokens", "0", "-usage", "90m", "-limit", "1"}, "the costs are for 1h30m of rental (-usage)"},
+		{[]string{"-tokens", "0", "-per-day", "6h", "-days", "1", "-limit", "1"}, "the costs are for 6h of use a day on 1 day (-per-day, -days)"},
 	} {
 		r := runArgs(tc.args...)
 		if r.code != exitOK || !strings.Contains(r.stdout, "Rental: "+tc.want+"\n") {
 			t.Errorf("run(%q) = exit %d:\n%s\nwant exit 0 and %q", tc.args, r.code, r.stdout, tc.want)
 		}
 	}
-	if r := runArgs("-top", "1"); strings.Contains(r.stdout, "Rental:") {
+	if r := runArgs("-limit", "1"); strings.Contains(r.stdout, "Rental:") {
 		t.Errorf("run with tokens says which rental the costs are for; the job's time is the rental:\n%s", r.stdout)
 	}
 }
@@ -464,8 +487,8 @@ var goIdentifier = regexp.MustCompile(`\b(sizing|pricing|plan|catalog|compute|Ta
 // The default context is cut to a smaller window: GPT-2 XL's position table
 // holds 1024 tokens.
 func TestDefaultContextWithinWindow(t *testing.T) {
-	r := runArgs("-model", "gpt2-xl", "-task", "inference", "-top", "1")
-	if r.code != exitOK || !strings.Contains(r.stdout, "1 sequence of up to 1024 tokens per replica") {
+	r := runArgs("-model", "gpt2-xl", "-task", "inference", "-limit", "1")
+	if r.code != exitOK || !strings.Contains(strings.ReplaceAll(r.stdout, "\n        ", " "), "1 sequence of up to 1024 tokens per replica") {
 		t.Errorf("exit %d, stderr %q:\n%s\nwant a plan at 1024 tokens", r.code, r.stderr, r.stdout)
 	}
 }
@@ -516,7 +539,7 @@ func TestUnitPricesExact(t *testing.T) {
 func TestEager(t *testing.T) {
 	plan := func(args ...string) (eager bool, activations int64) {
 		t.Helper()
-		r := runArgs(append([]string{"-json", "-top", "1", "-batch", "1"}, args...)...) // one sequence: no smaller micro-batch to fall back on
+		r := runArgs(append([]string{"-json", "-limit", "1", "-batch", "1"}, args...)...) // one sequence: no smaller micro-batch to fall back on
 		if r.code != exitOK {
 			t.Fatalf("run(%q) = exit %d, %q", args, r.code, r.stderr)
 		}
@@ -558,10 +581,10 @@ func TestLanguage(t *testing.T) {
 		}
 		return out.String()
 	}
-	if got := run1(msg.ZH, "-top", "1"); !strings.HasPrefix(got, "任务：") || !strings.Contains(got, "预计费用（元）") {
+	if got := run1(msg.ZH, "-limit", "1"); !strings.HasPrefix(got, "任务：") || !strings.Contains(got, "预计费用（元）") {
 		t.Errorf("a zh locale: want the report in Chinese:\n%s", got)
 	}
-	if got := run1(msg.ZH, "-top", "1", "-lang", "en"); !strings.HasPrefix(got, "Job:") {
+	if got := run1(msg.ZH, "-limit", "1", "-lang", "en"); !strings.HasPrefix(got, "Job:") {
 		t.Errorf("-lang en in a zh locale: want English:\n%s", got)
 	}
 	if got := run1(msg.EN, "-lang", "zh", "-h"); !strings.HasPrefix(got, "用法：plan") || !strings.Contains(got, "预设模型名") ||

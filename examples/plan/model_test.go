@@ -97,7 +97,7 @@ type jsonModel struct {
 
 func planModel(t *testing.T, args ...string) (jsonModel, result) {
 	t.Helper()
-	r := runArgs(append([]string{"-json", "-task", "inference", "-tokens", "0", "-top", "1"}, args...)...)
+	r := runArgs(append([]string{"-json", "-task", "inference", "-tokens", "0", "-limit", "1"}, args...)...)
 	if r.code != exitOK || r.stderr != "" {
 		t.Fatalf("run(%q) = exit %d, stderr %q, stdout %q", args, r.code, r.stderr, r.stdout)
 	}
@@ -165,7 +165,7 @@ func TestFilePrecision(t *testing.T) {
 		{[]string{"-model", "deepseek-r1", "-task", "inference", "-tokens", "0"}, "inference in BF16", "Model:  weights planned in BF16 (-precision); the model's files store FP8\n"},
 		{[]string{"-config", "../../sizing/models/deepseek-r1.json", "-task", "inference", "-tokens", "0"}, "inference in FP8", "Model:  weights in FP8, the format"},
 	} {
-		r := runArgs(append(tc.args, "-top", "1")...)
+		r := runArgs(append(tc.args, "-limit", "1")...)
 		if r.stderr != "" {
 			t.Fatalf("run(%q) = exit %d, %q", tc.args, r.code, r.stderr)
 		}
@@ -191,7 +191,7 @@ func TestApproxNote(t *testing.T) {
 		{[]string{"-config", qwenConfig, "-safetensors", st}, ""},
 		{nil, ""},
 	} {
-		r := runArgs(append(tc.args, "-top", "1")...)
+		r := runArgs(append(tc.args, "-limit", "1")...)
 		if r.code != exitOK {
 			t.Fatalf("run(%q) = exit %d, %q", tc.args, r.code, r.stderr)
 		}
@@ -225,7 +225,7 @@ func TestModelFolder(t *testing.T) {
 			t.Errorf("%s %s: model %+v, want %+v", flag, dir, got, want)
 		}
 	}
-	r := runArgs("-model", dir, "-task", "inference", "-top", "1")
+	r := runArgs("-model", dir, "-task", "inference", "-limit", "1")
 	if r.code != exitOK || !strings.Contains(r.stdout, "qwen2.5-7b (7.62B parameters), inference in BF16") {
 		t.Errorf("-model %s: exit %d, %q\n%s", dir, r.code, r.stderr, r.stdout)
 	}

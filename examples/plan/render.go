@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"sort"
@@ -25,7 +26,7 @@ import (
 
 // renderFlags are the flags a render job takes besides -render and -size.
 var renderFlags = map[string]bool{"render": true, "size": true, "usage": true, "per-day": true, "days": true,
-	"headroom": true, "budget": true, "offers": true, "top": true, "json": true, "o": true, "lang": true, "wide": true, "catalog": true}
+	"headroom": true, "budget": true, "offers": true, "limit": true, "json": true, "o": true, "lang": true, "wide": true, "catalog": true}
 
 // parseSize reads -size: "1024" (a square) or "1920x1080" (width × height).
 func parseSize(s string) (w, h int, err error) {
@@ -159,7 +160,7 @@ func (o options) executeRender(w io.Writer) (int, error) {
 		why := o.lang.F("plan.render.nofit", renderName(o.lang, job.Kind), renderSize(o.lang, job), est.Memory.Human(), headroom*100)
 		if o.json {
 			why = msg.EN.F("plan.render.nofit", renderName(msg.EN, job.Kind), renderSize(msg.EN, job), est.Memory.Human(), headroom*100)
-			return exitFail, writeJSON(w, jsonError{Error: "plan: no option fits: " + why, NoFit: true, Reasons: nonNil(smaller), Suggestions: []string{}})
+			return exitFail, writeJSON(w, report.ErrorJSON{Error: "plan: no option fits: " + why, NoFit: true, Reasons: append([]string{}, smaller...), Suggestions: []string{}})
 		}
 		describeRender(w, job, est, headroom, rental, source, o.lang)
 		fmt.Fprintln(w, text.Wrap(o.lang.F("plan.render.nofitline", why), 0, width, "  "))
@@ -169,8 +170,8 @@ func (o options) executeRender(w io.Writer) (int, error) {
 		return exitFail, nil
 	}
 	all := len(opts)
-	if o.top > 0 && len(opts) > o.top {
-		opts = opts[:o.top]
+	if limit := cmp.Or(o.limit, plan.DefaultLimit); limit > 0 && len(opts) > limit {
+		opts = opts[:limit]
 	}
 	if o.json {
 		return exitOK, writeJSON(w, jsonRender{Job: job, Memory: est, Headroom: headroom, Rental: rental, Currency: currency,

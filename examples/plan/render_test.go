@@ -20,7 +20,7 @@ func TestRenderFits(t *testing.T) {
 		{[]string{"-render", "flux1", "-headroom", "0.1"}, 33e9, 0.1},   // all of FLUX.1 on the GPU
 		{[]string{"-render", "sd15", "-size", "768x512"}, 13075e6, 0.2}, // 768² by the scaling rule
 	} {
-		r := runArgs(append([]string{"-json", "-top", "0"}, tc.args...)...)
+		r := runArgs(append([]string{"-json", "-limit", "-1"}, tc.args...)...)
 		if r.code != exitOK || r.stderr != "" {
 			t.Fatalf("run(%q) = exit %d, %q", tc.args, r.code, r.stderr)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/internal/cli"
+	"github.com/gpuplan/gpuplan/internal/input"
 	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/report"
 	"github.com/gpuplan/gpuplan/internal/text"
@@ -28,8 +29,8 @@ type serveFlags struct {
 // define registers the serving flags on fs.
 func (s *serveFlags) define(fs *flag.FlagSet, l msg.Lang) {
 	fs.Float64Var(&s.rps, "serve-rps", 0, l.T("plan.flag.serve-rps"))
-	fs.IntVar(&s.prompt, "prompt", 1000, l.T("plan.flag.prompt"))
-	fs.IntVar(&s.output, "output", 300, l.T("plan.flag.output"))
+	fs.IntVar(&s.prompt, "prompt", input.DefaultPrompt, l.T("plan.flag.prompt"))
+	fs.IntVar(&s.output, "output", input.DefaultOutput, l.T("plan.flag.output"))
 	fs.Var((*durationValue)(&s.ttft), "ttft", l.T("plan.flag.ttft"))
 	fs.Var((*durationValue)(&s.tpot), "tpot", l.T("plan.flag.tpot"))
 }
@@ -95,6 +96,9 @@ func describeServing(w io.Writer, r plan.Request, v view) {
 		reserve = compute.DefaultServingReserve
 	}
 	field(w, lang.T("plan.label.reserve"), lang.F("plan.serve.reserve", reserve*100))
+	if v.speed != "" {
+		field(w, lang.T("plan.label.servespeed"), v.speed)
+	}
 	field(w, lang.T("plan.label.serveoffers"), v.source)
 	fmt.Fprintln(w)
 }
@@ -106,7 +110,7 @@ func printServing(w io.Writer, r plan.Request, rep plan.Report, v view) error {
 	lang := v.lang
 	shown := rep.Options
 	describeServing(w, r, v)
-	fmt.Fprintln(w, text.Wrap(report.Fit(lang, rep), 0, width, ""))
+	fmt.Fprintln(w, text.Wrap(report.Fit(lang, r, rep), 0, width, ""))
 	fmt.Fprintln(w)
 	printSkipped(w, rep.Skipped, lang)
 	if err := writeOptions(w, report.ServingColumns, shown, v); err != nil {

@@ -14,12 +14,12 @@ func TestServeGolden(t *testing.T) {
 		args []string
 		code int
 	}{
-		{"serve", append(serveArgs, "-top", "5"), exitOK},
-		{"serve_usage", append(serveArgs, "-usage", "10d", "-top", "3"), exitOK},
+		{"serve", append(serveArgs, "-limit", "5"), exitOK},
+		{"serve_usage", append(serveArgs, "-usage", "10d", "-limit", "3"), exitOK},
 		// No card reaches a 2 ms TPOT: the best latency reachable, and on what.
 		{"serve_unreachable", []string{"-model", "llama-3.1-8b", "-serve-rps", "20", "-tpot", "2ms"}, exitFail},
-		{"serve_json", append(serveArgs, "-top", "1", "-json"), exitOK},
-		{"zh_serve", append([]string{"-lang", "zh"}, append(serveArgs, "-top", "5")...), exitOK},
+		{"serve_json", append(serveArgs, "-limit", "1", "-json"), exitOK},
+		{"zh_serve", append([]string{"-lang", "zh"}, append(serveArgs, "-limit", "5")...), exitOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runArgs(tc.args...)
@@ -36,7 +36,7 @@ func TestServeGolden(t *testing.T) {
 
 // -json carries the serving figures of each option.
 func TestServeJSON(t *testing.T) {
-	r := runArgs(append(serveArgs, "-top", "1", "-json")...)
+	r := runArgs(append(serveArgs, "-limit", "1", "-json")...)
 	var out struct {
 		Options []struct {
 			GPUs       int `json:"gpus"`

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/report"
 	"github.com/gpuplan/gpuplan/internal/text"
@@ -19,10 +20,12 @@ const width = 100
 // view is how the report is written: its language, its width, the catalog that
 // names the cards, and where the offers came from.
 type view struct {
-	lang   msg.Lang
-	wide   bool
-	cat    *catalog.Catalog
-	source string // the price list, for the report's head
+	lang      msg.Lang
+	precision string // the message saying where the weights' precision came from
+	wide      bool
+	cat       *catalog.Catalog
+	source    string // the price list, for the report's head
+	speed     string // -calibrate's measurement, for the report's head; "" without
 }
 
 // report is the view as the shared report package takes it.
@@ -59,5 +62,12 @@ func columnsHelp(w io.Writer, title string, cols []report.Column, l msg.Lang) {
 
 // view is the report's view for the offers read from source.
 func (o options) view(source string) view {
-	return view{lang: o.lang, wide: o.wide, cat: o.cat, source: source}
+	why := "plan.why.default"
+	switch {
+	case o.set["precision"]:
+		why = "plan.why.flag"
+	case o.Config != "" || len(o.GGUF) > 0 || len(o.Safetensors) > 0 || cli.IsDir(o.Model):
+		why = "plan.why.files"
+	}
+	return view{lang: o.lang, wide: o.wide, cat: o.cat, source: source, precision: why, speed: o.calib.line}
 }

@@ -55,7 +55,7 @@ func (s *server) newAnswer(w *words, lang msg.Lang, in planInput, rep plan.Repor
 		return a
 	}
 	v := report.View{Lang: lang, Cat: s.cat}
-	a.Fit = strings.TrimRight(report.Fit(lang, rep), ":：")
+	a.Fit = strings.TrimRight(report.Fit(lang, in.req, rep), ":：")
 	cols := report.PlanColumns
 	if in.req.Serving != nil {
 		cols = report.ServingColumns
@@ -131,7 +131,7 @@ func head(w *words, lang msg.Lang, in planInput) []pair {
 		h = append(h, pair{label("plan.label.servemodel"), report.ServeModel(r, lang)},
 			pair{label("plan.label.traffic"), report.Traffic(*r.Serving, lang)})
 	} else {
-		h = append(h, pair{label("plan.label.job"), report.Job(r, lang)})
+		h = append(h, pair{label("plan.label.job"), report.Job(r, lang, "")})
 		work := w.NoWork
 		if r.Tokens > 0 {
 			work = fmt.Sprintf(w.Work, lang.Tokens(r.Tokens))

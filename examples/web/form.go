@@ -41,23 +41,10 @@ type form struct {
 	Budget    string // most money to spend, in the offers' currency; empty: none
 }
 
-// The form's defaults: examples/plan's flags', so that the page
-// and the command answer the same question when left alone.
-const (
-	defaultModel       = "llama-2-7b"
-	defaultTask        = "lora"
-	defaultPrecision   = "bf16"
-	defaultContext     = 2048
-	defaultTrainTokens = 1e8 // about a hundred thousand 1k-token examples for a fine-tune
-	defaultInferTokens = 1e6 // a thousand answers of a thousand tokens
-	defaultTrainBatch  = 4
-	defaultPrompt      = 1000
-	defaultOutput      = 300
-)
-
-// defaultForm is the form as the page first shows it.
-var defaultForm = form{Model: defaultModel, Task: defaultTask, Precision: defaultPrecision, Kind: "job",
-	RPS: "10", Prompt: strconv.Itoa(defaultPrompt), Output: strconv.Itoa(defaultOutput)}
+// defaultForm is the form as the page first shows it: the job examples/plan
+// plans with no flags (input.Default*).
+var defaultForm = form{Model: input.DefaultModel, Task: input.DefaultTask, Precision: input.DefaultPrecision, Kind: "job",
+	RPS: "10", Prompt: strconv.Itoa(input.DefaultPrompt), Output: strconv.Itoa(input.DefaultOutput)}
 
 // formFields are the form's field names, in the order the page shows them.
 var formFields = []string{"model", "task", "precision", "context", "batch", "kind", "tokens", "deadline",
@@ -133,7 +120,7 @@ func (f form) decode(config, prices upload, maxOffers int, lang msg.Lang) (planI
 	if wl.Task != sizing.Inference {
 		wl.Recompute = sizing.FullRecompute // -recompute's default
 	}
-	wl.SeqLen = defaultContext
+	wl.SeqLen = input.DefaultContext
 	if c := r.Model.Context; c > 0 && c < wl.SeqLen {
 		wl.SeqLen = c // the default context, cut to a smaller window (GPT-2's 1024)
 	}
@@ -142,7 +129,7 @@ func (f form) decode(config, prices upload, maxOffers int, lang msg.Lang) (planI
 			return in, err
 		}
 	}
-	wl.Batch = defaultTrainBatch
+	wl.Batch = input.DefaultTrainBatch
 	if wl.Task == sizing.Inference {
 		wl.Batch = 1
 	}
@@ -193,7 +180,7 @@ func (f form) model(config upload) (sizing.Model, error) {
 	if config.Data == nil {
 		m, err := sizing.Preset(f.Model)
 		if err != nil || f.Model == "" {
-			return m, &fieldError{Field: "model", Want: "preset", Args: []any{text.Quote(f.Model, 64)}}
+			return m, &fieldError{Field: "model", Want: "preset", Args: []any{text.Quote(f.Model, 64)}, Err: err}
 		}
 		return m, nil
 	}
@@ -218,9 +205,9 @@ func modelName(file string) string {
 
 // job fills in a job's work and deadline.
 func (f form) job(r *plan.Request) error {
-	r.Tokens = defaultTrainTokens
+	r.Tokens = input.DefaultTrainTokens
 	if r.Workload.Task == sizing.Inference {
-		r.Tokens = defaultInferTokens
+		r.Tokens = input.DefaultInferTokens
 	}
 	if f.Tokens != "" {
 		t, err := input.Count(f.Tokens)

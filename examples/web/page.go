@@ -58,6 +58,7 @@ func (s *server) page(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.limits.Body)
 	values, config, prices, err := s.readBody(r)
+	err = bodyError(err)
 	if l := values.Get("lang"); l != "" {
 		lang = pickLang(l, "", lang)
 		v = s.newView(lang, defaultForm)

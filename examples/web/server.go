@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/internal/msg"
+	"github.com/gpuplan/gpuplan/internal/report"
 	"github.com/gpuplan/gpuplan/internal/sample"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
@@ -130,14 +131,23 @@ func within[T any](ctx context.Context, s *server, fn func() (T, error)) (T, err
 	}
 }
 
+// bodyError is err, reading a request's body, with a body past its limit
+// (http.MaxBytesReader's error) said as a *tooLarge.
+func bodyError(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return &tooLarge{What: "request body", Limit: mbe.Limit, Unit: "bytes"}
+	}
+	return err
+}
+
 // status is the HTTP status for an error: 413 for a body or upload over its
 // limit, 503 when busy or slow, 500 for errInternal, 400 for anything else,
 // which is the input's fault: the planner reads nothing but its input.
 func status(err error) int {
-	var mbe *http.MaxBytesError
 	var big *tooLarge
 	switch {
-	case errors.As(err, &mbe), errors.As(err, &big):
+	case errors.As(err, &big):
 		return http.StatusRequestEntityTooLarge
 	case errors.Is(err, errBusy), errors.Is(err, errSlow):
 		return http.StatusServiceUnavailable
@@ -182,18 +192,10 @@ type apiRequest struct {
 	Rates   json.RawMessage `json:"rates"`
 }
 
-// errorJSON is the API's answer when the plan fails: the object plan -json
-// prints, with no_fit telling "no option fits" (status 200) from bad input.
-type errorJSON struct {
-	Error       string   `json:"error"`
-	NoFit       bool     `json:"no_fit"`
-	Reasons     []string `json:"reasons"`
-	Suggestions []string `json:"suggestions"`
-}
-
 // api answers POST /api/plan.
 func (s *server) api(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.limits.Body))
+	err = bodyError(err)
 	var rep plan.Report
 	if err == nil {
 		var in planInput
@@ -204,9 +206,9 @@ func (s *server) api(w http.ResponseWriter, r *http.Request) {
 	var nf *plan.NoFitError
 	switch {
 	case errors.As(err, &nf):
-		writeJSON(w, http.StatusOK, errorJSON{Error: nf.Error(), NoFit: true, Reasons: nonNil(nf.Reasons), Suggestions: nonNil(nf.Suggestions)})
+		writeJSON(w, http.StatusOK, report.NoFit(nf))
 	case err != nil:
-		writeJSON(w, status(err), errorJSON{Error: message(err), Reasons: []string{}, Suggestions: []string{}})
+		writeJSON(w, status(err), report.Failure(message(err)))
 	default:
 		writeJSON(w, http.StatusOK, rep)
 	}
@@ -294,11 +296,3 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 
 // message is an error's text for an answer, at most a few KiB.
 func message(err error) string { return text.Cut(err.Error(), 4<<10) }
-
-// nonNil makes an absent list encode as [] rather than null.
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}

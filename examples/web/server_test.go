@@ -18,6 +18,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/internal/msg"
+	"github.com/gpuplan/gpuplan/internal/report"
 	"github.com/gpuplan/gpuplan/internal/sample"
 	"github.com/gpuplan/gpuplan/pricing/plan"
 	"github.com/gpuplan/gpuplan/sizing"
@@ -148,7 +149,7 @@ func TestAPI(t *testing.T) {
 		r.Cards, r.GPUs = []string{"T4"}, 1 // 32 GB of FP32 weights on one 16 GB card
 		b, _ := json.Marshal(r)
 		w := do(s, "POST", "/api/plan", "application/json", bytes.NewReader(append(append([]byte(`{"request": `), b...), '}')))
-		var got errorJSON
+		var got report.ErrorJSON
 		if err := json.Unmarshal(w.Body.Bytes(), &got); w.Code != http.StatusOK || err != nil {
 			t.Fatalf("status %d, %v: %s", w.Code, err, w.Body)
 		}
@@ -178,7 +179,7 @@ func TestAPI(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := do(s, "POST", "/api/plan", "application/json", strings.NewReader(tc.body))
-			var got errorJSON
+			var got report.ErrorJSON
 			if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil {
 				t.Fatalf("status %d, not the error object: %v\n%s", w.Code, err, w.Body)
 			}
@@ -195,7 +196,7 @@ func TestAPI(t *testing.T) {
 		small := testServer(t, limits{Body: 1 << 10})
 		body := `{"request": ` + string(reqJSON) + `}` // about 3 KiB
 		w := do(small, "POST", "/api/plan", "application/json", strings.NewReader(body))
-		if w.Code != http.StatusRequestEntityTooLarge || !strings.Contains(w.Body.String(), "too large") {
+		if w.Code != http.StatusRequestEntityTooLarge || !strings.Contains(w.Body.String(), "web: request body over the limit of 1024 bytes") {
 			t.Errorf("status %d: %s; want 413", w.Code, w.Body)
 		}
 		w = do(testServer(t, limits{Offers: 2}), "POST", "/api/plan", "application/json",
@@ -372,7 +373,7 @@ func TestPage(t *testing.T) {
 		}
 		tiny := testServer(t, limits{Body: 256})
 		ct, b = multipartForm(t, url.Values{"lang": {"en"}}, map[string]string{"prices": "testdata/two_offers.csv"})
-		if w := do(tiny, "POST", "/", ct, b); w.Code != http.StatusRequestEntityTooLarge {
+		if w := do(tiny, "POST", "/", ct, b); w.Code != http.StatusRequestEntityTooLarge || !strings.Contains(w.Body.String(), "request body over the limit of 256 bytes") {
 			t.Errorf("a body over its limit: status %d; want 413:\n%s", w.Code, w.Body)
 		}
 	})

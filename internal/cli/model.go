@@ -88,7 +88,7 @@ func (o ModelFlags) Read(set map[string]bool, l msg.Lang) (sizing.Model, error) 
 		return sizing.Model{Name: "custom", Params: n}, nil
 	}
 	if o.Config == "" && !files {
-		if isDir(o.Model) {
+		if IsDir(o.Model) {
 			f, err := readDir("-model", o.Model)
 			return f.Model, err
 		}
@@ -106,7 +106,7 @@ func (o ModelFlags) Read(set map[string]bool, l msg.Lang) (sizing.Model, error) 
 	}
 	var m sizing.Model
 	switch {
-	case o.Config != "" && isDir(o.Config):
+	case o.Config != "" && IsDir(o.Config):
 		f, err := readDir("-config", o.Config)
 		if err == nil && !f.Model.HasArchitecture() {
 			err = Usagef("-config %s: %s", text.Quote(o.Config, 64), l.T("cli.model.noconfig"))
@@ -129,7 +129,7 @@ func (o ModelFlags) Read(set map[string]bool, l msg.Lang) (sizing.Model, error) 
 	if len(o.Safetensors) > 0 {
 		flagName, paths, read = "-safetensors", o.Safetensors, sizing.ReadSafetensors
 	}
-	if len(paths) == 1 && isDir(paths[0]) && o.Config == "" {
+	if len(paths) == 1 && IsDir(paths[0]) && o.Config == "" {
 		f, err := readDir(flagName, paths[0])
 		return f.Model, err
 	}
@@ -161,8 +161,9 @@ func (o ModelFlags) Read(set map[string]bool, l msg.Lang) (sizing.Model, error) 
 	return m, nil
 }
 
-// isDir reports whether path names an existing directory.
-func isDir(path string) bool {
+// IsDir reports whether path names an existing directory: -model takes a
+// model's folder as well as a preset.
+func IsDir(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.IsDir()
 }
@@ -220,7 +221,7 @@ func ModelName(path string) string {
 // at 16 bits, as serving engines load it by default (vLLM's dtype "auto").
 func (o ModelFlags) Precision(m sizing.Model, def sizing.Precision) sizing.Precision {
 	p := m.StoredPrecision
-	if o.Config == "" && len(o.GGUF) == 0 && len(o.Safetensors) == 0 && !isDir(o.Model) {
+	if o.Config == "" && len(o.GGUF) == 0 && len(o.Safetensors) == 0 && !IsDir(o.Model) {
 		return def // a preset: -precision's default stands
 	}
 	if p.Bits() > 16 || !slices.Contains(sizing.Precisions(), p) {

@@ -1,7 +1,8 @@
 // Package input reads the quantities the example commands and the web page take
 // as text from a user: durations with a count of days in front ("30d12h"), and
-// counts with a suffix for thousands to trillions ("500M").
-// It is shared so that a flag and a form field read the same text the same way.
+// counts with a suffix for thousands to trillions ("500M"); and it holds the job
+// both plan when the user says no more. It is shared so that a flag and a form
+// field read the same text the same way and default to the same job.
 package input
 
 import (
@@ -12,6 +13,24 @@ import (
 	"strconv"
 	"strings"
 	"time"
+)
+
+// The job plan and the page plan when the user says no more: a LoRA fine-tune
+// of Llama-2-7B in BF16, a micro-batch of 4 sequences of 2048 tokens per GPU
+// on 1e8 training tokens (about a hundred thousand 1k-token examples); for
+// inference one sequence at a time generating 1e6 tokens (a thousand answers
+// of a thousand tokens); for a service, requests of 1000 prompt and 300 output
+// tokens.
+const (
+	DefaultModel       = "llama-2-7b"
+	DefaultTask        = "lora"
+	DefaultPrecision   = "bf16"
+	DefaultContext     = 2048
+	DefaultTrainBatch  = 4
+	DefaultTrainTokens = 1e8
+	DefaultInferTokens = 1e6
+	DefaultPrompt      = 1000
+	DefaultOutput      = 300
 )
 
 // ErrDuration is the error for a duration Duration cannot read; a command puts

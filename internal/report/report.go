@@ -94,11 +94,15 @@ func LayoutName(l msg.Lang, p sizing.Parallel) string {
 }
 
 // Job describes a job for the report's head: the model, its size, the task and
-// precision, and the sequences per replica (inference) or the micro-batch per
-// GPU and the recomputation (training).
-func Job(r plan.Request, l msg.Lang) string {
+// precision, with where the precision came from (why, a message such as
+// "plan.why.default"; "" says nothing), and the sequences per replica
+// (inference) or the micro-batch per GPU and the recomputation (training).
+func Job(r plan.Request, l msg.Lang, why string) string {
 	m, wl := r.Model, r.Workload
-	job := l.F("plan.job", m.Name, l.Tokens(float64(m.ParamCount())), TaskName(l, wl.Task), wl.Precision)
+	if why != "" {
+		why = l.T(why)
+	}
+	job := l.F("plan.job", m.Name, l.Tokens(float64(m.ParamCount())), TaskName(l, wl.Task), wl.Precision, why)
 	if wl.Task == sizing.Inference {
 		return job + l.F("plan.job.inference", l.N(wl.Batch, "plan.n.seq"), wl.SeqLen)
 	}
@@ -134,14 +138,16 @@ func Latency(d time.Duration) string {
 // each as the report writes it ("time: 10h29m ..."); a line that does not
 // apply is empty.
 type Details struct {
-	Memory    string   // memory per GPU, its parts and what is left free
-	Replica   string   // a service's: each replica's operating point
-	Time      string   // a job's time, its band over the utilization range and the scaling efficiency
-	Cost      string   // the cost, what its prices are per, and the quote's lines
-	CostRange string   // a job's cost at the fast and slow ends of its time band, when they differ
-	Rates     string   // a service's cost an hour and per million generated tokens
-	Warnings  []string // the option's warnings, each "warning: ..."
-	Note      string   // the price list's note on the offer
+	Memory     string   // memory per GPU, its parts and what is left free
+	Host       string   // the host memory per GPU an option that offloads needs
+	MicroBatch string   // a job's micro-batch and the micro-batches accumulated a step
+	Replica    string   // a service's: each replica's operating point
+	Time       string   // a job's time, its band over the utilization range and the scaling efficiency
+	Cost       string   // the cost, what its prices are per, and the quote's lines
+	CostRange  string   // a job's cost at the fast and slow ends of its time band, when they differ
+	Rates      string   // a service's cost an hour and per million generated tokens
+	Warnings   []string // the option's warnings, each "warning: ..."
+	Note       string   // the price list's note on the offer
 }
 
 // Best is the best option's heading ("Best: provider/region, 2 × RTX 4090,
@@ -165,6 +171,13 @@ func Best(o plan.Option, v View) (string, Details) {
 		head = l.F("plan.best", OfferName(o.Offer), o.GPUs, v.BestCard(o), LayoutName(l, o.Layout))
 		d.Memory = l.F("plan.best.memory", b.Weights.Human(), b.Gradients.Human(), b.Optimizer.Human(), b.Activations.Human(),
 			b.KVCache.Human(), b.Overhead.Human(), b.Total().Human(), o.Capacity.Human(), o.Headroom*100)
+		if o.HostMemory > 0 {
+			d.Host = l.F("plan.best.host", o.HostMemory.Human())
+		}
+		if o.MicroBatch > 0 {
+			acc := max(o.Accumulation, 1)
+			d.MicroBatch = l.F("plan.best.microbatch", o.MicroBatch, acc, o.MicroBatch*acc)
+		}
 		if o.Duration > 0 {
 			d.Time = l.F("plan.best.time", l.Dur(o.Duration))
 			if low, high := l.Dur(o.DurationLow), l.Dur(o.DurationHigh); low != high {
@@ -188,16 +201,22 @@ func Best(o plan.Option, v View) (string, Details) {
 
 // Fit heads the options table: how many candidates (offer, GPU count, layout;
 // for a service, offer and GPUs per replica) were considered and how many
-// options are shown, best first, one per offer.
-func Fit(l msg.Lang, rep plan.Report) string {
+// options are shown, one per offer (or with r.EveryCount per offer and GPU
+// count), in the order r.Rank asks for.
+func Fit(l msg.Lang, r plan.Request, rep plan.Report) string {
 	shown := len(rep.Options)
-	switch {
-	case shown > 0 && rep.Options[0].Serving != nil:
+	if shown > 0 && rep.Options[0].Serving != nil {
 		return l.F("plan.serve.fit", rep.Considered, l.N(shown, "plan.n.best"))
-	case shown == 1:
-		return l.F("plan.fit.one", l.N(rep.Considered, "plan.n.candidate"))
 	}
-	return l.F("plan.fit.many", rep.Considered, shown)
+	note := l.T("plan.note." + r.Rank.String())
+	if shown == 1 {
+		return l.F("plan.fit.one", l.N(rep.Considered, "plan.n.candidate"), note)
+	}
+	per := l.T("plan.per.offer")
+	if r.EveryCount {
+		per = l.T("plan.per.count")
+	}
+	return l.F("plan.fit.many", rep.Considered, shown, per, l.T("plan.order."+r.Rank.String()), note)
 }
 
 // MaxUnknownNames is how many names of unknown cards Skipped lists before
@@ -309,4 +328,25 @@ func skyPilotCloud(file string) string {
 		return ""
 	}
 	return path.Base(dir)
+}
+
+// ErrorJSON is what plan -json prints, and the page's API answers, when a plan
+// fails: the message, whether the failure is that no option fits, and then the
+// reasons and suggestions of the text report (empty lists otherwise).
+type ErrorJSON struct {
+	Error       string   `json:"error"`       // the failure's message
+	NoFit       bool     `json:"no_fit"`      // whether the failure is that no option fits
+	Reasons     []string `json:"reasons"`     // why options were left out (no fit only)
+	Suggestions []string `json:"suggestions"` // what would fit (no fit only)
+}
+
+// NoFit is the error object for a plan that nothing fits.
+func NoFit(nf *plan.NoFitError) ErrorJSON {
+	return ErrorJSON{Error: nf.Error(), NoFit: true, Reasons: append([]string{}, nf.Reasons...), Suggestions: append([]string{}, nf.Suggestions...)}
+}
+
+// Failure is the error object for any other failure: its message, and empty
+// lists.
+func Failure(message string) ErrorJSON {
+	return ErrorJSON{Error: message, Reasons: []string{}, Suggestions: []string{}}
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,14 +15,17 @@ import (
 // Column is one column of an options table: its ID (its heading is the message
 // "plan.col."+ID, what -h says of it "plan.colhelp."+ID), how its cells sit,
 // the most columns a cell takes in the default table (0: no limit), whether
-// only a wide table (View.Wide, plan -wide) shows it, and its cell for an
-// option.
+// only a wide table (View.Wide, plan -wide) shows it, whether only a table
+// with an option that needs it does (Some), and its cell for an option.
 type Column struct {
 	ID    string
 	Align text.Align
 	Max   int
 	Wide  bool
-	cell  func(r row) string
+	// Some, when set, shows the column only when some option needs it (host
+	// memory, when one offloads).
+	Some func(plan.Option) bool
+	cell func(r row) string
 }
 
 // row is what a cell is written from: the option, its rank, and the report's
@@ -69,9 +73,10 @@ var PlanColumns = []Column{
 	{ID: "gpus", Align: text.Right,
 		cell: func(r row) string { return strconv.Itoa(r.o.GPUs) }},
 	{ID: "layout", Wide: true,
-		cell: func(r row) string { return plan.DescribeLayout(r.o.Layout) }},
+		cell: func(r row) string { return LayoutName(r.Lang, r.o.Layout) }},
 	{ID: "mem", Align: text.Right,
 		cell: func(r row) string { return r.o.PerGPU.Total().Human() }},
+	hostColumn,
 	{ID: "free", Align: text.Right,
 		cell: func(r row) string { return fmt.Sprintf("%.0f%%", r.o.Headroom*100) }},
 	{ID: "time", Align: text.Right,
@@ -106,6 +111,15 @@ var PlanColumns = []Column{
 		cell: func(r row) string { return r.amount(r.o.Waste) }},
 }
 
+// hostColumn is the host RAM each GPU needs, shown when an option offloads to it.
+var hostColumn = Column{ID: "host", Align: text.Right, Some: func(o plan.Option) bool { return o.HostMemory > 0 },
+	cell: func(r row) string {
+		if r.o.HostMemory == 0 {
+			return "-"
+		}
+		return r.o.HostMemory.Human()
+	}}
+
 // ServingColumns are the options table's columns for a service.
 var ServingColumns = []Column{
 	PlanColumns[0], PlanColumns[1], PlanColumns[2], PlanColumns[3], PlanColumns[4],
@@ -131,6 +145,35 @@ var ServingColumns = []Column{
 		cell: func(r row) string { return r.amount(r.o.ExpectedCost) }},
 }
 
+// FitColumns are the columns of a table that says how each card holds a job,
+// with no prices (plan -card without -offers; plan.Planner.Fit).
+var FitColumns = slices.Concat(Pick(PlanColumns, "num", "catalog", "gpus", "layout", "mem", "host"),
+	[]Column{{ID: "microbatch", Align: text.Right, cell: func(r row) string {
+		if r.o.MicroBatch == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%d × %d", r.o.MicroBatch, max(r.o.Accumulation, 1))
+	}}},
+	Pick(PlanColumns, "free", "time"))
+
+// FitServingColumns are FitColumns for a service: one replica of each card.
+var FitServingColumns = append(Pick(PlanColumns, "num", "catalog", "gpus", "mem", "free"), Pick(ServingColumns, "seqs", "ttft", "tpot")...)
+
+// Pick returns the columns of cols with these IDs, in the order given, each
+// shown in the default table as well as the wide one.
+func Pick(cols []Column, ids ...string) []Column {
+	var out []Column
+	for _, id := range ids {
+		for _, c := range cols {
+			if c.ID == id {
+				c.Wide = false
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
 // Table is an options table as its reader sees it: the headings, how each
 // column's cells sit, the most columns a cell takes (0: no limit; text.Table
 // cuts longer ones), and a row of cells per option.
@@ -142,7 +185,8 @@ type Table struct {
 }
 
 // Options lays out the options in cols: the default columns, or with v.Wide
-// all of them, without limits on a cell. Costs carry their currency in the
+// all of them, without limits on a cell; a column with Some only when an
+// option needs it. Costs carry their currency in the
 // heading of the first column of money when every option shares one.
 func Options(cols []Column, opts []plan.Option, v View) Table {
 	var t Table
@@ -158,7 +202,7 @@ func Options(cols []Column, opts []plan.Option, v View) Table {
 	var shown []Column
 	named := false
 	for _, c := range cols {
-		if c.Wide && !v.Wide {
+		if c.Wide && !v.Wide || c.Some != nil && !slices.ContainsFunc(opts, c.Some) {
 			continue
 		}
 		shown = append(shown, c)

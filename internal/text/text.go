@@ -2,8 +2,7 @@
 // their messages and names: quoting a short, rune-safe excerpt of an input, the
 // edit distance behind "did you mean" suggestions, folding fullwidth ASCII, naming
 // an offer, counting with a singular or plural noun, writing a latency target,
-// putting an error under a context with the package named once (ContextError),
-// and, for the commands' reports, the width a string takes in a terminal (East
+// keeping a wrapped error's message short (CutError), and, for the commands' reports, the width a string takes in a terminal (East
 // Asian wide characters two columns), tables padded by it, and wrapping to it.
 package text
 
@@ -115,14 +114,18 @@ func FoldWidth(s string) string {
 }
 
 // OfferName names an offer for a message, as its price list wrote it: "provider/
-// region card", or empty when all three are blank, and then " (line N)" when it
-// came from a file (line above zero). Each of the three is cut to 64 bytes (Cut),
-// so that a 1 MB name never makes a 1 MB message.
+// region card" ("region card" without a provider), or empty when all three are
+// blank, and then " (line N)" when it came from a file (line above zero). Each of
+// the three is cut to 64 bytes (Cut), so that a 1 MB name never makes a 1 MB
+// message.
 func OfferName(provider, region, card, empty string, line int) string {
 	provider, region, card = Cut(provider, 64), Cut(region, 64), Cut(card, 64)
 	s := provider
 	if region != "" {
-		s += "/" + region
+		if s != "" {
+			s += "/"
+		}
+		s += region
 	}
 	s += " " + card
 	if strings.TrimSpace(s) == "" {

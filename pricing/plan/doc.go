@@ -9,8 +9,17 @@
 //	fmt.Println(opts[0].Offer.Card, opts[0].GPUs, opts[0].Duration, opts[0].Cost.Total)
 //
 // Planner.Report is Plan with the number of candidates considered and the
-// offers left out, each with its reason. A *NoFitError (ErrNoFit) says why
-// nothing fits and what would.
+// offers left out, each with its reason; Planner.Fit answers "does it fit, and
+// how long?" for the cards named in Request.Cards, with no price list. A
+// *NoFitError (ErrNoFit) says why nothing fits and what would.
+//
+// The planner searches what a user would try: the GPU count (or the one
+// Request.GPUs pins), the parallel layout (or Request.Parallel), and for
+// training the micro-batch, down to one sequence before more GPUs, with the
+// accumulation that reaches the workload's batch or Request.GlobalBatch. The
+// time comes from compute's model of the step on the card (its bandwidth and
+// architecture), scaled by the speed measured on the card when
+// Planner.Calibrations holds it, unless the request gives a Utilization.
 //
 // The planner joins the four other packages: sizing (memory per GPU for each
 // parallel layout), compute (time, scaling over the links), catalog (the card an

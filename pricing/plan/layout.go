@@ -280,27 +280,6 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// largestDivisor returns the largest divisor of n (n ≥ 1) that is at most
-// limit (limit ≥ 1), found among the divisor pairs up to √n.
-func largestDivisor(n, limit int) int {
-	if limit >= n {
-		return n
-	}
-	best := 1
-	for i := 1; i*i <= n; i++ {
-		if n%i != 0 {
-			continue
-		}
-		if i <= limit {
-			best = max(best, i)
-		}
-		if j := n / i; j <= limit {
-			best = max(best, j)
-		}
-	}
-	return best
-}
-
 // jobTiming is compute.Job's timing of a training layout over the utilization
 // band and at the request's utilization. It depends on the tensor degree and
 // the pipeline stages and the micro-batch alone among a layout's fields (ZeRO
@@ -353,7 +332,12 @@ func (s settings) topMicro(l sizing.Parallel) int {
 	if per == 0 {
 		return 0
 	}
-	return largestDivisor(per, s.Workload.Batch)
+	if s.Workload.Batch >= per {
+		return per
+	}
+	var buf [maxDivisors]int
+	ds := divisors(&buf, per, s.Workload.Batch+1)
+	return ds[len(ds)-1] // 1 divides every count
 }
 
 // timeFit fills the fit's durations and efficiency.
@@ -508,7 +492,7 @@ func (s settings) calibrated(card *catalog.Card, decode bool) string {
 	if f == 0 {
 		return ""
 	}
-	return fmt.Sprintf("calibrated: timed at the speed measured on the %s, %s × the model's for a %s step (Planner.Calibrations)",
+	return fmt.Sprintf("calibrated: timed at the speed measured on the %s, %s × the model's for a %s step",
 		card.Name, strconv.FormatFloat(f, 'g', 3, 64), what)
 }
 

@@ -305,7 +305,7 @@ func (p Planner) Fit(r Request) ([]Option, error) {
 	if len(r.Cards) == 0 {
 		return nil, fmt.Errorf("plan: fit: name the cards to fit the job on (cards): %w", pricing.ErrInvalid)
 	}
-	cards, err := fitCards(cmp.Or(p.Catalog, catalog.Default()), r.Cards)
+	cards, err := namedCards(cmp.Or(p.Catalog, catalog.Default()), r.Cards)
 	if err != nil {
 		return nil, err
 	}
@@ -347,15 +347,15 @@ func seq(n int) []int {
 	return out
 }
 
-// fitCards returns the cards the names denote, in order, each once: every card
-// a name may denote (catalog.Catalog.Candidates, slowest first; a family name
-// denotes each of its cards).
-func fitCards(cat *catalog.Catalog, names []string) ([]catalog.Card, error) {
+// namedCards returns the cards the request's names denote, in order, each
+// once: every card a name may denote (catalog.Catalog.Candidates, slowest
+// first, as offers' names are read; a family name denotes each of its cards).
+func namedCards(cat *catalog.Catalog, names []string) ([]catalog.Card, error) {
 	var out []catalog.Card
 	for _, name := range names {
 		cs, err := cat.Candidates(name)
 		if err != nil {
-			return nil, fmt.Errorf("plan: fit: cards: %w", invalid(err))
+			return nil, fmt.Errorf("plan: request: cards: %w", invalid(err))
 		}
 		for _, c := range cs {
 			if !slices.ContainsFunc(out, func(o catalog.Card) bool { return o.ID == c.ID }) {
@@ -495,22 +495,19 @@ func (p Planner) resolve(s settings) (*inputs, error) {
 	return in, p.checkCurrencies(s, in)
 }
 
-// cardFilter returns the catalog IDs of the cards a request asks for: every
-// card each name may denote (catalog.Catalog.Candidates, as offers' names are
-// read; a family name denotes each of its cards); nil when it asks for none.
+// cardFilter returns the catalog IDs of the cards a request asks for
+// (namedCards); nil when it asks for none.
 func cardFilter(cat *catalog.Catalog, names []string) (map[string]bool, error) {
 	if len(names) == 0 {
 		return nil, nil
 	}
-	want := make(map[string]bool)
-	for _, name := range names {
-		cs, err := cat.Candidates(name)
-		if err != nil {
-			return nil, fmt.Errorf("plan: request: cards: %w", invalid(err))
-		}
-		for _, c := range cs {
-			want[c.ID] = true
-		}
+	cards, err := namedCards(cat, names)
+	if err != nil {
+		return nil, err
+	}
+	want := make(map[string]bool, len(cards))
+	for _, c := range cards {
+		want[c.ID] = true
 	}
 	return want, nil
 }

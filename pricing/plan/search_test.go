@@ -80,14 +80,14 @@ func TestDivisors(t *testing.T) {
 			t.Errorf("divisors(%d, below %d) = %v, want %v", tc.n, tc.limit, got, want)
 		}
 	}
-}
-
-func TestLargestDivisor(t *testing.T) {
-	for _, tc := range []struct{ n, limit, want int }{
-		{4, 4, 4}, {4, 3, 2}, {4, 1, 1}, {12, 5, 4}, {12, 100, 12}, {7, 6, 1}, {36, 7, 6}, {1024, 1000, 512}, {1, 1, 1},
+	// The largest micro-batch tried: the largest divisor of a replica's
+	// sequences no larger than the workload's batch.
+	for _, tc := range []struct{ global, batch, data, want int }{
+		{0, 4, 8, 4}, {48, 5, 2, 4}, {48, 100, 2, 24}, {7, 6, 1, 1}, {36, 7, 1, 6}, {12, 4, 8, 0},
 	} {
-		if got := largestDivisor(tc.n, tc.limit); got != tc.want {
-			t.Errorf("largestDivisor(%d, %d) = %d, want %d", tc.n, tc.limit, got, tc.want)
+		s := settings{Request: Request{GlobalBatch: tc.global, Workload: sizing.Workload{Batch: tc.batch}}}
+		if got := s.topMicro(sizing.Parallel{Data: tc.data}); got != tc.want {
+			t.Errorf("global %d, batch %d, data %d: top micro-batch %d, want %d", tc.global, tc.batch, tc.data, got, tc.want)
 		}
 	}
 }

@@ -96,10 +96,11 @@ func csvHeading(h string) (name, unit string, zh bool) {
 }
 
 // ReadCSV reads a price list in CSV: a header row, then one offer per row.
-// Lines starting with # are comments. Columns may come in any order; provider,
-// card and currency are required, the others optional, and an unknown or repeated
-// column is an error. Cells are trimmed of spaces; an empty cell is the zero value
-// (a price not offered, the default month, granularity and policy).
+// Lines starting with # are comments. Columns may come in any order; card and
+// currency are required, the others optional (without a provider column the
+// offers name none), and an unknown or repeated column is an error. Cells are
+// trimmed of spaces; an empty cell is the zero value (a price not offered, the
+// default month, granularity and policy). A list of a header alone is an error.
 //
 //	provider, region, card     text
 //	memory                     the card's memory ("80GB"), added to the card's
@@ -167,15 +168,16 @@ func csvHeading(h string) (name, unit string, zh bool) {
 //
 // A currency must be an ISO 4217 code in use (RMB is an error that names CNY). A
 // file that is not UTF-8 (a GBK file from Excel) is refused with a hint to save it
-// as UTF-8; a file with semicolons or tabs between columns gets a hint too. The
-// list is refused as soon as it is known to be over 32 MiB (from the reader's
-// length or file size where it has one, else after reading that much), and rows
-// are read one at a time, so memory stays within a small multiple of the input.
+// as UTF-8; a file with semicolons, tabs or full-width commas (，) between columns
+// gets a hint too, and a row with fewer or more cells than the header is told how
+// many it has. The list is refused as soon as it is known to be over 32 MiB (from
+// the reader's length or file size where it has one, else after reading that
+// much); the offers hold a few times the input's size.
 //
 // Every offer is validated (Offer.Validate) and carries its line (Offer.Line).
-// Errors are *ParseError values with the line and column, wrapping
-// pricing.ErrInvalid (pricing.ErrCurrencyMismatch for a cell in another currency
-// than its row's).
+// Errors are *ParseError values with the line and the column as its heading is
+// written (服务商, not provider), wrapping pricing.ErrInvalid, and
+// pricing.ErrCurrencyMismatch too for a cell in another currency than its row's.
 func ReadCSV(r io.Reader) ([]pricing.Offer, error) {
 	cr, err := openCSV(r, "price list")
 	if err != nil {
@@ -208,6 +210,9 @@ func ReadCSV(r io.Reader) ([]pricing.Offer, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, &ParseError{Line: cr.hline, Err: invalidf("a header and no offers: want a row an offer after the header")}
 	}
 	return slices.Clip(out), nil
 }
@@ -274,10 +279,8 @@ func (h *csvHeader) read(header []string, hline int) error {
 		}
 	}
 	sort.Slice(h.terms, func(a, b int) bool { return h.terms[a].months < h.terms[b].months })
-	for _, need := range []int{colProvider, colCard} {
-		if h.col[need] < 0 {
-			return &ParseError{Line: hline, Field: csvColumns[need], Err: invalidf("column missing from the header")}
-		}
+	if h.col[colCard] < 0 {
+		return &ParseError{Line: hline, Field: csvColumns[colCard], Err: invalidf("column missing from the header (card, or 卡型)")}
 	}
 	if h.col[colCurrency] < 0 && h.currency == "" {
 		return &ParseError{Line: hline, Field: "currency", Err: invalidf("column missing from the header")}

@@ -156,3 +156,38 @@ func (r *countingReader) Read(p []byte) (int, error) {
 	r.read += k
 	return k, nil
 }
+
+// A Chinese price list as a newcomer writes it: no provider column (the offers
+// name none, and messages name them by line), errors under the headings as
+// written, a hint for full-width commas, a clear error for a list of a header
+// alone, and a short row told how many cells it wants.
+func TestReadCSVNewcomer(t *testing.T) {
+	offers, err := ReadCSV(strings.NewReader("地域,卡型,按量\n华东,RTX 4090,1.60元/小时\n华东,RTX 4090,0.80\n华北,RTX 4090,1.70\n"))
+	if err != nil || len(offers) != 3 || offers[0].Provider != "" || offers[0].Tariff.Currency != "CNY" {
+		t.Fatalf("no provider column: %+v, %v", offers, err)
+	}
+	checks, err := pricing.MarketCheck(offers, dec("0.3"))
+	if err != nil || !strings.HasPrefix(checks[1].Message, "华东 RTX 4090 (line 3) at CNY 0.80/h") {
+		t.Errorf("an offer without a provider is named by its line: %q, %v", checks[1].Message, err)
+	}
+	for _, tc := range []struct {
+		name, in string
+		line     int
+		field    string
+		says     string
+	}{
+		{"heading as written", "服务商,卡型,按量(元/小时)\n示例云,RTX 4090,abc\n", 2, "按量(元/小时)", "not a plain decimal"},
+		{"full-width commas", "服务商，卡型，按量\n示例云，RTX 4090，1.6\n", 1, "", "full-width commas"},
+		{"header only", "服务商,卡型,按量\n", 1, "", "a header and no offers"},
+		{"header and comments only", "# 价格表\n服务商,卡型,按量\n# 无\n", 2, "", "a header and no offers"},
+		{"short row", "服务商,卡型,按量,包月\n示例云,RTX 4090,1.6\n", 2, "", "3 fields where the header has 4"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadCSV(strings.NewReader(tc.in))
+			var pe *ParseError
+			if !errors.As(err, &pe) || !errors.Is(err, pricing.ErrInvalid) || pe.Line != tc.line || pe.Field != tc.field || !strings.Contains(err.Error(), tc.says) {
+				t.Errorf("error %v; want a *ParseError at line %d, field %q, saying %q", err, tc.line, tc.field, tc.says)
+			}
+		})
+	}
+}

@@ -16,11 +16,11 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// This file holds what the price-list loaders share: the size bound, the checks
-// of encoding and separators, the reading of CSV rows and JSON arrays, their
-// errors with the line, and the collection of offers.
+// This file holds what the price-list readers share: the size bound, the checks
+// of encoding and separators, the reading of CSV rows and their errors with the
+// line, and the cells the CSV formats share (card memory, prices with units).
 
-// maxListBytes bounds the size of a price list the loaders read.
+// maxListBytes bounds the size of a price list the readers read.
 const maxListBytes = 32 << 20
 
 // errListTooLarge reports a price list past maxListBytes.
@@ -94,6 +94,8 @@ func checkHeader(header []string, line int) error {
 // comma; "" when it holds none.
 func separatorHint(s string) string {
 	switch {
+	case strings.ContainsAny(s, "，、"):
+		return "the columns seem separated by full-width commas (，or 、, as a Chinese input method types them); write ASCII commas (,) between columns"
 	case strings.Contains(s, ";"):
 		return "the columns seem separated by semicolons (Excel does so in locales with a decimal comma); save the file with commas between columns"
 	case strings.Contains(s, "\t"):
@@ -103,8 +105,9 @@ func separatorHint(s string) string {
 }
 
 // csvErr turns an error of the CSV reader into a *ParseError, with the separator
-// hint when the row rec that has the wrong number of cells holds semicolons or tabs.
-func csvErr(err error, rec []string) error {
+// hint when the row rec that has the wrong number of cells holds another
+// separator, and else how many cells it has and the header's want.
+func csvErr(err error, rec []string, want int) error {
 	if errors.Is(err, errListTooLarge) {
 		return &ParseError{Err: errListTooLarge}
 	}
@@ -117,6 +120,10 @@ func csvErr(err error, rec []string) error {
 			if hint := separatorHint(f); hint != "" {
 				return &ParseError{Line: ce.Line, Err: fmt.Errorf("%w: %s: %w", ce.Err, hint, pricing.ErrInvalid)}
 			}
+		}
+		if want > 0 {
+			return &ParseError{Line: ce.Line, Err: fmt.Errorf("%w: %d fields where the header has %d (an empty cell is still written, between commas: a,,b): %w",
+				ce.Err, len(rec), want, pricing.ErrInvalid)}
 		}
 	}
 	return &ParseError{Line: ce.Line, Err: fmt.Errorf("%w: %w", ce.Err, pricing.ErrInvalid)}
@@ -147,7 +154,7 @@ func openCSV(r io.Reader, what string) (*csvList, error) {
 		return nil, &ParseError{Line: 1, Err: invalidf("empty %s, want a header row", what)}
 	}
 	if err != nil {
-		return nil, csvErr(err, l.header)
+		return nil, csvErr(err, l.header, 0)
 	}
 	l.hline, _ = l.FieldPos(0)
 	if err := checkHeader(l.header, l.hline); err != nil {
@@ -167,7 +174,7 @@ func eachRow(cr *csvList, row func(rec []string, line int) error) error {
 			return nil
 		}
 		if err != nil {
-			return csvErr(err, rec)
+			return csvErr(err, rec, cr.FieldsPerRecord)
 		}
 		line, _ := cr.FieldPos(0)
 		if err := row(rec, line); err != nil {

@@ -35,9 +35,9 @@ type List struct {
 // "dph_total" or "gpu_name" field, else the package's own. Other text is CSV: a
 // SkyPilot catalog when its header names both AcceleratorName and
 // AcceleratorCount, else the package's own. The list is then read by that
-// format's loader, with its checks and errors; an error also names the format
+// format's reader, with its checks and errors; an error also names the format
 // read (the List's Format is set), so that a user sees which the file was taken
-// for. Skipped counts the rows a loader leaves out by design (a SkyPilot row
+// for. Skipped counts the rows a reader leaves out by design (a SkyPilot row
 // without GPUs); the own formats and vast.ai's leave none out.
 func ReadList(r io.Reader) (List, error) {
 	data, err := readList(r)
