@@ -179,26 +179,31 @@ func TestAccuracyTable(t *testing.T) {
 			t.Errorf("%s: gpuplan gives %s, published %s (%s)", r.name, r.computed, r.published, r.source)
 		}
 	}
-	const start, end = "<!-- accuracy:start -->\n", "<!-- accuracy:end -->"
-	readme, err := os.ReadFile("README.md")
+	syncSection(t, "README.md", "accuracy", accuracyTable(rows), *update, "go test . -update")
+}
+
+// syncSection checks that file holds content between the markers <!-- name:start -->
+// and <!-- name:end -->, or with write set rewrites it there; stale tells how to.
+func syncSection(t *testing.T, file, name, content string, write bool, how string) {
+	t.Helper()
+	start, end := "<!-- "+name+":start -->\n", "<!-- "+name+":end -->"
+	raw, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(readme)
+	text := string(raw)
 	i, j := strings.Index(text, start), strings.Index(text, end)
 	if i < 0 || j < i {
-		t.Fatalf("README.md has no %q ... %q section", start, end)
+		t.Fatalf("%s has no %q ... %q section", file, start, end)
 	}
-	table := accuracyTable(rows)
-	if *update {
-		text = text[:i+len(start)] + table + text[j:]
-		if err := os.WriteFile("README.md", []byte(text), 0o644); err != nil {
+	if write {
+		if err := os.WriteFile(file, []byte(text[:i+len(start)]+content+text[j:]), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	if got := text[i+len(start) : j]; got != table {
-		t.Errorf("README.md accuracy table is stale; run go test . -update\ngot:\n%s\nwant:\n%s", got, table)
+	if got := text[i+len(start) : j]; got != content {
+		t.Errorf("%s's %s section is stale; run %s\ngot:\n%s\nwant:\n%s", file, name, how, got, content)
 	}
 }
 
@@ -1328,25 +1333,5 @@ func TestAccuracy(t *testing.T) {
 			t.Errorf("%s does not quote the fresh medians as %q", name, fresh)
 		}
 	}
-	const start, end = "<!-- accuracy-table:start -->\n", "<!-- accuracy-table:end -->"
-	raw, err := os.ReadFile("ACCURACY.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(raw)
-	i, j := strings.Index(text, start), strings.Index(text, end)
-	if i < 0 || j < i {
-		t.Fatalf("ACCURACY.md has no %q ... %q section", start, end)
-	}
-	table := accuracyMarkdown(rows)
-	if *updateAccuracy {
-		text = text[:i+len(start)] + table + text[j:]
-		if err := os.WriteFile("ACCURACY.md", []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if got := text[i+len(start) : j]; got != table {
-		t.Errorf("ACCURACY.md is stale; run go test . -run TestAccuracy -update-accuracy")
-	}
+	syncSection(t, "ACCURACY.md", "accuracy-table", accuracyMarkdown(rows), *updateAccuracy, "go test . -run TestAccuracy -update-accuracy")
 }

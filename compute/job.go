@@ -3,7 +3,6 @@ package compute
 import (
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/gpuplan/gpuplan/sizing"
@@ -352,22 +351,8 @@ func (j Job) Fit(step time.Duration) (Calibration, error) {
 		return Calibration{}, fmt.Errorf("compute: a measured step of %v is no longer than the %v its communication alone takes: %w",
 			step, time.Duration(floor*1e9), ErrInvalid)
 	}
-	// The step falls as the factor grows (it divides the on-device time): bisect
-	// on the factor's logarithm.
-	lo, hi := 1/maxCalibration, maxCalibration
-	for range 200 {
-		mid := math.Sqrt(lo * hi)
-		if sp.at(sp.device/mid, sp.update/mid, m, p, j.Overlap).total > want {
-			lo = mid
-		} else {
-			hi = mid
-		}
-		if hi/lo < 1+1e-15 {
-			break
-		}
-	}
-	f := math.Sqrt(lo * hi)
-	if f <= 1.001/maxCalibration || f >= maxCalibration/1.001 {
+	f, ok := fitFactor(func(f float64) float64 { return sp.at(sp.device/f, sp.update/f, m, p, j.Overlap).total }, want)
+	if !ok {
 		return Calibration{}, fmt.Errorf("compute: a measured step of %v is %.3g times the modelled speed, past the factor of %v a calibration allows: %w",
 			step, f, maxCalibration, ErrInvalid)
 	}

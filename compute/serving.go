@@ -463,26 +463,17 @@ func (s Serving) Fit(concurrency int, tpot time.Duration) (Calibration, error) {
 		return Calibration{}, fmt.Errorf("compute: a measured TPOT of %v at concurrency %d is faster than the %v the weights take to read at the full %v: %w",
 			tpot, concurrency, time.Duration(floor*1e9), Bandwidth(p.r.bandwidth/p.r.devices), ErrInvalid)
 	}
-	lo, hi := 1/maxCalibration, maxCalibration
-	p.r.calib = hi
+	p.r.calib = maxCalibration
 	if _, floor := p.loop(c); want <= floor {
 		return Calibration{}, fmt.Errorf("compute: a measured TPOT of %v is no longer than the %v of a step's all-reduces and fixed cost: %w",
 			tpot, time.Duration(floor*1e9), ErrInvalid)
 	}
-	for range 200 {
-		mid := math.Sqrt(lo * hi)
-		p.r.calib = mid
-		if _, got := p.loop(c); got > want {
-			lo = mid
-		} else {
-			hi = mid
-		}
-		if hi/lo < 1+1e-15 {
-			break
-		}
-	}
-	f := math.Sqrt(lo * hi)
-	if f <= 1.001/maxCalibration || f >= maxCalibration/1.001 {
+	f, ok := fitFactor(func(f float64) float64 {
+		p.r.calib = f
+		_, got := p.loop(c)
+		return got
+	}, want)
+	if !ok {
 		return Calibration{}, fmt.Errorf("compute: a measured TPOT of %v is %.3g times the modelled speed, past the factor of %v a calibration allows: %w",
 			tpot, f, maxCalibration, ErrInvalid)
 	}
