@@ -285,11 +285,26 @@ func TestChineseTablesAlign(t *testing.T) {
 		report[l] = out.String()
 	}
 	// at is the display columns where the nth occurrence of cell starts and ends
-	// in the first line of the report that holds line.
+	// in the first line of the report that holds line; with no cell, where the
+	// line's nth field (split at spaces; from the end when negative) does.
 	at := func(l msg.Lang, line, cell string, nth int) (start, end int) {
 		for _, s := range strings.Split(report[l], "\n") {
 			if !strings.Contains(s, line) {
 				continue
+			}
+			if cell == "" {
+				fields := strings.Fields(s)
+				if nth < 0 {
+					nth += len(fields) + 1
+				}
+				if nth < 1 || nth > len(fields) {
+					t.Fatalf("%v: line %q has no field %d", l, s, nth)
+				}
+				i := 0
+				for _, f := range fields[:nth] {
+					i += strings.Index(s[i:], f) + len(f)
+				}
+				return text.Width(s[:i-len(fields[nth-1])]), text.Width(s[:i])
 			}
 			i := 0
 			for range nth {
@@ -308,43 +323,46 @@ func TestChineseTablesAlign(t *testing.T) {
 		line, cell string
 		nth        int
 	}
+	// Rows are found by words and units rather than by figures, which move
+	// with the library's models.
 	for _, tc := range []struct {
 		lang      msg.Lang
 		head, row spot
 		left      bool // a left-aligned column: compare starts, not ends
 	}{
-		{msg.ZH, spot{"方案", "每卡显存", 1}, spot{"8-bit Adam，单卡", "70.6 GB", 1}, false},
+		{msg.ZH, spot{"方案", "每卡显存", 1}, spot{"8-bit Adam，单卡", "GB", 1}, false},
 		{msg.ZH, spot{"方案", "80 GB", 1}, spot{"切分到 2 张卡", "放得下", 1}, true},
-		{msg.ZH, spot{"参数量           AdamW", "A100 SXM4 80GB", 1}, spot{"    10B ", "放不下", 3}, true},
-		{msg.ZH, spot{"显存（nvidia-smi）", "FP64", 1}, spot{"254 GFLOPS", "254 GFLOPS", 1}, false},
-		{msg.ZH, spot{"1.5–2 倍法则", "1.5–2 倍法则", 1}, spot{"llama-2-70b    140 GB", "275.9 GB", 1}, false},
-		{msg.ZH, spot{"1.5–2 倍法则", "80 GB", 1}, spot{"llama-2-13b     26 GB", "放得下", 2}, true},
-		{msg.ZH, spot{"4K 上下文最大批量", "所需显存", 1}, spot{"llama-2-13b   13.02B", "12.4 GB", 1}, false},
-		{msg.ZH, spot{"token/秒", "TDP", 1}, spot{"GeForce RTX 4090   FP16", "450 W", 1}, false},
-		{msg.ZH, spot{"满并发 token/秒", "TPOT 目标内", 1}, spot{"llama-2-7b   FP8", "3125 token/秒", 1}, false},
-		{msg.ZH, spot{"满并发 token/秒", "满并发 token/秒", 1}, spot{"llama-2-7b   FP8", "3125", 1}, false},
-		{msg.ZH, spot{"token 数", "倍数", 1}, spot{"LoRA，完全重计算", "1.74×", 1}, false},
-		{msg.ZH, spot{"权重格式", "总计减少", 1}, spot{"Q4_K_M     4.84", "54%", 1}, false},
-		{msg.ZH, spot{"梯度+优化器", "梯度+优化器", 1}, spot{"876.2 MB", "876.2 MB", 1}, false},
-		{msg.ZH, spot{"至少 8.0 GB", "至少 8.0 GB", 1}, spot{"8.0–12.0 GB", "8.0–12.0 GB", 1}, true},
-		{msg.ZH, spot{"每瓦 BF16", "每瓦 BF16", 1}, spot{"367 GFLOPS", "367 GFLOPS", 1}, false},
-		{msg.ZH, spot{"示例价格       示例费用", "能耗", 1}, spot{"4.7 kWh", "4.7 kWh", 1}, false},
-		{msg.ZH, spot{"示例价格       示例费用", "解码速度", 1}, spot{"46.3 token/秒", "46.3 token/秒", 1}, false},
-		{msg.ZH, spot{"扩展效率      耗时", "耗时", 1}, spot{"A100 SXM4 80GB   NVLink", "10.5 小时", 1}, false},
-		{msg.ZH, spot{"卡型与互联", "8 张卡", 1}, spot{"GeForce RTX 4090，PCIe", "55.5 毫秒", 1}, false},
-		{msg.ZH, spot{"每小时中位价", "每小时中位价", 1}, spot{"¥1.475", "¥1.475", 1}, false},
+		{msg.ZH, spot{"参数量           AdamW", "A100 SXM4 80GB", 1}, spot{"    10B ", "", -1}, true},
+		{msg.ZH, spot{"显存（nvidia-smi）", "FP64", 1}, spot{"GFLOPS  15360 MiB", "GFLOPS", 1}, false},
+		{msg.ZH, spot{"1.5–2 倍法则", "1.5–2 倍法则", 1}, spot{"llama-2-70b    140 GB", "GB", 3}, false},
+		{msg.ZH, spot{"1.5–2 倍法则", "80 GB", 1}, spot{"llama-2-70b    140 GB", "", -1}, true},
+		{msg.ZH, spot{"4K 上下文最大批量", "所需显存", 1}, spot{"llama-2-13b   13.02B", "GB", 2}, false},
+		{msg.ZH, spot{"token/秒", "TDP", 1}, spot{"GeForce RTX 4090   FP16", " W", 1}, false},
+		{msg.ZH, spot{"满并发 token/秒", "TPOT 目标内", 1}, spot{"llama-2-7b   FP8", "token/秒", 1}, false},
+		{msg.ZH, spot{"满并发 token/秒", "满并发 token/秒", 1}, spot{"llama-2-7b   FP8", "", -3}, false},
+		{msg.ZH, spot{"token 数", "倍数", 1}, spot{"LoRA，完全重计算", "×", 1}, false},
+		{msg.ZH, spot{"权重格式", "总计减少", 1}, spot{"Q4_K_M     4.84", "%", 2}, false},
+		{msg.ZH, spot{"梯度+优化器", "梯度+优化器", 1}, spot{"QLoRA（NF4 基座，全部线性层）", "MB", 1}, false},
+		{msg.ZH, spot{"sizing.RenderMemory(SDXL", "在", 1}, spot{"sizing.RenderMemory(Cycles 4K", "在", 1}, true},
+		{msg.ZH, spot{"每瓦 BF16", "每瓦 BF16", 1}, spot{"GFLOPS    ", "GFLOPS", 2}, false},
+		{msg.ZH, spot{"示例价格       示例费用", "能耗", 1}, spot{"kWh", "kWh", 1}, false},
+		{msg.ZH, spot{"示例价格       示例费用", "解码速度", 1}, spot{"kWh", "token/秒", 1}, false},
+		{msg.ZH, spot{"扩展效率      耗时", "耗时", 1}, spot{"A100 SXM4 80GB   NVLink", "小时", 1}, false},
+		{msg.ZH, spot{"卡型与互联", "8 张卡", 1}, spot{"GeForce RTX 4090，PCIe", "毫秒", 2}, false},
+		{msg.ZH, spot{"每小时中位价", "每小时中位价", 1}, spot{"GeForce RTX 4090      4", "", 5}, false},
 		{msg.ZH, spot{"机房等级，服务", "机房等级，服务", 1}, spot{"无，self-service", "无，self-service", 1}, true},
 		{msg.ZH, spot{"机房等级，服务", "标记", 1}, spot{"无，self-service", "偏低", 1}, true},
-		{msg.ZH, spot{"每天中断次数", "预计费用", 1}, spot{"¥49.30", "¥49.30", 1}, false},
-		{msg.ZH, spot{"每天中断次数", "损失时间", 1}, spot{"1266 分钟", "1266 分钟", 1}, false},
+		{msg.ZH, spot{"每天中断次数", "预计费用", 1}, spot{"（假设）", "", -1}, false},
+		{msg.ZH, spot{"每天中断次数", "损失时间", 1}, spot{"（假设）", "分钟", 1}, false},
 		{msg.ZH, spot{"每天中断次数", "等级", 1}, spot{"（假设）", "-", 3}, true},
-		{msg.ZH, spot{"全按量计费", "最省组合", 1}, spot{"¥9444.00", "¥9444.00", 1}, false},
+		{msg.ZH, spot{"全按量计费", "最省组合", 1}, spot{"先试用", "", 6}, false},
+		{msg.ZH, spot{"全按量计费", "全按量计费", 1}, spot{"连续使用 730 小时", "", 4}, false},
 		{msg.ZH, spot{"1 张 RTX 4090", "每卡", 1}, spot{"4 张 RTX 4090", "每卡", 1}, true},
 		{msg.ZH, spot{"llama-2-70b，FP16，2", "每卡", 1}, spot{"llama-2-70b，Q4_K_M", "每卡", 1}, true},
 		// The English headers fixed to line up with their rows.
-		{msg.EN, spot{"tokens/s max", "within target", 1}, spot{"llama-2-7b   FP8", "3125 tok/s", 1}, false},
-		{msg.EN, spot{"FP32 per W", "BF16 per W", 1}, spot{"367 GFLOPS", "367 GFLOPS", 1}, false},
-		{msg.EN, spot{"SAMPLE price    SAMPLE cost", "energy", 1}, spot{"4.7 kWh", "4.7 kWh", 1}, false},
+		{msg.EN, spot{"tokens/s max", "within target", 1}, spot{"llama-2-7b   FP8", "tok/s", 1}, false},
+		{msg.EN, spot{"FP32 per W", "BF16 per W", 1}, spot{"GFLOPS    ", "GFLOPS", 2}, false},
+		{msg.EN, spot{"SAMPLE price    SAMPLE cost", "energy", 1}, spot{"kWh", "kWh", 1}, false},
 	} {
 		hs, he := at(tc.lang, tc.head.line, tc.head.cell, tc.head.nth)
 		rs, re := at(tc.lang, tc.row.line, tc.row.cell, tc.row.nth)
