@@ -12,7 +12,8 @@
 //   - Compare calls Price for each of many offers and sorts them, cheapest first.
 //   - A Pricer (NewPricer) is a tariff validated once, for a caller that prices it
 //     many times, as a planner does: Pricer.Price is Tariff.Price, Pricer.Total
-//     its total alone, and Pricer.Floor a cheap lower bound of that total.
+//     its total alone, Pricer.Floor a cheap lower bound of that total, and
+//     Pricer.FloorAbove that bound compared with a price, without allocating.
 //   - Tariff.PriceBasket prices packages as they were bought, not the cheapest
 //     cover; Account.Bill prices what an account used in a period into an
 //     Invoice, the provider's side.

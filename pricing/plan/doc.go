@@ -75,6 +75,7 @@
 // provider's regions often are) fitted, floored and priced once per GPU count,
 // and each card fitted once per GPU count, timing each tensor degree once.
 // Ranked by cost, a candidate whose pricing.Pricer.Floor is above the Limit-th
-// best cost known (or its offer's best so far) is not priced at all. The
+// best cost known (or its offer's best so far; Pricer.FloorAbove asks without
+// building the floor's Money) is not priced at all. The
 // benchmarks in this package measure it (go test -bench Plan -benchmem).
 package plan
