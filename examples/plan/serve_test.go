@@ -34,7 +34,8 @@ func TestServeGolden(t *testing.T) {
 	}
 }
 
-// -json carries the serving figures of each option.
+// -json carries the serving figures of each option: its fleet, what each
+// replica does under its share of the rate, and the lines that start them.
 func TestServeJSON(t *testing.T) {
 	r := runArgs(append(serveArgs, "-limit", "1", "-json")...)
 	var out struct {
@@ -45,18 +46,41 @@ func TestServeJSON(t *testing.T) {
 				Amount   string `json:"amount"`
 				Currency string `json:"currency"`
 			} `json:"per_million"`
-			Serving struct {
-				Concurrency int     `json:"concurrency"`
-				Throughput  float64 `json:"throughput_tokens_per_second"`
-			} `json:"serving"`
+			Fleet []struct {
+				CardID   string  `json:"card_id"`
+				Replicas int     `json:"replicas"`
+				Tensor   int     `json:"tensor"`
+				Role     string  `json:"role"`
+				Hours    float64 `json:"hours"`
+			} `json:"fleet"`
+			Launch []struct {
+				Engine string   `json:"engine"`
+				Args   []string `json:"args"`
+			} `json:"launch"`
+			Load struct {
+				Rate   float64 `json:"rate"`
+				Stable bool    `json:"stable"`
+				TPOT   struct {
+					Mean string `json:"mean"`
+				} `json:"tpot"`
+			} `json:"load"`
 		} `json:"options"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
 		t.Fatal(err)
 	}
 	o := out.Options[0]
-	if o.Replicas != 7 || o.GPUs != 7 || o.PerMillion.Amount != "0.40" || o.PerMillion.Currency != "CNY" || o.Serving.Concurrency != 40 || !(o.Serving.Throughput > 850) {
+	g := o.Fleet[0]
+	if len(o.Fleet) != 1 || g.Replicas != o.Replicas || o.GPUs != g.Replicas*g.Tensor || g.Role != "serve" || g.Hours != 24 ||
+		o.PerMillion.Currency != "CNY" || o.PerMillion.Amount == "" {
 		t.Errorf("option %+v", o)
+	}
+	if !o.Load.Stable || o.Load.Rate != 20/float64(o.Replicas) || o.Load.TPOT.Mean == "" {
+		t.Errorf("load %+v, want each of %d replicas stable under 20/%d requests/s", o.Load, o.Replicas, o.Replicas)
+	}
+	if len(o.Launch) != 2 || o.Launch[0].Engine != "vllm" || o.Launch[1].Engine != "sglang" ||
+		strings.Join(o.Launch[0].Args[:3], " ") != "vllm serve llama-3.1-8b" {
+		t.Errorf("launch %+v", o.Launch)
 	}
 }
 

@@ -46,6 +46,15 @@ type priced struct {
 	rate          string  // the rate that converted expected into key; empty: none
 	serve         *served // a serving request's replicas; nil for a job
 	replicas      int     // serving: the replicas rented, spares included
+
+	// A serving fleet: its groups, the GPUs rented at its busiest hour, and
+	// the load and request latency of its slowest group (on loadOn).
+	members      []member
+	peakRented   int
+	load         *compute.LoadPoint
+	loadOn       *served
+	loadReplicas int // the replicas load counts over: 1 for one replica's, both sides' for a pair
+	latency      time.Duration
 }
 
 // price prices offer w.o on n GPUs with fit f: the rental, its cost and the
@@ -72,9 +81,9 @@ func (w *sweep) price(at *slot, n int, f *fit) (candidate, bool, error) {
 		w.served = true
 		return candidate{w.i, at.done}, true, nil
 	}
-	s, o, rates := w.s, w.o, &w.p.Rates
+	s, o := w.s, w.o
 	bar := w.bar()
-	floors := bar < math.MaxInt64 && (isZeroRates(*rates) || o.Tariff.Currency == rates.Base)
+	floors := bar < math.MaxInt64 && w.floors()
 	if floors && at.floored && at.floorOK && at.floor > bar { // the class was floored: its rental prices
 		w.served = true
 		return candidate{}, false, nil
@@ -135,17 +144,35 @@ func (w *sweep) price(at *slot, n int, f *fit) (candidate, bool, error) {
 			return candidate{}, false, fmt.Errorf("plan: offer %s at %d GPUs: %w", offerName(*o), c.rented, err)
 		}
 	}
+	if err := w.rank(c); err != nil {
+		return candidate{}, false, err
+	}
+	at.done = new(priced)
+	*at.done = *c
+	return candidate{w.i, at.done}, true, nil
+}
+
+// rank sets c's ranking key: its expected cost in the ranking's currency
+// (converted through the planner's rates when it is another), in whole minor
+// units when it is a whole number of them.
+func (w *sweep) rank(c *priced) error {
+	rates := &w.p.Rates
 	c.key = c.expected
 	if !isZeroRates(*rates) && c.expected.Currency != rates.Base {
+		var err error
 		if c.key, err = rates.Convert(c.expected); err != nil {
-			return candidate{}, false, err
+			return err
 		}
 		c.rate = rates.Per[c.expected.Currency].String()
 	}
 	c.minor, c.exact = minorUnits(c.key)
-	at.done = new(priced)
-	*at.done = *c
-	return candidate{w.i, at.done}, true, nil
+	return nil
+}
+
+// floors reports whether the offer's floors bound the ranking key: its
+// currency is the one ranked in, so no conversion stands between them.
+func (w *sweep) floors() bool {
+	return isZeroRates(w.p.Rates) || w.o.Tariff.Currency == w.p.Rates.Base
 }
 
 // rental is the usage priced for a job of fit f: the request's Rental or Usage,

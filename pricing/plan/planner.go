@@ -141,6 +141,20 @@ type Option struct {
 	Serving    *compute.ServingPoint `json:"serving,omitempty"`
 	PerHour    pricing.Money         `json:"per_hour"`
 	PerMillion pricing.Money         `json:"per_million"`
+	// Fleet is a serving option's groups of replicas: one for a plain
+	// service all day, several on one offer for a daily profile (the base all
+	// day, the rest in the busy hours), a prefill and a decode group for a
+	// disaggregated service, and groups on several offers and cards with
+	// Request.Mix. GPUs and Cost are the fleet's sums; Offer, CardID and
+	// Layout its first group's.
+	Fleet []Group `json:"fleet,omitempty"`
+	// Launch holds the command lines that start each group's replicas as
+	// they were priced, one per engine per group.
+	Launch []Command `json:"launch,omitempty"`
+	// Load is what each replica of the slowest group does under its share of
+	// the peak rate (compute.LoadPoint: the latencies with queueing, at every
+	// percentile).
+	Load *compute.LoadPoint `json:"load,omitempty"`
 }
 
 // NoFitError explains an empty plan: why each offer was left out, and what would
@@ -257,8 +271,10 @@ func (p Planner) Report(r Request) (Report, error) {
 	w := newSweep(&s, &p, in)
 	var run *serveRun
 	if s.Serving != nil { // a service: serving.go plans it, the rest is shared
-		run = &serveRun{}
-		err = s.serveOffers(w, run)
+		run = newServeRun()
+		if err = s.serveOffers(w, run); err == nil && s.Mix {
+			err = s.mix(w, run)
+		}
 	} else {
 		err = s.trainOffers(w, work)
 	}
@@ -316,7 +332,7 @@ func (p Planner) Fit(r Request) ([]Option, error) {
 	var opts []Option
 	nf := &NoFitError{}
 	var d diagnosis
-	run := &serveRun{byKey: make(map[fitKey]*served)}
+	run := newServeRun()
 	kept := make([]*catalog.Card, len(cards))
 	for i := range cards {
 		kept[i] = &cards[i]
@@ -381,7 +397,7 @@ func (s settings) fitOn(card *catalog.Card, work compute.FLOPs, run *serveRun) (
 			if s.Model.Heads > 0 && s.Model.Heads%t != 0 {
 				continue
 			}
-			v := s.replica(run, *card, t)
+			v := s.replica(run, *card, t, 0)
 			if v.err != nil {
 				why = cmp.Or(why, v.err) // the smallest size's reason
 				continue
@@ -678,8 +694,8 @@ func (p Planner) explainAll(s settings, in *inputs, cands []candidate, order []i
 		if err := s.explain(&opts[j], c, p.Offers[c.offer], pr, *in.cards[c.offer], in.boards[c.offer], checks[c.offer], cheapest, in.cache, work); err != nil {
 			return nil, err
 		}
-		if c.serve != nil {
-			if err := s.explainServing(&opts[j], c, p.Offers[c.offer], in.boards[c.offer], run); err != nil {
+		if c.load != nil {
+			if err := s.explainServing(&p, in, &opts[j], c, run); err != nil {
 				return nil, err
 			}
 		}
