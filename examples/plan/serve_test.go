@@ -2,11 +2,17 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 )
 
 var serveArgs = []string{"-model", "llama-3.1-8b", "-serve-rps", "20", "-prompt", "1000", "-output", "300", "-ttft", "1s", "-tpot", "50ms"}
+
+// fleetArgs is the README's fleet: the command it shows.
+var fleetArgs = []string{"-model", "llama-3.1-8b", "-offers", "testdata/fleet.csv", "-serve-rps", "20", "-ttft", "1s", "-tpot", "50ms",
+	"-percentile", "0.9", "-daily", "testdata/daily.txt", "-mix", "-limit", "3"}
 
 func TestServeGolden(t *testing.T) {
 	for _, tc := range []struct {
@@ -20,6 +26,12 @@ func TestServeGolden(t *testing.T) {
 		{"serve_unreachable", []string{"-model", "llama-3.1-8b", "-serve-rps", "20", "-tpot", "2ms"}, exitFail},
 		{"serve_json", append(serveArgs, "-limit", "1", "-json"), exitOK},
 		{"zh_serve", append([]string{"-lang", "zh"}, append(serveArgs, "-limit", "5")...), exitOK},
+		// The README's fleet: a monthly base, spot capacity for the busy hours of
+		// the day, targets for 90% of requests.
+		{"serve_fleet", fleetArgs, exitOK},
+		{"zh_serve_fleet", append([]string{"-lang", "zh"}, fleetArgs...), exitOK},
+		// Speculative decoding and a prefix cache, on a sample offer.
+		{"serve_draft", append(serveArgs, "-limit", "2", "-prefix", "0.5", "-draft", "llama-3.2-1b", "-acceptance", "0.7"), exitOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runArgs(tc.args...)
@@ -88,6 +100,17 @@ func TestServeUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"-prompt", "100"},
 		{"-tpot", "50ms"},
+		{"-mix"},
+		{"-daily", "testdata/daily.txt"},
+		{"-serve-rps", "20", "-percentile", "0.95"},
+		{"-serve-rps", "20", "-percentile", "1"},
+		{"-serve-rps", "20", "-prefix", "1"},
+		{"-serve-rps", "20", "-prefix", "-0.1"},
+		{"-serve-rps", "20", "-acceptance", "0.5"},
+		{"-serve-rps", "20", "-draft", "llama-3.2-1b", "-acceptance", "1.5"},
+		{"-serve-rps", "20", "-draft", "llama-9"},
+		{"-serve-rps", "20", "-daily", "testdata/missing.txt"},
+		{"-serve-rps", "20", "-daily", "testdata/fleet.csv"},
 		{"-serve-rps", "20", "-tokens", "1e9"},
 		{"-serve-rps", "20", "-deadline", "1h"},
 		{"-serve-rps", "20", "-task", "training"},
@@ -108,5 +131,43 @@ func TestServeUsageErrors(t *testing.T) {
 	r := runArgs("-serve-rps", "0")
 	if !strings.Contains(r.stderr, "-serve-rps 0: want requests per second above 0") {
 		t.Errorf("-serve-rps 0: stderr %q", r.stderr)
+	}
+}
+
+// The READMEs quote the fleet's output: each line of the block after their
+// "<!-- fleet: FILE -->" marker (but "  ..." for the lines left out) is a line
+// of that golden file, which TestServeGolden keeps equal to the command's
+// output.
+func TestReadmeFleet(t *testing.T) {
+	for _, readme := range []string{"../../README.md", "../../README.zh-CN.md"} {
+		b, err := os.ReadFile(readme)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, rest, ok := strings.Cut(string(b), "<!-- fleet: examples/plan/")
+		if !ok {
+			t.Fatalf("%s: no fleet block", readme)
+		}
+		file, rest, _ := strings.Cut(rest, " -->")
+		_, rest, _ = strings.Cut(rest, "```text\n")
+		block, _, _ := strings.Cut(rest, "```")
+		want, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(want), "\n")
+		quoted := 0
+		for _, l := range strings.Split(strings.TrimSuffix(block, "\n"), "\n") {
+			if l == "  ..." || l == "" {
+				continue
+			}
+			quoted++
+			if !slices.Contains(lines, l) {
+				t.Errorf("%s quotes a line %s does not hold:\n%s", readme, file, l)
+			}
+		}
+		if quoted < 10 {
+			t.Errorf("%s quotes %d lines of %s", readme, quoted, file)
+		}
 	}
 }

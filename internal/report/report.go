@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -215,11 +216,17 @@ func Best(o plan.Option, v View) (string, Details) {
 	if o.Serving != nil {
 		head = l.F("plan.serve.best", OfferName(o.Offer), l.N(o.Replicas, "plan.n.replica"),
 			max(o.Layout.Tensor, 1), v.BestCard(o), LayoutName(l, o.Layout))
+		if on := fleetOffers(o, v); len(on) > 1 {
+			head = l.F("plan.serve.bestfleet", l.N(o.Replicas, "plan.n.replica"), strings.Join(on, l.T("plan.list.sep")))
+		}
 		if lp := o.Load; lp != nil {
 			args := []any{lp.Rate, lp.Concurrency, v.pctName(), Latency(v.Pick(lp.TTFT)), Latency(v.Pick(lp.TPOT))}
-			if len(o.Fleet) > 0 && o.Fleet[0].Role == plan.RolePrefill {
+			switch {
+			case len(o.Fleet) > 0 && o.Fleet[0].Role == plan.RolePrefill:
 				d.Replica = l.F("plan.serve.loadpair", args...)
-			} else {
+			case len(fleetOffers(o, v)) > 1:
+				d.Replica = l.F("plan.serve.loadslow", args...)
+			default:
 				d.Replica = l.F("plan.serve.load", args...)
 			}
 			if v.Percentile > 0 {
@@ -283,6 +290,19 @@ func fleetLines(o plan.Option, v View) []string {
 		}
 		out[j] = l.F("plan.serve.group", j+1, l.T("plan.role."+g.Role), l.N(g.Replicas, "plan.n.replica"), max(g.Tensor, 1),
 			v.CardName(g.CardID), OfferName(g.Offer), hours, l.Money(g.Cost.Total))
+	}
+	return out
+}
+
+// fleetOffers names the offers of a fleet, each once, with the card each
+// runs: "base-cloud/cn-beijing (GeForce RTX 4090)".
+func fleetOffers(o plan.Option, v View) []string {
+	var out []string
+	for _, g := range o.Fleet {
+		name := fmt.Sprintf("%s (%s)", OfferName(g.Offer), v.CardName(g.CardID))
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
 	}
 	return out
 }

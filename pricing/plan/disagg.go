@@ -29,7 +29,6 @@ type pair struct {
 
 	searched bool
 	np, nd   int
-	load     compute.LoadPoint
 	loads    map[[2]int]compute.LoadPoint
 }
 
@@ -148,6 +147,12 @@ func (s *settings) searchPair(p *pair) error {
 		}
 		return hi, nil
 	}
+	if !s.targets() {
+		// Without targets a pair is stable where each side is under its
+		// capacity: the fewest of each serve.
+		p.np, p.nd = np, nd
+		return nil
+	}
 	var err error
 	if np, err = find(np, func(n int) (bool, error) {
 		lp, err := p.under(rate, n, most)
@@ -177,21 +182,17 @@ func (s *settings) searchPair(p *pair) error {
 		return err
 	}
 	p.np, p.nd = np, nd
-	p.load, err = p.under(rate, np, nd)
-	return err
+	return nil
 }
 
 // offerPairs tries offer w.o's replicas disaggregated (compute.Disaggregated):
-// for traffic without a daily profile and replicas of more than one
-// sequence slot, each replica the offer runs on its own becomes a prefill
-// group and a decode group of the same shape, when the fewest replicas each
-// side's capacity allows could cost less than the plain fleets found for the
-// offer (and, ranked by cost, than the bar); their counts are then searched
-// (searchPair) and priced as two groups rented all day.
+// each replica the offer runs on its own becomes a prefill
+// group and a decode group of the same shape, when its plain fleet was
+// searched (it could make the plan) and the fewest replicas each side's
+// capacity allows are fewer than that fleet's, and, ranked by cost, when
+// they could cost less than the bar (pairBeyond); their counts are then
+// searched (searchPair) and priced as two groups rented all day.
 func (s settings) offerPairs(w *sweep, run *serveRun) error {
-	if s.days > 0 || s.rentalSet() && s.Rental.Pattern != pricing.Run {
-		return nil
-	}
 	var buf [2 * len(servingTensor)]*served
 	for _, v := range s.replicas(w, run, buf[:]) {
 		if v.err != nil {
@@ -209,12 +210,7 @@ func (s settings) offerPairs(w *sweep, run *serveRun) error {
 		if !seen {
 			// The fewest replicas of each side, at their floor: a pair is only
 			// searched where it could cost less than what the offer has.
-			bar := w.bar()
-			for _, c := range w.cands[w.first:] {
-				if c.exact {
-					bar = min(bar, c.minor)
-				}
-			}
+			bar := w.bar() // with one option per offer, no more than the offer's best so far
 			if bar < math.MaxInt64 && w.floors() && !p.searched {
 				if out, err := s.pairBeyond(w, p, bar); out || err != nil {
 					if err != nil {
@@ -252,35 +248,47 @@ func (s settings) offerPairs(w *sweep, run *serveRun) error {
 
 // pairBeyond reports whether pair p, not searched yet, cannot give offer w.o a
 // fleet of less than bar: the fewest replicas each side's capacity allows
-// cost as much as the bar at their floor, or, with as many replicas on each side as the
-// bar leaves it beside the other side's fewest, the pair misses the targets
-// (one Under call; the latencies are taken to fall as either side grows).
+// cost as much as the bar at their floor (each side a group of its own, with
+// its spares), or, with as many replicas on each side as the bar leaves it
+// beside the other side's fewest, the pair misses the targets (one Under
+// call; the latencies are taken to fall as either side grows).
 func (s *settings) pairBeyond(w *sweep, p *pair, bar int64) (bool, error) {
 	rate := s.Serving.Rate
 	np := fewest(rate, math.Nextafter(p.capP, 0))
 	nd := fewest(rate, math.Nextafter(p.capD, 0))
-	below := func(n int) bool { // n replicas cost less than the bar at their floor
+	floor := func(n int) (int64, bool) {
 		f := s.fleetFloor(w, p.v, []int{n})
-		return f.ok && f.minor < bar
+		return f.minor, f.ok
 	}
-	if !below(np + nd) {
+	fp, okP := floor(np)
+	fd, okD := floor(nd)
+	if !okP || !okD {
+		return false, nil
+	}
+	if fp+fd >= bar {
 		return true, nil
 	}
-	lo, hi := np+nd, MaxPlanGPUs/p.v.tensor
-	for lo < hi { // the most replicas of both sides below the bar
-		mid := lo + (hi-lo+1)/2
-		if below(mid) {
-			lo = mid
-		} else {
-			hi = mid - 1
+	// most returns the most replicas of a side whose floor, beside the other
+	// side's fewest at floor other, stays below the bar.
+	most := func(from int, other int64) int {
+		lo, hi := from, MaxPlanGPUs/p.v.tensor
+		for lo < hi {
+			mid := lo + (hi-lo+1)/2
+			if f, ok := floor(mid); ok && f+other < bar {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
 		}
+		return lo
 	}
-	lp, err := p.under(rate, lo-nd, lo-np)
+	lp, err := p.under(rate, most(np, fd), most(nd, fp))
 	return err == nil && !s.meets(lp), err
 }
 
 // pairFleet prices the pair's two groups on offer w.o, each rented all day
-// (stack, with spares where the offer's replicas can be taken away).
+// at the peak's replicas, a daily profile or not (stack, with spares where
+// the offer's replicas can be taken away).
 func (s settings) pairFleet(w *sweep, p *pair) (*priced, error, error) {
 	c := &priced{fit: p.v.fit, serve: p.v}
 	for _, side := range [...]struct {
@@ -293,7 +301,7 @@ func (s settings) pairFleet(w *sweep, p *pair) (*priced, error, error) {
 			return nil, why, err
 		}
 		for j := range ms {
-			ms[j].role, ms[j].slots = side.role, side.slots
+			ms[j].role, ms[j].slots, ms[j].share = side.role, side.slots, s.Serving.Rate
 			c.rented += ms[j].gpus
 			c.replicas += ms[j].replicas
 		}
@@ -305,8 +313,8 @@ func (s settings) pairFleet(w *sweep, p *pair) (*priced, error, error) {
 	}
 	c.expected, c.rental, c.units = c.total, c.members[0].rental, c.members[0].units
 	c.gpus = c.replicas * p.v.tensor
-	lp := p.load
-	c.load, c.loadOn, c.loadReplicas, c.latency = &lp, p.v, p.np+p.nd, s.requestLatency(lp)
+	c.pair, c.loadOn, c.loadReplicas = p, p.v, p.np+p.nd
+	s.setLoad(c)
 	if err := w.rank(c); err != nil {
 		return nil, nil, err
 	}

@@ -339,9 +339,7 @@ func (s settings) fleetOn(w *sweep, v *served) (*priced, error, error) {
 		c.replicas += ms[j].replicas
 	}
 	c.gpus = c.replicas * v.tensor
-	if err := s.fleetLoad(c); err != nil {
-		return nil, nil, err
-	}
+	s.setLoad(c)
 	if err := w.rank(c); err != nil {
 		return nil, nil, err
 	}
@@ -439,17 +437,35 @@ func (s settings) stack(o *pricing.Offer, pr *pricing.Pricer, v *served, needs [
 	return ms, sum, top * unitGPUs, nil, nil
 }
 
-// fleetLoad sets a fleet's load, its latency and the closed-loop point shown
-// beside it: each group's replicas under their share of the peak rate
-// (compute.PreparedServing.Under), the slowest request of them at the
-// traffic's percentile.
-func (s settings) fleetLoad(c *priced) error {
+// setLoad readies a fleet's load for ensureLoad: the percentile its
+// latency is read at and the tokens of a request.
+func (s *settings) setLoad(c *priced) {
+	c.pct, c.output = s.Serving.Percentile, s.Serving.OutputTokens
+}
+
+// ensureLoad works out a fleet's load once, when the ranking or the option
+// first needs it: each group's replicas under their share of the peak rate
+// (compute.PreparedServing.Under, once per replica and rate), the slowest
+// request of them at the traffic's percentile its latency.
+func (c *priced) ensureLoad() error {
+	if c.loaded || c.members == nil {
+		return nil
+	}
+	c.loaded = true
+	if p := c.pair; p != nil {
+		lp, err := p.under(c.members[0].share, p.np, p.nd) // the whole rate, split over each side
+		if err != nil {
+			return err
+		}
+		c.load, c.latency = &lp, latencyOf(lp, c.pct, c.output)
+		return nil
+	}
 	for _, m := range c.members {
 		lp, err := m.v.under(m.share)
 		if err != nil {
 			return err
 		}
-		if l := s.requestLatency(lp); c.load == nil || l > c.latency {
+		if l := latencyOf(lp, c.pct, c.output); c.load == nil || l > c.latency {
 			c.latency, c.load, c.loadOn = l, &lp, m.v
 		}
 	}
@@ -463,6 +479,9 @@ func (s settings) fleetLoad(c *priced) error {
 func (s settings) explainServing(p *Planner, in *inputs, opt *Option, c *candidate, run *serveRun) error {
 	o := p.Offers[c.offer]
 	v := c.serve
+	if err := c.ensureLoad(); err != nil {
+		return err
+	}
 	opt.Replicas = c.replicas
 	opt.Layout.Data = c.replicas
 	lp := *c.load
@@ -685,9 +704,13 @@ func percent(a float64) string { return strconv.FormatFloat(a*100, 'g', 6, 64) +
 func ms(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }
 
 // elapsed is the time a candidate ranks on: the job's expected duration, or for a
-// serving option the time one request takes at the traffic's percentile.
+// serving option the time one request takes at the traffic's percentile
+// (worked out on first use: a ranking by cost asks only to break ties).
 func (c *candidate) elapsed() time.Duration {
-	if c.load != nil {
+	if c.members != nil {
+		// Under fails only on a rate that is not positive and finite, which no
+		// share of a valid traffic is; explainServing reports it if it does.
+		_ = c.ensureLoad()
 		return c.latency
 	}
 	return c.fit.duration + c.lost

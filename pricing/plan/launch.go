@@ -66,7 +66,8 @@ func shellQuote(a string) string {
 //   - an FP8 KV cache (--kv-cache-dtype: vLLM's fp8, SGLang's fp8_e4m3) and
 //     FP8 weights quantized on loading (--quantization fp8);
 //   - speculative decoding with a draft model: vLLM's --speculative-config
-//     (model, num_speculative_tokens, method draft_model), SGLang's
+//     (model and num_speculative_tokens; vLLM takes a model it is given
+//     there for a draft model), SGLang's
 //     STANDALONE algorithm with as many steps as draft tokens, a top-k of 1
 //     and the draft tokens plus the verified one;
 //   - a disaggregated group's role: vLLM's NixlConnector KV transfer, both
@@ -109,8 +110,7 @@ func (s settings) launch(fleet []Group, slots []int) []Command {
 			cfg, _ := json.Marshal(struct {
 				Model  string `json:"model"`
 				Tokens int    `json:"num_speculative_tokens"`
-				Method string `json:"method"`
-			}{sp.Draft.Name, sp.Tokens, "draft_model"}) // cannot fail: a string and an int
+			}{sp.Draft.Name, sp.Tokens}) // cannot fail: a string and an int
 			v = append(v, "--speculative-config", string(cfg))
 			sg = append(sg, "--speculative-algorithm", "STANDALONE", "--speculative-draft-model-path", sp.Draft.Name,
 				"--speculative-num-steps", strconv.Itoa(sp.Tokens), "--speculative-eagle-topk", "1",

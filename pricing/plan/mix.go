@@ -134,9 +134,7 @@ func (s settings) mix(w *sweep, run *serveRun) error {
 	if found == nil {
 		return nil
 	}
-	if err := s.fleetLoad(found); err != nil {
-		return err
-	}
+	s.setLoad(found)
 	if err := w.rank(found); err != nil {
 		return err
 	}

@@ -53,8 +53,12 @@ type priced struct {
 	peakRented   int
 	load         *compute.LoadPoint
 	loadOn       *served
-	loadReplicas int // the replicas load counts over: 1 for one replica's, both sides' for a pair
+	loadReplicas int   // the replicas load counts over: 1 for one replica's, both sides' for a pair
+	pair         *pair // a disaggregated fleet's pair: its load is the pair's
 	latency      time.Duration
+	loaded       bool    // load and latency are worked out (ensureLoad)
+	pct          float64 // the traffic's percentile and tokens a request, for ensureLoad
+	output       int
 }
 
 // price prices offer w.o on n GPUs with fit f: the rental, its cost and the

@@ -227,9 +227,17 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 // MaxPlanGPUs. Request.MaxGPUs caps the GPUs rented.
 //
 // A serving request (Request.Serving) tries tensor-parallel replicas of 1, 2, 4
-// and 8 GPUs instead (or the pinned count), as many as the rate needs, and
-// spares on offers whose replicas can be taken away; the package documentation
-// says how.
+// and 8 GPUs instead (or the pinned count), as many as the rate needs within
+// the targets at the traffic's percentile, and spares on offers whose
+// replicas can be taken away; each option is a fleet of groups (one offer's
+// unless Request.Mix), and the package documentation says how. With Mix, the
+// planner also searches fleets over several offers (a base rented all day
+// and a burst for the busy hours): exactly, over the MixShapes replicas of
+// least cost per request a second and for each the MixOffers offers of
+// cheapest replica all day and by the hour, every base count and every pair
+// of base and burst; the cheapest such fleet joins the options when it costs
+// less than every single offer's, so a mix never costs more than the best
+// single offer.
 //
 // Options whose expected duration (at the request's utilization, with the time
 // interruptions are expected to lose) misses the deadline, or whose expected cost
@@ -694,7 +702,7 @@ func (p Planner) explainAll(s settings, in *inputs, cands []candidate, order []i
 		if err := s.explain(&opts[j], c, p.Offers[c.offer], pr, *in.cards[c.offer], in.boards[c.offer], checks[c.offer], cheapest, in.cache, work); err != nil {
 			return nil, err
 		}
-		if c.load != nil {
+		if c.members != nil {
 			if err := s.explainServing(&p, in, &opts[j], c, run); err != nil {
 				return nil, err
 			}

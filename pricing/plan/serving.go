@@ -335,7 +335,12 @@ func (s settings) replica(run *serveRun, card catalog.Card, t, e int) *served {
 	if v.capacity, v.err = v.prep.Capacity(); v.err != nil {
 		return v
 	}
-	if v.point, v.err = v.prep.Best(tr.TTFT, tr.TPOT); v.err != nil {
+	if !s.targets() {
+		v.point, v.err = v.prep.At(v.slots) // Best without targets: every slot busy
+	} else {
+		v.point, v.err = v.prep.Best(tr.TTFT, tr.TPOT)
+	}
+	if v.err != nil {
 		return v
 	}
 	v.fit = s.servingFit(card, t, v)
@@ -344,7 +349,13 @@ func (s settings) replica(run *serveRun, card catalog.Card, t, e int) *served {
 
 // percentile picks the statistic of p that the traffic's targets hold for.
 func (s *settings) percentile(p compute.Percentiles) time.Duration {
-	switch s.Serving.Percentile {
+	return pick(p, s.Serving.Percentile)
+}
+
+// pick returns the statistic of p at percentile pct (0.5, 0.9, 0.99), or its
+// mean for zero.
+func pick(p compute.Percentiles, pct float64) time.Duration {
+	switch pct {
 	case 0.5:
 		return p.P50
 	case 0.9:
@@ -533,11 +544,11 @@ func (s *settings) pctName() string {
 	return "the mean"
 }
 
-// requestLatency is the time one request takes under lp at the traffic's
-// percentile: its first token, then OutputTokens−1 more. RankTime orders
-// serving options by it.
-func (s *settings) requestLatency(lp compute.LoadPoint) time.Duration {
-	return s.percentile(lp.TTFT) + time.Duration(s.Serving.OutputTokens-1)*s.percentile(lp.TPOT)
+// latencyOf is the time one request takes under lp at percentile pct (zero:
+// the mean): its first token, then output − 1 more. RankTime orders serving
+// options by it.
+func latencyOf(lp compute.LoadPoint, pct float64, output int) time.Duration {
+	return pick(lp.TTFT, pct) + time.Duration(output-1)*pick(lp.TPOT, pct)
 }
 
 // servingFit is the fit every option of a replica shares: the layout (replicas
