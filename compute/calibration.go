@@ -1,6 +1,9 @@
 package compute
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Calibration is how a card did on one real run against what this package's model
 // predicted for that run, as factors on the model's own speeds: 1 runs as
@@ -42,4 +45,26 @@ func (c Calibration) Validate() error {
 		}
 	}
 	return nil
+}
+
+// fitFactor returns the factor under which modelled, a time that falls as the
+// factor grows (the factor divides the modelled on-device time), equals want,
+// found by bisection on the factor's logarithm between 1/maxCalibration and
+// maxCalibration; ok is false when it lands at either end, past what a
+// calibration allows. Job.Fit and Serving.Fit share it.
+func fitFactor(modelled func(f float64) float64, want float64) (f float64, ok bool) {
+	lo, hi := 1/maxCalibration, maxCalibration
+	for range 200 {
+		mid := math.Sqrt(lo * hi)
+		if modelled(mid) > want {
+			lo = mid
+		} else {
+			hi = mid
+		}
+		if hi/lo < 1+1e-15 {
+			break
+		}
+	}
+	f = math.Sqrt(lo * hi)
+	return f, f > 1.001/maxCalibration && f < maxCalibration/1.001
 }

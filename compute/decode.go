@@ -119,9 +119,9 @@ func gguf(p sizing.Precision) bool {
 
 // PrefillEfficiency returns the default fraction of the peak (at the precision the
 // multiplies run in) that a serving engine's prompt passes and batched decode
-// multiplies reach with weights stored at p on a card of architecture arch: 0.65
-// for 16-bit multiplies on Ampere, 0.4 of the FP8 peak for FP8 on Hopper and 0.5
-// on Ada Lovelace, 0.6 elsewhere. Fitted to the calibration set's first-token
+// multiplies reach with weights stored at p on a card of architecture arch: 0.7
+// for 16-bit multiplies on Ampere, 0.45 of the FP8 peak for FP8 on Hopper (and
+// the other cards with FP8 tensor cores) and 0.55 on Ada Lovelace, 0.6 elsewhere. Fitted to the calibration set's first-token
 // latencies (ACCURACY.md: TensorRT-LLM v0.5's batch-1 tables, 2048-token
 // prompts: Llama-2-7B in 133 ms on an A100, in 36 ms on an H100 and 73 ms on an
 // L40S in FP8).

@@ -3,7 +3,6 @@ package compute
 import (
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/gpuplan/gpuplan/sizing"
@@ -54,6 +53,12 @@ type Job struct {
 	// adapters, whose update the modelled step leaves out, and the gradients
 	// all-reduced are theirs, which are left out too.
 	Adapters bool `json:"adapters"`
+	// FusedLoss marks a cross-entropy that computes the loss and its gradient from
+	// the 16-bit logits in fused kernels (flash-attn's, llm.c's classifier, a
+	// compiled loss) rather than through PyTorch's FP32 upcast and log-softmax: the
+	// memory-bound work over the vocabulary moves 4 values of the compute width a
+	// vocabulary entry and token instead of 3 and 40 bytes besides.
+	FusedLoss bool `json:"fused_loss"`
 
 	Batch  int `json:"batch"`   // micro-batch per data-parallel replica, in sequences; at least 1
 	SeqLen int `json:"seq_len"` // tokens per sequence; at least 1
@@ -346,22 +351,8 @@ func (j Job) Fit(step time.Duration) (Calibration, error) {
 		return Calibration{}, fmt.Errorf("compute: a measured step of %v is no longer than the %v its communication alone takes: %w",
 			step, time.Duration(floor*1e9), ErrInvalid)
 	}
-	// The step falls as the factor grows (it divides the on-device time): bisect
-	// on the factor's logarithm.
-	lo, hi := 1/maxCalibration, maxCalibration
-	for range 200 {
-		mid := math.Sqrt(lo * hi)
-		if sp.at(sp.device/mid, sp.update/mid, m, p, j.Overlap).total > want {
-			lo = mid
-		} else {
-			hi = mid
-		}
-		if hi/lo < 1+1e-15 {
-			break
-		}
-	}
-	f := math.Sqrt(lo * hi)
-	if f <= 1.001/maxCalibration || f >= maxCalibration/1.001 {
+	f, ok := fitFactor(func(f float64) float64 { return sp.at(sp.device/f, sp.update/f, m, p, j.Overlap).total }, want)
+	if !ok {
 		return Calibration{}, fmt.Errorf("compute: a measured step of %v is %.3g times the modelled speed, past the factor of %v a calibration allows: %w",
 			step, f, maxCalibration, ErrInvalid)
 	}

@@ -62,7 +62,10 @@ func (s Serving) Under(rate float64) (LoadPoint, error) {
 // slot (MaxConcurrency of them); each step decodes one token of every decoding
 // sequence and runs up to PrefillChunk tokens of the waiting prompts, first come
 // first served, at replica.step's cost; a request's first token comes with the
-// step that ends its prompt, and its last OutputTokens − 1 steps later. Between
+// step that ends its prompt, and its last OutputTokens − 1 steps later. With
+// SeparatePrefill a step runs prompts or decodes: the prompts waiting after a
+// decode step run in steps of their own (a phase; those that come meanwhile wait
+// for the next), then the sequences decode one step. Between
 // events (an arrival, a prompt, a sequence finishing) the steps are alike and are
 // taken together, so a call costs a few thousand steps' arithmetic whatever the
 // lengths. Arrivals come from a generator of fixed seed: the answer is
@@ -132,6 +135,11 @@ func (sv *PreparedServing) simulate(rate float64) (ttft, tpot []float64, busy fl
 		measured            int
 		start, area         float64 // the measured window's start and ∫ running dt
 		open                bool
+		queued              float64 // prompt tokens admitted and not yet run
+		// With SeparatePrefill: the prompt tokens left of the prefill phase under
+		// way, and whether the last step decoded.
+		phase   float64
+		decoded = true
 	)
 	decodeSteps := int64(sv.steps)
 	for measured < loadRequests {
@@ -140,6 +148,7 @@ func (sv *PreparedServing) simulate(rate float64) (ttft, tpot []float64, busy fl
 			arrive()
 		}
 		for admitted < len(reqs) && reqs[admitted].arrive <= now && admitted-finished < sv.max {
+			queued += reqs[admitted].left
 			admitted++
 		}
 		for firstDone < admitted && reqs[firstDone].left == 0 {
@@ -155,19 +164,37 @@ func (sv *PreparedServing) simulate(rate float64) (ttft, tpot []float64, busy fl
 			continue
 		}
 		// Prompt tokens of this step: the waiting prompts, first come first served,
-		// up to one chunk; their mean context for attention.
+		// up to one chunk; their mean context for attention. Prompts in steps of
+		// their own run in phases between decode steps: a phase takes the prompts
+		// waiting when it starts, after a decode step (or with none decoding), and
+		// those that come meanwhile wait for the next, so that decoding advances a
+		// step a phase however fast prompts arrive.
+		budget := sv.chunk
+		if sv.separate {
+			if phase == 0 && (decoded || dec == 0) {
+				phase = queued
+			}
+			budget = math.Min(budget, phase)
+		}
 		var pre, ctx float64
-		for i := firstDone; i < admitted && pre < sv.chunk; i++ {
-			k := math.Min(reqs[i].left, sv.chunk-pre)
+		for i := firstDone; i < admitted && pre < budget; i++ {
+			k := math.Min(reqs[i].left, budget-pre)
 			ctx += k * (sv.prompt - reqs[i].left + k/2) // the cached prefix and the chunks before
 			pre += k
 		}
 		if pre > 0 {
 			ctx /= pre
 		}
-		dt := sv.step(dec, pre, ctx)
+		// A step of prompts alone leaves the decoding sequences waiting: it is no
+		// step of theirs.
+		alone := sv.separate && pre > 0
+		stepDec := dec
+		if alone {
+			stepDec = 0
+		}
+		dt := sv.step(stepDec, pre, ctx)
 		k := int64(1)
-		if pre == 0 {
+		if pre == 0 && queued == 0 {
 			// Only decoding: steps are alike until a sequence finishes or, with a
 			// slot free, a request arrives.
 			k = reqs[finished].firstStep + decodeSteps - step
@@ -181,7 +208,14 @@ func (sv *PreparedServing) simulate(rate float64) (ttft, tpot []float64, busy fl
 			area += float64(k) * dt * (dec + float64(prefilling))
 		}
 		now += float64(k) * dt
-		step += k
+		queued -= pre
+		if alone {
+			phase -= pre
+			decoded = false
+		} else {
+			step += k
+			decoded = true
+		}
 		// Prompts this step finished: their first token.
 		for left := pre; firstDone < admitted && left > 0; {
 			r := &reqs[firstDone]

@@ -332,3 +332,56 @@ func BenchmarkUnder(b *testing.B) {
 		}
 	}
 }
+
+// Prompts in steps of their own: a lone user sees no difference; under load the
+// decoding sequences wait for the other users' prompts (a slower TPOT) while a
+// prompt runs without them (a quicker TTFT), in a closed loop and under arrivals.
+func TestServingSeparatePrefill(t *testing.T) {
+	mixed := llama7BServing()
+	mixed.PromptTokens, mixed.OutputTokens = 1000, 200
+	separate := mixed
+	separate.SeparatePrefill = true
+	for _, c := range []int{1, 32} {
+		m, err := mixed.At(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := separate.At(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c == 1 && s != m {
+			t.Errorf("one user: separate %+v, mixed %+v, want the same", s, m)
+		}
+		if c > 1 && !(s.TPOT > m.TPOT && s.TTFT < m.TTFT) {
+			t.Errorf("%d users: separate TTFT %v TPOT %v, mixed %v and %v: want a slower TPOT and a quicker TTFT", c, s.TTFT, s.TPOT, m.TTFT, m.TPOT)
+		}
+	}
+	m, err := mixed.Under(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := separate.Under(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Stable || !s.Stable || !(s.TPOT.P50 > m.TPOT.P50 && s.TTFT.P50 < m.TTFT.P50) {
+		t.Errorf("4 requests/s: separate %+v, mixed %+v: want a slower TPOT and a quicker TTFT", s, m)
+	}
+}
+
+func BenchmarkUnderSeparatePrefill(b *testing.B) {
+	s := llama7BServing()
+	s.SeparatePrefill = true
+	p, err := s.Prepare()
+	if err != nil {
+		b.Fatal(err)
+	}
+	sat, _ := p.At(p.max)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := p.Under(0.8 * sat.Requests); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

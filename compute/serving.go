@@ -79,6 +79,15 @@ type Serving struct {
 	PrefixShare float64 `json:"prefix_share"`
 	// Speculative, when set, decodes with a draft (Speculation); nil: without.
 	Speculative *Speculation `json:"speculative"`
+	// SeparatePrefill schedules prompts in steps of their own: a step either runs
+	// waiting prompts (up to PrefillChunk tokens) or decodes, never both, and the
+	// decoding sequences wait while a prompt runs. Engines that put prefills first
+	// without mixing them into decode steps do this: vLLM before its V1 engine
+	// unless chunked prefill is enabled (its default only past 32K tokens of
+	// context), SGLang without --enable-mixed-chunk. False: prompt chunks ride in
+	// the decode steps (chunked prefill as Sarathi-Serve describes it, vLLM V1,
+	// TensorRT-LLM's in-flight batching).
+	SeparatePrefill bool `json:"separate_prefill"`
 	// Expert is the expert-parallel degree of a mixture of experts: its routed
 	// experts spread over Expert groups of the Devices, whole experts to a group,
 	// with attention tensor-parallel over all of them, each MoE layer's tokens
@@ -113,15 +122,16 @@ type ServingPoint struct {
 // offers) prepares it once with Serving.Prepare. The zero PreparedServing is not
 // usable: its methods return errors wrapping ErrInvalid.
 type PreparedServing struct {
-	r      replica
-	prompt float64
-	output float64
-	chunk  float64
-	kvSeq  float64 // bytes of KV cache a sequence holds of its own at its longest, in whole blocks (shared prefix blocks apart: modes.kvShared)
-	free   float64 // bytes left for the KV cache over the whole replica
-	need   float64 // bytes per device the weights, a chunk's activations and the reserve take
-	max    int
-	modes  // prefix cache, speculative decoding (modes.go)
+	r        replica
+	separate bool // Serving.SeparatePrefill
+	prompt   float64
+	output   float64
+	chunk    float64
+	kvSeq    float64 // bytes of KV cache a sequence holds of its own at its longest, in whole blocks (shared prefix blocks apart: modes.kvShared)
+	free     float64 // bytes left for the KV cache over the whole replica
+	need     float64 // bytes per device the weights, a chunk's activations and the reserve take
+	max      int
+	modes    // prefix cache, speculative decoding (modes.go)
 }
 
 // Prepare validates s and works out its per-replica quantities once, with the
@@ -206,7 +216,7 @@ func (s Serving) Prepare() (PreparedServing, error) {
 	r.kvRead, r.ctx = kvRead, float64(ctx)
 	n, mem := float64(devices), float64(s.Memory)
 	sv := PreparedServing{
-		r: r, prompt: float64(s.PromptTokens), output: float64(s.OutputTokens), chunk: float64(chunk),
+		r: r, separate: s.SeparatePrefill, prompt: float64(s.PromptTokens), output: float64(s.OutputTokens), chunk: float64(chunk),
 		kvSeq: kvSeq,
 		need:  mem*reserve + float64(est.Weights)/n + float64(est.Activations),
 	}
@@ -292,6 +302,11 @@ func (p *PreparedServing) MaxConcurrency() (int, error) {
 // decoding users. The loop is solved by fixed-point iteration from everyone
 // decoding.
 //
+// With SeparatePrefill the prompts that arrive while a step runs run after it in
+// steps of their own, whole prompts batched up to PrefillChunk tokens a step, and
+// the decoding users wait for them: TPOT is a decode step and those prompt steps;
+// a prompt's own steps carry no decoding users.
+//
 // Queueing for a free sequence slot is not counted: concurrency must be from 1 to
 // MaxConcurrency (ErrInvalid below, ErrNoFit above).
 func (sv *PreparedServing) At(c int) (ServingPoint, error) {
@@ -331,10 +346,30 @@ func (sv *PreparedServing) loop(c float64) (ttft, tpot float64) {
 	for range 8 {
 		cycle := ttft + sv.steps*step
 		decoding := others * sv.steps * step / cycle
-		step = sv.step(1+decoding, others*sv.fill/cycle*step, sv.cached+sv.fill/2)
+		// The other users' prompt tokens that arrive while one step runs.
+		arriving := others * sv.fill / cycle * step
+		if sv.separate {
+			// A decode step, and the prompts that arrived run in steps of their own
+			// between decode steps while the decoding sequences wait.
+			step = sv.step(1+decoding, 0, 0) + sv.prefills(arriving)
+			ttft = sv.firstToken(0, step, others/c)
+			continue
+		}
+		step = sv.step(1+decoding, arriving, sv.cached+sv.fill/2)
 		ttft = sv.firstToken(decoding, step, others/c)
 	}
 	return ttft, step * sv.perToken
+}
+
+// prefills returns the seconds that tokens prompt tokens (a mean, fractional)
+// take in steps of their own: whole prompts batched up to a chunk a step, a
+// fraction of a prompt as that fraction of a prompt's steps.
+func (sv *PreparedServing) prefills(tokens float64) float64 {
+	if tokens <= 0 {
+		return 0
+	}
+	per := math.Min(math.Max(tokens, sv.fill), sv.chunk) // prompt tokens a step runs
+	return tokens / per * sv.step(0, per, sv.cached+sv.fill/2)
 }
 
 // firstToken returns the seconds from a request's arrival to its first token when
@@ -428,26 +463,17 @@ func (s Serving) Fit(concurrency int, tpot time.Duration) (Calibration, error) {
 		return Calibration{}, fmt.Errorf("compute: a measured TPOT of %v at concurrency %d is faster than the %v the weights take to read at the full %v: %w",
 			tpot, concurrency, time.Duration(floor*1e9), Bandwidth(p.r.bandwidth/p.r.devices), ErrInvalid)
 	}
-	lo, hi := 1/maxCalibration, maxCalibration
-	p.r.calib = hi
+	p.r.calib = maxCalibration
 	if _, floor := p.loop(c); want <= floor {
 		return Calibration{}, fmt.Errorf("compute: a measured TPOT of %v is no longer than the %v of a step's all-reduces and fixed cost: %w",
 			tpot, time.Duration(floor*1e9), ErrInvalid)
 	}
-	for range 200 {
-		mid := math.Sqrt(lo * hi)
-		p.r.calib = mid
-		if _, got := p.loop(c); got > want {
-			lo = mid
-		} else {
-			hi = mid
-		}
-		if hi/lo < 1+1e-15 {
-			break
-		}
-	}
-	f := math.Sqrt(lo * hi)
-	if f <= 1.001/maxCalibration || f >= maxCalibration/1.001 {
+	f, ok := fitFactor(func(f float64) float64 {
+		p.r.calib = f
+		_, got := p.loop(c)
+		return got
+	}, want)
+	if !ok {
 		return Calibration{}, fmt.Errorf("compute: a measured TPOT of %v is %.3g times the modelled speed, past the factor of %v a calibration allows: %w",
 			tpot, f, maxCalibration, ErrInvalid)
 	}

@@ -435,16 +435,17 @@ func genServing(t *rapid.T) Serving {
 	}
 	devices := rapid.SampledFrom([]int{1, 2, 4, 8}).Draw(t, "devices")
 	return Serving{
-		Model:        m,
-		Weights:      rapid.SampledFrom([]sizing.Precision{sizing.BF16, sizing.FP8, sizing.INT4}).Draw(t, "weights"),
-		KV:           rapid.SampledFrom([]sizing.Precision{0, sizing.FP8}).Draw(t, "kv"),
-		Devices:      devices,
-		Memory:       sizing.Bytes(rapid.Int64Range(16, 192).Draw(t, "memory_gb")) * sizing.GB,
-		Bandwidth:    Bandwidth(rapid.Float64Range(300e9, 8e12).Draw(t, "bandwidth")),
-		Peak:         FLOPRate(rapid.Float64Range(50e12, 2e15).Draw(t, "peak")),
-		Link:         Link{Bandwidth: Bandwidth(rapid.Float64Range(10e9, 900e9).Draw(t, "link")), Latency: time.Duration(rapid.Int64Range(0, 10000).Draw(t, "latency_ns"))},
-		PromptTokens: rapid.IntRange(1, 32000).Draw(t, "prompt"),
-		OutputTokens: rapid.IntRange(1, 4000).Draw(t, "output"),
+		Model:           m,
+		Weights:         rapid.SampledFrom([]sizing.Precision{sizing.BF16, sizing.FP8, sizing.INT4}).Draw(t, "weights"),
+		KV:              rapid.SampledFrom([]sizing.Precision{0, sizing.FP8}).Draw(t, "kv"),
+		Devices:         devices,
+		Memory:          sizing.Bytes(rapid.Int64Range(16, 192).Draw(t, "memory_gb")) * sizing.GB,
+		Bandwidth:       Bandwidth(rapid.Float64Range(300e9, 8e12).Draw(t, "bandwidth")),
+		Peak:            FLOPRate(rapid.Float64Range(50e12, 2e15).Draw(t, "peak")),
+		Link:            Link{Bandwidth: Bandwidth(rapid.Float64Range(10e9, 900e9).Draw(t, "link")), Latency: time.Duration(rapid.Int64Range(0, 10000).Draw(t, "latency_ns"))},
+		PromptTokens:    rapid.IntRange(1, 32000).Draw(t, "prompt"),
+		OutputTokens:    rapid.IntRange(1, 4000).Draw(t, "output"),
+		SeparatePrefill: rapid.Bool().Draw(t, "separate_prefill"),
 	}
 }
 

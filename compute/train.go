@@ -61,11 +61,12 @@ func trainEfficiency(arch string) archEfficiency {
 	return archEfficiency{matmul: 0.70, width: 300, attention: 0.45}
 }
 
-// trainMemoryEfficiency is the fraction of the memory bandwidth the memory-bound
-// kernels of a training step (norms, activation functions, residual adds, the
-// loss, the optimizer update) stream at: DefaultMemoryEfficiency, what a decoder
-// reaches streaming its weights.
-const trainMemoryEfficiency = DefaultMemoryEfficiency
+// trainMemoryEfficiency returns the fraction of the memory bandwidth the
+// memory-bound kernels of a training step (norms, activation functions, residual
+// adds, the loss, the optimizer update) stream at on a card of architecture arch:
+// what a decoder reaches streaming 16-bit weights on it (MemoryEfficiencyFor), a
+// property of the card's memory, not of the kernel that reads it.
+func trainMemoryEfficiency(arch string) float64 { return MemoryEfficiencyFor(sizing.BF16, arch) }
 
 // Bytes a training step's memory-bound work moves, at compute width e (bytes).
 const (
@@ -77,11 +78,19 @@ const (
 )
 
 // lossBytes returns the bytes per vocabulary entry and token the loss moves at
-// compute width e, forward and backward: the head writes the logits, the upcast
-// reads them and writes FP32, the log-softmax reads and writes FP32 in its passes,
-// and the backward pass reads and writes each again (PyTorch's unfused
-// cross-entropy, as Hugging Face's models call it).
-func lossBytes(e float64) float64 { return 3*e + 40 }
+// compute width e, forward and backward. Unfused: the head writes the logits, the
+// upcast reads them and writes FP32, the log-softmax reads and writes FP32 in its
+// passes, and the backward pass reads and writes each again (PyTorch's unfused
+// cross-entropy, as Hugging Face's models call it). Fused: the head writes the
+// logits, one kernel reads them for the loss, and one reads them again and writes
+// their gradient, with no FP32 copy in memory (flash-attn's cross-entropy kernel,
+// which llm-foundry's MPT uses by default; llm.c's fused classifier).
+func lossBytes(e float64, fused bool) float64 {
+	if fused {
+		return 4 * e
+	}
+	return 3*e + 40
+}
 
 // layerBytes returns the bytes one layer's memory-bound kernels move per token in
 // the forward pass at compute width e: two norms (read and write h each), two
@@ -142,7 +151,7 @@ func (j *Job) parts(l jobLayout) (jobParts, error) {
 	t, p, d, acc := float64(l.t), float64(l.p), float64(l.d), float64(l.m)
 	s := float64(j.SeqLen)
 	tokens := float64(j.Batch) * s
-	n := float64(matmulParams(m))
+	n := float64(matmulOf(m, sh.Active)) // matmulParams, from the counts Shape found
 	dAttn := sh.Heads * sh.HeadDim
 	kv := sh.KVHeads * sh.HeadDim
 	layers := sh.Layers
@@ -196,18 +205,18 @@ func (j *Job) parts(l jobLayout) (jobParts, error) {
 	if bw == 0 {
 		bw = float64(j.PeakPerDevice) * DefaultBytesPerFLOP
 	}
-	memRate := bw * trainMemoryEfficiency
+	memRate := bw * trainMemoryEfficiency(j.Arch)
 	f := ffnWidth(m, sh, n, dAttn, kv)
 	vocab := float64(m.Vocab)
 	if vocab == 0 {
 		vocab = assumedVocab
 	}
 	mem := tokens * (layers*layerBytes(e, sh.Hidden, dAttn, kv, f, m.GatedFFN || !m.HasArchitecture())*(passes) +
-		vocab*lossBytes(e)) / (t * p)
+		vocab*lossBytes(e, j.FusedLoss)) / (t * p)
 	jp.device = mm/mmRate + attn/(attnPeak*eff.attention) + mem/memRate
 	jp.peakFloor = mm/float64(j.PeakPerDevice) + attn/attnPeak
 	if !j.Adapters {
-		jp.update = float64(m.ParamCount()) / (t * p) * updateBytes / memRate
+		jp.update = float64(sh.Params) / (t * p) * updateBytes / memRate
 	}
 
 	if j.Devices > 1 {
@@ -215,7 +224,7 @@ func (j *Job) parts(l jobLayout) (jobParts, error) {
 		if gp == 0 {
 			gp = l.prec
 		}
-		grad := float64(m.ParamCount()) / (t * p) * gp.Bits() / 8
+		grad := float64(sh.Params) / (t * p) * gp.Bits() / 8
 		if j.Adapters {
 			grad = 0 // the adapters' gradients are a fraction of a percent of the base
 		}

@@ -210,7 +210,7 @@ func (s settings) offerPairs(w *sweep, run *serveRun) error {
 		if !seen {
 			// The fewest replicas of each side, at their floor: a pair is only
 			// searched where it could cost less than what the offer has.
-			bar := w.bar() // with one option per offer, no more than the offer's best so far
+			bar := w.barMinor() // with one option per offer, no more than the offer's best so far
 			if bar < math.MaxInt64 && w.floors() && !p.searched {
 				if out, err := s.pairBeyond(w, p, bar); out || err != nil {
 					if err != nil {

@@ -30,7 +30,7 @@ func ExamplePlanner_Fit() {
 	fmt.Printf("%d × %s: micro-batch %d × %d, %.1f GiB per GPU, %v\n", o.GPUs, o.CardID, o.MicroBatch, o.Accumulation,
 		o.PerGPU.Total().GiB(), o.Duration.Round(time.Minute))
 	// Output:
-	// 1 × rtx-4090: micro-batch 1 × 4, 20.4 GiB per GPU, 6h20m0s
+	// 1 × rtx-4090: micro-batch 1 × 4, 20.4 GiB per GPU, 6h17m0s
 }
 
 // A full fine-tune of Llama-3.1-70B with ZeRO-3 on 8 × H100: does it fit, and

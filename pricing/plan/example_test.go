@@ -30,5 +30,5 @@ func Example() {
 	fmt.Printf("%d × %s, %s, %v, %s\n", best.GPUs, best.Offer.Card, plan.DescribeLayout(best.Layout),
 		best.Duration.Round(time.Minute), best.Cost.Total)
 	// Output:
-	// 8 × RTX 4090, data parallel ×8, 1h29m0s, CNY 18.98
+	// 7 × RTX 4090, data parallel ×7, 1h41m0s, CNY 18.83
 }

@@ -264,7 +264,7 @@ func (s settings) offerFleet(w *sweep, run *serveRun, v *served) error {
 	k := fleetKey{cls: w.class, v: v}
 	e, seen := run.fleets[k]
 	if !seen {
-		bar := w.bar()
+		bar := w.barMinor()
 		if bar < math.MaxInt64 && w.floors() {
 			if f := s.floorOn(w, run, v); f.ok && f.minor > bar {
 				w.served = true
