@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/internal/msg"
+	"github.com/gpuplan/gpuplan/pricing/plan"
 )
 
 var serveArgs = []string{"-model", "llama-3.1-8b", "-serve-rps", "20", "-prompt", "1000", "-output", "300", "-ttft", "1s", "-tpot", "50ms"}
@@ -169,5 +172,29 @@ func TestReadmeFleet(t *testing.T) {
 		if quoted < 10 {
 			t.Errorf("%s quotes %d lines of %s", readme, quoted, file)
 		}
+	}
+}
+
+// The -json echo of a fleet request plans the same fleet: a daily profile's
+// rental is whole days, DefaultServingDays of them, written as its usage.
+func TestEchoFleet(t *testing.T) {
+	out, job := planJSON(t, fleetArgs...)
+	if string(job["usage"]) != `"720h0m0s"` || string(job["mix"]) != "true" {
+		t.Errorf("echo usage %s, mix %s; want 720h0m0s (30 days) and true", job["usage"], job["mix"])
+	}
+	var req plan.Request
+	if err := json.Unmarshal(out.Job, &req); err != nil {
+		t.Fatal(err)
+	}
+	offers, _, err := readOfferFile("testdata/fleet.csv", msg.EN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, err := plan.Planner{Offers: offers}.Plan(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := opts[0].Cost.Total, out.Options[0].Cost.Total; !got.Amount.Equal(want.Amount) || len(opts[0].Fleet) < 2 {
+		t.Errorf("the echo plans %s on %d groups; the command said %s", got, len(opts[0].Fleet), want)
 	}
 }
