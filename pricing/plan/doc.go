@@ -94,6 +94,10 @@
 // provider's regions often are) fitted, floored and priced once per GPU count,
 // and each card fitted once per GPU count, timing each tensor degree once.
 // Ranked by cost, a candidate whose pricing.Pricer.Floor is above the Limit-th
-// best cost known (or its offer's best so far) is not priced at all. The
-// benchmarks in this package measure it (go test -bench Plan -benchmem).
+// best cost known (or its offer's best so far) is not priced at all. A service
+// is planned cheapest floor first: each replica's fleet has a floor from its
+// capacity alone before any Under call, a replica whose fleet cannot make the
+// plan is left unsearched (or ruled out by one Under call at the most replicas
+// the bar allows), and the search of a replica serves every offer of its card.
+// The benchmarks in this package measure it (go test -bench Plan -benchmem).
 package plan

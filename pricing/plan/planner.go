@@ -131,12 +131,14 @@ type Option struct {
 	Warnings   []string      `json:"warnings"`
 
 	// A serving request's figures (zero otherwise). Replicas is the tensor-parallel
-	// groups the rate needs (GPUs = Replicas × Layout.Tensor), Serving each
-	// replica's operating point: the highest concurrency within the targets.
-	// PerHour is Cost over the rental's hours and PerMillion Cost over the million
-	// tokens the traffic generates in them (Rate × OutputTokens), each rounded
-	// once to the currency's minor unit with the tariff's rounding, in the
-	// offer's currency.
+	// groups the fleet rents at its busiest (spares included; GPUs = Replicas ×
+	// Layout.Tensor for a fleet of one replica shape), Serving the closed-loop
+	// point (compute.PreparedServing.At) of the slowest group's replica at the
+	// mean sequences Load says it runs (Fit: the highest concurrency within the
+	// targets). PerHour is Cost over the rental's hours and PerMillion Cost over
+	// the million tokens the traffic generates in them (Rate × OutputTokens,
+	// with a daily profile times its mean), each rounded once to the currency's
+	// minor unit with the tariff's rounding, in the offer's currency.
 	Replicas   int                   `json:"replicas,omitempty"`
 	Serving    *compute.ServingPoint `json:"serving,omitempty"`
 	PerHour    pricing.Money         `json:"per_hour"`
