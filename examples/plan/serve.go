@@ -140,21 +140,32 @@ func readDaily(file string, l msg.Lang) ([]float64, error) {
 	if len(b) > maxDailyFile {
 		return nil, cli.Usagef("-daily %s: more than %d bytes: %s", file, maxDailyFile, l.T("plan.err.dailyfile"))
 	}
-	var out []float64
-	for n, line := range strings.Split(string(b), "\n") {
-		line, _, _ = strings.Cut(line, "#")
-		for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\r' || r == ';' }) {
+	out, line, bad := parseDaily(b)
+	switch {
+	case bad != "":
+		return nil, cli.Usagef("-daily %s: line %d: %s: %s", file, line, text.Quote(bad, 40), l.T("plan.err.dailyfile"))
+	case len(out) != plan.HoursPerDay:
+		return nil, cli.Usagef("-daily %s: %d numbers: %s", file, len(out), l.T("plan.err.dailyfile"))
+	}
+	return out, nil
+}
+
+// parseDaily reads the numbers of a daily profile's file (readDaily): fields
+// separated by spaces, tabs, commas or semicolons, # starting a comment to the
+// end of its line. It stops at the first field that is not a number, or at a
+// field past the 24th, and returns it with its line.
+func parseDaily(b []byte) (out []float64, line int, bad string) {
+	for n, text := range strings.Split(string(b), "\n") {
+		text, _, _ = strings.Cut(text, "#")
+		for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\r' || r == ';' }) {
 			v, err := strconv.ParseFloat(f, 64)
 			if err != nil || len(out) == plan.HoursPerDay {
-				return nil, cli.Usagef("-daily %s: line %d: %s: %s", file, n+1, text.Quote(f, 40), l.T("plan.err.dailyfile"))
+				return out, n + 1, f
 			}
 			out = append(out, v)
 		}
 	}
-	if len(out) != plan.HoursPerDay {
-		return nil, cli.Usagef("-daily %s: %d numbers: %s", file, len(out), l.T("plan.err.dailyfile"))
-	}
-	return out, nil
+	return out, 0, ""
 }
 
 // shellLines breaks a launch line ("vllm serve …") into lines of at

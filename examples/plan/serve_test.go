@@ -198,3 +198,26 @@ func TestEchoFleet(t *testing.T) {
 		t.Errorf("the echo plans %s on %d groups; the command said %s", got, len(opts[0].Fleet), want)
 	}
 }
+
+// parseDaily never fails but with the line and field at fault, and returns no
+// more than 24 numbers; seeds: the README's profile, a comment, a stray word,
+// a 25th number.
+func FuzzParseDaily(f *testing.F) {
+	seed, err := os.ReadFile("testdata/daily.txt")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	f.Add([]byte("1 # all day\n"))
+	f.Add([]byte("0.5, 1; x\n"))
+	f.Add([]byte(strings.Repeat("1 ", 25)))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		out, line, bad := parseDaily(b)
+		if len(out) > plan.HoursPerDay {
+			t.Fatalf("%d numbers", len(out))
+		}
+		if (bad == "") != (line == 0) || line < 0 || line > strings.Count(string(b), "\n")+1 {
+			t.Fatalf("line %d, field %q", line, bad)
+		}
+	})
+}
