@@ -151,7 +151,7 @@ func (j *Job) parts(l jobLayout) (jobParts, error) {
 	t, p, d, acc := float64(l.t), float64(l.p), float64(l.d), float64(l.m)
 	s := float64(j.SeqLen)
 	tokens := float64(j.Batch) * s
-	n := float64(matmulParams(m))
+	n := float64(matmulOf(m, sh.Active)) // matmulParams, from the counts Shape found
 	dAttn := sh.Heads * sh.HeadDim
 	kv := sh.KVHeads * sh.HeadDim
 	layers := sh.Layers
@@ -216,7 +216,7 @@ func (j *Job) parts(l jobLayout) (jobParts, error) {
 	jp.device = mm/mmRate + attn/(attnPeak*eff.attention) + mem/memRate
 	jp.peakFloor = mm/float64(j.PeakPerDevice) + attn/attnPeak
 	if !j.Adapters {
-		jp.update = float64(m.ParamCount()) / (t * p) * updateBytes / memRate
+		jp.update = float64(sh.Params) / (t * p) * updateBytes / memRate
 	}
 
 	if j.Devices > 1 {
@@ -225,8 +225,8 @@ func (j *Job) parts(l jobLayout) (jobParts, error) {
 		if gp == 0 {
 			gp = l.prec
 		}
-		shard := float64(m.ParamCount()) / (t * p) / 8 // this device's bytes a bit of precision
-		var grad float64                               // adapters': a fraction of a percent of the base, left out
+		shard := float64(sh.Params) / (t * p) / 8 // this device's bytes a bit of precision
+		var grad float64                          // adapters': a fraction of a percent of the base, left out
 		if !j.Adapters {
 			grad = shard * gp.Bits()
 		}

@@ -217,6 +217,8 @@ func TestTariffValidate(t *testing.T) {
 		"term with both prices":    mod(func(t *Tariff) { t.Terms = []Term{{Months: 3, Monthly: dec("1"), Discount: dec("0.1")}} }),
 		"term with no price":       mod(func(t *Tariff) { t.Terms = []Term{{Months: 3}} }),
 		"discount of 100%":         mod(func(t *Tariff) { t.Terms = []Term{{Months: 3, Discount: dec("1")}} }),
+		"discount of 1.000":        mod(func(t *Tariff) { t.Terms = []Term{{Months: 3, Discount: dec("1.000")}} }),
+		"discount of 20":           mod(func(t *Tariff) { t.Terms = []Term{{Months: 3, Discount: decimal.New(2, 1)}} }),
 		"discount without monthly": {Currency: "CNY", Hourly: dec("1"), Terms: []Term{{Months: 3, Discount: dec("0.1")}}},
 		"two 3-month terms":        mod(func(t *Tariff) { t.Terms = []Term{{Months: 3, Monthly: dec("1")}, {Months: 3, Monthly: dec("2")}} }),
 		"13 decimal places":        mod(func(t *Tariff) { t.Hourly = dec("0.0000000000001") }),
@@ -238,6 +240,13 @@ func TestTariffValidate(t *testing.T) {
 	// Trailing zeros do not count as places.
 	if err := mod(func(t *Tariff) { t.Hourly = dec("1.50000000000000000000") }).Validate(); err != nil {
 		t.Errorf("Validate() = %v for 1.5 written with trailing zeros", err)
+	}
+	// A discount just below 1 is a fraction, however it is written.
+	for _, d := range []string{"0.999999999999", "0.5000000000000000000000", "0"} {
+		tr := mod(func(t *Tariff) { t.Terms = []Term{{Months: 3, Discount: dec(d)}} })
+		if err := tr.Validate(); (err != nil) != (d == "0") { // zero is no discount at all: neither price given
+			t.Errorf("Validate() = %v for a discount of %s", err, d)
+		}
 	}
 }
 

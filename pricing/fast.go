@@ -25,6 +25,7 @@ import (
 // (smallEnough), on *big.Int otherwise.
 type pricer struct {
 	t      Tariff
+	minor  int32 // MinorUnit(t.Currency)
 	pk     []pkg
 	scale  int32
 	hourly exact           // Hourly·10^scale
@@ -86,7 +87,7 @@ func scaled(d decimal.Decimal, scale int32) exact {
 
 // newPricer prepares t, which must be valid.
 func newPricer(t Tariff) *pricer {
-	p := &pricer{t: t}
+	p := &pricer{t: t, minor: MinorUnit(t.Currency)}
 	p.pk = t.appendPackages(make([]pkg, 0, len(t.Terms)+3))
 	p.scale = t.costScale(p.pk)
 	p.hourly = scaled(t.Hourly, p.scale)
@@ -301,7 +302,7 @@ func (p *pricer) floor(secs int64, gpus int) (int64, bool) {
 	for _, c := range pr.prices {
 		lo = min(lo, max(c, atRate))
 	}
-	return totalMinor(lo, p.scale, gpus, MinorUnit(p.t.Currency), p.t.Rounding)
+	return totalMinor(lo, p.scale, gpus, p.minor, p.t.Rounding)
 }
 
 // roundedLine is the one line of a cover of one kind of package, or of hourly
@@ -318,7 +319,7 @@ func (p *pricer) roundedLine(c cover, gpus int) Line {
 // total is the Total of quote(c, trialSecs, gpus): the exact cost for gpus GPUs
 // rounded once to the minor unit, from integers when they fit.
 func (p *pricer) total(c cover, trialSecs int64, gpus int) Money {
-	cost, minor := p.hourly.mul(trialSecs).add(c.cost), MinorUnit(p.t.Currency)
+	cost, minor := p.hourly.mul(trialSecs).add(c.cost), p.minor
 	if cost.b == nil {
 		if tot, ok := totalMinor(cost.v, p.scale, gpus, minor, p.t.Rounding); ok {
 			return Money{Amount: decimal.New(tot, -minor), Currency: p.t.Currency}

@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/internal/checked"
 	"github.com/shopspring/decimal"
 )
 
@@ -367,6 +368,20 @@ func parseDecimal(s string, neg bool) (decimal.Decimal, error) {
 		!allDigits(intPart) || !allDigits(frac) {
 		return decimal.Decimal{}, reasonf("%s: not a plain decimal such as 12.50", quote(s))
 	}
+	if len(intPart)+len(frac) <= 18 {
+		// The digits fit an int64: the coefficient is read here, as decimal
+		// would read it, without joining the two parts into a new string.
+		var c int64
+		for _, part := range [...]string{intPart, frac} {
+			for i := 0; i < len(part); i++ {
+				c = c*10 + int64(part[i]-'0')
+			}
+		}
+		if len(body) < len(s) {
+			c = -c
+		}
+		return decimal.New(c, -int32(len(frac))), nil
+	}
 	d, err := decimal.NewFromString(s)
 	if err != nil {
 		return decimal.Decimal{}, reasonf("%s: not a plain decimal such as 12.50", quote(s))
@@ -408,6 +423,18 @@ func splitDec(d decimal.Decimal) decParts {
 		e++
 	}
 	return decParts{v, e, true}
+}
+
+// wholeMinor returns d as a whole number of units of 10^-places (a currency's
+// minor units, places as MinorUnit gives them), false when it is not a whole
+// number of them or the number does not fit an int64. It does not allocate.
+func wholeMinor(d decimal.Decimal, places int32) (int64, bool) {
+	t := splitDec(d)
+	k := int64(t.e) + int64(places)
+	if !t.ok || k < 0 || k > 18 {
+		return 0, false
+	}
+	return checked.Mul(t.c, pow10(k))
 }
 
 // places returns the number of decimal places d needs (zero for an integer).

@@ -296,6 +296,38 @@ func TestMoneyDiv(t *testing.T) {
 	}
 }
 
+// ParseDecimal keeps a plain decimal as written: its exponent is minus the
+// digits after the point (1.50 keeps two places, as a price list wrote it) and
+// its coefficient the digits, leading zeros dropped, signed; short numbers and
+// numbers past 18 digits alike.
+func TestParseDecimalAsWritten(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		intPart := rapid.StringMatching(`[0-9]{1,30}`).Draw(t, "int")
+		frac := rapid.StringMatching(`([0-9]{1,30})?`).Draw(t, "frac")
+		neg := rapid.Bool().Draw(t, "neg")
+		s := intPart
+		if frac != "" {
+			s += "." + frac
+		}
+		if neg {
+			s = "-" + s
+		}
+		d, err := ParseDecimal(s)
+		if err != nil {
+			t.Fatalf("ParseDecimal(%q): %v", s, err)
+		}
+		digits := strings.TrimLeft(intPart+frac, "0")
+		if digits == "" {
+			digits = "0"
+		} else if neg {
+			digits = "-" + digits
+		}
+		if got := d.Coefficient().String(); got != digits || d.Exponent() != -int32(len(frac)) {
+			t.Fatalf("ParseDecimal(%q) = %s·10^%d, want %s·10^%d", s, got, d.Exponent(), digits, -len(frac))
+		}
+	})
+}
+
 // A plain decimal has at most 30 digits on each side of the point: 30 read, 31
 // are refused, on either side, through every reader of decimals.
 func TestDecimalDigitLimit(t *testing.T) {

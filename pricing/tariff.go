@@ -133,28 +133,29 @@ func (t Tariff) Validate() error {
 		add("terms", "%d terms: at most 8", len(t.Terms))
 	}
 	for i, term := range t.Terms {
-		at := "terms[" + strconv.Itoa(i) + "]"
+		// The field's name is written only for a problem found.
+		at := func(key string) string { return "terms[" + strconv.Itoa(i) + "]" + key }
 		if term.Months < 2 || term.Months > 120 {
-			add(at+".months", "%d months: want 2 to 120", term.Months)
+			add(at(".months"), "%d months: want 2 to 120", term.Months)
 		}
 		if slices.ContainsFunc(t.Terms[:i], func(e Term) bool { return e.Months == term.Months }) {
-			add(at+".months", "a second term of %d months", term.Months)
+			add(at(".months"), "a second term of %d months", term.Months)
 		}
 		hasM, hasD := !term.Monthly.IsZero(), !term.Discount.IsZero()
 		switch {
 		case hasM == hasD:
-			add(at, "give exactly one of monthly price and discount")
+			add(at(""), "give exactly one of monthly price and discount")
 		case hasM:
-			if err := checkPrice(at+".monthly", term.Monthly); err != nil {
-				errs = append(errs, err)
+			if checkPrice("", term.Monthly) != nil {
+				errs = append(errs, checkPrice(at(".monthly"), term.Monthly))
 			}
 		default:
-			if err := checkPrice(at+".discount", term.Discount); err != nil {
-				errs = append(errs, err)
-			} else if term.Discount.Cmp(decimal.NewFromInt(1)) >= 0 {
-				add(at+".discount", "%s: want a fraction below 1", excerpt(term.Discount))
+			if checkPrice("", term.Discount) != nil {
+				errs = append(errs, checkPrice(at(".discount"), term.Discount))
+			} else if !belowOne(term.Discount) {
+				add(at(".discount"), "%s: want a fraction below 1", excerpt(term.Discount))
 			} else if t.Monthly.IsZero() {
-				add(at+".discount", "a discount needs a monthly price")
+				add(at(".discount"), "a discount needs a monthly price")
 			}
 		}
 	}
@@ -162,6 +163,17 @@ func (t Tariff) Validate() error {
 		add("", "nothing offered: every price is zero")
 	}
 	return errors.Join(errs...)
+}
+
+// belowOne reports whether d, a valid price (checkPrice), is below 1, without
+// allocating where its coefficient fits an int64.
+func belowOne(d decimal.Decimal) bool {
+	if t := splitDec(d); t.ok {
+		// c·10^e < 1: c < 10^-e, where e < 0 (a trimmed c ≥ 1 is whole
+		// otherwise, and c = 0 is below); 10^-e is past every int64 c from 19 up.
+		return t.c == 0 || (t.e < 0 && (t.e < -18 || t.c < pow10(int64(-t.e))))
+	}
+	return d.LessThan(decimal.New(1, 0))
 }
 
 func (a AfterPackage) valid() bool { return a == BillHourly || a == Renew }

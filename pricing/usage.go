@@ -207,15 +207,38 @@ func (p Pricer) Total(u Usage, gpus int) (Money, error) {
 // It reports false when it has no bound to give: a usage other than a valid run,
 // prices too large for int64.
 func (p Pricer) Floor(u Usage, gpus int) (Money, bool) {
-	if u.Pattern != Run || p.check(u, gpus) != nil {
-		return Money{}, false
-	}
-	// Whole seconds, rounded up; Validate bounds the duration far below overflow.
-	minor, ok := p.p.floor(int64((u.Duration+time.Second-1)/time.Second), gpus)
+	minor, ok := p.floor(u, gpus)
 	if !ok {
 		return Money{}, false
 	}
-	return Money{Amount: decimal.New(minor, -MinorUnit(p.p.t.Currency)), Currency: p.p.t.Currency}, true
+	return Money{Amount: decimal.New(minor, -p.p.minor), Currency: p.p.t.Currency}, true
+}
+
+// FloorAbove reports whether Floor(u, gpus) has a bound to give and it is above
+// bar: then every price of u on gpus GPUs is above bar, and a caller ranking
+// prices against bar (the last of the ones it keeps) need not price it. It is
+// false where Floor has no bound and for a bar in another currency. It is Floor
+// compared with bar, without building Floor's Money: where bar is a whole
+// number of the currency's minor units (a rounded total is), it does not
+// allocate.
+func (p Pricer) FloorAbove(u Usage, gpus int, bar Money) bool {
+	minor, ok := p.floor(u, gpus)
+	if !ok || bar.Currency != p.p.t.Currency {
+		return false
+	}
+	if b, whole := wholeMinor(bar.Amount, p.p.minor); whole {
+		return minor > b
+	}
+	return decimal.New(minor, -p.p.minor).GreaterThan(bar.Amount)
+}
+
+// floor is Floor in whole minor units of the tariff's currency.
+func (p Pricer) floor(u Usage, gpus int) (int64, bool) {
+	if u.Pattern != Run || p.check(u, gpus) != nil {
+		return 0, false
+	}
+	// Whole seconds, rounded up; Validate bounds the duration far below overflow.
+	return p.p.floor(int64((u.Duration+time.Second-1)/time.Second), gpus)
 }
 
 func (p Pricer) check(u Usage, gpus int) error {

@@ -211,6 +211,52 @@ func TestFloorBoundsTotal(t *testing.T) {
 	})
 }
 
+// FloorAbove skips only usages that cost more than the bar: when it says the
+// floor is above a bar, Total is above it too. Bars are drawn around Total and
+// the floor, in whole minor units and finer (1.2300 and 1.234 as much as 1.23),
+// so that both of its ways of comparing run. A floor is above the bar one minor
+// unit below it and never above itself, and a bar in another currency is never
+// beaten.
+func TestFloorAboveOnlySkipsDearer(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tr := genTariff(t)
+		p, err := NewPricer(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := Continuous(genDuration(t, "run", 3*365*24*time.Hour) + time.Duration(rapid.Int64Range(0, 999).Draw(t, "ms"))*time.Millisecond)
+		gpus := rapid.IntRange(1, 16).Draw(t, "gpus")
+		total, err := p.Total(u, gpus)
+		if err != nil {
+			t.Fatal(err)
+		}
+		floor, ok := p.Floor(u, gpus)
+		if !ok {
+			t.Fatalf("no floor for %+v on %+v", u, tr)
+		}
+		from := rapid.SampledFrom([]Money{total, floor}).Draw(t, "from")
+		step := decimal.New(1, -MinorUnit(tr.Currency)-rapid.Int32Range(0, 2).Draw(t, "finer"))
+		bar := Money{Amount: from.Amount.Add(step.Mul(decimal.NewFromInt(rapid.Int64Range(-3, 3).Draw(t, "steps")))), Currency: tr.Currency}
+		if rapid.Bool().Draw(t, "padded") {
+			bar.Amount = bar.Amount.Round(bar.Amount.Exponent()*-1 + 2) // 1.23 as 1.2300
+		}
+		above := p.FloorAbove(u, gpus, bar)
+		if above && !total.Amount.GreaterThan(bar.Amount) {
+			t.Fatalf("FloorAbove(%v) true with Total %v (floor %v) for %v on %d GPUs, %+v", bar, total, floor, u.Duration, gpus, tr)
+		}
+		if want := floor.Amount.GreaterThan(bar.Amount); above != want {
+			t.Fatalf("FloorAbove(%v) = %v with floor %v; want %v", bar, above, floor, want)
+		}
+		if p.FloorAbove(u, gpus, floor) {
+			t.Fatalf("FloorAbove(its own floor %v) true", floor)
+		}
+		other := Money{Amount: decimal.NewFromInt(-1), Currency: "EUR"}
+		if p.FloorAbove(u, gpus, other) {
+			t.Fatalf("FloorAbove(%v) true on a tariff in %s", other, tr.Currency)
+		}
+	})
+}
+
 // A longer run never costs less: every cover of it covers a shorter one too. A
 // planner relies on it to bound the cost of a run stretched by interruptions
 // with the Floor of the run itself.
@@ -265,5 +311,37 @@ func TestFloorValues(t *testing.T) {
 	}
 	if _, ok := (Pricer{}).Floor(Continuous(time.Hour), 1); ok {
 		t.Error("a zero Pricer gave a floor")
+	}
+	if (Pricer{}).FloorAbove(Continuous(time.Hour), 1, Money{Currency: "CNY"}) {
+		t.Error("a zero Pricer's floor is above CNY 0")
+	}
+}
+
+// FloorAbove compares the floor (CNY 1381.76 for the first case above) with a
+// bar however the bar is written, and allocates nothing for a bar in whole
+// minor units, the planner's case.
+func TestFloorAboveValues(t *testing.T) {
+	p, err := NewPricer(Tariff{Currency: "CNY", Hourly: dec("8")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := Continuous(21*time.Hour + 35*time.Minute + 24*time.Second)
+	for _, c := range []struct {
+		bar  string
+		want bool
+	}{
+		{"1381.75", true}, {"1381.76", false}, {"1381.7600", false}, {"1381.759", true}, {"1381.761", false},
+		{"1381", true}, {"1382", false}, {"0", true}, {"-5", true}, {"12345678901234567890", false},
+	} {
+		if got := p.FloorAbove(u, 8, Money{Amount: dec(c.bar), Currency: "CNY"}); got != c.want {
+			t.Errorf("FloorAbove(CNY %s) = %v, want %v", c.bar, got, c.want)
+		}
+	}
+	if p.FloorAbove(u, 8, Money{Amount: dec("1"), Currency: "USD"}) {
+		t.Error("FloorAbove(USD 1) on a CNY tariff = true, want false")
+	}
+	bar := Money{Amount: dec("1381.75"), Currency: "CNY"}
+	if n := testing.AllocsPerRun(100, func() { _ = p.FloorAbove(u, 8, bar) }); n != 0 {
+		t.Errorf("FloorAbove allocates %v times a call, want 0", n)
 	}
 }

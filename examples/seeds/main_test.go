@@ -9,11 +9,18 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/shopspring/decimal"
+
+	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/msg"
+	"github.com/gpuplan/gpuplan/internal/text"
+	"github.com/gpuplan/gpuplan/pricing/plan"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -188,5 +195,220 @@ func TestJSON(t *testing.T) {
 	}
 	if n := strings.Count(text.String(), "\nVerdict: "); len(got.Sections) != n {
 		t.Errorf("%d sections in JSON, %d verdicts in the text", len(got.Sections), n)
+	}
+}
+
+// The Chinese report quotes each claim in the article's own words, with its
+// line, and gives the library's figures and the verdict in Chinese: money in
+// yuan to the fen, durations in 小时, 分钟 and 毫秒, and English only where it
+// quotes a message the library returns.
+func TestChinese(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(&out, []string{"-lang", "zh"}, msg.EN); err != nil {
+		t.Fatal(err)
+	}
+	report := out.String()
+	if n := strings.Count(report, "\n原文（文章"); n != 26 {
+		t.Errorf("report has %d claims, want 26", n)
+	}
+	verdicts := strings.Split(report, "\n结论：")[1:]
+	if len(verdicts) != 26 {
+		t.Errorf("report has %d verdicts, want 26", len(verdicts))
+	}
+	for _, v := range verdicts {
+		if !strings.HasPrefix(v, "复现") && !strings.HasPrefix(v, "更正") && !strings.HasPrefix(v, "部分更正") &&
+			!strings.HasPrefix(v, "部分属实") && !strings.HasPrefix(v, "未复现") {
+			t.Errorf("verdict opens %q, want 复现, 更正, 部分更正, 部分属实 or 未复现", text.CutWidth(v, 30))
+		}
+	}
+	for _, claim := range strings.Split(report, "\n原文（文章")[1:] {
+		claim, _, _ = strings.Cut(claim, "\n程序库的计算：")
+		if !strings.Contains(claim, "“") || !strings.Contains(claim, "行）") {
+			t.Errorf("claim %q quotes no line of the article", text.CutWidth(claim, 40))
+		}
+	}
+	english := regexp.MustCompile(`\b(the|is|fits|per GPU|tokens|Claim|Library|Verdict)\b`)
+	unit := regexp.MustCompile(`\d (h|min|ms)\b`)
+	yuan := regexp.MustCompile(`¥-?\d+(\.\d*)?`)
+	for _, line := range strings.Split(report, "\n") {
+		quoted := strings.HasPrefix(line, "      ") || strings.Contains(line, "问题：") || strings.Contains(line, "备注：")
+		if !quoted && (english.MatchString(line) || strings.Contains(line, "CNY")) {
+			t.Errorf("line in English: %q", line)
+		}
+		if unit.MatchString(line) {
+			t.Errorf("line with an English unit: %q", line)
+		}
+		for _, m := range yuan.FindAllString(line, -1) {
+			if _, frac, _ := strings.Cut(m, "."); len(frac) < 2 {
+				t.Errorf("%q: yuan not to the fen in %q", m, line)
+			}
+		}
+	}
+	if strings.Contains(report, "!seeds.") || strings.Contains(report, "%!") {
+		t.Error("report has a message missing from the tables or a bad format")
+	}
+}
+
+// Both languages print the figures of one computation: each section's library
+// lines hold the same numbers in English and in Chinese.
+func TestSameFigures(t *testing.T) {
+	s := settings{context: 4096, seq: 2048, headroom: plan.DefaultHeadroom, cat: catalog.Default()}
+	secs, err := s.sections()
+	if err != nil {
+		t.Fatal(err)
+	}
+	number := regexp.MustCompile(`\d+(\.\d+)?`)
+	for i, sec := range secs {
+		var en, zh []string
+		for _, line := range sec.library {
+			en = append(en, number.FindAllString(line.in(msg.EN), -1)...)
+			zh = append(zh, number.FindAllString(line.in(msg.ZH), -1)...)
+		}
+		slices.Sort(en)
+		slices.Sort(zh)
+		if !slices.Equal(en, zh) {
+			t.Errorf("section %d (%s): English figures %q, Chinese %q", i+1, sec.title.in(msg.EN), en, zh)
+		}
+	}
+}
+
+// Chinese table cells pad by display columns, so that the columns line up: a
+// header and a row of each table end (right-aligned columns) or start
+// (left-aligned ones) at the same column of the terminal.
+func TestChineseTablesAlign(t *testing.T) {
+	report := map[msg.Lang]string{}
+	for _, l := range []msg.Lang{msg.EN, msg.ZH} {
+		var out bytes.Buffer
+		if err := run(&out, []string{"-lang", l.String()}, msg.EN); err != nil {
+			t.Fatal(err)
+		}
+		report[l] = out.String()
+	}
+	// at is the display columns where the nth occurrence of cell starts and ends
+	// in the first line of the report that holds line; with no cell, where the
+	// line's nth field (split at spaces; from the end when negative) does.
+	at := func(l msg.Lang, line, cell string, nth int) (start, end int) {
+		for _, s := range strings.Split(report[l], "\n") {
+			if !strings.Contains(s, line) {
+				continue
+			}
+			if cell == "" {
+				fields := strings.Fields(s)
+				if nth < 0 {
+					nth += len(fields) + 1
+				}
+				if nth < 1 || nth > len(fields) {
+					t.Fatalf("%v: line %q has no field %d", l, s, nth)
+				}
+				i := 0
+				for _, f := range fields[:nth] {
+					i += strings.Index(s[i:], f) + len(f)
+				}
+				return text.Width(s[:i-len(fields[nth-1])]), text.Width(s[:i])
+			}
+			i := 0
+			for range nth {
+				j := strings.Index(s[i:], cell)
+				if j < 0 {
+					t.Fatalf("%v: line %q has fewer than %d %q", l, s, nth, cell)
+				}
+				i += j + len(cell)
+			}
+			return text.Width(s[:i-len(cell)]), text.Width(s[:i])
+		}
+		t.Fatalf("%v: no line holds %q", l, line)
+		return 0, 0
+	}
+	type spot struct {
+		line, cell string
+		nth        int
+	}
+	// Rows are found by words and units rather than by figures, which move
+	// with the library's models.
+	for _, tc := range []struct {
+		lang      msg.Lang
+		head, row spot
+		left      bool // a left-aligned column: compare starts, not ends
+	}{
+		{msg.ZH, spot{"方案", "每卡显存", 1}, spot{"8-bit Adam，单卡", "GB", 1}, false},
+		{msg.ZH, spot{"方案", "80 GB", 1}, spot{"切分到 2 张卡", "放得下", 1}, true},
+		{msg.ZH, spot{"参数量           AdamW", "A100 SXM4 80GB", 1}, spot{"    10B ", "", -1}, true},
+		{msg.ZH, spot{"显存（nvidia-smi）", "FP64", 1}, spot{"GFLOPS  15360 MiB", "GFLOPS", 1}, false},
+		{msg.ZH, spot{"1.5–2 倍法则", "1.5–2 倍法则", 1}, spot{"llama-2-70b    140 GB", "GB", 3}, false},
+		{msg.ZH, spot{"1.5–2 倍法则", "80 GB", 1}, spot{"llama-2-70b    140 GB", "", -1}, true},
+		{msg.ZH, spot{"4K 上下文最大批量", "所需显存", 1}, spot{"llama-2-13b   13.02B", "GB", 2}, false},
+		{msg.ZH, spot{"token/秒", "TDP", 1}, spot{"GeForce RTX 4090   FP16", " W", 1}, false},
+		{msg.ZH, spot{"满并发 token/秒", "TPOT 目标内", 1}, spot{"llama-2-7b   FP8", "token/秒", 1}, false},
+		{msg.ZH, spot{"满并发 token/秒", "满并发 token/秒", 1}, spot{"llama-2-7b   FP8", "", -3}, false},
+		{msg.ZH, spot{"token 数", "倍数", 1}, spot{"LoRA，完全重计算", "×", 1}, false},
+		{msg.ZH, spot{"权重格式", "总计减少", 1}, spot{"Q4_K_M     4.84", "%", 2}, false},
+		{msg.ZH, spot{"梯度+优化器", "梯度+优化器", 1}, spot{"QLoRA（NF4 基座，全部线性层）", "MB", 1}, false},
+		{msg.ZH, spot{"sizing.RenderMemory(SDXL", "在", 1}, spot{"sizing.RenderMemory(Cycles 4K", "在", 1}, true},
+		{msg.ZH, spot{"每瓦 BF16", "每瓦 BF16", 1}, spot{"GFLOPS    ", "GFLOPS", 2}, false},
+		{msg.ZH, spot{"示例价格       示例费用", "能耗", 1}, spot{"kWh", "kWh", 1}, false},
+		{msg.ZH, spot{"示例价格       示例费用", "解码速度", 1}, spot{"kWh", "token/秒", 1}, false},
+		{msg.ZH, spot{"扩展效率      耗时", "耗时", 1}, spot{"A100 SXM4 80GB   NVLink", "小时", 1}, false},
+		{msg.ZH, spot{"卡型与互联", "8 张卡", 1}, spot{"GeForce RTX 4090，PCIe", "毫秒", 2}, false},
+		{msg.ZH, spot{"每小时中位价", "每小时中位价", 1}, spot{"GeForce RTX 4090      4", "", 5}, false},
+		{msg.ZH, spot{"机房等级，服务", "机房等级，服务", 1}, spot{"无，self-service", "无，self-service", 1}, true},
+		{msg.ZH, spot{"机房等级，服务", "标记", 1}, spot{"无，self-service", "偏低", 1}, true},
+		{msg.ZH, spot{"每天中断次数", "预计费用", 1}, spot{"（假设）", "", -1}, false},
+		{msg.ZH, spot{"每天中断次数", "损失时间", 1}, spot{"（假设）", "分钟", 1}, false},
+		{msg.ZH, spot{"每天中断次数", "等级", 1}, spot{"（假设）", "-", 3}, true},
+		{msg.ZH, spot{"全按量计费", "最省组合", 1}, spot{"先试用", "", 6}, false},
+		{msg.ZH, spot{"全按量计费", "全按量计费", 1}, spot{"连续使用 730 小时", "", 4}, false},
+		{msg.ZH, spot{"1 张 RTX 4090", "每卡", 1}, spot{"4 张 RTX 4090", "每卡", 1}, true},
+		{msg.ZH, spot{"llama-2-70b，FP16，2", "每卡", 1}, spot{"llama-2-70b，Q4_K_M", "每卡", 1}, true},
+		// The English headers fixed to line up with their rows.
+		{msg.EN, spot{"tokens/s max", "within target", 1}, spot{"llama-2-7b   FP8", "tok/s", 1}, false},
+		{msg.EN, spot{"FP32 per W", "BF16 per W", 1}, spot{"GFLOPS    ", "GFLOPS", 2}, false},
+		{msg.EN, spot{"SAMPLE price    SAMPLE cost", "energy", 1}, spot{"kWh", "kWh", 1}, false},
+	} {
+		hs, he := at(tc.lang, tc.head.line, tc.head.cell, tc.head.nth)
+		rs, re := at(tc.lang, tc.row.line, tc.row.cell, tc.row.nth)
+		if tc.left && hs != rs {
+			t.Errorf("%v: %q starts at column %d, %q at %d", tc.lang, tc.head.cell, hs, tc.row.cell, rs)
+		}
+		if !tc.left && he != re {
+			t.Errorf("%v: %q ends at column %d, %q at %d", tc.lang, tc.head.cell, he, tc.row.cell, re)
+		}
+	}
+}
+
+// A cell pads to its verb's width by display columns: a Chinese character takes
+// two.
+func TestCell(t *testing.T) {
+	for _, tc := range []struct {
+		format string
+		arg    cell
+		want   string
+	}{
+		{"[%-8s]", "放得下", "[放得下  ]"},
+		{"[%8s]", "放得下", "[  放得下]"},
+		{"[%4s]", "放得下", "[放得下]"},
+		{"[%-8s]", "fits", "[fits    ]"},
+		{"[%s]", "×–", "[×–]"},
+	} {
+		if got := fmt.Sprintf(tc.format, tc.arg); got != tc.want {
+			t.Errorf("Sprintf(%q, %q) = %q, want %q", tc.format, tc.arg, got, tc.want)
+		}
+	}
+	if got := fmt.Sprintf("%.0f %.2f %s", fixed(decimal.RequireFromString("195.84")), fixed(decimal.RequireFromString("8.6")),
+		fixed(decimal.RequireFromString("7.2"))); got != "196 8.60 7.2" {
+		t.Errorf("fixed = %q, want 196 8.60 7.2", got)
+	}
+}
+
+// -json is for programs: the same English report whatever -lang says.
+func TestJSONEnglish(t *testing.T) {
+	var en, zh bytes.Buffer
+	if err := run(&en, []string{"-json"}, msg.EN); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(&zh, []string{"-json", "-lang", "zh"}, msg.ZH); err != nil {
+		t.Fatal(err)
+	}
+	if en.String() != zh.String() {
+		t.Error("-json -lang zh differs from -json")
 	}
 }

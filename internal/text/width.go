@@ -102,9 +102,10 @@ func CutWidth(s string, n int) string {
 // Wrap breaks s into lines of at most width columns (by Width): at spaces, and
 // between two characters either of which is wide (Chinese text runs without
 // spaces), but never before closing punctuation (，。、；：！？）」』》 and their
-// ASCII kin). The first line starts at column first (after what the caller
-// printed before it); each line after it starts with indent, whose width counts.
-// A word wider than a line is left whole on a line of its own.
+// ASCII kin) nor after opening punctuation (（「『《“ and their kin). The first
+// line starts at column first (after what the caller printed before it); each
+// line after it starts with indent, whose width counts. A word wider than a
+// line is left whole on a line of its own.
 func Wrap(s string, first, width int, indent string) string {
 	var b strings.Builder
 	col := first
@@ -136,19 +137,20 @@ type piece struct {
 }
 
 // breakable splits s at spaces and around wide characters, as Wrap may break
-// it; a closing punctuation mark stays with what precedes it.
+// it; a closing punctuation mark stays with what precedes it, an opening one
+// with what follows it.
 func breakable(s string) []piece {
 	var out []piece
 	for _, field := range strings.Fields(s) {
 		start, space := 0, true
-		prevWide := false
+		prevWide, prevOpening := false, false
 		for i, r := range field {
 			w := RuneWidth(r) == 2
-			if i > start && (w || prevWide) && !closing(r) {
+			if i > start && (w || prevWide) && !closing(r) && !prevOpening {
 				out = append(out, piece{field[start:i], space})
 				start, space = i, false
 			}
-			prevWide = w
+			prevWide, prevOpening = w, opening(r)
 		}
 		out = append(out, piece{field[start:], space})
 	}
@@ -158,6 +160,11 @@ func breakable(s string) []piece {
 // closing reports the punctuation a line should not start with.
 func closing(r rune) bool {
 	return strings.ContainsRune("，。、；：！？）」』》〉】,.;:!?)]}%", r)
+}
+
+// opening reports the punctuation a line should not end with.
+func opening(r rune) bool {
+	return strings.ContainsRune("（「『《〈【“‘([{", r)
 }
 
 func boolInt(b bool) int {

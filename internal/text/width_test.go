@@ -132,6 +132,7 @@ func TestWrap(t *testing.T) {
 		{"interruptible: about 0.4 interruptions expected", 20, "    ", "interruptible: about\n    0.4\n    interruptions\n    expected"},
 		{"显存不足导致任务直接失败，算力过剩则多付", 12, "", "显存不足导致\n任务直接失\n败，算力过剩\n则多付"},
 		{"averyveryverylongword x", 5, "", "averyveryverylongword\nx"},
+		{"显存不足（第三行）", 10, "", "显存不足\n（第三行）"},
 	} {
 		if got := Wrap(tc.s, 0, tc.width, tc.indent); got != tc.want {
 			t.Errorf("Wrap(%q, %d) = %q, want %q", tc.s, tc.width, got, tc.want)

@@ -195,10 +195,10 @@ func (c *cache) class(t int32, card *catalog.Card, o *pricing.Offer) *class {
 type slot struct {
 	fit *fit
 
-	done    *priced // nil: not priced yet
-	floor   int64   // Pricer.Floor, once floored
-	floored bool
-	floorOK bool
+	done *priced // nil: not priced yet
+	// above: the rental's floor was found above every bar below it, in whole
+	// minor units (zero: none; a lower bar is lower still).
+	above int64
 }
 
 // slot returns the class's slot at count n.

@@ -53,9 +53,8 @@ type priced struct {
 // size left out: a rental shorter than the job (diagnosed), a job that misses
 // the deadline once interruptions are counted (diagnosed), an offer that cannot
 // price the usage (w.why), or a candidate that cannot make the plan: one whose
-// rental's floor (Pricer.Floor) is above the bar (sweep.bar), in whole minor
-// units of the ranking's currency, is not priced. The floor is used only where
-// it bounds the ranking key: without a conversion. With interruptions the
+// rental's floor is above the bar (sweep.bar; Pricer.FloorAbove) is not priced.
+// The floor is used only where it bounds the ranking key: without a conversion. With interruptions the
 // expected cost prices a run at least as long as the rental, or adds to the
 // rental's cost, and a longer run never costs less (every cover of it covers
 // the shorter one), so the rental's floor bounds it too.
@@ -65,8 +64,8 @@ type priced struct {
 // offer is left out does not depend on the Limit.
 //
 // Offers of one class price alike (class): at holds what price found for the
-// class at this count, the floor once asked and the figures once priced, and
-// price answers from it rather than asking pricing again.
+// class at this count, the bars its floor was found above and the figures once
+// priced, and price answers from it rather than asking pricing again.
 func (w *sweep) price(at *slot, n int, f *fit) (candidate, bool, error) {
 	if at.done != nil {
 		w.served = true
@@ -74,8 +73,8 @@ func (w *sweep) price(at *slot, n int, f *fit) (candidate, bool, error) {
 	}
 	s, o, rates := w.s, w.o, &w.p.Rates
 	bar := w.bar()
-	floors := bar < math.MaxInt64 && (isZeroRates(*rates) || o.Tariff.Currency == rates.Base)
-	if floors && at.floored && at.floorOK && at.floor > bar { // the class was floored: its rental prices
+	floors := bar != nil && (isZeroRates(*rates) || o.Tariff.Currency == rates.Base)
+	if floors && bar.minor < at.above { // the class's floor is above a higher bar: its rental prices
 		w.served = true
 		return candidate{}, false, nil
 	}
@@ -107,17 +106,10 @@ func (w *sweep) price(at *slot, n int, f *fit) (candidate, bool, error) {
 			}
 		}
 	}
-	if floors {
-		if !at.floored {
-			f, ok := w.pr.Floor(c.rental, c.units)
-			at.floor, at.floorOK = minorUnits(f) // a whole number of minor units, read without rescaling
-			at.floorOK = at.floorOK && ok
-			at.floored = true
-		}
-		if at.floorOK && at.floor > bar { // both in minor units of one currency
-			w.served = true
-			return candidate{}, false, nil
-		}
+	if floors && w.pr.FloorAbove(c.rental, c.units, bar.key) { // the bar is in the tariff's currency
+		at.above = bar.minor + 1
+		w.served = true
+		return candidate{}, false, nil
 	}
 	var err error
 	c.total, err = w.pr.Total(c.rental, c.units)

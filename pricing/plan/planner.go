@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
 	"maps"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -897,7 +896,7 @@ func (s settings) work() (compute.FLOPs, error) {
 // the last of them, or than its offer's best so far, cannot be returned, and
 // price skips it on its floor.
 type bound struct {
-	top   []int64 // in whole minor units, ascending; nil: no bound
+	top   []*priced // exact ones (whole minor units), ascending; nil: no bound
 	limit int
 }
 
@@ -905,7 +904,7 @@ func (s *settings) bound() bound {
 	if s.Rank != RankCost || s.limit <= 0 {
 		return bound{}
 	}
-	return bound{make([]int64, 0, s.limit+1), s.limit}
+	return bound{make([]*priced, 0, s.limit+1), s.limit}
 }
 
 // keep counts candidate c among the costs known.
@@ -913,8 +912,8 @@ func (b *bound) keep(c *candidate) {
 	if b.top == nil || !c.exact {
 		return
 	}
-	j, _ := slices.BinarySearch(b.top, c.minor)
-	b.top = slices.Insert(b.top, j, c.minor)[:min(len(b.top)+1, b.limit)]
+	j, _ := slices.BinarySearchFunc(b.top, c.minor, func(p *priced, minor int64) int { return cmp.Compare(p.minor, minor) })
+	b.top = slices.Insert(b.top, j, c.priced)[:min(len(b.top)+1, b.limit)]
 }
 
 // sweep is the second phase, the frame the training and serving paths share
@@ -1019,21 +1018,21 @@ func (w *sweep) add(c candidate) {
 	}
 }
 
-// bar is the cost, in whole minor units of the ranking's currency, above which
-// a candidate of the offer cannot be returned: the Limit-th cost known, and no
-// more than the offer's best so far when one option per offer is kept;
-// math.MaxInt64 when there is none.
-func (w *sweep) bar() int64 {
-	bar := int64(math.MaxInt64)
+// bar is the candidate whose cost (its key, a whole number of minor units of
+// the ranking's currency) is the one above which a candidate of the offer
+// cannot be returned: the Limit-th cost known, or the offer's best so far when
+// one option per offer is kept and that is lower; nil when there is none.
+func (w *sweep) bar() *priced {
+	var bar *priced
 	t := w.top.top
 	if t == nil {
-		return bar
+		return nil
 	}
 	if len(t) == w.top.limit {
 		bar = t[len(t)-1]
 	}
-	if w.best && len(w.cands) > w.first && w.cands[w.first].exact {
-		bar = min(bar, w.cands[w.first].minor)
+	if c := w.cands[w.first:]; w.best && len(c) > 0 && c[0].exact && (bar == nil || c[0].minor < bar.minor) {
+		bar = c[0].priced
 	}
 	return bar
 }

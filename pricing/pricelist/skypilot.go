@@ -85,8 +85,10 @@ func readSkyPilot(r io.Reader) ([]pricing.Offer, []Skip, error) {
 		return nil, nil, err
 	}
 	header, hline := cr.header, cr.hline
-	// At most a row a line, and most rows make one offer; a spot price makes two.
-	sr := skyReader{skipped: []Skip{}, out: make([]pricing.Offer, 0, cr.lines-1)}
+	// At most a row a line, and a row makes at most two offers (one with a spot
+	// price): room for that many, so that the offers are never moved as they
+	// grow.
+	sr := skyReader{skipped: []Skip{}, out: make([]pricing.Offer, 0, 2*(cr.lines-1))}
 	for i := range sr.col {
 		sr.col[i] = -1
 	}
@@ -108,17 +110,23 @@ func readSkyPilot(r io.Reader) ([]pricing.Offer, []Skip, error) {
 	if err := eachRow(cr, sr.row); err != nil {
 		return nil, nil, err
 	}
+	if len(sr.out) < cap(sr.out)/2 {
+		// Most rows made no offer (a catalog of CPU instances and GPU ones):
+		// the offers are kept in a list of their own size.
+		return slices.Clone(sr.out), sr.skipped, nil
+	}
 	return slices.Clip(sr.out), sr.skipped, nil
 }
 
 // skyReader turns catalog rows into offers. The rows of one instance type in one
-// region (its zones) come one after another and repeat its GPU cells: the reader
-// reads them once per such group, and keeps the prices offered in the group, to
-// keep a repeated offer once.
+// region (its zones) come one after another, and the rows of one instance type
+// (its regions) repeat its GPU cells: the reader reads the GPU cells once for
+// each run of rows that repeat them, and keeps the prices offered in a group of
+// rows, to keep a repeated offer once.
 type skyReader struct {
 	col     [len(skyColumns)]int
 	group   skyGroup     // the cells of the last row with a GPU name
-	gpus    int          // read from group: GPUs an instance; zero for a fraction of one
+	gpus    int          // read from group.gpu: GPUs an instance; zero for a fraction of one
 	card    string       // the card named with its memory
 	ram     int64        // host RAM a GPU
 	prices  []skyOffered // the prices offered in group
@@ -128,7 +136,13 @@ type skyReader struct {
 
 // skyGroup is the cells that make a group of rows: an instance type's GPU in a
 // region.
-type skyGroup struct{ instance, name, count, info, memory, region string }
+type skyGroup struct {
+	instance, region string
+	gpu              skyGPU
+}
+
+// skyGPU is the cells that describe an instance's GPUs.
+type skyGPU struct{ name, count, info, memory string }
 
 // skyOffered is a price offered in a group, as the catalog writes it, whether it
 // is a spot price, and its value.
@@ -157,11 +171,11 @@ func (sr *skyReader) skip(reason string, line int) {
 
 // row reads one row: no offer (skipped), one, or two (with a spot price).
 func (sr *skyReader) row(rec []string, line int) error {
-	g := skyGroup{sr.get(rec, skyInstance), sr.get(rec, skyAccName), sr.get(rec, skyAccCount),
-		sr.get(rec, skyGpuInfo), sr.get(rec, skyMemory), sr.get(rec, skyRegion)}
-	if g.name == "" {
-		if g.count != "" {
-			if n, err := strconv.ParseFloat(g.count, 64); err != nil || n != 0 {
+	g := skyGroup{sr.get(rec, skyInstance), sr.get(rec, skyRegion), skyGPU{sr.get(rec, skyAccName), sr.get(rec, skyAccCount),
+		sr.get(rec, skyGpuInfo), sr.get(rec, skyMemory)}}
+	if g.gpu.name == "" {
+		if g.gpu.count != "" {
+			if n, err := strconv.ParseFloat(g.gpu.count, 64); err != nil || n != 0 {
 				return sr.fail(rec, line, skyAccCount, invalidf("a GPU count without a GPU name"))
 			}
 		}
@@ -169,15 +183,19 @@ func (sr *skyReader) row(rec []string, line int) error {
 		return nil
 	}
 	if g != sr.group {
-		if err := sr.readGroup(rec, line, g); err != nil {
-			return err
+		if g.gpu != sr.group.gpu {
+			if err := sr.readGPU(rec, line, g.gpu); err != nil {
+				return err
+			}
 		}
+		sr.group, sr.prices = g, sr.prices[:0]
 	}
 	if sr.gpus == 0 {
 		sr.skip("a fraction of a GPU", line)
 		return nil
 	}
 	var price decimal.Decimal
+	var priceText string
 	for _, spotOffer := range [...]bool{false, true} {
 		c, repeat := skyPrice, "the same on-demand offer in another zone of its region"
 		if spotOffer {
@@ -187,7 +205,7 @@ func (sr *skyReader) row(rec []string, line int) error {
 		i := slices.IndexFunc(sr.prices, func(p skyOffered) bool { return p.text == text && p.spot == spotOffer })
 		if i >= 0 {
 			sr.skip(repeat, line)
-			price = sr.prices[i].value
+			price, priceText = sr.prices[i].value, text
 			continue
 		}
 		hourly, err := parseSkyPrice(text, !spotOffer)
@@ -195,8 +213,8 @@ func (sr *skyReader) row(rec []string, line int) error {
 			return sr.fail(rec, line, c, err)
 		}
 		if !spotOffer {
-			price = hourly
-		} else if hourly.IsZero() || hourly.Cmp(price) >= 0 {
+			price, priceText = hourly, text
+		} else if hourly.IsZero() || !below(text, priceText, hourly, price) {
 			break // no spot price, or none below the on-demand one: it buys nothing
 		}
 		if len(sr.prices) < 64 {
@@ -215,9 +233,10 @@ func (sr *skyReader) row(rec []string, line int) error {
 	return nil
 }
 
-// readGroup reads the GPU cells of a row that starts group g: its GPUs (zero for
-// a fraction of one), its card named with its memory, its host RAM.
-func (sr *skyReader) readGroup(rec []string, line int, g skyGroup) error {
+// readGPU reads the GPU cells g of a row that starts a run of rows with them:
+// its GPUs (zero for a fraction of one), its card named with its memory, its
+// host RAM.
+func (sr *skyReader) readGPU(rec []string, line int, g skyGPU) error {
 	gpus, frac, err := gpuCount(g.count)
 	if err != nil {
 		return sr.fail(rec, line, skyAccCount, err)
@@ -240,8 +259,22 @@ func (sr *skyReader) readGroup(rec []string, line int, g skyGroup) error {
 	if pricing.CardKey(card) == "" {
 		return sr.fail(rec, line, skyAccName, invalidf("a GPU name without letters or digits"))
 	}
-	sr.group, sr.gpus, sr.card, sr.ram, sr.prices = g, gpus, card, ram, sr.prices[:0]
+	sr.gpus, sr.card, sr.ram = gpus, card, ram
 	return nil
+}
+
+// below reports whether price a, read from text as, is below price b, read
+// from bs, both valid (parseSkyPrice). Rounding to float64 is monotone, so
+// floats that differ are in the decimals' order; only equal ones are compared
+// as decimals, which rescaling one of them to the other's places allocates
+// for.
+func below(as, bs string, a, b decimal.Decimal) bool {
+	x, errA := strconv.ParseFloat(as, 64)
+	y, errB := strconv.ParseFloat(bs, 64)
+	if errA == nil && errB == nil && x != y {
+		return x < y
+	}
+	return a.LessThan(b)
 }
 
 // skyNote is the Notes of an offer of instance in zone: its instance, zone and

@@ -2,6 +2,7 @@ package pricelist
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -195,4 +196,47 @@ func FuzzReadSkyPilot(f *testing.F) {
 			}
 		}
 	})
+}
+
+// below orders two prices as decimals: by their floats where those differ, and
+// exactly where two decimals round to one float.
+func TestBelow(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"10.2397", "55.04", true}, {"68.800000", "68.8", false}, {"68.8", "68.800000", false},
+		{"68.799999", "68.8", true}, {"0.09999999999999999999", "0.1", true},
+		{"0.10000000000000000001", "0.1", false}, {"0.1", "0.10000000000000000001", true},
+	} {
+		a, err := parseSkyPrice(c.a, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := parseSkyPrice(c.b, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := below(c.a, c.b, a, b); got != c.want {
+			t.Errorf("below(%s, %s) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// A catalog whose rows are mostly CPU instances keeps its few offers in a list
+// of their own size, not in the room read for two offers a row.
+func TestReadSkyPilotKeepsNoRoom(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("InstanceType,AcceleratorName,AcceleratorCount,MemoryGiB,Price,SpotPrice,Region\n")
+	for i := range 100 {
+		fmt.Fprintf(&b, "m7i.large,,,8.0,0.1008,0.0443,region-%d\n", i)
+	}
+	b.WriteString("g5.xlarge,A10G,1.0,16.0,1.006,0.4,us-east-1\n")
+	offers, err := ReadSkyPilot(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(offers) != 2 || cap(offers) != 2 {
+		t.Errorf("%d offers in room for %d; want 2 in 2 (on-demand and spot)", len(offers), cap(offers))
+	}
 }
