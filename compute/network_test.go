@@ -19,8 +19,9 @@ func dataComm(t *testing.T, j Job) float64 {
 	return tm.Comm.Seconds() / tm.Steps
 }
 
-// The all-reduce bus bandwidth NCCL's maintainers measured between machines
-// (large buffers, NCCL's ring): the bus bandwidth is 2·(n−1)/n × size / time
+// The all-reduce bus bandwidth NCCL's maintainers report between machines
+// (measured, or what a setup should get; large buffers, NCCL's ring): the bus
+// bandwidth is 2·(n−1)/n × size / time
 // (nccl-tests doc/PERFORMANCE.md), which the data-parallel all-reduce of
 // Llama-2-7B's BF16 gradients over two machines reproduces within 5%.
 func TestBusBandwidthBetweenMachines(t *testing.T) {
