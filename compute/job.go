@@ -268,10 +268,11 @@ func (j Job) Validate() error {
 // collectives over the replicas, of which Overlap may hide behind one
 // micro-batch's compute (Exposed): one all-reduce of the gradients
 // (ParamCount / (Tensor × Pipeline) parameters at GradientPrecision), or under
-// ZeRO stage 3 a reduce-scatter of them and two all-gathers of the weights in
-// Precision's format (as FSDP gathers what it stores: QLoRA's NF4 base, FP8
-// weights), each half an all-reduce's traffic (NCCL's bus bandwidth
-// factors, nccl-tests doc/PERFORMANCE.md), 3Ψ against 2Ψ at one precision
+// ZeRO stage 3 a reduce-scatter of them and two all-gathers of the weights at
+// Precision's width (FSDP gathers what it stores: a QLoRA base kept in NF4
+// under a BF16 Precision moves about a quarter of that, which Job cannot tell),
+// each half an all-reduce's traffic (NCCL's bus bandwidth factors, nccl-tests
+// doc/PERFORMANCE.md), 3Ψ against 2Ψ at one precision
 // (Rajbhandari et al. 2020, §7.2), once a step. Adapters' gradients are a
 // fraction of a percent of the base and left out (their all-reduce pays its
 // latency); ZeRO-3 still gathers their frozen base.
