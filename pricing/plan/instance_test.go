@@ -104,9 +104,9 @@ func TestPlanInstancesRequestCap(t *testing.T) {
 // on 8 of their GPUs talks over the network between them, where 8 GPUs sold one by
 // one are taken as one NVLink server; the same training job is slower on them.
 func TestPlanInstancesSpanServers(t *testing.T) {
-	quad := pricing.Offer{Provider: "lambda", Card: "A100 40GB", GPUsPerInstance: 4, MaxGPUs: 8,
+	quad := pricing.Offer{Provider: "lambda", Card: "A100 SXM4 40GB", GPUsPerInstance: 4, MaxGPUs: 8,
 		Tariff: pricing.Tariff{Currency: "USD", Hourly: decimal.RequireFromString("7.96")}}
-	single := pricing.Offer{Provider: "single", Card: "A100 40GB", MaxGPUs: 8,
+	single := pricing.Offer{Provider: "single", Card: "A100 SXM4 40GB", MaxGPUs: 8,
 		Tariff: pricing.Tariff{Currency: "USD", Hourly: decimal.RequireFromString("1.99")}}
 	// A full fine-tune, whose gradients cross the links every step (a LoRA's
 	// adapters' gradients are too small to matter).

@@ -364,8 +364,12 @@ func (s settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 	}
 	switch {
 	case n > f.server:
-		f.pre = append(f.pre, fmt.Sprintf("%d GPUs span %d servers: they talk over %s%s",
-			n, (n+f.server-1)/f.server, f.linkName, scaling))
+		inside := "they talk over " // a server of one GPU has no link inside
+		if f.server > 1 {
+			inside = f.linkName + " inside each, "
+		}
+		f.pre = append(f.pre, fmt.Sprintf("%d GPUs span %d servers: %s%s%s",
+			n, (n+f.server-1)/f.server, inside, networkName, scaling))
 	case n > 1 && !f.nvlink && (s.Workload.Task != sizing.Inference || f.layout.Tensor > 1):
 		f.pre = append(f.pre, fmt.Sprintf("%d GPUs without NVLink: they talk over %s%s", n, f.linkName, scaling))
 	case n > 1 && !f.nvlink && f.layout.Pipeline > 1:
