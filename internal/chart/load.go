@@ -1,7 +1,6 @@
 package chart
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -34,18 +33,10 @@ var LoadShares = [...]float64{0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8
 // the error returned is for anything else.
 func (r Replica) Load(card catalog.Card, tp int) (LoadCurve, error) {
 	c := LoadCurve{Card: card, Label: card.Name}
-	s, err := r.serving(card, tp)
-	if err != nil {
-		c.Err = err
-		return c, nil
-	}
-	rep, err := s.Prepare()
-	if err != nil {
-		if !errors.Is(err, compute.ErrNoFit) && !errors.Is(err, compute.ErrInvalid) {
-			return c, err
-		}
-		c.Err = err
-		return c, nil
+	rep, held, err := r.prepare(card, tp)
+	if err != nil || held != nil {
+		c.Err = held
+		return c, err
 	}
 	if c.Capacity, err = rep.Capacity(); err != nil {
 		return c, err
