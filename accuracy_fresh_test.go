@@ -29,14 +29,17 @@ func freshTrainingFigures() []figure {
 		return sizing.Model{Name: name, Layers: l, Hidden: h, Heads: a, FFN: 4 * h, Vocab: 50264, Positions: 2048,
 			TiedEmbeddings: true, LinearBias: true, NormBias: true}
 	}
-	// fms-fsdp's hybrid sharding shards inside a node and all-reduces across nodes
-	// an eighth of the gradients per GPU over its share of the node's network:
-	// Job's one ring over every device carries all of them, so the node's whole
-	// network stands for each device's (the same seconds). Full sharding over all
-	// GPUs takes each GPU's share, as the other multi-node rows do.
-	ibm := func(id, card string, m sizing.Model, devices int, rc sizing.Recompute, net compute.Bandwidth, v float64) figure {
+	// fms-fsdp's nodes: 8 GPUs, the printed network ("400Gbps" for the A100s,
+	// "800 Gbps" for the H100s) shared by the node's GPUs, an eighth each. Full
+	// sharding (FSDP) gathers and reduce-scatters over every GPU, ZeRO-3's
+	// traffic. Hybrid sharding (HSDP) shards inside a node and replicates across
+	// nodes: across them only the gradients cross, each GPU's eighth of them
+	// over its port, which a plain data-parallel all-reduce charges the same
+	// (Job's ring between machines); its gathers inside the node, over NVLink
+	// behind a micro-batch of compute, are left out.
+	ibm := func(id, card string, m sizing.Model, devices int, rc sizing.Recompute, net compute.Bandwidth, hybrid bool, v float64) figure {
 		return figure{id: id, src: "IBMFSDP", what: m.Name + ", " + itoa(devices) + " × " + card + ", 2 × 4096 a GPU", unit: "tok/s/GPU", published: v,
-			predict: trainRun{card: card, m: m, devices: devices, batch: 2, seq: 4096, acc: 1, rc: rc, overlap: 1, net: net, zero3: true}.tokensPerGPU}
+			predict: trainRun{card: card, m: m, devices: devices, batch: 2, seq: 4096, acc: 1, rc: rc, overlap: 1, net: net, zero3: !hybrid}.tokensPerGPU}
 	}
 	// flash-attention's GPT-3 runs: one node of 8 A100s, data parallel, Apex's
 	// fused cross-entropy; tokens a second of the node.
@@ -49,19 +52,16 @@ func freshTrainingFigures() []figure {
 			}}
 	}
 	return []figure{
-		ibm("fresh-01", a100, l27, 128, sizing.NoRecompute, 50*compute.GBps, 4550),
-		ibm("fresh-02", h100, l27, 96, sizing.NoRecompute, 100*compute.GBps, 9600),
+		ibm("fresh-01", a100, l27, 128, sizing.NoRecompute, 6.25*compute.GBps, true, 4550),
+		ibm("fresh-02", h100, l27, 96, sizing.NoRecompute, 12.5*compute.GBps, true, 9600),
 		{id: "fresh-03", src: "IBMFSDP", what: "llama-2-13b, 128 × A100, FSDP, selective checkpointing", unit: "tok/s/GPU", published: 2150,
 			left: "fms-fsdp checkpoints an unstated fraction of the blocks; its printed HFU over MFU (1.13) lies between Job's no recomputation (1) and full recomputation (4/3)"},
 		// Where the printed HFU over MFU (1.24–1.35) is near full recomputation's
 		// 4/3, the run is taken as fully recomputed; per GPU 800 Gbps / 8 (H100)
 		// and 400 Gbps / 8 (A100).
-		withNote(ibm("fresh-04", h100, codellama34, 96, sizing.FullRecompute, 12.5*compute.GBps, 1830),
-			"as fresh-05: the gradients' reduction between machines, charged over each GPU's share of the network"),
-		withNote(ibm("fresh-05", a100, l270, 128, sizing.FullRecompute, 6.25*compute.GBps, 410),
-			"Job's gradient all-reduce between machines takes each GPU's share of its machine's network (400 Gbps / 8 here) for a ring through every GPU, but an NCCL ring crosses each machine's network once per channel, so the reduction takes about the gradients' bytes twice over the machine's whole network, eight times less: with it the row comes out at 0.81 (computed for this note, not applied); the first pass's multi-node rows hid the same surplus behind a micro-batch of compute, these FSDP rows with one micro-batch a step do not"),
-		withNote(ibm("fresh-06", h100, l270, 96, sizing.FullRecompute, 12.5*compute.GBps, 890),
-			"as fresh-05: the gradients' reduction between machines, charged over each GPU's share of the network"),
+		ibm("fresh-04", h100, codellama34, 96, sizing.FullRecompute, 12.5*compute.GBps, false, 1830),
+		ibm("fresh-05", a100, l270, 128, sizing.FullRecompute, 6.25*compute.GBps, false, 410),
+		ibm("fresh-06", h100, l270, 96, sizing.FullRecompute, 12.5*compute.GBps, false, 890),
 		// NeMo 24.07: recomputation is not stated; none taken.
 		{id: "fresh-07", src: "NEMO2407", what: "llama-2-7b, 8 × H100, FP8, global batch 128 × 4096", unit: "tok/s/GPU", published: 16847,
 			predict: trainRun{card: h100, m: l27, devices: 8, batch: 1, seq: 4096, acc: 16, prec: sizing.FP8, overlap: 1}.tokensPerGPU},
@@ -96,10 +96,10 @@ func freshTrainingFigures() []figure {
 			predict: trainRun{card: h200, m: l38, devices: 4, batch: 4, seq: 4096, acc: 2, rc: sizing.FullRecompute, overlap: 1, zero3: true}.stepSeconds},
 		{id: "fresh-21", src: "KEMPNER", what: "14.8B Llama-3-style, 8 × H200 on two nodes, FSDP, 4 × 4 × 4096", unit: "s/step", published: 14.81,
 			predict: trainRun{card: h200, m: kempner14, devices: 8, batch: 4, seq: 4096, acc: 4, rc: sizing.FullRecompute, overlap: 1,
-				net: freshNet, zero3: true}.stepSeconds},
+				net: freshNet, machine: 4, zero3: true}.stepSeconds},
 		{id: "fresh-22", src: "KEMPNER", what: "llama-3-70b shape, 32 × H200, TP 4 + FSDP 8, 2 × 4 × 4096", unit: "s/step", published: 14.85,
 			predict: trainRun{card: h200, m: l370, devices: 32, tensor: 4, batch: 2, seq: 4096, acc: 4, rc: sizing.FullRecompute, overlap: 1,
-				net: freshNet, zero3: true}.stepSeconds,
+				net: freshNet, machine: 4, zero3: true}.stepSeconds,
 			note: "the report puts its low MFU (25%) down to communication between its 8 machines of 4 GPUs, whose fabric it does not print; the model takes 400 Gbps a GPU and a 4-way tensor-parallel group inside each machine"},
 	}
 }
@@ -208,12 +208,6 @@ func freshMemoryFigures() []figure {
 			predict: memGiB(preset("llama-3-70b"), kf(2, sizing.Parallel{Tensor: 4, Data: 8, ZeRO: 3}), false),
 			note:    "as fresh-51, with tensor parallelism beside FSDP: unsharded gradients held across the four micro-steps would be 35 GB a GPU, and whether the tensor-parallel loss splits the 128k-vocabulary logits is not stated; the model, at a third of the figure, counts neither"},
 	}
-}
-
-// withNote returns f with the note that explains its ratio.
-func withNote(f figure, note string) figure {
-	f.note = note
-	return f
 }
 
 // itoa writes n in decimal.

@@ -97,7 +97,7 @@ func TestReadmeTour(t *testing.T) {
 	dur := strings.TrimSuffix(best.Duration.Truncate(time.Minute).String(), "0s")
 	got := strconv.Itoa(best.GPUs) + " × RTX 4090, " + dur + ", " + best.Cost.Total.String() +
 		", micro-batch " + strconv.Itoa(best.MicroBatch) + " × " + strconv.Itoa(best.Accumulation)
-	claim("list below: 8 × RTX 4090, 1h40m, CNY 21.34, micro-batch 2 × 2", got)
+	claim("list below: 2 × RTX 4090, 7h31m, CNY 24.11, micro-batch 2 × 2", got)
 	if len(best.Warnings) == 0 || !strings.Contains(best.Warnings[0], "PCIe") {
 		t.Errorf("warnings %q, want the PCIe note the README quotes", best.Warnings)
 	}

@@ -43,7 +43,9 @@
 //     PublishedMFU (38–52%, what large runs report) and DefaultUtilization (0.45).
 //   - Multi-GPU: Link (per-direction bandwidth and per-step latency), NVLink and PCIe
 //     links, ring AllReduceTime, Exposed communication under overlap, Efficiency,
-//     DataParallelStep and TensorParallelComm.
+//     DataParallelStep and TensorParallelComm; a Job over several machines
+//     (Job.Network, Job.DevicesPerMachine) runs the rings that cross them as NCCL
+//     does, its GPUs in each machine sharing their ports.
 //   - Decode.Speed and Decode.Prefill: a bare decode loop (gpt-fast, llama.cpp) on
 //     one device or a tensor-parallel group, with the serving step's model and no
 //     engine around it.
@@ -65,8 +67,9 @@
 // has no bandwidth: Link.Validate and AllReduce refuse it, and Job refuses it when
 // Devices is over 1 (one device sends nothing, so its Link may stay zero). In a Job
 // a zero Tensor, Pipeline or Accumulation means 1, a zero Precision BF16, a zero
-// Bandwidth PeakPerDevice × DefaultBytesPerFLOP, an empty Arch a generic card; a
-// zero Work takes no time; a zero Devices, Batch, SeqLen or PeakPerDevice is
+// Bandwidth PeakPerDevice × DefaultBytesPerFLOP, an empty Arch a generic card, a
+// zero Network one machine, a zero DevicesPerMachine DefaultDevicesPerMachine and
+// a zero ZeRO plain data parallelism; a zero Work takes no time; a zero Devices, Batch, SeqLen or PeakPerDevice is
 // refused. In a Decode a zero Batch or Devices means 1, a zero KV the weights'
 // KVDefault, and a zero MemoryEfficiency or Utilization the defaults for the
 // weights and Arch; a zero Weights, Bandwidth or Peak is refused. A zero factor of

@@ -261,7 +261,7 @@ func Example() {
 	fmt.Printf("serving 2 requests/s: TTFT p50 %v p99 %v, TPOT p50 %v\n", lp.TTFT.P50.Round(time.Millisecond),
 		lp.TTFT.P99.Round(time.Millisecond), lp.TPOT.P50.Round(100*time.Microsecond))
 	// Output:
-	// training: 8h7m0s (5h17m0s–10h58m0s), MFU 63%
+	// training: 8h7m0s (4h52m0s–11h22m0s), MFU 63%
 	// serving 16 users: TTFT 92ms, TPOT 18.7ms, 845.8 tok/s
 	// serving 2 requests/s: TTFT p50 81ms p99 183ms, TPOT p50 17.4ms
 }

@@ -29,7 +29,8 @@ import (
 //   - the band around a modelled step is TrainingError, the model's own measured
 //     error (ACCURACY.md).
 //
-// Link joins the devices of one machine and Network, when set, the machines.
+// Link joins the devices of one machine and Network, when set, the machines of
+// DevicesPerMachine devices each (see Time for how the collectives use them).
 type Job struct {
 	Model sizing.Model `json:"model"`
 	Work  FLOPs        `json:"work_flop"` // total work of the job; zero takes no time
@@ -77,15 +78,24 @@ type Job struct {
 	// step (norms, activations, the loss, the optimizer update); zero:
 	// PeakPerDevice × DefaultBytesPerFLOP.
 	Bandwidth Bandwidth `json:"bandwidth_bytes_per_second"`
-	// Link joins the devices of a machine (NVLink, or PCIe): the tensor-parallel
-	// all-reduces take it, and every collective does when Network is zero. It is
-	// needed when Devices > 1.
+	// Link joins the devices of a machine (NVLink, or PCIe): every collective
+	// whose devices share a machine takes it, and every collective does when
+	// Network is zero. It is needed when Devices > 1.
 	Link Link `json:"link"`
-	// Network is each device's share of the link between machines, for a job
-	// larger than one: the gradient all-reduce over the replicas takes it, and
-	// tensor-parallel groups stay inside a machine. Zero: Link for every
+	// Network is each device's own link to the other machines (its network
+	// port: 25 GB/s for the 200 Gb/s a GPU of an HGX server), for a job of more
+	// than DevicesPerMachine devices. Zero: one machine, Link for every
 	// collective (give the slowest link on the ring there).
 	Network Link `json:"network"`
+	// DevicesPerMachine is the devices one machine holds, for a job with a
+	// Network; zero: DefaultDevicesPerMachine. Ranks fill the machines in order,
+	// tensor-parallel ranks first, then data-parallel, then pipeline stages.
+	DevicesPerMachine int `json:"devices_per_machine"`
+	// ZeRO is the data-parallel replicas' ZeRO stage, 0 to 3 (Rajbhandari et al.
+	// 2020): stage 3, as FSDP's full sharding, reduce-scatters the gradients and
+	// gathers the weights before the forward and the backward pass (see Time);
+	// 1 and 2 move what plain data parallelism moves.
+	ZeRO int `json:"zero"`
 	// Arch is the devices' architecture as the catalog names it ("Ampere",
 	// "Hopper", "Ada Lovelace"), for the efficiencies that depend on it; empty or
 	// unknown: a generic card.
@@ -93,8 +103,12 @@ type Job struct {
 
 	Utilization Band         `json:"utilization"` // zero: the step built from its parts
 	Calibration *Calibration `json:"calibration"` // nil: none; see Calibration
-	Overlap     float64      `json:"overlap"`     // fraction of the gradient all-reduce hidden behind compute, in [0, 1]
+	Overlap     float64      `json:"overlap"`     // fraction of the data-parallel collectives hidden behind compute, in [0, 1]
 }
+
+// DefaultDevicesPerMachine is the devices a machine holds when a Job with a
+// Network leaves DevicesPerMachine zero: the eight GPUs of an HGX or DGX server.
+const DefaultDevicesPerMachine = 8
 
 // Timing is the answer to Job.Time. Duration, Step, Steps, Compute, Comm, Bubble,
 // Efficiency and MFU are at the middle of the band; Low and High are the
@@ -212,6 +226,12 @@ func (j Job) Validate() error {
 			errs = append(errs, err)
 		}
 	}
+	if j.DevicesPerMachine < 0 || j.DevicesPerMachine > sizing.MaxDevices {
+		errs = append(errs, fmt.Errorf("compute: %d devices per machine, want 0 to %d: %w", j.DevicesPerMachine, sizing.MaxDevices, ErrInvalid))
+	}
+	if j.ZeRO < 0 || j.ZeRO > 3 {
+		errs = append(errs, fmt.Errorf("compute: ZeRO stage %d, want 0 to 3: %w", j.ZeRO, ErrInvalid))
+	}
 	if j.Utilization != (Band{}) {
 		if err := j.Utilization.Validate(); err != nil {
 			errs = append(errs, err)
@@ -244,10 +264,31 @@ func (j Job) Validate() error {
 // critical path (TensorParallelComm, over the stage's layers). An optimizer step
 // runs Accumulation micro-batches, the 1F1B pipeline's bubble of Pipeline − 1 more
 // (Narayanan et al. 2021, §2.2.1), the optimizer's update of this device's
-// parameters at the memory bandwidth (modelled steps only), and one ring
-// all-reduce of the gradients (ParamCount / (Tensor × Pipeline) parameters at
-// GradientPrecision) over the replicas on Network (or Link), of which Overlap may hide
-// behind one micro-batch's compute (Exposed).
+// parameters at the memory bandwidth (modelled steps only), and the data-parallel
+// collectives over the replicas, of which Overlap may hide behind one
+// micro-batch's compute (Exposed): one all-reduce of the gradients
+// (ParamCount / (Tensor × Pipeline) parameters at GradientPrecision), or under
+// ZeRO stage 3 a reduce-scatter of them and two all-gathers of the weights at
+// Precision's width (FSDP gathers what it stores: a QLoRA base kept in NF4
+// under a BF16 Precision moves about a quarter of that, which Job cannot tell),
+// each half an all-reduce's traffic (NCCL's bus bandwidth factors, nccl-tests
+// doc/PERFORMANCE.md), 3Ψ against 2Ψ at one precision
+// (Rajbhandari et al. 2020, §7.2), once a step. Adapters' gradients are a
+// fraction of a percent of the base and left out (their all-reduce pays its
+// latency); ZeRO-3 still gathers their frozen base.
+//
+// Every collective is a ring (Link.AllReduce). Its devices are laid out as
+// Megatron-LM ranks them (parallel_state.py: tensor-parallel ranks adjacent, then
+// data-parallel, then pipeline stages, adjacent ranks on one machine); a ring
+// whose devices all share a machine runs on Link. One that spans machines runs
+// as NCCL's rings do: each of its k devices in a machine carries 1/k of the
+// traffic that leaves the machine over its own Network port while the rest moves
+// over Link, so the ring runs at min(Link, k × Network) per device, with the
+// slower of the two latencies a step (k the fewest of its devices any machine
+// holds). An NVIDIA engineer reports 192 GB/s of all-reduce bus bandwidth
+// between DGX A100 servers of eight 200 Gb/s ports (NVIDIA/nccl issue 812), where
+// this gives 8 × 25 GB/s. On two machines NCCL's tree can do up to twice better
+// (same issue); the ring is the conservative figure.
 //
 // It allocates nothing unless it fails, so a planner may call it for every layout of
 // every offer. Errors: ErrInvalid for bad fields (see Validate), ErrRange for a
@@ -359,35 +400,28 @@ func (j Job) Fit(step time.Duration) (Calibration, error) {
 	return Calibration{Train: f}, nil
 }
 
-// WithZeRO returns tm, the timing of a data-parallel job, with what a ZeRO layout
-// adds that Job.Time does not model:
-//
-//   - stage 3 gathers the weights before the forward and the backward pass and
-//     reduce-scatters the gradients, 3Ψ per step against data parallelism's 2Ψ
-//     (Rajbhandari et al. 2020, §7.2): the exposed communication grows by half;
-//   - an offloaded optimizer sends each step's gradients (offload, this device's
-//     shard of them, in bytes) to the host and as many bytes of updated weights
-//     back over host, not overlapped (Ren et al. 2021, ZeRO-Offload). It is a lower
-//     bound: the CPU's own optimizer step, which ZeRO-Offload overlaps with the
-//     next step, is not counted.
+// WithOffload returns tm, the timing of a job whose optimizer runs on the host,
+// with what that adds and Job.Time does not model: each step sends this device's
+// shard of the gradients (offload, in bytes) to the host and as many bytes of
+// updated weights back over host, not overlapped (Ren et al. 2021,
+// ZeRO-Offload). It is a lower bound: the CPU's own optimizer step, which
+// ZeRO-Offload overlaps with the next step, is not counted. (ZeRO-3's gathers are
+// Job.ZeRO's.)
 //
 // The added time lands on Duration, Low and High alike, and Efficiency and MFU
-// fall in proportion. Stage 0 to 2 without offload returns tm unchanged. Errors:
-// ErrInvalid for a stage outside 0 to 3, a negative offload or a host bandwidth
-// that is not positive when offload is set; ErrRange past time.Duration's range.
-func (tm Timing) WithZeRO(stage int, offload sizing.Bytes, host Bandwidth) (Timing, error) {
-	if stage < 0 || stage > 3 || offload < 0 {
-		return Timing{}, fmt.Errorf("compute: ZeRO stage %d with %d bytes offloaded: want stage 0 to 3 and bytes >= 0: %w", stage, offload, ErrInvalid)
+// fall in proportion. No offload returns tm unchanged. Errors: ErrInvalid for a
+// negative offload or a host bandwidth that is not positive when offload is
+// set; ErrRange past time.Duration's range.
+func (tm Timing) WithOffload(offload sizing.Bytes, host Bandwidth) (Timing, error) {
+	if offload < 0 {
+		return Timing{}, fmt.Errorf("compute: %d bytes offloaded, want 0 or more: %w", offload, ErrInvalid)
 	}
 	var extra float64 // seconds
-	if stage == 3 && tm.Comm > 0 {
-		extra += (tm.Comm / 2).Seconds()
-	}
 	if offload > 0 && tm.Steps > 0 {
 		if err := positive("host bandwidth", float64(host)); err != nil {
 			return Timing{}, err
 		}
-		extra += 2 * float64(offload) / float64(host) * tm.Steps
+		extra = 2 * float64(offload) / float64(host) * tm.Steps
 	}
 	if extra == 0 {
 		return tm, nil

@@ -425,13 +425,18 @@ func TestServingModesJSON(t *testing.T) {
 func simulated(t *rapid.T) bool { return rapid.IntRange(0, 63).Draw(t, "simulate") == 0 }
 
 // lower reports whether a's latencies are at most b's, up to the simulation's own
-// grain: 1% on the mean and 2% on a percentile. A change that makes every step
+// grain: 1% on the mean, and on a percentile 2% or half a decode step of the
+// replica, whichever is more. A change that makes every step
 // cheaper also moves when the simulated requests meet in a step, and that moves
 // single requests' latencies by a fraction of a step (a percentile is one
-// request's) and the mean by less.
-func lower(a, b Percentiles) bool {
-	p := func(x, y time.Duration, tol float64) bool { return float64(x) <= float64(y)*(1+tol)+1 }
-	return p(a.Mean, b.Mean, 0.01) && p(a.P50, b.P50, 0.02) && p(a.P90, b.P90, 0.02) && p(a.P99, b.P99, 0.02)
+// request's) and the mean by less. CI's 10,000 checks found a P99 TTFT 2.2% longer
+// with more of the prompt cached: 0.16 ms, a fifth of that replica's decode step.
+func lower(a, b Percentiles, step time.Duration) bool {
+	p := func(x, y time.Duration, tol float64, grain time.Duration) bool {
+		return float64(x) <= max(float64(y)*(1+tol), float64(y+grain))+1
+	}
+	g := step / 2
+	return p(a.Mean, b.Mean, 0.01, 0) && p(a.P50, b.P50, 0.02, g) && p(a.P90, b.P90, 0.02, g) && p(a.P99, b.P99, 0.02, g)
 }
 
 // rateUnder draws a rate below what p sustains.
@@ -480,7 +485,7 @@ func TestPropPrefixNeverSlowsTTFT(t *testing.T) {
 			t.Fatal(err)
 		}
 		lc, err := pc.Under(rate)
-		if err != nil || !lc.Stable || !lower(lc.TTFT, la.TTFT) {
+		if err != nil || !lc.Stable || !lower(lc.TTFT, la.TTFT, la.TPOT.Mean) {
 			t.Fatalf("Under(%v) TTFT %+v at share %v, %+v at %v (%v)", rate, lc.TTFT, c.PrefixShare, la.TTFT, s.PrefixShare, err)
 		}
 	})
@@ -557,7 +562,7 @@ func TestPropZeroAcceptanceNeverSpeedsDecode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ls.Stable && !lower(li.TPOT, ls.TPOT) {
+		if ls.Stable && !lower(li.TPOT, ls.TPOT, ls.TPOT.Mean) {
 			t.Fatalf("Under(%v) TPOT %+v proposing %d tokens never accepted, %+v proposing none", rate, ls.TPOT, s.Speculative.Tokens, li.TPOT)
 		}
 	})
@@ -597,7 +602,7 @@ func TestPropMoreAcceptanceNeverSlowsDecode(t *testing.T) {
 			t.Fatal(err)
 		}
 		lm, err := pm.Under(rate)
-		if err != nil || !lm.Stable || !lower(lm.TPOT, la.TPOT) {
+		if err != nil || !lm.Stable || !lower(lm.TPOT, la.TPOT, la.TPOT.Mean) {
 			t.Fatalf("Under(%v) TPOT %+v at acceptance %v, %+v at %v (%v)", rate, lm.TPOT, sp.Acceptance, la.TPOT, a, err)
 		}
 	})
@@ -681,7 +686,7 @@ func TestPropDisaggregatedMorePrefillNeverWorseTTFT(t *testing.T) {
 			t.Fatal(err)
 		}
 		b, err := q.Under(rate)
-		if err != nil || !b.Stable || !lower(b.TTFT, a.TTFT) {
+		if err != nil || !b.Stable || !lower(b.TTFT, a.TTFT, a.TPOT.Mean) {
 			t.Fatalf("Under(%v) TTFT %+v with %d prefill replicas, %+v with %d (%v)", rate, b.TTFT, more.PrefillReplicas, a.TTFT, d.PrefillReplicas, err)
 		}
 	})

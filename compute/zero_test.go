@@ -8,26 +8,21 @@ import (
 	"github.com/gpuplan/gpuplan/sizing"
 )
 
-// ZeRO-3 moves 3Ψ a step against data parallelism's 2Ψ, so its exposed
-// communication grows by half; an offloaded optimizer sends its gradient shard out
-// and as many bytes of weights back each step.
-func TestWithZeRO(t *testing.T) {
+// An offloaded optimizer sends its gradient shard out and as many bytes of
+// weights back each step, not overlapped.
+func TestWithOffload(t *testing.T) {
 	base := Timing{Duration: 10 * time.Hour, Low: 8 * time.Hour, High: 12 * time.Hour, Comm: 2 * time.Hour, Steps: 1000, Efficiency: 0.8}
 	for _, tc := range []struct {
 		name    string
-		stage   int
 		offload sizing.Bytes
 		host    Bandwidth
 		extra   time.Duration
 	}{
-		{"data parallel", 0, 0, 0, 0},
-		{"stage 2", 2, 0, 0, 0},
-		{"stage 3", 3, 0, 0, time.Hour},
+		{"no offload", 0, 0, 0},
 		// 2 × 16 GB / 32 GB/s = 1 s a step, 1000 steps.
-		{"offload", 0, 16e9, 32 * GBps, 1000 * time.Second},
-		{"stage 3 and offload", 3, 16e9, 32 * GBps, time.Hour + 1000*time.Second},
+		{"offload", 16e9, 32 * GBps, 1000 * time.Second},
 	} {
-		got, err := base.WithZeRO(tc.stage, tc.offload, tc.host)
+		got, err := base.WithOffload(tc.offload, tc.host)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -39,12 +34,11 @@ func TestWithZeRO(t *testing.T) {
 		}
 	}
 	for _, bad := range []struct {
-		stage   int
 		offload sizing.Bytes
 		host    Bandwidth
-	}{{4, 0, 0}, {-1, 0, 0}, {0, -1, 0}, {0, 1, 0}} {
-		if _, err := base.WithZeRO(bad.stage, bad.offload, bad.host); !errors.Is(err, ErrInvalid) {
-			t.Errorf("WithZeRO(%d, %d, %v) = %v, want ErrInvalid", bad.stage, bad.offload, bad.host, err)
+	}{{-1, 0}, {1, 0}, {1, -1}} {
+		if _, err := base.WithOffload(bad.offload, bad.host); !errors.Is(err, ErrInvalid) {
+			t.Errorf("WithOffload(%d, %v) = %v, want ErrInvalid", bad.offload, bad.host, err)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/pricing/plan"
@@ -63,6 +64,9 @@ func echo(r plan.Request, given map[string]bool) (json.RawMessage, []string, err
 	}
 	if r.Usage == 0 && r.Rental.Days == 0 && r.Rental.Duration == 0 {
 		switch {
+		case serving && len(r.Serving.Daily) > 0: // a daily profile rents whole days
+			r.Usage = plan.DefaultServingDays * 24 * time.Hour
+			mark("usage")
 		case serving:
 			r.Usage = plan.DefaultServingUsage
 			mark("usage")

@@ -26,10 +26,15 @@ type view struct {
 	cat       *catalog.Catalog
 	source    string // the price list, for the report's head
 	speed     string // -calibrate's measurement, for the report's head; "" without
+	// percentile is a service's: the share of requests its targets hold for
+	// (report.View.Percentile).
+	percentile float64
 }
 
 // report is the view as the shared report package takes it.
-func (v view) report() report.View { return report.View{Lang: v.lang, Wide: v.wide, Cat: v.cat} }
+func (v view) report() report.View {
+	return report.View{Lang: v.lang, Wide: v.wide, Cat: v.cat, Percentile: v.percentile}
+}
 
 // writeOptions writes the options table (report.Options): the default
 // columns, or with -wide all of them.

@@ -1,6 +1,7 @@
 // Command serve draws how one model serves on two or three cards: the tokens a
 // replica generates per second, and the time per output token (TPOT) each user
-// sees, against the number of sequences decoding together. That curve is the one
+// sees, against the number of sequences decoding together; and with -load, the
+// latency percentiles against the rate of requests arriving at random. That curve is the one
 // people read to choose a card for an API: throughput climbs with concurrency while
 // the weights are read once per step for every sequence, TPOT climbs with it as the
 // KV caches grow, and each card stops where its memory holds no more KV cache.
@@ -25,6 +26,12 @@
 // MaxConcurrency, and an open ring marks the highest concurrency within the -tpot
 // target, whose dashed line is drawn on the TPOT panel. A short table, written to
 // standard output, gives the same figures; -json prints them as JSON instead.
+//
+// -load FILE draws a second chart: each card's replica under requests arriving
+// at random (compute.PreparedServing.Under, queueing included) at shares of its
+// capacity from 5% to 90%, its TTFT (log scale) and TPOT at the 50th, 90th and
+// 99th percentiles, with the -ttft and -tpot targets marked; -json then
+// carries those points too.
 //
 // The chart is written only when -o names its file. The SVG is written by hand
 // with the standard library, and is deterministic: the same flags give the same
@@ -87,6 +94,8 @@ func run(w io.Writer, args []string, lang msg.Lang) error {
 	output := fs.Int("output", 300, l.T("serve.flag.output"))
 	tp := fs.Int("tp", 1, l.T("serve.flag.tp"))
 	tpot := fs.Duration("tpot", 50*time.Millisecond, l.T("serve.flag.tpot"))
+	ttft := fs.Duration("ttft", 0, l.T("serve.flag.ttft"))
+	load := fs.String("load", "", l.T("serve.flag.load"))
 	catalogFile := fs.String("catalog", "", l.T("cli.flag.catalog"))
 	out := fs.String("o", "", l.T("serve.flag.o"))
 	asJSON := fs.Bool("json", false, l.T("serve.flag.json"))
@@ -125,6 +134,9 @@ func run(w io.Writer, args []string, lang msg.Lang) error {
 	if *tpot < 0 {
 		return cli.Usagef("-tpot %v: %s", *tpot, l.T("serve.err.tpot"))
 	}
+	if *ttft < 0 {
+		return cli.Usagef("-ttft %v: %s", *ttft, l.T("serve.err.tpot"))
+	}
 	cat, err := cli.Catalog(*catalogFile)
 	if err != nil {
 		return err
@@ -158,13 +170,27 @@ func run(w io.Writer, args []string, lang msg.Lang) error {
 	for _, c := range curves {
 		fits = fits || c.Err == nil
 	}
+	var loads []chart.LoadCurve
+	if *load != "" {
+		if loads, err = cfg.loads(); err != nil {
+			return err
+		}
+	}
 	if *asJSON {
-		err = cli.WriteJSON(w, cfg.json(curves))
+		j := cfg.json(curves)
+		j.Load = loads
+		err = cli.WriteJSON(w, j)
 	} else {
 		err = cfg.table(w, curves, *out)
+		if err == nil && *load != "" {
+			_, err = fmt.Fprintln(w, l.F("serve.loadchart", *load))
+		}
 	}
 	if err == nil && *out != "" {
 		err = cli.WriteFile(*out, []byte(chart.Serving(cfg.lang, cfg.title(), curves, cfg.tpot)))
+	}
+	if err == nil && *load != "" {
+		err = cli.WriteFile(*load, []byte(chart.LoadChart(cfg.lang, cfg.title(), loads, *ttft, cfg.tpot)))
 	}
 	if err == nil && !fits {
 		err = errNoCard
@@ -184,6 +210,9 @@ type jsonChart struct {
 	Tensor       int             `json:"tensor"` // GPUs a replica
 	TPOTTarget   string          `json:"tpot_target"`
 	Cards        []jsonCardCurve `json:"cards"`
+	// Load is each card's replica under requests arriving at random, with
+	// -load: its capacity and its latencies at shares of it.
+	Load []chart.LoadCurve `json:"load,omitempty"`
 }
 
 // jsonCardCurve is one card's curve: every point sampled, the last at the most
@@ -223,6 +252,21 @@ func (cfg *config) curves() ([]chart.Curve, error) {
 	var cs []chart.Curve
 	for _, card := range cfg.cards {
 		c, err := r.Sweep(card, cfg.tp, cfg.tpot)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, c)
+	}
+	return cs, nil
+}
+
+// loads sweeps each card's replica under requests arriving at random
+// (chart.Replica.Load).
+func (cfg *config) loads() ([]chart.LoadCurve, error) {
+	r := chart.Replica{Model: cfg.model, Weights: cfg.weights, Prompt: cfg.prompt, Output: cfg.output}
+	var cs []chart.LoadCurve
+	for _, card := range cfg.cards {
+		c, err := r.Load(card, cfg.tp)
 		if err != nil {
 			return nil, err
 		}

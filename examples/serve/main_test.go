@@ -16,6 +16,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/catalog"
 	"github.com/gpuplan/gpuplan/compute"
+	"github.com/gpuplan/gpuplan/internal/chart"
 	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/msg"
 	svgcheck "github.com/gpuplan/gpuplan/internal/svg"
@@ -96,6 +97,55 @@ func wellFormed(t *testing.T, svg []byte) {
 	}
 }
 
+// -load draws the latency percentiles against the rate: testdata/load.golden.svg
+// in English and zh_load.golden.svg in Chinese, each well-formed, the table
+// naming the chart; each curve's points are compute.Serving.Under's at shares
+// of the replica's capacity, and -json carries them.
+func TestLoadChart(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		lang msg.Lang
+	}{{"load", msg.EN}, {"zh_load", msg.ZH}} {
+		file := filepath.Join(t.TempDir(), "load.svg")
+		var out bytes.Buffer
+		if err := run(&out, []string{"-load", file, "-ttft", "1s"}, tc.lang); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), tc.lang.F("serve.loadchart", file)) {
+			t.Errorf("%s: the table does not name the chart:\n%s", tc.name, out.String())
+		}
+		svg, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden(t, filepath.Join("testdata", tc.name+".golden.svg"), svg)
+		wellFormed(t, svg)
+	}
+	var out bytes.Buffer
+	if err := run(&out, []string{"-json", "-load", filepath.Join(t.TempDir(), "l.svg"), "-cards", "H100 SXM5 80GB"}, msg.EN); err != nil {
+		t.Fatal(err)
+	}
+	var got jsonChart
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil || len(got.Load) != 1 {
+		t.Fatalf("-json with -load: %v, %d curves", err, len(got.Load))
+	}
+	card, _ := catalog.Default().Lookup("H100 SXM5 80GB")
+	m, _ := sizing.Preset("llama-3.1-8b")
+	peak, _ := card.Peak(sizing.BF16)
+	s := compute.Serving{Model: m, Weights: sizing.BF16, Memory: card.Memory, Bandwidth: card.MemoryBandwidth, Peak: peak,
+		PromptTokens: 1000, OutputTokens: 300}
+	c := got.Load[0]
+	if len(c.Points) != len(chart.LoadShares) {
+		t.Fatalf("%d points, want %d", len(c.Points), len(chart.LoadShares))
+	}
+	for k, f := range chart.LoadShares {
+		want, err := s.Under(f * c.Capacity)
+		if err != nil || want != c.Points[k] {
+			t.Errorf("point %d: %+v, compute says %+v (%v)", k, c.Points[k], want, err)
+		}
+	}
+}
+
 // The table's figures are compute.Serving's, for the catalog's cards: the
 // default H100 row's maximum concurrency and throughput at it, and its
 // concurrency at the TPOT target.
@@ -157,6 +207,8 @@ func TestErrors(t *testing.T) {
 		{[]string{"-output", "-3"}, 2, "-output"},
 		{[]string{"-tp", "0"}, 2, "-tp"},
 		{[]string{"-tpot", "-1ms"}, 2, "-tpot"},
+		{[]string{"-ttft", "-1ms"}, 2, "-ttft"},
+		{[]string{"-load", filepath.Join(t.TempDir(), "missing", "l.svg")}, 1, "no such file"},
 		{[]string{"extra"}, 2, "unexpected"},
 		{[]string{"-model", "llama-3.1-70b", "-cards", "RTX 4090"}, 1, "no card holds"},
 		{[]string{"-o", filepath.Join(t.TempDir(), "missing", "s.svg")}, 1, "no such file"},

@@ -65,6 +65,24 @@ func (r Replica) serving(c catalog.Card, tp int) (compute.Serving, error) {
 	return s, nil
 }
 
+// prepare returns r's replica on tp GPUs of card prepared, or why a curve
+// holds none (held: it does not fit, or the model does not take it), or an
+// error for anything else.
+func (r Replica) prepare(card catalog.Card, tp int) (rep compute.PreparedServing, held, err error) {
+	s, err := r.serving(card, tp)
+	if err != nil {
+		return rep, err, nil
+	}
+	rep, err = s.Prepare()
+	if err != nil {
+		if !errors.Is(err, compute.ErrNoFit) && !errors.Is(err, compute.ErrInvalid) {
+			return rep, nil, err
+		}
+		return rep, err, nil
+	}
+	return rep, nil, nil
+}
+
 // Sweep sweeps r's replica on tp GPUs of card over concurrencies 1, 2, 3, 4,
 // 6, 8, 12, 16, ... (two points an octave) and its MaxConcurrency, and finds
 // the highest concurrency within tpot (zero: none). A replica that holds no
@@ -73,19 +91,11 @@ func (r Replica) serving(c catalog.Card, tp int) (compute.Serving, error) {
 // anything else. The curve's Label is the card's name.
 func (r Replica) Sweep(card catalog.Card, tp int, tpot time.Duration) (Curve, error) {
 	c := Curve{Card: card, Label: card.Name, TP: tp}
-	s, err := r.serving(card, tp)
-	if err != nil {
-		c.Err = err
-		return c, nil
-	}
 	// The replica is validated and sized once for its whole sweep.
-	rep, err := s.Prepare()
-	if err != nil {
-		if !errors.Is(err, compute.ErrNoFit) && !errors.Is(err, compute.ErrInvalid) {
-			return c, err
-		}
-		c.Err = err
-		return c, nil
+	rep, held, err := r.prepare(card, tp)
+	if err != nil || held != nil {
+		c.Err = held
+		return c, err
 	}
 	n, err := rep.MaxConcurrency()
 	if err != nil {

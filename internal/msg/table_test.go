@@ -150,4 +150,4 @@ func dynamic(key string) bool {
 }
 
 // dynamicPrefixes are the families of keys built at run time.
-var dynamicPrefixes = []string{"plan.col.", "plan.colhelp.", "plan.unit.", "plan.item.", "plan.task.", "plan.recompute.", "plan.note.", "plan.order.", "plan.why.", "plan.unitprefix.", "plan.format.", "invoice.item.", "invoice.unit.", "breakeven.price.", "breakeven.col.", "seeds.title."}
+var dynamicPrefixes = []string{"plan.col.", "plan.role.", "plan.colhelp.", "plan.unit.", "plan.item.", "plan.task.", "plan.recompute.", "plan.note.", "plan.order.", "plan.why.", "plan.unitprefix.", "plan.format.", "invoice.item.", "invoice.unit.", "breakeven.price.", "breakeven.col.", "seeds.title."}

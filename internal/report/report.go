@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/gpuplan/gpuplan/catalog"
+	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
@@ -27,6 +29,33 @@ type View struct {
 	Lang msg.Lang
 	Wide bool
 	Cat  *catalog.Catalog
+	// Percentile is the share of requests a service's latency targets hold
+	// for (plan.Traffic.Percentile), the statistic of each option's load the
+	// report shows; zero: the mean.
+	Percentile float64
+}
+
+// Pick returns the statistic of p the view shows: the percentile of its
+// traffic's targets, or the mean.
+func (v View) Pick(p compute.Percentiles) time.Duration {
+	switch v.Percentile {
+	case 0.5:
+		return p.P50
+	case 0.9:
+		return p.P90
+	case 0.99:
+		return p.P99
+	}
+	return p.Mean
+}
+
+// pctName names the statistic the view shows: "p99", or in Chinese "P99";
+// "mean" (均值) for the mean.
+func (v View) pctName() string {
+	if v.Percentile > 0 {
+		return v.Lang.F("plan.serve.pct", v.Percentile*100)
+	}
+	return v.Lang.T("plan.serve.mean")
 }
 
 // CardName is the catalog's name for a card ID, as users know the card.
@@ -116,9 +145,34 @@ func ServeModel(r plan.Request, l msg.Lang) string {
 }
 
 // Traffic describes a service's traffic: the rate, the tokens of a request,
-// the tokens generated a second and the latency targets.
+// the tokens generated a second, the latency targets and the share of
+// requests they hold for, the prefix cache, speculative decoding and the
+// daily profile.
 func Traffic(t plan.Traffic, l msg.Lang) string {
-	return l.F("plan.serve.traffic", t.Rate, t.PromptTokens, t.OutputTokens, t.Rate*float64(t.OutputTokens), target(l, t.TTFT), target(l, t.TPOT))
+	s := l.F("plan.serve.traffic", t.Rate, t.PromptTokens, t.OutputTokens, t.Rate*float64(t.OutputTokens), target(l, t.TTFT), target(l, t.TPOT))
+	if t.Percentile > 0 && (t.TTFT > 0 || t.TPOT > 0) {
+		s += l.F("plan.serve.forshare", t.Percentile*100)
+	}
+	if t.PrefixShare > 0 {
+		s += l.F("plan.serve.prefix", t.PrefixShare*100)
+	}
+	if sp := t.Speculative; sp != nil {
+		s += l.F("plan.serve.speculative", sp.Draft.Name, sp.Tokens, sp.Acceptance)
+	}
+	if len(t.Daily) > 0 {
+		peak, low, mean := 0, 0, 0.0
+		for h, m := range t.Daily {
+			if m > t.Daily[peak] {
+				peak = h
+			}
+			if m < t.Daily[low] {
+				low = h
+			}
+			mean += m / float64(len(t.Daily))
+		}
+		s += l.F("plan.serve.daily", peak, t.Daily[low]*100, low, mean*100)
+	}
+	return s
 }
 
 // target writes a latency target: the duration, or "none".
@@ -146,6 +200,8 @@ type Details struct {
 	Cost       string   // the cost, what its prices are per, and the quote's lines
 	CostRange  string   // a job's cost at the fast and slow ends of its time band, when they differ
 	Rates      string   // a service's cost an hour and per million generated tokens
+	Fleet      []string // a fleet's groups, when it has several or follows the day: each group's replicas, card, offer, hours and cost
+	Launch     []string // a service's launch lines, each group's when they differ (after a "# group 2" comment), unwrapped
 	Warnings   []string // the option's warnings, each "warning: ..."
 	Note       string   // the price list's note on the offer
 }
@@ -160,9 +216,28 @@ func Best(o plan.Option, v View) (string, Details) {
 	if o.Serving != nil {
 		head = l.F("plan.serve.best", OfferName(o.Offer), l.N(o.Replicas, "plan.n.replica"),
 			max(o.Layout.Tensor, 1), v.BestCard(o), LayoutName(l, o.Layout))
-		p := o.Serving
-		d.Replica = l.F("plan.serve.replica", l.N(p.Concurrency, "plan.n.seq"), Latency(p.TTFT), Latency(p.TPOT),
-			float64(p.Throughput), float64(p.PerUser), p.Requests)
+		if on := fleetOffers(o, v); len(on) > 1 {
+			head = l.F("plan.serve.bestfleet", l.N(o.Replicas, "plan.n.replica"), strings.Join(on, l.T("plan.list.sep")))
+		}
+		if lp := o.Load; lp != nil {
+			args := []any{lp.Rate, lp.Concurrency, v.pctName(), Latency(v.Pick(lp.TTFT)), Latency(v.Pick(lp.TPOT))}
+			switch {
+			case len(o.Fleet) > 0 && o.Fleet[0].Role == plan.RolePrefill:
+				d.Replica = l.F("plan.serve.loadpair", args...)
+			case len(fleetOffers(o, v)) > 1:
+				d.Replica = l.F("plan.serve.loadslow", args...)
+			default:
+				d.Replica = l.F("plan.serve.load", args...)
+			}
+			if v.Percentile > 0 {
+				d.Replica += l.F("plan.serve.meanof", Latency(lp.TTFT.Mean), Latency(lp.TPOT.Mean))
+			}
+		} else {
+			p := o.Serving
+			d.Replica = l.F("plan.serve.replica", l.N(p.Concurrency, "plan.n.seq"), Latency(p.TTFT), Latency(p.TPOT),
+				float64(p.Throughput), float64(p.PerUser), p.Requests)
+		}
+		d.Fleet, d.Launch = fleetLines(o, v), launchLines(o)
 		d.Memory = l.F("plan.serve.memory", b.Weights.Human(), b.Activations.Human(), b.KVCache.Human(), b.Overhead.Human(),
 			b.Total().Human(), o.Capacity.Human())
 		d.Cost = l.T("plan.best.cost") + l.Money(o.Cost.Total) + priceBasis(o, l) + l.T("plan.serve.overrental") + CostLines(o.Cost, unitPrefix(o), l)
@@ -197,6 +272,79 @@ func Best(o plan.Option, v View) (string, Details) {
 		d.Note = l.T("plan.best.note") + o.Offer.Notes
 	}
 	return head, d
+}
+
+// fleetLines says each group of a fleet that has several, or that follows the
+// day: its role, replicas, card, offer, hours a day and cost; none for one
+// group all day.
+func fleetLines(o plan.Option, v View) []string {
+	l := v.Lang
+	if len(o.Fleet) == 0 || len(o.Fleet) == 1 && o.Fleet[0].Hours >= plan.HoursPerDay {
+		return nil
+	}
+	out := make([]string, len(o.Fleet))
+	for j, g := range o.Fleet {
+		hours := l.T("plan.serve.allday")
+		if g.Hours < plan.HoursPerDay {
+			hours = l.F("plan.serve.hours", g.Hours)
+		}
+		out[j] = l.F("plan.serve.group", j+1, l.T("plan.role."+g.Role), l.N(g.Replicas, "plan.n.replica"), max(g.Tensor, 1),
+			v.CardName(g.CardID), OfferName(g.Offer), hours, l.Money(g.Cost.Total))
+	}
+	return out
+}
+
+// fleetOffers names the offers of a fleet, each once, with the card each
+// runs: "base-cloud/cn-beijing (GeForce RTX 4090)".
+func fleetOffers(o plan.Option, v View) []string {
+	var out []string
+	for _, g := range o.Fleet {
+		name := fmt.Sprintf("%s (%s)", OfferName(g.Offer), v.CardName(g.CardID))
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// launchLines writes a service's launch lines, each distinct line once, and
+// for a fleet of several groups a comment before each ("# group 2") naming
+// the groups it starts.
+func launchLines(o plan.Option) []string {
+	var out []string
+	per := len(o.Launch) / max(len(o.Fleet), 1) // lines per group
+	for k, c := range o.Launch {
+		if len(o.Fleet) <= 1 {
+			out = append(out, c.String())
+			continue
+		}
+		if k%per != 0 || seen(o.Launch[:k], o.Launch[k:k+per]) {
+			continue
+		}
+		out = append(out, fmt.Sprintf("# %s %d", groupWord, k/per+1))
+		for _, d := range o.Launch[k : k+per] {
+			out = append(out, d.String())
+		}
+	}
+	return out
+}
+
+// groupWord names a fleet's group in a launch line's comment: a shell
+// comment, the same in both languages.
+const groupWord = "group"
+
+// seen reports whether the lines of a group, cs, came before among earlier.
+func seen(earlier, cs []plan.Command) bool {
+	for k := 0; k+len(cs) <= len(earlier); k += len(cs) {
+		same := true
+		for j := range cs {
+			same = same && earlier[k+j].String() == cs[j].String()
+		}
+		if same {
+			return true
+		}
+	}
+	return false
 }
 
 // Fit heads the options table: how many candidates (offer, GPU count, layout;

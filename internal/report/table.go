@@ -124,17 +124,35 @@ var hostColumn = Column{ID: "host", Align: text.Right, Some: func(o plan.Option)
 var ServingColumns = []Column{
 	PlanColumns[0], PlanColumns[1], PlanColumns[2], PlanColumns[3], PlanColumns[4],
 	{ID: "replicas", Align: text.Right,
-		cell: func(r row) string { return fmt.Sprintf("%d × %d", r.o.Replicas, max(r.o.Layout.Tensor, 1)) }},
+		cell: func(r row) string { return fleetCell(r.o) }},
 	{ID: "gpus", Align: text.Right, Wide: true,
 		cell: func(r row) string { return strconv.Itoa(r.o.GPUs) }},
 	{ID: "seqs", Align: text.Right, Wide: true,
-		cell: func(r row) string { return strconv.Itoa(r.o.Serving.Concurrency) }},
+		cell: func(r row) string {
+			if r.o.Load != nil {
+				return fmt.Sprintf("%.0f", r.o.Load.Concurrency)
+			}
+			return strconv.Itoa(r.o.Serving.Concurrency)
+		}},
 	{ID: "ttft", Align: text.Right,
-		cell: func(r row) string { return Latency(r.o.Serving.TTFT) }},
+		cell: func(r row) string {
+			if r.o.Load != nil {
+				return Latency(r.Pick(r.o.Load.TTFT))
+			}
+			return Latency(r.o.Serving.TTFT)
+		}},
 	{ID: "tpot", Align: text.Right,
-		cell: func(r row) string { return Latency(r.o.Serving.TPOT) }},
+		cell: func(r row) string {
+			if r.o.Load != nil {
+				return Latency(r.Pick(r.o.Load.TPOT))
+			}
+			return Latency(r.o.Serving.TPOT)
+		}},
 	{ID: "tokens", Align: text.Right, Wide: true,
 		cell: func(r row) string {
+			if r.o.Load != nil {
+				return fmt.Sprintf("%.0f", float64(r.o.Load.Throughput))
+			}
 			return fmt.Sprintf("%.0f", float64(r.o.Serving.Throughput)*float64(r.o.Replicas))
 		}},
 	{ID: "perhour", Align: text.Right,
@@ -143,6 +161,45 @@ var ServingColumns = []Column{
 		cell: func(r row) string { return r.amount(r.o.PerMillion) }},
 	{ID: "servecost", Align: text.Right,
 		cell: func(r row) string { return r.amount(r.o.ExpectedCost) }},
+}
+
+// fleetCell writes a service's replicas: "7 × 1" (replicas × GPUs each); for
+// a fleet on one offer that follows the day, from the replicas rented all day
+// to all of them ("2–6 × 1"); for a disaggregated one its prefill and decode
+// replicas ("2p + 3d × 1"); for a mix each offer's, joined by "+".
+func fleetCell(o plan.Option) string {
+	if len(o.Fleet) <= 1 {
+		return fmt.Sprintf("%d × %d", o.Replicas, max(o.Layout.Tensor, 1))
+	}
+	if o.Fleet[0].Role == plan.RolePrefill {
+		return fmt.Sprintf("%dp + %dd × %d", o.Fleet[0].Replicas, o.Fleet[1].Replicas, max(o.Fleet[0].Tensor, 1))
+	}
+	var parts []string
+	for j := 0; j < len(o.Fleet); {
+		g := o.Fleet[j]
+		base, all := 0, 0
+		k := j
+		for ; k < len(o.Fleet) && sameOffer(o.Fleet[k], g); k++ {
+			all += o.Fleet[k].Replicas
+			if o.Fleet[k].Hours >= plan.HoursPerDay {
+				base += o.Fleet[k].Replicas
+			}
+		}
+		if base == all {
+			parts = append(parts, fmt.Sprintf("%d × %d", all, max(g.Tensor, 1)))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d–%d × %d", base, all, max(g.Tensor, 1)))
+		}
+		j = k
+	}
+	return strings.Join(parts, " + ")
+}
+
+// sameOffer reports whether two groups run the same replicas on the same
+// offer.
+func sameOffer(a, b plan.Group) bool {
+	return a.Offer.Provider == b.Offer.Provider && a.Offer.Region == b.Offer.Region && a.Offer.Card == b.Offer.Card &&
+		a.Offer.Line == b.Offer.Line && a.Tensor == b.Tensor && a.Expert == b.Expert
 }
 
 // FitColumns are the columns of a table that says how each card holds a job,

@@ -38,21 +38,40 @@
 // # Serving
 //
 // A Request with Serving plans a service rather than a job: Traffic gives the
-// requests per second at the peak, the mean prompt and output tokens, and optional
-// TTFT and TPOT targets. For each offer and each tensor-parallel size of 1, 2, 4 or
-// 8 GPUs (dividing the model's heads, within the offer's GPU cap),
-// compute.Serving, prepared once per card and size whatever the number of offers,
-// finds the highest concurrency within the targets; the rate then needs
-// ⌈Rate / requests per replica⌉ replicas (Option.Replicas, the GPUs Replicas ×
-// Layout.Tensor). An offer whose replicas can be taken away (interruptible, or
-// stating interruptions a day) rents the fewest spare replicas that keep those
-// up Traffic.Availability of the time (99% by default), their cost included,
-// or is left out. The rental is Usage or Rental, or a month of continuous service
-// (DefaultServingUsage); Option.PerHour and Option.PerMillion divide its cost by
-// its hours and by the million tokens the traffic generates in them. Options rank
-// on the rental's cost (so on PerMillion within a currency), or with RankTime on
-// the time one request takes, TTFT + (OutputTokens − 1) × TPOT. A target no card
-// meets is a *NoFitError with the best latency reachable and on what
+// requests per second at the peak, the mean prompt and output tokens, optional
+// TTFT and TPOT targets and the share of requests they hold for
+// (Traffic.Percentile: 0.5, 0.9 or 0.99; zero: the mean), queueing included.
+// For each offer and each replica it may run (1, 2, 4 or 8 tensor-parallel
+// GPUs dividing the model's heads, within the offer's cap; for a mixture of
+// experts also with its experts spread over them, Group.Expert), compute.Serving,
+// prepared once per card and replica whatever the number of offers, gives the
+// replica's capacity; the fewest replicas it allows (⌈Rate / Capacity⌉) are
+// the start of a search with a few compute.PreparedServing.Under calls, the
+// rate split evenly over the replicas, for the fewest that meet the targets
+// (Option.Load: what each then does). A prefix cache (Traffic.PrefixShare)
+// and a draft model the request names (Traffic.Speculative: the planner
+// never guesses an acceptance rate) are the replica's. Where the targets
+// bind, the planner also tries the replica disaggregated: prefill and decode
+// groups of it (compute.Disaggregated), when that takes fewer replicas.
+//
+// An option is a fleet (Option.Fleet, one Group or more): with a daily profile
+// (Traffic.Daily, 24 hourly multiples of the peak Rate) each hour needs its own
+// replicas, and the replicas one hour needs beyond the quietest's form groups
+// rented only the hours a day they are needed (pricing.DailySessions, when
+// cheaper than all day); the rental is then whole days (Usage rounded up,
+// DefaultServingDays without). With Request.Mix a fleet may also combine
+// offers and cards, a base rented all day on one and the rest by the hour on
+// another (Planner.Report says how that search is bounded). An offer whose
+// replicas can be taken away (interruptible, or stating interruptions a day)
+// rents the fewest spare replicas that keep those up Traffic.Availability of
+// the time (99% by default), their cost included, or is left out. The cost is
+// the exact sum of the groups' rounded covers; Option.PerHour and
+// Option.PerMillion divide it by the rental's hours and by the million tokens
+// the traffic generates in them. Option.Launch holds the vLLM and SGLang lines
+// that start each group's replicas as they were priced. Options rank on the
+// cost, or with RankTime on the time one request takes at the percentile,
+// TTFT + (OutputTokens − 1) × TPOT. A target no replica meets is a
+// *NoFitError naming the best percentile reached and on what
 // (compute.ErrUnreachable); a model no replica holds says the memory it needs
 // (compute.ErrNoFit).
 //
@@ -76,6 +95,10 @@
 // and each card fitted once per GPU count, timing each tensor degree once.
 // Ranked by cost, a candidate whose pricing.Pricer.Floor is above the Limit-th
 // best cost known (or its offer's best so far; Pricer.FloorAbove asks without
-// building the floor's Money) is not priced at all. The
-// benchmarks in this package measure it (go test -bench Plan -benchmem).
+// building the floor's Money) is not priced at all. A service
+// is planned cheapest floor first: each replica's fleet has a floor from its
+// capacity alone before any Under call, a replica whose fleet cannot make the
+// plan is left unsearched (or ruled out by one Under call at the most replicas
+// the bar allows), and the search of a replica serves every offer of its card.
+// The benchmarks in this package measure it (go test -bench Plan -benchmem).
 package plan

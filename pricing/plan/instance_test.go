@@ -104,9 +104,9 @@ func TestPlanInstancesRequestCap(t *testing.T) {
 // on 8 of their GPUs talks over the network between them, where 8 GPUs sold one by
 // one are taken as one NVLink server; the same training job is slower on them.
 func TestPlanInstancesSpanServers(t *testing.T) {
-	quad := pricing.Offer{Provider: "lambda", Card: "A100 40GB", GPUsPerInstance: 4, MaxGPUs: 8,
+	quad := pricing.Offer{Provider: "lambda", Card: "A100 SXM4 40GB", GPUsPerInstance: 4, MaxGPUs: 8,
 		Tariff: pricing.Tariff{Currency: "USD", Hourly: decimal.RequireFromString("7.96")}}
-	single := pricing.Offer{Provider: "single", Card: "A100 40GB", MaxGPUs: 8,
+	single := pricing.Offer{Provider: "single", Card: "A100 SXM4 40GB", MaxGPUs: 8,
 		Tariff: pricing.Tariff{Currency: "USD", Hourly: decimal.RequireFromString("1.99")}}
 	// A full fine-tune, whose gradients cross the links every step (a LoRA's
 	// adapters' gradients are too small to matter).
@@ -161,9 +161,9 @@ func servingOnInstances(t *testing.T, hourly string, per int) Report {
 	return rep
 }
 
-// Serving on instances: the 7 RTX 4090 replicas TestServingLlama8B finds for 20
-// requests/s rent two 4-GPU instances (8 GPUs, one idle), priced per instance:
-// 2 × 6.40 = 12.80 an hour; a replica never spans instances.
+// Serving on instances: the one-GPU RTX 4090 replicas 20 requests/s need rent
+// the 4-GPU instances that hold them, ⌈n/4⌉ of them priced per instance at
+// 6.40 an hour, the GPUs past n idle; a replica never spans instances.
 func TestServingInstances(t *testing.T) {
 	rep := servingOnInstances(t, "6.40", 4)
 	var found bool
@@ -174,10 +174,14 @@ func TestServingInstances(t *testing.T) {
 		if opt.GPUs%4 != 0 {
 			t.Errorf("%d GPUs rented in 4-GPU instances", opt.GPUs)
 		}
-		if max(opt.Layout.Tensor, 1) == 1 {
+		if max(opt.Layout.Tensor, 1) == 1 && opt.Fleet[0].Role == RoleServe {
 			found = true
-			if opt.GPUs != 8 || opt.PerHour.Amount.StringFixed(2) != "12.80" || !strings.Contains(strings.Join(opt.Warnings, "\n"), "job uses 7 of 8 GPUs; 1 idle GPU is paid for") {
-				t.Errorf("one-GPU replicas: %d GPUs at %s an hour, warnings %q; want 8 at 12.80 with one idle", opt.GPUs, opt.PerHour, opt.Warnings)
+			n := opt.Replicas
+			instances := (n + 3) / 4
+			perHour := decimal.NewFromInt(int64(instances)).Mul(decimal.RequireFromString("6.40")).StringFixed(2)
+			idle := fmt.Sprintf("job uses %d of %d GPUs", n, 4*instances)
+			if opt.GPUs != 4*instances || opt.PerHour.Amount.StringFixed(2) != perHour || n%4 != 0 && !strings.Contains(strings.Join(opt.Warnings, "\n"), idle) {
+				t.Errorf("%d one-GPU replicas: %d GPUs at %s an hour, warnings %q; want %d at %s", n, opt.GPUs, opt.PerHour, opt.Warnings, 4*instances, perHour)
 			}
 		}
 	}

@@ -100,7 +100,7 @@ func (s *settings) layouts(buf *[maxLayouts]sizing.Parallel, n, server int) []si
 // the larger micro-batch, then the first listed; without Tokens, the first
 // that fits). A layout fits when its memory per GPU fits the card less the
 // headroom and, when host is set (the offer's host RAM per GPU), its host
-// memory (Breakdown.Host: an offloaded optimizer) fits host. The link and the
+// memory (Breakdown.Host: an offloaded optimizer) fits host. The links and the
 // peak do not depend on the layout: they are found once.
 func (s *settings) fitCard(card catalog.Card, n, server int, host sizing.Bytes, work compute.FLOPs) *fit {
 	usable, _ := sizing.Usable(card.Memory, s.headroom) // settle checked the headroom
@@ -145,7 +145,7 @@ func (s *settings) fitCard(card catalog.Card, n, server int, host sizing.Bytes, 
 		case chosen.ok && training && jobs.cannotBeat(l, micro, &chosen):
 			continue
 		default:
-			if err := s.timeFit(&cur, &card, n, work, peak, link, &jobs); err != nil {
+			if err := s.timeFit(&cur, &card, n, server, work, peak, link, &jobs); err != nil {
 				cur.ok, cur.err = false, fmt.Errorf("%s at %s: %w", card.Name, text.Count(n, "GPU", "GPUs"), err)
 			}
 		}
@@ -281,11 +281,13 @@ func boolInt(b bool) int {
 }
 
 // jobTiming is compute.Job's timing of a training layout over the utilization
-// band and at the request's utilization. It depends on the tensor degree and
-// the pipeline stages and the micro-batch alone among a layout's fields (ZeRO
-// and offload are added after, by timeFit), so fitCard times each once.
+// band and at the request's utilization. It depends on the tensor degree, the
+// pipeline stages, whether ZeRO-3 gathers the weights and the micro-batch alone
+// among a layout's fields (an offloaded optimizer is added after, by timeFit),
+// so fitCard times each once.
 type jobTiming struct {
 	tensor, pipeline, micro int
+	zero3                   bool
 	band, mid               compute.Timing
 	err                     error
 }
@@ -297,12 +299,12 @@ type timings struct {
 	n    int
 }
 
-// find returns the timing of layout l's tensor degree and pipeline stages at
-// micro-batch micro, or nil.
+// find returns the timing of layout l's tensor degree, pipeline stages and
+// ZeRO-3 at micro-batch micro, or nil.
 func (j *timings) find(l sizing.Parallel, micro int) *jobTiming {
-	t, p := max(l.Tensor, 1), max(l.Pipeline, 1)
+	t, p, z3 := max(l.Tensor, 1), max(l.Pipeline, 1), l.ZeRO == 3
 	for i := range j.n {
-		if jt := &j.list[i]; jt.tensor == t && jt.pipeline == p && jt.micro == micro {
+		if jt := &j.list[i]; jt.tensor == t && jt.pipeline == p && jt.zero3 == z3 && jt.micro == micro {
 			return jt
 		}
 	}
@@ -310,10 +312,10 @@ func (j *timings) find(l sizing.Parallel, micro int) *jobTiming {
 }
 
 // cannotBeat reports whether training layout l at micro-batch micro cannot
-// be chosen over the chosen fit: its tensor degree and micro-batch were timed
-// already, slower than the chosen, or as fast at a micro-batch no larger than
-// the chosen's (which wins a tie), and its ZeRO stage and offload only add to
-// that time (see addsSafely).
+// be chosen over the chosen fit: its tensor degree, ZeRO-3 and micro-batch were
+// timed already, slower than the chosen, or as fast at a micro-batch no larger
+// than the chosen's (which wins a tie), and its offload only adds to that time
+// (see addsSafely).
 func (j *timings) cannotBeat(l sizing.Parallel, micro int, chosen *fit) bool {
 	jt := j.find(l, micro)
 	if jt == nil {
@@ -321,7 +323,7 @@ func (j *timings) cannotBeat(l sizing.Parallel, micro int, chosen *fit) bool {
 	}
 	d := jt.mid.Duration
 	return jt.err == nil && (d > chosen.duration || d == chosen.duration && micro <= chosen.micro) &&
-		(l.ZeRO < 3 && !l.OffloadOptimizer || d < addsSafely)
+		(!l.OffloadOptimizer || d < addsSafely)
 }
 
 // topMicro is the largest micro-batch layout l is tried at: the largest
@@ -340,8 +342,9 @@ func (s *settings) topMicro(l sizing.Parallel) int {
 	return ds[len(ds)-1] // 1 divides every count
 }
 
-// timeFit fills the fit's durations and efficiency.
-func (s *settings) timeFit(f *fit, card *catalog.Card, n int, work compute.FLOPs, peak compute.FLOPRate, link compute.Link, jobs *timings) error {
+// timeFit fills the fit's durations and efficiency, n GPUs of card in servers of
+// server GPUs joined by link inside each.
+func (s *settings) timeFit(f *fit, card *catalog.Card, n, server int, work compute.FLOPs, peak compute.FLOPRate, link compute.Link, jobs *timings) error {
 	f.eff = 1
 	if s.Tokens == 0 {
 		return nil
@@ -353,14 +356,14 @@ func (s *settings) timeFit(f *fit, card *catalog.Card, n int, work compute.FLOPs
 	if jt == nil {
 		jt = &jobs.list[jobs.n]
 		jobs.n++
-		*jt = s.timeJob(card, work, n, f.layout, f.micro, f.accum, peak, link)
+		*jt = s.timeJob(card, work, n, server, f.layout, f.micro, f.accum, peak, link)
 	}
 	if jt.err != nil {
 		return jt.err
 	}
 	band, mid := jt.band, jt.mid
-	// What a ZeRO-3 layout and an offloaded optimizer add (compute.Timing.WithZeRO):
-	// the optimizer's shard of gradients out and weights back over the card's PCIe
+	// What an offloaded optimizer adds (compute.Timing.WithOffload): the
+	// optimizer's shard of gradients out and weights back over the card's PCIe
 	// link each step.
 	var host compute.Bandwidth
 	var offload sizing.Bytes
@@ -372,7 +375,7 @@ func (s *settings) timeFit(f *fit, card *catalog.Card, n int, work compute.FLOPs
 		offload = f.mem.Gradients
 	}
 	mid.Low, mid.High = band.Low, band.High
-	t2, err := mid.WithZeRO(f.layout.ZeRO, offload, host)
+	t2, err := mid.WithOffload(offload, host)
 	if err != nil {
 		return err
 	}
@@ -380,13 +383,15 @@ func (s *settings) timeFit(f *fit, card *catalog.Card, n int, work compute.FLOPs
 	return nil
 }
 
-// timeJob times n GPUs of card in layout l's tensor degree and pipeline stages
-// with compute.Job, each data-parallel replica running accum micro-batches of
-// micro sequences per optimizer step (the gradients all-reduced once per
-// step), at the card's memory bandwidth and architecture. Without a
-// utilization in the request compute models the step (calibrated for the card
-// when the planner has its calibration), and its band is the model's error.
-func (s *settings) timeJob(card *catalog.Card, work compute.FLOPs, n int, l sizing.Parallel, micro, accum int, peak compute.FLOPRate, link compute.Link) jobTiming {
+// timeJob times n GPUs of card in layout l's tensor degree, pipeline stages
+// and ZeRO stage with compute.Job, each data-parallel replica running accum
+// micro-batches of micro sequences per optimizer step (the gradients
+// all-reduced once per step), at the card's memory bandwidth and architecture,
+// in servers of server GPUs joined by link inside each and, past one server,
+// by the network (InterServerLink a GPU) between them. Without a utilization
+// in the request compute models the step (calibrated for the card when the
+// planner has its calibration), and its band is the model's error.
+func (s *settings) timeJob(card *catalog.Card, work compute.FLOPs, n, server int, l sizing.Parallel, micro, accum int, peak compute.FLOPRate, link compute.Link) jobTiming {
 	t, p := max(l.Tensor, 1), max(l.Pipeline, 1)
 	task := s.Workload.Task
 	j := compute.Job{
@@ -394,9 +399,13 @@ func (s *settings) timeJob(card *catalog.Card, work compute.FLOPs, n int, l sizi
 		Adapters: task == sizing.LoRA || task == sizing.QLoRA,
 		Batch:    micro, Accumulation: accum, SeqLen: s.Workload.SeqLen,
 		Devices: n, Tensor: t, Pipeline: p, PeakPerDevice: peak, Bandwidth: card.MemoryBandwidth, Link: link,
+		DevicesPerMachine: server, ZeRO: l.ZeRO,
 		Arch: card.Architecture, Utilization: s.band, Calibration: s.calibration(card),
 	}
-	jt := jobTiming{tensor: t, pipeline: p, micro: micro}
+	if n > server {
+		j.Network = compute.Link{Bandwidth: InterServerLink, Latency: networkStepLatency}
+	}
+	jt := jobTiming{tensor: t, pipeline: p, zero3: l.ZeRO == 3, micro: micro}
 	if jt.band, jt.err = j.Time(); jt.err != nil {
 		return jt
 	}
@@ -526,15 +535,14 @@ func seconds(sec float64) (time.Duration, error) {
 	return time.Duration(ns), nil
 }
 
-// linkFor returns the link n GPUs of card share: NVLink (or Infinity Fabric) where
-// the card has it for every GPU, a bridge for a pair only, PCIe otherwise, and the
-// network (InterServerLink) once the GPUs fill more than one server, since a ring
-// all-reduce runs at the speed of its slowest link.
+// linkFor returns the link n GPUs of card share inside a server of server GPUs
+// (all n when they fit in one, a server's worth otherwise): NVLink (or Infinity
+// Fabric) where the card has it for every GPU, a bridge for a pair only, PCIe
+// otherwise. Between servers each GPU has InterServerLink of network (see
+// timeJob), which compute.Job charges only the rings that cross servers (the
+// data-parallel ones; tensor parallelism stays inside a server).
 func linkFor(card catalog.Card, n, server int) (compute.Link, bool, string) {
-	if n > server {
-		return compute.Link{Bandwidth: InterServerLink, Latency: networkStepLatency}, false, "the network between servers (200 Gb/s per GPU assumed)"
-	}
-	l, kind, err := card.PeerLink(n)
+	l, kind, err := card.PeerLink(min(n, server))
 	gen := card.PCIeGen
 	switch {
 	case err != nil: // a generation compute does not know: PCIe Gen4, the common one
@@ -558,6 +566,10 @@ const (
 	pcieStepLatency    = 3 * time.Microsecond
 	networkStepLatency = 5 * time.Microsecond
 )
+
+// networkName names the link between servers (InterServerLink a GPU) in
+// warnings.
+const networkName = "the network between servers (200 Gb/s per GPU assumed)"
 
 // peakFor returns the card's dense peak for the workload's compute precision. A
 // card without BF16 (V100, T4) runs mixed precision in FP16, with loss scaling; a

@@ -46,6 +46,19 @@ type priced struct {
 	rate          string  // the rate that converted expected into key; empty: none
 	serve         *served // a serving request's replicas; nil for a job
 	replicas      int     // serving: the replicas rented, spares included
+
+	// A serving fleet: its groups, the GPUs rented at its busiest hour, and
+	// the load and request latency of its slowest group (on loadOn).
+	members      []member
+	peakRented   int
+	load         *compute.LoadPoint
+	loadOn       *served
+	loadReplicas int   // the replicas load counts over: 1 for one replica's, both sides' for a pair
+	pair         *pair // a disaggregated fleet's pair: its load is the pair's
+	latency      time.Duration
+	loaded       bool    // load and latency are worked out (ensureLoad)
+	pct          float64 // the traffic's percentile and tokens a request, for ensureLoad
+	output       int
 }
 
 // price prices offer w.o on n GPUs with fit f: the rental, its cost and the
@@ -71,9 +84,9 @@ func (w *sweep) price(at *slot, n int, f *fit) (candidate, bool, error) {
 		w.served = true
 		return candidate{w.i, at.done}, true, nil
 	}
-	s, o, rates := w.s, w.o, &w.p.Rates
+	s, o := w.s, w.o
 	bar := w.bar()
-	floors := bar != nil && (isZeroRates(*rates) || o.Tariff.Currency == rates.Base)
+	floors := bar != nil && w.floors()
 	if floors && bar.minor < at.above { // the class's floor is above a higher bar: its rental prices
 		w.served = true
 		return candidate{}, false, nil
@@ -127,17 +140,35 @@ func (w *sweep) price(at *slot, n int, f *fit) (candidate, bool, error) {
 			return candidate{}, false, fmt.Errorf("plan: offer %s at %d GPUs: %w", offerName(*o), c.rented, err)
 		}
 	}
+	if err := w.rank(c); err != nil {
+		return candidate{}, false, err
+	}
+	at.done = new(priced)
+	*at.done = *c
+	return candidate{w.i, at.done}, true, nil
+}
+
+// rank sets c's ranking key: its expected cost in the ranking's currency
+// (converted through the planner's rates when it is another), in whole minor
+// units when it is a whole number of them.
+func (w *sweep) rank(c *priced) error {
+	rates := &w.p.Rates
 	c.key = c.expected
 	if !isZeroRates(*rates) && c.expected.Currency != rates.Base {
+		var err error
 		if c.key, err = rates.Convert(c.expected); err != nil {
-			return candidate{}, false, err
+			return err
 		}
 		c.rate = rates.Per[c.expected.Currency].String()
 	}
 	c.minor, c.exact = minorUnits(c.key)
-	at.done = new(priced)
-	*at.done = *c
-	return candidate{w.i, at.done}, true, nil
+	return nil
+}
+
+// floors reports whether the offer's floors bound the ranking key: its
+// currency is the one ranked in, so no conversion stands between them.
+func (w *sweep) floors() bool {
+	return isZeroRates(w.p.Rates) || w.o.Tariff.Currency == w.p.Rates.Base
 }
 
 // rental is the usage priced for a job of fit f: the request's Rental or Usage,
@@ -333,8 +364,12 @@ func (s *settings) fitWarnings(f *fit, n int, card catalog.Card) []string {
 	}
 	switch {
 	case n > f.server:
-		f.pre = append(f.pre, fmt.Sprintf("%d GPUs span %d servers: they talk over %s%s",
-			n, (n+f.server-1)/f.server, f.linkName, scaling))
+		inside := "they talk over " // a server of one GPU has no link inside
+		if f.server > 1 {
+			inside = f.linkName + " inside each, "
+		}
+		f.pre = append(f.pre, fmt.Sprintf("%d GPUs span %d servers: %s%s%s",
+			n, (n+f.server-1)/f.server, inside, networkName, scaling))
 	case n > 1 && !f.nvlink && (s.Workload.Task != sizing.Inference || f.layout.Tensor > 1):
 		f.pre = append(f.pre, fmt.Sprintf("%d GPUs without NVLink: they talk over %s%s", n, f.linkName, scaling))
 	case n > 1 && !f.nvlink && f.layout.Pipeline > 1:

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/gpuplan/gpuplan/pricing"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -130,16 +131,32 @@ type Option struct {
 	Warnings   []string      `json:"warnings"`
 
 	// A serving request's figures (zero otherwise). Replicas is the tensor-parallel
-	// groups the rate needs (GPUs = Replicas × Layout.Tensor), Serving each
-	// replica's operating point: the highest concurrency within the targets.
-	// PerHour is Cost over the rental's hours and PerMillion Cost over the million
-	// tokens the traffic generates in them (Rate × OutputTokens), each rounded
-	// once to the currency's minor unit with the tariff's rounding, in the
-	// offer's currency.
+	// groups the fleet rents at its busiest (spares included; GPUs = Replicas ×
+	// Layout.Tensor for a fleet of one replica shape), Serving the closed-loop
+	// point (compute.PreparedServing.At) of the slowest group's replica at the
+	// mean sequences Load says it runs (Fit: the highest concurrency within the
+	// targets). PerHour is Cost over the rental's hours and PerMillion Cost over
+	// the million tokens the traffic generates in them (Rate × OutputTokens,
+	// with a daily profile times its mean), each rounded once to the currency's
+	// minor unit with the tariff's rounding, in the offer's currency.
 	Replicas   int                   `json:"replicas,omitempty"`
 	Serving    *compute.ServingPoint `json:"serving,omitempty"`
 	PerHour    pricing.Money         `json:"per_hour"`
 	PerMillion pricing.Money         `json:"per_million"`
+	// Fleet is a serving option's groups of replicas: one for a plain
+	// service all day, several on one offer for a daily profile (the base all
+	// day, the rest in the busy hours), a prefill and a decode group for a
+	// disaggregated service, and groups on several offers and cards with
+	// Request.Mix. GPUs and Cost are the fleet's sums; Offer, CardID and
+	// Layout its first group's.
+	Fleet []Group `json:"fleet,omitempty"`
+	// Launch holds the command lines that start each group's replicas as
+	// they were priced, one per engine per group.
+	Launch []Command `json:"launch,omitempty"`
+	// Load is what each replica of the slowest group does under its share of
+	// the peak rate (compute.LoadPoint: the latencies with queueing, at every
+	// percentile).
+	Load *compute.LoadPoint `json:"load,omitempty"`
 }
 
 // NoFitError explains an empty plan: why each offer was left out, and what would
@@ -212,9 +229,17 @@ func (p Planner) Plan(r Request) ([]Option, error) {
 // MaxPlanGPUs. Request.MaxGPUs caps the GPUs rented.
 //
 // A serving request (Request.Serving) tries tensor-parallel replicas of 1, 2, 4
-// and 8 GPUs instead (or the pinned count), as many as the rate needs, and
-// spares on offers whose replicas can be taken away; the package documentation
-// says how.
+// and 8 GPUs instead (or the pinned count), as many as the rate needs within
+// the targets at the traffic's percentile, and spares on offers whose
+// replicas can be taken away; each option is a fleet of groups (one offer's
+// unless Request.Mix), and the package documentation says how. With Mix, the
+// planner also searches fleets over several offers (a base rented all day
+// and a burst for the busy hours): exactly, over the MixShapes replicas of
+// least cost per request a second and for each the MixOffers offers of
+// cheapest replica all day and by the hour, every base count and every pair
+// of base and burst; the cheapest such fleet joins the options when it costs
+// less than every single offer's, so a mix never costs more than the best
+// single offer.
 //
 // Options whose expected duration (at the request's utilization, with the time
 // interruptions are expected to lose) misses the deadline, or whose expected cost
@@ -256,8 +281,10 @@ func (p Planner) Report(r Request) (Report, error) {
 	w := newSweep(&s, &p, in)
 	var run *serveRun
 	if s.Serving != nil { // a service: serving.go plans it, the rest is shared
-		run = &serveRun{}
-		err = s.serveOffers(w, run)
+		run = newServeRun()
+		if err = s.serveOffers(w, run); err == nil && s.Mix {
+			err = s.mix(w, run)
+		}
 	} else {
 		err = s.trainOffers(w, work)
 	}
@@ -315,7 +342,7 @@ func (p Planner) Fit(r Request) ([]Option, error) {
 	var opts []Option
 	nf := &NoFitError{}
 	var d diagnosis
-	run := &serveRun{byKey: make(map[fitKey]*served)}
+	run := newServeRun()
 	kept := make([]*catalog.Card, len(cards))
 	for i := range cards {
 		kept[i] = &cards[i]
@@ -380,7 +407,7 @@ func (s *settings) fitOn(card *catalog.Card, work compute.FLOPs, run *serveRun) 
 			if s.Model.Heads > 0 && s.Model.Heads%t != 0 {
 				continue
 			}
-			v := s.replica(run, *card, t)
+			v := s.replica(run, *card, t, 0)
 			if v.err != nil {
 				why = cmp.Or(why, v.err) // the smallest size's reason
 				continue
@@ -677,8 +704,8 @@ func (p Planner) explainAll(s settings, in *inputs, cands []candidate, order []i
 		if err := s.explain(&opts[j], c, p.Offers[c.offer], pr, *in.cards[c.offer], in.boards[c.offer], checks[c.offer], cheapest, in.cache, work); err != nil {
 			return nil, err
 		}
-		if c.serve != nil {
-			if err := s.explainServing(&opts[j], c, p.Offers[c.offer], in.boards[c.offer], run); err != nil {
+		if c.members != nil {
+			if err := s.explainServing(&p, in, &opts[j], c, run); err != nil {
 				return nil, err
 			}
 		}
@@ -1016,6 +1043,15 @@ func (w *sweep) add(c candidate) {
 	case w.s.less(&c, &w.cands[w.first], w.p.Offers, w.in.cards):
 		w.cands[w.first] = c
 	}
+}
+
+// barMinor is the bar's cost (bar) in whole minor units of the ranking's
+// currency; math.MaxInt64 when there is no bar.
+func (w *sweep) barMinor() int64 {
+	if b := w.bar(); b != nil {
+		return b.minor
+	}
+	return math.MaxInt64
 }
 
 // bar is the candidate whose cost (its key, a whole number of minor units of

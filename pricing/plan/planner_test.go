@@ -832,8 +832,10 @@ func TestPlanTierWithOutageRate(t *testing.T) {
 	}
 }
 
-// The link the planner names for n GPUs of a card in one server of 8 is the
-// catalog's own name for it, and the network past one server.
+// The link the planner names for n GPUs of a card in servers of 8 is the
+// catalog's own name for the link inside one server: past one server, the
+// server's (the network between servers is compute.Job's for the rings that
+// cross them).
 func TestLinkForNames(t *testing.T) {
 	for _, tc := range []struct {
 		card   string
@@ -847,7 +849,8 @@ func TestLinkForNames(t *testing.T) {
 		{"mi300x", 8, true, "Infinity Fabric"},
 		{"ascend-910b2", 8, true, "HCCS"},
 		{"rtx-4090", 2, false, "PCIe Gen4"},
-		{"h100-sxm5-80gb", 16, false, "the network between servers (200 Gb/s per GPU assumed)"},
+		{"h100-sxm5-80gb", 16, true, "NVLink"},
+		{"rtx-4090", 16, false, "PCIe Gen4"},
 	} {
 		c, err := catalog.Default().Lookup(tc.card)
 		if err != nil {

@@ -137,6 +137,11 @@ type Request struct {
 	// DefaultServingUsage (730 hours of continuous service) when neither is set;
 	// each option's PerHour and PerMillion divide its cost by that rental's hours.
 	Serving *Traffic `json:"serving,omitempty"`
+	// Mix lets a serving option rent a fleet: several offers and cards (a
+	// monthly package on one card for the base, hourly or interruptible
+	// capacity on another for the peak), each group rented the hours a day
+	// Traffic.Daily needs it. Planner.Report says how the fleet is searched.
+	Mix bool `json:"mix"`
 }
 
 // DefaultLimit is the number of options a plan returns when Request.Limit is zero.
@@ -205,6 +210,11 @@ type settings struct {
 	limit        int     // options returned; negative: all
 	pin          int     // GPUs each option uses (serving: each replica), from GPUs or Parallel; zero: searched
 	availability float64 // serving: Traffic.Availability or its default
+	// serving: the profile of the day, Traffic.Daily, or one hour at the peak
+	// ([1]) without one; days is the rental in whole days with a daily
+	// profile (zero without: Usage or Rental).
+	profile []float64
+	days    int
 	// modeled: no Utilization or Band, so compute's model of the step times the
 	// job (band and util are then zero), with calibrations by card ID
 	// (Planner.Calibrations).
@@ -306,6 +316,8 @@ func (r Request) settle() (settings, error) {
 	s.restart = cmp.Or(r.Restart, DefaultRestart)
 	if r.Serving != nil {
 		errs = append(errs, s.settleServing()...)
+	} else if r.Mix {
+		bad("mix rents a fleet for a service: it needs serving traffic")
 	}
 	errs = append(errs, s.settlePins(w)...)
 	return s, errors.Join(errs...)

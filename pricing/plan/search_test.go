@@ -453,6 +453,7 @@ func TestAtLeast(t *testing.T) {
 func TestServingAvailability(t *testing.T) {
 	tr := Traffic{Rate: 20, PromptTokens: 1000, OutputTokens: 300, TTFT: time.Second, TPOT: 50 * time.Millisecond}
 	r := servingRequest(t, "llama-3.1-8b", tr)
+	r.GPUs = 1 // one-GPU replicas, 9 of them for the rate
 	spot := planOffer("spot", "RTX 4090", 16, "1.70", "")
 	spot.Interruptible = true
 	steady := planOffer("steady", "RTX 4090", 16, "1.80", "")
@@ -466,10 +467,10 @@ func TestServingAvailability(t *testing.T) {
 		t.Fatalf("%d options, first %s; want the steady offer first", len(rep.Options), rep.Options[0].Offer.Provider)
 	}
 	st, sp := rep.Options[0], rep.Options[1]
-	if sp.Replicas != st.Replicas+1 || sp.GPUs != sp.Replicas || sp.Layout.Data != sp.Replicas {
+	if sp.Replicas != st.Replicas+1 || sp.GPUs != sp.Replicas*max(sp.Layout.Tensor, 1) || sp.Layout.Data != sp.Replicas || sp.Layout.Tensor != st.Layout.Tensor {
 		t.Errorf("spot: %d replicas on %d GPUs (%s), the steady offer %d; want one spare", sp.Replicas, sp.GPUs, DescribeLayout(sp.Layout), st.Replicas)
 	}
-	// The spare is priced: 730 hours of one GPU more.
+	// The spare is priced: 730 hours of its GPUs more.
 	perGPU := decimal.RequireFromString("1.70").Mul(decimal.NewFromInt(730))
 	if want := perGPU.Mul(decimal.NewFromInt(int64(sp.GPUs))); !sp.Cost.Total.Amount.Equal(want) {
 		t.Errorf("spot cost %s, want %s for %d GPUs", sp.Cost.Total, want, sp.GPUs)

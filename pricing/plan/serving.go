@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -14,13 +15,16 @@ import (
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/sizing"
-	"github.com/shopspring/decimal"
 )
 
 // DefaultServingUsage is the rental priced for a serving request that gives neither
 // Usage nor Rental: one month of continuous service, 730 hours (8760 / 12, the
 // month the tariffs' HoursPerMonth defaults to).
 const DefaultServingUsage = 730 * time.Hour
+
+// DefaultServingDays is the rental of a serving request with a daily profile
+// (Traffic.Daily) that gives no Usage: 30 whole days.
+const DefaultServingDays = 30
 
 // servingTensor lists the tensor-parallel sizes a serving request tries for each
 // replica, all inside one server.
@@ -29,8 +33,10 @@ var servingTensor = [...]int{1, 2, 4, 8}
 // Traffic is the load a serving request plans for: Rate requests a second at the
 // peak, each of PromptTokens prompt tokens and OutputTokens generated tokens on
 // average, with optional latency targets (zero: none). TTFT is the time to the
-// first token, TPOT the time per output token after it, both at the replica's
-// steady state (compute.ServingPoint).
+// first token, TPOT the time per output token after it, queueing included, as
+// compute.Serving.Under reports them for requests arriving at random (a
+// Poisson process); Percentile says which share of requests the targets hold
+// for.
 type Traffic struct {
 	Rate         float64       `json:"requests_per_second"`
 	PromptTokens int           `json:"prompt_tokens"`
@@ -42,6 +48,25 @@ type Traffic struct {
 	// offers whose replicas can be taken away (interruptible, or stating
 	// interruptions a day): they rent spare replicas to keep it.
 	Availability float64 `json:"availability"`
+	// Percentile is the share of requests whose TTFT and TPOT must be within
+	// the targets: 0.5, 0.9 or 0.99 (the percentiles compute.LoadPoint
+	// reports); zero: the targets hold for the mean.
+	Percentile float64 `json:"percentile"`
+	// PrefixShare is the share of each prompt found in the engine's prefix
+	// cache (a system prompt, few-shot examples, a document under questions),
+	// in [0, 1): compute.Serving.PrefixShare. Zero: no cache hits.
+	PrefixShare float64 `json:"prefix_share"`
+	// Daily is the traffic over a day: 24 hourly multiples of Rate, each in
+	// [0, 1] and the largest 1 (Rate is the peak), hour 0 first. It decides how
+	// many hours a day each group of replicas is rented (Group.Hours); the
+	// rental is then whole days. Empty: the peak all day.
+	Daily []float64 `json:"daily"`
+	// Speculative, when set, serves with speculative decoding
+	// (compute.Serving.Speculative): the draft model, named as the engines
+	// load it (Draft.Name), the tokens it proposes a step and their
+	// acceptance rate, which only a measurement on the traffic can give, so
+	// the planner never guesses one. Nil: without.
+	Speculative *compute.Speculation `json:"speculative"`
 }
 
 // DefaultAvailability is Traffic.Availability when it is zero: the service
@@ -56,8 +81,14 @@ const DefaultAvailability = 0.99
 // practice.
 const DefaultInterruptionsPerDay = 1.0
 
-// Validate reports a rate or token count that is not positive and finite, or a
-// negative target, each wrapping pricing.ErrInvalid.
+// HoursPerDay is the length of Traffic.Daily: one multiple of the rate an hour.
+const HoursPerDay = 24
+
+// Validate reports a rate or token count that is not positive and finite, a
+// negative target, a percentile other than 0.5, 0.9 or 0.99 (or zero), a
+// prefix share outside [0, 1), a daily profile without 24 values in [0, 1]
+// whose largest is 1, or a speculation the compute package refuses or whose
+// draft has no name, each naming its field and wrapping pricing.ErrInvalid.
 func (t Traffic) Validate() error {
 	var errs []error
 	bad := func(format string, a ...any) {
@@ -78,7 +109,54 @@ func (t Traffic) Validate() error {
 	if a := t.Availability; a != 0 && !(a > 0 && a < 1) {
 		bad("availability %v: want a share of time in (0, 1), such as 0.99", a)
 	}
+	switch p := t.Percentile; {
+	case p == 0 || p == 0.5 || p == 0.9 || p == 0.99:
+	case !(p > 0 && p < 1):
+		bad("percentile %v: want a share of requests in (0, 1), 0.5, 0.9 or 0.99 (zero: the mean)", p)
+	default:
+		bad("percentile %v: want 0.5, 0.9 or 0.99, the percentiles the load model reports (zero: the mean)", p)
+	}
+	if a := t.PrefixShare; !(a >= 0 && a < 1) {
+		bad("prefix_share %v: want the share of a prompt found in the cache, in [0, 1)", a)
+	}
+	if len(t.Daily) > 0 {
+		errs = append(errs, validDaily(t.Daily)...)
+	}
+	if sp := t.Speculative; sp != nil {
+		if err := sp.Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("plan: serving: %w", invalid(err)))
+		}
+		if sp.Draft.Name == "" {
+			bad("speculative.draft has no name: the launch lines load the draft model by it")
+		}
+		if err := sp.Draft.Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("plan: serving: speculative.draft: %w", invalid(err)))
+		}
+	}
 	return errors.Join(errs...)
+}
+
+// validDaily checks a daily profile: 24 finite values in [0, 1], the largest 1.
+func validDaily(d []float64) []error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("plan: serving: daily"+format+": %w", append(a, pricing.ErrInvalid)...)
+	}
+	if len(d) != HoursPerDay {
+		return []error{bad(": %d values, want %d (one multiple of the peak rate an hour)", len(d), HoursPerDay)}
+	}
+	var errs []error
+	top := 0.0
+	for h, v := range d {
+		if !(v >= 0 && v <= 1) {
+			errs = append(errs, bad("[%d] %v: want a multiple of the peak rate in [0, 1]", h, v))
+			continue
+		}
+		top = math.Max(top, v)
+	}
+	if len(errs) == 0 && top != 1 {
+		errs = append(errs, bad(": the largest value is %v, want 1 (the rate is the peak's)", top))
+	}
+	return errs
 }
 
 type trafficPlain Traffic
@@ -113,7 +191,8 @@ func (t *Traffic) UnmarshalJSON(b []byte) error {
 }
 
 // settleServing checks what a serving request may not say and fills its
-// defaults: the reserve and the rental.
+// defaults: the reserve, the availability and the rental (whole days with a
+// daily profile).
 func (s *settings) settleServing() []error {
 	var errs []error
 	bad := func(format string, a ...any) {
@@ -132,11 +211,31 @@ func (s *settings) settleServing() []error {
 		s.headroom = compute.DefaultServingReserve
 	}
 	s.availability = cmp.Or(s.Serving.Availability, DefaultAvailability)
-	if s.Usage == 0 && !s.rentalSet() {
+	s.profile = []float64{1}
+	if len(s.Serving.Daily) > 0 {
+		if s.rentalSet() {
+			bad("a daily profile rents whole days: give usage (its days), not a rental pattern")
+		}
+		s.profile = s.Serving.Daily
+		s.days = DefaultServingDays
+		if s.Usage > 0 {
+			s.days = int((s.Usage + 24*time.Hour - 1) / (24 * time.Hour))
+		}
+		if s.days > maxServingDays {
+			bad("usage %v: a daily profile rents at most %d days", s.Usage, maxServingDays)
+		}
+	} else if s.Usage == 0 && !s.rentalSet() {
 		s.Usage = DefaultServingUsage
+	}
+	if s.Mix && (s.GPUs > 0 || s.Parallel != nil) {
+		bad("mix searches the cards and replicas of a fleet: leave gpus and parallel unpinned")
 	}
 	return errs
 }
+
+// maxServingDays bounds the rental of a daily profile, as pricing bounds the
+// days of daily sessions.
+const maxServingDays = 36500
 
 // servingWorkload is the workload a serving request's validation sees: its batch and
 // sequence length come from the traffic when unset (the planner picks the
@@ -151,40 +250,72 @@ func servingWorkload(w sizing.Workload, t *Traffic) sizing.Workload {
 	return w
 }
 
-// served is a serving request's answer for one card at one tensor-parallel size:
-// the replica's operating point, the replicas the rate needs, and the fit options
-// of the card share.
+// replicaKey names one way to build a replica: a card, its tensor-parallel
+// degree and its expert-parallel degree (zero: none).
+type replicaKey struct {
+	card           string
+	tensor, expert int
+}
+
+// served is one way to build a replica (replicaKey) and what the serving
+// request makes of it: prepared once (compute.PreparedServing) whatever the
+// offers, its capacity, and once searched (search), the replicas the peak rate
+// needs within the targets and the bracket of the per-replica rate that meets
+// them.
 type served struct {
-	card     catalog.Card
-	tensor   int
-	point    compute.ServingPoint
-	replicas int
-	err      error // compute.ErrNoFit, compute.ErrUnreachable (point is then the best reachable) or another
-	latency  time.Duration
-	fit      *fit
+	card           catalog.Card
+	tensor, expert int
+	prep           compute.PreparedServing
+	slots          int                  // sequence slots, MaxConcurrency
+	capacity       float64              // requests a second one replica completes with every slot busy
+	point          compute.ServingPoint // the closed loop's highest concurrency within the targets (Best)
+	err            error                // compute.ErrNoFit, ErrUnreachable (point: one sequence), errCapped, or another
+	fit            *fit
+
+	searched bool
+	peak     int     // replicas the peak rate needs
+	lo, hi   float64 // requests a second per replica: lo meets the targets, hi (or more) does not
+	loads    map[float64]compute.LoadPoint
+	fails    int               // the most replicas known to miss the targets, before the search (beyond)
+	needs    []int             // replicas each hour of the profile needs (search)
+	reach    compute.LoadPoint // unreachable: the lowest load tried, the best it reaches
 }
 
-// serveRun is one Report's serving state: the replicas worked out per card and
-// tensor-parallel size (each prepared and searched once, whatever the offers), and
-// what left options out.
+// errCapped is the search's error when the peak needs more replicas than any
+// offer may rent (MaxPlanGPUs).
+var errCapped = errors.New("needs more replicas than the planner rents")
+
+// serveRun is one Report's serving state: the replicas worked out per card,
+// tensor and expert degree (each prepared and searched once, whatever the
+// offers), the fleets priced per class of offers, and what left options out.
 type serveRun struct {
-	byKey  map[fitKey]*served
-	capped map[fitKey]capped
+	byKey  map[replicaKey]*served
+	fleets map[fleetKey]fleetEntry
+	floors map[fleetKey]floorOf
+	capped map[replicaKey]capped
 	over   *candidate // the cheapest left out by the budget
+	pairs  map[pairKey]*pair
 }
 
-// capped is what the offers of a (card, size) past their GPU cap noted: the GPUs
+func newServeRun() *serveRun {
+	return &serveRun{byKey: make(map[replicaKey]*served), fleets: make(map[fleetKey]fleetEntry),
+		floors: make(map[fleetKey]floorOf), capped: make(map[replicaKey]capped), pairs: make(map[pairKey]*pair)}
+}
+
+// capped is what the offers of a replica past their GPU cap noted: the GPUs
 // the last of them needed, and the largest cap.
 type capped struct{ need, cap int }
 
-// replica returns the served answer for t devices of card, computing it on first
-// use: compute.Serving prepared once, Best once with the request's targets.
-func (s settings) replica(run *serveRun, card catalog.Card, t int) *served {
-	k := fitKey{card.ID, t, t, 0}
+// replica returns the served answer for t devices of card at expert degree e,
+// computing it on first use: compute.Serving prepared once, its capacity and
+// the closed loop's best point within the targets (compute.PreparedServing.Best,
+// which says when even one sequence misses them).
+func (s settings) replica(run *serveRun, card catalog.Card, t, e int) *served {
+	k := replicaKey{card.ID, t, e}
 	if v := run.byKey[k]; v != nil {
 		return v
 	}
-	v := &served{card: card, tensor: t}
+	v := &served{card: card, tensor: t, expert: e}
 	run.byKey[k] = v
 	tr := s.Serving
 	sv := compute.Serving{
@@ -193,46 +324,262 @@ func (s settings) replica(run *serveRun, card catalog.Card, t int) *served {
 		Link: servingLink(card, t), PromptTokens: tr.PromptTokens, OutputTokens: tr.OutputTokens,
 		Reserve: s.headroom, PrefillChunk: s.Workload.PrefillChunk,
 		Arch: card.Architecture, Calibration: s.calibration(&card),
+		PrefixShare: tr.PrefixShare, Speculative: tr.Speculative, Expert: e,
 	}
-	p, err := sv.Prepare()
-	if err != nil {
-		v.err = err
+	if v.prep, v.err = sv.Prepare(); v.err != nil {
 		return v
 	}
-	v.point, v.err = p.Best(tr.TTFT, tr.TPOT)
-	v.latency = requestLatency(v.point, tr.OutputTokens)
+	if v.slots, v.err = v.prep.MaxConcurrency(); v.err != nil {
+		return v
+	}
+	if v.capacity, v.err = v.prep.Capacity(); v.err != nil {
+		return v
+	}
+	if !s.targets() {
+		v.point, v.err = v.prep.At(v.slots) // Best without targets: every slot busy
+	} else {
+		v.point, v.err = v.prep.Best(tr.TTFT, tr.TPOT)
+	}
 	if v.err != nil {
-		return v
-	}
-	if v.replicas, v.err = v.point.Replicas(tr.Rate); v.err != nil {
 		return v
 	}
 	v.fit = s.servingFit(card, t, v)
 	return v
 }
 
-// requestLatency is the time one request takes at point p: its first token, then
-// OutputTokens−1 more, one step each. RankTime orders serving options by it.
-func requestLatency(p compute.ServingPoint, output int) time.Duration {
-	return p.TTFT + time.Duration(output-1)*p.TPOT
+// percentile picks the statistic of p that the traffic's targets hold for.
+func (s *settings) percentile(p compute.Percentiles) time.Duration {
+	return pick(p, s.Serving.Percentile)
 }
 
-// servingFit is the fit every option of (card, t) shares: the layout (replicas of
-// t tensor-parallel GPUs), each GPU's memory at the chosen concurrency from
-// sizing.Estimate (its Overhead the reserve, as compute.Serving counts it), and
-// the notes.
+// pick returns the statistic of p at percentile pct (0.5, 0.9, 0.99), or its
+// mean for zero.
+func pick(p compute.Percentiles, pct float64) time.Duration {
+	switch pct {
+	case 0.5:
+		return p.P50
+	case 0.9:
+		return p.P90
+	case 0.99:
+		return p.P99
+	}
+	return p.Mean
+}
+
+// targets reports whether the traffic has a latency target.
+func (s *settings) targets() bool { return s.Serving.TTFT > 0 || s.Serving.TPOT > 0 }
+
+// meets reports whether a load point is stable and within the targets at the
+// traffic's percentile.
+func (s *settings) meets(lp compute.LoadPoint) bool {
+	t := s.Serving
+	return lp.Stable && (t.TTFT == 0 || s.percentile(lp.TTFT) <= t.TTFT) && (t.TPOT == 0 || s.percentile(lp.TPOT) <= t.TPOT)
+}
+
+// under returns the replica's load point at rate requests a second, simulated
+// once per rate (compute.PreparedServing.Under).
+func (v *served) under(rate float64) (compute.LoadPoint, error) {
+	if lp, ok := v.loads[rate]; ok {
+		return lp, nil
+	}
+	lp, err := v.prep.Under(rate)
+	if err != nil {
+		return lp, err
+	}
+	if v.loads == nil {
+		v.loads = make(map[float64]compute.LoadPoint)
+	}
+	v.loads[rate] = lp
+	return lp, nil
+}
+
+// meetsAt reports whether one replica under rate requests a second meets the
+// targets: below its capacity, and with targets, within them by Under.
+func (s *settings) meetsAt(v *served, rate float64) (bool, error) {
+	if !(rate < v.capacity) {
+		return false, nil
+	}
+	if !s.targets() {
+		return true, nil
+	}
+	lp, err := v.under(rate)
+	return err == nil && s.meets(lp), err
+}
+
+// fewest returns the fewest replicas that give each at most x requests a
+// second of rate: ⌈rate / x⌉, made exact against the division's rounding (zero
+// for no rate).
+func fewest(rate, x float64) int {
+	if !(rate > 0) {
+		return 0
+	}
+	n := int(math.Min(math.Ceil(rate/x), math.MaxInt32))
+	for n > 1 && rate/float64(n-1) <= x {
+		n--
+	}
+	for n < math.MaxInt32 && rate/float64(n) > x {
+		n++
+	}
+	return n
+}
+
+// search finds the replicas the peak rate needs within the targets, once per
+// replica, with a few Under calls: below ⌈Rate / Capacity⌉ no number of
+// replicas is stable, so the search starts there, or at the closed loop's
+// estimate (Rate over what Best's point completes) when that is more; from the
+// start it bisects down when the start meets the targets, or gallops up
+// (1, 2, 4, … replicas more) to the first count that does and bisects back.
+// The counts it tries depend only on which met the targets, so a higher
+// percentile, which no count meets unless every lower one does, never needs
+// fewer replicas. Under is simulated and so not exactly monotone in the
+// replicas; the search returns a count that meets the targets with one fewer
+// that does not. Without targets no Under is needed: the fewest stable
+// replicas serve.
+//
+// It then sets the bracket of the per-replica rate, lo = Rate / peak meeting
+// the targets and hi = Rate / (peak − 1), or the capacity, not meeting them,
+// and for a daily profile the replicas each hour needs (hourly).
+func (s *settings) search(v *served) error {
+	if v.searched || v.err != nil {
+		return v.err
+	}
+	v.searched = true
+	rate := s.Serving.Rate
+	n0 := fewest(rate, math.Nextafter(v.capacity, 0)) // the fewest stable: rate/n below the capacity
+	most := MaxPlanGPUs / v.tensor
+	if n0 > most {
+		v.peak, v.err = n0, errCapped
+		return v.err
+	}
+	start := n0
+	if p := v.point.Requests; p > 0 {
+		start = max(start, min(fewest(rate, p), most))
+	}
+	lo, hi := n0-1, start // lo fails (unstable below n0); hi is tried first
+	ok, err := s.meetsAt(v, rate/float64(start))
+	if err != nil {
+		return err
+	}
+	if !ok {
+		lo = start
+		for step := 1; ; step *= 2 {
+			n := min(lo+step, most)
+			if ok, err = s.meetsAt(v, rate/float64(n)); err != nil {
+				return err
+			}
+			if ok {
+				hi = n
+				break
+			}
+			if n == most {
+				// Even the lowest load the planner would rent misses the targets.
+				v.reach, _ = v.under(rate / float64(n))
+				v.err = fmt.Errorf("misses the targets at %s even with %d replicas: %w", s.pctName(), n, compute.ErrUnreachable)
+				return v.err
+			}
+			lo = n
+		}
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if ok, err = s.meetsAt(v, rate/float64(mid)); err != nil {
+			return err
+		}
+		if ok {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	v.peak, v.lo, v.hi = hi, rate/float64(hi), v.capacity
+	if lo >= n0 {
+		v.hi = rate / float64(lo)
+	}
+	return s.hourly(v)
+}
+
+// hourly sets the replicas each hour of the daily profile needs. A replica
+// meets the targets at a per-replica rate at or under lo and misses them at
+// hi or over, so an hour of rate r needs ⌈r / lo⌉ replicas unless one fewer
+// gives a rate between the two, which Under decides (and that narrows the
+// bracket for the other hours); the latencies are taken to grow with the rate
+// a replica serves. Hours of highest rate are settled first, and no hour
+// needs more replicas than the peak.
+func (s *settings) hourly(v *served) error {
+	rates := make([]float64, len(s.profile))
+	for h, m := range s.profile {
+		rates[h] = m * s.Serving.Rate
+	}
+	order := slices.Clone(rates)
+	slices.SortFunc(order, func(a, b float64) int { return cmp.Compare(b, a) })
+	for _, r := range slices.Compact(order) {
+		n := fewest(r, v.lo)
+		if n <= 1 {
+			continue
+		}
+		if x := r / float64(n-1); x > v.lo && x < v.hi {
+			ok, err := s.meetsAt(v, x)
+			if err != nil {
+				return err
+			}
+			if ok {
+				v.lo = x
+			} else {
+				v.hi = x
+			}
+		}
+	}
+	v.needs = make([]int, len(rates))
+	for h, r := range rates {
+		v.needs[h] = min(fewest(r, v.lo), v.peak)
+	}
+	return nil
+}
+
+// pctName names the traffic's percentile for messages: "p99", or "the mean".
+func (s *settings) pctName() string {
+	if p := s.Serving.Percentile; p > 0 {
+		return "p" + strconv.FormatFloat(p*100, 'g', -1, 64)
+	}
+	return "the mean"
+}
+
+// latencyOf is the time one request takes under lp at percentile pct (zero:
+// the mean): its first token, then output − 1 more. RankTime orders serving
+// options by it.
+func latencyOf(lp compute.LoadPoint, pct float64, output int) time.Duration {
+	return pick(lp.TTFT, pct) + time.Duration(output-1)*pick(lp.TPOT, pct)
+}
+
+// servingFit is the fit every option of a replica shares: the layout (replicas
+// of t tensor-parallel GPUs), each GPU's memory as compute.Serving sizes it
+// (the weights' share, a prefill chunk's activations, the reserve as Overhead,
+// and the KV cache of every sequence slot, as the engine allocates it: each
+// sequence's own blocks, the shared prefix blocks once, a draft's weights and
+// cache beside the model's) from sizing.Estimate, and the notes.
 func (s settings) servingFit(card catalog.Card, t int, v *served) *fit {
-	f := &fit{ok: true, layout: sizing.Parallel{Data: v.replicas, Tensor: t}, eff: 1, tried: 1, warned: true}
-	w := s.Workload
+	f := &fit{ok: true, layout: sizing.Parallel{Tensor: t}, eff: 1, tried: 1, warned: true}
+	tr := s.Serving
 	// Each sequence holds its tokens in whole blocks of the paged cache, as
 	// compute.Serving counts them.
-	held := (s.Serving.PromptTokens + s.Serving.OutputTokens + compute.KVBlockTokens - 1) / compute.KVBlockTokens * compute.KVBlockTokens
-	w.Batch, w.SeqLen, w.Parallel = v.point.Concurrency, held, sizing.Parallel{Tensor: t}
+	held := (tr.PromptTokens + tr.OutputTokens + compute.KVBlockTokens - 1) / compute.KVBlockTokens * compute.KVBlockTokens
+	cached := int(math.Floor(float64(tr.PromptTokens)*tr.PrefixShare/compute.KVBlockTokens)) * compute.KVBlockTokens
+	w := s.Workload
+	w.Batch, w.SeqLen, w.Parallel = 1, held, sizing.Parallel{Tensor: t}
 	w.Overhead = sizing.Bytes(math.Ceil(float64(card.Memory) * s.headroom))
 	if w.PrefillChunk == 0 {
 		w.PrefillChunk = sizing.DefaultPrefillChunk // as compute.Serving
 	}
 	if b, err := sizing.Estimate(s.Model, w); err == nil {
+		perSeq := float64(b.KVCache)
+		if sp := tr.Speculative; sp != nil {
+			if d, err := sizing.Estimate(sp.Draft, w); err == nil {
+				b.Weights += d.Weights
+				perSeq += float64(d.KVCache)
+			}
+		}
+		own := perSeq * float64(held-cached) / float64(held)
+		b.KVCache = sizing.Bytes(float64(v.slots)*own + perSeq - own)
 		f.mem = b
 	}
 	_, f.nvlink, f.linkName = linkFor(card, t, t)
@@ -272,76 +619,122 @@ func servingLink(card catalog.Card, t int) compute.Link {
 	return l
 }
 
-// serveOffers plans a serving request: for each offer kept and each tensor-parallel
-// size t of 1, 2, 4 or 8 that divides the heads and fits the offer's GPU cap, the
-// replicas of t GPUs the rate needs at the highest concurrency meeting the targets
-// (compute.PreparedServing.Best), priced for the request's rental. Without
-// EveryCount or RankFrontier each offer keeps its best size by the rank.
-func (s settings) serveOffers(w *sweep, run *serveRun) error {
-	run.byKey = make(map[fitKey]*served)
-	run.capped = make(map[fitKey]capped)
-	for _, i := range w.in.kept {
-		w.begin(i)
-		card, limit := w.in.cards[i], w.limit
-		m := w.o.GPUsPerInstance // zero: not sold in instances
-		sizes := servingTensor[:]
-		if s.pin > 0 { // one size, which settle checked against the heads
-			sizes = []int{s.pin}
-			if w.why != nil {
-				sizes = nil
-			}
+// replicas lists the replicas offer w.o may run: each tensor-parallel size of
+// 1, 2, 4 or 8 (or the pinned one) that divides the heads and fits the
+// offer's GPU cap and instances, and for a mixture of experts each size above
+// 1 also with its experts spread over all its GPUs (Serving.Expert = the size,
+// the expert-parallel mode vLLM's --enable-expert-parallel and SGLang's
+// --ep-size give), where that divides the experts.
+func (s settings) replicas(w *sweep, run *serveRun, buf []*served) []*served {
+	card, limit, m := w.in.cards[w.i], w.limit, w.o.GPUsPerInstance
+	sizes := servingTensor[:]
+	if s.pin > 0 { // one size, which settle checked against the heads
+		sizes = []int{s.pin}
+		if w.why != nil {
+			sizes = nil
 		}
-		for _, t := range sizes {
-			// The heads divide among a replica's GPUs, which stay inside one instance.
-			if t > limit || s.Model.Heads > 0 && s.Model.Heads%t != 0 || m > 0 && t > m {
-				continue
-			}
+	}
+	out := buf[:0]
+	for _, t := range sizes {
+		// The heads divide among a replica's GPUs, which stay inside one instance.
+		if t > limit || s.Model.Heads > 0 && s.Model.Heads%t != 0 || m > 0 && t > m {
+			continue
+		}
+		out = append(out, s.replica(run, *card, t, 0))
+		if t > 1 && s.Model.Experts > 1 && s.Model.ExpertsPerToken > 0 && s.Model.Experts%t == 0 {
+			out = append(out, s.replica(run, *card, t, t))
+		}
+	}
+	return out
+}
+
+// serveOffers plans a serving request: for each offer kept and each replica it
+// may run (replicas), the fleet of those replicas the traffic needs within the
+// targets (search), priced for the request's rental (fleetOn). Without
+// EveryCount or RankFrontier each offer keeps its best replica by the rank.
+//
+// Ranked by cost with a limit, the offers are taken cheapest floor first:
+// each fleet's floor (the fewest replicas the capacity allows, at
+// pricing.Pricer.Floor) is known before any Under call, so replicas whose
+// fleets cannot make the plan are never searched.
+func (s settings) serveOffers(w *sweep, run *serveRun) error {
+	order := w.in.kept
+	if w.top.top != nil {
+		order = s.byFloor(w, run)
+	}
+	from := len(w.skipped)
+	var skipped []int // offer index of each Skipped the sweep adds
+	var buf [2 * len(servingTensor)]*served
+	for _, i := range order {
+		w.begin(i)
+		vs := s.replicas(w, run, buf[:])
+		if w.top.top != nil { // the cheapest floor first: the offer's bar is tight for the rest
+			slices.SortStableFunc(vs, func(a, b *served) int {
+				return cmp.Compare(s.floorOn(w, run, a).minor, s.floorOn(w, run, b).minor)
+			})
+		}
+		for _, v := range vs {
 			w.considered++
-			v := s.replica(run, *card, t)
 			if v.err != nil {
 				continue
 			}
-			replicas := v.replicas
-			if up, rate, ok := s.upShare(w.o); ok {
-				var err error
-				if replicas, err = s.spares(v.replicas, up, rate, limit/t); err != nil {
-					w.why = fmt.Errorf("%w: %w", err, pricing.ErrUnavailable)
-					continue
-				}
-			}
-			n := replicas * t
-			rented := n // GPUs asked of the offer: whole instances of whole replicas
-			if m > 0 {
-				per := m / t // replicas one instance holds
-				rented = (replicas + per - 1) / per * m
-			}
-			if rented > limit {
-				k := fitKey{card.ID, t, t, 0}
-				run.capped[k] = capped{rented, max(run.capped[k].cap, limit)}
-				continue
-			}
-			c, ok, err := w.price(w.class.slot(t), rented, v.fit)
-			if err != nil {
+			if err := s.offerFleet(w, run, v); err != nil {
 				return err
 			}
-			if !ok {
-				continue
-			}
-			if c.serve == nil { // priced for its class just now: say which replicas
-				c.serve, c.gpus, c.replicas = v, n, replicas
-			}
-			if !s.Budget.Amount.IsZero() && c.key.Amount.GreaterThan(s.Budget.Amount) {
-				if run.over == nil || cmpKey(&c, run.over) < 0 {
-					cc := c
-					run.over = &cc
-				}
-				continue
-			}
-			w.add(c)
 		}
+		if s.pin == 0 {
+			if err := s.offerPairs(w, run); err != nil {
+				return err
+			}
+		}
+		n := len(w.skipped)
 		w.end()
+		for range len(w.skipped) - n {
+			skipped = append(skipped, i)
+		}
 	}
+	// Offers left out are listed in the price list's order, whatever the order
+	// they were planned in.
+	sortSkipped(w.skipped[from:], w.causes[len(w.causes)-len(skipped):], skipped)
 	return nil
+}
+
+// sortSkipped orders skipped (and causes, beside it) by the offers' places in
+// the list, idx.
+func sortSkipped(skipped []Skipped, causes []error, idx []int) {
+	perm := seq(len(idx))
+	slices.SortStableFunc(perm, func(a, b int) int { return cmp.Compare(idx[a], idx[b]) })
+	sk, cs := slices.Clone(skipped), slices.Clone(causes)
+	for j, k := range perm {
+		skipped[j], causes[j] = sk[k], cs[k]
+	}
+}
+
+// byFloor returns the offers kept, cheapest floor first (then in list order):
+// each offer's floor is the least of its replicas' fleet floors (floorOn).
+func (s settings) byFloor(w *sweep, run *serveRun) []int {
+	type keyed struct {
+		i     int
+		floor int64
+	}
+	ks := make([]keyed, 0, len(w.in.kept))
+	var buf [2 * len(servingTensor)]*served
+	for _, i := range w.in.kept {
+		w.begin(i)
+		fl := int64(math.MaxInt64)
+		for _, v := range s.replicas(w, run, buf[:]) {
+			if v.err == nil {
+				fl = min(fl, s.floorOn(w, run, v).minor)
+			}
+		}
+		ks = append(ks, keyed{i, fl})
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int { return cmp.Compare(a.floor, b.floor) })
+	out := make([]int, len(ks))
+	for j, k := range ks {
+		out[j] = k.i
+	}
+	return out
 }
 
 // noFit explains an empty serving plan: per card, the closest it came (the best
@@ -352,12 +745,13 @@ func (s settings) noFit(run *serveRun, rs *inputs, skipped []Skipped, causes []e
 	e := &NoFitError{causes: causes}
 	var closest *served
 	closeness := func(v *served) float64 {
+		ttft, tpot := v.best(&s)
 		r := 0.0
 		if s.Serving.TTFT > 0 {
-			r = math.Max(r, float64(v.point.TTFT)/float64(s.Serving.TTFT))
+			r = math.Max(r, float64(ttft)/float64(s.Serving.TTFT))
 		}
 		if s.Serving.TPOT > 0 {
-			r = math.Max(r, float64(v.point.TPOT)/float64(s.Serving.TPOT))
+			r = math.Max(r, float64(tpot)/float64(s.Serving.TPOT))
 		}
 		return r
 	}
@@ -373,31 +767,38 @@ func (s settings) noFit(run *serveRun, rs *inputs, skipped []Skipped, causes []e
 		var over capped // capv's
 		var nofit error
 		for _, t := range servingTensor {
-			k := fitKey{card.ID, t, t, 0}
-			v := run.byKey[k]
-			switch {
-			case v == nil:
-			case errors.Is(v.err, compute.ErrUnreachable):
-				if unreach == nil || closeness(v) < closeness(unreach) {
-					unreach = v
+			for _, ex := range [...]int{0, t} {
+				if ex == 1 {
+					continue
 				}
-			case v.err != nil:
-				if nofit == nil {
-					nofit = v.err
-				}
-			case run.capped[k].need > 0:
-				if capv == nil || run.capped[k].need < over.need {
-					capv, over = v, run.capped[k]
+				k := replicaKey{card.ID, t, ex}
+				v := run.byKey[k]
+				switch {
+				case v == nil:
+				case errors.Is(v.err, compute.ErrUnreachable):
+					if unreach == nil || closeness(v) < closeness(unreach) {
+						unreach = v
+					}
+				case v.err != nil && !errors.Is(v.err, errCapped):
+					if nofit == nil {
+						nofit = v.err
+					}
+				case run.capped[k].need > 0:
+					if capv == nil || run.capped[k].need < over.need {
+						capv, over = v, run.capped[k]
+					}
 				}
 			}
 		}
 		switch {
 		case capv != nil:
-			e.Reasons = append(e.Reasons, fmt.Sprintf("%s: %v requests/s need %s of %s (%s, %s each at TTFT %v, TPOT %v), over the %d its offers allow",
-				card.Name, s.Serving.Rate, text.Count(capv.replicas, "replica", "replicas"), text.Count(capv.tensor, "GPU", "GPUs"), text.Count(over.need, "GPU", "GPUs"), text.Count(capv.point.Concurrency, "sequence", "sequences"), ms(capv.point.TTFT), ms(capv.point.TPOT), over.cap))
+			e.Reasons = append(e.Reasons, fmt.Sprintf("%s: %v requests/s need %s of %s (%s), over the %d its offers allow",
+				card.Name, s.Serving.Rate, text.Count(capv.peak, "replica", "replicas"), text.Count(capv.tensor, "GPU", "GPUs"),
+				text.Count(over.need, "GPU", "GPUs"), over.cap))
 		case unreach != nil:
-			e.Reasons = append(e.Reasons, fmt.Sprintf("%s: misses the targets (TTFT %s, TPOT %s) even serving one sequence: at best TTFT %v and TPOT %v on %s per replica",
-				card.Name, text.Target(s.Serving.TTFT), text.Target(s.Serving.TPOT), ms(unreach.point.TTFT), ms(unreach.point.TPOT), text.Count(unreach.tensor, "GPU", "GPUs")))
+			ttft, tpot := unreach.best(&s)
+			e.Reasons = append(e.Reasons, fmt.Sprintf("%s: misses the targets (TTFT %s, TPOT %s at %s) even at the lowest load: at best TTFT %v and TPOT %v on %s per replica",
+				card.Name, text.Target(s.Serving.TTFT), text.Target(s.Serving.TPOT), s.pctName(), ms(ttft), ms(tpot), text.Count(unreach.tensor, "GPU", "GPUs")))
 			if closest == nil || closeness(unreach) < closeness(closest) {
 				closest = unreach
 			}
@@ -411,8 +812,9 @@ func (s settings) noFit(run *serveRun, rs *inputs, skipped []Skipped, causes []e
 	}
 	e.addSkipped(skipped)
 	if closest != nil {
-		e.Suggestions = append(e.Suggestions, fmt.Sprintf("the best latency reachable is TTFT %v and TPOT %v, on %d × %s (one sequence per replica); loosen the targets or shorten the prompts",
-			ms(closest.point.TTFT), ms(closest.point.TPOT), closest.tensor, closest.card.Name))
+		ttft, tpot := closest.best(&s)
+		e.Suggestions = append(e.Suggestions, fmt.Sprintf("the best latency reachable is TTFT %v and TPOT %v at %s, on %d × %s (at the lowest load); loosen the targets or shorten the prompts",
+			ms(ttft), ms(tpot), s.pctName(), closest.tensor, closest.card.Name))
 		e.causes = append(e.causes, compute.ErrUnreachable)
 	}
 	if sawNoFit {
@@ -421,133 +823,12 @@ func (s settings) noFit(run *serveRun, rs *inputs, skipped []Skipped, causes []e
 	return e
 }
 
-// upShare says whether offer o's replicas can be taken away (interruptible, or
-// stating interruptions a day) and, if so, the share of time one is up,
-// 1 − min(1, interruptions a day × Restart / 24 h), and the rate it assumes
-// (DefaultInterruptionsPerDay for an interruptible offer that states none).
-func (s *settings) upShare(o *pricing.Offer) (up, rate float64, ok bool) {
-	rate = o.InterruptionsPerDay
-	if rate == 0 && o.Interruptible {
-		rate = DefaultInterruptionsPerDay
+// best is the best latency an unreachable replica reached, at the traffic's
+// percentile: one sequence alone (Best's point) when even that missed, else
+// the lowest load the search tried.
+func (v *served) best(s *settings) (ttft, tpot time.Duration) {
+	if v.reach.Stable {
+		return s.percentile(v.reach.TTFT), s.percentile(v.reach.TPOT)
 	}
-	if rate == 0 {
-		return 1, 0, false
-	}
-	down := rate * s.restart.Hours() / 24
-	return 1 - math.Min(1, down), rate, true
-}
-
-// spares returns the replicas to rent so that at least need of them are up
-// with probability s.availability, each up a share up of the time on its own:
-// the fewest m ≥ need whose binomial tail P(X ≥ need), X ~ Binomial(m, up),
-// reaches it. It fails when no m up to most does (a replica never up, or more
-// spares than the offer's GPUs hold).
-func (s *settings) spares(need int, up, rate float64, most int) (int, error) {
-	if up > 0 {
-		for m := need; m <= most; m++ {
-			if atLeast(need, m, up) >= s.availability {
-				return m, nil
-			}
-		}
-	}
-	return 0, fmt.Errorf("%s interruptions a day, %s each to restart, leave a replica up %.2f%% of the time: keeping %s up %s of the time needs more replicas than the %s of the offer hold",
-		strconv.FormatFloat(rate, 'g', 3, 64), roundDur(s.restart), up*100, text.Count(need, "replica", "replicas"), percent(s.availability), text.Count(most, "replica", "replicas"))
-}
-
-// atLeast is P(X ≥ k) for X ~ Binomial(m, p), 0 < p ≤ 1, summed term by term
-// in logarithms (math.Lgamma for the binomial coefficient) so that large m
-// neither overflows nor underflows.
-func atLeast(k, m int, p float64) float64 {
-	if p >= 1 {
-		return 1
-	}
-	lp, lq := math.Log(p), math.Log1p(-p)
-	lm, _ := math.Lgamma(float64(m + 1))
-	sum := 0.0
-	for j := k; j <= m; j++ {
-		lj, _ := math.Lgamma(float64(j + 1))
-		lr, _ := math.Lgamma(float64(m - j + 1))
-		sum += math.Exp(lm - lj - lr + float64(j)*lp + float64(m-j)*lq)
-	}
-	return math.Min(sum, 1)
-}
-
-// percent writes a share as a percentage with the digits it needs ("99%",
-// "99.9%").
-func percent(a float64) string { return strconv.FormatFloat(a*100, 'g', 6, 64) + "%" }
-
-// ms rounds a latency for messages to ten microseconds.
-func ms(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }
-
-// explainServing adds a serving option's figures: the replicas, the operating
-// point, the cost per hour and per million generated tokens, and the board note.
-func (s settings) explainServing(opt *Option, c *candidate, o pricing.Offer, faster *catalog.Card, run *serveRun) error {
-	v := c.serve
-	pt := v.point
-	opt.Replicas, opt.Serving = c.replicas, &pt
-	opt.Layout.Data = c.replicas
-	span := usageSpan(c.rental)
-	nanos := decimal.NewFromInt(int64(span)) // nanoseconds
-	if !nanos.IsPositive() {
-		return fmt.Errorf("plan: a rental of %v has no time to price per hour: %w", span, pricing.ErrInvalid)
-	}
-	mode := o.Tariff.Rounding
-	// The rental's cost per nanosecond, scaled to an hour: the cost × 3.6e12 / nanoseconds.
-	scaled := pricing.Money{Amount: c.total.Amount.Mul(decimal.NewFromInt(int64(time.Hour))), Currency: c.total.Currency}
-	var err error
-	if opt.PerHour, err = scaled.Div(nanos, mode); err != nil {
-		return err
-	}
-	mtok, err := millionTokensPerHour(s.Serving)
-	if err != nil {
-		return err
-	}
-	if opt.PerMillion, err = scaled.Div(nanos.Mul(mtok), mode); err != nil {
-		return err
-	}
-	if up, rate, ok := s.upShare(&o); ok {
-		kind, stated := "interruptible capacity", "a day"
-		if !o.Interruptible {
-			kind = "outages"
-		}
-		if o.InterruptionsPerDay == 0 {
-			stated = "a day assumed (the offer states none)"
-		}
-		msg := fmt.Sprintf("%s: about %s interruptions %s, %s each to restart, leave a replica up %.2f%% of the time",
-			kind, strconv.FormatFloat(rate, 'g', 3, 64), stated, roundDur(s.restart), up*100)
-		if spare := c.replicas - v.replicas; spare > 0 {
-			msg += fmt.Sprintf("; %s (their cost included) keep the %s the rate needs up %s of the time",
-				text.Count(spare, "spare replica", "spare replicas"), text.Count(v.replicas, "replica", "replicas"), percent(s.availability))
-		}
-		opt.Warnings = append(opt.Warnings, msg+"; a replica taken away drops its running requests")
-	}
-	if faster != nil {
-		msg := fmt.Sprintf("%q does not say its board: planned on the %s, the slowest it may be", o.Card, v.card.Name)
-		if fv := s.replica(run, *faster, v.tensor); fv.err == nil {
-			msg += fmt.Sprintf("; on the %s: %s of %s, TPOT %v", faster.Name, text.Count(fv.replicas, "replica", "replicas"), text.Count(v.tensor, "GPU", "GPUs"), ms(fv.point.TPOT))
-		}
-		opt.Warnings = append(opt.Warnings, msg)
-	}
-	return nil
-}
-
-// millionTokensPerHour is the traffic's generated tokens per hour in millions,
-// Rate × OutputTokens × 3600 / 10⁶, as an exact decimal read from its shortest
-// formatted value.
-func millionTokensPerHour(t *Traffic) (decimal.Decimal, error) {
-	v := t.Rate * float64(t.OutputTokens) * 3600 / 1e6
-	d, err := decimal.NewFromString(strconv.FormatFloat(v, 'f', -1, 64))
-	if err != nil || !d.IsPositive() {
-		return decimal.Decimal{}, fmt.Errorf("plan: serving: %v million tokens per hour: %w", v, pricing.ErrInvalid)
-	}
-	return d, nil
-}
-
-// elapsed is the time a candidate ranks on: the job's expected duration, or for a
-// serving option the time one request takes at its operating point.
-func (c *candidate) elapsed() time.Duration {
-	if c.serve != nil {
-		return c.serve.latency
-	}
-	return c.fit.duration + c.lost
+	return v.point.TTFT, v.point.TPOT
 }
