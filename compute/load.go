@@ -142,6 +142,11 @@ func (sv *PreparedServing) simulate(rate float64) (ttft, tpot []float64, busy fl
 		decoded = true
 	)
 	decodeSteps := int64(sv.steps)
+	// A step that only decodes takes a time that depends on the sequences
+	// decoding alone, at most MaxConcurrency of them: each count's is worked
+	// out once (a simulation has thousands of such steps and a few dozen
+	// counts).
+	decodeDt := make([]float64, sv.max+1)
 	for measured < loadRequests {
 		// Arrivals up to now, and one beyond, so that the next is known.
 		for reqs[len(reqs)-1].arrive <= now {
@@ -192,7 +197,13 @@ func (sv *PreparedServing) simulate(rate float64) (ttft, tpot []float64, busy fl
 		if alone {
 			stepDec = 0
 		}
-		dt := sv.step(stepDec, pre, ctx)
+		var dt float64
+		if pre > 0 {
+			dt = sv.step(stepDec, pre, ctx)
+		} else if dt = decodeDt[int(stepDec)]; dt == 0 {
+			dt = sv.step(stepDec, 0, 0)
+			decodeDt[int(stepDec)] = dt
+		}
 		k := int64(1)
 		if pre == 0 && queued == 0 {
 			// Only decoding: steps are alike until a sequence finishes or, with a
