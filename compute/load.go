@@ -143,10 +143,10 @@ func (sv *PreparedServing) simulate(rate float64) (ttft, tpot []float64, busy fl
 	)
 	decodeSteps := int64(sv.steps)
 	// A step that only decodes takes a time that depends on the sequences
-	// decoding alone, at most MaxConcurrency of them: each count's is worked
-	// out once (a simulation has thousands of such steps and a few dozen
-	// counts).
-	decodeDt := make([]float64, sv.max+1)
+	// decoding alone: each count's is worked out once (a simulation has
+	// thousands of such steps and a few dozen counts), for counts up to the
+	// requests it measures or MaxConcurrency, whichever is fewer.
+	decodeDt := make([]float64, min(sv.max, total)+1)
 	for measured < loadRequests {
 		// Arrivals up to now, and one beyond, so that the next is known.
 		for reqs[len(reqs)-1].arrive <= now {
@@ -198,11 +198,11 @@ func (sv *PreparedServing) simulate(rate float64) (ttft, tpot []float64, busy fl
 			stepDec = 0
 		}
 		var dt float64
-		if pre > 0 {
+		if d := int(stepDec); pre > 0 || d >= len(decodeDt) {
 			dt = sv.step(stepDec, pre, ctx)
-		} else if dt = decodeDt[int(stepDec)]; dt == 0 {
+		} else if dt = decodeDt[d]; dt == 0 {
 			dt = sv.step(stepDec, 0, 0)
-			decodeDt[int(stepDec)] = dt
+			decodeDt[d] = dt
 		}
 		k := int64(1)
 		if pre == 0 && queued == 0 {
