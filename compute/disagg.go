@@ -3,7 +3,6 @@ package compute
 import (
 	"fmt"
 	"math"
-	"slices"
 )
 
 // Disaggregated is a service that runs prompts and generation on separate
@@ -153,8 +152,8 @@ func (p *PreparedDisaggregated) Under(rate float64) (LoadPoint, error) {
 	if err != nil {
 		return LoadPoint{}, err
 	}
-	slices.Sort(first)
-	slices.Sort(wait)
+	sortSeconds(first)
+	sortSeconds(wait)
 	for i := range first {
 		first[i] += p.transfer + wait[i]
 	}
