@@ -3,6 +3,7 @@ package compute
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Disaggregated is a service that runs prompts and generation on separate
@@ -152,8 +153,8 @@ func (p *PreparedDisaggregated) Under(rate float64) (LoadPoint, error) {
 	if err != nil {
 		return LoadPoint{}, err
 	}
-	sortSeconds(first)
-	sortSeconds(wait)
+	slices.Sort(first)
+	slices.Sort(wait)
 	for i := range first {
 		first[i] += p.transfer + wait[i]
 	}

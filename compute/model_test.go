@@ -385,30 +385,3 @@ func BenchmarkUnderSeparatePrefill(b *testing.B) {
 		}
 	}
 }
-
-// sortSeconds sorts latencies ascending, whatever their sizes (zero,
-// subnormal, past a day), keeping every value.
-func TestSortSeconds(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		s := rapid.SliceOf(rapid.OneOf(rapid.Float64Range(0, 1), rapid.Float64Range(0, 1e6),
-			rapid.SampledFrom([]float64{0, math.SmallestNonzeroFloat64, 1e-300, math.MaxFloat64}))).Draw(t, "seconds")
-		count := map[float64]int{}
-		for _, v := range s {
-			count[v]++
-		}
-		sortSeconds(s)
-		for i := 1; i < len(s); i++ {
-			if s[i-1] > s[i] {
-				t.Fatalf("%v before %v at %d", s[i-1], s[i], i)
-			}
-		}
-		for _, v := range s {
-			count[v]--
-		}
-		for v, n := range count {
-			if n != 0 {
-				t.Fatalf("%v: %d more or fewer after sorting", v, n)
-			}
-		}
-	})
-}
