@@ -23,7 +23,7 @@ type cache struct {
 	tariffs   []tariff
 	classes   map[classKey]*class
 	spare     []class // classes made ahead, handed out in order
-	fits      map[cardFit]*fit
+	fits      map[fitKey]*fit
 	key       []byte // scratch for tariffKey
 
 	last      *pricing.Tariff // the tariff numbered last, and its number
@@ -40,14 +40,15 @@ type cache struct {
 func newCache(n int) *cache {
 	hint := min(n/4, 1024)
 	return &cache{tariffIDs: make(map[string]int32, hint), tariffs: make([]tariff, 0, hint),
-		classes: make(map[classKey]*class, hint), fits: make(map[cardFit]*fit, 64)}
+		classes: make(map[classKey]*class, hint), fits: make(map[fitKey]*fit, 64)}
 }
 
-// cardFit is what a fit depends on (fitKey) with the card as the offers
-// resolved it: the cache keys its fits on the card's place, which hashes
-// faster than its ID. Names that resolve to one card ("A100 80GB" and
-// "NVIDIA A100-SXM4-80GB") are two places and fit the card once each.
-type cardFit struct {
+// fitKey is what a fit depends on: the card, keyed on its place as the offers
+// resolved it (a pointer hashes faster than an ID; names that resolve to one
+// card, "A100 80GB" and "NVIDIA A100-SXM4-80GB", are two places and fit the
+// card once each), the GPUs, the GPUs per server (serverOf) and the host RAM
+// per GPU the offer has (zero: unknown, no limit).
+type fitKey struct {
 	card   *catalog.Card
 	gpus   int
 	server int

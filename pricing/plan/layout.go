@@ -42,13 +42,6 @@ type fit struct {
 	pre    []string
 }
 
-type fitKey struct {
-	card   string
-	gpus   int
-	server int          // GPUs per server (serverOf)
-	host   sizing.Bytes // host RAM per GPU the offer has; zero: unknown, no limit
-}
-
 // maxLayouts is the most layouts lists for one GPU count.
 const maxLayouts = 11
 

@@ -675,7 +675,7 @@ func (s *settings) trainOffers(w *sweep, work compute.FLOPs) error {
 // fitOf returns the fit of n GPUs of card in servers of server GPUs with host
 // bytes of host RAM per GPU (zero: unknown), worked out once per Report.
 func (s *settings) fitOf(c *cache, card *catalog.Card, n, server int, host sizing.Bytes, work compute.FLOPs) *fit {
-	k := cardFit{card, n, server, host}
+	k := fitKey{card, n, server, host}
 	f := c.fits[k]
 	if f == nil {
 		f = s.fitCard(*card, n, server, host, work)
