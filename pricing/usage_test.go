@@ -187,7 +187,12 @@ func TestUsageJSON(t *testing.T) {
 }
 
 // Floor is a lower bound of Total: a planner skips the usages whose Floor cannot
-// win, so a Floor above Total would drop the cheapest option.
+// win, so a Floor above Total would drop the cheapest option. FloorAbove, the
+// planner's test, skips only usages that cost more than the bar: when it says
+// the floor is above a bar, Total is above it too. Bars are drawn around Total
+// and the floor, in whole minor units and finer (1.2300 and 1.234 as much as
+// 1.23), so that both of its ways of comparing run. A floor is never above
+// itself, and a bar in another currency is never beaten.
 func TestFloorBoundsTotal(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		tr := genTariff(t)
@@ -207,32 +212,6 @@ func TestFloorBoundsTotal(t *testing.T) {
 		}
 		if floor.Currency != total.Currency || floor.Amount.GreaterThan(total.Amount) {
 			t.Fatalf("Floor %v above Total %v for %v on %d GPUs, %+v", floor, total, u.Duration, gpus, tr)
-		}
-	})
-}
-
-// FloorAbove skips only usages that cost more than the bar: when it says the
-// floor is above a bar, Total is above it too. Bars are drawn around Total and
-// the floor, in whole minor units and finer (1.2300 and 1.234 as much as 1.23),
-// so that both of its ways of comparing run. A floor is above the bar one minor
-// unit below it and never above itself, and a bar in another currency is never
-// beaten.
-func TestFloorAboveOnlySkipsDearer(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		tr := genTariff(t)
-		p, err := NewPricer(tr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		u := Continuous(genDuration(t, "run", 3*365*24*time.Hour) + time.Duration(rapid.Int64Range(0, 999).Draw(t, "ms"))*time.Millisecond)
-		gpus := rapid.IntRange(1, 16).Draw(t, "gpus")
-		total, err := p.Total(u, gpus)
-		if err != nil {
-			t.Fatal(err)
-		}
-		floor, ok := p.Floor(u, gpus)
-		if !ok {
-			t.Fatalf("no floor for %+v on %+v", u, tr)
 		}
 		from := rapid.SampledFrom([]Money{total, floor}).Draw(t, "from")
 		step := decimal.New(1, -MinorUnit(tr.Currency)-rapid.Int32Range(0, 2).Draw(t, "finer"))
