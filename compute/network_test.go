@@ -293,3 +293,32 @@ func TestPropOneMachineAsBefore(t *testing.T) {
 		}
 	})
 }
+
+// ZeRO-3's gathers only add to a step: the same job without them, at any other
+// stage, takes no longer. The planner relies on it to rule out a ZeRO-3 layout
+// by the time of the same layout without it.
+func TestPropZeRO3NeverFaster(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		j := genNetworkJob(t)
+		j.ZeRO = 3
+		plain := j
+		plain.ZeRO = rapid.IntRange(0, 2).Draw(t, "plain_stage")
+		a, err := plain.Time()
+		if errors.Is(err, ErrRange) {
+			t.Skip("the job runs past time.Duration's range")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := j.Time()
+		if errors.Is(err, ErrRange) {
+			return // longer than time.Duration holds: no shorter
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Duration < a.Duration || b.Step < a.Step {
+			t.Fatalf("ZeRO-3: step %v, %v in all; stage %d: step %v, %v", b.Step, b.Duration, plain.ZeRO, a.Step, a.Duration)
+		}
+	})
+}

@@ -306,11 +306,19 @@ func (j *timings) find(l sizing.Parallel, micro int) *jobTiming {
 
 // cannotBeat reports whether training layout l at micro-batch micro cannot
 // be chosen over the chosen fit: its tensor degree, ZeRO-3 and micro-batch were
-// timed already, slower than the chosen, or as fast at a micro-batch no larger
-// than the chosen's (which wins a tie), and its offload only adds to that time
-// (see addsSafely).
+// timed already (for a ZeRO-3 layout, the same without ZeRO-3 will do: a lower
+// bound), slower than the chosen, or as fast at a micro-batch no larger than
+// the chosen's (which wins a tie), and its offload only adds to that time (see
+// addsSafely).
 func (j *timings) cannotBeat(l sizing.Parallel, micro int, chosen *fit) bool {
 	jt := j.find(l, micro)
+	if jt == nil && l.ZeRO == 3 {
+		// ZeRO-3's gathers only add to the step (compute.Job.ZeRO): the same
+		// layout's time without them bounds it from below.
+		plain := l
+		plain.ZeRO = 0
+		jt = j.find(plain, micro)
+	}
 	if jt == nil {
 		return false
 	}
