@@ -386,4 +386,4 @@ func (s *settings) dataDegrees(n int) []int {
 }
 
 // rentalSet reports whether Rental holds a pattern rather than the zero value.
-func (r Request) rentalSet() bool { return r.Rental != (pricing.Usage{}) }
+func (r *Request) rentalSet() bool { return r.Rental != (pricing.Usage{}) }
