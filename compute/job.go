@@ -273,7 +273,11 @@ func (j Job) Validate() error {
 // under a BF16 Precision moves about a quarter of that, which Job cannot tell),
 // each half an all-reduce's traffic (NCCL's bus bandwidth factors, nccl-tests
 // doc/PERFORMANCE.md), 3Ψ against 2Ψ at one precision
-// (Rajbhandari et al. 2020, §7.2), once a step. Adapters' gradients are a
+// (Rajbhandari et al. 2020, §7.2). The all-reduce runs once a step; ZeRO-3's
+// three run for every micro-batch, each hidden behind that micro-batch by
+// Overlap, since stage 3 frees the weights it gathered after each forward and
+// backward pass and keeps only its shard of the gradients (Rajbhandari et al.
+// 2020, §5.3; FSDP's full sharding likewise). Adapters' gradients are a
 // fraction of a percent of the base and left out (their all-reduce pays its
 // latency); ZeRO-3 still gathers their frozen base.
 //

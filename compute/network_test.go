@@ -129,6 +129,22 @@ func TestZeROVolume(t *testing.T) {
 			t.Errorf("stage %d, gradients %v: %.4f × the all-reduce, want %v", tc.stage, tc.grads, got, tc.want)
 		}
 	}
+	// With four micro-batches a step the all-reduce still runs once, but
+	// ZeRO-3 gathers the weights and reduce-scatters the gradients for each
+	// (stage 3 keeps only its shards between passes): four times its traffic.
+	for _, stage := range []int{0, 3} {
+		once := j
+		once.ZeRO = stage
+		four := once
+		four.Accumulation = 4
+		want := 1.0
+		if stage == 3 {
+			want = 4
+		}
+		if got := dataComm(t, four) / dataComm(t, once); !within(got, want, 1e-6) {
+			t.Errorf("stage %d, 4 micro-batches: %.4f × one micro-batch's traffic, want %v", stage, got, want)
+		}
+	}
 	// Adapters' gradients are left out, but ZeRO-3 still gathers the base:
 	// two thirds of its traffic.
 	a := j

@@ -118,7 +118,8 @@ type jobParts struct {
 	// one optimizer update.
 	device, update float64
 	tp             float64 // tensor-parallel all-reduces of one micro-batch on one device, seconds
-	dp             float64 // the gradient all-reduce of one step, seconds
+	dp             float64 // the data-parallel collectives of one step (of each micro-batch under ZeRO-3), seconds
+	dpEach         bool    // ZeRO-3: dp runs for every micro-batch
 	peakFloor      float64 // one micro-batch's multiplies and attention at the full peak, seconds
 	mfuWork        float64 // the job's FLOPs in PaLM's count (Timing.MFU)
 }
@@ -129,9 +130,14 @@ type stepTime struct{ total, compute, comm, bubble float64 }
 // at returns the step whose micro-batches take device seconds on a device and
 // whose update takes update seconds: m micro-batches, each followed by its
 // tensor-parallel all-reduces, the 1F1B bubble of p − 1 more, the update, and the
-// gradient all-reduce less what overlap hides behind one micro-batch.
+// gradient all-reduce less what overlap hides behind one micro-batch (under
+// ZeRO-3, each micro-batch's gathers and reduce-scatter less what overlap hides
+// behind it).
 func (jp *jobParts) at(device, update, m, p, overlap float64) stepTime {
 	exp := exposed(jp.dp, device, overlap)
+	if jp.dpEach {
+		exp *= m
+	}
 	st := stepTime{
 		compute: m*device + update,
 		comm:    m*jp.tp + exp,
@@ -232,8 +238,11 @@ func (j *Job) parts(l jobLayout) (jobParts, error) {
 		}
 		if j.ZeRO == 3 {
 			// A reduce-scatter of the gradients and two all-gathers of the
-			// weights, each half an all-reduce of its bytes.
+			// weights, each half an all-reduce of its bytes, for every
+			// micro-batch: stage 3 frees the gathered weights after each use
+			// and keeps only its shard of the gradients.
 			jp.dp = dpRing.allReduce(grad, l.d)/2 + dpRing.allReduce(shard*l.prec.Bits(), l.d)
+			jp.dpEach = true
 		} else {
 			jp.dp = dpRing.allReduce(grad, l.d)
 		}
