@@ -1,6 +1,7 @@
 package gpuplan_test
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -97,7 +98,17 @@ func TestReadmeTour(t *testing.T) {
 	dur := strings.TrimSuffix(best.Duration.Truncate(time.Minute).String(), "0s")
 	got := strconv.Itoa(best.GPUs) + " × RTX 4090, " + dur + ", " + best.Cost.Total.String() +
 		", micro-batch " + strconv.Itoa(best.MicroBatch) + " × " + strconv.Itoa(best.Accumulation)
-	claim("list below: 2 × RTX 4090, 7h31m, CNY 24.11, micro-batch 2 × 2", got)
+	claim("list below: 8 × RTX 4090, 1h40m, CNY 21.34, micro-batch 2 × 2", got)
+	// README.zh-CN.md quotes the same option in Chinese.
+	zh, err := os.ReadFile("README.zh-CN.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hours, mins := int(best.Duration.Hours()), int(best.Duration.Minutes())%60
+	zhGot := fmt.Sprintf("%d 张 RTX 4090，\n   // %d 小时 %d 分，¥%s，微批 %d × %d", best.GPUs, hours, mins, best.Cost.Total.Amount.StringFixed(2), best.MicroBatch, best.Accumulation)
+	if !strings.Contains(string(zh), zhGot) {
+		t.Errorf("README.zh-CN.md does not quote the tour's option as %q", zhGot)
+	}
 	if len(best.Warnings) == 0 || !strings.Contains(best.Warnings[0], "PCIe") {
 		t.Errorf("warnings %q, want the PCIe note the README quotes", best.Warnings)
 	}

@@ -47,6 +47,6 @@ func ExamplePlanner_Plan() {
 	// Output:
 	// 3 options meet the deadline; the cheapest on each card:
 	// sample-a 7× rtx-4090 (data parallel ×7): 18.1 GiB/GPU, 1h41m0s, CNY 18.83
-	// sample-c 1× h100-sxm5-80gb (one GPU): 18.1 GiB/GPU, 2h5m0s, CNY 45.76
+	// sample-c 8× h100-sxm5-80gb (data parallel ×8): 18.1 GiB/GPU, 16m0s, CNY 45.76
 	// sample-b 3× a100-sxm4-80gb (data parallel ×3): 18.1 GiB/GPU, 2h3m0s, CNY 61.07
 }

@@ -58,7 +58,7 @@ func ExamplePlanner_Fit_zero3() {
 		o.PerGPU.Total().GiB(), o.HostMemory.GiB(), o.Duration.Round(time.Minute))
 	// Output:
 	// ZeRO-3 fits: false true
-	// offloaded: data parallel ×8, ZeRO-3, optimizer offloaded, 30.9 GiB per GPU and 197.1 GiB of host RAM each, 4h41m0s
+	// offloaded: data parallel ×8, ZeRO-3, optimizer offloaded, 30.9 GiB per GPU and 197.1 GiB of host RAM each, 3h59m0s
 }
 
 // Offloading needs host RAM: an offer that says it has too little for the
@@ -86,7 +86,7 @@ func ExamplePlanner_Report_hostMemory() {
 		fmt.Printf("left out %s: %s\n", s.Offer.Provider, s.Reason)
 	}
 	// Output:
-	// roomy: data parallel ×8, ZeRO-3, optimizer offloaded, 197 GiB of host RAM per GPU, USD 93.51
+	// roomy: data parallel ×8, ZeRO-3, optimizer offloaded, 197 GiB of host RAM per GPU, USD 79.55
 	// left out lean: H100 SXM5 80GB at 8 GPUs: offloading the optimizer needs 197.1 GiB of host RAM per GPU, over the 128.0 GiB the offer has: offer cannot serve this usage
 }
 

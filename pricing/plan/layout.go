@@ -90,7 +90,7 @@ func (s *settings) layouts(buf *[maxLayouts]sizing.Parallel, n, server int) []si
 
 // fitCard tries every layout of n GPUs of card, in servers of server GPUs, each
 // at its micro-batch (batch), and keeps the fastest that fits (among equals
-// the larger micro-batch, then the first listed; without Tokens, the first
+// as winsTie orders them, then the first listed; without Tokens, the first
 // that fits). A layout fits when its memory per GPU fits the card less the
 // headroom and, when host is set (the offer's host RAM per GPU), its host
 // memory (Breakdown.Host: an offloaded optimizer) fits host. The links and the
@@ -142,7 +142,7 @@ func (s *settings) fitCard(card catalog.Card, n, server int, host sizing.Bytes, 
 				cur.ok, cur.err = false, fmt.Errorf("%s at %s: %w", card.Name, text.Count(n, "GPU", "GPUs"), err)
 			}
 		}
-		if !found || cur.ok && (!chosen.ok || cur.duration < chosen.duration || cur.duration == chosen.duration && cur.micro > chosen.micro) {
+		if !found || cur.ok && (!chosen.ok || cur.duration < chosen.duration || cur.duration == chosen.duration && winsTie(l, micro, &chosen)) {
 			chosen, found = cur, true
 		}
 		if s.Tokens == 0 && chosen.ok {
@@ -307,8 +307,8 @@ func (j *timings) find(l sizing.Parallel, micro int) *jobTiming {
 // cannotBeat reports whether training layout l at micro-batch micro cannot
 // be chosen over the chosen fit: its tensor degree, ZeRO-3 and micro-batch were
 // timed already (for a ZeRO-3 layout, the same without ZeRO-3 will do: a lower
-// bound), slower than the chosen, or as fast at a micro-batch no larger than
-// the chosen's (which wins a tie), and its offload only adds to that time (see
+// bound), slower than the chosen, or as fast without winning the tie
+// (winsTie), and its offload only adds to that time (see
 // addsSafely).
 func (j *timings) cannotBeat(l sizing.Parallel, micro int, chosen *fit) bool {
 	jt := j.find(l, micro)
@@ -323,8 +323,17 @@ func (j *timings) cannotBeat(l sizing.Parallel, micro int, chosen *fit) bool {
 		return false
 	}
 	d := jt.mid.Duration
-	return jt.err == nil && (d > chosen.duration || d == chosen.duration && micro <= chosen.micro) &&
+	return jt.err == nil && (d > chosen.duration || d == chosen.duration && !winsTie(l, micro, chosen)) &&
 		(!l.OffloadOptimizer || d < addsSafely)
+}
+
+// winsTie reports whether training layout l at micro-batch micro is chosen over
+// the chosen fit when both take as long: a layout without ZeRO-3 over one with
+// it (with the collectives hidden behind compute the two can time alike, and
+// the gathers' traffic is the one to spare), then the larger micro-batch.
+func winsTie(l sizing.Parallel, micro int, chosen *fit) bool {
+	z3, c3 := l.ZeRO == 3, chosen.layout.ZeRO == 3
+	return !z3 && c3 || z3 == c3 && micro > chosen.micro
 }
 
 // topMicro is the largest micro-batch layout l is tried at: the largest
@@ -384,10 +393,20 @@ func (s *settings) timeFit(f *fit, card *catalog.Card, n, server int, work compu
 	return nil
 }
 
+// dataParallelOverlap is the fraction of the data-parallel collectives the
+// planner's jobs hide behind a micro-batch's compute: all of it, up to that
+// compute (compute.Exposed). The frameworks that run these jobs overlap them
+// (PyTorch DDP all-reduces gradient buckets during the backward pass, Li et
+// al. 2020, §3.2.3; FSDP and ZeRO-3 prefetch the next layer's weights), and
+// every multi-GPU training figure in ACCURACY.md is timed with it, so the
+// planner times what was measured there.
+const dataParallelOverlap = 1
+
 // timeJob times n GPUs of card in layout l's tensor degree, pipeline stages
 // and ZeRO stage with compute.Job, each data-parallel replica running accum
 // micro-batches of micro sequences per optimizer step (the gradients
-// all-reduced once per step), at the card's memory bandwidth and architecture,
+// all-reduced once per step, hidden behind compute as dataParallelOverlap
+// says), at the card's memory bandwidth and architecture,
 // in servers of server GPUs joined by link inside each and, past one server,
 // by the network (InterServerLink a GPU) between them. Without a utilization
 // in the request compute models the step (calibrated for the card when the
@@ -402,6 +421,7 @@ func (s *settings) timeJob(card *catalog.Card, work compute.FLOPs, n, server int
 		Devices: n, Tensor: t, Pipeline: p, PeakPerDevice: peak, Bandwidth: card.MemoryBandwidth, Link: link,
 		DevicesPerMachine: server, ZeRO: l.ZeRO,
 		Arch: card.Architecture, Utilization: s.band, Calibration: s.calibration(card),
+		Overlap: dataParallelOverlap,
 	}
 	if n > server {
 		j.Network = compute.Link{Bandwidth: InterServerLink, Latency: networkStepLatency}
