@@ -295,7 +295,7 @@ func computeBytes(p Precision) float64 { return p.ComputeBits() / 8 }
 //
 // Estimate does not allocate when it succeeds and is safe for concurrent use
 // (BenchmarkEstimate measures it).
-func Estimate(m Model, w Workload) (Breakdown, error) {
+func Estimate(m Model, w Workload) (br Breakdown, err error) {
 	// The model is resolved before the workload is checked, so that the checks
 	// overlap the cube root an assumed shape needs (see checkModel); a workload's
 	// problems are still reported first.
@@ -321,8 +321,7 @@ func Estimate(m Model, w Workload) (Breakdown, error) {
 			one(w.Parallel.Pipeline), math.Ceil(sm.ar.L), n, ErrInvalid)
 	}
 	sm.approx, sm.n, sm.emb, sm.stored = approx, float64(n), embeddingParams(&m), float64(m.StoredBytes)
-	br, ok := sm.breakdown(&w)
-	if !ok {
+	if !sm.breakdown(&w, &br) {
 		return Breakdown{}, fmt.Errorf("sizing: memory estimate overflows int64 bytes: %w", ErrInvalid)
 	}
 	return br, nil
@@ -337,9 +336,9 @@ type sizedModel struct {
 	stored float64 // Model.StoredBytes: a file's exact bytes; zero when unknown
 }
 
-// breakdown returns the breakdown of a validated workload on the model, and false
-// when a size does not fit int64 bytes.
-func (sm *sizedModel) breakdown(w *Workload) (br Breakdown, ok bool) {
+// breakdown writes the breakdown of a validated workload on the model to br,
+// which must be zero, and returns false when a size does not fit int64 bytes.
+func (sm *sizedModel) breakdown(w *Workload, br *Breakdown) bool {
 	ar, approx, N, emb, stored := &sm.ar, sm.approx, sm.n, sm.emb, sm.stored
 	p := &w.Parallel
 	t, pp, dp := float64(one(p.Tensor)), float64(one(p.Pipeline)), float64(one(p.Data))
@@ -430,7 +429,7 @@ func (sm *sizedModel) breakdown(w *Workload) (br Breakdown, ok bool) {
 	// term it includes.
 	wt, gr, op := weights/wShard, grads/gShard, opt/oShard
 	if !(wt >= 0 && gr >= 0 && op >= 0 && act >= 0 && kv >= 0) {
-		return Breakdown{}, false
+		return false
 	}
 	if p.OffloadOptimizer {
 		// ZeRO-Offload keeps the FP32 gradients on the host with the optimizer
@@ -442,7 +441,7 @@ func (sm *sizedModel) breakdown(w *Workload) (br Breakdown, ok bool) {
 		host := 1.5 * (op + gr*4/max(1, gradBitsOf(w)/8))
 		// The offloaded terms leave the total, so they are bounded here.
 		if !(gr < 9e18 && op < 9e18 && host < 9e18) {
-			return Breakdown{}, false
+			return false
 		}
 		br.Host = Bytes(math.Ceil(host))
 		gr, op = 0, 0
@@ -454,14 +453,14 @@ func (sm *sizedModel) breakdown(w *Workload) (br Breakdown, ok bool) {
 	wt, gr, op, act, kv = math.Ceil(wt), math.Ceil(gr), math.Ceil(op), math.Ceil(act), math.Ceil(kv)
 	// The total must fit with margin, so that Total never wraps.
 	if !(wt+gr+op+act+kv+float64(overhead) < 9e18) {
-		return Breakdown{}, false
+		return false
 	}
 	br.Weights, br.Gradients, br.Optimizer = Bytes(wt), Bytes(gr), Bytes(op)
 	br.Activations, br.KVCache, br.Overhead = Bytes(act), Bytes(kv), overhead
 	if approx {
 		br.Approx = terms
 	}
-	return br, true
+	return true
 }
 
 // gradBitsOf returns the width of the gradients Estimate counts for w.
