@@ -257,8 +257,8 @@ func (m *Model) check(p *problems) int {
 	if m.KVLoRARank > 0 && (m.HeadDim == 0 || m.RopeHeadDim >= m.HeadDim) {
 		p.add("latent attention needs HeadDim %d above RopeHeadDim %d", m.HeadDim, m.RopeHeadDim)
 	}
-	// archParams fails on a complete architecture exactly when archFits does,
-	// which a small model always does.
+	// archSum is bounded exactly when archFits holds, which a small model
+	// always does.
 	if !small && m.hasArch() && m.FFN > 0 && !archFits(m, d) {
 		p.add("parameter count overflows int64")
 	}
@@ -298,7 +298,8 @@ func (m *Model) headDim() int {
 // For Llama-2-7B this gives 6,738,415,616, the count its checkpoint holds; presets_test.go
 // pins the count of every preset. Params, when set, wins even if the architecture
 // disagrees. Without Params, and with an architecture that is incomplete, has no FFN
-// size, or overflows int64, it returns 0.
+// size, overflows int64 or is otherwise refused by Validate (a negative size, more
+// linear-attention layers than layers), it returns 0, never a negative count.
 func (m Model) ParamCount() int64 {
 	if m.Params > 0 {
 		return m.Params
@@ -329,16 +330,21 @@ func (m Model) ActiveParams() int64 {
 }
 
 // archParams derives the parameter count from the architecture; active counts only
-// the routed experts of an MoE layer. archBound bounds every partial sum of the
-// formula; an architecture whose bound reaches 2^62 (over four quintillion
-// parameters, far past any model) is refused, so the sum below, in plain int64,
-// can never wrap around.
+// the routed experts of an MoE layer. A model Validate refuses gets an error:
+// among its checks, archBound bounds every partial sum of the formula, and an
+// architecture whose bound reaches 2^62 (over four quintillion parameters, far
+// past any model) is refused, so the sum below, in plain int64, can never wrap
+// around.
 func (m Model) archParams(active bool) (int64, error) {
 	if !m.hasArch() || m.FFN <= 0 {
 		return 0, fmt.Errorf("sizing: architecture incomplete (layers, hidden, heads, ffn and vocab are needed): %w", ErrInvalid)
 	}
-	if !archFits(&m, m.headDim()) {
-		return 0, fmt.Errorf("sizing: parameter count overflows int64: %w", ErrInvalid)
+	// check refuses what archSum cannot sum: a negative size, more linear or
+	// dense layers than layers, a bound at or past 2^62 (each of which would give
+	// a negative or wrapped count).
+	var p problems
+	if m.check(&p); p.n > 0 {
+		return 0, fmt.Errorf("sizing: model invalid (see Validate): %w", ErrInvalid)
 	}
 	return m.archSum(active), nil
 }

@@ -79,6 +79,24 @@ func TestParamCountFallbacks(t *testing.T) {
 	if got := huge.ParamCount(); got != 0 {
 		t.Errorf("overflowing architecture: ParamCount = %d, want 0", got)
 	}
+	// A model Validate refuses counts 0, never a negative sum: more linear-attention
+	// layers than layers, a negative buffer count, more dense layers than layers.
+	m, _ = Preset("llama-3-8b")
+	for name, bad := range map[string]func(*Model){
+		"linear layers": func(m *Model) { m.LinearLayers, m.LinearParams = m.Layers+1, 1 },
+		"huge linear":   func(m *Model) { m.LinearLayers = math.MaxInt32 },
+		"buffers":       func(m *Model) { m.Buffers = math.MinInt },
+		"dense layers": func(m *Model) {
+			m.Experts, m.ExpertsPerToken, m.DenseLayers = 8, 2, math.MaxInt32
+		},
+	} {
+		b := m
+		b.Params = 0
+		bad(&b)
+		if got, act := b.ParamCount(), b.ActiveParams(); got != 0 || act != 0 {
+			t.Errorf("%s: ParamCount, ActiveParams = %d, %d, want 0, 0 (Validate: %v)", name, got, act, b.Validate())
+		}
+	}
 	// MoE with only Params: scale by the routed share.
 	moe := Model{Params: 800, Experts: 8, ExpertsPerToken: 2}
 	if got := moe.ActiveParams(); got != 200 {
