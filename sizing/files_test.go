@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -165,6 +166,14 @@ func TestReadSafetensors(t *testing.T) {
 	two, err := CombineFiles(f, f)
 	if err != nil || two.Params != 8200 || two.Weights != 16416 || two.Tensors != 4 || two.Model.StoredBytes != 16416 {
 		t.Errorf("CombineFiles: %+v, %v", two, err)
+	}
+	// A hand-built file with a negative figure is refused, not summed into a smaller
+	// (or negative) model, and a negative tensor count does not slip past the
+	// overflow test.
+	for _, bad := range []ModelFile{{Params: -5}, {Weights: -1}, {Tensors: math.MinInt}} {
+		if got, err := CombineFiles(f, bad); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "model file 2: negative") {
+			t.Errorf("CombineFiles(f, %+v) = %+v, %v; want ErrInvalid naming file 2", bad, got, err)
+		}
 	}
 	for _, tc := range []struct{ name, header, want string }{
 		{"gap", `{"a":{"dtype":"F32","shape":[4],"data_offsets":[16,32]}}`, "not at 0"},

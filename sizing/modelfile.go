@@ -110,10 +110,17 @@ func (f *formatBytes) most(notes *string) Precision {
 // file's with the summed Params and StoredBytes (a GGUF split keeps the metadata
 // in its first file) and every file's notes. Precision is the one whose files
 // hold the most bytes (each file counted whole under its own Precision). No
-// files, or sums that overflow int64, is an error wrapping ErrInvalid.
+// files, a file with a negative Params, Weights or Tensors (which no reader
+// returns), or sums that overflow int64, is an error wrapping ErrInvalid.
 func CombineFiles(files ...ModelFile) (ModelFile, error) {
 	if len(files) == 0 {
 		return ModelFile{}, fmt.Errorf("sizing: no model files to combine: %w", ErrInvalid)
+	}
+	for i, f := range files {
+		if f.Params < 0 || f.Weights < 0 || f.Tensors < 0 {
+			return ModelFile{}, fmt.Errorf("sizing: model file %d: negative Params %d, Weights %d or Tensors %d: %w",
+				i+1, f.Params, int64(f.Weights), f.Tensors, ErrInvalid)
+		}
 	}
 	out := files[0]
 	for _, f := range files[1:] {
