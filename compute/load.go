@@ -165,7 +165,15 @@ func (sv *PreparedServing) simulate(rate float64) (ttft, tpot []float64, busy fl
 		dec := float64(firstDone - finished)
 		prefilling := admitted - firstDone
 		if dec == 0 && prefilling == 0 {
-			now = reqs[admitted].arrive // idle until the next request
+			// Idle until the next request, the last one drawn. The clock restarts
+			// at its sending: at a low rate the gaps add up to more seconds than a
+			// float64 holds to the microsecond (1e12 s keeps about 0.1 ms, and a
+			// subnormal rate's gap is infinite), and nothing running needs the old
+			// origin. Only the measured window's start is kept, moved back.
+			start -= sent
+			sent = 0
+			reqs[admitted].arrive = over
+			now = over
 			continue
 		}
 		// Prompt tokens of this step: the waiting prompts, first come first served,

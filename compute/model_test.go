@@ -318,6 +318,36 @@ func TestUnder(t *testing.T) {
 	}
 }
 
+// At a rate far below one request a day every request meets an idle replica, so
+// the latencies are a lone request's whatever the rate: the simulation's clock
+// must not lose the milliseconds of a step to the years between requests, nor
+// spin on a gap too long for a float64 (a subnormal rate).
+func TestUnderLowRates(t *testing.T) {
+	s := llama7BServing()
+	ref, err := s.Under(1e-6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Disaggregated{Prefill: s, Decode: s, PrefillReplicas: 1, DecodeReplicas: 1, Link: Link{Bandwidth: 50 * GBps}}
+	dref, err := d.Under(1e-6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []float64{1e-9, 1e-12, 1e-15, 1e-100, 5e-324} {
+		lp, err := s.Under(r)
+		if err != nil || !lp.Stable || lp.TTFT.P50 != ref.TTFT.P50 || lp.TTFT.P99 != ref.TTFT.P99 || lp.TPOT.P50 != ref.TPOT.P50 || lp.TPOT.P99 != ref.TPOT.P99 {
+			t.Errorf("Under(%v) = %+v, %v; want the latencies of Under(1e-6) %+v", r, lp, err, ref)
+		}
+		if !(lp.Concurrency >= 0 && lp.Concurrency <= ref.Concurrency) {
+			t.Errorf("Under(%v) runs %v sequences, Under(1e-6) %v", r, lp.Concurrency, ref.Concurrency)
+		}
+		dp, err := d.Under(r)
+		if err != nil || dp.TTFT.P50 != dref.TTFT.P50 || dp.TPOT.P50 != dref.TPOT.P50 {
+			t.Errorf("Disaggregated Under(%v) = %+v, %v; want the latencies of Under(1e-6) %+v", r, dp, err, dref)
+		}
+	}
+}
+
 func BenchmarkUnder(b *testing.B) {
 	s := llama7BServing()
 	p, err := s.Prepare()
