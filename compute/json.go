@@ -38,6 +38,9 @@ func strictUnmarshal(b []byte, v any) error {
 		if errors.Is(err, ErrInvalid) {
 			return err // a field's own UnmarshalJSON or UnmarshalText has said it
 		}
+		if errors.Is(err, sizing.ErrInvalid) {
+			return &sizingError{err} // a sizing field's (a Model's), which names its package and ends with the sentinel's text
+		}
 		return fmt.Errorf("compute: %w: %w", text.CutError(err, 200), ErrInvalid)
 	}
 	if dec.More() {

@@ -3,10 +3,12 @@ package compute
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/gpuplan/gpuplan/sizing"
 )
 
 func TestJSONDurations(t *testing.T) {
@@ -69,6 +71,15 @@ func TestJSONDurations(t *testing.T) {
 	} {
 		if err := json.Unmarshal([]byte(bad.in), bad.v); !errors.Is(err, ErrInvalid) {
 			t.Errorf("Unmarshal(%s) error = %v; want ErrInvalid", bad.in, err)
+		}
+	}
+	// A nested sizing value's error is sizing's message under "compute: ", its
+	// sentinel's text once, and wraps both packages' ErrInvalid.
+	for _, in := range []string{`{"model":{"bogus":1}}`, `{"speculative":{"draft":{"layers":"x"}}}`} {
+		err := json.Unmarshal([]byte(in), new(Serving))
+		if !errors.Is(err, ErrInvalid) || !errors.Is(err, sizing.ErrInvalid) ||
+			!strings.HasPrefix(err.Error(), "compute: sizing: model: ") || strings.Count(err.Error(), "invalid input") != 1 {
+			t.Errorf("Unmarshal(%s) error = %q; want sizing's message once, wrapping both ErrInvalid", in, err)
 		}
 	}
 	var j Job

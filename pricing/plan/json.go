@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gpuplan/gpuplan/compute"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
 )
 
@@ -62,13 +64,18 @@ func (r *Request) UnmarshalJSON(b []byte) error {
 
 // decodeStrict decodes b into v, rejecting unknown fields. Its error names what
 // was read and wraps pricing.ErrInvalid; an error a nested UnmarshalJSON returned
-// (a Traffic's, a Money's) already does, and is returned as it is.
+// (a Traffic's, a Money's) already does, and is returned as it is, and one from
+// sizing or compute (a Model's, a Speculation's), which names its package and
+// ends with its sentinel's text, is marked invalid with its message unchanged.
 func decodeStrict(what string, b []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
 	if err == nil || errors.Is(err, pricing.ErrInvalid) {
 		return err
+	}
+	if errors.Is(err, sizing.ErrInvalid) || errors.Is(err, compute.ErrInvalid) {
+		return invalid(err)
 	}
 	return fmt.Errorf("plan: %s: %w: %w", what, text.CutError(err, 200), pricing.ErrInvalid)
 }

@@ -172,6 +172,10 @@ func TestNestedJSONErrors(t *testing.T) {
 		{`{"serving":{"requests_per_second":1,"bogus":2}}`, new(Request), `plan: serving: json: unknown field "bogus": invalid input`},
 		{`{"bogus":1}`, new(Request), `plan: request: json: unknown field "bogus": invalid input`},
 		{`{"per_hour":{"amount":"x","currency":"CNY"}}`, new(Option), ""},
+		// From sizing and compute: their own message, once.
+		{`{"model":{"bogus":1}}`, new(Request), `sizing: model: json: unknown field "bogus": invalid input`},
+		{`{"serving":{"speculative":{"draft":{"bogus":1}}}}`, new(Request), `compute: sizing: model: json: unknown field "bogus": invalid input`},
+		{`{"serving":{"speculative":{"tokens":"x"}}}`, new(Request), ""},
 	} {
 		err := json.Unmarshal([]byte(tc.in), tc.into)
 		if !errors.Is(err, pricing.ErrInvalid) {
