@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"github.com/gpuplan/gpuplan/compute"
+	"math"
 	"testing"
 	"time"
 
@@ -226,6 +227,26 @@ func TestSkippedDoesNotDependOnLimitUninterrupted(t *testing.T) {
 		}
 		if len(rep.Options) != 1 || rep.Options[0].Offer.Provider != "a" || len(rep.Skipped) != 0 {
 			t.Errorf("every %v, limit 1: %d options, skipped %+v; want offer a and nothing skipped", every, len(rep.Options), rep.Skipped)
+		}
+	}
+}
+
+// A Limit far past the candidates returns them all, as a negative one does,
+// without allocating for the Limit (math.MaxInt overflowed a capacity and
+// panicked; 2^31 ran out of memory).
+func TestHugeLimit(t *testing.T) {
+	r := trainingRequest(t)
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 8, "1.80", ""), planOffer("b", "A100 SXM4 80GB", 8, "12.00", "")}}
+	r.EveryCount, r.Limit = true, -1
+	all, err := p.Plan(r)
+	if err != nil || len(all) < 2 {
+		t.Fatalf("Limit -1: %d options, %v", len(all), err)
+	}
+	for _, limit := range []int{math.MaxInt, 1 << 31} {
+		r.Limit = limit
+		got, err := p.Plan(r)
+		if err != nil || len(got) != len(all) || !got[0].Cost.Total.Amount.Equal(all[0].Cost.Total.Amount) {
+			t.Errorf("Limit %d: %d options, %v; want the %d of Limit -1", limit, len(got), err, len(all))
 		}
 	}
 }

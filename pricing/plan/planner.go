@@ -931,7 +931,9 @@ func (s *settings) bound() bound {
 	if s.Rank != RankCost || s.limit <= 0 {
 		return bound{}
 	}
-	return bound{make([]*priced, 0, s.limit+1), s.limit}
+	// The list grows to at most Limit costs, but a Limit far past the candidates
+	// (math.MaxInt, for all of them) must not be allocated up front.
+	return bound{make([]*priced, 0, min(s.limit, DefaultLimit)+1), s.limit}
 }
 
 // keep counts candidate c among the costs known.
