@@ -207,6 +207,13 @@ func (s *settings) settleServing() []error {
 	if s.Tokens != 0 || s.Deadline != 0 {
 		bad("a serving request has a rate, not tokens or a deadline")
 	}
+	// The engines planned (vLLM, SGLang) run memory-efficient attention and
+	// build only the last position's logits, as compute.Serving sizes a prefill
+	// chunk: a workload asking otherwise would be sized apart from the KV cache
+	// the replica was given, past the card.
+	if s.Workload.EagerAttention || s.Workload.FullLogits {
+		bad("a serving request plans vLLM or SGLang, which run memory-efficient attention and keep the last token's logits: leave eager_attention and full_logits unset")
+	}
 	if s.Headroom == 0 {
 		s.headroom = compute.DefaultServingReserve
 	}
