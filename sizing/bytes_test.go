@@ -269,9 +269,12 @@ func FuzzParseBytes(f *testing.F) {
 func TestBytesHumanProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		b := Bytes(rapid.Int64Range(0, math.MaxInt64).Draw(t, "b"))
-		for _, s := range []string{b.Human(), b.HumanSI()} {
-			if (strings.HasPrefix(s, "1024.0 ") || strings.HasPrefix(s, "1000.0 ")) && !strings.HasSuffix(s, "PiB") && !strings.HasSuffix(s, "PB") {
-				t.Fatalf("Bytes(%d) prints %q; want the next unit", b, s)
+		// A value that rounds to a whole next unit prints in it: never "1024.0 MiB"
+		// nor "1000.0 MB" below the largest unit. ("1000.0 MiB" is below 1 GiB, as
+		// 1048523572 bytes are.)
+		for _, f := range []struct{ s, full, top string }{{b.Human(), "1024.0 ", "PiB"}, {b.HumanSI(), "1000.0 ", "PB"}} {
+			if strings.HasPrefix(f.s, f.full) && !strings.HasSuffix(f.s, f.top) {
+				t.Fatalf("Bytes(%d) prints %q; want the next unit", b, f.s)
 			}
 		}
 		// Human reads back within half a unit of its last digit (below the top of the
