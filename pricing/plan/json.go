@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
+	"github.com/gpuplan/gpuplan/sizing"
 	"github.com/shopspring/decimal"
 )
 
@@ -62,13 +63,21 @@ func (r *Request) UnmarshalJSON(b []byte) error {
 
 // decodeStrict decodes b into v, rejecting unknown fields. Its error names what
 // was read and wraps pricing.ErrInvalid; an error a nested UnmarshalJSON returned
-// (a Traffic's, a Money's) already does, and is returned as it is.
+// (a Traffic's, a Money's) already does, and is returned as it is, and one of
+// sizing's (a Model's, a Workload's), which says "invalid input" already, is
+// marked invalid (invalidError) rather than said so twice; a value of the wrong
+// JSON type is said in JSON's words (text.JSONReason).
 func decodeStrict(what string, b []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
-	if err == nil || errors.Is(err, pricing.ErrInvalid) {
+	switch {
+	case err == nil || errors.Is(err, pricing.ErrInvalid):
 		return err
+	case errors.Is(err, sizing.ErrInvalid):
+		return fmt.Errorf("plan: %s: %w", what, invalid(err))
+	case errors.As(err, new(*json.UnmarshalTypeError)):
+		return fmt.Errorf("plan: %s: %s: %w", what, text.JSONReason(err, 200), pricing.ErrInvalid)
 	}
 	return fmt.Errorf("plan: %s: %w: %w", what, text.CutError(err, 200), pricing.ErrInvalid)
 }
