@@ -331,7 +331,7 @@ func TestNever(t *testing.T) {
 	}
 	for _, want := range []string{
 		"The monthly package (¥9000) never beats hourly use within the month: all 730 h by the hour cost\n    ¥5825.40.", // 730 × 7.98
-		"A day package (¥300) never beats hourly use: a whole day by the hour costs ¥191.52.",                      // 24 × 7.98
+		"A day package (¥300) never beats hourly use: a whole day by the hour costs ¥191.52.",                            // 24 × 7.98
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("run() output lacks %q:\n%s", want, out.String())
