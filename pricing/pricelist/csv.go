@@ -283,7 +283,7 @@ func (h *csvHeader) read(header []string, hline int) error {
 		return &ParseError{Line: hline, Field: csvColumns[colCard], Err: invalidf("column missing from the header (card, or 卡型)")}
 	}
 	if h.col[colCurrency] < 0 && h.currency == "" {
-		return &ParseError{Line: hline, Field: "currency", Err: invalidf("column missing from the header")}
+		return &ParseError{Line: hline, Field: "currency", Err: invalidf("column missing from the header: add one, with an ISO 4217 code such as CNY or USD in each row (a list with Chinese headings is in CNY without it)")}
 	}
 	return nil
 }

@@ -255,7 +255,12 @@ func priceCell(col, s, headUnit, currency string) (decimal.Decimal, error) {
 	}
 	if strings.Contains(num, ",") {
 		var ok bool
+		grouped := num
 		if num, ok = ungroup(num); !ok {
+			if strings.Count(grouped, ",") == 1 && !strings.Contains(grouped, ".") {
+				// A decimal comma, as in much of Europe: say the form to write.
+				return decimal.Decimal{}, &cellError{col, s, invalidf("not a price: commas must group thousands (1,200.50); for a decimal, write a point: %s", strings.Replace(grouped, ",", ".", 1))}
+			}
 			return decimal.Decimal{}, &cellError{col, s, invalidf("not a price: commas must group thousands (1,200.50)")}
 		}
 	}
