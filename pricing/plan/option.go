@@ -267,7 +267,10 @@ func (s *settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *prici
 		return err
 	}
 
-	if o.InterruptionsPerDay > 0 && f.duration > 0 {
+	// Interruptible capacity is always said to be; a machine's outages only when
+	// they are worth a warning: under 0.01 expected over the job (a reliable
+	// host, a short job), the "0s of rerun" they cost is noise.
+	if o.InterruptionsPerDay > 0 && f.duration > 0 && (o.Interruptible || c.interruptions >= 0.01) {
 		extra, err := c.expected.Sub(cost.Total)
 		if err != nil {
 			return err
@@ -276,8 +279,12 @@ func (s *settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *prici
 		if !o.Interruptible {
 			kind = "outages"
 		}
+		lost := roundDur(c.lost).String()
+		if c.lost > 0 && c.lost < time.Second/2 {
+			lost = "under a second" // not "0s" beside a cost that is not zero
+		}
 		warn = append(warn, fmt.Sprintf("%s: %s interruptions expected, costing %s of rerun and restart (%s)",
-			kind, aboutCount(c.interruptions), roundDur(c.lost), extra))
+			kind, aboutCount(c.interruptions), lost, extra))
 	}
 	warn = append(warn, s.fitWarnings(f, n, card)...)
 	if f.layout.OffloadOptimizer {
