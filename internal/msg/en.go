@@ -460,6 +460,7 @@ var en = map[string]string{
 	"invoice.notier":                 "; SLA %s promised: no credit tier reached",
 	"invoice.tier":                   "; SLA %s promised: the tier below %s applied, a %s%% credit",
 	"invoice.credit.only":            "; a %s%% credit",
+	"verify.embedded":                "embedded sample %s",
 	"verify.flag.card":               "advertised card, any name the catalog knows (\"A100 SXM4 80GB\", \"A100-80GB\", \"RTX 4090\") or a family (\"H100 80GB\"); required but with -sample",
 	"verify.flag.gpus":               "number of GPUs ordered; required but with -sample",
 	"verify.flag.sample":             "check an embedded demonstration instead of a machine: good or bad (8 × A100 SXM4 80GB ordered)",

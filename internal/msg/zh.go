@@ -461,6 +461,7 @@ var zh = map[string]string{
 	"invoice.notier":                 "；SLA 承诺 %s：未达到赔付档位",
 	"invoice.tier":                   "；SLA 承诺 %s：适用低于 %s 一档，赔付 %s%%",
 	"invoice.credit.only":            "；赔付 %s%%",
+	"verify.embedded":                "内置示例 %s",
 	"verify.flag.card":               "广告中的卡型，目录认得的任何名称（\"A100 SXM4 80GB\"、\"A100-80GB\"、\"RTX 4090\"）或卡型系列（\"H100 80GB\"）；除 -sample 外必填",
 	"verify.flag.gpus":               "订购的卡数；除 -sample 外必填",
 	"verify.flag.sample":             "检查内置的演示样例而不是机器：good 或 bad（订购 8 张 A100 SXM4 80GB）",
