@@ -989,7 +989,13 @@ func servingFigures() []figure {
 		qwen("serving-04", q7, sizing.AWQ4, 1, 1, 148.10),
 		qwen("serving-05", q7, sizing.BF16, 1, 30720, 70.33),
 		qwen("serving-06", q7, sizing.GPTQ4, 1, 30720, 108.30),
-		qwen("serving-07", q7, sizing.BF16, 1, 129024, 28.94),
+		func() figure {
+			// The source's 129024-token rows ran on vLLM 0.6.2 with a sampling
+			// configuration of their own (temperature 0.7, top-p 0.8, top-k 20).
+			f := qwen("serving-07", q7, sizing.BF16, 1, 129024, 28.94)
+			f.what = strings.Replace(f.what, "vLLM 0.6.3", "vLLM 0.6.2, sampled", 1)
+			return f
+		}(),
 		qwen("serving-08", q14, sizing.BF16, 1, 1, 46.30),
 		qwen("serving-09", q14, sizing.GPTQ4, 1, 1, 98.02),
 		qwen("serving-10", q32, sizing.GPTQ4, 1, 1, 55.83),
@@ -1081,7 +1087,7 @@ func servingFigures() []figure {
 			predict: servingRun{card: r4090, m: mistral, w: sizing.AWQ4}.loopSpeed(96)},
 		{id: "serving-57", src: "AWQ", what: "mistral-7b AWQ GEMM, AutoAWQ, RTX 4090, batch 1, 2048 + 2048", unit: "tok/s", published: 114.355,
 			predict: servingRun{card: r4090, m: mistral, w: sizing.AWQ4}.loopSpeed(3072),
-			note:    "AutoAWQ's loop runs attention through transformers' kernels, which take far longer per token of context than reading its KV cache at the model's KV efficiency (the short-context row, serving-55, is within 6%)"},
+			note:    "AutoAWQ's benchmark loop (fused modules) attends over its own pre-allocated cache, with a FasterTransformer-derived single-query kernel or, where that extension is not built, PyTorch matmuls on the cache with the KV heads repeated for every query group; either takes far longer per token of context than reading the KV cache at the model's KV efficiency (the short-context row, serving-55, is within 6%)"},
 		{id: "serving-58", src: "AWQ", what: "mistral-7b AWQ GEMM, AutoAWQ, RTX 4090: prefill of 2048 tokens", unit: "tok/s", published: 3897.02,
 			predict: func() (float64, error) {
 				d, err := servingRun{card: r4090, m: mistral, w: sizing.AWQ4}.decode(1, 0).Prefill(2048)
