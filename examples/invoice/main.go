@@ -401,15 +401,15 @@ func quantity(l msg.Lang, line pricing.Line) string {
 		return line.Quantity.String()
 	}
 	n := sec.IntPart()
-	h, m, s := n/3600, n%3600/60, n%60
 	var parts []string
-	for _, p := range []struct {
-		v   int64
-		key string
-	}{{h, "invoice.qty.h"}, {m, "invoice.qty.min"}, {s, "invoice.qty.s"}} {
-		if p.v != 0 {
-			parts = append(parts, l.F(p.key, p.v))
-		}
+	if h := n / 3600; h != 0 {
+		parts = append(parts, l.F("invoice.qty.h", h))
+	}
+	if m := n % 3600 / 60; m != 0 {
+		parts = append(parts, l.F("invoice.qty.min", m))
+	}
+	if s := n % 60; s != 0 {
+		parts = append(parts, l.F("invoice.qty.s", s))
 	}
 	return strings.Join(parts, l.T("invoice.qty.sep"))
 }
