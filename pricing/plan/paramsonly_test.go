@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -55,5 +56,29 @@ func TestNoFitCountsGPUsInWords(t *testing.T) {
 		if got := text.Count(n, "GPU", "GPUs"); got != want {
 			t.Errorf("count(%d, \"GPU\") = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// A model known by its parameter count alone is not split over GPUs, so Fit's
+// reason names the closest miss at one GPU, not "at 1024 GPUs" (the last count
+// tried, which needs as much), and the suggestions say what would let it be
+// split: 70B in Q4_K_M is 41.7 GiB on every count of a 24 GB card.
+func TestFitParamsOnlyNoFit(t *testing.T) {
+	req := Request{Model: sizing.Model{Name: "custom", Params: 70e9}, Workload: inference(sizing.Q4_K_M, 2048), Cards: []string{"RTX 4090 D"}}
+	_, err := Planner{}.Fit(req)
+	var nf *NoFitError
+	if !errors.As(err, &nf) {
+		t.Fatalf("Fit: %v; want a *NoFitError", err)
+	}
+	if r := strings.Join(nf.Reasons, "\n"); !strings.Contains(r, "at 1 GPU needs") || strings.Contains(r, "1024") {
+		t.Errorf("reasons %q; want the miss at 1 GPU", nf.Reasons)
+	}
+	if s := strings.Join(nf.Suggestions, "\n"); !strings.Contains(s, "known by its parameter count alone, it is not split") {
+		t.Errorf("suggestions %q; want the architecture asked for", nf.Suggestions)
+	}
+	// With the architecture, no such suggestion: tensor parallelism splits it.
+	req.Model = mustPreset(t, "llama-2-70b")
+	if _, err := (Planner{}).Fit(req); err != nil {
+		t.Errorf("Fit(llama-2-70b in Q4_K_M on RTX 4090 D): %v; want an option on several GPUs", err)
 	}
 }
