@@ -262,6 +262,11 @@ func (s *settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *prici
 			warn = append(warn, fmt.Sprintf("at the low end of the utilization band the job takes %s, past the %s that can be priced",
 				roundDur(f.high), roundDur(pricing.MaxDuration)))
 		}
+	} else if span := usageSpan(c.rental); c.serve == nil && f.high > span && f.duration <= span {
+		// A rental set by the request holds the expected run but not the slow
+		// end of the band: the job may not finish within it.
+		warn = append(warn, fmt.Sprintf("at the low end of the utilization band the job takes %s, past the %s rented: rent longer, or checkpoint to finish it in another rental",
+			roundDur(f.high), roundDur(span)))
 	}
 	if opt.Waste, err = c.key.Sub(cheapest.key); err != nil {
 		return err
