@@ -287,8 +287,9 @@ func TestExitStatus(t *testing.T) {
 		{"past the render table", []string{"-render", "flux1", "-size", "2048"}, exitUsage, "-render flux1 -size 2048: sizing: flux1 at 2048×2048 is past the render table"},
 		{"usage and sessions", []string{"-usage", "1h", "-per-day", "2h", "-days", "3"}, exitUsage, "give -usage or -per-day with -days, not both"},
 		{"bad budget", []string{"-budget", "lots"}, exitUsage, `-budget "lots": not a decimal amount`},
-		// A budget written as a price list writes a price: what to write instead.
-		{"budget with a sign", []string{"-budget", "¥50"}, exitUsage, `-budget "¥50": not a decimal amount: write the number alone, such as 500`},
+		// A budget with its unit after it: what to write instead (a sign in
+		// front, "¥50", reads as the web page reads it).
+		{"budget with a unit", []string{"-budget", "50元"}, exitUsage, `-budget "50元": not a decimal amount: write the number, such as 500 or ¥500`},
 		{"limit under -1", []string{"-limit", "-2"}, exitUsage, "-limit -2: want -1 (all), 0 (ten) or more"},
 		{"negative gpus", []string{"-gpus", "-1"}, exitUsage, "-gpus -1: want 0 (searched) or more"},
 		{"unknown layout key", []string{"-layout", "dp=2,foo=1"}, exitUsage, `-layout "dp=2,foo=1": "foo=1": not a key of a layout: dp, tp, pp, zero, sp, offload`},

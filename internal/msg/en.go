@@ -248,7 +248,7 @@ var en = map[string]string{
 	"plan.want.perday":               "more than 0 and at most 24h",
 	"plan.want.rps":                  "requests per second above 0",
 	"plan.want.target":               "0 (no target) or more",
-	"plan.err.budget":                "not a decimal amount: write the number alone, such as 500, in the offers' currency (with -rates, in its base)",
+	"plan.err.budget":                "not a decimal amount: write the number, such as 500 or ¥500, in the offers' currency (with -rates, in its base)",
 	"plan.err.deadline":              "-deadline needs work to finish, and -tokens 0 gives none",
 	"plan.err.window":                "past %s's context window of %d tokens",
 	"plan.err.finetune":              "a fine-tune of every weight is training, of adapters lora (or qlora on 4-bit weights)",

@@ -249,7 +249,7 @@ var zh = map[string]string{
 	"plan.want.perday":               "大于 0、不超过 24h",
 	"plan.want.rps":                  "大于 0 的每秒请求数",
 	"plan.want.target":               "0（不限）或以上",
-	"plan.err.budget":                "不是十进制金额：只写数字，如 500，币种同价格表（用 -rates 时为其基准币种）",
+	"plan.err.budget":                "不是十进制金额：写数字，如 500 或 ¥500，币种同价格表（用 -rates 时为其基准币种）",
 	"plan.err.deadline":              "-deadline 需要有工作量才有意义，而 -tokens 0 没有工作量",
 	"plan.err.window":                "超出 %s 的上下文窗口 %d token",
 	"plan.err.finetune":              "全部权重参与的微调是 training，只训练适配器的微调是 lora（4 比特权重上是 qlora）",
