@@ -537,6 +537,22 @@ func TestUnitPricesExact(t *testing.T) {
 	}
 }
 
+// The warning on a card whose name does not say its board compares the times
+// as it writes them: never "1h10m0s instead of 1h10m0s" (Llama-3.1-8B LoRA on
+// 6 "A100 80G", whose PCIe and SXM4 boards finish seconds apart).
+func TestBoardWarningTimesDiffer(t *testing.T) {
+	args := []string{"-model", "llama-3.1-8b", "-offers", "testdata/a100_80g.csv", "-limit", "1"}
+	r := runArgs(args...)
+	if r.code != exitOK || !strings.Contains(r.stdout, "does not say its board") {
+		t.Fatalf("run(%q) = exit %d, %q\n%s; want an option warned of its board", args, r.code, r.stderr, r.stdout)
+	}
+	for _, m := range regexp.MustCompile(`(\S+) instead of (\S+)`).FindAllStringSubmatch(strings.ReplaceAll(r.stdout, "\n    ", " "), -1) {
+		if strings.TrimSuffix(m[2], ",") == m[1] {
+			t.Errorf("run(%q) compares a time with itself: %q", args, m[0])
+		}
+	}
+}
+
 // -eager sets Workload.EagerAttention, which keeps the attention scores and so
 // needs more activation memory; -flash, a deprecated copy of it, is gone.
 func TestEager(t *testing.T) {

@@ -490,8 +490,9 @@ func (s *settings) boardWarning(o pricing.Offer, card, faster catalog.Card, n in
 	msg := fmt.Sprintf("%q does not say its board: planned on the %s, the slowest it may be", o.Card, card.Name)
 	ff := s.fitOf(cache, &faster, n, f.server, sizing.Bytes(o.HostMemory), work)
 	var change []string
-	if ff.ok && f.duration > 0 && ff.duration != f.duration {
-		change = append(change, fmt.Sprintf("%s instead of %s", roundDur(ff.duration), roundDur(f.duration)))
+	if fast, slow := roundDur(ff.duration), roundDur(f.duration); ff.ok && f.duration > 0 && fast != slow {
+		// Compared as written: "1h10m0s instead of 1h10m0s" says nothing.
+		change = append(change, fmt.Sprintf("%s instead of %s", fast, slow))
 	}
 	if n > 1 && ff.ok && ff.nvlink != f.nvlink {
 		if ff.nvlink {
