@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"html"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -389,6 +390,18 @@ func TestPage(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("price list with a bad cell", func(t *testing.T) {
+		// A price list read as CSV whose cell is wrong is no "file gpuplan
+		// cannot read": the page says where the cell is and what to write.
+		ct, b := multipartForm(t, url.Values{"lang": {"en"}}, map[string]string{"prices": "testdata/decimal_comma.csv"})
+		w := do(s, "POST", "/", ct, b)
+		body := html.UnescapeString(w.Body.String())
+		if w.Code != http.StatusBadRequest || !strings.Contains(body, `line 2, field hourly, input "1,60"`) ||
+			!strings.Contains(body, "write a point: 1.60") || strings.Contains(body, "is not a price list") {
+			t.Errorf("status %d; want 400 naming the cell and what to write:\n%s", w.Code, body)
+		}
+	})
 
 	t.Run("upload too large", func(t *testing.T) {
 		small := testServer(t, limits{Prices: 64})

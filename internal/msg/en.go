@@ -683,7 +683,7 @@ var en = map[string]string{
 	"web.want.rps":           "want requests per second above 0",
 	"web.want.duration":      "want a duration such as 12h, 30d or 50ms",
 	"web.want.budget":        "want an amount above 0, such as 500",
-	"web.want.prices":        "the file is not a price list gpuplan reads",
+	"web.want.prices":        "the price list cannot be read: the reason below says where (its line and column) and what to write",
 	"web.want.nooffers":      "the price list holds no offer",
 	"plan.flag.calibrate":    "a JSON `file` of one run timed on a card, whose speed then times that card's options: {\"card\": \"RTX 4090\", \"step\": \"1.9s\"} (an optimizer step of the job the flags describe) or {\"card\": \"H100 SXM\", \"tpot\": \"28ms\", \"concurrency\": 16} (a served model's time per output token with 16 users); the README lists its keys",
 	"plan.calib.example":     "want JSON such as {\"card\": \"RTX 4090\", \"step\": \"1.9s\"} or {\"card\": \"H100 SXM\", \"tpot\": \"28ms\", \"concurrency\": 16}, with the keys card, gpus, step, tpot, concurrency, model, batch, context, prompt_tokens, output_tokens",

@@ -684,7 +684,7 @@ var zh = map[string]string{
 	"web.want.rps":           "请填写大于 0 的每秒请求数",
 	"web.want.duration":      "请填写时长，如 12h、30d 或 50ms",
 	"web.want.budget":        "请填写大于 0 的金额，如 500",
-	"web.want.prices":        "这个文件不是 gpuplan 能读取的价格表",
+	"web.want.prices":        "价格表无法读取：下面的原因写明了出错的行和列，以及应当怎样写",
 	"web.want.nooffers":      "价格表里没有任何报价",
 	"plan.flag.calibrate":    "一个 JSON `文件`，记录在某种卡上实测的一次运行，此后按实测的速度为这种卡的方案计时：{\"card\": \"RTX 4090\", \"step\": \"1.9s\"}（参数所描述任务的一个优化步）或 {\"card\": \"H100 SXM\", \"tpot\": \"28ms\", \"concurrency\": 16}（16 个用户时在线服务每个输出 token 的时间）；各个键见 README",
 	"plan.calib.example":     "应为 JSON，如 {\"card\": \"RTX 4090\", \"step\": \"1.9s\"} 或 {\"card\": \"H100 SXM\", \"tpot\": \"28ms\", \"concurrency\": 16}，可用的键为 card、gpus、step、tpot、concurrency、model、batch、context、prompt_tokens、output_tokens",
