@@ -93,8 +93,10 @@ func (s *settings) suggest(cards []*catalog.Card, kept []int, d *diagnosis) []st
 			}
 		}
 	}
-	// A shorter context on one card.
-	if c, err := sizing.MaxContext(s.Model, w, usable); err == nil && c < w.SeqLen {
+	// A shorter context on one card, when it keeps at least a quarter of the
+	// context asked for: "a context of 88 tokens" instead of 2048 is no way to
+	// run the job.
+	if c, err := sizing.MaxContext(s.Model, w, usable); err == nil && c < w.SeqLen && 4*c >= w.SeqLen {
 		out = append(out, fmt.Sprintf("a context of %d tokens fits one %s", c, big.Name))
 	}
 	// More cards of the largest kind, first as asked, then with the activation

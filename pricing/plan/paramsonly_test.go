@@ -82,3 +82,32 @@ func TestFitParamsOnlyNoFit(t *testing.T) {
 		t.Errorf("Fit(llama-2-70b in Q4_K_M on RTX 4090 D): %v; want an option on several GPUs", err)
 	}
 }
+
+// A shorter context is suggested when it keeps at least a quarter of the
+// context asked for: Llama-3.1-8B in BF16 at 32768 tokens fits one RTX 4090 at
+// some thirteen thousand, worth saying; Llama-3.1-70B in AWQ4 fits one RTX
+// A6000 only at some eighty tokens of 2048, which is no way to run it.
+func TestSuggestShorterContext(t *testing.T) {
+	for _, tc := range []struct {
+		model string
+		prec  sizing.Precision
+		ctx   int
+		card  string
+		want  bool
+	}{
+		{"llama-3.1-8b", sizing.BF16, 32768, "RTX 4090", true},
+		{"llama-3.1-70b", sizing.AWQ4, 2048, "RTX A6000", false},
+	} {
+		w := inference(tc.prec, tc.ctx)
+		w.EagerAttention = false
+		_, err := Planner{}.Fit(Request{Model: mustPreset(t, tc.model), Workload: w, Cards: []string{tc.card}, GPUs: 1})
+		var nf *NoFitError
+		if !errors.As(err, &nf) {
+			t.Fatalf("%s on one %s: %v; want a *NoFitError", tc.model, tc.card, err)
+		}
+		got := strings.Contains(strings.Join(nf.Suggestions, "\n"), "a context of")
+		if got != tc.want {
+			t.Errorf("%s on one %s: suggestions %q; want a shorter context suggested: %v", tc.model, tc.card, nf.Suggestions, tc.want)
+		}
+	}
+}
