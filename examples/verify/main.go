@@ -364,10 +364,10 @@ func (c check) run(w io.Writer, j *jsonReport) error {
 		return nil
 	case report.OK():
 		fmt.Fprintf(w, "\n%s\n", l.T("verify.verdict.idle"))
-		return errIdle
+		return &cli.Advised{Err: errIdle, Advice: l.T("verify.advice.idle")}
 	}
 	fmt.Fprintf(w, "\n%s\n", l.N(len(problems), "verify.verdict.problems"))
-	return errMismatch
+	return &cli.Advised{Err: errMismatch, Advice: l.T("verify.advice.mismatch")}
 }
 
 // nonNil makes an absent list print as [] in JSON.

@@ -460,6 +460,8 @@ var en = map[string]string{
 	"invoice.notier":                 "; SLA %s promised: no credit tier reached",
 	"invoice.tier":                   "; SLA %s promised: the tier below %s applied, a %s%% credit",
 	"invoice.credit.only":            "; a %s%% credit",
+	"verify.advice.mismatch":         "the report above lists what differs from the order: raise it with the provider",
+	"verify.advice.idle":             "the machine is as ordered, but the job leaves GPUs idle: fix the job before paying for more hours",
 	"verify.embedded":                "embedded sample %s",
 	"verify.flag.card":               "advertised card, any name the catalog knows (\"A100 SXM4 80GB\", \"A100-80GB\", \"RTX 4090\") or a family (\"H100 80GB\"); required but with -sample",
 	"verify.flag.gpus":               "number of GPUs ordered; required but with -sample",

@@ -461,6 +461,8 @@ var zh = map[string]string{
 	"invoice.notier":                 "；SLA 承诺 %s：未达到赔付档位",
 	"invoice.tier":                   "；SLA 承诺 %s：适用低于 %s 一档，赔付 %s%%",
 	"invoice.credit.only":            "；赔付 %s%%",
+	"verify.advice.mismatch":         "机器与订单不符：上面的报告列出了差异，请交给服务商处理",
+	"verify.advice.idle":             "机器与订单一致，但任务让付费的卡空闲：续费前请先修正任务",
 	"verify.embedded":                "内置示例 %s",
 	"verify.flag.card":               "广告中的卡型，目录认得的任何名称（\"A100 SXM4 80GB\"、\"A100-80GB\"、\"RTX 4090\"）或卡型系列（\"H100 80GB\"）；除 -sample 外必填",
 	"verify.flag.gpus":               "订购的卡数；除 -sample 外必填",
