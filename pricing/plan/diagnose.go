@@ -129,7 +129,7 @@ func (s *settings) suggest(cards []*catalog.Card, kept []int, d *diagnosis) []st
 	// and pipeline parallelism (layouts) need its layers and heads, and data
 	// parallelism keeps a whole copy on each GPU.
 	if s.Model.Heads == 0 || s.Model.Layers == 0 {
-		out = append(out, "giving the model's architecture (its layers, hidden size and attention heads, as its config.json states them), which tensor and pipeline parallelism need to split it over GPUs: known by its parameter count alone, it is not split")
+		out = append(out, "giving the model's architecture (its layers, hidden size and attention heads, as its config.json states them), which tensor and pipeline parallelism need to split it over GPUs: known by its parameter count alone, it is split by neither")
 	}
 	return out
 }

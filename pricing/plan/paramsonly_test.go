@@ -73,7 +73,7 @@ func TestFitParamsOnlyNoFit(t *testing.T) {
 	if r := strings.Join(nf.Reasons, "\n"); !strings.Contains(r, "at 1 GPU needs") || strings.Contains(r, "1024") {
 		t.Errorf("reasons %q; want the miss at 1 GPU", nf.Reasons)
 	}
-	if s := strings.Join(nf.Suggestions, "\n"); !strings.Contains(s, "known by its parameter count alone, it is not split") {
+	if s := strings.Join(nf.Suggestions, "\n"); !strings.Contains(s, "known by its parameter count alone, it is split by neither") {
 		t.Errorf("suggestions %q; want the architecture asked for", nf.Suggestions)
 	}
 	// With the architecture, no such suggestion: tensor parallelism splits it.
