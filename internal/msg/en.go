@@ -47,7 +47,7 @@ var en = map[string]string{
 	"plan.col.provider":              "provider",
 	"plan.colhelp.provider":          "the offer's provider, as the price list writes it",
 	"plan.col.region":                "region",
-	"plan.colhelp.region":            "the offer's region",
+	"plan.colhelp.region":            "the offer's region (in the default table only where two options differ in it alone)",
 	"plan.col.card":                  "card",
 	"plan.colhelp.card":              "the card as the price list names it (the catalog's name when it names none)",
 	"plan.col.catalog":               "catalog card",

@@ -48,7 +48,7 @@ var zh = map[string]string{
 	"plan.col.provider":              "服务商",
 	"plan.colhelp.provider":          "报价的服务商，照价格表原文",
 	"plan.col.region":                "地域",
-	"plan.colhelp.region":            "报价的地域",
+	"plan.colhelp.region":            "报价的地域（默认表格中仅在两个方案只差在地域时显示）",
 	"plan.col.card":                  "卡型",
 	"plan.colhelp.card":              "价格表中的卡型名称（价格表未写时用目录中的名称）",
 	"plan.col.catalog":               "目录卡型",
