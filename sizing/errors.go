@@ -63,8 +63,9 @@ func quote(s string) string { return text.Quote(s, 64) }
 
 // reason is another package's error message (encoding/json's, which may quote a
 // whole key of the input) for a message of ours, cut to 200 bytes at a character
-// boundary.
-func reason(err error) string { return text.Cut(err.Error(), 200) }
+// boundary, a value of the wrong JSON type said without Go's type names
+// (text.JSONReason).
+func reason(err error) string { return text.JSONReason(err, 200) }
 
 // problems collects what a validator finds: Validate keeps each problem as an
 // error (prefix, then the formatted problem, wrapping ErrInvalid), while the

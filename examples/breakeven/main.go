@@ -156,10 +156,13 @@ func (c *chart) text(w io.Writer, chart string) error {
 		fmt.Fprintln(w, text.Wrap(l.F("breakeven.warning", warn), 0, 100, "  "))
 	}
 	fmt.Fprintln(w)
-	if len(c.marks) > 0 {
+	if len(c.marks) > 0 || len(c.nevers) > 0 {
 		fmt.Fprintln(w, l.T("breakeven.marks"))
 		for _, m := range c.marks {
 			fmt.Fprintf(w, "  %s\n", text.Wrap(m.long, 2, 100, "    "))
+		}
+		for _, n := range c.nevers {
+			fmt.Fprintf(w, "  %s\n", text.Wrap(n, 2, 100, "    "))
 		}
 		fmt.Fprintln(w)
 	}
@@ -181,7 +184,7 @@ func (c *chart) text(w io.Writer, chart string) error {
 		return err
 	}
 	fmt.Fprintln(w)
-	for _, n := range c.assumptions() {
+	for _, n := range c.assumptions(true) {
 		fmt.Fprintln(w, text.Wrap(n, 0, 100, "  "))
 	}
 	var err error
@@ -262,6 +265,7 @@ type chart struct {
 	hours    int      // the month, in hours: the x axis runs from 0 to hours
 	lines    []series
 	marks    []mark
+	nevers   []string // the break-even points outside the chart: a package that never pays against hourly use
 }
 
 // newChart prices every whole hour of the month under each way of renting and
@@ -328,6 +332,8 @@ func newChart(t pricing.Tariff, samples []string, lang msg.Lang) (*chart, error)
 		if day <= 24*time.Hour {
 			c.marks = append(c.marks, mark{day.Hours(), t.Daily, l.F("breakeven.mark.day", hoursText(l, day)),
 				l.F("breakeven.long.day", hoursText(l, day), c.money(t.Daily))})
+		} else {
+			c.nevers = append(c.nevers, l.F("breakeven.never.day", c.money(t.Daily), c.cost(c.lines[0].cost[24])))
 		}
 	}
 	// Hourly against the monthly package: BreakEven.
@@ -338,6 +344,8 @@ func newChart(t pricing.Tariff, samples []string, lang msg.Lang) (*chart, error)
 	if month.Hours() <= float64(hours) {
 		c.marks = append(c.marks, mark{month.Hours(), t.Monthly, hoursText(l, month),
 			l.F("breakeven.long.month", hoursText(l, month), c.money(t.Monthly))})
+	} else {
+		c.nevers = append(c.nevers, l.F("breakeven.never.month", c.money(t.Monthly), hours, c.cost(c.lines[0].cost[hours])))
 	}
 	// Whole days against the monthly package: the month wins once the days bought
 	// cost more than it, after ⌊monthly/daily⌋ days.
@@ -480,14 +488,17 @@ func (c *chart) svg() string {
 	// Under the chart: the break-even points in words, then where the prices come
 	// from and what each line assumes.
 	var notes []string
-	if len(c.marks) > 0 {
+	if len(c.marks) > 0 || len(c.nevers) > 0 {
 		notes = append(notes, l.T("breakeven.marks"))
 		for _, m := range c.marks {
 			notes = append(notes, "• "+m.long)
 		}
+		for _, n := range c.nevers {
+			notes = append(notes, "• "+n)
+		}
 	}
 	notes = append(notes, l.F("breakeven.source", c.source()))
-	notes = append(notes, c.assumptions()...)
+	notes = append(notes, c.assumptions(false)...)
 	for i, line := range notes {
 		p(`<text x="%g" y="%.1f" font-size="12" fill="#333333">%s</text>`, left, top+plotH+66+float64(i)*16, svg.Esc(line))
 	}
@@ -520,11 +531,16 @@ func (c *chart) inverted() []string {
 	return out
 }
 
-// assumptions say how each line is priced.
-func (c *chart) assumptions() []string {
+// assumptions say how each line is priced, a paragraph each; unless wrapped
+// (the chart, which cannot wrap text, draws them) the daily paragraph comes in
+// two lines.
+func (c *chart) assumptions(wrapped bool) []string {
 	l := c.lang
 	notes := []string{l.T("breakeven.note.costs")}
 	if c.t.Daily.Sign() > 0 {
+		if wrapped {
+			return append(notes, l.T("breakeven.note.daily1")+l.T("breakeven.note.join")+l.T("breakeven.note.daily2"))
+		}
 		return append(notes, l.T("breakeven.note.daily1"), l.T("breakeven.note.daily2"))
 	}
 	return append(notes, l.T("breakeven.note.nodaily"))
@@ -578,6 +594,11 @@ func (c *chart) maxCost() float64 {
 
 // money formats an amount for a label: "¥9000", "$2.49", "CHF 12".
 func (c *chart) money(d decimal.Decimal) string { return c.moneyText(d.String()) }
+
+// cost formats a computed amount to the currency's minor unit: "¥5825.40".
+func (c *chart) cost(d decimal.Decimal) string {
+	return c.moneyText(d.StringFixed(pricing.MinorUnit(c.t.Currency)))
+}
 
 // moneyText puts the currency's sign before an amount written as text.
 func (c *chart) moneyText(amount string) string {

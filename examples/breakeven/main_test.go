@@ -320,3 +320,24 @@ func TestPriceForms(t *testing.T) {
 		t.Errorf("warnings %q, want %q", got.Warnings, want)
 	}
 }
+
+// TestNever checks that a package which never pays against hourly use within
+// its span is said so, rather than left out of the break-even points: at ¥7.98
+// an hour a ¥9000 month would take 1127.8 h (over 730), and a ¥300 day 37.6 h.
+func TestNever(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(&out, []string{"-hourly", "7.98", "-daily", "300", "-monthly", "9000"}, msg.EN); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"The monthly package (¥9000) never beats hourly use within the month: all 730 h by the hour cost\n    ¥5825.40.", // 730 × 7.98
+		"A day package (¥300) never beats hourly use: a whole day by the hour costs ¥191.52.",                            // 24 × 7.98
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("run() output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "beats hourly use.") {
+		t.Errorf("run() output marks a break-even with hourly use that does not happen:\n%s", out.String())
+	}
+}

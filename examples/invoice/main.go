@@ -344,18 +344,33 @@ func (b *billing) print(w io.Writer, asJSON bool) error {
 	t := text.Table{Indent: "  ", Align: []text.Align{text.Left, text.Right, text.Left, text.Right, text.Right, text.Left}}
 	t.Row(l.T("invoice.col.item"), l.T("invoice.col.quantity"), l.T("invoice.col.unit"), l.T("invoice.col.price")+cur,
 		l.T("invoice.col.amount")+cur, l.T("invoice.col.session"))
+	// The lines of what was bought and used add up to the subtotal; the SLA
+	// credit and the tax, percentages of it, are shown under it with their rates
+	// rather than among the lines they do not add to.
+	rate := map[string]pricing.Line{}
 	for j, line := range inv.Lines {
+		if line.Unit == "percent" {
+			rate[line.Item] = line
+			continue
+		}
 		session := ""
 		if i := b.lineSession[j]; i >= 0 {
 			s := b.sessions[i]
 			session = l.F("invoice.session", b.sessionLines[i], l.N(max(s.GPUs, 1), "invoice.n.gpu"), stamp(s.Start.In(b.loc)))
 		}
-		t.Row(l.TOr("invoice.item."+line.Item, line.Item), line.Quantity.Round(2).String(), l.TOr("invoice.unit."+line.Unit, line.Unit),
+		t.Row(l.TOr("invoice.item."+line.Item, line.Item), quantity(l, line), l.TOr("invoice.unit."+line.Unit, line.Unit),
 			line.Price.Amount.String(), msg.Amount(line.Amount), session)
 	}
+	percentRow := func(name, item string, amount pricing.Money) {
+		if line, ok := rate[item]; ok {
+			t.Row(name, line.Quantity.String(), l.T("invoice.unit.percent"), "", msg.Amount(amount))
+			return
+		}
+		t.Row(name, "", "", "", msg.Amount(amount))
+	}
 	t.Row(l.T("invoice.subtotal"), "", "", "", msg.Amount(inv.Subtotal))
-	t.Row(l.T("invoice.credit"), "", "", "", msg.Amount(inv.Credit))
-	t.Row(l.T("invoice.item.tax"), "", "", "", msg.Amount(inv.Tax))
+	percentRow(l.T("invoice.credit"), "sla_credit", inv.Credit)
+	percentRow(l.T("invoice.item.tax"), "tax", inv.Tax)
 	t.Row(l.T("invoice.total"), "", "", "", msg.Amount(inv.Total))
 	if err := t.Write(w); err != nil {
 		return err
@@ -370,6 +385,33 @@ func (b *billing) print(w io.Writer, asJSON bool) error {
 		fmt.Fprintln(w, text.Wrap(l.F("invoice.note", n), 0, 100, "  "))
 	}
 	return nil
+}
+
+// quantity writes a line's quantity so that it times the price gives the
+// amount: GPU-time billed by the hour as hours and minutes (and seconds) when
+// it is a whole number of seconds, as the billing granularity makes it
+// ("1406 h 58 min", where 1406.97 h would not check by hand), else the
+// quantity itself.
+func quantity(l msg.Lang, line pricing.Line) string {
+	if line.Unit != "hour" {
+		return line.Quantity.String()
+	}
+	sec := line.Quantity.Mul(decimal.NewFromInt(3600)).Round(0)
+	if !sec.IsPositive() || !sec.Div(decimal.NewFromInt(3600)).Round(9).Equal(line.Quantity) || !sec.LessThan(decimal.NewFromInt(1<<40)) {
+		return line.Quantity.String()
+	}
+	n := sec.IntPart()
+	var parts []string
+	if h := n / 3600; h != 0 {
+		parts = append(parts, l.F("invoice.qty.h", h))
+	}
+	if m := n % 3600 / 60; m != 0 {
+		parts = append(parts, l.F("invoice.qty.min", m))
+	}
+	if s := n % 60; s != 0 {
+		parts = append(parts, l.F("invoice.qty.s", s))
+	}
+	return strings.Join(parts, l.T("invoice.qty.sep"))
 }
 
 // slaText says what availability the outages left and the credit tier it

@@ -6,8 +6,12 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/gpuplan/gpuplan/internal/cli"
 	"github.com/gpuplan/gpuplan/internal/msg"
@@ -129,7 +133,7 @@ func TestChineseInput(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Invoice for 2026-01-01 08:00 to 2026-02-01 08:00 (Asia/Shanghai)",
-		"total                                       42488.11", // as testdata/invoice.golden
+		"total                                          42488.11", // as testdata/invoice.golden
 		"line 3: 4 GPUs from 2026-01-01 08:00",
 		"Availability: 99.865% reached (2 outages); SLA 99.9% promised: the tier below 99.9%",
 		"the monthly package bought 2026-01-01 08:00 covers 730 h, and the calendar month from its\n  start has 744 h: its last 14h, from 2026-01-31 18:00",
@@ -164,4 +168,59 @@ func TestHelp(t *testing.T) {
 	if err := run(&out, []string{"-bogus"}, msg.EN); err == nil || out.Len() != 0 {
 		t.Errorf("run(-bogus) = %v with %q on standard output, want an error and nothing written", err, out.String())
 	}
+}
+
+// TestChecksByHand reads the printed invoice as a customer checking it would:
+// each line's quantity times its price is its amount, and the lines above the
+// subtotal add up to it (the credit and the tax, percentages of the subtotal,
+// come under it). Quantities of GPU-time print as hours and minutes: 1406.97 h
+// at ¥18 would be ¥25325.46, not the ¥25325.40 billed for 1406 h 58 min.
+func TestChecksByHand(t *testing.T) {
+	args := []string{"-account", "testdata/account.json", "-sessions", "testdata/sessions.csv", "-outages", "testdata/outages.csv",
+		"-from", "2026-01-01T00:00:00Z", "-to", "2026-02-01T00:00:00Z"}
+	var out bytes.Buffer
+	if err := run(&out, args, msg.EN); err != nil {
+		t.Fatal(err)
+	}
+	hm := regexp.MustCompile(`^(?:(\d+) h)? ?(?:(\d+) min)? ?(?:(\d+) s)?$`)
+	row := regexp.MustCompile(`^  (\w+) +(.+?)  +(month|day|hour) +([\d.]+) +([\d.]+)`)
+	sum, lines := decimal.Zero, 0
+	for _, l := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(l, "  subtotal") {
+			if got := strings.Fields(l)[1]; !decimal.RequireFromString(got).Equal(sum) || lines == 0 {
+				t.Errorf("subtotal %s, want the sum of the %d lines above it, %s:\n%s", got, lines, sum.StringFixed(2), out.String())
+			}
+			return
+		}
+		m := row.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		lines++
+		qty, err := decimal.NewFromString(m[2])
+		if m[3] == "hour" {
+			d := hm.FindStringSubmatch(m[2])
+			if d == nil || m[2] == "" {
+				t.Errorf("line %q: quantity %q is not hours and minutes", l, m[2])
+				continue
+			}
+			secs := int64(0)
+			for i, unit := range []int64{3600, 60, 1} {
+				if d[i+1] != "" {
+					n, _ := strconv.ParseInt(d[i+1], 10, 64)
+					secs += n * unit
+				}
+			}
+			qty, err = decimal.NewFromInt(secs).DivRound(decimal.NewFromInt(3600), 12), nil
+		}
+		if err != nil {
+			t.Fatalf("line %q: quantity %q: %v", l, m[2], err)
+		}
+		price, amount := decimal.RequireFromString(m[4]), decimal.RequireFromString(m[5])
+		if got := qty.Mul(price).Round(2); !got.Equal(amount) {
+			t.Errorf("line %q: %s × %s = %s, not the amount %s", l, m[2], m[4], got.StringFixed(2), m[5])
+		}
+		sum = sum.Add(amount)
+	}
+	t.Fatalf("no subtotal in:\n%s", out.String())
 }

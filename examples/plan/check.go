@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"time"
@@ -10,7 +11,6 @@ import (
 	"github.com/gpuplan/gpuplan/internal/msg"
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/sizing"
-	"github.com/shopspring/decimal"
 )
 
 // check refuses flag values out of range, naming the flag, before anything is
@@ -28,12 +28,12 @@ func (o *options) check() error {
 		o.tokens = t
 	}
 	if o.budget != "" {
-		amount, err := decimal.NewFromString(o.budget)
+		amount, err := input.Amount(o.budget)
 		switch {
+		case errors.Is(err, input.ErrAmountPositive):
+			return bad("budget", o.budget, l.T("plan.want.positive"))
 		case err != nil:
 			return cli.Usagef("-budget %s: %s", text.Quote(o.budget, 40), l.T("plan.err.budget"))
-		case amount.Sign() <= 0:
-			return bad("budget", o.budget, l.T("plan.want.positive"))
 		}
 		o.budgetAmount = amount
 	}

@@ -287,6 +287,9 @@ func TestExitStatus(t *testing.T) {
 		{"past the render table", []string{"-render", "flux1", "-size", "2048"}, exitUsage, "-render flux1 -size 2048: sizing: flux1 at 2048×2048 is past the render table"},
 		{"usage and sessions", []string{"-usage", "1h", "-per-day", "2h", "-days", "3"}, exitUsage, "give -usage or -per-day with -days, not both"},
 		{"bad budget", []string{"-budget", "lots"}, exitUsage, `-budget "lots": not a decimal amount`},
+		// A budget with its unit after it: what to write instead (a sign in
+		// front, "¥50", reads as the web page reads it).
+		{"budget with a unit", []string{"-budget", "50元"}, exitUsage, `-budget "50元": not a decimal amount: write the number, such as 500 or ¥500`},
 		{"limit under -1", []string{"-limit", "-2"}, exitUsage, "-limit -2: want -1 (all), 0 (ten) or more"},
 		{"negative gpus", []string{"-gpus", "-1"}, exitUsage, "-gpus -1: want 0 (searched) or more"},
 		{"unknown layout key", []string{"-layout", "dp=2,foo=1"}, exitUsage, `-layout "dp=2,foo=1": "foo=1": not a key of a layout: dp, tp, pp, zero, sp, offload`},
@@ -530,6 +533,22 @@ func TestUnitPricesExact(t *testing.T) {
 		}
 		if !strings.Contains(r.stdout, "hourly 10 h × USD 0.333/h = USD 3.33") || strings.Contains(r.stdout, "0.33/h") {
 			t.Errorf("run(%q):\n%s\nwant the unit price USD 0.333/h exactly", args, r.stdout)
+		}
+	}
+}
+
+// The warning on a card whose name does not say its board compares the times
+// as it writes them: never "1h10m0s instead of 1h10m0s" (Llama-3.1-8B LoRA on
+// 6 "A100 80G", whose PCIe and SXM4 boards finish seconds apart).
+func TestBoardWarningTimesDiffer(t *testing.T) {
+	args := []string{"-model", "llama-3.1-8b", "-offers", "testdata/a100_80g.csv", "-limit", "1"}
+	r := runArgs(args...)
+	if r.code != exitOK || !strings.Contains(r.stdout, "does not say its board") {
+		t.Fatalf("run(%q) = exit %d, %q\n%s; want an option warned of its board", args, r.code, r.stderr, r.stdout)
+	}
+	for _, m := range regexp.MustCompile(`(\S+) instead of (\S+)`).FindAllStringSubmatch(strings.ReplaceAll(r.stdout, "\n    ", " "), -1) {
+		if strings.TrimSuffix(m[2], ",") == m[1] {
+			t.Errorf("run(%q) compares a time with itself: %q", args, m[0])
 		}
 	}
 }

@@ -237,7 +237,7 @@ func (c check) run(w io.Writer, j *jsonReport) error {
 	var src source
 	switch {
 	case c.sample != "":
-		src = embedded{c.sample}
+		src = embedded{c.sample, l}
 	case c.smi != "":
 		src = files{smi: c.smi, topo: c.topo}
 	default:
@@ -364,10 +364,10 @@ func (c check) run(w io.Writer, j *jsonReport) error {
 		return nil
 	case report.OK():
 		fmt.Fprintf(w, "\n%s\n", l.T("verify.verdict.idle"))
-		return errIdle
+		return &cli.Advised{Err: errIdle, Advice: l.T("verify.advice.idle")}
 	}
 	fmt.Fprintf(w, "\n%s\n", l.N(len(problems), "verify.verdict.problems"))
-	return errMismatch
+	return &cli.Advised{Err: errMismatch, Advice: l.T("verify.advice.mismatch")}
 }
 
 // nonNil makes an absent list print as [] in JSON.
@@ -620,17 +620,20 @@ type source interface {
 	readTopo() ([]byte, string, error)
 }
 
-// embedded is a demonstration capture in testdata.
-type embedded struct{ name string }
+// embedded is a demonstration capture in testdata, named in lang.
+type embedded struct {
+	name string
+	lang msg.Lang
+}
 
 func (e embedded) readSMI() ([]byte, string, error) {
 	b, err := samples.ReadFile("testdata/" + e.name + "_smi.csv")
-	return b, "embedded sample " + e.name + "_smi.csv", err
+	return b, e.lang.F("verify.embedded", e.name+"_smi.csv"), err
 }
 
 func (e embedded) readTopo() ([]byte, string, error) {
 	b, err := samples.ReadFile("testdata/" + e.name + "_topo.txt")
-	return b, "embedded sample " + e.name + "_topo.txt", err
+	return b, e.lang.F("verify.embedded", e.name+"_topo.txt"), err
 }
 
 // files are captures the user made.

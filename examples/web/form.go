@@ -165,11 +165,11 @@ func (f form) decode(config, prices upload, maxOffers int, lang msg.Lang) (planI
 	if f.Budget != "" {
 		// The budget is in the offers' currency: the first offer's, as examples/plan
 		// takes it.
-		m, err := pricing.NewMoney(strings.TrimLeft(f.Budget, "¥$"), "XXX")
-		if err != nil || !m.Amount.IsPositive() {
+		amount, err := input.Amount(f.Budget)
+		if err != nil {
 			return in, &fieldError{Field: "budget", Want: "budget"}
 		}
-		r.Budget = m
+		r.Budget = pricing.Money{Amount: amount, Currency: "XXX"}
 	}
 	return in, nil
 }

@@ -21,8 +21,9 @@
 //
 //	{"request": plan.Request, "offers": [pricing.Offer], "rates": pricing.Rates}
 //
-// (offers and rates may be left out: the sample list, one currency), each part
-// decoded strictly, and answers with the plan.Report as JSON (200); when no
+// (offers and rates may be left out: the sample list, one currency; the
+// request's model may be a preset's name, "llama-3.1-8b"), each part decoded
+// strictly, and answers with the plan.Report as JSON (200); when no
 // option fits, with the error object plan -json prints (200); with
 // {"error": "..."} and 400 for bad input, 413 for a body over the limit, and 503
 // with Retry-After when it is busy or a plan runs past its time.

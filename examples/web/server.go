@@ -19,6 +19,7 @@ import (
 	"github.com/gpuplan/gpuplan/internal/text"
 	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
+	"github.com/gpuplan/gpuplan/sizing"
 )
 
 // limits bound what the server accepts and does, so that no request can take
@@ -230,7 +231,11 @@ func (s *server) decodeAPI(body []byte) (planInput, error) {
 	if isNull(req.Request) {
 		return in, errors.New("web: request: missing; the body is {\"request\": {...}, \"offers\": [...], \"rates\": {...}}")
 	}
-	if err := json.Unmarshal(req.Request, &in.req); err != nil {
+	request, err := withPreset(req.Request)
+	if err != nil {
+		return in, err
+	}
+	if err := json.Unmarshal(request, &in.req); err != nil {
 		return in, err
 	}
 	if in.req.Limit < 0 || in.req.Limit > s.limits.Options {
@@ -259,6 +264,25 @@ func (s *server) decodeAPI(body []byte) (planInput, error) {
 		}
 	}
 	return in, nil
+}
+
+// withPreset returns the request with a model given by a preset's name
+// ("model": "llama-3.1-8b", as the page and examples/plan take it) replaced by
+// that preset's fields, which plan.Request reads; any other request as it is.
+func withPreset(request json.RawMessage) (json.RawMessage, error) {
+	var r map[string]json.RawMessage
+	var name string
+	if json.Unmarshal(request, &r) != nil || json.Unmarshal(r["model"], &name) != nil {
+		return request, nil // not a name: plan.Request's decoder says what is wrong
+	}
+	m, err := sizing.Preset(name)
+	if err != nil {
+		return nil, fmt.Errorf("web: request: model: %w", err)
+	}
+	if r["model"], err = json.Marshal(m); err != nil {
+		return nil, fmt.Errorf("web: request: model %s: %w", text.Quote(name, 64), err)
+	}
+	return json.Marshal(r)
 }
 
 // isNull reports a JSON part left out or given as null.

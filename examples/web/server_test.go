@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"html"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -143,6 +144,29 @@ func TestAPI(t *testing.T) {
 		}
 	})
 
+	t.Run("preset by name", func(t *testing.T) {
+		// A model named as the page and examples/plan name it reads as that
+		// preset: the same plan as the preset's fields written out.
+		m, err := sizing.Preset("llama-3.1-8b")
+		if err != nil {
+			t.Fatal(err)
+		}
+		byFields, _ := json.Marshal(m)
+		answers := map[string]plan.Report{}
+		for _, model := range []string{`"llama-3.1-8b"`, string(byFields)} {
+			body := `{"request": {"model": ` + model + `, "workload": {"task": "inference", "precision": "bf16", "batch": 1, "seq_len": 4096}, "tokens": 5000000, "limit": 2}}`
+			w := do(s, "POST", "/api/plan", "application/json", strings.NewReader(body))
+			var got plan.Report
+			if err := json.Unmarshal(w.Body.Bytes(), &got); w.Code != http.StatusOK || err != nil || len(got.Options) == 0 {
+				t.Fatalf("model %.40s: status %d, %v: %s", model, w.Code, err, w.Body)
+			}
+			answers[model[:1]] = got
+		}
+		if a, b := answers[`"`].Options[0], answers["{"].Options[0]; !a.ExpectedCost.Amount.Equal(b.ExpectedCost.Amount) || a.GPUs != b.GPUs {
+			t.Errorf("by name: %d GPUs, %v; by fields: %d GPUs, %v", a.GPUs, a.ExpectedCost, b.GPUs, b.ExpectedCost)
+		}
+	})
+
 	t.Run("no fit", func(t *testing.T) {
 		r := inferenceRequest(t)
 		r.Workload.Precision = sizing.FP32
@@ -168,6 +192,8 @@ func TestAPI(t *testing.T) {
 		{"null request", `{"request": null}`, "request: missing"},
 		{"unknown request key", `{"request": {"modle": {}}}`, `unknown field "modle"`},
 		{"bad request", `{"request": {"model": {"name": "x"}}}`, "no parameter count"},
+		{"unknown preset", `{"request": {"model": "llama-9-7b"}}`, `web: request: model: sizing: `},
+		{"model a number", `{"request": {"model": 7}}`, `sizing: model: want an object, got number`},
 		{"offers not an array", `{"request": ` + string(reqJSON) + `, "offers": {}}`, "offers: want an array"},
 		{"unknown offer key", `{"request": ` + string(reqJSON) + `, "offers": [{"card": "T4", "price": 1}]}`, `offers[0]`},
 		{"empty offers", `{"request": ` + string(reqJSON) + `, "offers": []}`, "no offers"},
@@ -364,6 +390,18 @@ func TestPage(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("price list with a bad cell", func(t *testing.T) {
+		// A price list read as CSV whose cell is wrong is no "file gpuplan
+		// cannot read": the page says where the cell is and what to write.
+		ct, b := multipartForm(t, url.Values{"lang": {"en"}}, map[string]string{"prices": "testdata/decimal_comma.csv"})
+		w := do(s, "POST", "/", ct, b)
+		body := html.UnescapeString(w.Body.String())
+		if w.Code != http.StatusBadRequest || !strings.Contains(body, `line 2, field hourly, input "1,60"`) ||
+			!strings.Contains(body, "write a point: 1.60") || strings.Contains(body, "is not a price list") {
+			t.Errorf("status %d; want 400 naming the cell and what to write:\n%s", w.Code, body)
+		}
+	})
 
 	t.Run("upload too large", func(t *testing.T) {
 		small := testServer(t, limits{Prices: 64})

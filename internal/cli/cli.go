@@ -41,7 +41,7 @@ func Main(name string, run func(w io.Writer, args []string, lang msg.Lang) error
 // help is not a failure), a Reported error's Code without writing it, 2 for a
 // usage error, with a line saying -h lists the flags, and 1 otherwise. In
 // Chinese the message, the library's English included, is followed by a
-// sentence saying what to do.
+// sentence saying what to do (an Advised error's own).
 func Exit(name string, err error, stderr io.Writer, lang msg.Lang) int {
 	var rep *Reported
 	switch {
@@ -55,11 +55,30 @@ func Exit(name string, err error, stderr io.Writer, lang msg.Lang) int {
 		return 2
 	}
 	Print(stderr, name, err)
-	if lang == msg.ZH {
+	var ad *Advised
+	switch {
+	case lang != msg.ZH:
+	case errors.As(err, &ad):
+		if ad.Advice != "" {
+			fmt.Fprintln(stderr, name+": "+ad.Advice)
+		}
+	default:
 		fmt.Fprintln(stderr, name+": "+lang.T("cli.failed"))
 	}
 	return 1
 }
+
+// Advised is an error that is no fault of the input, whose command says what to
+// do about it (a machine that does not match its order: raise it with the
+// provider): Exit writes its message, and in Chinese Advice in place of the
+// general sentence that says to correct the input.
+type Advised struct {
+	Err    error
+	Advice string // in the output's language; empty: none
+}
+
+func (a *Advised) Error() string { return a.Err.Error() }
+func (a *Advised) Unwrap() error { return a.Err }
 
 // Print writes err's message to w, each line under the command's name: "plan: "
 // and then the line. A line that names a package already ("plan: ", or
@@ -144,13 +163,18 @@ func isZero(f *flag.Flag) bool {
 
 // LangOf is the language -lang asks for in args ("-lang zh", "--lang=en"), or
 // def when args give none, or one that does not read (the flag reports that).
-// Flags after "--" or after the first argument that is not a flag are not read,
-// as the flag package reads none.
+// Flags after "--" are not read, as the flag package reads none. A word that
+// is not a flag is passed over, not taken for the end of the flags: it is
+// most often a flag's value ("-sample bad -lang zh"), and the commands take no
+// other arguments.
 func LangOf(args []string, def msg.Lang) msg.Lang {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if a == "--" || !strings.HasPrefix(a, "-") {
+		if a == "--" {
 			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
 		}
 		name, value, has := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if name != "lang" {

@@ -170,7 +170,10 @@ func TestLangOf(t *testing.T) {
 		{[]string{"-lang", "klingon"}, msg.EN, msg.EN},
 		{[]string{"-lang"}, msg.ZH, msg.ZH},
 		{[]string{"--", "-lang", "zh"}, msg.EN, msg.EN},
-		{[]string{"extra", "-lang", "zh"}, msg.EN, msg.EN},
+		// After another flag's value, as the flag package reads it: the final
+		// error of "verify -sample bad -lang zh" is in Chinese too.
+		{[]string{"-sample", "bad", "-lang", "zh"}, msg.EN, msg.ZH},
+		{[]string{"-offers", "x.csv", "--lang=zh"}, msg.EN, msg.ZH},
 	} {
 		if got := LangOf(tc.args, tc.def); got != tc.want {
 			t.Errorf("LangOf(%q, %v) = %v, want %v", tc.args, tc.def, got, tc.want)
@@ -185,6 +188,13 @@ func TestChinese(t *testing.T) {
 	if code := Exit("plan", errors.New("plan: no offers"), &out, msg.ZH); code != 1 ||
 		out.String() != "plan: no offers\nplan: "+msg.ZH.T("cli.failed")+"\n" {
 		t.Errorf("Exit in Chinese = %d, %q", code, out.String())
+	}
+	out.Reset()
+	// An error the command advises on itself: its advice, not the sentence
+	// that says to correct the input.
+	if code := Exit("verify", &Advised{Err: errors.New("the machine does not match the order"), Advice: "请交给服务商处理"}, &out, msg.ZH); code != 1 ||
+		out.String() != "verify: the machine does not match the order\nverify: 请交给服务商处理\n" {
+		t.Errorf("Exit of an Advised error in Chinese = %d, %q", code, out.String())
 	}
 	out.Reset()
 	if code := Exit("plan", Usagef("-n 0: 应为 1 或以上"), &out, msg.ZH); code != 2 || !strings.HasSuffix(out.String(), "plan: "+msg.ZH.T("cli.usage")+"\n") {

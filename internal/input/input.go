@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	dec "github.com/shopspring/decimal"
 )
 
 // The job plan and the page plan when the user says no more: a LoRA fine-tune
@@ -151,3 +153,32 @@ func Count(s string) (float64, error) {
 	}
 	return f * scale, nil
 }
+
+// Amount reads an amount of money as a user types it, a budget: a plain
+// decimal ("500", "1200.50"), after an optional currency sign (¥, ￥, $, €, £)
+// and spaces, as price lists write prices ("¥500"). The currency is the
+// caller's to give. It must be more than zero.
+func Amount(s string) (dec.Decimal, error) {
+	t := strings.TrimSpace(s)
+	for _, sign := range []string{"¥", "￥", "$", "€", "£"} {
+		if rest, ok := strings.CutPrefix(t, sign); ok {
+			t = strings.TrimSpace(rest)
+			break
+		}
+	}
+	d, err := dec.NewFromString(t)
+	if err != nil || strings.ContainsAny(t, "eE") || len(t) > 40 {
+		return dec.Decimal{}, ErrAmount
+	}
+	if !d.IsPositive() {
+		return dec.Decimal{}, ErrAmountPositive
+	}
+	return d, nil
+}
+
+// ErrAmount and ErrAmountPositive are Amount's errors; a command puts the flag
+// or field and the value in front of them.
+var (
+	ErrAmount         = errors.New("not a decimal amount: write the number, such as 500 or ¥500")
+	ErrAmountPositive = errors.New("want more than 0")
+)

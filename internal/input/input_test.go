@@ -127,3 +127,20 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+// TestAmount holds a budget to the forms a user types: a plain decimal, or one
+// after a currency sign as price lists write it; anything else, or no more than
+// zero, is refused.
+func TestAmount(t *testing.T) {
+	for in, want := range map[string]string{"500": "500", "¥50": "50", "￥ 1200.50": "1200.5", "$2.49": "2.49", " 7 ": "7"} {
+		got, err := Amount(in)
+		if err != nil || got.String() != want {
+			t.Errorf("Amount(%q) = %v, %v; want %s", in, got, err, want)
+		}
+	}
+	for in, want := range map[string]error{"50元": ErrAmount, "lots": ErrAmount, "1e3": ErrAmount, "¥": ErrAmount, "": ErrAmount, "0": ErrAmountPositive, "-5": ErrAmountPositive} {
+		if _, err := Amount(in); !errors.Is(err, want) {
+			t.Errorf("Amount(%q) error = %v, want %v", in, err, want)
+		}
+	}
+}

@@ -1,9 +1,11 @@
 package report
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/internal/msg"
+	"github.com/gpuplan/gpuplan/pricing"
 	"github.com/gpuplan/gpuplan/pricing/plan"
 )
 
@@ -29,5 +31,28 @@ func TestFit(t *testing.T) {
 				t.Errorf("Fit(%d considered, %d shown) = %q, want %q", tc.all, tc.shown, got, tc.want)
 			}
 		})
+	}
+}
+
+// The default table shows the region when two options differ in it alone of
+// what the table shows of their offers (a SkyPilot catalog's H100 in two
+// regions would read as two identical rows), and leaves it to -wide otherwise.
+func TestRegionWhenRowsReadAlike(t *testing.T) {
+	opt := func(provider, region, card string) plan.Option {
+		return plan.Option{Offer: pricing.Offer{Provider: provider, Region: region, Card: card}}
+	}
+	for _, tc := range []struct {
+		name string
+		opts []plan.Option
+		want bool
+	}{
+		{"same card, two regions", []plan.Option{opt("lambda", "us-east-1", "H100 80GB"), opt("lambda", "europe-central-1", "H100 80GB")}, true},
+		{"two cards", []plan.Option{opt("lambda", "us-east-1", "H100 80GB"), opt("lambda", "europe-central-1", "A100 40GB")}, false},
+		{"two providers", []plan.Option{opt("a", "us-east-1", "H100 80GB"), opt("b", "europe-central-1", "H100 80GB")}, false},
+	} {
+		tab := Options(PlanColumns, tc.opts, View{Lang: msg.EN})
+		if got := slices.Contains(tab.Head, msg.EN.T("plan.col.region")); got != tc.want {
+			t.Errorf("%s: headings %q; want the region shown: %v", tc.name, tab.Head, tc.want)
+		}
 	}
 }

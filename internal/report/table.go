@@ -258,8 +258,9 @@ func Options(cols []Column, opts []plan.Option, v View) Table {
 	}
 	var shown []Column
 	named := false
+	regions := sameButRegion(opts)
 	for _, c := range cols {
-		if c.Wide && !v.Wide || c.Some != nil && !slices.ContainsFunc(opts, c.Some) {
+		if c.Wide && !v.Wide && !(c.ID == "region" && regions) || c.Some != nil && !slices.ContainsFunc(opts, c.Some) {
 			continue
 		}
 		shown = append(shown, c)
@@ -285,6 +286,23 @@ func Options(cols []Column, opts []plan.Option, v View) Table {
 		t.Rows = append(t.Rows, cells)
 	}
 	return t
+}
+
+// sameButRegion reports whether two options differ in their region alone of
+// what the default table shows of an offer (provider and card, as a SkyPilot
+// catalog or a cloud's list sells the same card in several regions): then the
+// default table shows the region too, or their rows would read alike.
+func sameButRegion(opts []plan.Option) bool {
+	type key struct{ provider, card string }
+	region := map[key]string{}
+	for _, o := range opts {
+		k := key{o.Offer.Provider, o.Offer.Card}
+		if r, ok := region[k]; ok && r != o.Offer.Region {
+			return true
+		}
+		region[k] = o.Offer.Region
+	}
+	return false
 }
 
 // isMoney reports the columns of money.

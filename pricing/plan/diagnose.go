@@ -93,8 +93,10 @@ func (s *settings) suggest(cards []*catalog.Card, kept []int, d *diagnosis) []st
 			}
 		}
 	}
-	// A shorter context on one card.
-	if c, err := sizing.MaxContext(s.Model, w, usable); err == nil && c < w.SeqLen {
+	// A shorter context on one card, when it keeps at least a quarter of the
+	// context asked for: "a context of 88 tokens" instead of 2048 is no way to
+	// run the job.
+	if c, err := sizing.MaxContext(s.Model, w, usable); err == nil && c < w.SeqLen && 4*c >= w.SeqLen {
 		out = append(out, fmt.Sprintf("a context of %d tokens fits one %s", c, big.Name))
 	}
 	// More cards of the largest kind, first as asked, then with the activation
@@ -122,6 +124,12 @@ func (s *settings) suggest(cards []*catalog.Card, kept []int, d *diagnosis) []st
 			}
 			break
 		}
+	}
+	// A model known by its parameter count alone is not split over GPUs: tensor
+	// and pipeline parallelism (layouts) need its layers and heads, and data
+	// parallelism keeps a whole copy on each GPU.
+	if s.Model.Heads == 0 || s.Model.Layers == 0 {
+		out = append(out, "giving the model's architecture (its layers, hidden size and attention heads, as its config.json states them), which tensor and pipeline parallelism need to split it over GPUs: known by its parameter count alone, it is split by neither")
 	}
 	return out
 }

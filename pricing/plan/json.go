@@ -64,18 +64,21 @@ func (r *Request) UnmarshalJSON(b []byte) error {
 
 // decodeStrict decodes b into v, rejecting unknown fields. Its error names what
 // was read and wraps pricing.ErrInvalid; an error a nested UnmarshalJSON returned
-// (a Traffic's, a Money's) already does, and is returned as it is, and one from
-// sizing or compute (a Model's, a Speculation's), which names its package and
-// ends with its sentinel's text, is marked invalid with its message unchanged.
+// (a Traffic's, a Money's) already does, and is returned as it is, and one of
+// sizing's or compute's (a Model's, a Workload's, a Speculation's), which says
+// "invalid input" already, is marked invalid (invalidError) rather than said so
+// twice; a value of the wrong JSON type is said in JSON's words (text.JSONReason).
 func decodeStrict(what string, b []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
-	if err == nil || errors.Is(err, pricing.ErrInvalid) {
+	switch {
+	case err == nil || errors.Is(err, pricing.ErrInvalid):
 		return err
-	}
-	if errors.Is(err, sizing.ErrInvalid) || errors.Is(err, compute.ErrInvalid) {
-		return invalid(err)
+	case errors.Is(err, sizing.ErrInvalid) || errors.Is(err, compute.ErrInvalid):
+		return fmt.Errorf("plan: %s: %w", what, invalid(err))
+	case errors.As(err, new(*json.UnmarshalTypeError)):
+		return fmt.Errorf("plan: %s: %s: %w", what, text.JSONReason(err, 200), pricing.ErrInvalid)
 	}
 	return fmt.Errorf("plan: %s: %w: %w", what, text.CutError(err, 200), pricing.ErrInvalid)
 }

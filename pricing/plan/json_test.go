@@ -171,11 +171,17 @@ func TestNestedJSONErrors(t *testing.T) {
 		{`{"serving":{"ttft":"x"}}`, new(Request), `plan: ttft "x": want a duration such as 12h or 90m: invalid input`},
 		{`{"serving":{"requests_per_second":1,"bogus":2}}`, new(Request), `plan: serving: json: unknown field "bogus": invalid input`},
 		{`{"bogus":1}`, new(Request), `plan: request: json: unknown field "bogus": invalid input`},
+		// sizing's own errors, and values of the wrong JSON type, said without
+		// Go's type names: a model given as a preset's name is no Model.
+		{`{"model":"llama-2-7b"}`, new(Request), `plan: request: sizing: model: want an object, got string: invalid input`},
+		{`{"workload":{"batch":"4"}}`, new(Request), `plan: request: sizing: workload: field batch: want a number, got string: invalid input`},
+		{`{"limit":"3"}`, new(Request), `plan: request: field limit: want a number, got string: invalid input`},
 		{`{"per_hour":{"amount":"x","currency":"CNY"}}`, new(Option), ""},
-		// From sizing and compute: their own message, once.
-		{`{"model":{"bogus":1}}`, new(Request), `sizing: model: json: unknown field "bogus": invalid input`},
-		{`{"serving":{"speculative":{"draft":{"bogus":1}}}}`, new(Request), `compute: sizing: model: json: unknown field "bogus": invalid input`},
+		// From sizing and compute: their own message, its sentinel's text once.
+		{`{"model":{"bogus":1}}`, new(Request), `plan: request: sizing: model: json: unknown field "bogus": invalid input`},
+		{`{"serving":{"speculative":{"draft":{"bogus":1}}}}`, new(Request), `plan: serving: compute: sizing: model: json: unknown field "bogus": invalid input`},
 		{`{"serving":{"speculative":{"tokens":"x"}}}`, new(Request), ""},
+		{`{"serving":{"speculative":{"acceptance":0.5,"x":1}}}`, new(Request), ""},
 	} {
 		err := json.Unmarshal([]byte(tc.in), tc.into)
 		if !errors.Is(err, pricing.ErrInvalid) {

@@ -262,12 +262,20 @@ func (s *settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *prici
 			warn = append(warn, fmt.Sprintf("at the low end of the utilization band the job takes %s, past the %s that can be priced",
 				roundDur(f.high), roundDur(pricing.MaxDuration)))
 		}
+	} else if span := usageSpan(c.rental); c.serve == nil && f.high > span && f.duration <= span {
+		// A rental set by the request holds the expected run but not the slow
+		// end of the band: the job may not finish within it.
+		warn = append(warn, fmt.Sprintf("at the low end of the utilization band the job takes %s, past the %s rented: rent longer, or checkpoint to finish it in another rental",
+			roundDur(f.high), roundDur(span)))
 	}
 	if opt.Waste, err = c.key.Sub(cheapest.key); err != nil {
 		return err
 	}
 
-	if o.InterruptionsPerDay > 0 && f.duration > 0 {
+	// Interruptible capacity is always said to be; a machine's outages only when
+	// they are worth a warning: under 0.01 expected over the job (a reliable
+	// host, a short job), the "0s of rerun" they cost is noise.
+	if o.InterruptionsPerDay > 0 && f.duration > 0 && (o.Interruptible || c.interruptions >= 0.01) {
 		extra, err := c.expected.Sub(cost.Total)
 		if err != nil {
 			return err
@@ -276,8 +284,12 @@ func (s *settings) explain(opt *Option, c *candidate, o pricing.Offer, pr *prici
 		if !o.Interruptible {
 			kind = "outages"
 		}
+		lost := roundDur(c.lost).String()
+		if c.lost > 0 && c.lost < time.Second/2 {
+			lost = "under a second" // not "0s" beside a cost that is not zero
+		}
 		warn = append(warn, fmt.Sprintf("%s: %s interruptions expected, costing %s of rerun and restart (%s)",
-			kind, aboutCount(c.interruptions), roundDur(c.lost), extra))
+			kind, aboutCount(c.interruptions), lost, extra))
 	}
 	warn = append(warn, s.fitWarnings(f, n, card)...)
 	if f.layout.OffloadOptimizer {
@@ -478,8 +490,9 @@ func (s *settings) boardWarning(o pricing.Offer, card, faster catalog.Card, n in
 	msg := fmt.Sprintf("%q does not say its board: planned on the %s, the slowest it may be", o.Card, card.Name)
 	ff := s.fitOf(cache, &faster, n, f.server, sizing.Bytes(o.HostMemory), work)
 	var change []string
-	if ff.ok && f.duration > 0 && ff.duration != f.duration {
-		change = append(change, fmt.Sprintf("%s instead of %s", roundDur(ff.duration), roundDur(f.duration)))
+	if fast, slow := roundDur(ff.duration), roundDur(f.duration); ff.ok && f.duration > 0 && fast != slow {
+		// Compared as written: "1h10m0s instead of 1h10m0s" says nothing.
+		change = append(change, fmt.Sprintf("%s instead of %s", fast, slow))
 	}
 	if n > 1 && ff.ok && ff.nvlink != f.nvlink {
 		if ff.nvlink {

@@ -427,10 +427,14 @@ func (s *settings) fitOn(card *catalog.Card, work compute.FLOPs, run *serveRun) 
 	if s.pin > 0 {
 		from, to = s.pin, s.pin
 	}
-	var f *fit
-	last := 0
+	// When no count fits, the miss reported is the closest: the least memory
+	// per GPU (the fewest GPUs among equals: a model that cannot be split needs
+	// as much on one GPU as on a thousand), else the last count tried.
+	var closest *fit
+	at := 0
 	for n := from; n <= to; n = nextCount(n, to) {
-		if f, last = s.fitCard(*card, n, GPUsPerServer, 0, work), n; f.ok {
+		f := s.fitCard(*card, n, GPUsPerServer, 0, work)
+		if f.ok {
 			opt := s.fitOption(f, *card)
 			opt.Offer.Card, opt.GPUs = card.Name, n
 			opt.Warnings = slices.Clone(s.fitWarnings(f, n, *card))
@@ -439,11 +443,14 @@ func (s *settings) fitOn(card *catalog.Card, work compute.FLOPs, run *serveRun) 
 			}
 			return opt, nil, 0, nil
 		}
+		if closest == nil || f.need > 0 && (closest.need <= 0 || f.need < closest.need) || f.need <= 0 && closest.need <= 0 {
+			closest, at = f, n
+		}
 	}
-	if f == nil {
+	if closest == nil {
 		return Option{}, nil, 0, fmt.Errorf("%s: no GPU count to try under the cap of %d", card.Name, limit)
 	}
-	return Option{}, f, last, f.err
+	return Option{}, closest, at, closest.err
 }
 
 // settle is the request's settings with the planner's calibrations, each

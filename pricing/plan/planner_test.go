@@ -832,6 +832,59 @@ func TestPlanTierWithOutageRate(t *testing.T) {
 	}
 }
 
+// A rental the request sets that holds the expected run but not the slow end
+// of the utilization band says the job may not finish within it; one that
+// holds the whole band says nothing of it.
+func TestPlanRentalShorterThanBand(t *testing.T) {
+	p := Planner{Offers: []pricing.Offer{planOffer("a", "A100 SXM4 80GB", 1, "9.90", "")}}
+	req := trainingRequest(t)
+	req.GPUs = 1
+	opts, err := p.Plan(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := opts[0]
+	if o.DurationHigh <= o.Duration {
+		t.Fatalf("band %v to %v around %v: want a slow end past the expected time", o.DurationLow, o.DurationHigh, o.Duration)
+	}
+	for _, tc := range []struct {
+		usage time.Duration
+		warn  bool
+	}{{(o.Duration + o.DurationHigh) / 2, true}, {o.DurationHigh + time.Hour, false}} {
+		req.Usage = tc.usage.Round(time.Minute)
+		opts, err := p.Plan(req)
+		if err != nil {
+			t.Fatalf("usage %v: %v", req.Usage, err)
+		}
+		got := strings.Contains(strings.Join(opts[0].Warnings, "\n"), "past the "+roundDur(req.Usage).String()+" rented")
+		if got != tc.warn {
+			t.Errorf("usage %v, band up to %v: warnings %q; want the rental's shortfall said: %v", req.Usage, o.DurationHigh, opts[0].Warnings, tc.warn)
+		}
+	}
+}
+
+// A reliable machine's outages, under 0.01 expected over the job, draw no
+// warning (vast.ai's 0.9999-reliability hosts read "costing 0s of rerun and
+// restart (USD 0.01)"); interruptible capacity at the same rate still says it
+// is interruptible, and the expected cost weighs both.
+func TestPlanNegligibleOutages(t *testing.T) {
+	for _, spot := range []bool{false, true} {
+		o := planOffer("host", "RTX 4090", 1, "1.20", "")
+		o.InterruptionsPerDay, o.Interruptible = 0.0001, spot
+		opts, err := Planner{Offers: []pricing.Offer{o}}.Plan(trainingRequest(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := strings.Join(opts[0].Warnings, "\n")
+		if strings.Contains(w, "outages:") {
+			t.Errorf("interruptible %v: warnings %q, want no warning of negligible outages", spot, opts[0].Warnings)
+		}
+		if got := strings.Contains(w, "interruptible: under 0.01 interruptions expected"); got != spot {
+			t.Errorf("interruptible %v: warnings %q; want the interruptible warning only on interruptible capacity", spot, opts[0].Warnings)
+		}
+	}
+}
+
 // The link the planner names for n GPUs of a card in servers of 8 is the
 // catalog's own name for the link inside one server: past one server, the
 // server's (the network between servers is compute.Job's for the rings that

@@ -74,6 +74,14 @@ var csvAliases = map[string]string{
 	"备注": "notes", "说明": "notes",
 }
 
+// csvPriceWords are headings that say "price" without the period, which the
+// unit in brackets after them gives ("价格(元/小时)" is hourly, "price ($/h)"
+// too), and whether each is Chinese (a list in CNY).
+var csvPriceWords = map[string]bool{
+	"价格": true, "单价": true, "价钱": true, "租金": true, "租用价格": true, "费用": true,
+	"price": false, "unit price": false,
+}
+
 // csvHeading reads one heading: its column name (canonical, or a Chinese alias
 // resolved), the unit written in brackets after it ("按量(元/小时)" gives "元/小时"),
 // and whether it was a Chinese alias. "包3个月" is term_3m.
@@ -85,6 +93,12 @@ func csvHeading(h string) (name, unit string, zh bool) {
 	h = strings.ToLower(h)
 	if a, ok := csvAliases[h]; ok {
 		return a, unit, true
+	}
+	if zh, ok := csvPriceWords[h]; ok && unit != "" {
+		// "价格(元/小时)": a price whose unit names its period.
+		if _, period, err := unitParts(unit); err == nil && period != "" {
+			return period, unit, zh
+		}
 	}
 	if rest, ok := strings.CutPrefix(h, "包"); ok {
 		rest = strings.TrimSuffix(strings.TrimSuffix(rest, "个月"), "月")
@@ -130,7 +144,8 @@ func csvHeading(h string) (name, unit string, zh bool) {
 //
 // The price lists of the Chinese market are read as written. These Chinese
 // headings name the columns (a unit in brackets after a heading, "按量(元/小时)",
-// is allowed):
+// is allowed; after 价格, 单价, 价钱, 租金, 租用价格, 费用 or price, whose column
+// it names, it is needed: "价格(元/小时)" is hourly, "单价(元/月)" monthly):
 //
 //	服务商, 供应商, 厂商, 平台           provider
 //	地域, 地区, 区域                   region
@@ -283,7 +298,7 @@ func (h *csvHeader) read(header []string, hline int) error {
 		return &ParseError{Line: hline, Field: csvColumns[colCard], Err: invalidf("column missing from the header (card, or 卡型)")}
 	}
 	if h.col[colCurrency] < 0 && h.currency == "" {
-		return &ParseError{Line: hline, Field: "currency", Err: invalidf("column missing from the header")}
+		return &ParseError{Line: hline, Field: "currency", Err: invalidf("column missing from the header: add one, with an ISO 4217 code such as CNY or USD in each row (a list with Chinese headings is in CNY without it)")}
 	}
 	return nil
 }

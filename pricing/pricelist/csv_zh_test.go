@@ -191,3 +191,34 @@ func TestReadCSVNewcomer(t *testing.T) {
 		})
 	}
 }
+
+// A heading that says "price" takes its column from the period of its unit,
+// as Chinese price sheets head them ("价格(元/小时)", "单价(元/月)"); without a
+// period it is still an unknown column.
+func TestReadCSVPriceHeadings(t *testing.T) {
+	for _, tc := range []struct {
+		name, csv, want string // want: currency hourly daily monthly, or the error's text
+	}{
+		{"hourly", "厂商,型号,价格(元/小时)\n云,A100 80G,7.98\n", "CNY 7.98 0 0"},
+		{"short hour", "卡型,单价（元/时）\nRTX 4090,1.98\n", "CNY 1.98 0 0"},
+		{"daily and monthly", "卡型,租金(元/天),费用(元/月)\nRTX 4090,40,1100\n", "CNY 0 40 1100"},
+		{"per card", "卡型,价格(元/卡/小时)\nRTX 4090,1.98\n", "CNY 1.98 0 0"},
+		{"english", "card,currency,price (USD/h)\nH100 SXM,USD,2.49\n", "USD 2.49 0 0"},
+		{"no period", "卡型,价格(元)\nRTX 4090,1.98\n", "unknown column"},
+		{"no unit", "卡型,价格\nRTX 4090,1.98\n", "unknown column"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			offers, err := ReadCSV(strings.NewReader(tc.csv))
+			if err != nil {
+				if !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("ReadCSV: %v, want %s", err, tc.want)
+				}
+				return
+			}
+			tr := offers[0].Tariff
+			if got := strings.Join([]string{tr.Currency, tr.Hourly.String(), tr.Daily.String(), tr.Monthly.String()}, " "); got != tc.want {
+				t.Errorf("tariff %s, want %s", got, tc.want)
+			}
+		})
+	}
+}

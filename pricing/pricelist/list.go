@@ -255,7 +255,12 @@ func priceCell(col, s, headUnit, currency string) (decimal.Decimal, error) {
 	}
 	if strings.Contains(num, ",") {
 		var ok bool
+		grouped := num
 		if num, ok = ungroup(num); !ok {
+			if strings.Count(grouped, ",") == 1 && !strings.Contains(grouped, ".") {
+				// A decimal comma, as in much of Europe: say the form to write.
+				return decimal.Decimal{}, &cellError{col, s, invalidf("not a price: commas must group thousands (1,200.50); for a decimal, write a point: %s", strings.Replace(grouped, ",", ".", 1))}
+			}
 			return decimal.Decimal{}, &cellError{col, s, invalidf("not a price: commas must group thousands (1,200.50)")}
 		}
 	}
@@ -322,32 +327,48 @@ var unitPeriodWords = map[string]string{
 // currencies it allows (nil when it names none), or an error when it names a
 // period other than the column's or words it does not know.
 func unitCurrencies(col, unit string) ([]string, error) {
-	u := strings.ToLower(strings.Join(strings.Fields(unit), ""))
-	var codes []string
-	for _, w := range unitCurrencyWords {
-		if strings.Contains(u, w.word) {
-			if codes != nil {
-				return nil, invalidf("unit %s names two currencies", quote(unit))
-			}
-			codes = w.codes
-			u = strings.Replace(u, w.word, "", 1)
-		}
+	codes, period, err := unitParts(unit)
+	if err != nil {
+		return nil, err
 	}
 	want := col
 	if _, ok := termColumn(col); ok {
 		want = "monthly"
 	}
+	if period != "" && period != want {
+		return nil, invalidf("unit %s is a %s price, in the %s column", quote(unit), period, col)
+	}
+	return codes, nil
+}
+
+// unitParts reads a price unit: the currencies it allows (nil when it names
+// none) and the column of the period it names ("hourly" for "元/小时"; empty
+// when it names none), or an error for two currencies, two periods or words it
+// does not know.
+func unitParts(unit string) (codes []string, period string, err error) {
+	u := strings.ToLower(strings.Join(strings.Fields(unit), ""))
+	for _, w := range unitCurrencyWords {
+		if strings.Contains(u, w.word) {
+			if codes != nil {
+				return nil, "", invalidf("unit %s names two currencies", quote(unit))
+			}
+			codes = w.codes
+			u = strings.Replace(u, w.word, "", 1)
+		}
+	}
 	for _, p := range strings.Split(u, "/") {
 		if p == "" {
 			continue
 		}
-		period, ok := unitPeriodWords[p]
-		if !ok {
-			return nil, invalidf("unit %s not understood (want a currency and a period such as 元/小时, ¥ or $/h)", quote(unit))
-		}
-		if period != "" && period != want {
-			return nil, invalidf("unit %s is a %s price, in the %s column", quote(unit), period, col)
+		col, ok := unitPeriodWords[p]
+		switch {
+		case !ok:
+			return nil, "", invalidf("unit %s not understood (want a currency and a period such as 元/小时, ¥ or $/h)", quote(unit))
+		case col != "" && period != "" && col != period:
+			return nil, "", invalidf("unit %s names two periods", quote(unit))
+		case col != "":
+			period = col
 		}
 	}
-	return codes, nil
+	return codes, period, nil
 }

@@ -26,7 +26,13 @@ func TestMessages(t *testing.T) {
 		{"csv negative price", csvRead("provider,card,currency,hourly\nacme,RTX 4090,CNY,-1\n"), true,
 			`pricelist: line 2, field hourly: price -1 is negative: invalid input`},
 		{"csv missing column", csvRead("provider,card,hourly\n"), false,
-			`pricelist: line 1, field currency: column missing from the header: invalid input`},
+			`pricelist: line 1, field currency: column missing from the header: add one, with an ISO 4217 code such as CNY or USD in each row (a list with Chinese headings is in CNY without it): invalid input`},
+		// A decimal comma, as European lists write prices: the form to write
+		// instead, not only the rule broken.
+		{"csv decimal comma", csvRead("provider,card,currency,hourly\nacme,RTX 4090,EUR,\"1,60\"\n"), false,
+			`pricelist: line 2, field hourly, input "1,60": not a price: commas must group thousands (1,200.50); for a decimal, write a point: 1.60: invalid input`},
+		{"csv stray comma", csvRead("provider,card,currency,hourly\nacme,RTX 4090,EUR,\"1,6,0\"\n"), false,
+			`pricelist: line 2, field hourly, input "1,6,0": not a price: commas must group thousands (1,200.50): invalid input`},
 		{"json number price", jsonRead(`[{"provider":"acme","card":"RTX 4090","tariff":{"currency":"CNY","hourly":1.5}}]`), true,
 			`pricelist: line 1, field tariff.hourly: want a JSON string, got number: invalid input`},
 		{"json bad rounding", jsonRead(`[{"provider":"acme","card":"RTX 4090","tariff":{"currency":"CNY","hourly":"1","rounding":"up"}}]`), true,
