@@ -41,7 +41,7 @@ func strictUnmarshal(b []byte, v any) error {
 		if errors.Is(err, sizing.ErrInvalid) {
 			return &sizingError{err} // a sizing field's (a Model's), which names its package and ends with the sentinel's text
 		}
-		return fmt.Errorf("compute: %w: %w", text.CutError(err, 200), ErrInvalid)
+		return fmt.Errorf("compute: %s: %w", text.JSONReason(err, 200), ErrInvalid) // no Go type names
 	}
 	if dec.More() {
 		return fmt.Errorf("compute: trailing data after a JSON value: %w", ErrInvalid)

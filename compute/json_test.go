@@ -82,6 +82,15 @@ func TestJSONDurations(t *testing.T) {
 			t.Errorf("Unmarshal(%s) error = %q; want sizing's message once, wrapping both ErrInvalid", in, err)
 		}
 	}
+	// A value of the wrong JSON type is said in JSON's words, not Go's type names.
+	for in, want := range map[string]string{
+		`{"calibration":"x"}`:           `compute: want an object, got string: invalid input`,
+		`{"calibration":{"train":"x"}}`: `compute: field train: want a number, got string: invalid input`,
+	} {
+		if err := json.Unmarshal([]byte(in), new(Job)); !errors.Is(err, ErrInvalid) || err.Error() != want {
+			t.Errorf("Unmarshal(%s) error = %q, want %q", in, err, want)
+		}
+	}
 	var j Job
 	if err := json.Unmarshal([]byte(`{"devices":2,"link":{"bandwidth_bytes_per_second":1e9,"latency":"5us"}}`), &j); err != nil ||
 		j.Devices != 2 || j.Link.Latency != 5*time.Microsecond {

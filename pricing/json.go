@@ -30,8 +30,9 @@ func strictUnmarshal(b []byte, v any) error {
 // jsonError is an error of encoding/json in this package's form: a *FieldError
 // from a nested UnmarshalJSON as it is, a value of the wrong type as a
 // *FieldError naming the field, and anything else (a syntax error, an unknown
-// field) under the package name, its text cut to a short excerpt (encoding/json
-// quotes an unknown field's name whole), wrapping ErrInvalid.
+// field, a whole value of the wrong type) under the package name, its text cut
+// to a short excerpt (encoding/json quotes an unknown field's name whole) and
+// said without Go's type names (text.JSONReason), wrapping ErrInvalid.
 func jsonError(err error) error {
 	var fe *FieldError
 	if errors.As(err, &fe) {
@@ -44,5 +45,5 @@ func jsonError(err error) error {
 	if errors.Is(err, ErrInvalid) {
 		return err // already this package's error, from a nested UnmarshalJSON
 	}
-	return &FieldError{Err: fmt.Errorf("%w: %w", text.CutError(err, 200), ErrInvalid)}
+	return &FieldError{Err: fmt.Errorf("%s: %w", text.JSONReason(err, 200), ErrInvalid)} // no Go type names
 }

@@ -1,6 +1,7 @@
 package pricing
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -32,6 +33,10 @@ func TestMessages(t *testing.T) {
 			`pricing: hourly: price -1 is negative: invalid input`},
 		{"offer", Offer{Provider: "a", Card: "x", Tariff: Tariff{Currency: "CNY"}}.Validate(), ErrInvalid, "tariff",
 			`pricing: tariff: nothing offered: every price is zero: invalid input`},
+		// A value of the wrong JSON type, said without Go's type names
+		// ("cannot unmarshal string into Go value of type pricing.plain" before).
+		{"json kind", json.Unmarshal([]byte(`{"sla":"x"}`), new(Account)), ErrInvalid, "",
+			`pricing: want an object, got string: invalid input`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
