@@ -2,6 +2,7 @@ package pricing
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -236,6 +237,17 @@ func TestTariffValidate(t *testing.T) {
 				t.Errorf("Cost() error = %v, want ErrInvalid", err)
 			}
 		})
+	}
+	// Too many terms is said once, whatever the terms say: 65,536 bad terms gave
+	// one problem each, a 10 MB message.
+	many := mod(func(t *Tariff) {
+		t.Terms = make([]Term, 1<<16)
+		for i := range t.Terms {
+			t.Terms[i] = Term{Months: i, Discount: dec("2")}
+		}
+	})
+	if err := many.Validate(); !errors.Is(err, ErrInvalid) || err.Error() != "pricing: terms: 65536 terms: at most 8: invalid input" {
+		t.Errorf("Validate() of 65536 terms = %.200q (%d bytes), want one problem", err, len(fmt.Sprint(err)))
 	}
 	// Trailing zeros do not count as places.
 	if err := mod(func(t *Tariff) { t.Hourly = dec("1.50000000000000000000") }).Validate(); err != nil {
