@@ -131,7 +131,8 @@ type Request struct {
 	// the traffic's rate within its latency targets (see Planner.Report). Tokens
 	// and Deadline must then be zero, and the workload an inference one whose
 	// Precision and KVPrecision are the weights' and the KV cache's (its Batch
-	// and SeqLen are ignored: the planner picks the concurrency). Headroom is
+	// and SeqLen are ignored: the planner picks the concurrency; EagerAttention
+	// and FullLogits must be false, as the engines planned run them). Headroom is
 	// the memory reserve each GPU keeps (zero: compute.DefaultServingReserve,
 	// 0.1). The rental priced is Usage or Rental as for any request, and
 	// DefaultServingUsage (730 hours of continuous service) when neither is set;
