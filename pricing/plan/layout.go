@@ -447,25 +447,15 @@ func (s *settings) timeJob(card *catalog.Card, work compute.FLOPs, n, server int
 }
 
 // timeDecode times Tokens of generation: each data-parallel replica (a GPU, or
-// the tensor- or pipeline-parallel group) decodes Batch sequences at its memory-bound speed with
-// a context of SeqLen tokens, the longest the job keeps (a conservative choice). A
-// tensor-parallel group reads at the summed bandwidth of its GPUs and waits, each
-// step, for two all-reduces per layer of the step's activations (Shoeybi et al.
-// 2019, §3: the forward half of compute.TensorParallelComm's training step, each
-// all-reduce paying the link's per-step latency); a pipeline reads each stage in turn, so one sequence
-// decodes no faster than on one GPU.
+// the tensor- or pipeline-parallel group) decodes Batch sequences at
+// compute.Decode's speed with a context of SeqLen tokens, the longest the job
+// keeps (a conservative choice). A tensor-parallel group is Decode's Devices on
+// the link between them (its weights read in parallel, two all-reduces a layer);
+// a pipeline reads each stage in turn, so one sequence decodes no faster than on
+// one GPU. A calibration's Decode factor divides the step's on-device time, as
+// compute.Serving applies it; the all-reduces stay as modelled.
 func (s *settings) timeDecode(f *fit, card *catalog.Card, peak compute.FLOPRate, link compute.Link) error {
 	replicas, width := max(f.layout.Data, 1), max(f.layout.Tensor, 1)
-	var comm time.Duration
-	if width > 1 {
-		step, err := compute.TensorParallelComm(s.Model, s.Workload.Batch, 1, width, s.Workload.Precision, sizing.NoRecompute, link)
-		if err != nil {
-			return err
-		}
-		comm = step / 2
-	}
-	// A calibration's Decode factor divides the step's on-device time, as
-	// compute.Serving applies it; the all-reduces stay as modelled.
 	speedup := 1.0
 	if c := s.calibration(card); c != nil && c.Decode > 0 {
 		speedup = c.Decode
@@ -474,19 +464,22 @@ func (s *settings) timeDecode(f *fit, card *catalog.Card, peak compute.FLOPRate,
 		d := compute.Decode{
 			Model: s.Model, Weights: s.Workload.Precision, KV: s.Workload.KVPrecision,
 			Context: s.Workload.SeqLen, Batch: s.Workload.Batch,
-			Bandwidth: card.MemoryBandwidth * compute.Bandwidth(width), Peak: peak * compute.FLOPRate(width),
-			Arch: card.Architecture, Utilization: u,
+			Bandwidth: card.MemoryBandwidth, Peak: peak, Devices: width, Arch: card.Architecture, Utilization: u,
+		}
+		if width > 1 {
+			d.Link = link
 		}
 		sp, err := d.Speed()
 		if err != nil {
 			return 0, err
 		}
-		if sp.Step <= 0 {
+		comm := float64(sp.Comm)
+		device := (float64(sp.Step) - comm) / speedup
+		if !(device > 0) {
 			return 0, fmt.Errorf("decode step takes no time: %w", pricing.ErrInvalid)
 		}
-		step := float64(sp.Step) / speedup
-		f.eff = step / (step + float64(comm))
-		rate := float64(sp.Total) * speedup * f.eff * float64(replicas)
+		f.eff = device / (device + comm)
+		rate := float64(max(s.Workload.Batch, 1)) / ((device + comm) / float64(time.Second)) * float64(replicas)
 		if !(rate > 0) {
 			return 0, fmt.Errorf("decode speed is zero: %w", pricing.ErrInvalid)
 		}

@@ -487,7 +487,10 @@ func TestPlanInterruptionsInsideAPackage(t *testing.T) {
 }
 
 // Tensor-parallel inference over PCIe pays for its all-reduces: the efficiency
-// is under 1 and the warning says so; over NVLink it is higher.
+// is under 1; over NVLink the same tokens spend less time in them (the
+// efficiencies themselves are not comparable across cards: the A100's faster
+// memory makes its weight read the shorter, so the same all-reduces are a
+// larger share of its step).
 func TestPlanTensorParallelInferenceComm(t *testing.T) {
 	p := Planner{Offers: []pricing.Offer{planOffer("a", "RTX 4090", 8, "1.80", ""), planOffer("b", "A100 SXM4 80GB", 8, "12", "")}}
 	r := Request{Model: mustPreset(t, "llama-2-70b"), Workload: inference(sizing.BF16, 4096), Tokens: 1e6, EveryCount: true, Limit: -1}
@@ -497,17 +500,20 @@ func TestPlanTensorParallelInferenceComm(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}
-	eff := map[string]float64{}
+	eff, comm := map[string]float64{}, map[string]time.Duration{}
 	for _, o := range opts {
 		if o.Layout.Tensor == 8 {
 			eff[o.CardID] = o.Efficiency
+			comm[o.CardID] = time.Duration(float64(o.Duration) * (1 - o.Efficiency))
 		}
 	}
-	if e := eff["rtx-4090"]; !(e > 0 && e < 1) {
-		t.Errorf("RTX 4090 ×8 tensor parallel efficiency %v, want between 0 and 1", e)
+	for _, id := range []string{"rtx-4090", "a100-sxm4-80gb"} {
+		if e := eff[id]; !(e > 0 && e < 1) {
+			t.Errorf("%s ×8 tensor parallel efficiency %v, want between 0 and 1", id, e)
+		}
 	}
-	if eff["a100-sxm4-80gb"] <= eff["rtx-4090"] {
-		t.Errorf("efficiency over NVLink %v not above PCIe's %v", eff["a100-sxm4-80gb"], eff["rtx-4090"])
+	if comm["a100-sxm4-80gb"] >= comm["rtx-4090"] {
+		t.Errorf("all-reduces over NVLink take %v, over PCIe %v: want NVLink the shorter", comm["a100-sxm4-80gb"], comm["rtx-4090"])
 	}
 }
 
