@@ -55,7 +55,8 @@ type Serving struct {
 
 	// Reserve is the fraction of each device's memory left unused; zero:
 	// DefaultServingReserve. PrefillChunk is the prompt tokens of one chunked-prefill
-	// pass; zero: sizing.DefaultPrefillChunk.
+	// pass; zero: sizing.DefaultPrefillChunk. A prompt may take at most
+	// MaxPromptChunks chunks.
 	Reserve      float64 `json:"reserve"`
 	PrefillChunk int     `json:"prefill_chunk"`
 	// MemoryEfficiency and Utilization are the fractions of Bandwidth and Peak
@@ -134,6 +135,14 @@ type PreparedServing struct {
 	modes    // prefix cache, speculative decoding (modes.go)
 }
 
+// MaxPromptChunks is the most chunks Serving lets a prompt take (PromptTokens over
+// PrefillChunk, rounded up). Engines run chunks of hundreds to thousands of
+// tokens (vLLM's default max_num_batched_tokens is 2048 under chunked prefill,
+// SGLang's chunked_prefill_size 2048 to 8192), so a million-token prompt takes
+// a few hundred; a chunk of a few tokens describes no engine, and Under's
+// simulation, which runs every chunk as a step, would take seconds a call.
+const MaxPromptChunks = 1024
+
 // Prepare validates s and works out its per-replica quantities once, with the
 // errors MaxConcurrency returns.
 func (s Serving) Prepare() (PreparedServing, error) {
@@ -158,6 +167,10 @@ func (s Serving) Prepare() (PreparedServing, error) {
 	}
 	if chunk < 1 {
 		return PreparedServing{}, fmt.Errorf("compute: prefill chunk of %d tokens, want 1 or more: %w", s.PrefillChunk, ErrInvalid)
+	}
+	if n := (s.PromptTokens + chunk - 1) / chunk; n > MaxPromptChunks {
+		return PreparedServing{}, fmt.Errorf("compute: prefill chunk of %d tokens splits a %d-token prompt into %d chunks, want at most %d (a chunk of %d tokens or more): %w",
+			chunk, s.PromptTokens, n, MaxPromptChunks, (s.PromptTokens+MaxPromptChunks-1)/MaxPromptChunks, ErrInvalid)
 	}
 	if !(reserve > 0 && reserve < 1) {
 		return PreparedServing{}, fmt.Errorf("compute: memory reserve %v, want a fraction in (0, 1): %w", s.Reserve, ErrInvalid)

@@ -296,6 +296,8 @@ func TestServingErrors(t *testing.T) {
 		{"reserve 1", func(s *Serving) { s.Reserve = 1 }},
 		{"negative reserve", func(s *Serving) { s.Reserve = -0.1 }},
 		{"negative chunk", func(s *Serving) { s.PrefillChunk = -1 }},
+		// 1,025 chunks a prompt: one past MaxPromptChunks.
+		{"prompt in too many chunks", func(s *Serving) { s.PromptTokens, s.PrefillChunk = 1025*16, 16 }},
 		{"efficiency above 1", func(s *Serving) { s.MemoryEfficiency = 1.2 }},
 		{"NaN utilization", func(s *Serving) { s.Utilization = math.NaN() }},
 	}
@@ -314,7 +316,18 @@ func TestServingErrors(t *testing.T) {
 			}
 		})
 	}
+	// A chunk that splits the prompt into exactly MaxPromptChunks is taken, and
+	// the error for one fewer token a chunk says what chunk would do.
 	s := llama7BServing()
+	s.PromptTokens, s.PrefillChunk = MaxPromptChunks*16, 16
+	if _, err := s.Prepare(); err != nil {
+		t.Errorf("a %d-token prompt in chunks of 16: %v", s.PromptTokens, err)
+	}
+	s.PrefillChunk = 15
+	if _, err := s.Prepare(); err == nil || !strings.Contains(err.Error(), "a chunk of 16 tokens or more") {
+		t.Errorf("a %d-token prompt in chunks of 15: %v, want the chunk that would do", s.PromptTokens, err)
+	}
+	s = llama7BServing()
 	for _, c := range []int{0, -1, math.MinInt} {
 		if p, err := s.At(c); !errors.Is(err, ErrInvalid) {
 			t.Errorf("At(%d) = %+v, %v; want ErrInvalid", c, p, err)
