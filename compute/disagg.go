@@ -1,6 +1,7 @@
 package compute
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -147,10 +148,16 @@ func (p *PreparedDisaggregated) Under(rate float64) (LoadPoint, error) {
 	}
 	first, _, pbusy, err := p.prefill.simulate(pr)
 	if err != nil {
+		if errors.Is(err, errQueueGrowing) {
+			return p.saturated(rate, psat, dsat)
+		}
 		return LoadPoint{}, err
 	}
 	wait, tpot, dbusy, err := p.decode.simulate(dr)
 	if err != nil {
+		if errors.Is(err, errQueueGrowing) {
+			return p.saturated(rate, psat, dsat)
+		}
 		return LoadPoint{}, err
 	}
 	slices.Sort(first)

@@ -1,6 +1,7 @@
 package compute
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -72,8 +73,9 @@ func (s Serving) Under(rate float64) (LoadPoint, error) {
 // deterministic. 2000 requests are measured after 200 that fill the replica; TTFT
 // and TPOT are per request, and Concurrency is the mean over the measured time.
 //
-// A rate at or past the replica's capacity (what At(MaxConcurrency) completes) is
-// no error: the point says Stable false and reports the saturated replica. A rate
+// A rate at or past the replica's capacity (what At(MaxConcurrency) completes),
+// or one under which the simulated queue keeps growing, is no error: the point
+// says Stable false and reports the saturated replica. A rate
 // that is not positive and finite is ErrInvalid.
 func (sv *PreparedServing) Under(rate float64) (LoadPoint, error) {
 	if sv.max < 1 {
@@ -86,11 +88,14 @@ func (sv *PreparedServing) Under(rate float64) (LoadPoint, error) {
 	if err != nil {
 		return LoadPoint{}, err
 	}
-	if rate >= sat.Requests {
+	ttft, tpot, busy := []float64(nil), []float64(nil), 0.0
+	if rate < sat.Requests {
+		ttft, tpot, busy, err = sv.simulate(rate)
+	}
+	if rate >= sat.Requests || errors.Is(err, errQueueGrowing) {
 		one := Percentiles{Mean: sat.TPOT, P50: sat.TPOT, P90: sat.TPOT, P99: sat.TPOT}
 		return LoadPoint{Rate: rate, Concurrency: float64(sat.Concurrency), TPOT: one, Throughput: sat.Throughput}, nil
 	}
-	ttft, tpot, busy, err := sv.simulate(rate)
 	if err != nil {
 		return LoadPoint{}, err
 	}
@@ -103,6 +108,12 @@ func (sv *PreparedServing) Under(rate float64) (LoadPoint, error) {
 	}
 	return lp, nil
 }
+
+// errQueueGrowing is simulate's answer when the queue grows without bound below
+// the closed loop's capacity (the engine's steps, taken one at a time, complete
+// less than At's steady state does): Under reports the saturated point, as past
+// that capacity.
+var errQueueGrowing = errors.New("compute: the simulated queue keeps growing")
 
 // request is one simulated request: when it reaches the scheduler, how much of its
 // prompt is left, and when its first token came.
@@ -263,7 +274,7 @@ func (sv *PreparedServing) simulate(rate float64) (ttft, tpot []float64, busy fl
 			finished++
 		}
 		if len(reqs) > 64*total {
-			return nil, nil, 0, fmt.Errorf("compute: %v requests per second left the simulated queue growing: %w", rate, ErrRange)
+			return nil, nil, 0, errQueueGrowing
 		}
 	}
 	if now > start {

@@ -348,6 +348,35 @@ func TestUnderLowRates(t *testing.T) {
 	}
 }
 
+// A queue that keeps growing below the closed loop's capacity is overload, not an
+// error: one-token prefill chunks of 512-token prompts and one output token each
+// complete far less than At's steady state does, and at 60% of that capacity
+// Under (and a disaggregated pair of such replicas) report the saturated replica.
+func TestUnderQueueGrowing(t *testing.T) {
+	s := llama7BServing()
+	s.PromptTokens, s.OutputTokens, s.PrefillChunk = 512, 1, 1
+	p, err := s.Prepare()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := p.MaxConcurrency()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sat, err := p.At(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lp, err := p.Under(0.6 * sat.Requests)
+	if err != nil || lp.Stable || lp.TTFT != (Percentiles{}) || lp.Throughput != sat.Throughput {
+		t.Errorf("Under(0.6 × capacity) = %+v, %v; want the saturated point, Stable false", lp, err)
+	}
+	d := Disaggregated{Prefill: s, Decode: s, PrefillReplicas: 1, DecodeReplicas: 1, Link: Link{Bandwidth: 50 * GBps}}
+	if dp, err := d.Under(0.6 * sat.Requests); err != nil || dp.Stable {
+		t.Errorf("Disaggregated Under(0.6 × capacity) = %+v, %v; want Stable false", dp, err)
+	}
+}
+
 func BenchmarkUnder(b *testing.B) {
 	s := llama7BServing()
 	p, err := s.Prepare()
