@@ -46,7 +46,13 @@ type Job struct {
 	// gradients (bf16_optimizer.py, get_grads_for_reduction), Megatron-LM under
 	// --accumulate-allreduce-grads-in-fp32, FSDP with reduce_dtype float32.
 	GradientPrecision sizing.Precision `json:"gradient_precision"`
-	Recompute         sizing.Recompute `json:"recompute"` // full recompute repeats the forward pass and its all-reduces
+	// WeightPrecision is the precision the weights are stored in, which ZeRO-3
+	// gathers; zero: Precision. FSDP gathers what it stores: a QLoRA base kept in
+	// NF4 under a BF16 Precision (sizing.NF4) moves a quarter of the BF16 bytes
+	// (Dettmers et al. 2023 for NF4's 4 bits; Answer.AI's FSDP-QLoRA shards and
+	// gathers the quantized storage).
+	WeightPrecision sizing.Precision `json:"weight_precision"`
+	Recompute       sizing.Recompute `json:"recompute"` // full recompute repeats the forward pass and its all-reduces
 	// Adapters marks LoRA or QLoRA on a frozen base (Work from
 	// AdapterTrainingFLOPs): the backward pass multiplies the frozen weights once,
 	// for the inputs' gradients, not again for their own (Hu et al. 2021, LoRA:
@@ -64,7 +70,8 @@ type Job struct {
 	Batch  int `json:"batch"`   // micro-batch per data-parallel replica, in sequences; at least 1
 	SeqLen int `json:"seq_len"` // tokens per sequence; at least 1
 	// Accumulation is the micro-batches each replica runs per optimizer step; zero:
-	// 1. Gradients are all-reduced once per step, not per micro-batch.
+	// 1. Gradients are all-reduced once per step, not per micro-batch (ZeRO-3
+	// gathers and reduce-scatters for every micro-batch; see Time).
 	Accumulation int `json:"accumulation"`
 
 	Devices int `json:"devices"` // 1 to sizing.MaxDevices
@@ -183,6 +190,9 @@ func (j Job) Validate() error {
 	if j.GradientPrecision != 0 && !j.GradientPrecision.Valid() {
 		errs = append(errs, fmt.Errorf("compute: gradient precision %v is not a known precision: %w", j.GradientPrecision, ErrInvalid))
 	}
+	if j.WeightPrecision != 0 && !j.WeightPrecision.Valid() {
+		errs = append(errs, fmt.Errorf("compute: weight precision %v is not a known precision: %w", j.WeightPrecision, ErrInvalid))
+	}
 	if j.Recompute > sizing.FullRecompute {
 		errs = append(errs, fmt.Errorf("compute: recompute strategy %v is not a known strategy: %w", j.Recompute, ErrInvalid))
 	}
@@ -269,10 +279,8 @@ func (j Job) Validate() error {
 // micro-batch's compute (Exposed): one all-reduce of the gradients
 // (ParamCount / (Tensor × Pipeline) parameters at GradientPrecision), or under
 // ZeRO stage 3 a reduce-scatter of them and two all-gathers of the weights at
-// Precision's width (FSDP gathers what it stores: a QLoRA base kept in NF4
-// under a BF16 Precision moves about a quarter of that, which Job cannot tell),
-// each half an all-reduce's traffic (NCCL's bus bandwidth factors, nccl-tests
-// doc/PERFORMANCE.md), 3Ψ against 2Ψ at one precision
+// WeightPrecision's width, each half an all-reduce's traffic (NCCL's bus
+// bandwidth factors, nccl-tests doc/PERFORMANCE.md), 3Ψ against 2Ψ at one precision
 // (Rajbhandari et al. 2020, §7.2). The all-reduce runs once a step; ZeRO-3's
 // three run for every micro-batch, each hidden behind that micro-batch by
 // Overlap, since stage 3 frees the weights it gathered after each forward and

@@ -156,6 +156,16 @@ func TestZeROVolume(t *testing.T) {
 	if got := dataComm(t, a) / plain; !within(got, 1, 1e-6) {
 		t.Errorf("adapters under ZeRO-3: %.4f × the all-reduce, want the weights' two gathers, 1", got)
 	}
+	// A QLoRA base stored in NF4 is gathered as stored: its 4 bits and their
+	// quantization constants (NF4.Bits()), about a quarter of the BF16 gathers.
+	a.WeightPrecision = sizing.NF4
+	if got, want := dataComm(t, a)/plain, sizing.NF4.Bits()/16; !within(got, want, 1e-6) {
+		t.Errorf("an NF4 base under ZeRO-3: %.4f × the all-reduce, want %.4f", got, want)
+	}
+	a.WeightPrecision = 99
+	if _, err := a.Time(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("weight precision 99: %v, want ErrInvalid", err)
+	}
 }
 
 // Tensor-parallel groups inside a machine keep its link when the job spans

@@ -241,7 +241,11 @@ func (j *Job) parts(l jobLayout) (jobParts, error) {
 			// weights, each half an all-reduce of its bytes, for every
 			// micro-batch: stage 3 frees the gathered weights after each use
 			// and keeps only its shard of the gradients.
-			jp.dp = dpRing.allReduce(grad, l.d)/2 + dpRing.allReduce(shard*l.prec.Bits(), l.d)
+			wp := j.WeightPrecision
+			if wp == 0 {
+				wp = l.prec
+			}
+			jp.dp = dpRing.allReduce(grad, l.d)/2 + dpRing.allReduce(shard*wp.Bits(), l.d)
 			jp.dpEach = true
 		} else {
 			jp.dp = dpRing.allReduce(grad, l.d)

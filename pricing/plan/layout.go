@@ -423,6 +423,9 @@ func (s *settings) timeJob(card *catalog.Card, work compute.FLOPs, n, server int
 		Arch: card.Architecture, Utilization: s.band, Calibration: s.calibration(card),
 		Overlap: dataParallelOverlap,
 	}
+	if task == sizing.QLoRA {
+		j.WeightPrecision = sizing.NF4 // the frozen base, as sizing.Estimate stores it
+	}
 	if n > server {
 		j.Network = compute.Link{Bandwidth: InterServerLink, Latency: networkStepLatency}
 	}
