@@ -398,8 +398,9 @@ func (s *settings) timeFit(f *fit, card *catalog.Card, n, server int, work compu
 // compute (compute.Exposed). The frameworks that run these jobs overlap them
 // (PyTorch DDP all-reduces gradient buckets during the backward pass, Li et
 // al. 2020, §3.2.3; FSDP and ZeRO-3 prefetch the next layer's weights), and
-// every multi-GPU training figure in ACCURACY.md is timed with it, so the
-// planner times what was measured there.
+// ACCURACY.md times the figures of such frameworks (FSDP, DDP, Megatron-Core:
+// all its multi-GPU training figures but the Megatron-LM 2021 and BLOOM
+// pipeline rows) with it, so the planner times what was measured there.
 const dataParallelOverlap = 1
 
 // timeJob times n GPUs of card in layout l's tensor degree, pipeline stages
