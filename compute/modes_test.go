@@ -696,7 +696,17 @@ func TestPropDisaggregatedMorePrefillNeverWorseTTFT(t *testing.T) {
 			t.Fatal(err)
 		}
 		b, err := q.Under(rate)
-		if err != nil || !b.Stable || !lower(b.TTFT, a.TTFT, a.TPOT.Mean) {
+		// A TTFT's grain: a decode step, and with one output token (no TPOT to
+		// measure it by) the prefill side's prompt step and the decode side's
+		// first step, at most its saturated step (CI's 10,000 checks found a P50
+		// 2.0% longer, 0.17 ms of 8.3 ms, with one-token prompts and outputs,
+		// while the mean and P99 fell).
+		sat, err2 := p.decode.At(p.decode.max)
+		if err2 != nil {
+			t.Fatal(err2)
+		}
+		grain := max(a.TPOT.Mean, promptStep(&p.prefill), sat.TPOT)
+		if err != nil || !b.Stable || !lower(b.TTFT, a.TTFT, grain) {
 			t.Fatalf("Under(%v) TTFT %+v with %d prefill replicas, %+v with %d (%v)", rate, b.TTFT, more.PrefillReplicas, a.TTFT, d.PrefillReplicas, err)
 		}
 	})
